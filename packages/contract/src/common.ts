@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_LIMIT_MAX = 200;
+
+/** `limit` and `cursor`, accepted by every list. */
+export const PaginationQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_LIMIT_MAX)
+    .default(PAGE_LIMIT_DEFAULT)
+    .meta({ description: `Page size, 1 to ${PAGE_LIMIT_MAX}.`, examples: [50] }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .meta({ description: 'Opaque cursor from the previous page.', examples: ['eyJrIjpbIjIwMjYtMTEtMjIiXX0'] }),
+});
+
+/** `{ data, cursor }`: `cursor` is null on the last page. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    cursor: z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' }),
+  });
+}
+
+/** A prefixed, time-sortable identifier (`asm_01JD...`). */
+export function prefixedId(prefix: string, example: string) {
+  return z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`))
+    .meta({ description: `Identifier with prefix \`${prefix}_\`.`, examples: [example] });
+}
+
+export const Timestamp = z.iso.datetime().meta({ examples: ['2026-11-22T09:30:00.000Z'] });
+
+export const IDEMPOTENCY_KEY_MAX = 255;
+
+/** Request headers the contract names; auth is declared as the bearer security scheme. */
+export const HEADER_NAMES = {
+  tenant: 'x-iof-tenant',
+  idempotencyKey: 'idempotency-key',
+  correlationId: 'x-correlation-id',
+  idempotentReplayed: 'idempotent-replayed',
+  rateLimitLimit: 'x-ratelimit-limit',
+  rateLimitRemaining: 'x-ratelimit-remaining',
+  rateLimitReset: 'x-ratelimit-reset',
+  retryAfter: 'retry-after',
+} as const;

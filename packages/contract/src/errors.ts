@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/** The nine error codes of the API and the HTTP status each one is sent with. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** One line per code, used in messages, the OpenAPI document and the documentation links. */
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  bad_request: 'The request could not be read: malformed JSON, a bad cursor or a malformed header.',
+  unauthorized: 'The bearer token is missing, unknown, expired or revoked.',
+  forbidden: 'The credential is valid but lacks the tier, role, scope or tenant the route needs.',
+  not_found: 'The resource or route does not exist, or is not visible to the caller.',
+  conflict: 'The request conflicts with the state of a resource or with an earlier idempotent request.',
+  validation_failed: 'The request does not match the schema; see details.',
+  rate_limited: 'The plan rate limit or monthly quota is exhausted; see the X-RateLimit headers and Retry-After.',
+  internal_error: 'The server failed; quote the correlation id to support.',
+  service_unavailable: 'A dependency is degraded; retry with backoff.',
+};
+
+/** The small, stable vocabulary of `details[].issue` values. */
+export const DETAIL_ISSUES = [
+  'missing',
+  'invalid_type',
+  'invalid_value',
+  'too_small',
+  'too_big',
+  'invalid_format',
+  'unknown_field',
+] as const;
+
+export const DOCS_BASE_URL = 'https://docs.svc.example/errors';
+
+export const ErrorDetail = z
+  .object({
+    field: z.string().meta({ description: 'Dotted path of the offending field, header or parameter.' }),
+    issue: z.string().meta({ description: `One of ${DETAIL_ISSUES.join(', ')}, or a code-specific word.` }),
+    message: z.string().optional(),
+  })
+  .meta({ id: 'ErrorDetail' });
+
+export const ErrorEnvelope = z
+  .object({
+    error: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    details: z.array(ErrorDetail).optional(),
+    correlation_id: z.string(),
+    documentation_url: z.string(),
+  })
+  .meta({
+    id: 'Error',
+    examples: [
+      {
+        error: 'validation_failed',
+        message: 'The request body does not match the schema.',
+        details: [{ field: 'systemId', issue: 'missing' }],
+        correlation_id: 'cor_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        documentation_url: `${DOCS_BASE_URL}#validation_failed`,
+      },
+    ],
+  });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/** Error responses every authenticated route may give; spread into every router once. */
+export const commonErrorResponses = {
+  400: ErrorEnvelope,
+  401: ErrorEnvelope,
+  403: ErrorEnvelope,
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
+  422: ErrorEnvelope,
+  429: ErrorEnvelope,
+  500: ErrorEnvelope,
+  503: ErrorEnvelope,
+} as const;
+
+export function statusToCode(status: number): ErrorCode {
+  const found = ERROR_CODES.find((code) => ERROR_STATUS[code] === status);
+  return found ?? (status >= 500 ? 'internal_error' : 'bad_request');
+}

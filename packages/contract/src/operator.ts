@@ -1,0 +1,152 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from './common.ts';
+import { commonErrorResponses } from './errors.ts';
+import { meta } from './meta.ts';
+import { ENVIRONMENTS, ROLES, TIERS } from './tiers.ts';
+
+const c = initContract();
+
+const Permission = z
+  .string()
+  .regex(/^(\*|[a-z_]+):(\*|[a-z_]+)$/)
+  .meta({ examples: ['compliance:read'] });
+
+export const Tenant = z
+  .object({
+    object: z.literal('svc.operator.tenant'),
+    id: prefixedId('ten', 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    name: z.string(),
+    tier: z.enum(TIERS),
+    env: z.enum(ENVIRONMENTS),
+    region: z.string(),
+    rateLimitPerSecond: z.int().nullable(),
+    monthlyQuota: z.int().nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({
+    id: 'Tenant',
+    examples: [
+      {
+        object: 'svc.operator.tenant',
+        id: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        name: 'Acme Bank',
+        tier: 'growth',
+        env: 'live',
+        region: 'eu',
+        rateLimitPerSecond: null,
+        monthlyQuota: null,
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const ApiKey = z
+  .object({
+    object: z.literal('svc.operator.api_key'),
+    id: prefixedId('key', 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    tenantId: z.string(),
+    name: z.string(),
+    role: z.enum(ROLES),
+    scopes: z.array(z.string()),
+    prefix: z.string().meta({ description: 'First characters of the token, to recognise it.' }),
+    createdAt: Timestamp,
+    expiresAt: Timestamp.nullable(),
+    revokedAt: Timestamp.nullable(),
+    lastUsedAt: Timestamp.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const CreatedApiKey = ApiKey.extend({
+  token: z.string().meta({ description: 'The bearer token, `svc_<env>_<random>`. Shown once, stored hashed.' }),
+}).meta({ id: 'CreatedApiKey' });
+
+export const CreateTenantBody = z
+  .strictObject({
+    name: z.string().min(1).max(200),
+    tier: z.enum(TIERS),
+    env: z.enum(ENVIRONMENTS).default('live'),
+    region: z
+      .string()
+      .regex(/^[a-z]{2,12}$/)
+      .default('eu'),
+    rateLimitPerSecond: z.int().min(1).max(100_000).optional().meta({ description: 'Custom limit (enterprise).' }),
+    monthlyQuota: z.int().min(1).optional().meta({ description: 'Custom monthly quota (enterprise).' }),
+  })
+  .meta({ id: 'CreateTenantRequest', examples: [{ name: 'Acme Bank', tier: 'growth', env: 'live' }] });
+
+export const CreateKeyBody = z
+  .strictObject({
+    tenantId: z.string().min(1).max(64),
+    role: z.enum(ROLES),
+    name: z.string().min(1).max(200).optional(),
+    scopes: z.array(Permission).max(50).optional(),
+    expiresAt: Timestamp.optional(),
+  })
+  .meta({ id: 'CreateApiKeyRequest', examples: [{ tenantId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', role: 'editor' }] });
+
+const opRead = meta({ auth: 'operator', mutating: false });
+
+export const operatorRouter = c.router(
+  {
+    listTenants: {
+      method: 'GET',
+      path: '/tenants',
+      query: PaginationQuery,
+      responses: { 200: listOf(Tenant) },
+      summary: 'List tenants',
+      metadata: opRead,
+    },
+    createTenant: {
+      method: 'POST',
+      path: '/tenants',
+      body: CreateTenantBody,
+      responses: { 201: z.object({ tenant: Tenant, apiKey: CreatedApiKey }).meta({ id: 'CreatedTenant' }) },
+      summary: 'Create a tenant with an owner key',
+      metadata: meta({ auth: 'operator', mutating: true, audit: 'tenant.created' }),
+    },
+    listKeys: {
+      method: 'GET',
+      path: '/keys',
+      query: PaginationQuery.extend({ tenantId: z.string().min(1).max(64) }),
+      responses: { 200: listOf(ApiKey) },
+      summary: "List a tenant's API keys",
+      metadata: opRead,
+    },
+    createKey: {
+      method: 'POST',
+      path: '/keys',
+      body: CreateKeyBody,
+      responses: { 201: CreatedApiKey },
+      summary: 'Create an API key',
+      metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.created' }),
+    },
+    revokeKey: {
+      method: 'POST',
+      path: '/keys/:id/revoke',
+      pathParams: z.object({ id: z.string().min(1).max(64) }),
+      body: c.noBody(),
+      responses: { 200: ApiKey },
+      summary: 'Revoke an API key',
+      metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.revoked' }),
+    },
+  },
+  { pathPrefix: '/v1/operator', commonResponses: commonErrorResponses },
+);
+
+export const Health = z
+  .object({ status: z.enum(['ok']), version: z.string(), database: z.enum(['pglite', 'postgresql']) })
+  .meta({ id: 'Health', examples: [{ status: 'ok', version: '0.1.0', database: 'pglite' }] });
+
+export const systemRouter = c.router(
+  {
+    health: {
+      method: 'GET',
+      path: '/v1/health',
+      responses: { 200: Health, 503: commonErrorResponses[503] },
+      summary: 'Liveness and database reachability',
+      metadata: meta({ auth: 'public', mutating: false }),
+    },
+  },
+  {},
+);

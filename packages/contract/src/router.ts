@@ -1,0 +1,19 @@
+import { initContract } from '@ts-rest/core';
+import { operatorRouter, systemRouter } from './operator.ts';
+import { complianceRouter } from './rails/compliance.ts';
+import { frameworksRouter } from './rails/frameworks.ts';
+
+const c = initContract();
+
+/**
+ * The whole API. Each key is a namespace of the SDK and a group of Express routes; rails are keyed
+ * by their catalogue id. Adding a rail: one file in rails/, one line here.
+ */
+export const contract = c.router({
+  compliance: complianceRouter,
+  frameworks: frameworksRouter,
+  operator: operatorRouter,
+  system: systemRouter,
+});
+
+export type Contract = typeof contract;

@@ -1,0 +1,63 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional(),
+  SVC_DATA_DIR: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+    .optional(),
+  SVC_CREDENTIALS_FILE: z.string().optional(),
+  SVC_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  SVC_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i)
+    .default('1mb'),
+  SVC_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
+  SVC_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL URL; absent means the embedded PGlite database in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  credentialsFile: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  bodyLimit: string;
+  idempotencyTtlMs: number;
+  dbPoolSize: number;
+}
+
+/** The one place configuration is read; invalid values stop the process with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.SVC_DATA_DIR ?? join(process.cwd(), '.data'));
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    credentialsFile: resolve(e.SVC_CREDENTIALS_FILE ?? join(homedir(), '.svc', 'credentials.json')),
+    logLevel: e.SVC_LOG_LEVEL,
+    bodyLimit: e.SVC_BODY_LIMIT,
+    idempotencyTtlMs: e.SVC_IDEMPOTENCY_TTL_HOURS * 3600_000,
+    dbPoolSize: e.SVC_DB_POOL_SIZE,
+    ...overrides,
+  };
+}

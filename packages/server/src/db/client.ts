@@ -1,0 +1,79 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.ts';
+
+export type Prisma = InstanceType<typeof PrismaClient>;
+/** The client inside `$transaction(async (tx) => ...)`. */
+export type Tx = Omit<Prisma, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+
+export interface SqlSession {
+  /** Runs a script of several SQL statements. */
+  execScript(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgresql';
+  readonly prisma: Prisma;
+  /** Runs `fn` on one dedicated connection, outside Prisma (migrations, advisory locks). */
+  session<T>(fn: (s: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | undefined;
+  /** Folder of the embedded database; `memory://` keeps it in memory. */
+  dataDir: string;
+  poolSize: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize });
+    // A broken idle connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    return {
+      kind: 'postgresql',
+      prisma,
+      session: async (fn) => {
+        const conn = await pool.connect();
+        try {
+          return await fn({
+            execScript: async (sql) => {
+              await conn.query(sql);
+            },
+            query: async (sql, params) => (await conn.query(sql, params)).rows,
+          });
+        } finally {
+          conn.release();
+        }
+      },
+      close: async () => {
+        await prisma.$disconnect();
+        await pool.end();
+      },
+    };
+  }
+  if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
+  const client = await PGlite.create(opts.dataDir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  return {
+    kind: 'pglite',
+    prisma,
+    session: (fn) =>
+      fn({
+        execScript: async (sql) => {
+          await client.exec(sql);
+        },
+        query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+      }),
+    close: async () => {
+      await prisma.$disconnect();
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { Tx } from './client.ts';
+
+/** Models whose rows belong to one tenant; every query on them is confined to it. */
+const TENANT_MODELS = new Set(['apiKey', 'frameworkActivation', 'obligation', 'assessment', 'evidence', 'attestation', 'auditEvent']);
+
+const WHERE_OPS = new Set([
+  'findMany',
+  'findFirst',
+  'findFirstOrThrow',
+  'findUnique',
+  'findUniqueOrThrow',
+  'count',
+  'aggregate',
+  'groupBy',
+  'update',
+  'updateMany',
+  'delete',
+  'deleteMany',
+]);
+
+type Args = Record<string, unknown> & { where?: Record<string, unknown>; data?: unknown };
+
+function scopeArgs(op: string, args: Args | undefined, tenantId: string): Args {
+  const a: Args = { ...(args ?? {}) };
+  if (WHERE_OPS.has(op)) a.where = { ...(a.where ?? {}), tenantId };
+  if (op === 'create') a.data = { ...(a.data as object), tenantId };
+  if (op === 'createMany' || op === 'createManyAndReturn') {
+    a.data = (Array.isArray(a.data) ? a.data : [a.data]).map((d) => ({ ...(d as object), tenantId }));
+  }
+  if (op === 'upsert') {
+    a.where = { ...(a.where ?? {}), tenantId };
+    a.create = { ...(a.create as object), tenantId };
+  }
+  return a;
+}
+
+/**
+ * A view of the client (or of a transaction) in which every query on a tenant model carries the
+ * tenant: reads and writes are filtered by it and created rows get it, whatever the caller passed.
+ * Handlers only ever see this view, so no query can miss its tenant or reach another's rows.
+ */
+export function scopeToTenant<T extends Tx>(client: T, tenantId: string): T {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || !TENANT_MODELS.has(prop)) return value;
+      return new Proxy(value as object, {
+        get(delegate, op, r) {
+          const fn = Reflect.get(delegate, op, r);
+          if (typeof op !== 'string' || typeof fn !== 'function') return fn;
+          return (args?: Args) => fn.call(delegate, scopeArgs(op, args, tenantId));
+        },
+      });
+    },
+  }) as T;
+}

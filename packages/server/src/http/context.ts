@@ -1,0 +1,45 @@
+import type { Role, Tier } from '@svc/contract';
+import type { Response } from 'express';
+import type { Logger } from '../logger.ts';
+
+export interface TenantPrincipal {
+  kind: 'tenant';
+  tenantId: string;
+  tier: Tier;
+  env: string;
+  rateLimitPerSecond: number | null;
+  monthlyQuota: number | null;
+  keyId: string;
+  role: Role;
+  scopes: string[];
+}
+export interface OperatorPrincipal {
+  kind: 'operator';
+  credentialId: string;
+}
+export interface Anonymous {
+  kind: 'anonymous';
+  /** Why the credential was refused, when one was sent. */
+  rejection?: string;
+}
+export type Principal = TenantPrincipal | OperatorPrincipal | Anonymous;
+
+/** Built once per request by the pipeline and read by every later step and handler. */
+export interface RequestContext {
+  correlationId: string;
+  log: Logger;
+  principal: Principal;
+  /** Set when the route handler started; the idempotency layer stores only such responses. */
+  handlerRan: boolean;
+}
+
+export function ctxOf(res: Response): RequestContext {
+  return res.locals.ctx as RequestContext;
+}
+
+/** The actor string recorded in audit events. */
+export function actorOf(p: Principal): string {
+  if (p.kind === 'tenant') return p.keyId;
+  if (p.kind === 'operator') return p.credentialId;
+  return 'anonymous';
+}

@@ -1,0 +1,341 @@
+import {
+  contract,
+  DOCS_BASE_URL,
+  ERROR_STATUS,
+  type ErrorEnvelope,
+  flattenRoutes,
+  getRail,
+  HEADER_NAMES,
+  PLANS,
+  permits,
+  type RouteMeta,
+  railForPath,
+  TIER_PLAN,
+  tierAdmits,
+} from '@svc/contract';
+import type { AppRoute } from '@ts-rest/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Prisma } from '../db/client.ts';
+import { ApiError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Logger } from '../logger.ts';
+import { hashToken, TOKEN_PATTERN } from '../services/credentials.ts';
+import { ctxOf, type Principal, type RequestContext, type TenantPrincipal } from './context.ts';
+import { type CounterStore, monthWindow } from './rate-limit.ts';
+import { validationError } from './validation.ts';
+
+const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** First step: a correlation id on every response and one structured log line per request. */
+export function correlation(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const inbound = req.get(HEADER_NAMES.correlationId);
+    const correlationId = inbound && CORRELATION_PATTERN.test(inbound) ? inbound : newId('cor');
+    const ctx: RequestContext = {
+      correlationId,
+      log,
+      principal: { kind: 'anonymous' },
+      handlerRan: false,
+    };
+    res.locals.ctx = ctx;
+    res.setHeader('X-Correlation-Id', correlationId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const p = ctx.principal;
+      log.info('request', {
+        correlation_id: correlationId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        tenant_id: p.kind === 'tenant' ? p.tenantId : undefined,
+        actor: p.kind === 'tenant' ? p.keyId : p.kind === 'operator' ? p.credentialId : undefined,
+      });
+    });
+    next();
+  };
+}
+
+export interface AuthOptions {
+  prisma: Prisma;
+}
+
+/**
+ * Resolves the bearer token to a principal. A missing or refused token leaves the request
+ * anonymous; the route decides whether that is a 401, so public routes stay reachable.
+ */
+export function authenticate({ prisma }: AuthOptions): RequestHandler {
+  const touched = new Map<string, number>();
+  return async (req, res, next) => {
+    const ctx = ctxOf(res);
+    const header = req.get('authorization');
+    if (!header) return next();
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const token = match?.[1];
+    if (!token || !TOKEN_PATTERN.test(token)) {
+      ctx.principal = { kind: 'anonymous', rejection: 'The Authorization header must be `Bearer svc_<env>_<random>`.' };
+      return next();
+    }
+    try {
+      const hash = hashToken(token);
+      if (token.startsWith('svc_op_')) {
+        const cred = await prisma.operatorCredential.findUnique({ where: { hash } });
+        ctx.principal =
+          cred && !cred.revokedAt
+            ? { kind: 'operator', credentialId: cred.id }
+            : { kind: 'anonymous', rejection: 'The operator credential is unknown or revoked.' };
+        return next();
+      }
+      const key = await prisma.apiKey.findUnique({ where: { hash } });
+      const now = new Date();
+      if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
+        ctx.principal = {
+          kind: 'anonymous',
+          rejection: !key ? 'The API key is unknown.' : key.revokedAt ? 'The API key was revoked.' : 'The API key has expired.',
+        };
+        return next();
+      }
+      const tenant = await prisma.tenant.findUnique({ where: { id: key.tenantId } });
+      if (!tenant) {
+        ctx.principal = { kind: 'anonymous', rejection: 'The API key belongs to no tenant.' };
+        return next();
+      }
+      ctx.principal = {
+        kind: 'tenant',
+        tenantId: tenant.id,
+        tier: tenant.tier as TenantPrincipal['tier'],
+        env: tenant.env,
+        rateLimitPerSecond: tenant.rateLimitPerSecond,
+        monthlyQuota: tenant.monthlyQuota,
+        keyId: key.id,
+        role: key.role as TenantPrincipal['role'],
+        scopes: key.scopes,
+      };
+      // last_used_at is informational: written at most once a minute per key.
+      const last = touched.get(key.id) ?? 0;
+      if (now.getTime() - last > 60_000) {
+        touched.set(key.id, now.getTime());
+        prisma.apiKey
+          .update({ where: { id: key.id }, data: { lastUsedAt: now } })
+          .catch((err: unknown) => ctx.log.warn('last_used_at update failed', { error: String(err) }));
+      }
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export interface RateLimitOptions {
+  store: CounterStore;
+  /** Per-second limit of requests without a valid credential, per client address. */
+  anonymousPerSecond: number;
+  operatorPerSecond: number;
+}
+
+function limitsOf(p: Principal, opts: RateLimitOptions): { key: string; perSecond: number; perMonth: number | null } {
+  if (p.kind === 'tenant') {
+    const plan = PLANS[TIER_PLAN[p.tier]];
+    return {
+      key: `t:${p.tenantId}`,
+      perSecond: p.rateLimitPerSecond ?? plan.perSecond,
+      perMonth: p.monthlyQuota ?? plan.perMonth,
+    };
+  }
+  if (p.kind === 'operator') return { key: `o:${p.credentialId}`, perSecond: opts.operatorPerSecond, perMonth: null };
+  return { key: 'a', perSecond: opts.anonymousPerSecond, perMonth: null };
+}
+
+/**
+ * Per-second limit and monthly quota, counted per tenant (per address for anonymous calls).
+ * It runs right after authentication so that every response, 401 and 403 included, carries the
+ * X-RateLimit headers.
+ */
+export function rateLimit(opts: RateLimitOptions): RequestHandler {
+  return async (req, res, next) => {
+    const ctx = ctxOf(res);
+    const limits = limitsOf(ctx.principal, opts);
+    const key = ctx.principal.kind === 'anonymous' ? `a:${req.ip}` : limits.key;
+    try {
+      const now = Date.now();
+      const second = Math.floor(now / 1000) * 1000;
+      const hit = await opts.store.hit(`s:${key}`, second, second + 1000);
+      const remaining = Math.max(0, limits.perSecond - hit.count);
+      res.setHeader('X-RateLimit-Limit', String(limits.perSecond));
+      res.setHeader('X-RateLimit-Remaining', String(remaining));
+      res.setHeader('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
+      if (hit.count > limits.perSecond) {
+        const retry = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
+        throw new ApiError('rate_limited', `Rate limit of ${limits.perSecond} requests per second exceeded.`, undefined, {
+          'Retry-After': String(retry),
+        });
+      }
+      if (limits.perMonth !== null) {
+        const month = monthWindow(new Date(now));
+        const used = await opts.store.hit(`m:${key}`, month.start, month.end);
+        if (used.count > limits.perMonth) {
+          const retry = Math.max(1, Math.ceil((month.end - now) / 1000));
+          throw new ApiError(
+            'rate_limited',
+            `Monthly quota of ${limits.perMonth} requests is used up; it renews at ${new Date(month.end).toISOString()}.`,
+            [{ field: 'quota', issue: 'monthly_quota_exhausted' }],
+            { 'Retry-After': String(retry) },
+          );
+        }
+      }
+      next();
+    } catch (err) {
+      if (err instanceof ApiError) return next(err);
+      next(new ApiError('service_unavailable', 'The rate limiter is unavailable; retry with backoff.', undefined, { 'Retry-After': '1' }));
+    }
+  };
+}
+
+/** `X-IOF-Tenant` is optional; when present it must name the token's tenant. */
+export const tenantHeader: RequestHandler = (req, res, next) => {
+  const header = req.get(HEADER_NAMES.tenant);
+  const p = ctxOf(res).principal;
+  if (header !== undefined && p.kind === 'tenant' && header !== p.tenantId) {
+    return next(
+      new ApiError('forbidden', 'X-IOF-Tenant does not match the tenant of the API key.', [
+        { field: 'X-IOF-Tenant', issue: 'invalid_value' },
+      ]),
+    );
+  }
+  next();
+};
+
+function unauthorized(p: Principal): ApiError {
+  const reason = p.kind === 'anonymous' && p.rejection ? p.rejection : 'A bearer token is required.';
+  return new ApiError('unauthorized', reason);
+}
+
+/** Tier gate of a rail: the minimum tier and, for the seed rail, the tiers it is limited to. */
+export function checkTier(p: TenantPrincipal, railId: Parameters<typeof getRail>[0]): void {
+  const rail = getRail(railId);
+  const allowed = rail.onlyTiers ? rail.onlyTiers.includes(p.tier) : tierAdmits(p.tier, rail.minTier);
+  if (!allowed) {
+    const need = rail.onlyTiers ? `the ${rail.onlyTiers.join(' or ')} tier` : `tier ${rail.minTier} or above`;
+    throw new ApiError('forbidden', `The ${rail.id} rail needs ${need}; this tenant is on ${p.tier}.`, [
+      { field: 'tier', issue: rail.onlyTiers ? rail.onlyTiers.join('|') : rail.minTier },
+    ]);
+  }
+}
+
+/** Route policy from the contract's metadata: who may call, which tier, which permission. */
+export const routePolicy = (req: Request, res: Response, next: NextFunction) => {
+  const route = (req as Request & { tsRestRoute: AppRoute }).tsRestRoute;
+  const meta = route.metadata as RouteMeta;
+  const p = ctxOf(res).principal;
+  try {
+    if (meta.auth === 'public') return next();
+    if (p.kind === 'anonymous') throw unauthorized(p);
+    if (meta.auth === 'operator' && p.kind !== 'operator') throw new ApiError('forbidden', 'This route needs an operator credential.');
+    if (meta.auth === 'tenant') {
+      if (p.kind !== 'tenant') throw new ApiError('forbidden', 'This route needs a tenant API key.');
+      if (meta.rail) checkTier(p, meta.rail);
+      if (meta.permission && !permits(p.role, p.scopes, meta.permission)) {
+        const why = permits(p.role, [], meta.permission) ? 'the scopes of this key do not include it' : `role ${p.role} does not grant it`;
+        throw new ApiError('forbidden', `Permission ${meta.permission} is required: ${why}.`, [
+          { field: 'permission', issue: meta.permission },
+        ]);
+      }
+    }
+    next();
+  } catch (err) {
+    next(err);
+  }
+};
+
+/** Matchers for every route, to tell an unknown path from a known path with the wrong method. */
+const routeMatchers = flattenRoutes(contract).map(({ route }) => ({
+  method: route.method,
+  pattern: new RegExp(`^${route.path.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`),
+}));
+
+/** After every route: wrong method, a rail that is gated or not built, or an unknown path. */
+export const notFound: RequestHandler = (req, res, next) => {
+  const p = ctxOf(res).principal;
+  const path = req.path;
+  const rail = railForPath(path);
+  if (path.startsWith('/v1/') && p.kind === 'anonymous') return next(unauthorized(p));
+  if (rail && p.kind === 'tenant') {
+    try {
+      checkTier(p, rail.id as Parameters<typeof getRail>[0]);
+    } catch (err) {
+      return next(err);
+    }
+  }
+  const allowed = [...new Set(routeMatchers.filter((m) => m.pattern.test(path)).map((m) => m.method))];
+  if (allowed.length > 0) {
+    res.setHeader('Allow', allowed.join(', '));
+    return next(new ApiError('not_found', `${req.method} is not supported on ${path}; allowed: ${allowed.join(', ')}.`));
+  }
+  next(new ApiError('not_found', `No route ${req.method} ${path}.`));
+};
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  code?: string;
+  message?: string;
+}
+
+function toApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err && typeof err === 'object' && 'pathParams' in err && 'body' in err && 'query' in err) {
+    return validationError(err as Parameters<typeof validationError>[0]);
+  }
+  const e = (err ?? {}) as HttpishError;
+  switch (e.type) {
+    case 'entity.parse.failed':
+      return new ApiError('bad_request', 'The request body is not valid JSON.', [{ field: 'body', issue: 'invalid_format' }]);
+    case 'entity.too.large':
+      return new ApiError('bad_request', 'The request body is too large.', [{ field: 'body', issue: 'too_big' }]);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+    case 'request.size.invalid':
+    case 'request.aborted':
+      return new ApiError('bad_request', 'The request body could not be read.', [{ field: 'body', issue: 'invalid_format' }]);
+  }
+  if (e.code === 'P2002') return new ApiError('conflict', 'A resource with the same identity already exists.');
+  if (e.code === 'P2025') return new ApiError('not_found', 'The resource was not found.');
+  const status = e.status ?? e.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError('bad_request', 'The request could not be read.');
+  }
+  return undefined;
+}
+
+/** The one error mapper: every failure leaves as the envelope, never with a stack trace. */
+export function errorMapper(): (err: unknown, req: Request, res: Response, next: NextFunction) => void {
+  return (err, req, res, _next) => {
+    const ctx = res.locals.ctx as RequestContext | undefined;
+    const correlationId = ctx?.correlationId ?? newId('cor');
+    let apiErr = toApiError(err);
+    if (!apiErr) {
+      ctx?.log.error('unhandled error', {
+        correlation_id: correlationId,
+        method: req.method,
+        path: req.path,
+        error: err instanceof Error ? err.message : String(err),
+        stack: err instanceof Error ? err.stack : undefined,
+      });
+      apiErr = new ApiError('internal_error', 'The server failed to handle the request; quote the correlation id to support.');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const body: ErrorEnvelope = {
+      error: apiErr.code,
+      message: apiErr.message,
+      ...(apiErr.details && apiErr.details.length > 0 ? { details: apiErr.details } : {}),
+      correlation_id: correlationId,
+      documentation_url: `${DOCS_BASE_URL}#${apiErr.code}`,
+    };
+    for (const [k, v] of Object.entries(apiErr.headers ?? {})) res.setHeader(k, v);
+    res.status(ERROR_STATUS[apiErr.code]).json(body);
+  };
+}

@@ -1,0 +1,102 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.ts';
+import { bootstrapIfEmpty, type FirstStart, writeCredentials } from './bootstrap.ts';
+import { type Config, loadConfig } from './config.ts';
+import { loadFrameworks } from './content/frameworks.ts';
+import { type Database, openDatabase } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { createCounterStore } from './http/rate-limit.ts';
+import { createLogger, type Logger } from './logger.ts';
+
+export { type Credentials, readCredentials } from './bootstrap.ts';
+export { type Config, loadConfig } from './config.ts';
+export { openDatabase } from './db/client.ts';
+export { migrate } from './db/migrate.ts';
+
+export const VERSION = '0.1.0';
+
+export interface StartOptions {
+  config?: Partial<Config>;
+  env?: NodeJS.ProcessEnv;
+  /** Requests per second allowed without credentials, per address. */
+  anonymousPerSecond?: number;
+  operatorPerSecond?: number;
+  /** Print the first-start secrets (the CLI does; tests do not). */
+  announce?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Database;
+  log: Logger;
+  config: Config;
+  firstStart: FirstStart | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens the database, migrates it, loads the dictionaries, bootstraps and listens. */
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const config = loadConfig(opts.env ?? process.env, opts.config);
+  const log = createLogger(config.logLevel, { service: 'svc-api' });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) log.info('migrations applied', { migrations: applied });
+    await loadFrameworks(db.prisma, log);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const firstStart = await bootstrapIfEmpty(db.prisma);
+  const counters = createCounterStore(config.redisUrl);
+  const app = createApp({
+    db,
+    log,
+    counters,
+    bodyLimit: config.bodyLimit,
+    idempotencyTtlMs: config.idempotencyTtlMs,
+    anonymousPerSecond: opts.anonymousPerSecond ?? 20,
+    operatorPerSecond: opts.operatorPerSecond ?? 200,
+    version: VERSION,
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host}:${port}`;
+  writeCredentials(config.credentialsFile, url, firstStart);
+
+  // Expired idempotency records are removed hourly; they are already ignored once expired.
+  const sweep = setInterval(() => {
+    db.prisma.idempotencyRecord
+      .deleteMany({ where: { expiresAt: { lt: new Date() } } })
+      .catch((err: unknown) => log.warn('idempotency sweep failed', { error: String(err) }));
+  }, 3600_000);
+  sweep.unref();
+
+  log.info('listening', {
+    url,
+    database: db.kind,
+    data_dir: db.kind === 'pglite' ? config.dataDir : undefined,
+    redis: Boolean(config.redisUrl),
+  });
+  return {
+    url,
+    port,
+    db,
+    log,
+    config,
+    firstStart,
+    close: async () => {
+      clearInterval(sweep);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await counters.close();
+      await db.close();
+    },
+  };
+}

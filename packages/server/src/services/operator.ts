@@ -1,0 +1,144 @@
+import type { ApiKey, CreateKeyBody, CreateTenantBody, Environment, Tenant } from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma } from '../db/client.ts';
+import { decodeCursor, toPage } from '../db/pagination.ts';
+import { scopeToTenant } from '../db/tenant-scope.ts';
+import { ApiError, notFound } from '../errors.ts';
+import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../generated/prisma/client.ts';
+import { newId } from '../ids.ts';
+import { appendAudit } from './audit.ts';
+import { issueApiKey } from './credentials.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function renderTenant(t: TenantRow): z.infer<typeof Tenant> {
+  return {
+    object: 'svc.operator.tenant',
+    id: t.id,
+    name: t.name,
+    tier: t.tier as z.infer<typeof Tenant>['tier'],
+    env: t.env as Environment,
+    region: t.region,
+    rateLimitPerSecond: t.rateLimitPerSecond,
+    monthlyQuota: t.monthlyQuota,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+export function renderKey(k: ApiKeyRow): z.infer<typeof ApiKey> {
+  return {
+    object: 'svc.operator.api_key',
+    id: k.id,
+    tenantId: k.tenantId,
+    name: k.name,
+    role: k.role as z.infer<typeof ApiKey>['role'],
+    scopes: k.scopes,
+    prefix: k.prefix,
+    createdAt: k.createdAt.toISOString(),
+    expiresAt: iso(k.expiresAt),
+    revokedAt: iso(k.revokedAt),
+    lastUsedAt: iso(k.lastUsedAt),
+  };
+}
+
+export interface OperatorActor {
+  actor: string;
+  correlationId: string;
+}
+
+/** Creates a tenant and its first (owner) key in one transaction. */
+export async function createTenant(prisma: Prisma, who: OperatorActor, body: z.infer<typeof CreateTenantBody>) {
+  return prisma.$transaction(async (tx) => {
+    const tenant = await tx.tenant.create({
+      data: {
+        id: newId('ten'),
+        name: body.name,
+        tier: body.tier,
+        env: body.env,
+        region: body.region,
+        rateLimitPerSecond: body.rateLimitPerSecond ?? null,
+        monthlyQuota: body.monthlyQuota ?? null,
+      },
+    });
+    const { key, token } = await issueApiKey(tx, { tenantId: tenant.id, env: body.env, role: 'owner', name: 'owner key' });
+    await appendAudit(tx, {
+      tenantId: tenant.id,
+      actor: who.actor,
+      correlationId: who.correlationId,
+      action: 'tenant.created',
+      resourceType: 'svc.operator.tenant',
+      resourceId: tenant.id,
+      data: { name: tenant.name, tier: tenant.tier, env: tenant.env, region: tenant.region },
+    });
+    return { tenant: renderTenant(tenant), apiKey: { ...renderKey(key), token } };
+  });
+}
+
+export async function listTenants(prisma: Prisma, opts: { limit: number; cursor?: string }) {
+  const after = decodeCursor(opts.cursor, 'string');
+  const rows = await prisma.tenant.findMany({
+    where: after ? { id: { lt: after } } : {},
+    orderBy: { id: 'desc' },
+    take: opts.limit + 1,
+  });
+  return toPage(rows, opts.limit, (r) => r.id, renderTenant);
+}
+
+export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infer<typeof CreateKeyBody>) {
+  if (body.expiresAt && new Date(body.expiresAt).getTime() <= Date.now()) {
+    throw new ApiError('validation_failed', 'expiresAt must be in the future.', [{ field: 'expiresAt', issue: 'too_small' }]);
+  }
+  return prisma.$transaction(async (tx) => {
+    const tenant = await tx.tenant.findUnique({ where: { id: body.tenantId } });
+    if (!tenant) throw notFound('Tenant', body.tenantId);
+    const { key, token } = await issueApiKey(tx, {
+      tenantId: tenant.id,
+      env: tenant.env as Environment,
+      role: body.role,
+      ...(body.name ? { name: body.name } : {}),
+      ...(body.scopes ? { scopes: body.scopes } : {}),
+      ...(body.expiresAt ? { expiresAt: new Date(body.expiresAt) } : {}),
+    });
+    await appendAudit(tx, {
+      tenantId: tenant.id,
+      actor: who.actor,
+      correlationId: who.correlationId,
+      action: 'api_key.created',
+      resourceType: 'svc.operator.api_key',
+      resourceId: key.id,
+      data: { role: key.role, scopes: key.scopes },
+    });
+    return { ...renderKey(key), token };
+  });
+}
+
+export async function listKeys(prisma: Prisma, opts: { tenantId: string; limit: number; cursor?: string }) {
+  const tenant = await prisma.tenant.findUnique({ where: { id: opts.tenantId } });
+  if (!tenant) throw notFound('Tenant', opts.tenantId);
+  const after = decodeCursor(opts.cursor, 'string');
+  const rows = await scopeToTenant(prisma, opts.tenantId).apiKey.findMany({
+    where: after ? { id: { lt: after } } : {},
+    orderBy: { id: 'desc' },
+    take: opts.limit + 1,
+  });
+  return toPage(rows, opts.limit, (r) => r.id, renderKey);
+}
+
+/** Revokes a key; revoking a revoked key returns it unchanged. */
+export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) {
+  return prisma.$transaction(async (tx) => {
+    const key = await tx.apiKey.findUnique({ where: { id } });
+    if (!key) throw notFound('API key', id);
+    if (key.revokedAt) return renderKey(key);
+    const revoked = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    await appendAudit(tx, {
+      tenantId: key.tenantId,
+      actor: who.actor,
+      correlationId: who.correlationId,
+      action: 'api_key.revoked',
+      resourceType: 'svc.operator.api_key',
+      resourceId: id,
+    });
+    return renderKey(revoked);
+  });
+}
