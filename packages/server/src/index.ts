@@ -100,3 +100,4 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     },
   };
 }
+export { issueApiKey, issueOperatorCredential } from './services/credentials.ts';

@@ -120,7 +120,10 @@ export async function loadFrameworks(prisma: Prisma, log: Logger, dir = CONTENT_
     const existing = known.get(key);
     if (existing === hash) continue;
     if (existing) throw new Error(`dictionary ${key} changed without a new version; bump "version" in its file`);
-    await prisma.$transaction(async (tx) => {
+    const loaded = await prisma.$transaction(async (tx) => {
+      // Several processes starting at once on one PostgreSQL: one loads, the others find it loaded.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7307150223)`;
+      if (await tx.frameworkVersion.findUnique({ where: { key } })) return false;
       const versions = (await tx.frameworkVersion.findMany({ where: { frameworkId: f.id } })).map((v) => v.version);
       const latest = [...versions, f.version].sort(compareSemver).at(-1) ?? f.version;
       const meta = {
@@ -150,8 +153,10 @@ export async function loadFrameworks(prisma: Prisma, log: Logger, dir = CONTENT_
       await tx.frameworkObligation.createMany({
         data: f.obligations.map((o, ord) => ({ versionKey: key, ord, ...o, applicableFrom: new Date(o.applicableFrom) })),
       });
+      return true;
     });
-    log.info('framework dictionary loaded', { dictionary: key, controls: f.controls.length, obligations: f.obligations.length });
+    if (loaded)
+      log.info('framework dictionary loaded', { dictionary: key, controls: f.controls.length, obligations: f.obligations.length });
   }
 }
 

@@ -1,0 +1,101 @@
+import type { Role, Tier } from '@svc/contract';
+import type { TestServer } from './server.ts';
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  headers?: Record<string, string>;
+  /** A string is sent as is (malformed JSON tests); anything else as JSON. */
+  body?: unknown;
+}
+
+/** One HTTP call; the body is parsed as JSON when it is JSON. */
+export async function call<T = any>(baseUrl: string, method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {}
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+export interface TenantFixture {
+  tenantId: string;
+  /** Owner token. */
+  token: string;
+  tier: Tier;
+  call<T = any>(method: string, path: string, opts?: CallOptions): Promise<CallResult<T>>;
+  /** A further key of this tenant with another role or scopes. */
+  key(role: Role, scopes?: string[]): Promise<string>;
+}
+
+export interface TenantOptions {
+  tier?: Tier;
+  name?: string;
+  env?: 'live' | 'test' | 'dev';
+  rateLimitPerSecond?: number;
+  monthlyQuota?: number;
+}
+
+/**
+ * A fresh tenant per test, created through the operator API. Unless the test says otherwise it
+ * is an enterprise tenant with a high custom limit, so only rate-limit tests meet the limiter.
+ */
+export async function createTenant(ts: TestServer, opts: TenantOptions = {}): Promise<TenantFixture> {
+  const tier = opts.tier ?? 'enterprise';
+  const body = {
+    name: opts.name ?? `tenant ${Math.random().toString(36).slice(2, 8)}`,
+    tier,
+    env: opts.env ?? 'test',
+    ...(opts.rateLimitPerSecond !== undefined
+      ? { rateLimitPerSecond: opts.rateLimitPerSecond }
+      : opts.tier
+        ? {}
+        : { rateLimitPerSecond: 100_000 }),
+    ...(opts.monthlyQuota !== undefined ? { monthlyQuota: opts.monthlyQuota } : {}),
+  };
+  const res = await call(ts.url, 'POST', '/v1/operator/tenants', { token: ts.operatorToken, body });
+  if (res.status !== 201) throw new Error(`tenant create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const tenantId: string = res.body.tenant.id;
+  const token: string = res.body.apiKey.token;
+  return {
+    tenantId,
+    token,
+    tier,
+    call: (method, path, o = {}) => call(ts.url, method, path, { token, ...o }),
+    key: async (role, scopes) => {
+      const k = await call(ts.url, 'POST', '/v1/operator/keys', {
+        token: ts.operatorToken,
+        body: { tenantId, role, ...(scopes ? { scopes } : {}) },
+      });
+      if (k.status !== 201) throw new Error(`key create failed: ${k.status} ${JSON.stringify(k.body)}`);
+      return k.body.token as string;
+    },
+  };
+}
+
+/** Asserts the error envelope's shape and returns it. */
+export function expectEnvelope(res: CallResult, status: number, code: string) {
+  if (res.status !== status || res.body?.error !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  const b = res.body;
+  if (typeof b.message !== 'string' || typeof b.correlation_id !== 'string' || typeof b.documentation_url !== 'string') {
+    throw new Error(`malformed envelope: ${JSON.stringify(b)}`);
+  }
+  if (res.headers.get('x-correlation-id') !== b.correlation_id) throw new Error('correlation id header differs from body');
+  return b;
+}
