@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
+import { openDatabase } from '@svc/server';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { createTenant } from '../support/api.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -159,17 +159,28 @@ async function startWith(databaseUrl: string | undefined): Promise<TestServer> {
   }
 }
 
+/** Undefined when `url` accepts a connection and a query within 5 s, otherwise the reason. */
 async function canConnect(url: string): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  client.on('error', () => {});
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5000);
+  });
+  const attempt = (async () => {
+    const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 1 });
+    try {
+      await db.session((s) => s.query('SELECT 1'));
+    } finally {
+      await db.close().catch(() => {});
+    }
+  })();
   try {
-    await client.connect();
-    await client.query('SELECT 1');
+    await Promise.race([attempt, timeout]);
     return undefined;
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    attempt.catch(() => {});
+    return err instanceof Error ? err.message || err.constructor.name : String(err);
   } finally {
-    await client.end().catch(() => {});
+    clearTimeout(timer);
   }
 }
 
@@ -216,58 +227,58 @@ async function main(): Promise<number> {
   let baselineBody: Buffer | undefined;
   let failed = false;
 
-    const targets: Array<{ target: Exclude<Target, 'baseline'>; databaseUrl: string | undefined }> = [
-      { target: 'pglite', databaseUrl: undefined },
-      { target: 'postgresql', databaseUrl: pgUrl },
-    ];
-    for (const { target, databaseUrl } of targets) {
-      if (databaseUrl !== undefined) {
-        const why = await canConnect(databaseUrl);
-        if (why !== undefined) {
-          const note = `PostgreSQL skipped: cannot connect to ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')} (${why})`;
-          console.log(note);
-          notes.push(note);
-          continue;
-        }
-      }
-      let ts: TestServer | undefined;
-      try {
-        ts = await startWith(databaseUrl);
-        const { token, getBody } = await prepare(ts, target);
-        baselineBody ??= getBody;
-        const spec = specsFor(ts.url, token);
-        measurements.push(await measure('GET frameworks', target, spec.get));
-        measurements.push(await measure('POST assessment', target, spec.post));
-      } catch (err) {
-        const note = `${target} failed: ${err instanceof Error ? err.message : String(err)}`;
-        console.log(`!! ${note}`);
+  const targets: Array<{ target: Exclude<Target, 'baseline'>; databaseUrl: string | undefined }> = [
+    { target: 'pglite', databaseUrl: undefined },
+    { target: 'postgresql', databaseUrl: pgUrl },
+  ];
+  for (const { target, databaseUrl } of targets) {
+    if (databaseUrl !== undefined) {
+      const why = await canConnect(databaseUrl);
+      if (why !== undefined) {
+        const note = `PostgreSQL skipped: cannot connect to ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')} (${why})`;
+        console.log(note);
         notes.push(note);
-        failed = true;
-      } finally {
-        await ts?.close().catch((err: unknown) => console.log(`!! closing the ${target} server failed: ${String(err)}`));
+        continue;
       }
     }
-
-    if (baselineBody === undefined) throw new Error('no API server could be measured, so there is no body for the baseline');
-    const body = baselineBody;
-    const bare = createServer((req, res) => {
-      const reply = () => {
-        res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': body.length });
-        res.end(body);
-      };
-      if (req.method === 'POST') {
-        req.on('data', () => {});
-        req.on('end', reply);
-      } else reply();
-    });
-    bare.keepAliveTimeout = 65_000;
+    let ts: TestServer | undefined;
     try {
-      const spec = specsFor(await listen(bare));
-      measurements.push(await measure('GET frameworks', 'baseline', spec.get));
-      measurements.push(await measure('POST assessment', 'baseline', spec.post));
+      ts = await startWith(databaseUrl);
+      const { token, getBody } = await prepare(ts, target);
+      baselineBody ??= getBody;
+      const spec = specsFor(ts.url, token);
+      measurements.push(await measure('GET frameworks', target, spec.get));
+      measurements.push(await measure('POST assessment', target, spec.post));
+    } catch (err) {
+      const note = `${target} failed: ${err instanceof Error ? err.message : String(err)}`;
+      console.log(`!! ${note}`);
+      notes.push(note);
+      failed = true;
     } finally {
-      await closeServer(bare);
+      await ts?.close().catch((err: unknown) => console.log(`!! closing the ${target} server failed: ${String(err)}`));
     }
+  }
+
+  if (baselineBody === undefined) throw new Error('no API server could be measured, so there is no body for the baseline');
+  const body = baselineBody;
+  const bare = createServer((req, res) => {
+    const reply = () => {
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+    };
+    if (req.method === 'POST') {
+      req.on('data', () => {});
+      req.on('end', reply);
+    } else reply();
+  });
+  bare.keepAliveTimeout = 65_000;
+  try {
+    const spec = specsFor(await listen(bare));
+    measurements.push(await measure('GET frameworks', 'baseline', spec.get));
+    measurements.push(await measure('POST assessment', 'baseline', spec.post));
+  } finally {
+    await closeServer(bare);
+  }
 
   const baselineOf = (s: Scenario) => measurements.find((m) => m.target === 'baseline' && m.scenario === s);
   const rows = measurements.map((m) => {

@@ -1,0 +1,200 @@
+import { type Contract, contract, flattenRoutes } from '@svc/contract';
+import type {
+  AppRoute,
+  AppRouter,
+  ContractNoBodyType,
+  ParamsFromUrl,
+  ResolveResponseType,
+  SchemaInputOrType,
+  SchemaOutputOrType,
+  SuccessfulHttpStatusCode,
+} from '@ts-rest/core';
+import {
+  fillPath,
+  type RawRequestOptions,
+  type RawResponse,
+  type RequestOptions,
+  resolveConfig,
+  type SvcClientOptions,
+  send,
+  type TransportConfig,
+} from './transport.ts';
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** Keys whose value may be left out (undefined allowed, or an object of optional keys) become optional. */
+type OptionalWhereEmpty<T> = Simplify<
+  { [K in keyof T as undefined extends T[K] ? K : {} extends T[K] ? K : never]?: T[K] } & {
+    [K in keyof T as undefined extends T[K] ? never : {} extends T[K] ? never : K]: T[K];
+  }
+>;
+
+type DropNever<T> = { [K in keyof T as [T[K]] extends [never] ? never : K]: T[K] };
+
+/** Path parameters of a route: its `pathParams` schema's input, else the `:name` segments of its path. */
+export type RouteParams<R extends AppRoute> = 'pathParams' extends keyof R
+  ? SchemaInputOrType<R['pathParams' & keyof R]>
+  : ParamsFromUrl<R['path']>;
+
+/** Query of a route: its `query` schema's input. */
+export type RouteQuery<R extends AppRoute> = 'query' extends keyof R
+  ? R['query' & keyof R] extends null
+    ? never
+    : SchemaInputOrType<R['query' & keyof R]>
+  : never;
+
+/** JSON body of a route: its `body` schema's input; never for GET and `c.noBody()`. */
+export type RouteBody<R extends AppRoute> = R extends { method: 'GET' }
+  ? never
+  : 'body' extends keyof R
+    ? R['body' & keyof R] extends ContractNoBodyType | null
+      ? never
+      : SchemaInputOrType<R['body' & keyof R]>
+    : never;
+
+/** The first argument of a route's method: `{ params?, query?, body? }`, each present only when the route has it. */
+export type RouteArgs<R extends AppRoute> = OptionalWhereEmpty<
+  DropNever<{
+    params: keyof RouteParams<R> extends never ? never : RouteParams<R>;
+    query: RouteQuery<R>;
+    body: RouteBody<R>;
+  }>
+>;
+
+/** Body of a route's 2xx responses, as the contract's schemas output it. */
+export type RouteResponse<R extends AppRoute> = SchemaOutputOrType<
+  ResolveResponseType<R['responses'][Extract<keyof R['responses'], SuccessfulHttpStatusCode>]>
+>;
+
+/** The method generated for one route; the arguments object is optional when the route needs nothing. */
+export type RouteMethod<R extends AppRoute> = {} extends RouteArgs<R>
+  ? (args?: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>
+  : (args: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>;
+
+/** One namespace per router key, one method per route, nested as the contract nests. */
+export type RouterClient<T extends AppRouter> = {
+  readonly [K in keyof T]: T[K] extends AppRoute ? RouteMethod<T[K]> : T[K] extends AppRouter ? RouterClient<T[K]> : never;
+};
+
+/** A page of a list route: `{ data, cursor }`, cursor null on the last page. */
+export interface ListPage<TItem> {
+  data: TItem[];
+  cursor: string | null;
+}
+
+/** Shared by every client: pagination and the untyped escape hatch. */
+export interface ClientHelpers {
+  /**
+   * Every item of every page of a list route, following `cursor` until it is null.
+   *
+   * @example
+   * for await (const o of svc.paginate(svc.compliance.listObligations, { query: { limit: 100 } })) console.log(o.id);
+   */
+  paginate<TArgs, TItem>(
+    method: (args: TArgs, options?: RequestOptions) => Promise<ListPage<TItem>>,
+    args?: TArgs,
+    options?: RequestOptions,
+  ): AsyncIterable<TItem>;
+  /**
+   * Calls any path with the client's auth, typed errors and retries, untyped: for routes the SDK
+   * does not know yet and for the CLI's "call any route". Resolves for 2xx, throws an `SvcError` otherwise.
+   */
+  request<TBody = unknown>(method: string, path: string, options?: RawRequestOptions): Promise<RawResponse<TBody>>;
+}
+
+/** The client of the whole API: `svc.compliance.createAssessment(...)`, `svc.paginate(...)`, `svc.request(...)`. */
+export type SvcClient = RouterClient<Contract> & ClientHelpers;
+
+interface RouteCallArgs {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isListPage(value: unknown): value is ListPage<unknown> {
+  return isRecord(value) && Array.isArray(value.data) && (value.cursor === null || typeof value.cursor === 'string');
+}
+
+/**
+ * A client for any ts-rest router: walks it at run time and builds one method per route. The
+ * namespaces of {@link createSvcClient} come from here, so a route added to the contract is a
+ * method of the SDK without a line of SDK code.
+ */
+export function createRouterClient<T extends AppRouter>(router: T, options: SvcClientOptions): RouterClient<T> & ClientHelpers {
+  const config: TransportConfig = resolveConfig(options);
+  const root: Record<string, unknown> = {};
+
+  for (const { name, route } of flattenRoutes(router)) {
+    const keys = name.split('.');
+    const last = keys.pop() as string;
+    let target = root;
+    for (const key of keys) {
+      const next = target[key];
+      if (next !== undefined && !isRecord(next)) throw new Error(`Contract key ${name} clashes with a route`);
+      target = (next as Record<string, unknown> | undefined) ?? (target[key] = {});
+    }
+    target[last] = async (args: RouteCallArgs = {}, callOptions: RequestOptions = {}) => {
+      const res = await send(config, route.method, fillPath(route.path, args.params), {
+        ...callOptions,
+        ...(args.query !== undefined ? { query: args.query } : {}),
+        ...(args.body !== undefined ? { body: args.body } : {}),
+      });
+      return res.body;
+    };
+  }
+
+  for (const reserved of ['paginate', 'request'] as const) {
+    if (reserved in root) throw new Error(`Contract namespace "${reserved}" clashes with a client helper`);
+  }
+
+  const helpers: ClientHelpers = {
+    paginate<TArgs, TItem>(
+      method: (args: TArgs, options?: RequestOptions) => Promise<ListPage<TItem>>,
+      args?: TArgs,
+      callOptions?: RequestOptions,
+    ): AsyncIterable<TItem> {
+      return {
+        async *[Symbol.asyncIterator]() {
+          const base: RouteCallArgs = isRecord(args) ? (args as RouteCallArgs) : {};
+          let cursor: string | undefined = typeof base.query?.cursor === 'string' ? base.query.cursor : undefined;
+          const seen = new Set<string>();
+          for (;;) {
+            const pageArgs = { ...base, query: { ...(base.query ?? {}), cursor } } as TArgs;
+            const page: unknown = await method(pageArgs, callOptions);
+            if (!isListPage(page)) throw new TypeError('paginate: the method did not return a { data, cursor } page');
+            for (const item of page.data) yield item as TItem;
+            if (page.cursor === null) return;
+            // A server that hands back a cursor it already gave would loop for ever.
+            if (seen.has(page.cursor)) throw new Error(`paginate: cursor ${page.cursor} repeated`);
+            seen.add(page.cursor);
+            cursor = page.cursor;
+          }
+        },
+      };
+    },
+    request<TBody = unknown>(method: string, path: string, requestOptions: RawRequestOptions = {}) {
+      return send(config, method, path, requestOptions) as Promise<RawResponse<TBody>>;
+    },
+  };
+
+  return Object.assign(root, helpers) as RouterClient<T> & ClientHelpers;
+}
+
+/**
+ * The typed client of the API: one namespace per rail of the contract (`compliance`, `frameworks`,
+ * `operator`, `system`), one async method per route resolving to the 2xx body. Errors are thrown
+ * as {@link SvcError} subclasses; 429, 503 and network failures are retried; every POST carries an
+ * `Idempotency-Key` that its retries reuse.
+ *
+ * @example
+ * const svc = createSvcClient({ baseUrl: 'http://localhost:8080', apiKey: process.env.SVC_API_KEY! });
+ * await svc.frameworks.activate({ params: { id: 'eu-ai-act' } });
+ * const asm = await svc.compliance.createAssessment({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
+ */
+export function createSvcClient(options: SvcClientOptions): SvcClient {
+  return createRouterClient(contract, options);
+}

@@ -1,0 +1,140 @@
+import { contract, flattenRoutes, permits, RAILS, ROLES, type Role, type RouteMeta } from '@svc/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+/**
+ * The shared security suite: every route of the contract, whatever rail it belongs to, is called
+ * without a token, with a bad token, with a revoked token, with another tenant's credential or
+ * ids, with a tier too low and with a role or scopes too weak.
+ */
+let ts: TestServer;
+let owner: TenantFixture;
+let intruder: TenantFixture;
+const ids: Record<string, string> = {};
+
+const routes = flattenRoutes(contract);
+const tenantRoutes = routes.filter((r) => r.meta.auth === 'tenant');
+const operatorRoutes = routes.filter((r) => r.meta.auth === 'operator');
+
+function exampleBody(route: (typeof routes)[number]['route']): unknown {
+  if (!('body' in route) || !route.body || typeof route.body !== 'object' || !('safeParse' in route.body)) return undefined;
+  const examples = (route.body as z.ZodType).meta()?.examples as unknown[] | undefined;
+  return examples?.[0] ?? {};
+}
+
+/** A concrete path: framework ids are public, resource ids belong to the owner tenant. */
+function pathOf(route: (typeof routes)[number]['route'], name: string): string {
+  return route.path.replace(/:id/g, () => {
+    if (name.startsWith('frameworks.')) return 'eu-ai-act';
+    if (name.endsWith('Assessment')) return ids.assessment ?? 'x';
+    if (name.endsWith('Evidence')) return ids.evidence ?? 'x';
+    if (name.endsWith('Attestation')) return ids.attestation ?? 'x';
+    if (name === 'operator.revokeKey') return ids.key ?? 'x';
+    return 'x';
+  });
+}
+
+beforeAll(async () => {
+  ts = await startTestServer();
+  owner = await createTenant(ts);
+  intruder = await createTenant(ts);
+  await owner.call('POST', '/v1/frameworks/eu-ai-act/activate');
+  ids.assessment = (
+    await owner.call('POST', '/v1/compliance/assessments', { body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de' } })
+  ).body.id;
+  ids.evidence = (await owner.call('POST', '/v1/compliance/evidence', { body: { title: 't', kind: 'log', controlIds: ['AIA-RMS-01'] } })).body.id;
+  ids.attestation = (
+    await owner.call('POST', '/v1/compliance/attestations', {
+      body: { subject: { type: 'control', id: 'AIA-RMS-01' }, statement: 'Operated as documented.', attester: { name: 'A', email: 'a@example.com' } },
+    })
+  ).body.id;
+  const created = await call(ts.url, 'POST', '/v1/operator/keys', { token: ts.operatorToken, body: { tenantId: owner.tenantId, role: 'viewer' } });
+  ids.key = created.body.id;
+});
+afterAll(() => ts?.close());
+
+describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { route, meta }) => {
+  const send = (token: string | null, headers: Record<string, string> = {}) =>
+    call(ts.url, route.method, pathOf(route, name), { token, headers, body: exampleBody(route) });
+
+  it('no token: 401', async () => {
+    expectEnvelope(await send(null), 401, 'unauthorized');
+  });
+
+  it('unknown, malformed and revoked tokens: 401', async () => {
+    expectEnvelope(await send(`svc_test_${'a'.repeat(32)}`), 401, 'unauthorized');
+    expectEnvelope(await call(ts.url, route.method, pathOf(route, name), { headers: { authorization: 'Basic Zm9vOmJhcg==' } }), 401, 'unauthorized');
+    const victim = await createTenant(ts);
+    const keys = await call(ts.url, 'GET', `/v1/operator/keys?tenantId=${victim.tenantId}`, { token: ts.operatorToken });
+    await call(ts.url, 'POST', `/v1/operator/keys/${keys.body.data[0].id}/revoke`, { token: ts.operatorToken });
+    const res = await call(ts.url, route.method, pathOf(route, name), { token: victim.token, body: exampleBody(route) });
+    expect(expectEnvelope(res, 401, 'unauthorized').message).toContain('revoked');
+  });
+
+  it("another tenant's credential with this tenant's header: 403", async () => {
+    expectEnvelope(await send(intruder.token, { 'x-iof-tenant': owner.tenantId }), 403, 'forbidden');
+  });
+
+  it('an operator credential on a tenant route: 403', async () => {
+    expectEnvelope(await send(ts.operatorToken), 403, 'forbidden');
+  });
+
+  if (route.path.includes(':id') && !name.startsWith('frameworks.')) {
+    it("another tenant's id: 404, never 403", async () => {
+      expectEnvelope(await send(intruder.token), 404, 'not_found');
+      const mine = await send(owner.token);
+      expect(mine.status).toBe(200);
+    });
+  }
+
+  const weakRole = ROLES.find((r) => !permits(r, [], meta.permission ?? ''));
+  it(`a role or scope without ${meta.permission}: 403 naming it`, async () => {
+    const token = weakRole ? await owner.key(weakRole as Role) : await owner.key('owner', ['nothing:read']);
+    const res = await send(token);
+    const env = expectEnvelope(res, 403, 'forbidden');
+    expect(env.details).toEqual([{ field: 'permission', issue: meta.permission }]);
+  });
+
+  it('tier below the rail minimum: 403 (or admitted when the rail is open to every tier)', async () => {
+    const rail = RAILS.find((r) => r.id === (meta as RouteMeta).rail);
+    expect(rail).toBeDefined();
+    const sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 100_000 });
+    const res = await call(ts.url, route.method, pathOf(route, name), { token: sandbox.token, body: exampleBody(route) });
+    if (rail?.minTier === 'sandbox') expect(res.status).not.toBe(403);
+    else expectEnvelope(res, 403, 'forbidden');
+  });
+});
+
+describe.each(operatorRoutes.map((r) => [r.name, r] as const))('%s', (name, { route }) => {
+  it('no token: 401; a tenant key, even an owner one: 403', async () => {
+    expectEnvelope(await call(ts.url, route.method, pathOf(route, name), { body: exampleBody(route) }), 401, 'unauthorized');
+    expectEnvelope(await call(ts.url, route.method, pathOf(route, name), { token: owner.token, body: exampleBody(route) }), 403, 'forbidden');
+  });
+});
+
+describe('tier gate from the catalogue, for all 40 rails', () => {
+  it('has 40 rails', () => {
+    expect(RAILS).toHaveLength(40);
+  });
+
+  it.each(RAILS.map((r) => [r.id, r] as const))('%s', async (_id, rail) => {
+    const path = `${rail.basePath}/${rail.subResources[0]}`;
+    const sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 100_000 });
+    const enterprise = await createTenant(ts, { tier: 'enterprise', rateLimitPerSecond: 100_000 });
+    const low = await call(ts.url, 'GET', path, { token: sandbox.token });
+    const high = await call(ts.url, 'GET', path, { token: enterprise.token });
+    if (rail.minTier === 'sandbox') expect(low.status).not.toBe(403);
+    else expect(expectEnvelope(low, 403, 'forbidden').details).toEqual([{ field: 'tier', issue: rail.minTier }]);
+    if (rail.onlyTiers) expectEnvelope(high, 403, 'forbidden');
+    else expect(high.status).not.toBe(403);
+  });
+});
+
+describe('public routes', () => {
+  it('health and the OpenAPI document need no token', async () => {
+    expect((await call(ts.url, 'GET', '/v1/health')).status).toBe(200);
+    expect((await call(ts.url, 'GET', '/v1/openapi.json')).status).toBe(200);
+  });
+});
