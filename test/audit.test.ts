@@ -22,7 +22,11 @@ describe('audit events are written with the change, in its transaction', () => {
     const asm = await t.call('POST', '/v1/compliance/assessments', { body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de' } });
     const evd = await t.call('POST', '/v1/compliance/evidence', { body: { title: 't', kind: 'log', controlIds: ['AIA-RMS-01'] } });
     const att = await t.call('POST', '/v1/compliance/attestations', {
-      body: { subject: { type: 'assessment', id: asm.body.id }, statement: 'Reviewed and approved.', attester: { name: 'A', email: 'a@example.com' } },
+      body: {
+        subject: { type: 'assessment', id: asm.body.id },
+        statement: 'Reviewed and approved.',
+        attester: { name: 'A', email: 'a@example.com' },
+      },
     });
     const all = (await events()).slice(start);
     expect(all.map((e) => [e.action, e.resourceId])).toEqual([

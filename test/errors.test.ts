@@ -84,7 +84,9 @@ describe('the error envelope for what Express itself rejects', () => {
     });
     expect((await call(ts.url, 'GET', '/v1/frameworks', { token: k.body.token })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1600));
-    expect(expectEnvelope(await call(ts.url, 'GET', '/v1/frameworks', { token: k.body.token }), 401, 'unauthorized').message).toContain('expired');
+    expect(expectEnvelope(await call(ts.url, 'GET', '/v1/frameworks', { token: k.body.token }), 401, 'unauthorized').message).toContain(
+      'expired',
+    );
   });
 
   it('tokens have the svc_<env>_<random> form of the tenant environment', async () => {

@@ -44,13 +44,22 @@ beforeAll(async () => {
   ids.assessment = (
     await owner.call('POST', '/v1/compliance/assessments', { body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de' } })
   ).body.id;
-  ids.evidence = (await owner.call('POST', '/v1/compliance/evidence', { body: { title: 't', kind: 'log', controlIds: ['AIA-RMS-01'] } })).body.id;
+  ids.evidence = (
+    await owner.call('POST', '/v1/compliance/evidence', { body: { title: 't', kind: 'log', controlIds: ['AIA-RMS-01'] } })
+  ).body.id;
   ids.attestation = (
     await owner.call('POST', '/v1/compliance/attestations', {
-      body: { subject: { type: 'control', id: 'AIA-RMS-01' }, statement: 'Operated as documented.', attester: { name: 'A', email: 'a@example.com' } },
+      body: {
+        subject: { type: 'control', id: 'AIA-RMS-01' },
+        statement: 'Operated as documented.',
+        attester: { name: 'A', email: 'a@example.com' },
+      },
     })
   ).body.id;
-  const created = await call(ts.url, 'POST', '/v1/operator/keys', { token: ts.operatorToken, body: { tenantId: owner.tenantId, role: 'viewer' } });
+  const created = await call(ts.url, 'POST', '/v1/operator/keys', {
+    token: ts.operatorToken,
+    body: { tenantId: owner.tenantId, role: 'viewer' },
+  });
   ids.key = created.body.id;
 });
 afterAll(() => ts?.close());
@@ -65,7 +74,11 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
 
   it('unknown, malformed and revoked tokens: 401', async () => {
     expectEnvelope(await send(`svc_test_${'a'.repeat(32)}`), 401, 'unauthorized');
-    expectEnvelope(await call(ts.url, route.method, pathOf(route, name), { headers: { authorization: 'Basic Zm9vOmJhcg==' } }), 401, 'unauthorized');
+    expectEnvelope(
+      await call(ts.url, route.method, pathOf(route, name), { headers: { authorization: 'Basic Zm9vOmJhcg==' } }),
+      401,
+      'unauthorized',
+    );
     const victim = await createTenant(ts);
     const keys = await call(ts.url, 'GET', `/v1/operator/keys?tenantId=${victim.tenantId}`, { token: ts.operatorToken });
     await call(ts.url, 'POST', `/v1/operator/keys/${keys.body.data[0].id}/revoke`, { token: ts.operatorToken });
@@ -110,7 +123,11 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
 describe.each(operatorRoutes.map((r) => [r.name, r] as const))('%s', (name, { route }) => {
   it('no token: 401; a tenant key, even an owner one: 403', async () => {
     expectEnvelope(await call(ts.url, route.method, pathOf(route, name), { body: exampleBody(route) }), 401, 'unauthorized');
-    expectEnvelope(await call(ts.url, route.method, pathOf(route, name), { token: owner.token, body: exampleBody(route) }), 403, 'forbidden');
+    expectEnvelope(
+      await call(ts.url, route.method, pathOf(route, name), { token: owner.token, body: exampleBody(route) }),
+      403,
+      'forbidden',
+    );
   });
 });
 

@@ -1,0 +1,22 @@
+import { type Config, startServer } from '@svc/server';
+
+/** Starts the service in this process and stops it cleanly on SIGINT or SIGTERM. */
+export async function serve(overrides: Partial<Config>): Promise<number> {
+  const server = await startServer({ config: overrides });
+  const out = (line: string) => process.stderr.write(`${line}\n`);
+  out(`svc listening on ${server.url} (database: ${server.db.kind === 'pglite' ? `embedded, ${server.config.dataDir}` : 'PostgreSQL'})`);
+  if (server.firstStart) {
+    out(`sandbox tenant:      ${server.firstStart.tenantId}`);
+    out(`owner API key:       ${server.firstStart.apiKey}`);
+    out(`operator credential: ${server.firstStart.operatorToken}`);
+    out(`credentials file:    ${server.config.credentialsFile} (the secrets are shown only this once)`);
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  out('svc stopping');
+  await server.close();
+  return 0;
+}

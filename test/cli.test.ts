@@ -1,0 +1,159 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'packages/cli/src/bin.ts');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+/**
+ * The CLI end to end: `svc serve` on a fresh embedded database (first start), then the operator
+ * commands against it over HTTP while the server holds the database, then a restart on the same
+ * data. Always on PGlite: first start is about an empty embedded database.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+const credentialsFile = join(dir, 'credentials.json');
+const env = { ...process.env, SVC_CREDENTIALS_FILE: credentialsFile, SVC_DATA_DIR: join(dir, 'data'), PORT: '0', SVC_LOG_LEVEL: 'warn' };
+delete env.DATABASE_URL;
+delete env.REDIS_URL;
+
+async function startServe(): Promise<{ child: ChildProcess; stderr: () => string }> {
+  const child = spawn(TSX, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  child.stdout?.resume();
+  const deadline = Date.now() + 60_000;
+  while (!/svc listening on/.test(err)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${err}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // The first-start lines follow the listening line in the same write burst.
+  await new Promise((r) => setTimeout(r, 200));
+  return { child, stderr: () => err };
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function svc(args: string[], extraEnv: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(TSX, [BIN, ...args], { env: { ...env, ...extraEnv } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+let server: { child: ChildProcess; stderr: () => string };
+beforeAll(async () => {
+  server = await startServe();
+});
+afterAll(async () => {
+  if (server) await stop(server.child);
+});
+
+describe('svc serve: first start', () => {
+  it('prints the URL, the sandbox tenant, the owner key and the operator credential, one line each', () => {
+    const out = server.stderr();
+    expect(out).toMatch(/^svc listening on http:\/\/127\.0\.0\.1:\d+ /m);
+    expect(out).toMatch(/^sandbox tenant: +ten_[0-9A-Z]{26}$/m);
+    expect(out).toMatch(/^owner API key: +svc_test_[0-9A-Za-z]{32}$/m);
+    expect(out).toMatch(/^operator credential: +svc_op_[0-9A-Za-z]{32}$/m);
+  });
+
+  it('writes the credentials file the CLI reads, readable by its owner only', () => {
+    expect(existsSync(credentialsFile)).toBe(true);
+    const creds = JSON.parse(readFileSync(credentialsFile, 'utf8'));
+    expect(creds.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.stderr()).toContain(creds.apiKey);
+    expect(server.stderr()).toContain(creds.operatorToken);
+  });
+});
+
+describe('svc commands over HTTP', () => {
+  let tenantId = '';
+  let token = '';
+
+  it('tenants create and list, with --json', async () => {
+    const created = await svc(['tenants', 'create', '--name', 'Acme Bank', '--tier', 'growth', '--env', 'live', '--json']);
+    expect(created.code).toBe(0);
+    const body = JSON.parse(created.stdout);
+    expect(body.tenant).toMatchObject({ name: 'Acme Bank', tier: 'growth', env: 'live' });
+    expect(body.apiKey.token).toMatch(/^svc_live_/);
+    tenantId = body.tenant.id;
+    const list = await svc(['tenants', 'list', '--json']);
+    const tenants = JSON.parse(list.stdout);
+    expect(tenants.map((t: { id: string }) => t.id)).toContain(tenantId);
+    expect(tenants.some((t: { name: string }) => t.name === 'Sandbox')).toBe(true);
+    const human = await svc(['tenants', 'list']);
+    expect(human.stdout).toMatch(/^ID +NAME +TIER/m);
+  });
+
+  it('keys create, a generic call with it, revoke, and the revoked key is refused', async () => {
+    const created = await svc(['keys', 'create', '--tenant', tenantId, '--role', 'editor', '--json']);
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout);
+    expect(key).toMatchObject({ role: 'editor', tenantId });
+    token = key.token;
+
+    const call = await svc([
+      'call',
+      'POST',
+      '/v1/compliance/assessments',
+      '--key',
+      token,
+      '--data',
+      '{"type":"dpia","systemId":"s1","jurisdiction":"eu/fr"}',
+      '--json',
+    ]);
+    expect(call.code).toBe(0);
+    expect(JSON.parse(call.stdout)).toMatchObject({ status: 'draft', completion: 0 });
+
+    const revoked = await svc(['keys', 'revoke', key.id, '--json']);
+    expect(JSON.parse(revoked.stdout).revokedAt).not.toBeNull();
+    const refused = await svc(['call', 'GET', '/v1/compliance/assessments', '--key', token]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/401 unauthorized: The API key was revoked/);
+  });
+
+  it('uses the first-start owner key by default and shows API errors with their correlation id', async () => {
+    const ok = await svc(['call', 'GET', '/v1/frameworks', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).data.length).toBeGreaterThanOrEqual(3);
+    const bad = await svc(['call', 'POST', '/v1/compliance/assessments', '--data', '{"type":"fria"}']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/422 validation_failed: .*systemId: missing.*correlation id cor_/);
+    const badJson = await svc(['call', 'POST', '/v1/compliance/assessments', '--data', '{"type":"fria"}', '--json']);
+    expect(JSON.parse(badJson.stdout)).toMatchObject({ error: 'validation_failed' });
+  });
+
+  it('a tenant key cannot use operator commands', async () => {
+    const res = await svc(['tenants', 'list', '--key', JSON.parse(readFileSync(credentialsFile, 'utf8')).apiKey]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('403 forbidden');
+  });
+});
+
+describe('restart on the same data', () => {
+  it('reuses the data and prints no new secrets', async () => {
+    const before = JSON.parse(readFileSync(credentialsFile, 'utf8'));
+    await stop(server.child);
+    server = await startServe();
+    expect(server.stderr()).not.toMatch(/owner API key/);
+    const after = JSON.parse(readFileSync(credentialsFile, 'utf8'));
+    expect(after.apiKey).toBe(before.apiKey);
+    const list = await svc(['tenants', 'list', '--json']);
+    expect(JSON.parse(list.stdout).some((t: { name: string }) => t.name === 'Acme Bank')).toBe(true);
+  });
+});
