@@ -28,7 +28,9 @@ if (!env.PRISMA_SCHEMA_ENGINE_BINARY && !hasNativeEngine()) {
   env.PRISMA_SCHEMA_ENGINE_BINARY = stub;
 }
 
-execFileSync('pnpm', ['--filter', '@svc/server', 'exec', 'prisma', 'generate', '--schema', join(root, 'prisma/schema.prisma')], {
+// The CLI is a dependency of the server package; call it directly so this works under any runner.
+const prisma = join(root, 'packages/server/node_modules/.bin/prisma');
+execFileSync(prisma, ['generate', '--schema', join(root, 'prisma/schema.prisma')], {
   cwd: root,
   env,
   stdio: 'inherit',
