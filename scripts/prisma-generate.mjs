@@ -30,7 +30,7 @@ if (!env.PRISMA_SCHEMA_ENGINE_BINARY && !hasNativeEngine()) {
 
 // The CLI is a dependency of the server package; call it directly so this works under any runner.
 const prisma = join(root, 'packages/server/node_modules/.bin/prisma');
-execFileSync(prisma, ['generate', '--schema', join(root, 'prisma/schema.prisma')], {
+execFileSync(prisma, ['generate', '--schema', join(root, 'prisma/schema')], {
   cwd: root,
   env,
   stdio: 'inherit',

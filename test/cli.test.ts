@@ -17,7 +17,13 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
  */
 const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
 const credentialsFile = join(dir, 'credentials.json');
-const env = { ...process.env, SVC_CREDENTIALS_FILE: credentialsFile, SVC_DATA_DIR: join(dir, 'data'), PORT: '0', SVC_LOG_LEVEL: 'warn' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  SVC_CREDENTIALS_FILE: credentialsFile,
+  SVC_DATA_DIR: join(dir, 'data'),
+  PORT: '0',
+  SVC_LOG_LEVEL: 'warn',
+};
 delete env.DATABASE_URL;
 delete env.REDIS_URL;
 

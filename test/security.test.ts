@@ -1,6 +1,6 @@
-import { contract, flattenRoutes, permits, RAILS, ROLES, type Role, type RouteMeta } from '@svc/contract';
+import type { ZodType } from '@svc/contract';
+import { contract, flattenRoutes, permits, RAILS, type RailDefinition, ROLES, type Role, type RouteMeta } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -20,7 +20,7 @@ const operatorRoutes = routes.filter((r) => r.meta.auth === 'operator');
 
 function exampleBody(route: (typeof routes)[number]['route']): unknown {
   if (!('body' in route) || !route.body || typeof route.body !== 'object' || !('safeParse' in route.body)) return undefined;
-  const examples = (route.body as z.ZodType).meta()?.examples as unknown[] | undefined;
+  const examples = (route.body as ZodType).meta()?.examples as unknown[] | undefined;
   return examples?.[0] ?? {};
 }
 
@@ -144,7 +144,7 @@ describe('tier gate from the catalogue, for all 40 rails', () => {
     const high = await call(ts.url, 'GET', path, { token: enterprise.token });
     if (rail.minTier === 'sandbox') expect(low.status).not.toBe(403);
     else expect(expectEnvelope(low, 403, 'forbidden').details).toEqual([{ field: 'tier', issue: rail.minTier }]);
-    if (rail.onlyTiers) expectEnvelope(high, 403, 'forbidden');
+    if ((rail as RailDefinition).onlyTiers) expectEnvelope(high, 403, 'forbidden');
     else expect(high.status).not.toBe(403);
   });
 });

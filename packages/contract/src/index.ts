@@ -1,3 +1,4 @@
+export type { ZodType } from 'zod';
 export * from './assessment-types.ts';
 export * from './catalogue.ts';
 export * from './common.ts';

@@ -1,0 +1,14 @@
+import { contract } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import * as operator from '../services/operator.ts';
+import { operatorActor, type RailDeps } from './deps.ts';
+
+export function operatorHandlers({ db: { prisma } }: RailDeps) {
+  return initServer().router(contract.operator, {
+    listTenants: async ({ query }) => ({ status: 200, body: await operator.listTenants(prisma, query) }),
+    createTenant: async ({ body, res }) => ({ status: 201, body: await operator.createTenant(prisma, operatorActor(res), body) }),
+    listKeys: async ({ query }) => ({ status: 200, body: await operator.listKeys(prisma, query) }),
+    createKey: async ({ body, res }) => ({ status: 201, body: await operator.createKey(prisma, operatorActor(res), body) }),
+    revokeKey: async ({ params, res }) => ({ status: 200, body: await operator.revokeKey(prisma, operatorActor(res), params.id) }),
+  });
+}
