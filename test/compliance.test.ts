@@ -19,7 +19,12 @@ describe('compliance rail: the specification examples', () => {
       body: { type: 'fria', systemId: 'sys_credit_scoring_v2', jurisdiction: 'eu/de' },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ object: 'svc.compliance.assessment', status: 'draft', completion: 0, systemId: 'sys_credit_scoring_v2' });
+    expect(res.body).toMatchObject({
+      object: 'svc.compliance.assessment',
+      status: 'draft',
+      completion: 0,
+      systemId: 'sys_credit_scoring_v2',
+    });
     expect(res.body.id).toMatch(/^asm_[0-9A-Z]{26}$/);
     expect(res.body.stages.map((s: { key: string }) => s.key)).toEqual([
       'scoping',
@@ -39,7 +44,14 @@ describe('compliance rail: the specification examples', () => {
 
   it('stages follow the assessment type', async () => {
     const dpia = await t.call('POST', '/v1/compliance/assessments', { body: { type: 'dpia', systemId: 'sys_hr', jurisdiction: 'eu/fr' } });
-    expect(dpia.body.stages.map((s: { key: string }) => s.key)).toEqual(['description', 'necessity', 'risks', 'measures', 'dpo-advice', 'sign-off']);
+    expect(dpia.body.stages.map((s: { key: string }) => s.key)).toEqual([
+      'description',
+      'necessity',
+      'risks',
+      'measures',
+      'dpo-advice',
+      'sign-off',
+    ]);
   });
 
   it('a missing systemId is 422 validation_failed with a detail { field: systemId, issue: missing }', async () => {
@@ -158,7 +170,12 @@ describe('evidence and attestations', () => {
     expectEnvelope(missing, 404, 'not_found');
     const future = await t.call('POST', '/v1/compliance/attestations', {
       token: auditorToken,
-      body: { subject: { type: 'control', id: control }, statement: 'Reviewed and approved.', attester, attestedAt: '2999-01-01T00:00:00Z' },
+      body: {
+        subject: { type: 'control', id: control },
+        statement: 'Reviewed and approved.',
+        attester,
+        attestedAt: '2999-01-01T00:00:00Z',
+      },
     });
     expectEnvelope(future, 422, 'validation_failed');
   });
@@ -168,10 +185,17 @@ describe('evidence and attestations', () => {
     const auditor = await t.key('auditor');
     const attest = await t.call('POST', '/v1/compliance/attestations', {
       token: editor,
-      body: { subject: { type: 'control', id: 'AIA-RMS-01' }, statement: 'Operated as documented.', attester: { name: 'x', email: 'x@example.com' } },
+      body: {
+        subject: { type: 'control', id: 'AIA-RMS-01' },
+        statement: 'Operated as documented.',
+        attester: { name: 'x', email: 'x@example.com' },
+      },
     });
     expect(expectEnvelope(attest, 403, 'forbidden').message).toContain('compliance:attest');
-    const write = await t.call('POST', '/v1/compliance/evidence', { token: auditor, body: { title: 't', kind: 'log', controlIds: ['AIA-RMS-01'] } });
+    const write = await t.call('POST', '/v1/compliance/evidence', {
+      token: auditor,
+      body: { title: 't', kind: 'log', controlIds: ['AIA-RMS-01'] },
+    });
     expect(expectEnvelope(write, 403, 'forbidden').details).toEqual([{ field: 'permission', issue: 'compliance:write' }]);
   });
 });

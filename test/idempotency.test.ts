@@ -65,7 +65,9 @@ describe('Idempotency-Key', () => {
       },
     });
     const { createHash } = await import('node:crypto');
-    const fingerprint = createHash('sha256').update(`POST\n/v1/compliance/assessments\n${JSON.stringify(body)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`POST\n/v1/compliance/assessments\n${JSON.stringify(body)}`)
+      .digest('hex');
     await ts.server.db.prisma.idempotencyRecord.update({ where: { tenantId_key: { tenantId: t.tenantId, key } }, data: { fingerprint } });
     const res = await t.call('POST', '/v1/compliance/assessments', { body, headers: { 'idempotency-key': key } });
     expect(expectEnvelope(res, 409, 'conflict').details).toEqual([{ field: 'Idempotency-Key', issue: 'in_flight' }]);
@@ -103,7 +105,11 @@ describe('Idempotency-Key', () => {
   it('stores a handler error and replays it', async () => {
     const key = randomUUID();
     const attester = { name: 'A', email: 'a@example.com' };
-    const payload = { subject: { type: 'assessment', id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }, statement: 'Reviewed and approved.', attester };
+    const payload = {
+      subject: { type: 'assessment', id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R' },
+      statement: 'Reviewed and approved.',
+      attester,
+    };
     const first = await t.call('POST', '/v1/compliance/attestations', { body: payload, headers: { 'idempotency-key': key } });
     const second = await t.call('POST', '/v1/compliance/attestations', { body: payload, headers: { 'idempotency-key': key } });
     expect(first.status).toBe(404);

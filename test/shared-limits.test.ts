@@ -47,7 +47,9 @@ describe.skipIf(!available)('two server processes share one limit through Redis'
     }
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(i % 2 ? b.url : a.url, 'GET', '/v1/frameworks?limit=1', { token: i % 2 ? tokenB : tenantA.token })),
+      Array.from({ length: 10 }, (_, i) =>
+        call(i % 2 ? b.url : a.url, 'GET', '/v1/frameworks?limit=1', { token: i % 2 ? tokenB : tenantA.token }),
+      ),
     );
     const ok = results.filter((r) => r.status === 200).length;
     expect(ok).toBe(4);

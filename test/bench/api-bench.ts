@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { openDatabase } from '@svc/server';
 import autocannon from 'autocannon';
 import { createTenant } from '../support/api.ts';
@@ -45,6 +45,8 @@ interface Measurement {
   /** First body seen per non-2xx status (truncated). */
   non2xxSamples: Record<string, string>;
   warmupNon2xx: number;
+  /** Responses marked `Idempotent-Replayed` (must be 0: every POST carries a fresh key). */
+  replayed: number;
 }
 
 interface LoadSpec {
@@ -59,6 +61,7 @@ interface RawRun {
   result: autocannon.Result;
   latencies: number[];
   samples: Record<string, string>;
+  replayed: number;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -70,9 +73,11 @@ function percentile(sorted: number[], p: number): number {
 function runOnce(spec: LoadSpec, durationS: number): Promise<RawRun> {
   const latencies: number[] = [];
   const samples: Record<string, string> = {};
+  let replayed = 0;
   return new Promise((resolve, reject) => {
     const request: autocannon.Request = {
-      onResponse: (status, body) => {
+      onResponse: (status, body, _context, headers) => {
+        if (headers && Object.keys(headers).some((h) => h.toLowerCase() === 'idempotent-replayed')) replayed++;
         if ((status < 200 || status >= 300) && samples[status] === undefined) samples[status] = String(body).slice(0, 500);
       },
     };
@@ -92,7 +97,7 @@ function runOnce(spec: LoadSpec, durationS: number): Promise<RawRun> {
         duration: durationS,
         requests: [request],
       },
-      (err, result) => (err ? reject(err) : resolve({ result, latencies, samples })),
+      (err, result) => (err ? reject(err) : resolve({ result, latencies, samples, replayed })),
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => {
       latencies.push(responseTime);
@@ -102,7 +107,7 @@ function runOnce(spec: LoadSpec, durationS: number): Promise<RawRun> {
 
 async function measure(scenario: Scenario, target: Target, spec: LoadSpec): Promise<Measurement> {
   const warm = await runOnce(spec, WARMUP_S);
-  const { result, latencies, samples } = await runOnce(spec, DURATION_S);
+  const { result, latencies, samples, replayed } = await runOnce(spec, DURATION_S);
   latencies.sort((a, b) => a - b);
   const statusCodes: Record<string, number> = {};
   for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
@@ -121,12 +126,14 @@ async function measure(scenario: Scenario, target: Target, spec: LoadSpec): Prom
     statusCodes,
     non2xxSamples: samples,
     warmupNon2xx: warm.result.non2xx,
+    replayed: replayed + warm.replayed,
   };
   const tag = `${scenario} on ${target}`;
   if (m.non2xx !== 0 || m.warmupNon2xx !== 0) {
     console.log(`!! ${tag}: ${m.non2xx} non-2xx responses (warm-up: ${m.warmupNon2xx}); status codes ${JSON.stringify(statusCodes)}`);
     for (const [code, body] of Object.entries({ ...warm.samples, ...samples })) console.log(`!!   ${code}: ${body}`);
   }
+  if (m.replayed !== 0) console.log(`!! ${tag}: ${m.replayed} responses were idempotent replays`);
   if (m.errors !== 0 || m.timeouts !== 0) console.log(`!! ${tag}: ${m.errors} connection errors, ${m.timeouts} timeouts`);
   console.log(`.. ${tag}: ${m.reqPerSec.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms`);
   return m;
@@ -219,6 +226,8 @@ async function main(): Promise<number> {
   const date = new Date().toISOString();
   const cpuCount = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
   console.log(`API benchmark: node ${process.version}, ${cpuCount} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${date}`);
+  const loadBefore = loadavg().map((l) => Number(l.toFixed(2)));
+  console.log(`load average before: ${loadBefore.join(' ')} (other processes on this machine skew the figures)`);
   console.log(`autocannon: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per measurement`);
 
   const measurements: Measurement[] = [];
@@ -318,6 +327,8 @@ async function main(): Promise<number> {
       node: process.version,
       cpus: cpuCount,
       settings: { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S },
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))),
       notes,
       results: rows,
     })}`,

@@ -1,6 +1,8 @@
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createSvcClient, isSvcError, type SvcClient } from '@svc/sdk';
 import { type Credentials, loadConfig, readCredentials } from '@svc/server';
+import { verifyExportFile } from './audit.ts';
 import { serve } from './serve.ts';
 
 const HELP = `svc: operate the compliance platform service
@@ -12,6 +14,9 @@ Usage:
   svc keys create --tenant ID --role ROLE [--name NAME] [--scopes a:read,b:write] [--expires ISO]
   svc keys list --tenant ID
   svc keys revoke KEY_ID
+  svc audit export --out FILE [--from-seq N] [--to-seq N]
+  svc audit verify FILE            (offline: no server, no database)
+  svc audit rotate-key
   svc call METHOD PATH [--data JSON] [--header 'Name: value'] [--operator]
 
 Every command but serve talks to a running server over HTTP. It finds the URL and
@@ -104,6 +109,9 @@ export async function main(argv: string[]): Promise<number> {
       data: { type: 'string', short: 'd' },
       header: { type: 'string', short: 'H', multiple: true },
       operator: { type: 'boolean', default: false },
+      out: { type: 'string', short: 'o' },
+      'from-seq': { type: 'string' },
+      'to-seq': { type: 'string' },
     },
   });
   const g: Globals = { json: values.json ?? false, url: values.url, key: values.key, credentials: values.credentials };
@@ -178,6 +186,36 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         }
         throw new Error('usage: svc keys create|list|revoke');
+      }
+      case 'audit': {
+        if (sub === 'verify') {
+          const report = verifyExportFile(need(rest[0], 'FILE'));
+          print(g, report, () =>
+            report.valid
+              ? `valid: ${report.checked} events of ${report.tenantId}, seq ${report.range.fromSeq}..${report.range.toSeq}`
+              : `BROKEN at seq ${report.firstBroken?.seq}${report.firstBroken?.id ? ` (${report.firstBroken.id})` : ''}: ${report.firstBroken?.reason}: ${report.firstBroken?.message}`,
+          );
+          return report.valid ? 0 : 2;
+        }
+        if (sub === 'export') {
+          const svc = clientFor(g, 'tenant');
+          const doc = await svc.audit_trail.export({
+            body: {
+              ...(values['from-seq'] ? { fromSeq: Number(values['from-seq']) } : {}),
+              ...(values['to-seq'] ? { toSeq: Number(values['to-seq']) } : {}),
+            },
+          });
+          const out = need(values.out, '--out');
+          writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+          print(g, { file: out, events: doc.events.length, range: doc.range }, () => `wrote ${doc.events.length} events to ${out}`);
+          return 0;
+        }
+        if (sub === 'rotate-key') {
+          const key = await clientFor(g, 'operator').operator.rotateSigningKey();
+          print(g, key, () => `active signing key: ${key.keyId}`);
+          return 0;
+        }
+        throw new Error('usage: svc audit export|verify|rotate-key');
       }
       case 'call': {
         const method = need(sub, 'METHOD').toUpperCase();

@@ -1,11 +1,13 @@
 export type { ZodType } from 'zod';
 export * from './assessment-types.ts';
+export * from './audit-chain.ts';
 export * from './catalogue.ts';
 export * from './common.ts';
 export * from './errors.ts';
 export * from './meta.ts';
 export * from './openapi.ts';
 export * from './operator.ts';
+export * from './rails/audit-trail.ts';
 export * from './rails/compliance.ts';
 export * from './rails/frameworks.ts';
 export * from './router.ts';

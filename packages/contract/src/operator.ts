@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from './common.ts';
 import { commonErrorResponses } from './errors.ts';
 import { meta } from './meta.ts';
+import { PublicKey } from './rails/audit-trail.ts';
 import { ENVIRONMENTS, ROLES, TIERS } from './tiers.ts';
 
 const c = initContract();
@@ -129,6 +130,15 @@ export const operatorRouter = c.router(
       responses: { 200: ApiKey },
       summary: 'Revoke an API key',
       metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.revoked' }),
+    },
+    rotateSigningKey: {
+      method: 'POST',
+      path: '/signing-keys/rotate',
+      body: c.noBody(),
+      responses: { 201: PublicKey },
+      summary: 'Rotate the audit-trail signing key',
+      description: 'Generates a new Ed25519 key; the old one is retired and stays published so its signatures remain verifiable.',
+      metadata: meta({ auth: 'operator', mutating: true }),
     },
   },
   { pathPrefix: '/v1/operator', commonResponses: commonErrorResponses },

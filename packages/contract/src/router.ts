@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { operatorRouter, systemRouter } from './operator.ts';
+import { auditTrailRouter } from './rails/audit-trail.ts';
 import { complianceRouter } from './rails/compliance.ts';
 import { frameworksRouter } from './rails/frameworks.ts';
 
@@ -12,6 +13,7 @@ const c = initContract();
 export const contract = c.router({
   compliance: complianceRouter,
   frameworks: frameworksRouter,
+  audit_trail: auditTrailRouter,
   operator: operatorRouter,
   system: systemRouter,
 });

@@ -20,12 +20,15 @@ import {
   type TransportConfig,
 } from './transport.ts';
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type Simplify<T> = { [K in keyof T]: T[K] };
+
+/** The type `{}`: an object type with no required keys. */
+type NoKeys = Record<never, never>;
 
 /** Keys whose value may be left out (undefined allowed, or an object of optional keys) become optional. */
 type OptionalWhereEmpty<T> = Simplify<
-  { [K in keyof T as undefined extends T[K] ? K : {} extends T[K] ? K : never]?: T[K] } & {
-    [K in keyof T as undefined extends T[K] ? never : {} extends T[K] ? never : K]: T[K];
+  { [K in keyof T as undefined extends T[K] ? K : NoKeys extends T[K] ? K : never]?: T[K] } & {
+    [K in keyof T as undefined extends T[K] ? never : NoKeys extends T[K] ? never : K]: T[K];
   }
 >;
 
@@ -36,11 +39,17 @@ export type RouteParams<R extends AppRoute> = 'pathParams' extends keyof R
   ? SchemaInputOrType<R['pathParams' & keyof R]>
   : ParamsFromUrl<R['path']>;
 
-/** Query of a route: its `query` schema's input. */
+/**
+ * Input keys that a schema accepts as `unknown` (`z.coerce.number()`: `limit`) take the type the
+ * schema turns them into, so `query: { limit: 'ten' }` does not compile.
+ */
+type CoercedInput<I, O> = { [K in keyof I]: unknown extends I[K] ? (K extends keyof O ? O[K] : I[K]) : I[K] };
+
+/** Query of a route: its `query` schema's input (coerced keys typed as their output). */
 export type RouteQuery<R extends AppRoute> = 'query' extends keyof R
   ? R['query' & keyof R] extends null
     ? never
-    : SchemaInputOrType<R['query' & keyof R]>
+    : CoercedInput<SchemaInputOrType<R['query' & keyof R]>, SchemaOutputOrType<R['query' & keyof R]>>
   : never;
 
 /** JSON body of a route: its `body` schema's input; never for GET and `c.noBody()`. */
@@ -67,9 +76,10 @@ export type RouteResponse<R extends AppRoute> = SchemaOutputOrType<
 >;
 
 /** The method generated for one route; the arguments object is optional when the route needs nothing. */
-export type RouteMethod<R extends AppRoute> = {} extends RouteArgs<R>
-  ? (args?: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>
-  : (args: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>;
+export type RouteMethod<R extends AppRoute> =
+  NoKeys extends RouteArgs<R>
+    ? (args?: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>
+    : (args: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>;
 
 /** One namespace per router key, one method per route, nested as the contract nests. */
 export type RouterClient<T extends AppRouter> = {
@@ -135,7 +145,8 @@ export function createRouterClient<T extends AppRouter>(router: T, options: SvcC
     for (const key of keys) {
       const next = target[key];
       if (next !== undefined && !isRecord(next)) throw new Error(`Contract key ${name} clashes with a route`);
-      target = (next as Record<string, unknown> | undefined) ?? (target[key] = {});
+      if (next === undefined) target[key] = {};
+      target = target[key] as Record<string, unknown>;
     }
     target[last] = async (args: RouteCallArgs = {}, callOptions: RequestOptions = {}) => {
       const res = await send(config, route.method, fillPath(route.path, args.params), {

@@ -65,36 +65,43 @@ export class SvcError extends Error {
 /** 400 `bad_request`: malformed JSON, a bad cursor or a malformed header. */
 export class BadRequestError extends SvcError {
   override name = 'BadRequestError';
+  declare readonly code: 'bad_request';
 }
 
 /** 401 `unauthorized`: the bearer token is missing, unknown, expired or revoked. */
 export class UnauthorizedError extends SvcError {
   override name = 'UnauthorizedError';
+  declare readonly code: 'unauthorized';
 }
 
 /** 403 `forbidden`: the credential lacks the tier, role, scope or tenant the route needs. */
 export class ForbiddenError extends SvcError {
   override name = 'ForbiddenError';
+  declare readonly code: 'forbidden';
 }
 
 /** 404 `not_found`: the resource or route does not exist, or is not visible to the caller. */
 export class NotFoundError extends SvcError {
   override name = 'NotFoundError';
+  declare readonly code: 'not_found';
 }
 
 /** 409 `conflict`: a state conflict, or an idempotency key reused for another request or still in flight. */
 export class ConflictError extends SvcError {
   override name = 'ConflictError';
+  declare readonly code: 'conflict';
 }
 
 /** 422 `validation_failed`: the request does not match the schema; `details` names each field. */
 export class ValidationFailedError extends SvcError {
   override name = 'ValidationFailedError';
+  declare readonly code: 'validation_failed';
 }
 
 /** 429 `rate_limited`: the plan's per-second limit or the monthly quota is exhausted. */
 export class RateLimitedError extends SvcError {
   override name = 'RateLimitedError';
+  declare readonly code: 'rate_limited';
   /** Seconds the server asked to wait (`Retry-After`); undefined when it gave none. */
   readonly retryAfterSeconds: number | undefined;
 
@@ -108,11 +115,13 @@ export class RateLimitedError extends SvcError {
 /** 500 `internal_error`: the server failed; quote `correlationId` to support. */
 export class InternalServerError extends SvcError {
   override name = 'InternalServerError';
+  declare readonly code: 'internal_error';
 }
 
 /** 503 `service_unavailable`: a dependency is degraded; retried automatically with backoff. */
 export class ServiceUnavailableError extends SvcError {
   override name = 'ServiceUnavailableError';
+  declare readonly code: 'service_unavailable';
 }
 
 /**
@@ -188,7 +197,9 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   const code = bodyCode ?? statusToCode(status);
   const Class: SvcErrorClass = Object.hasOwn(ERROR_CLASSES, code) ? ERROR_CLASSES[code as ErrorCode] : SvcError;
   const message =
-    typeof envelope.message === 'string' ? envelope.message : `HTTP ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`;
+    typeof envelope.message === 'string'
+      ? envelope.message
+      : `HTTP ${status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`;
   return new Class({
     status,
     code,

@@ -88,7 +88,8 @@ function detailsFrom(issues: readonly Issue[], input: unknown, fallbackField: st
   for (const issue of issues) {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
-      for (const key of issue.keys) out.push({ field: base ? `${base}.${key}` : key, issue: 'unknown_field', message: `unknown field ${key}` });
+      for (const key of issue.keys)
+        out.push({ field: base ? `${base}.${key}` : key, issue: 'unknown_field', message: `unknown field ${key}` });
       continue;
     }
     let word: string;
@@ -153,7 +154,11 @@ function personalise(example: unknown, schema: z.ZodType | undefined, params: Re
   const fromBody: Record<string, unknown> = {};
   if (isRecord(body)) for (const [key, value] of Object.entries(body)) if (key in example) fromBody[key] = value;
   const fromParams: Record<string, unknown> = typeof params.id === 'string' && 'id' in example ? { id: params.id } : {};
-  const candidates = [{ ...example, ...fromBody, ...fromParams }, { ...example, ...fromBody }, { ...example, ...fromParams }];
+  const candidates = [
+    { ...example, ...fromBody, ...fromParams },
+    { ...example, ...fromBody },
+    { ...example, ...fromParams },
+  ];
   return candidates.find((candidate) => schema.safeParse(candidate).success) ?? example;
 }
 
@@ -181,7 +186,9 @@ function handlerFor(baseUrl: string, route: AppRoute, meta: RouteMeta | undefine
         try {
           body = JSON.parse(text);
         } catch {
-          return errorResponse(correlationId, 'bad_request', 'The request body is not valid JSON.', [{ field: 'body', issue: 'invalid_format' }]);
+          return errorResponse(correlationId, 'bad_request', 'The request body is not valid JSON.', [
+            { field: 'body', issue: 'invalid_format' },
+          ]);
         }
       }
     }

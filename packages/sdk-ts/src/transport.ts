@@ -66,8 +66,12 @@ export function resolveConfig(options: SvcClientOptions): TransportConfig {
     throw new TypeError('createSvcClient: baseUrl must be an http(s) URL');
   }
   if (typeof options.apiKey !== 'string') throw new TypeError('createSvcClient: apiKey must be a string');
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new TypeError('createSvcClient: no fetch available; pass options.fetch');
+  if (options.fetch === undefined && typeof globalThis.fetch !== 'function') {
+    throw new TypeError('createSvcClient: no fetch available; pass options.fetch');
+  }
+  // The global fetch is looked up per call, not captured here: msw and other interceptors patch it
+  // after a client may already have been created.
+  const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const nonNegative = (value: number | undefined, fallback: number, name: string) => {
     if (value === undefined) return fallback;
     if (!Number.isFinite(value) || value < 0) throw new TypeError(`createSvcClient: ${name} must be a non-negative number`);
@@ -161,14 +165,12 @@ const RETRYABLE_STATUSES = new Set([429, 503]);
  * One logical call: auth headers, idempotency key, per-attempt timeout, typed errors and retries.
  * A POST gets one `Idempotency-Key` for all its attempts, so a retried POST runs at most once.
  */
-export async function send(
-  config: TransportConfig,
-  method: string,
-  path: string,
-  options: RawRequestOptions = {},
-): Promise<RawResponse> {
+export async function send(config: TransportConfig, method: string, path: string, options: RawRequestOptions = {}): Promise<RawResponse> {
   const verb = method.toUpperCase();
-  const url = `${config.baseUrl}${path.startsWith('/') ? path : `/${path}`}${buildQueryString(options.query)}`;
+  const query = buildQueryString(options.query);
+  // A path may carry its own query (`svc call GET '/v1/frameworks?limit=5'`); extra parameters join it.
+  const target = path.startsWith('/') ? path : `/${path}`;
+  const url = `${config.baseUrl}${target}${query && target.includes('?') ? `&${query.slice(1)}` : query}`;
   const headers = new Headers({ accept: 'application/json' });
   for (const [key, value] of Object.entries(config.headers)) headers.set(key, value);
   if (config.apiKey) headers.set('authorization', `Bearer ${config.apiKey}`);

@@ -7,6 +7,7 @@ import { idempotency } from './http/idempotency.ts';
 import { authenticate, correlation, errorMapper, notFound, rateLimit, routePolicy, tenantHeader } from './http/pipeline.ts';
 import type { CounterStore } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
+import { auditTrailHandlers } from './rails/audit-trail.ts';
 import { complianceHandlers } from './rails/compliance.ts';
 import type { RailDeps } from './rails/deps.ts';
 import { frameworksHandlers } from './rails/frameworks.ts';
@@ -45,6 +46,7 @@ export function createApp(opts: AppOptions): express.Express {
   const router = s.router(contract, {
     compliance: complianceHandlers(deps),
     frameworks: frameworksHandlers(deps),
+    audit_trail: auditTrailHandlers(deps),
     operator: operatorHandlers(deps),
     system: systemHandlers(deps),
   });

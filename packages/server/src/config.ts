@@ -22,6 +22,7 @@ const Env = z.object({
     .default('1mb'),
   SVC_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   SVC_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  SVC_AUDIT_SIGNING_KEY: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   bodyLimit: string;
   idempotencyTtlMs: number;
   dbPoolSize: number;
+  /** Ed25519 private key (PKCS#8 PEM, or base64 of it); absent: one is generated and kept. */
+  auditSigningKey: string | undefined;
 }
 
 /** The one place configuration is read; invalid values stop the process with a clear message. */
@@ -58,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimit: e.SVC_BODY_LIMIT,
     idempotencyTtlMs: e.SVC_IDEMPOTENCY_TTL_HOURS * 3600_000,
     dbPoolSize: e.SVC_DB_POOL_SIZE,
+    auditSigningKey: e.SVC_AUDIT_SIGNING_KEY,
     ...overrides,
   };
 }

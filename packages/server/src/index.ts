@@ -8,6 +8,7 @@ import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { ensureSigningKey } from './services/signing.ts';
 
 export { type Credentials, readCredentials } from './bootstrap.ts';
 export { type Config, loadConfig } from './config.ts';
@@ -45,6 +46,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const applied = await migrate(db);
     if (applied.length > 0) log.info('migrations applied', { migrations: applied });
     await loadFrameworks(db.prisma, log);
+    const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey);
+    log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {
     await db.close();
     throw err;
@@ -100,4 +103,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     },
   };
 }
+export { appendAudit } from './services/audit.ts';
 export { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
+export { generateSigningKeyPem } from './services/signing.ts';

@@ -212,6 +212,11 @@ CREATE TABLE "attestations" (
 CREATE TABLE "audit_events" (
     "id" TEXT NOT NULL,
     "tenant_id" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "prev_hash" TEXT NOT NULL,
+    "hash" TEXT NOT NULL,
+    "signature" TEXT NOT NULL,
+    "key_id" TEXT NOT NULL,
     "actor" TEXT NOT NULL,
     "action" TEXT NOT NULL,
     "resource_type" TEXT NOT NULL,
@@ -221,6 +226,30 @@ CREATE TABLE "audit_events" (
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "audit_events_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "audit_chain_heads" (
+    "tenant_id" TEXT NOT NULL,
+    "seq" INTEGER NOT NULL,
+    "hash" TEXT NOT NULL,
+    "updated_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "audit_chain_heads_pkey" PRIMARY KEY ("tenant_id")
+);
+
+-- CreateTable
+CREATE TABLE "signing_keys" (
+    "id" TEXT NOT NULL,
+    "algorithm" TEXT NOT NULL,
+    "public_key" TEXT NOT NULL,
+    "private_key" TEXT,
+    "source" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "retired_at" TIMESTAMP(3),
+
+    CONSTRAINT "signing_keys_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -275,7 +304,16 @@ CREATE INDEX "evidence_tenant_id_id_idx" ON "evidence"("tenant_id", "id");
 CREATE INDEX "attestations_tenant_id_id_idx" ON "attestations"("tenant_id", "id");
 
 -- CreateIndex
-CREATE INDEX "audit_events_tenant_id_id_idx" ON "audit_events"("tenant_id", "id");
+CREATE UNIQUE INDEX "audit_events_tenant_id_seq_key" ON "audit_events"("tenant_id", "seq");
+
+-- CreateIndex
+CREATE INDEX "audit_events_tenant_id_action_idx" ON "audit_events"("tenant_id", "action");
+
+-- CreateIndex
+CREATE INDEX "audit_events_tenant_id_resource_id_idx" ON "audit_events"("tenant_id", "resource_id");
+
+-- CreateIndex
+CREATE INDEX "audit_events_tenant_id_created_at_idx" ON "audit_events"("tenant_id", "created_at");
 
 -- CreateIndex
 CREATE INDEX "idempotency_records_expires_at_idx" ON "idempotency_records"("expires_at");

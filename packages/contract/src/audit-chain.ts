@@ -1,0 +1,130 @@
+import { createHash, createPublicKey, verify } from 'node:crypto';
+
+/**
+ * The audit chain's wire rules, shared by the server that writes events and by anyone who checks
+ * them offline: the canonical serialisation, the hash, the signature check and the chain walk.
+ */
+
+/** `prevHash` of the first event of every tenant's chain. */
+export const GENESIS_HASH = '0'.repeat(64);
+export const AUDIT_EXPORT_FORMAT = 'svc-audit-export/1';
+
+/** The fields an event's hash covers, in the form they are exported. */
+export interface ChainedEvent {
+  id: string;
+  tenantId: string;
+  seq: number;
+  prevHash: string;
+  timestamp: string;
+  actor: string;
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  correlationId: string;
+  data: unknown;
+  keyId: string;
+  hash: string;
+  signature: string;
+}
+
+export interface PublicSigningKey {
+  keyId: string;
+  algorithm: 'ed25519';
+  /** SubjectPublicKeyInfo, DER, base64. */
+  publicKey: string;
+  createdAt: string;
+  retiredAt: string | null;
+}
+
+/** JSON with object keys sorted at every level and no insignificant white space. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** SHA-256 (lowercase hex) over the canonical form of everything but the hash and signature. */
+export function hashEvent(e: Omit<ChainedEvent, 'hash' | 'signature'>): string {
+  const body = {
+    v: 1,
+    id: e.id,
+    tenantId: e.tenantId,
+    seq: e.seq,
+    prevHash: e.prevHash,
+    timestamp: e.timestamp,
+    actor: e.actor,
+    action: e.action,
+    resourceType: e.resourceType,
+    resourceId: e.resourceId,
+    correlationId: e.correlationId,
+    data: e.data,
+    keyId: e.keyId,
+  };
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/** Ed25519 over the hash's ASCII bytes; the signature is base64url. */
+export function verifySignature(hash: string, signature: string, publicKeyDerBase64: string): boolean {
+  try {
+    const key = createPublicKey({ key: Buffer.from(publicKeyDerBase64, 'base64'), format: 'der', type: 'spki' });
+    return verify(null, Buffer.from(hash, 'ascii'), key, Buffer.from(signature, 'base64url'));
+  } catch {
+    return false;
+  }
+}
+
+export type BrokenReason =
+  | 'missing_events'
+  | 'seq_gap'
+  | 'prev_hash_mismatch'
+  | 'hash_mismatch'
+  | 'unknown_key'
+  | 'bad_signature'
+  | 'wrong_tenant';
+
+export interface ChainVerdict {
+  valid: boolean;
+  checked: number;
+  firstBroken: { seq: number; id: string; reason: BrokenReason; message: string } | null;
+  head: { seq: number; hash: string } | null;
+}
+
+/**
+ * Walks events in seq order: each must follow the previous one (seq + 1, prevHash = its hash),
+ * hash to its own `hash`, and carry a valid signature by a known key. `anchor` is the hash the
+ * first event must link to (the genesis hash when the range starts at seq 1).
+ */
+export function verifyChain(
+  events: readonly ChainedEvent[],
+  keys: readonly PublicSigningKey[],
+  opts: { tenantId?: string; anchor?: { seq: number; hash: string } } = {},
+): ChainVerdict {
+  const byId = new Map(keys.map((k) => [k.keyId, k]));
+  let prev = opts.anchor ?? (events[0]?.seq === 1 ? { seq: 0, hash: GENESIS_HASH } : undefined);
+  let checked = 0;
+  const broken = (e: ChainedEvent, reason: BrokenReason, message: string): ChainVerdict => ({
+    valid: false,
+    checked,
+    firstBroken: { seq: e.seq, id: e.id, reason, message },
+    head: prev ?? null,
+  });
+  for (const e of events) {
+    if (opts.tenantId && e.tenantId !== opts.tenantId) return broken(e, 'wrong_tenant', `event ${e.id} belongs to ${e.tenantId}`);
+    if (prev) {
+      if (e.seq !== prev.seq + 1) return broken(e, 'seq_gap', `expected seq ${prev.seq + 1}, found ${e.seq}`);
+      if (e.prevHash !== prev.hash) return broken(e, 'prev_hash_mismatch', `prevHash does not match the hash of seq ${prev.seq}`);
+    }
+    const { hash, signature, ...rest } = e;
+    const recomputed = hashEvent(rest);
+    if (recomputed !== hash) return broken(e, 'hash_mismatch', `content hashes to ${recomputed}, event says ${hash}`);
+    const key = byId.get(e.keyId);
+    if (!key) return broken(e, 'unknown_key', `no public key ${e.keyId}`);
+    if (!verifySignature(hash, signature, key.publicKey)) return broken(e, 'bad_signature', `signature does not verify with ${e.keyId}`);
+    prev = { seq: e.seq, hash };
+    checked++;
+  }
+  return { valid: true, checked, firstBroken: null, head: prev && prev.seq > 0 ? prev : null };
+}
