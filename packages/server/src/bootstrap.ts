@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Prisma } from './db/client.ts';
 import { newId } from './ids.ts';
-import { appendAudit } from './services/audit.ts';
+import { recordChange } from './services/changes.ts';
 import { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
+import { renderTenant } from './services/operator.ts';
 
 export interface Credentials {
   url: string;
@@ -33,7 +34,7 @@ export async function bootstrapIfEmpty(prisma: Prisma): Promise<FirstStart | und
     });
     const { token: apiKey } = await issueApiKey(tx, { tenantId: tenant.id, env: 'test', role: 'owner', name: 'first-start owner key' });
     const { credential, token: operatorToken } = await issueOperatorCredential(tx, 'first-start operator');
-    await appendAudit(tx, {
+    await recordChange(tx, {
       tenantId: tenant.id,
       actor: credential.id,
       correlationId: 'first-start',
@@ -41,6 +42,7 @@ export async function bootstrapIfEmpty(prisma: Prisma): Promise<FirstStart | und
       resourceType: 'svc.operator.tenant',
       resourceId: tenant.id,
       data: { name: tenant.name, tier: tenant.tier, env: tenant.env },
+      resource: renderTenant(tenant),
     });
     return { tenantId: tenant.id, apiKey, operatorToken };
   });

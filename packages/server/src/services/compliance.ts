@@ -17,7 +17,7 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { Assessment as AssessmentRow, Attestation as AttestationRow, Evidence as EvidenceRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { appendAudit } from './audit.ts';
+import { recordChange } from './changes.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 type ListOpts = { limit: number; cursor?: string };
@@ -113,12 +113,13 @@ export async function createAssessment(prisma: Prisma, who: Actor, body: z.infer
         createdBy: who.actor,
       },
     });
-    await appendAudit(tx, {
+    await recordChange(tx, {
       ...who,
       action: 'assessment.created',
       resourceType: 'svc.compliance.assessment',
       resourceId: row.id,
       data: { type: row.type, systemId: row.systemId, jurisdiction: row.jurisdiction },
+      resource: renderAssessment(row),
     });
     return renderAssessment(row);
   });
@@ -252,12 +253,13 @@ export async function createEvidence(prisma: Prisma, who: Actor, body: z.infer<t
         createdBy: who.actor,
       },
     });
-    await appendAudit(tx, {
+    await recordChange(tx, {
       ...who,
       action: 'evidence.uploaded',
       resourceType: 'svc.compliance.evidence',
       resourceId: row.id,
       data: { controlIds, kind: row.kind, sha256: row.sha256 },
+      resource: renderEvidence(row),
     });
     return renderEvidence(row);
   });
@@ -329,12 +331,13 @@ export async function createAttestation(prisma: Prisma, who: Actor, body: z.infe
         createdBy: who.actor,
       },
     });
-    await appendAudit(tx, {
+    await recordChange(tx, {
       ...who,
       action: 'attestation.created',
       resourceType: 'svc.compliance.attestation',
       resourceId: row.id,
       data: { subject: body.subject, attester: body.attester.email },
+      resource: renderAttestation(row),
     });
     return renderAttestation(row);
   });

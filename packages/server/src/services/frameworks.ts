@@ -6,7 +6,7 @@ import { decodeCursor, toPage } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { appendAudit } from './audit.ts';
+import { recordChange } from './changes.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 
@@ -231,7 +231,7 @@ export async function activateFramework(
           dueDate: t.applicableFrom,
         })),
       });
-      await appendAudit(tx, {
+      await recordChange(tx, {
         tenantId: opts.tenantId,
         actor: opts.actor,
         action: 'framework.activated',
@@ -239,6 +239,7 @@ export async function activateFramework(
         resourceId: activation.id,
         correlationId: opts.correlationId,
         data: { framework: v.frameworkId, dictionaryVersion: v.key, obligations: templates.length },
+        resource: render(activation, templates.length, false),
       });
       return { created: true, activation: render(activation, templates.length, false) };
     });

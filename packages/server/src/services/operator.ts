@@ -6,7 +6,7 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { appendAudit } from './audit.ts';
+import { recordChange } from './changes.ts';
 import { issueApiKey } from './credentials.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -61,7 +61,7 @@ export async function createTenant(prisma: Prisma, who: OperatorActor, body: z.i
       },
     });
     const { key, token } = await issueApiKey(tx, { tenantId: tenant.id, env: body.env, role: 'owner', name: 'owner key' });
-    await appendAudit(tx, {
+    await recordChange(tx, {
       tenantId: tenant.id,
       actor: who.actor,
       correlationId: who.correlationId,
@@ -69,6 +69,7 @@ export async function createTenant(prisma: Prisma, who: OperatorActor, body: z.i
       resourceType: 'svc.operator.tenant',
       resourceId: tenant.id,
       data: { name: tenant.name, tier: tenant.tier, env: tenant.env, region: tenant.region },
+      resource: renderTenant(tenant),
     });
     return { tenant: renderTenant(tenant), apiKey: { ...renderKey(key), token } };
   });
@@ -99,7 +100,7 @@ export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infe
       ...(body.scopes ? { scopes: body.scopes } : {}),
       ...(body.expiresAt ? { expiresAt: new Date(body.expiresAt) } : {}),
     });
-    await appendAudit(tx, {
+    await recordChange(tx, {
       tenantId: tenant.id,
       actor: who.actor,
       correlationId: who.correlationId,
@@ -107,6 +108,7 @@ export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infe
       resourceType: 'svc.operator.api_key',
       resourceId: key.id,
       data: { role: key.role, scopes: key.scopes },
+      resource: renderKey(key),
     });
     return { ...renderKey(key), token };
   });
@@ -131,13 +133,14 @@ export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) 
     if (!key) throw notFound('API key', id);
     if (key.revokedAt) return renderKey(key);
     const revoked = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-    await appendAudit(tx, {
+    await recordChange(tx, {
       tenantId: key.tenantId,
       actor: who.actor,
       correlationId: who.correlationId,
       action: 'api_key.revoked',
       resourceType: 'svc.operator.api_key',
       resourceId: id,
+      resource: renderKey(revoked),
     });
     return renderKey(revoked);
   });
