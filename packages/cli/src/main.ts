@@ -4,11 +4,12 @@ import { createSvcClient, isSvcError, type SvcClient } from '@svc/sdk';
 import { type Credentials, loadConfig, readCredentials } from '@svc/server';
 import { verifyExportFile } from './audit.ts';
 import { serve } from './serve.ts';
+import { webhooksCommand, withRole } from './webhooks.ts';
 
 const HELP = `svc: operate the compliance platform service
 
 Usage:
-  svc serve [--port N] [--host H] [--data-dir DIR]
+  svc serve [--port N] [--host H] [--data-dir DIR] [--role all|api|dispatcher|webhooks]
   svc tenants create --name NAME --tier TIER [--env live|test|dev] [--rate-limit N] [--quota N]
   svc tenants list
   svc keys create --tenant ID --role ROLE [--name NAME] [--scopes a:read,b:write] [--expires ISO]
@@ -17,6 +18,8 @@ Usage:
   svc audit export --out FILE [--from-seq N] [--to-seq N]
   svc audit verify FILE            (offline: no server, no database)
   svc audit rotate-key
+  svc webhooks dlq list [--tenant ID]
+  svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]
   svc call METHOD PATH [--data JSON] [--header 'Name: value'] [--operator]
 
 Every command but serve talks to a running server over HTTP. It finds the URL and
@@ -112,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       out: { type: 'string', short: 'o' },
       'from-seq': { type: 'string' },
       'to-seq': { type: 'string' },
+      since: { type: 'string' },
     },
   });
   const g: Globals = { json: values.json ?? false, url: values.url, key: values.key, credentials: values.credentials };
@@ -124,11 +128,22 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        return await serve({
-          ...(values.port ? { port: Number(values.port) } : {}),
-          ...(values.host ? { host: values.host } : {}),
-          ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
-          ...(values.credentials ? { credentialsFile: values.credentials } : {}),
+        return await serve(
+          withRole(
+            {
+              ...(values.port ? { port: Number(values.port) } : {}),
+              ...(values.host ? { host: values.host } : {}),
+              ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+              ...(values.credentials ? { credentialsFile: values.credentials } : {}),
+            },
+            values.role,
+          ),
+        );
+      case 'webhooks':
+        return await webhooksCommand(clientFor(g, 'operator'), [sub ?? '', ...rest], {
+          json: g.json,
+          tenant: values.tenant,
+          since: values.since,
         });
       case 'tenants': {
         const svc = clientFor(g, 'operator');

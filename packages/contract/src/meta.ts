@@ -9,6 +9,8 @@ export interface RouteMeta {
   readonly auth: 'tenant' | 'operator' | 'public';
   /** Rail of the catalogue the route belongs to; absent for operator and public routes. */
   readonly rail?: RailId;
+  /** Tag of routes outside the catalogue that form their own group (`webhooks`). */
+  readonly group?: string;
   /** `<area>:<action>` the caller's role and scopes must grant. */
   readonly permission?: string;
   readonly mutating: boolean;

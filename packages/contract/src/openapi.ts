@@ -5,6 +5,7 @@ import { HEADER_NAMES, IDEMPOTENCY_KEY_MAX } from './common.ts';
 import { DOCS_BASE_URL, ERROR_DESCRIPTIONS, ERROR_STATUS, statusToCode } from './errors.ts';
 import { contract } from './router.ts';
 import { flattenRoutes } from './routes.ts';
+import { WEBHOOKS_TAG, webhookOpenApi } from './webhook-events.ts';
 
 type Json = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ export function generateOpenApiDocument(): Json {
       operationId: name,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
-      tags: [meta.rail ?? (meta.auth === 'operator' ? 'operator' : 'system')],
+      tags: [meta.rail ?? meta.group ?? (meta.auth === 'operator' ? 'operator' : 'system')],
     };
     if (meta.rail) {
       const rail = getRail(meta.rail);
@@ -139,8 +140,10 @@ export function generateOpenApiDocument(): Json {
     })),
     { name: 'operator', description: 'Operator endpoints: tenants and API keys. Operator credential required.' },
     { name: 'system', description: 'Health.' },
+    WEBHOOKS_TAG,
   ].filter((t) => usedTags.has(t.name));
 
+  const webhooks = webhookOpenApi(convert);
   return {
     openapi: '3.1.0',
     info: {
@@ -154,6 +157,7 @@ export function generateOpenApiDocument(): Json {
     tags,
     'x-svc-rails': RAILS,
     paths,
+    webhooks,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {

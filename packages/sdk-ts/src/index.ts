@@ -51,3 +51,12 @@ export {
   type RequestOptions,
   type SvcClientOptions,
 } from './transport.ts';
+export {
+  generateTestHeader,
+  type TestHeaderOptions,
+  type VerifyOptions,
+  verify as verifyWebhook,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+  webhooks,
+} from './webhooks.ts';

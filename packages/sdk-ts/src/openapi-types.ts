@@ -342,6 +342,306 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Filter event-index rows, newest first */
+        get: operations["events.list"];
+        put?: never;
+        /** Append one event-index row */
+        post: operations["events.emit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count rows by fields and time buckets, with over-budget counts */
+        post: operations["events.query"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ordered phases of one entity */
+        get: operations["events.lifecycle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/trail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every row of one correlation id, in order */
+        get: operations["events.trail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sources seen, with counts and last-seen times */
+        get: operations["events.sources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/drifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Findings of the reconciliation drift checks */
+        get: operations["events.drifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reconciliation/declared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's declared state */
+        get: operations["reconciliation.getDeclared"];
+        /** Replace the declared state */
+        put: operations["reconciliation.putDeclared"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reconciliation/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the drift checks now */
+        post: operations["reconciliation.run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reconciliation/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Drift events, newest first */
+        get: operations["reconciliation.events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reconciliation/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Drift counts per check and type, and the last run */
+        get: operations["reconciliation.summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook subscriptions */
+        get: operations["webhooks.listSubscriptions"];
+        put?: never;
+        /** Create a webhook subscription; the secret is shown once */
+        post: operations["webhooks.createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-subscriptions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook subscription */
+        get: operations["webhooks.getSubscription"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook subscription; its pending deliveries are dropped */
+        delete: operations["webhooks.deleteSubscription"];
+        options?: never;
+        head?: never;
+        /** Change the URL, event types, description or enabled state */
+        patch: operations["webhooks.updateSubscription"];
+        trace?: never;
+    };
+    "/v1/webhook-subscriptions/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the signing secret; the old one keeps signing for the overlap window */
+        post: operations["webhooks.rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery state per event and subscription, with every attempt */
+        get: operations["webhooks.listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook-inbound-secrets/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue or rotate the secret the webhook worker checks for this tenant and provider
+         * @description For `POST /inbound/{tenantId}` (provider `svc`), `POST /cloud/azure-event-grid/{tenantId}` and `POST /cloud/cloudflare-logpush/{tenantId}`. The previous secret stays valid for the overlap window.
+         */
+        post: operations["webhooks.rotateInboundSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/webhooks/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the dead-letter queue, newest first */
+        get: operations["webhooks.listDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/webhooks/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay one dead-lettered delivery, or all parked since a time
+         * @description Replayed deliveries start again at attempt 1 with the same event id and envelope.
+         */
+        post: operations["webhooks.replayDeadLetters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/tenants": {
         parameters: {
             query?: never;
@@ -433,7 +733,6828 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "tenant.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tenant was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "tenant.created";
+                        data?: components["schemas"]["TenantCreatedData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tenant's name, region or limits changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "tenant.updated";
+                        data?: {
+                            tenant_id: string;
+                            changes: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.tier_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tenant moved to another tier.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "tenant.tier_changed";
+                        data?: {
+                            tenant_id: string;
+                            from: string;
+                            to: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tenant was suspended.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "tenant.suspended";
+                        data?: {
+                            tenant_id: string;
+                            reason: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tenant was deleted.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "tenant.deleted";
+                        data?: {
+                            tenant_id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.api_key_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was issued (the token is never part of the event).
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "tenant.api_key_created";
+                        data?: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.api_key_revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was revoked.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "tenant.api_key_revoked";
+                        data?: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai_system.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An AI system was registered.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "ai_system.registered";
+                        data?: {
+                            /** @description AI system id. */
+                            id: string;
+                            name: string;
+                            purpose?: string;
+                            riskLevel?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai_system.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An AI system changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "ai_system.updated";
+                        data?: {
+                            /** @description AI system id. */
+                            id: string;
+                            name: string;
+                            purpose?: string;
+                            riskLevel?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai_system.classified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The classifier assigned a risk level.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "ai_system.classified";
+                        data?: {
+                            /** @description AI system id. */
+                            id: string;
+                            name: string;
+                            purpose?: string;
+                            riskLevel: string;
+                            decisionId: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai_system.risk_level_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An AI system's risk level changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "ai_system.risk_level_changed";
+                        data?: {
+                            /** @description AI system id. */
+                            id: string;
+                            name: string;
+                            purpose?: string;
+                            riskLevel?: string;
+                            from: string;
+                            to: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ai_system.retired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An AI system was retired.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "ai_system.retired";
+                        data?: {
+                            /** @description AI system id. */
+                            id: string;
+                            name: string;
+                            purpose?: string;
+                            riskLevel?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "framework.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A framework was activated; its obligations were derived.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "framework.activated";
+                        data?: components["schemas"]["Activation"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "framework.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A framework was deactivated.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "framework.deactivated";
+                        data?: {
+                            framework: string;
+                            dictionaryVersion: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "framework.version_published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new dictionary version was published.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "framework.version_published";
+                        data?: {
+                            framework: string;
+                            dictionaryVersion: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "framework.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An activated framework's dictionary was upgraded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "framework.updated";
+                        data?: {
+                            framework: string;
+                            from: string;
+                            to: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "control.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A control's implementation status changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "control.status_changed";
+                        data?: {
+                            /** @description Control id. */
+                            controlId: string;
+                            framework?: string;
+                            status?: string;
+                            from: string;
+                            to: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "control.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A control was assigned to an owner.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "control.assigned";
+                        data?: {
+                            /** @description Control id. */
+                            controlId: string;
+                            framework?: string;
+                            status?: string;
+                            owner: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "control.tested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A control test ran.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "control.tested";
+                        data?: {
+                            /** @description Control id. */
+                            controlId: string;
+                            framework?: string;
+                            status?: string;
+                            passed: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "control.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A control test failed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "control.failed";
+                        data?: {
+                            /** @description Control id. */
+                            controlId: string;
+                            framework?: string;
+                            status?: string;
+                            reason: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "control.evidence_linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence was linked to a control.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "control.evidence_linked";
+                        data?: {
+                            /** @description Control id. */
+                            controlId: string;
+                            framework?: string;
+                            status?: string;
+                            evidenceId: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.uploaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence was recorded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "evidence.uploaded";
+                        data?: components["schemas"]["Evidence"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "evidence.updated";
+                        data?: components["schemas"]["Evidence"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence expires within 30 days.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "evidence.expiring";
+                        data?: {
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            expiresAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence expired.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "evidence.expired";
+                        data?: {
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            expiresAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence was linked to another control or system.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "evidence.linked";
+                        data?: {
+                            id: string;
+                            controlIds: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence was deleted.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "evidence.deleted";
+                        data?: {
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fria.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fundamental-rights impact assessment was started.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "fria.created";
+                        data?: {
+                            /** @description FRIA (assessment) id. */
+                            id: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fria.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A FRIA was submitted for approval.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "fria.submitted";
+                        data?: {
+                            /** @description FRIA (assessment) id. */
+                            id: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fria.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A FRIA was approved.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "fria.approved";
+                        data?: {
+                            /** @description FRIA (assessment) id. */
+                            id: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                            /** @description Key, user or agent that caused the event. */
+                            approvedBy: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fria.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A FRIA was rejected.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "fria.rejected";
+                        data?: {
+                            /** @description FRIA (assessment) id. */
+                            id: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                            reason: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "fria.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A FRIA was completed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "fria.completed";
+                        data?: {
+                            /** @description FRIA (assessment) id. */
+                            id: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assessment was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "assessment.created";
+                        data?: components["schemas"]["Assessment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assessment changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "assessment.updated";
+                        data?: components["schemas"]["Assessment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.stage_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A stage of an assessment was completed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "assessment.stage_completed";
+                        data?: {
+                            id: string;
+                            stage: string;
+                            completion: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assessment was completed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "assessment.completed";
+                        data?: components["schemas"]["Assessment"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assessment was archived.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "assessment.archived";
+                        data?: {
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.attestation_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone attested a control or an assessment.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "audit.attestation_created";
+                        data?: components["schemas"]["Attestation"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.run_started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit-engine run started.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "audit.run_started";
+                        data?: {
+                            runId: string;
+                            framework: string;
+                            scope: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.run_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit-engine run finished.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "audit.run_completed";
+                        data?: {
+                            runId: string;
+                            findings: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.finding_opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit finding was opened.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "audit.finding_opened";
+                        data?: {
+                            /** @description Finding id. */
+                            id: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high" | "critical";
+                            title: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.finding_resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit finding was resolved.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "audit.finding_resolved";
+                        data?: {
+                            /** @description Finding id. */
+                            id: string;
+                            /** @enum {string} */
+                            severity: "low" | "medium" | "high" | "critical";
+                            title: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.signed_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit was signed off.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "audit.signed_off";
+                        data?: {
+                            runId: string;
+                            /** @description Key, user or agent that caused the event. */
+                            signedOffBy: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.log_batch_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch of logs arrived from a log-push service at the webhook worker.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "audit.log_batch_received";
+                        data?: {
+                            provider: string;
+                            lines: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.reported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An incident was reported.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "incident.reported";
+                        data?: {
+                            /** @description Incident id. */
+                            id: string;
+                            severity: string;
+                            status: string;
+                            /** @description AI system id. */
+                            systemId?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An incident changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "incident.updated";
+                        data?: {
+                            /** @description Incident id. */
+                            id: string;
+                            severity: string;
+                            status: string;
+                            /** @description AI system id. */
+                            systemId?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.disclosed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An incident was disclosed to an authority.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "incident.disclosed";
+                        data?: {
+                            /** @description Incident id. */
+                            id: string;
+                            severity: string;
+                            status: string;
+                            /** @description AI system id. */
+                            systemId?: string;
+                            authority: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.sla_breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A disclosure deadline was missed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "incident.sla_breached";
+                        data?: {
+                            /** @description Incident id. */
+                            id: string;
+                            severity: string;
+                            status: string;
+                            /** @description AI system id. */
+                            systemId?: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            deadline: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An incident was closed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "incident.closed";
+                        data?: {
+                            /** @description Incident id. */
+                            id: string;
+                            severity: string;
+                            status: string;
+                            /** @description AI system id. */
+                            systemId?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dsar.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A data-subject request was received.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "dsar.received";
+                        data?: {
+                            /** @description DSAR id. */
+                            id: string;
+                            kind: string;
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dsar.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The data subject's identity was verified.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "dsar.verified";
+                        data?: {
+                            /** @description DSAR id. */
+                            id: string;
+                            kind: string;
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dsar.fulfilled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A data-subject request was fulfilled.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "dsar.fulfilled";
+                        data?: {
+                            /** @description DSAR id. */
+                            id: string;
+                            kind: string;
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dsar.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A data-subject request was rejected.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "dsar.rejected";
+                        data?: {
+                            /** @description DSAR id. */
+                            id: string;
+                            kind: string;
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                            reason: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dsar.deadline_approaching": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A data-subject request is due within 7 days.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "dsar.deadline_approaching";
+                        data?: {
+                            /** @description DSAR id. */
+                            id: string;
+                            kind: string;
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vendor was added.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "vendor.added";
+                        data?: {
+                            /** @description Vendor id. */
+                            id: string;
+                            name: string;
+                            riskScore?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.assessed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vendor assessment finished.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "vendor.assessed";
+                        data?: {
+                            /** @description Vendor id. */
+                            id: string;
+                            name: string;
+                            riskScore?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.risk_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vendor's risk score changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "vendor.risk_changed";
+                        data?: {
+                            /** @description Vendor id. */
+                            id: string;
+                            name: string;
+                            riskScore?: number;
+                            from: number;
+                            to: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.contract_expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vendor's contract expires soon.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "vendor.contract_expiring";
+                        data?: {
+                            /** @description Vendor id. */
+                            id: string;
+                            name: string;
+                            riskScore?: number;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            expiresAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.offboarded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vendor was offboarded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "vendor.offboarded";
+                        data?: {
+                            /** @description Vendor id. */
+                            id: string;
+                            name: string;
+                            riskScore?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.invoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent was invoked.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "agent.invoked";
+                        data?: {
+                            agent: string;
+                            /** @description Decision id (`dec_`). */
+                            decisionId?: string;
+                            dictionaryVersion?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.decision_recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent decision was recorded in the audit trail.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "agent.decision_recorded";
+                        data?: {
+                            agent: string;
+                            /** @description Decision id (`dec_`). */
+                            decisionId?: string;
+                            dictionaryVersion?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent invocation failed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "agent.failed";
+                        data?: {
+                            agent: string;
+                            /** @description Decision id (`dec_`). */
+                            decisionId?: string;
+                            dictionaryVersion?: string;
+                            error: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.replayed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A decision was replayed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "agent.replayed";
+                        data?: {
+                            agent: string;
+                            /** @description Decision id (`dec_`). */
+                            decisionId?: string;
+                            dictionaryVersion?: string;
+                            matched: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report was requested.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "report.requested";
+                        data?: {
+                            /** @description Report id. */
+                            id: string;
+                            template: string;
+                            status: string;
+                            downloadUrl?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.generated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report finished rendering.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "report.generated";
+                        data?: {
+                            /** @description Report id. */
+                            id: string;
+                            template: string;
+                            status: string;
+                            downloadUrl?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report failed to render.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "report.failed";
+                        data?: {
+                            /** @description Report id. */
+                            id: string;
+                            template: string;
+                            status: string;
+                            downloadUrl?: string | null;
+                            error: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report schedule was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "report.scheduled";
+                        data?: {
+                            /** @description Report id. */
+                            id: string;
+                            template: string;
+                            status: string;
+                            downloadUrl?: string | null;
+                            cron: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.exported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report was exported.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "report.exported";
+                        data?: {
+                            /** @description Report id. */
+                            id: string;
+                            template: string;
+                            status: string;
+                            downloadUrl?: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.drafted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A policy draft was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "policy.drafted";
+                        data?: {
+                            /** @description Policy id. */
+                            id: string;
+                            title: string;
+                            version?: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A policy version was published.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "policy.published";
+                        data?: {
+                            /** @description Policy id. */
+                            id: string;
+                            title: string;
+                            version?: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.attested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A principal attested a policy.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "policy.attested";
+                        data?: {
+                            /** @description Policy id. */
+                            id: string;
+                            title: string;
+                            version?: string;
+                            status: string;
+                            principal: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.retired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A policy was retired.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "policy.retired";
+                        data?: {
+                            /** @description Policy id. */
+                            id: string;
+                            title: string;
+                            version?: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.review_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A policy is due for review.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "policy.review_due";
+                        data?: {
+                            /** @description Policy id. */
+                            id: string;
+                            title: string;
+                            version?: string;
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training module was assigned.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "training.assigned";
+                        data?: {
+                            /** @description Training module id. */
+                            moduleId: string;
+                            principal: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training module was completed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "training.completed";
+                        data?: {
+                            /** @description Training module id. */
+                            moduleId: string;
+                            principal: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                            score?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assigned training is overdue.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "training.overdue";
+                        data?: {
+                            /** @description Training module id. */
+                            moduleId: string;
+                            principal: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.certificate_issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training certificate was issued.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "training.certificate_issued";
+                        data?: {
+                            /** @description Training module id. */
+                            moduleId: string;
+                            principal: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T09:30:00.000Z
+                             */
+                            dueAt?: string;
+                            certificateId: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gpai_summary.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A GPAI training-content summary was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "gpai_summary.created";
+                        data?: {
+                            /** @description Summary id. */
+                            id: string;
+                            modelName: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gpai_summary.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A GPAI summary was published.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "gpai_summary.published";
+                        data?: {
+                            /** @description Summary id. */
+                            id: string;
+                            modelName: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gpai_summary.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A GPAI summary changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "gpai_summary.updated";
+                        data?: {
+                            /** @description Summary id. */
+                            id: string;
+                            modelName: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "red_team.run_started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A red-team run started.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "red_team.run_started";
+                        data?: {
+                            /** @description Red-team run id. */
+                            runId: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "red_team.run_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A red-team run finished.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "red_team.run_completed";
+                        data?: {
+                            /** @description Red-team run id. */
+                            runId: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                            passed: number;
+                            failed: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "red_team.finding_reported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A red-team finding was reported.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "red_team.finding_reported";
+                        data?: {
+                            /** @description Red-team run id. */
+                            runId: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                            category: string;
+                            severity: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "red_team.regression_detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Robustness regressed against the previous run.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "red_team.regression_detected";
+                        data?: {
+                            /** @description Red-team run id. */
+                            runId: string;
+                            /** @description AI system id. */
+                            systemId: string;
+                            status: string;
+                            metric: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hierarchy.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The workspace hierarchy changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "hierarchy.updated";
+                        data?: {
+                            /** @description Hierarchy node id (workspace, team or entity). */
+                            nodeId: string;
+                            parentId: string | null;
+                            kind: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hierarchy.node_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A node was added to the hierarchy.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "hierarchy.node_added";
+                        data?: {
+                            /** @description Hierarchy node id (workspace, team or entity). */
+                            nodeId: string;
+                            parentId: string | null;
+                            kind: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "hierarchy.node_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A node was removed from the hierarchy.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "hierarchy.node_removed";
+                        data?: {
+                            /** @description Hierarchy node id (workspace, team or entity). */
+                            nodeId: string;
+                            parentId: string | null;
+                            kind: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.subscription_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A billing subscription was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "billing.subscription_created";
+                        data?: {
+                            providerEventId: string;
+                            customer?: string;
+                            amount?: number;
+                            currency?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.subscription_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A billing subscription changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "billing.subscription_updated";
+                        data?: {
+                            providerEventId: string;
+                            customer?: string;
+                            amount?: number;
+                            currency?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.subscription_canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A billing subscription was canceled.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "billing.subscription_canceled";
+                        data?: {
+                            providerEventId: string;
+                            customer?: string;
+                            amount?: number;
+                            currency?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.invoice_paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invoice was paid.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "billing.invoice_paid";
+                        data?: {
+                            providerEventId: string;
+                            customer?: string;
+                            amount?: number;
+                            currency?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.invoice_payment_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invoice payment failed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "billing.invoice_payment_failed";
+                        data?: {
+                            providerEventId: string;
+                            customer?: string;
+                            amount?: number;
+                            currency?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.usage_threshold_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Usage crossed a share of the monthly quota.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "billing.usage_threshold_reached";
+                        data?: {
+                            used: number;
+                            quota: number;
+                            share: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kye.check_started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A know-your-entity check started.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "kye.check_started";
+                        data?: {
+                            /** @description KYE check id. */
+                            checkId: string;
+                            entity: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kye.check_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A know-your-entity check completed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "kye.check_completed";
+                        data?: {
+                            /** @description KYE check id. */
+                            checkId: string;
+                            entity: string;
+                            status: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kye.check_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A know-your-entity check failed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "kye.check_failed";
+                        data?: {
+                            /** @description KYE check id. */
+                            checkId: string;
+                            entity: string;
+                            status: string;
+                            reason: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kye.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An entity's KYE status changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                    "x-svc-signature": string;
+                    /** @description The event type. */
+                    "x-svc-event": string;
+                    /** @description Tenant the event was emitted for. */
+                    "x-svc-tenant": string;
+                    /** @description Attempt number, 1 to 5. */
+                    "x-svc-delivery-attempt": number;
+                    /** @description `Svc-Webhooks/1.0`. */
+                    "user-agent": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                        /** @constant */
+                        type?: "kye.status_changed";
+                        data?: {
+                            /** @description KYE check id. */
+                            checkId: string;
+                            entity: string;
+                            status: string;
+                            from: string;
+                            to: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any non-2xx answer, time-out or network error is retried. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @example {} */
@@ -816,6 +7937,10 @@ export interface components {
             category: string;
             clauseRefs: string[];
         };
+        CorrelationTrail: {
+            correlationId: string;
+            data: components["schemas"]["EventRow"][];
+        };
         /**
          * @example {
          *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
@@ -986,6 +8111,175 @@ export interface components {
         };
         /**
          * @example {
+         *       "url": "https://hooks.example.com/svc",
+         *       "eventTypes": [
+         *         "assessment.*",
+         *         "evidence.uploaded"
+         *       ],
+         *       "description": "GRC bus"
+         *     }
+         */
+        CreateWebhookSubscriptionRequest: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed. https, and a public address, unless the operator allows private targets.
+             */
+            url: string;
+            eventTypes: string[];
+            description?: string;
+            /** @default true */
+            enabled?: boolean;
+        };
+        DeclaredState: {
+            /** @constant */
+            object: "svc.reconciliation.declared";
+            version: number;
+            activatedFrameworks: string[];
+            controlBaseline: string[];
+            attestationMaxAgeDays: number | null;
+            maxApiKeyAgeDays: number | null;
+            updatedBy: string | null;
+            updatedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "activatedFrameworks": [
+         *         "eu-ai-act",
+         *         "gdpr"
+         *       ],
+         *       "controlBaseline": [
+         *         "AIA-RMS-01"
+         *       ],
+         *       "attestationMaxAgeDays": 90,
+         *       "maxApiKeyAgeDays": 365
+         *     }
+         */
+        DeclaredStateRequest: {
+            /**
+             * @description Framework ids that must be active.
+             * @default []
+             */
+            activatedFrameworks?: string[];
+            /**
+             * @description Controls that must be backed by current evidence.
+             * @default []
+             */
+            controlBaseline?: string[];
+            /**
+             * @description Each baseline control needs an attestation no older than this; null: not checked.
+             * @default null
+             */
+            attestationMaxAgeDays?: number | null;
+            /**
+             * @description Active API keys older than this are drift.
+             * @default null
+             */
+            maxApiKeyAgeDays?: number | null;
+        };
+        DeletedWebhookSubscription: {
+            /** @constant */
+            object: "svc.webhooks.subscription";
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        DriftItem: {
+            /** @constant */
+            object: "svc.reconciliation.drift";
+            id: string;
+            check: string;
+            /** @example baseline-divergence */
+            type: string;
+            /** @description The control concerned, when the drift is about one. */
+            control: string | null;
+            subject: string;
+            detail: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            lastSeenAt: string;
+            resolvedAt: string | null;
+            /** @description Audit-trail event that recorded the finding. */
+            auditSeq: number;
+        };
+        /**
+         * @example {
+         *       "source": "ci.pipeline",
+         *       "kind": "model.deployed",
+         *       "phase": "completed",
+         *       "severity": "info",
+         *       "actor": "deploy-bot",
+         *       "entity": "sys_credit_scoring_v2",
+         *       "action": "deploy",
+         *       "outcome": "success",
+         *       "correlationId": "run-8841",
+         *       "latencyMs": 412,
+         *       "attributes": {
+         *         "version": "2.4.1"
+         *       }
+         *     }
+         */
+        EmitEventRequest: {
+            /**
+             * Format: date-time
+             * @description When it happened; now when absent. At most 5 minutes in the future.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            time?: string;
+            /** @description Must be the caller's tenant when given. */
+            tenantId?: string;
+            /** @example ci.pipeline */
+            source: string;
+            /**
+             * @description Dotted kind, `<category>.<event>`.
+             * @example assessment.created
+             */
+            kind: string;
+            /** @enum {string} */
+            phase: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
+            /** @enum {string} */
+            severity: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            /** @example deploy-bot */
+            actor: string;
+            /** @example sys_credit_scoring_v2 */
+            entity: string;
+            /** @example deploy */
+            action: string;
+            /** @enum {string} */
+            outcome: "success" | "failure" | "unknown";
+            /** @example run-8841 */
+            correlationId: string;
+            latencyMs?: number | null;
+            attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        EntityLifecycle: {
+            entity: string;
+            phases: {
+                /** @enum {string} */
+                phase: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                time: string;
+                kind: string;
+                eventId: string;
+            }[];
+        };
+        /**
+         * @example {
          *       "error": "validation_failed",
          *       "message": "The request body does not match the schema.",
          *       "details": [
@@ -1012,6 +8306,134 @@ export interface components {
             /** @description One of missing, invalid_type, invalid_value, too_small, too_big, invalid_format, unknown_field, or a code-specific word. */
             issue: string;
             message?: string;
+        };
+        EventAggregation: {
+            /** @constant */
+            object: "svc.events.aggregation";
+            total: number;
+            overBudget: number;
+            groups: {
+                key: {
+                    [key: string]: string;
+                };
+                bucket: string | null;
+                count: number;
+                overBudget: number;
+            }[];
+        };
+        /**
+         * @example {
+         *       "groupBy": [
+         *         "kind",
+         *         "severity"
+         *       ],
+         *       "bucket": "hour",
+         *       "from": "2026-11-22T00:00:00.000Z"
+         *     }
+         */
+        EventQueryRequest: {
+            /**
+             * Format: date-time
+             * @description Rows at or after this time.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Rows before this time.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            to?: string;
+            /** @description Only the caller's tenant is visible; another id yields nothing. */
+            tenantId?: string;
+            source?: string;
+            kind?: string;
+            /** @enum {string} */
+            phase?: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
+            /** @enum {string} */
+            severity?: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            actor?: string;
+            entity?: string;
+            action?: string;
+            /**
+             * @description Fields to count by.
+             * @default [
+             *       "kind"
+             *     ]
+             */
+            groupBy?: ("kind" | "severity" | "source" | "phase" | "outcome" | "action")[];
+            /**
+             * @description Also count per time bucket.
+             * @enum {string}
+             */
+            bucket?: "minute" | "hour" | "day";
+        };
+        /**
+         * @example {
+         *       "object": "svc.events.event",
+         *       "id": "evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "time": "2026-11-22T09:30:00.000Z",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "source": "ci.pipeline",
+         *       "kind": "model.deployed",
+         *       "phase": "completed",
+         *       "severity": "info",
+         *       "actor": "deploy-bot",
+         *       "entity": "sys_credit_scoring_v2",
+         *       "action": "deploy",
+         *       "outcome": "success",
+         *       "correlationId": "run-8841",
+         *       "latencyMs": 412,
+         *       "attributes": {
+         *         "version": "2.4.1",
+         *         "region": "eu-west-1"
+         *       },
+         *       "overBudget": false,
+         *       "auditEventId": "aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        EventRow: {
+            /** @constant */
+            object: "svc.events.event";
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            time: string;
+            tenantId: string;
+            source: string;
+            kind: string;
+            /** @enum {string} */
+            phase: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
+            /** @enum {string} */
+            severity: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            actor: string;
+            entity: string;
+            action: string;
+            /** @enum {string} */
+            outcome: "success" | "failure" | "unknown";
+            correlationId: string;
+            latencyMs: number | null;
+            attributes: {
+                [key: string]: unknown;
+            };
+            /** @description True when latencyMs exceeds the kind's latency budget. */
+            overBudget: boolean;
+            /** @description The audit-trail event that covers this row. */
+            auditEventId: string | null;
+        };
+        EventSources: {
+            data: {
+                source: string;
+                count: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                lastSeen: string;
+                kinds: number;
+            }[];
         };
         /**
          * @example {
@@ -1136,6 +8558,20 @@ export interface components {
             /** @enum {string} */
             database: "pglite" | "postgresql";
         };
+        InboundSecret: {
+            /** @constant */
+            object: "svc.webhooks.inbound_secret";
+            /** @enum {string} */
+            provider: "svc" | "azure-event-grid" | "cloudflare-logpush";
+            /** @description Shown once. `svc`: HMAC key of `svc-signature`; azure-event-grid: the shared key; cloudflare-logpush: HMAC key. */
+            secret: string;
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
         /**
          * @example {
          *       "object": "svc.compliance.obligation",
@@ -1207,6 +8643,74 @@ export interface components {
             /** @enum {string} */
             answerType: "yes_no" | "text" | "scale" | "evidence";
         };
+        ReconciliationRun: {
+            /** @constant */
+            object: "svc.reconciliation.run";
+            id: string;
+            /** @enum {string} */
+            trigger: "schedule" | "manual";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            finishedAt: string;
+            opened: number;
+            resolved: number;
+            open: number;
+        };
+        ReconciliationSummary: {
+            /** @constant */
+            object: "svc.reconciliation.summary";
+            open: number;
+            resolved: number;
+            byCheck: {
+                /** @enum {string} */
+                check: "framework-activation" | "control-evidence" | "evidence-expiry" | "attestation-freshness" | "events-covered" | "audit-chain" | "credential-age";
+                open: number;
+                resolved: number;
+            }[];
+            byType: {
+                type: string;
+                open: number;
+            }[];
+            lastRun: components["schemas"]["ReconciliationRun"] | null;
+            intervalSeconds: number;
+        };
+        /**
+         * @example {
+         *       "since": "2026-11-22T00:00:00.000Z"
+         *     }
+         */
+        ReplayDeadLettersRequest: {
+            deliveryId: string;
+        } | {
+            /**
+             * Format: date-time
+             * @description Replay every dead-lettered delivery parked at or after this time.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            since: string;
+            tenantId?: string;
+        };
+        /** @description The deliveries are due again at once, with the same event ids. */
+        ReplayDeadLettersResult: {
+            replayed: number;
+            deliveryIds: string[];
+        };
+        /**
+         * @example {
+         *       "overlapSeconds": 3600
+         *     }
+         */
+        RotateWebhookSecretRequest: {
+            /** @description How long the previous secret keeps signing too; the configured default when absent. */
+            overlapSeconds?: number;
+        };
         /**
          * @example {
          *       "object": "svc.operator.tenant",
@@ -1244,6 +8748,21 @@ export interface components {
         };
         /**
          * @example {
+         *       "tenant_id": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "display_name": "Acme Bank",
+         *       "plan": "growth",
+         *       "region": "eu"
+         *     }
+         */
+        TenantCreatedData: {
+            tenant_id: string;
+            display_name: string;
+            /** @description Service tier the tenant is on: sandbox, starter, growth, specialist or enterprise. */
+            plan: string;
+            region: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.compliance.framework",
          *       "id": "gdpr",
          *       "title": "Regulation (EU) 2016/679 (General Data Protection Regulation)",
@@ -1273,6 +8792,240 @@ export interface components {
                 total: number;
                 open: number;
             };
+        };
+        /**
+         * @example {
+         *       "eventTypes": [
+         *         "assessment.*"
+         *       ],
+         *       "enabled": true
+         *     }
+         */
+        UpdateWebhookSubscriptionRequest: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed. https, and a public address, unless the operator allows private targets.
+             */
+            url?: string;
+            eventTypes?: string[];
+            description?: string | null;
+            enabled?: boolean;
+        };
+        WebhookAttempt: {
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the request was sent.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            at: string;
+            /** @description The receiver's status; null on a network error or time-out. */
+            statusCode: number | null;
+            latencyMs: number;
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            error: string | null;
+        };
+        WebhookDeadLetter: {
+            /** @constant */
+            object: "svc.webhooks.delivery";
+            /**
+             * @description Identifier with prefix `whd_`.
+             * @example whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            subscriptionId: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "succeeded" | "dead_lettered";
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            deadLetteredAt: string | null;
+            /** @description How often an operator replayed it from the dead-letter queue. */
+            replays: number;
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            tenantId: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.webhooks.delivery",
+         *       "id": "whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "subscriptionId": "whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "eventId": "evt_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "eventType": "assessment.created",
+         *       "status": "succeeded",
+         *       "attemptCount": 2,
+         *       "nextAttemptAt": null,
+         *       "deliveredAt": "2026-11-22T09:30:01.204Z",
+         *       "deadLetteredAt": null,
+         *       "replays": 0,
+         *       "attempts": [
+         *         {
+         *           "attempt": 1,
+         *           "at": "2026-11-22T09:30:00.050Z",
+         *           "statusCode": 503,
+         *           "latencyMs": 41,
+         *           "outcome": "failed",
+         *           "error": "HTTP 503"
+         *         },
+         *         {
+         *           "attempt": 2,
+         *           "at": "2026-11-22T09:30:01.170Z",
+         *           "statusCode": 200,
+         *           "latencyMs": 34,
+         *           "outcome": "succeeded",
+         *           "error": null
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        WebhookDelivery: {
+            /** @constant */
+            object: "svc.webhooks.delivery";
+            /**
+             * @description Identifier with prefix `whd_`.
+             * @example whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            subscriptionId: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "delivering" | "succeeded" | "dead_lettered";
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
+            deadLetteredAt: string | null;
+            /** @description How often an operator replayed it from the dead-letter queue. */
+            replays: number;
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "specversion": "1.0",
+         *       "id": "evt_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "source": "https://api.svc.example/v1/operator/tenants/ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "type": "tenant.created",
+         *       "datacontenttype": "application/json",
+         *       "time": "2026-11-22T09:30:00.000Z",
+         *       "subject": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "tenantid": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "data": {
+         *         "tenant_id": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "display_name": "Acme Bank",
+         *         "plan": "growth",
+         *         "region": "eu"
+         *       }
+         *     }
+         */
+        WebhookEventEnvelope: {
+            /** @constant */
+            specversion: "1.0";
+            /** @description Stable event id (`evt_`); the de-duplication key. Replays keep it. */
+            id: string;
+            /** @description URL of the emitting entity. */
+            source: string;
+            /** @description Event type, e.g. `tenant.created`. */
+            type: string;
+            /** @constant */
+            datacontenttype: "application/json";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            time: string;
+            /** @description Id of the entity the event is about. */
+            subject: string;
+            tenantid: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "object": "svc.webhooks.subscription",
+         *       "id": "whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "url": "https://hooks.example.com/svc",
+         *       "description": "Compliance events to the GRC bus",
+         *       "eventTypes": [
+         *         "assessment.*",
+         *         "evidence.uploaded"
+         *       ],
+         *       "enabled": true,
+         *       "secretPrefix": "whsec_Zt9q",
+         *       "previousSecretExpiresAt": null,
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        WebhookSubscription: {
+            /** @constant */
+            object: "svc.webhooks.subscription";
+            /**
+             * @description Identifier with prefix `whs_`.
+             * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            url: string;
+            description: string | null;
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description First characters of the current secret, to recognise it. */
+            secretPrefix: string;
+            /** @description While set and in the future, deliveries carry a second `v1=` signature made with the previous secret. */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        WebhookSubscriptionWithSecret: {
+            /** @constant */
+            object: "svc.webhooks.subscription";
+            /**
+             * @description Identifier with prefix `whs_`.
+             * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            url: string;
+            description: string | null;
+            eventTypes: string[];
+            enabled: boolean;
+            /** @description First characters of the current secret, to recognise it. */
+            secretPrefix: string;
+            /** @description While set and in the future, deliveries carry a second `v1=` signature made with the previous secret. */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Signing secret `whsec_...`: the HMAC key as it is written. Shown once. */
+            secret: string;
         };
     };
     responses: {
@@ -2468,6 +10221,971 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AuditPublicKey"][];
                     };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "events.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Rows at or after this time.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                from?: string;
+                /**
+                 * @description Rows before this time.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                to?: string;
+                /** @description Only the caller's tenant is visible; another id yields nothing. */
+                tenantId?: string;
+                source?: string;
+                kind?: string;
+                phase?: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
+                severity?: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+                actor?: string;
+                entity?: string;
+                action?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventRow"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "events.emit": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmitEventRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventRow"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "events.query": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventQueryRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAggregation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "events.lifecycle": {
+        parameters: {
+            query: {
+                entity: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityLifecycle"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "events.trail": {
+        parameters: {
+            query: {
+                correlationId: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CorrelationTrail"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "events.sources": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSources"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "events.drifts": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                status?: "open" | "resolved";
+                check?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DriftItem"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reconciliation.getDeclared": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclaredState"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reconciliation.putDeclared": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclaredStateRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclaredState"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reconciliation.run": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRun"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reconciliation.events": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                status?: "open" | "resolved";
+                check?: "framework-activation" | "control-evidence" | "evidence-expiry" | "attestation-freshness" | "events-covered" | "audit-chain" | "credential-age";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DriftItem"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reconciliation.summary": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationSummary"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.listSubscriptions": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookSubscription"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.createSubscription": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.getSubscription": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.deleteSubscription": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.updateSubscription": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.listDeliveries": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                subscriptionId?: string;
+                eventId?: string;
+                eventType?: string;
+                status?: "pending" | "delivering" | "succeeded" | "dead_lettered";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.rotateInboundSecret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                provider: "svc" | "azure-event-grid" | "cloudflare-logpush";
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundSecret"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.listDeadLetters": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                tenantId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeadLetter"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.replayDeadLetters": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayDeadLettersRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayDeadLettersResult"];
                 };
             };
             400: components["responses"]["bad_request"];

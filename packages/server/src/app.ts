@@ -10,19 +10,27 @@ import type { Logger } from './logger.ts';
 import { auditTrailHandlers } from './rails/audit-trail.ts';
 import { complianceHandlers } from './rails/compliance.ts';
 import type { RailDeps } from './rails/deps.ts';
+import { eventsHandlers } from './rails/events.ts';
 import { frameworksHandlers } from './rails/frameworks.ts';
 import { operatorHandlers } from './rails/operator.ts';
+import { reconciliationHandlers } from './rails/reconciliation.ts';
 import { systemHandlers } from './rails/system.ts';
+import { webhooksHandlers } from './rails/webhooks.ts';
+import type { WebhookConfig } from './webhooks/config.ts';
 
 export interface AppOptions {
   db: Database;
   log: Logger;
   counters: CounterStore;
   bodyLimit: string;
+  authCacheMs: number;
   idempotencyTtlMs: number;
   anonymousPerSecond: number;
   operatorPerSecond: number;
   version: string;
+  /** Settings of the webhook routes (target checks, rotation overlap). */
+  webhooks: WebhookConfig;
+  reconcileIntervalSeconds: number;
 }
 
 /** Marks the request as having reached its handler (the idempotency layer stores only those). */
@@ -41,12 +49,15 @@ export function createApp(opts: AppOptions): express.Express {
   const s = initServer();
   const openapi = JSON.stringify(generateOpenApiDocument());
 
-  const deps: RailDeps = { db: opts.db, version: opts.version };
+  const deps: RailDeps = { db: opts.db, version: opts.version, reconcileIntervalSeconds: opts.reconcileIntervalSeconds };
   // One entry per key of the contract; a rail missing here does not compile.
   const router = s.router(contract, {
     compliance: complianceHandlers(deps),
     frameworks: frameworksHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
+    events: eventsHandlers(deps),
+    reconciliation: reconciliationHandlers(deps),
+    webhooks: webhooksHandlers(deps, opts.webhooks),
     operator: operatorHandlers(deps),
     system: systemHandlers(deps),
   });
@@ -56,7 +67,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(correlation(opts.log));
-  app.use(authenticate({ prisma }));
+  app.use(authenticate({ prisma, cacheTtlMs: opts.authCacheMs }));
   app.use(rateLimit({ store: opts.counters, anonymousPerSecond: opts.anonymousPerSecond, operatorPerSecond: opts.operatorPerSecond }));
   app.use(tenantHeader);
   app.use(express.json({ limit: opts.bodyLimit, type: ['application/json', 'application/*+json'] }));

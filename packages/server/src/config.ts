@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -23,6 +24,8 @@ const Env = z.object({
   SVC_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   SVC_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SVC_AUDIT_SIGNING_KEY: z.string().min(1).optional(),
+  SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
 });
 
 export interface Config {
@@ -39,6 +42,12 @@ export interface Config {
   dbPoolSize: number;
   /** Ed25519 private key (PKCS#8 PEM, or base64 of it); absent: one is generated and kept. */
   auditSigningKey: string | undefined;
+  /** Outbound dispatcher, inbound webhook worker and `--role` (webhooks/config.ts). */
+  webhooks: WebhookConfig;
+  /** How long a resolved API key is served from memory (revocations elsewhere wait this long). */
+  authCacheMs: number;
+  /** Seconds between scheduled reconciliation runs; 0 turns the schedule off. */
+  reconcileIntervalSeconds: number;
 }
 
 /** The one place configuration is read; invalid values stop the process with a clear message. */
@@ -62,6 +71,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     idempotencyTtlMs: e.SVC_IDEMPOTENCY_TTL_HOURS * 3600_000,
     dbPoolSize: e.SVC_DB_POOL_SIZE,
     auditSigningKey: e.SVC_AUDIT_SIGNING_KEY,
+    webhooks: loadWebhookConfig(env),
+    reconcileIntervalSeconds: e.SVC_RECONCILE_INTERVAL_SECONDS,
+    authCacheMs: e.SVC_AUTH_CACHE_SECONDS * 1000,
     ...overrides,
   };
 }

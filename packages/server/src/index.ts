@@ -8,7 +8,9 @@ import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { startReconciler } from './services/reconciliation.ts';
 import { ensureSigningKey } from './services/signing.ts';
+import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
 
 export { type Credentials, readCredentials } from './bootstrap.ts';
 export { type Config, loadConfig } from './config.ts';
@@ -34,6 +36,8 @@ export interface RunningServer {
   log: Logger;
   config: Config;
   firstStart: FirstStart | undefined;
+  /** The outbound dispatcher and the inbound webhook worker this process runs (`config.webhooks.role`). */
+  webhooks: WebhookRoles;
   close(): Promise<void>;
 }
 
@@ -59,10 +63,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log,
     counters,
     bodyLimit: config.bodyLimit,
+    authCacheMs: config.authCacheMs,
     idempotencyTtlMs: config.idempotencyTtlMs,
     anonymousPerSecond: opts.anonymousPerSecond ?? 20,
     operatorPerSecond: opts.operatorPerSecond ?? 200,
     version: VERSION,
+    webhooks: config.webhooks,
+    reconcileIntervalSeconds: config.reconcileIntervalSeconds,
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -80,6 +87,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       .catch((err: unknown) => log.warn('idempotency sweep failed', { error: String(err) }));
   }, 3600_000);
   sweep.unref();
+  const stopReconciler = config.reconcileIntervalSeconds > 0 ? startReconciler(db.prisma, log, config.reconcileIntervalSeconds) : () => {};
+
+  const webhooks = await startWebhookRoles({ db, log, config });
 
   log.info('listening', {
     url,
@@ -94,8 +104,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log,
     config,
     firstStart,
+    webhooks,
     close: async () => {
+      await webhooks.close();
       clearInterval(sweep);
+      stopReconciler();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await counters.close();
@@ -103,6 +116,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     },
   };
 }
+export { tenantModels } from './db/tenant-scope.ts';
 export { appendAudit } from './services/audit.ts';
 export { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
 export { generateSigningKeyPem } from './services/signing.ts';
+export { createDispatcher, type Dispatcher } from './webhooks/dispatcher.ts';
+export { buildEventData } from './webhooks/outbox.ts';
+export { startWebhookProcess, type WebhookRoles } from './webhooks/roles.ts';

@@ -1,7 +1,24 @@
+import { Prisma } from '../generated/prisma/client.ts';
 import type { Tx } from './client.ts';
 
-/** Models whose rows belong to one tenant; every query on them is confined to it. */
-const TENANT_MODELS = new Set(['apiKey', 'frameworkActivation', 'obligation', 'assessment', 'evidence', 'attestation', 'auditEvent']);
+/**
+ * Models whose rows belong to one tenant: every model with a `tenantId` field, read from the
+ * generated client, so a new model is scoped the day it is added. The idempotency records carry
+ * a scope string (tenant or operator) in that column and are handled by their own layer.
+ */
+const UNSCOPED = new Set(['idempotencyRecord']);
+const TENANT_MODELS = new Set(
+  Object.values(Prisma.ModelName)
+    .filter((name) => {
+      const fields = (Prisma as unknown as Record<string, Record<string, string> | undefined>)[`${name}ScalarFieldEnum`];
+      return fields !== undefined && 'tenantId' in fields;
+    })
+    .map((name) => name.charAt(0).toLowerCase() + name.slice(1))
+    .filter((name) => !UNSCOPED.has(name)),
+);
+
+/** The tenant-scoped models (exported for the test that checks the list is complete). */
+export const tenantModels: ReadonlySet<string> = TENANT_MODELS;
 
 const WHERE_OPS = new Set([
   'findMany',

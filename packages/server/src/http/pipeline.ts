@@ -20,6 +20,7 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { hashToken, TOKEN_PATTERN } from '../services/credentials.ts';
+import { cacheCredential, cachedCredential } from './auth-cache.ts';
 import { ctxOf, type Principal, type RequestContext, type TenantPrincipal } from './context.ts';
 import { type CounterStore, monthWindow } from './rate-limit.ts';
 import { validationError } from './validation.ts';
@@ -58,13 +59,15 @@ export function correlation(log: Logger): RequestHandler {
 
 export interface AuthOptions {
   prisma: Prisma;
+  /** How long a resolved key may be served from memory. */
+  cacheTtlMs: number;
 }
 
 /**
  * Resolves the bearer token to a principal. A missing or refused token leaves the request
  * anonymous; the route decides whether that is a 401, so public routes stay reachable.
  */
-export function authenticate({ prisma }: AuthOptions): RequestHandler {
+export function authenticate({ prisma, cacheTtlMs }: AuthOptions): RequestHandler {
   const touched = new Map<string, number>();
   return async (req, res, next) => {
     const ctx = ctxOf(res);
@@ -86,8 +89,9 @@ export function authenticate({ prisma }: AuthOptions): RequestHandler {
             : { kind: 'anonymous', rejection: 'The operator credential is unknown or revoked.' };
         return next();
       }
-      const key = await prisma.apiKey.findUnique({ where: { hash } });
       const now = new Date();
+      const cached = cachedCredential(hash, now.getTime());
+      const key = cached?.key ?? (await prisma.apiKey.findUnique({ where: { hash } }));
       if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
         ctx.principal = {
           kind: 'anonymous',
@@ -95,11 +99,12 @@ export function authenticate({ prisma }: AuthOptions): RequestHandler {
         };
         return next();
       }
-      const tenant = await prisma.tenant.findUnique({ where: { id: key.tenantId } });
+      const tenant = cached?.tenant ?? (await prisma.tenant.findUnique({ where: { id: key.tenantId } }));
       if (!tenant) {
         ctx.principal = { kind: 'anonymous', rejection: 'The API key belongs to no tenant.' };
         return next();
       }
+      if (!cached) cacheCredential(hash, key, tenant, cacheTtlMs, now.getTime());
       ctx.principal = {
         kind: 'tenant',
         tenantId: tenant.id,
@@ -282,10 +287,10 @@ interface HttpishError {
   message?: string;
 }
 
-function toApiError(err: unknown): ApiError | undefined {
+function toApiError(err: unknown, req: Request): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err && typeof err === 'object' && 'pathParams' in err && 'body' in err && 'query' in err) {
-    return validationError(err as Parameters<typeof validationError>[0]);
+    return validationError(err as Parameters<typeof validationError>[0], { params: req.params, query: req.query, body: req.body });
   }
   const e = (err ?? {}) as HttpishError;
   switch (e.type) {
@@ -313,7 +318,7 @@ export function errorMapper(): (err: unknown, req: Request, res: Response, next:
   return (err, req, res, _next) => {
     const ctx = res.locals.ctx as RequestContext | undefined;
     const correlationId = ctx?.correlationId ?? newId('cor');
-    let apiErr = toApiError(err);
+    let apiErr = toApiError(err, req);
     if (!apiErr) {
       ctx?.log.error('unhandled error', {
         correlation_id: correlationId,

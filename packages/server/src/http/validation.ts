@@ -9,10 +9,19 @@ interface Issue {
   input?: unknown;
 }
 
-function issueWord(issue: Issue): string {
+function valueAt(input: unknown, path: readonly string[]): unknown {
+  let cur = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+function issueWord(issue: Issue, present: boolean): string {
+  if (!present && issue.code !== 'unrecognized_keys' && issue.code !== 'custom') return 'missing';
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined || /received undefined/.test(issue.message ?? '') ? 'missing' : 'invalid_type';
     case 'too_small':
     case 'too_big':
     case 'invalid_format':
@@ -31,29 +40,39 @@ function issuesOf(err: unknown): Issue[] {
   return Array.isArray(issues) ? (issues as Issue[]) : [];
 }
 
-/** Turns schema issues into the envelope's `details`, with the stable issue vocabulary. */
-export function detailsFrom(err: unknown, prefix?: string): ErrorDetail[] {
+/**
+ * Turns schema issues into the envelope's `details`, with the stable issue vocabulary; a field
+ * absent from the input is `missing`, whatever the schema's own wording.
+ */
+export function detailsFrom(err: unknown, input?: unknown, prefix?: string): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   for (const issue of issuesOf(err)) {
     const path = (issue.path ?? []).map((p) => String(typeof p === 'object' && p !== null ? p.key : p));
+    const present =
+      input === undefined
+        ? issue.code !== 'invalid_type' || !/received undefined/.test(issue.message ?? '')
+        : valueAt(input, path) !== undefined;
     const base = [prefix, ...path].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys' && issue.keys?.length) {
       for (const key of issue.keys)
         out.push({ field: base ? `${base}.${key}` : key, issue: 'unknown_field', message: `unknown field ${key}` });
       continue;
     }
-    out.push({ field: base || (prefix ?? 'body'), issue: issueWord(issue), ...(issue.message ? { message: issue.message } : {}) });
+    out.push({ field: base || (prefix ?? 'body'), issue: issueWord(issue, present), ...(issue.message ? { message: issue.message } : {}) });
   }
   return out;
 }
 
 /** ts-rest's request validation failure, rendered as 422 `validation_failed`. */
-export function validationError(err: { pathParams: unknown; headers: unknown; query: unknown; body: unknown }): ApiError {
+export function validationError(
+  err: { pathParams: unknown; headers: unknown; query: unknown; body: unknown },
+  input: { params?: unknown; query?: unknown; body?: unknown } = {},
+): ApiError {
   const details = [
-    ...detailsFrom(err.pathParams),
-    ...detailsFrom(err.headers, 'headers'),
-    ...detailsFrom(err.query),
-    ...detailsFrom(err.body),
+    ...detailsFrom(err.pathParams, input.params ?? {}),
+    ...detailsFrom(err.headers, undefined, 'headers'),
+    ...detailsFrom(err.query, input.query ?? {}),
+    ...detailsFrom(err.body, input.body ?? {}),
   ];
   const where = [err.pathParams && 'path', err.query && 'query', err.body && 'body', err.headers && 'headers'].filter(Boolean).join(', ');
   if (err.body && details.length === 0) details.push({ field: 'body', issue: 'missing' });

@@ -7,6 +7,7 @@ import { actorOf, ctxOf, type TenantPrincipal } from '../http/context.ts';
 export interface RailDeps {
   db: Database;
   version: string;
+  reconcileIntervalSeconds: number;
 }
 
 export function tenantOf(res: Response): TenantPrincipal {

@@ -2,7 +2,7 @@ import { type ChainedEvent, GENESIS_HASH, hashEvent } from '@svc/contract';
 import type { Tx } from '../db/client.ts';
 import type { AuditEvent } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { activeSigner } from './signing.ts';
+import { signerFrom } from './signing.ts';
 
 export interface AuditEntry {
   tenantId: string;
@@ -21,12 +21,19 @@ export interface AuditEntry {
  * to the hash its predecessor committed; the unique (tenant, seq) index makes a fork impossible.
  */
 export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<ChainedEvent> {
-  const signer = await activeSigner(tx);
-  const [head] = await tx.$queryRaw<{ seq: number; hash: string }[]>`
-    INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash") VALUES (${entry.tenantId}, 0, ${GENESIS_HASH})
-    ON CONFLICT ("tenant_id") DO UPDATE SET "tenant_id" = EXCLUDED."tenant_id"
-    RETURNING "seq", "hash"`;
+  // One round trip: lock (or create) the chain head and read the signing keys.
+  const [head] = await tx.$queryRaw<{ seq: number; hash: string; keys: { id: string; privateKey: string | null }[] | null }[]>`
+    WITH head AS (
+      INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash") VALUES (${entry.tenantId}, 0, ${GENESIS_HASH})
+      ON CONFLICT ("tenant_id") DO UPDATE SET "tenant_id" = EXCLUDED."tenant_id"
+      RETURNING "seq", "hash")
+    SELECT head."seq", head."hash",
+      (SELECT json_agg(json_build_object('id', k."id", 'privateKey', k."private_key")
+                       ORDER BY k."retired_at" DESC NULLS FIRST, k."created_at" DESC)
+         FROM "signing_keys" k) AS "keys"
+    FROM head`;
   if (!head) throw new Error('audit chain head missing');
+  const signer = signerFrom(head.keys ?? []);
   const createdAt = new Date();
   const unsigned = {
     id: newId('aud'),
@@ -45,25 +52,18 @@ export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<ChainedEve
   };
   const hash = hashEvent(unsigned);
   const signature = signer.sign(hash);
-  await tx.auditEvent.create({
-    data: {
-      id: unsigned.id,
-      tenantId: unsigned.tenantId,
-      seq: unsigned.seq,
-      prevHash: unsigned.prevHash,
-      hash,
-      signature,
-      keyId: unsigned.keyId,
-      actor: unsigned.actor,
-      action: unsigned.action,
-      resourceType: unsigned.resourceType,
-      resourceId: unsigned.resourceId,
-      correlationId: unsigned.correlationId,
-      data: unsigned.data as object,
-      createdAt,
-    },
-  });
-  await tx.auditChainHead.update({ where: { tenantId: entry.tenantId }, data: { seq: unsigned.seq, hash, updatedAt: createdAt } });
+  // One round trip: the event and the new head.
+  const u = unsigned;
+  await tx.$executeRaw`
+    WITH ev AS (
+      INSERT INTO "audit_events" ("id", "tenant_id", "seq", "prev_hash", "hash", "signature", "key_id", "actor", "action",
+                                  "resource_type", "resource_id", "correlation_id", "data", "created_at")
+      VALUES (${u.id}, ${u.tenantId}, ${u.seq}, ${u.prevHash}, ${hash}, ${signature}, ${u.keyId}, ${u.actor}, ${u.action},
+              ${u.resourceType}, ${u.resourceId}, ${u.correlationId}, ${JSON.stringify(u.data)}::jsonb,
+              (${u.timestamp}::timestamptz AT TIME ZONE 'UTC'))
+      RETURNING "tenant_id")
+    UPDATE "audit_chain_heads" SET "seq" = ${u.seq}, "hash" = ${hash}, "updated_at" = (${u.timestamp}::timestamptz AT TIME ZONE 'UTC')
+    WHERE "tenant_id" = (SELECT "tenant_id" FROM ev)`;
   return { ...unsigned, hash, signature };
 }
 

@@ -1,6 +1,8 @@
 import type { ChainedEvent } from '@svc/contract';
 import type { Tx } from '../db/client.ts';
+import { enqueueWebhookEvents } from '../webhooks/outbox.ts';
 import { type AuditEntry, appendAudit } from './audit.ts';
+import { appendEventRow } from './events.ts';
 
 /**
  * A change to record: who did what to which resource. `resource` is the API representation of the
@@ -15,8 +17,27 @@ export interface Change extends AuditEntry {
  * (hash-chained and signed), and the rows that feed the event index and outbound webhooks. If the
  * change rolls back, none of them exist.
  */
-export async function recordChange(tx: Tx, change: Change): Promise<ChainedEvent> {
+export async function recordChange(tx: Tx, change: Change, opts: { index?: boolean } = {}): Promise<ChainedEvent> {
   const { resource: _resource, ...entry } = change;
   const event = await appendAudit(tx, entry);
+  // The platform's own operations are events too; an emitted event indexes itself instead.
+  if (opts.index !== false) {
+    await appendEventRow(tx, {
+      tenantId: change.tenantId,
+      time: new Date(event.timestamp),
+      source: 'svc.api',
+      kind: change.action,
+      phase: 'completed',
+      severity: 'info',
+      actor: change.actor,
+      entity: change.resourceId,
+      action: change.action.split('.').at(-1) ?? change.action,
+      outcome: 'success',
+      correlationId: change.correlationId,
+      attributes: { resourceType: change.resourceType, auditSeq: event.seq },
+      auditEventId: event.id,
+    });
+  }
+  await enqueueWebhookEvents(tx, change, new Date(event.timestamp));
   return event;
 }

@@ -5,6 +5,7 @@ import { decodeCursor, toPage } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../generated/prisma/client.ts';
+import { forgetCredential } from '../http/auth-cache.ts';
 import { newId } from '../ids.ts';
 import { recordChange } from './changes.ts';
 import { issueApiKey } from './credentials.ts';
@@ -133,6 +134,7 @@ export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) 
     if (!key) throw notFound('API key', id);
     if (key.revokedAt) return renderKey(key);
     const revoked = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    forgetCredential({ keyId: id });
     await recordChange(tx, {
       tenantId: key.tenantId,
       actor: who.actor,

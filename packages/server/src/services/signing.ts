@@ -102,8 +102,18 @@ export async function rotateSigningKey(prisma: Prisma): Promise<PublicSigningKey
  * does not hold its private half (a configured key rolled out to other processes first), the
  * newest key it does hold. Either way the key is published, so the signature verifies.
  */
-export async function activeSigner(tx: Tx): Promise<{ keyId: string; sign: (hash: string) => string }> {
+export async function activeSigner(tx: Tx): Promise<Signer> {
   const rows = await tx.signingKey.findMany({ orderBy: [{ retiredAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'desc' }] });
+  return signerFrom(rows);
+}
+
+export interface Signer {
+  keyId: string;
+  sign: (hash: string) => string;
+}
+
+/** Picks the signer from key rows ordered active first, then newest first. */
+export function signerFrom(rows: readonly { id: string; privateKey: string | null }[]): Signer {
   for (const row of rows) {
     let key = privateKeys.get(row.id);
     if (!key && row.privateKey) {

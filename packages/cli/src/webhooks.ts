@@ -1,0 +1,84 @@
+import type { SvcClient } from '@svc/sdk';
+import { type Config, loadConfig, startWebhookProcess } from '@svc/server';
+
+export const SERVE_ROLES = ['all', 'api', 'dispatcher', 'webhooks'] as const;
+export type ServeRole = (typeof SERVE_ROLES)[number];
+
+/** Config overrides of `svc serve --role R`: the role on top of what the environment says. */
+export function withRole(overrides: Partial<Config>, role: string | undefined): Partial<Config> {
+  if (role === undefined) return overrides;
+  if (!(SERVE_ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${SERVE_ROLES.join(', ')}`);
+  const base = loadConfig(process.env, overrides);
+  return { ...overrides, webhooks: { ...base.webhooks, role: role as ServeRole } };
+}
+
+/**
+ * `svc serve --role dispatcher|webhooks`: only the outbound dispatcher, or only the inbound webhook
+ * worker, without the API; stops cleanly on SIGINT or SIGTERM.
+ */
+export async function serveWebhookRole(overrides: Partial<Config>): Promise<number> {
+  const config = loadConfig(process.env, overrides);
+  const proc = await startWebhookProcess(config);
+  const out = (line: string) => process.stderr.write(`${line}\n`);
+  if (proc.webhookUrl) out(`svc webhook worker listening on ${proc.webhookUrl} (database: ${proc.db.kind})`);
+  if (proc.dispatcher) out(`svc webhook dispatcher ${proc.dispatcher.id} running (database: ${proc.db.kind})`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  out('svc stopping');
+  await proc.close();
+  return 0;
+}
+
+export interface WebhooksCommandOptions {
+  json: boolean;
+  tenant?: string | undefined;
+  since?: string | undefined;
+}
+
+function table(rows: Record<string, unknown>[], columns: string[]): string {
+  if (rows.length === 0) return '(none)';
+  const cells = rows.map((r) => columns.map((c) => String(r[c] ?? '')));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]?.length ?? 0)));
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+}
+
+/**
+ * `svc webhooks dlq list [--tenant ID]` and `svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]`,
+ * through the operator endpoints.
+ */
+export async function webhooksCommand(svc: SvcClient, args: string[], opts: WebhooksCommandOptions): Promise<number> {
+  const [group, action, target] = args;
+  const print = (value: unknown, human: () => string) =>
+    process.stdout.write(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+  if (group !== 'dlq') throw new Error('usage: svc webhooks dlq list|replay');
+  if (action === 'list') {
+    const rows: Awaited<ReturnType<typeof svc.webhooks.listDeadLetters>>['data'] = [];
+    for await (const row of svc.paginate(svc.webhooks.listDeadLetters, {
+      query: { limit: 200, ...(opts.tenant ? { tenantId: opts.tenant } : {}) },
+    })) {
+      rows.push(row);
+    }
+    print(rows, () =>
+      table(
+        rows.map((r) => ({ ...r, lastError: r.attempts.at(-1)?.error ?? '' })),
+        ['id', 'tenantId', 'eventId', 'eventType', 'attemptCount', 'deadLetteredAt', 'lastError'],
+      ),
+    );
+    return 0;
+  }
+  if (action === 'replay') {
+    if (!target && !opts.since) throw new Error('usage: svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]');
+    const body = target ? { deliveryId: target } : { since: opts.since as string, ...(opts.tenant ? { tenantId: opts.tenant } : {}) };
+    const result = await svc.webhooks.replayDeadLetters({ body });
+    print(result, () => `replayed ${result.replayed} deliveries${result.replayed ? `: ${result.deliveryIds.join(', ')}` : ''}`);
+    return 0;
+  }
+  throw new Error('usage: svc webhooks dlq list|replay');
+}

@@ -1,0 +1,405 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+import { ApiKey } from './operator.ts';
+import { Assessment, Attestation, Evidence } from './rails/compliance.ts';
+import { Activation } from './rails/frameworks.ts';
+
+/**
+ * The outbound event types: the registry receivers subscribe to, the OpenAPI `webhooks` section and
+ * the inbound classifier all come from this one table. A type is `<category>.<name>`; a subscription
+ * names types, category wildcards (`assessment.*`) or `*`.
+ */
+
+/** Prefixes of the event names, as the specification lists them. */
+export const WEBHOOK_EVENT_CATEGORIES = [
+  'tenant',
+  'ai_system',
+  'framework',
+  'control',
+  'evidence',
+  'fria',
+  'assessment',
+  'audit',
+  'incident',
+  'dsar',
+  'vendor',
+  'agent',
+  'report',
+  'policy',
+  'training',
+  'gpai_summary',
+  'red_team',
+  'hierarchy',
+  'billing',
+  'kye',
+] as const;
+export type WebhookEventCategory = (typeof WEBHOOK_EVENT_CATEGORIES)[number];
+
+export interface WebhookEventType {
+  readonly type: string;
+  readonly category: WebhookEventCategory;
+  readonly summary: string;
+  /** Schema of the envelope's `data`. */
+  readonly data: z.ZodType;
+}
+
+// Building blocks of the `data` schemas of rails that are not built yet. Objects are loose: a rail may
+// add fields to its representation without breaking receivers or the emitter.
+const id = (description: string) => z.string().min(1).meta({ description });
+const at = Timestamp;
+const obj = (shape: z.ZodRawShape) => z.looseObject(shape);
+const systemId = id('AI system id.');
+const actorField = id('Key, user or agent that caused the event.');
+const status = (values: readonly [string, ...string[]]) => z.enum(values);
+
+/** `tenant.created`: exactly the four fields of the specification. */
+export const TenantCreatedData = z
+  .strictObject({
+    tenant_id: z.string(),
+    display_name: z.string(),
+    plan: z.string().meta({ description: 'Service tier the tenant is on: sandbox, starter, growth, specialist or enterprise.' }),
+    region: z.string(),
+  })
+  .meta({
+    id: 'TenantCreatedData',
+    examples: [{ tenant_id: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', display_name: 'Acme Bank', plan: 'growth', region: 'eu' }],
+  });
+
+const e = (type: string, summary: string, data: z.ZodType): WebhookEventType => ({
+  type,
+  category: type.split('.')[0] as WebhookEventCategory,
+  summary,
+  data,
+});
+
+const aiSystem = obj({ id: systemId, name: z.string(), purpose: z.string().optional(), riskLevel: z.string().optional() });
+const control = obj({ controlId: id('Control id.'), framework: z.string().optional(), status: z.string().optional() });
+const fria = obj({ id: id('FRIA (assessment) id.'), systemId, status: z.string() });
+const finding = obj({ id: id('Finding id.'), severity: status(['low', 'medium', 'high', 'critical']), title: z.string() });
+const incident = obj({ id: id('Incident id.'), severity: z.string(), status: z.string(), systemId: systemId.optional() });
+const dsar = obj({ id: id('DSAR id.'), kind: z.string(), status: z.string(), dueAt: at.optional() });
+const vendor = obj({ id: id('Vendor id.'), name: z.string(), riskScore: z.number().optional() });
+const agentRun = obj({ agent: z.string(), decisionId: id('Decision id (`dec_`).').optional(), dictionaryVersion: z.string().optional() });
+const report = obj({ id: id('Report id.'), template: z.string(), status: z.string(), downloadUrl: z.string().nullable().optional() });
+const policy = obj({ id: id('Policy id.'), title: z.string(), version: z.string().optional(), status: z.string() });
+const training = obj({ moduleId: id('Training module id.'), principal: z.string(), dueAt: at.optional() });
+const gpai = obj({ id: id('Summary id.'), modelName: z.string(), status: z.string() });
+const redTeam = obj({ runId: id('Red-team run id.'), systemId, status: z.string() });
+const node = obj({ nodeId: id('Hierarchy node id (workspace, team or entity).'), parentId: z.string().nullable(), kind: z.string() });
+const billing = obj({
+  providerEventId: z.string(),
+  customer: z.string().optional(),
+  amount: z.number().optional(),
+  currency: z.string().optional(),
+});
+const kye = obj({ checkId: id('KYE check id.'), entity: z.string(), status: z.string() });
+
+/** Every registered type; the first entries are emitted by the rails that exist today. */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
+  e('tenant.created', 'A tenant was created.', TenantCreatedData),
+  e(
+    'tenant.updated',
+    "A tenant's name, region or limits changed.",
+    obj({ tenant_id: z.string(), changes: z.record(z.string(), z.unknown()) }),
+  ),
+  e('tenant.tier_changed', 'A tenant moved to another tier.', obj({ tenant_id: z.string(), from: z.string(), to: z.string() })),
+  e('tenant.suspended', 'A tenant was suspended.', obj({ tenant_id: z.string(), reason: z.string() })),
+  e('tenant.deleted', 'A tenant was deleted.', obj({ tenant_id: z.string() })),
+  e('tenant.api_key_created', 'An API key was issued (the token is never part of the event).', ApiKey),
+  e('tenant.api_key_revoked', 'An API key was revoked.', ApiKey),
+
+  e('ai_system.registered', 'An AI system was registered.', aiSystem),
+  e('ai_system.updated', 'An AI system changed.', aiSystem),
+  e('ai_system.classified', 'The classifier assigned a risk level.', aiSystem.extend({ decisionId: z.string(), riskLevel: z.string() })),
+  e('ai_system.risk_level_changed', "An AI system's risk level changed.", aiSystem.extend({ from: z.string(), to: z.string() })),
+  e('ai_system.retired', 'An AI system was retired.', aiSystem),
+
+  e('framework.activated', 'A framework was activated; its obligations were derived.', Activation),
+  e('framework.deactivated', 'A framework was deactivated.', obj({ framework: z.string(), dictionaryVersion: z.string() })),
+  e(
+    'framework.version_published',
+    'A new dictionary version was published.',
+    obj({ framework: z.string(), dictionaryVersion: z.string() }),
+  ),
+  e(
+    'framework.updated',
+    "An activated framework's dictionary was upgraded.",
+    obj({ framework: z.string(), from: z.string(), to: z.string() }),
+  ),
+
+  e('control.status_changed', "A control's implementation status changed.", control.extend({ from: z.string(), to: z.string() })),
+  e('control.assigned', 'A control was assigned to an owner.', control.extend({ owner: z.string() })),
+  e('control.tested', 'A control test ran.', control.extend({ passed: z.boolean() })),
+  e('control.failed', 'A control test failed.', control.extend({ reason: z.string() })),
+  e('control.evidence_linked', 'Evidence was linked to a control.', control.extend({ evidenceId: z.string() })),
+
+  e('evidence.uploaded', 'Evidence was recorded.', Evidence),
+  e('evidence.updated', 'Evidence changed.', Evidence),
+  e('evidence.expiring', 'Evidence expires within 30 days.', obj({ id: z.string(), expiresAt: at })),
+  e('evidence.expired', 'Evidence expired.', obj({ id: z.string(), expiresAt: at })),
+  e('evidence.linked', 'Evidence was linked to another control or system.', obj({ id: z.string(), controlIds: z.array(z.string()) })),
+  e('evidence.deleted', 'Evidence was deleted.', obj({ id: z.string() })),
+
+  e('fria.created', 'A fundamental-rights impact assessment was started.', fria),
+  e('fria.submitted', 'A FRIA was submitted for approval.', fria),
+  e('fria.approved', 'A FRIA was approved.', fria.extend({ approvedBy: actorField })),
+  e('fria.rejected', 'A FRIA was rejected.', fria.extend({ reason: z.string() })),
+  e('fria.completed', 'A FRIA was completed.', fria),
+
+  e('assessment.created', 'An assessment was created.', Assessment),
+  e('assessment.updated', 'An assessment changed.', Assessment),
+  e(
+    'assessment.stage_completed',
+    'A stage of an assessment was completed.',
+    obj({ id: z.string(), stage: z.string(), completion: z.number() }),
+  ),
+  e('assessment.completed', 'An assessment was completed.', Assessment),
+  e('assessment.archived', 'An assessment was archived.', obj({ id: z.string() })),
+
+  e('audit.attestation_created', 'Someone attested a control or an assessment.', Attestation),
+  e('audit.run_started', 'An audit-engine run started.', obj({ runId: z.string(), framework: z.string(), scope: z.string() })),
+  e('audit.run_completed', 'An audit-engine run finished.', obj({ runId: z.string(), findings: z.int() })),
+  e('audit.finding_opened', 'An audit finding was opened.', finding),
+  e('audit.finding_resolved', 'An audit finding was resolved.', finding),
+  e('audit.signed_off', 'An audit was signed off.', obj({ runId: z.string(), signedOffBy: actorField })),
+  e(
+    'audit.log_batch_received',
+    'A batch of logs arrived from a log-push service at the webhook worker.',
+    obj({ provider: z.string(), lines: z.int() }),
+  ),
+
+  e('incident.reported', 'An incident was reported.', incident),
+  e('incident.updated', 'An incident changed.', incident),
+  e('incident.disclosed', 'An incident was disclosed to an authority.', incident.extend({ authority: z.string() })),
+  e('incident.sla_breached', 'A disclosure deadline was missed.', incident.extend({ deadline: at })),
+  e('incident.closed', 'An incident was closed.', incident),
+
+  e('dsar.received', 'A data-subject request was received.', dsar),
+  e('dsar.verified', "The data subject's identity was verified.", dsar),
+  e('dsar.fulfilled', 'A data-subject request was fulfilled.', dsar),
+  e('dsar.rejected', 'A data-subject request was rejected.', dsar.extend({ reason: z.string() })),
+  e('dsar.deadline_approaching', 'A data-subject request is due within 7 days.', dsar),
+
+  e('vendor.added', 'A vendor was added.', vendor),
+  e('vendor.assessed', 'A vendor assessment finished.', vendor),
+  e('vendor.risk_changed', "A vendor's risk score changed.", vendor.extend({ from: z.number(), to: z.number() })),
+  e('vendor.contract_expiring', "A vendor's contract expires soon.", vendor.extend({ expiresAt: at })),
+  e('vendor.offboarded', 'A vendor was offboarded.', vendor),
+
+  e('agent.invoked', 'An agent was invoked.', agentRun),
+  e('agent.decision_recorded', 'An agent decision was recorded in the audit trail.', agentRun),
+  e('agent.failed', 'An agent invocation failed.', agentRun.extend({ error: z.string() })),
+  e('agent.replayed', 'A decision was replayed.', agentRun.extend({ matched: z.boolean() })),
+
+  e('report.requested', 'A report was requested.', report),
+  e('report.generated', 'A report finished rendering.', report),
+  e('report.failed', 'A report failed to render.', report.extend({ error: z.string() })),
+  e('report.scheduled', 'A report schedule was created.', report.extend({ cron: z.string() })),
+  e('report.exported', 'A report was exported.', report),
+
+  e('policy.drafted', 'A policy draft was created.', policy),
+  e('policy.published', 'A policy version was published.', policy),
+  e('policy.attested', 'A principal attested a policy.', policy.extend({ principal: z.string() })),
+  e('policy.retired', 'A policy was retired.', policy),
+  e('policy.review_due', 'A policy is due for review.', policy.extend({ dueAt: at })),
+
+  e('training.assigned', 'A training module was assigned.', training),
+  e('training.completed', 'A training module was completed.', training.extend({ score: z.number().optional() })),
+  e('training.overdue', 'An assigned training is overdue.', training),
+  e('training.certificate_issued', 'A training certificate was issued.', training.extend({ certificateId: z.string() })),
+
+  e('gpai_summary.created', 'A GPAI training-content summary was created.', gpai),
+  e('gpai_summary.published', 'A GPAI summary was published.', gpai),
+  e('gpai_summary.updated', 'A GPAI summary changed.', gpai),
+
+  e('red_team.run_started', 'A red-team run started.', redTeam),
+  e('red_team.run_completed', 'A red-team run finished.', redTeam.extend({ passed: z.int(), failed: z.int() })),
+  e('red_team.finding_reported', 'A red-team finding was reported.', redTeam.extend({ category: z.string(), severity: z.string() })),
+  e('red_team.regression_detected', 'Robustness regressed against the previous run.', redTeam.extend({ metric: z.string() })),
+
+  e('hierarchy.updated', 'The workspace hierarchy changed.', node),
+  e('hierarchy.node_added', 'A node was added to the hierarchy.', node),
+  e('hierarchy.node_removed', 'A node was removed from the hierarchy.', node),
+
+  e('billing.subscription_created', 'A billing subscription was created.', billing),
+  e('billing.subscription_updated', 'A billing subscription changed.', billing),
+  e('billing.subscription_canceled', 'A billing subscription was canceled.', billing),
+  e('billing.invoice_paid', 'An invoice was paid.', billing),
+  e('billing.invoice_payment_failed', 'An invoice payment failed.', billing),
+  e(
+    'billing.usage_threshold_reached',
+    'Usage crossed a share of the monthly quota.',
+    obj({ used: z.int(), quota: z.int(), share: z.number() }),
+  ),
+
+  e('kye.check_started', 'A know-your-entity check started.', kye),
+  e('kye.check_completed', 'A know-your-entity check completed.', kye),
+  e('kye.check_failed', 'A know-your-entity check failed.', kye.extend({ reason: z.string() })),
+  e('kye.status_changed', "An entity's KYE status changed.", kye.extend({ from: z.string(), to: z.string() })),
+];
+
+const BY_TYPE = new Map(WEBHOOK_EVENT_TYPES.map((t) => [t.type, t]));
+
+/** Names of every registered type. */
+export const WEBHOOK_EVENT_TYPE_NAMES = WEBHOOK_EVENT_TYPES.map((t) => t.type);
+
+export function getWebhookEventType(type: string): WebhookEventType | undefined {
+  return BY_TYPE.get(type);
+}
+
+/**
+ * Audit actions of the platform whose event has another name in the registry; any other action is
+ * emitted under its own name when that name is registered.
+ */
+export const ACTION_EVENT_TYPES: Readonly<Record<string, string>> = {
+  'api_key.created': 'tenant.api_key_created',
+  'api_key.revoked': 'tenant.api_key_revoked',
+  'attestation.created': 'audit.attestation_created',
+};
+
+/** The registered event type an audit action is emitted as, if any. */
+export function eventTypeForAction(action: string): WebhookEventType | undefined {
+  return BY_TYPE.get(ACTION_EVENT_TYPES[action] ?? action);
+}
+
+/** True for a registered type, a category wildcard (`assessment.*`) or `*`. */
+export function isEventTypeFilter(filter: string): boolean {
+  if (filter === '*') return true;
+  if (filter.endsWith('.*')) return (WEBHOOK_EVENT_CATEGORIES as readonly string[]).includes(filter.slice(0, -2));
+  return BY_TYPE.has(filter);
+}
+
+/** The filters that select a type: itself, its category wildcard and `*`. */
+export function filtersMatching(type: string): string[] {
+  return [type, `${type.split('.')[0]}.*`, '*'];
+}
+
+/**
+ * The canonical kind of an inbound event: the registered type of that name, else the registered type
+ * of an alias (`invoice.paid` -> `billing.invoice_paid`), else `unclassified`.
+ */
+export function classifyInboundType(type: string | undefined, aliases: Readonly<Record<string, string>> = {}): string {
+  if (!type) return 'unclassified';
+  if (BY_TYPE.has(type)) return type;
+  const alias = aliases[type];
+  if (alias && BY_TYPE.has(alias)) return alias;
+  return 'unclassified';
+}
+
+/** Stripe event types and the registered kinds they are filed under. */
+export const STRIPE_EVENT_KINDS: Readonly<Record<string, string>> = {
+  'customer.subscription.created': 'billing.subscription_created',
+  'customer.subscription.updated': 'billing.subscription_updated',
+  'customer.subscription.deleted': 'billing.subscription_canceled',
+  'invoice.paid': 'billing.invoice_paid',
+  'invoice.payment_succeeded': 'billing.invoice_paid',
+  'invoice.payment_failed': 'billing.invoice_payment_failed',
+};
+
+/** The CloudEvents 1.0 envelope of every outbound delivery. */
+export const WebhookEnvelope = z
+  .object({
+    specversion: z.literal('1.0'),
+    id: z.string().regex(/^evt_/).meta({ description: 'Stable event id (`evt_`); the de-duplication key. Replays keep it.' }),
+    source: z.string().meta({ description: 'URL of the emitting entity.' }),
+    type: z.string().meta({ description: 'Event type, e.g. `tenant.created`.' }),
+    datacontenttype: z.literal('application/json'),
+    time: z.iso.datetime().meta({ description: 'ISO 8601 UTC with milliseconds.' }),
+    subject: z.string().meta({ description: 'Id of the entity the event is about.' }),
+    tenantid: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({
+    id: 'WebhookEventEnvelope',
+    examples: [
+      {
+        specversion: '1.0',
+        id: 'evt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        source: 'https://api.svc.example/v1/operator/tenants/ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        type: 'tenant.created',
+        datacontenttype: 'application/json',
+        time: '2026-11-22T09:30:00.000Z',
+        subject: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        tenantid: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        data: { tenant_id: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', display_name: 'Acme Bank', plan: 'growth', region: 'eu' },
+      },
+    ],
+  });
+export type WebhookEnvelope = z.infer<typeof WebhookEnvelope>;
+
+/** Outbound request headers, exactly as the specification names them. */
+export const WEBHOOK_HEADERS = {
+  signature: 'x-svc-signature',
+  event: 'x-svc-event',
+  tenant: 'x-svc-tenant',
+  attempt: 'x-svc-delivery-attempt',
+  userAgent: 'Svc-Webhooks/1.0',
+} as const;
+
+/** Delay before attempts 2 to 5, in milliseconds (DESIGN.md); after the fifth failure: dead-letter queue. */
+export const WEBHOOK_RETRY_SCHEDULE_MS = [1_000, 5_000, 30_000, 300_000] as const;
+export const WEBHOOK_MAX_ATTEMPTS = 5;
+export const WEBHOOK_ATTEMPT_BUDGET_MS = 30_000;
+export const WEBHOOK_SIGNATURE_TOLERANCE_SECONDS = 300;
+
+type Json = Record<string, unknown>;
+
+/** The OpenAPI tag of the webhook routes and of the `webhooks` section. */
+export const WEBHOOKS_TAG = {
+  name: 'webhooks',
+  description:
+    "Outbound webhooks: subscriptions, deliveries with every attempt, inbound secrets of the webhook worker, and the operators' dead-letter queue. Open to every tier.",
+};
+
+/**
+ * The `webhooks` section of the OpenAPI 3.1 document: one entry per registered type, its body the
+ * envelope with `type` fixed and `data` its schema. `convert` is the document's zod converter.
+ */
+export function webhookOpenApi(convert: (schema: unknown, io: 'input' | 'output') => Json): Json {
+  convert(WebhookEnvelope, 'output');
+  const headers = [
+    ['x-svc-signature', '`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation.'],
+    ['x-svc-event', 'The event type.'],
+    ['x-svc-tenant', 'Tenant the event was emitted for.'],
+    ['x-svc-delivery-attempt', 'Attempt number, 1 to 5.'],
+    ['user-agent', '`Svc-Webhooks/1.0`.'],
+  ] as const;
+  const out: Json = {};
+  for (const t of WEBHOOK_EVENT_TYPES) {
+    out[t.type] = {
+      post: {
+        summary: t.summary,
+        description:
+          'Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.',
+        tags: ['webhooks'],
+        // The receiver authenticates the request by the signature header, not by a scheme of ours.
+        security: [],
+        parameters: headers.map(([name, description]) => ({
+          name,
+          in: 'header',
+          required: true,
+          description,
+          schema: name === 'x-svc-delivery-attempt' ? { type: 'integer', minimum: 1, maximum: 5 } : { type: 'string' },
+        })),
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [
+                  { $ref: '#/components/schemas/WebhookEventEnvelope' },
+                  { type: 'object', properties: { type: { const: t.type }, data: convert(t.data, 'output') } },
+                ],
+              },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'Received; any 2xx acknowledges the delivery.' },
+          '400': { description: 'Any non-2xx answer, time-out or network error is retried.' },
+        },
+      },
+    };
+  }
+  return out;
+}

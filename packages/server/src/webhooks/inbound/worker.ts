@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import express, { type Request, type Response } from 'express';
+import type { Database } from '../../db/client.ts';
+import { ApiError } from '../../errors.ts';
+import { correlation, errorMapper } from '../../http/pipeline.ts';
+import { newId } from '../../ids.ts';
+import type { Logger } from '../../logger.ts';
+import type { WebhookConfig } from '../config.ts';
+import {
+  type Accepted,
+  type InboundRequest,
+  Rejection,
+  type RejectReason,
+  verifyAwsSns,
+  verifyAzureEventGrid,
+  verifyCloudflareLogpush,
+  verifyGcpPubSub,
+  verifyStripe,
+  verifySvc,
+} from './providers.ts';
+
+export const CLOUD_PROVIDERS = ['aws-sns', 'azure-event-grid', 'gcp-pubsub', 'cloudflare-logpush'] as const;
+
+/** Counters of the worker, per provider: accepted, duplicates, and rejections per reason. */
+export class InboundMetrics {
+  readonly accepted = new Map<string, number>();
+  readonly duplicates = new Map<string, number>();
+  readonly rejections = new Map<string, number>();
+  private bump(map: Map<string, number>, key: string) {
+    map.set(key, (map.get(key) ?? 0) + 1);
+  }
+  accept(provider: string, fresh: boolean) {
+    this.bump(fresh ? this.accepted : this.duplicates, provider);
+  }
+  reject(provider: string, reason: RejectReason) {
+    this.bump(this.rejections, `${provider}|${reason}`);
+  }
+  rejectionCount(provider: string, reason: RejectReason): number {
+    return this.rejections.get(`${provider}|${reason}`) ?? 0;
+  }
+  /** Prometheus text exposition. */
+  render(): string {
+    const out = [
+      '# HELP svc_inbound_rejections_total Inbound webhook requests refused, by provider and reason.',
+      '# TYPE svc_inbound_rejections_total counter',
+    ];
+    for (const [key, n] of [...this.rejections].sort()) {
+      const [provider, reason] = key.split('|');
+      out.push(`svc_inbound_rejections_total{provider="${provider}",reason="${reason}"} ${n}`);
+    }
+    out.push('# HELP svc_inbound_accepted_total Inbound events stored.', '# TYPE svc_inbound_accepted_total counter');
+    for (const [p, n] of [...this.accepted].sort()) out.push(`svc_inbound_accepted_total{provider="${p}"} ${n}`);
+    out.push('# HELP svc_inbound_duplicates_total Inbound events already stored (same id).', '# TYPE svc_inbound_duplicates_total counter');
+    for (const [p, n] of [...this.duplicates].sort()) out.push(`svc_inbound_duplicates_total{provider="${p}"} ${n}`);
+    return `${out.join('\n')}\n`;
+  }
+}
+
+function parseLimit(text: string): number {
+  const m = /^(\d+)(b|kb|mb)$/i.exec(text);
+  const unit = { b: 1, kb: 1024, mb: 1024 * 1024 }[(m?.[2] ?? 'b').toLowerCase() as 'b'];
+  return Number(m?.[1] ?? 0) * unit;
+}
+
+const TENANT_ID = /^ten_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * The webhook worker: verified inbound endpoints on their own port. A request is verified before
+ * anything is read from the database beyond the tenant's secret, and nothing is stored unless it
+ * verifies; every refusal is counted by reason (`GET /metrics`) and answered with the error envelope.
+ */
+export function createInboundApp(opts: { db: Database; config: WebhookConfig; log: Logger; metrics?: InboundMetrics }) {
+  const { db, config, log } = opts;
+  const prisma = db.prisma;
+  const metrics = opts.metrics ?? new InboundMetrics();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(correlation(log));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/metrics', (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(metrics.render());
+  });
+
+  // The body exactly as sent (compressed or not): signatures cover these bytes. Bounded.
+  const limit = parseLimit(config.inboundBodyLimit);
+  const raw = (req: Request, _res: Response, next: (err?: unknown) => void) => {
+    const declared = Number(req.get('content-length') ?? 0);
+    if (declared > limit) return next(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > limit) {
+        failed = true;
+        req.unpipe();
+        req.resume();
+        return next(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (failed) return;
+      req.body = Buffer.concat(chunks);
+      next();
+    });
+    req.on('error', (err) => {
+      if (failed) return;
+      failed = true;
+      next(Object.assign(err, { type: 'request.aborted' }));
+    });
+  };
+
+  /** The tenant's secrets for a provider (current, then previous while its overlap lasts); throws for an unknown tenant. */
+  async function secretsOf(tenantId: string, provider: string): Promise<string[]> {
+    if (!TENANT_ID.test(tenantId)) throw new Rejection('unknown_tenant', 'The signature could not be verified.');
+    const tenant = await prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
+    if (!tenant) throw new Rejection('unknown_tenant', 'The signature could not be verified.');
+    const row = await prisma.webhookInboundSecret.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
+    if (!row) return [];
+    const now = new Date();
+    return row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
+      ? [row.secret, row.previousSecret]
+      : [row.secret];
+  }
+
+  async function store(provider: string, tenantId: string | undefined, items: Accepted[]): Promise<boolean[]> {
+    const fresh: boolean[] = [];
+    for (const item of items) {
+      const { count } = await prisma.inboundEvent.createMany({
+        skipDuplicates: true,
+        data: [
+          {
+            id: newId('ibe'),
+            tenantId: tenantId ?? null,
+            provider,
+            externalId: item.externalId,
+            dedupKey: `${provider}:${tenantId ?? '-'}:${item.externalId}`,
+            kind: item.kind,
+            type: item.type ?? null,
+            payload: item.payload as object,
+          },
+        ],
+      });
+      metrics.accept(provider, count > 0);
+      fresh.push(count > 0);
+    }
+    return fresh;
+  }
+
+  const requestOf = (req: Request, tenantId: string | undefined, secrets: string[]): InboundRequest => ({
+    raw: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+    header: (name) => req.get(name) ?? undefined,
+    tenantId,
+    secrets,
+    config,
+    now: Date.now(),
+  });
+
+  const handle =
+    (provider: (req: Request) => string, fn: (req: Request, res: Response) => Promise<void>) =>
+    async (req: Request, res: Response, next: (err?: unknown) => void) => {
+      try {
+        await fn(req, res);
+      } catch (err) {
+        if (err instanceof Rejection) {
+          metrics.reject(provider(req), err.reason);
+          log.info('inbound webhook refused', { provider: provider(req), reason: err.reason, path: req.path });
+          return next(
+            new ApiError(err.status === 400 ? 'bad_request' : 'unauthorized', err.message, [{ field: 'request', issue: err.reason }]),
+          );
+        }
+        next(err);
+      }
+    };
+
+  const reply = (res: Response, items: Accepted[], fresh: boolean[]) => {
+    const handshake = items.find((i) => i.reply !== undefined);
+    if (handshake) return void res.status(200).json(handshake.reply);
+    res.status(200).json({ received: true, events: items.map((i, n) => ({ id: i.externalId, kind: i.kind, duplicate: !fresh[n] })) });
+  };
+
+  app.post(
+    '/inbound/:tenantId',
+    raw,
+    handle(
+      () => 'svc',
+      async (req, res) => {
+        const tenantId = String(req.params.tenantId);
+        const accepted = verifySvc(requestOf(req, tenantId, await secretsOf(tenantId, 'svc')));
+        reply(res, [accepted], await store('svc', tenantId, [accepted]));
+      },
+    ),
+  );
+
+  app.post(
+    '/stripe',
+    raw,
+    handle(
+      () => 'stripe',
+      async (req, res) => {
+        const accepted = verifyStripe(requestOf(req, undefined, []));
+        reply(res, [accepted], await store('stripe', accepted.tenantId, [accepted]));
+      },
+    ),
+  );
+
+  app.post(
+    '/cloud/:provider/:tenantId',
+    raw,
+    handle(
+      (req) => ((CLOUD_PROVIDERS as readonly string[]).includes(String(req.params.provider)) ? String(req.params.provider) : 'unknown'),
+      async (req, res) => {
+        const provider = String(req.params.provider);
+        const tenantId = String(req.params.tenantId);
+        if (!(CLOUD_PROVIDERS as readonly string[]).includes(provider)) {
+          throw new Rejection('unknown_provider', `Unknown provider ${provider}; one of ${CLOUD_PROVIDERS.join(', ')}.`);
+        }
+        // SNS and Pub/Sub are verified against configured certificates and keys, not a tenant secret.
+        const tenantSecrets = await secretsOf(tenantId, provider);
+        const secrets = provider === 'azure-event-grid' || provider === 'cloudflare-logpush' ? tenantSecrets : [];
+        const r = requestOf(req, tenantId, secrets);
+        let items: Accepted[];
+        if (provider === 'aws-sns') items = [verifyAwsSns(r)];
+        else if (provider === 'azure-event-grid') items = verifyAzureEventGrid(r);
+        else if (provider === 'gcp-pubsub') items = [verifyGcpPubSub(r)];
+        else {
+          const gzip = (req.get('content-encoding') ?? '').toLowerCase() === 'gzip';
+          items = [verifyCloudflareLogpush(r, gzip, createHash('sha256').update(r.raw).digest('hex'))];
+        }
+        reply(res, items, await store(provider, tenantId, items));
+      },
+    ),
+  );
+
+  app.use((req, _res, next) => next(new ApiError('not_found', `No route ${req.method} ${req.path} on the webhook worker.`)));
+  // Oversized and unreadable bodies are refusals too: count them before the envelope is rendered.
+  app.use((err: unknown, req: Request, _res: Response, next: (err?: unknown) => void) => {
+    const type = (err as { type?: string })?.type;
+    if (type === 'entity.too.large' || type === 'request.aborted' || type === 'encoding.unsupported') {
+      const provider = req.path.startsWith('/stripe')
+        ? 'stripe'
+        : req.path.startsWith('/inbound/')
+          ? 'svc'
+          : (req.path.split('/')[2] ?? 'unknown');
+      metrics.reject(provider, type === 'entity.too.large' ? 'too_large' : 'malformed_body');
+    }
+    next(err);
+  });
+  app.use(errorMapper());
+  return { app, metrics };
+}

@@ -1,0 +1,89 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config.ts';
+import { type Database, openDatabase } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import type { Logger } from '../logger.ts';
+import { createLogger } from '../logger.ts';
+import { createDispatcher, type Dispatcher } from './dispatcher.ts';
+import { createInboundApp, type InboundMetrics } from './inbound/worker.ts';
+
+/** The webhook parts a process runs, after its role: the dispatcher and the inbound worker. */
+export interface WebhookRoles {
+  dispatcher: Dispatcher | undefined;
+  /** URL of the inbound webhook worker, when this process runs it. */
+  webhookUrl: string | undefined;
+  webhookPort: number | undefined;
+  metrics: InboundMetrics | undefined;
+  close(): Promise<void>;
+}
+
+/** Starts what `config.webhooks.role` asks for: `all` both parts, `dispatcher` or `webhooks` one, `api` none. */
+export async function startWebhookRoles(opts: { db: Database; log: Logger; config: Config }): Promise<WebhookRoles> {
+  const { db, config } = opts;
+  const role = config.webhooks.role;
+  let dispatcher: Dispatcher | undefined;
+  if (role === 'all' || role === 'dispatcher') {
+    dispatcher = createDispatcher({ db, config: config.webhooks, log: opts.log });
+    dispatcher.start();
+  }
+  let server: Server | undefined;
+  let metrics: InboundMetrics | undefined;
+  if (role === 'all' || role === 'webhooks') {
+    const inbound = createInboundApp({ db, config: config.webhooks, log: createLogger(config.logLevel, { service: 'svc-webhooks' }) });
+    metrics = inbound.metrics;
+    try {
+      const port = config.webhooks.port ?? (config.port === 0 ? 0 : 8081);
+      server = await new Promise<Server>((resolve, reject) => {
+        const s = createServer(inbound.app);
+        s.once('error', reject);
+        s.listen(port, config.host, () => resolve(s));
+      });
+    } catch (err) {
+      await dispatcher?.stop();
+      throw err;
+    }
+  }
+  const port = server ? (server.address() as AddressInfo).port : undefined;
+  const webhookUrl = port !== undefined ? `http://${config.host}:${port}` : undefined;
+  if (webhookUrl) opts.log.info('webhook worker listening', { url: webhookUrl });
+  if (dispatcher) opts.log.info('webhook dispatcher started', { dispatcher: dispatcher.id });
+  return {
+    dispatcher,
+    webhookUrl,
+    webhookPort: port,
+    metrics,
+    close: async () => {
+      await dispatcher?.stop();
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server?.close(() => resolve()));
+      }
+    },
+  };
+}
+
+/**
+ * A process of role `dispatcher` or `webhooks` (`svc serve --role ...`): the database and the
+ * chosen part, no API. Several may run against one PostgreSQL.
+ */
+export async function startWebhookProcess(config: Config): Promise<WebhookRoles & { db: Database; log: Logger }> {
+  const log = createLogger(config.logLevel, { service: `svc-${config.webhooks.role}` });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  try {
+    await migrate(db);
+    const roles = await startWebhookRoles({ db, log, config });
+    return {
+      ...roles,
+      db,
+      log,
+      close: async () => {
+        await roles.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,363 @@
+import type {
+  CreateWebhookSubscriptionBody,
+  DeliveriesQuery,
+  INBOUND_SECRET_PROVIDERS,
+  ReplayBody,
+  UpdateWebhookSubscriptionBody,
+  WebhookDelivery,
+  WebhookSubscription,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma, Tx } from '../db/client.ts';
+import { decodeCursor, toPage } from '../db/pagination.ts';
+import { scopeToTenant } from '../db/tenant-scope.ts';
+import { notFound } from '../errors.ts';
+import type {
+  WebhookAttempt as AttemptRow,
+  WebhookDelivery as DeliveryRow,
+  WebhookSubscription as SubscriptionRow,
+} from '../generated/prisma/client.ts';
+import { newId } from '../ids.ts';
+import { recordChange } from '../services/changes.ts';
+import type { WebhookConfig } from './config.ts';
+import { outboxSignal } from './outbox.ts';
+import { newWebhookSecret } from './signing.ts';
+import { checkTargetUrl } from './targets.ts';
+
+type Subscription = z.infer<typeof WebhookSubscription>;
+type Delivery = z.infer<typeof WebhookDelivery>;
+type InboundProvider = (typeof INBOUND_SECRET_PROVIDERS)[number];
+
+export interface Actor {
+  tenantId: string;
+  actor: string;
+  correlationId: string;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function renderSubscription(s: SubscriptionRow, now = new Date()): Subscription {
+  return {
+    object: 'svc.webhooks.subscription',
+    id: s.id,
+    url: s.url,
+    description: s.description,
+    eventTypes: s.eventTypes,
+    enabled: s.enabled,
+    secretPrefix: s.secret.slice(0, 10),
+    previousSecretExpiresAt: s.previousSecretExpiresAt && s.previousSecretExpiresAt > now ? s.previousSecretExpiresAt.toISOString() : null,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  };
+}
+
+/** The subscription as the audit trail records it: never the secret. */
+const auditData = (s: SubscriptionRow) => ({ url: s.url, eventTypes: s.eventTypes, enabled: s.enabled });
+
+async function findOwn(tx: Tx, tenantId: string, id: string): Promise<SubscriptionRow> {
+  const row = await scopeToTenant(tx, tenantId).webhookSubscription.findFirst({ where: { id } });
+  if (!row) throw notFound('Webhook subscription', id);
+  return row;
+}
+
+export async function createSubscription(
+  prisma: Prisma,
+  config: WebhookConfig,
+  who: Actor,
+  body: z.infer<typeof CreateWebhookSubscriptionBody>,
+) {
+  checkTargetUrl(body.url, config.allowPrivateTargets);
+  return prisma.$transaction(async (tx) => {
+    const secret = newWebhookSecret();
+    const row = await scopeToTenant(tx, who.tenantId).webhookSubscription.create({
+      data: {
+        id: newId('whs'),
+        tenantId: who.tenantId,
+        url: body.url,
+        description: body.description ?? null,
+        eventTypes: [...new Set(body.eventTypes)],
+        enabled: body.enabled,
+        secret,
+      },
+    });
+    await recordChange(tx, {
+      ...who,
+      action: 'webhook_subscription.created',
+      resourceType: 'svc.webhooks.subscription',
+      resourceId: row.id,
+      data: auditData(row),
+    });
+    return { ...renderSubscription(row), secret };
+  });
+}
+
+export async function listSubscriptions(prisma: Prisma, tenantId: string, opts: { limit: number; cursor?: string }) {
+  const after = decodeCursor(opts.cursor, 'string');
+  const rows = await scopeToTenant(prisma, tenantId).webhookSubscription.findMany({
+    where: after ? { id: { lt: after } } : {},
+    orderBy: { id: 'desc' },
+    take: opts.limit + 1,
+  });
+  return toPage(
+    rows,
+    opts.limit,
+    (r) => r.id,
+    (r) => renderSubscription(r),
+  );
+}
+
+export async function getSubscription(prisma: Prisma, tenantId: string, id: string) {
+  return renderSubscription(await findOwn(prisma, tenantId, id));
+}
+
+export async function updateSubscription(
+  prisma: Prisma,
+  config: WebhookConfig,
+  who: Actor,
+  id: string,
+  body: z.infer<typeof UpdateWebhookSubscriptionBody>,
+) {
+  if (body.url !== undefined) checkTargetUrl(body.url, config.allowPrivateTargets);
+  return prisma.$transaction(async (tx) => {
+    await findOwn(tx, who.tenantId, id);
+    const db = scopeToTenant(tx, who.tenantId);
+    await db.webhookSubscription.updateMany({
+      where: { id },
+      data: {
+        ...(body.url !== undefined ? { url: body.url } : {}),
+        ...(body.eventTypes !== undefined ? { eventTypes: [...new Set(body.eventTypes)] } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+        updatedAt: new Date(),
+      },
+    });
+    const row = await findOwn(tx, who.tenantId, id);
+    await recordChange(tx, {
+      ...who,
+      action: 'webhook_subscription.updated',
+      resourceType: 'svc.webhooks.subscription',
+      resourceId: id,
+      data: { ...auditData(row), changed: Object.keys(body) },
+    });
+    return renderSubscription(row);
+  });
+}
+
+/**
+ * A new secret; the current one becomes the previous one and keeps signing (a second `v1=`) until
+ * the overlap ends, so receivers can roll their configuration without dropping a delivery.
+ */
+export async function rotateSecret(prisma: Prisma, config: WebhookConfig, who: Actor, id: string, overlapSeconds?: number) {
+  const overlap = overlapSeconds ?? config.rotationOverlapSeconds;
+  return prisma.$transaction(async (tx) => {
+    const current = await findOwn(tx, who.tenantId, id);
+    const secret = newWebhookSecret();
+    const now = new Date();
+    await scopeToTenant(tx, who.tenantId).webhookSubscription.updateMany({
+      where: { id },
+      data: {
+        secret,
+        previousSecret: overlap > 0 ? current.secret : null,
+        previousSecretExpiresAt: overlap > 0 ? new Date(now.getTime() + overlap * 1000) : null,
+        updatedAt: now,
+      },
+    });
+    const row = await findOwn(tx, who.tenantId, id);
+    await recordChange(tx, {
+      ...who,
+      action: 'webhook_subscription.secret_rotated',
+      resourceType: 'svc.webhooks.subscription',
+      resourceId: id,
+      data: { overlapSeconds: overlap },
+    });
+    return { ...renderSubscription(row, now), secret };
+  });
+}
+
+/** Deletes the subscription and the deliveries still waiting for it; delivered history goes with it. */
+export async function deleteSubscription(prisma: Prisma, who: Actor, id: string) {
+  return prisma.$transaction(async (tx) => {
+    const row = await findOwn(tx, who.tenantId, id);
+    const db = scopeToTenant(tx, who.tenantId);
+    const deliveries = await db.webhookDelivery.findMany({ where: { subscriptionId: id }, select: { id: true } });
+    const ids = deliveries.map((d) => d.id);
+    if (ids.length > 0) {
+      await db.webhookAttempt.deleteMany({ where: { deliveryId: { in: ids } } });
+      await db.webhookDelivery.deleteMany({ where: { id: { in: ids } } });
+    }
+    await db.webhookSubscription.deleteMany({ where: { id } });
+    await recordChange(tx, {
+      ...who,
+      action: 'webhook_subscription.deleted',
+      resourceType: 'svc.webhooks.subscription',
+      resourceId: id,
+      data: auditData(row),
+    });
+    return { object: 'svc.webhooks.subscription' as const, id, deleted: true as const };
+  });
+}
+
+export function renderDelivery(d: DeliveryRow, attempts: AttemptRow[]): Delivery {
+  return {
+    object: 'svc.webhooks.delivery',
+    id: d.id,
+    subscriptionId: d.subscriptionId,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status as Delivery['status'],
+    attemptCount: d.attemptCount,
+    nextAttemptAt: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
+    deliveredAt: iso(d.deliveredAt),
+    deadLetteredAt: iso(d.deadAt),
+    replays: d.replays,
+    attempts: attempts
+      .filter((a) => a.deliveryId === d.id)
+      .sort((a, b) => a.round - b.round || a.attempt - b.attempt)
+      .map((a) => ({
+        attempt: a.attempt,
+        at: a.startedAt.toISOString(),
+        statusCode: a.statusCode,
+        latencyMs: a.latencyMs,
+        outcome: a.outcome as 'succeeded' | 'failed',
+        error: a.error,
+      })),
+    createdAt: d.createdAt.toISOString(),
+  };
+}
+
+async function withAttempts(prisma: Prisma | Tx, rows: DeliveryRow[]) {
+  if (rows.length === 0) return [];
+  return prisma.webhookAttempt.findMany({ where: { deliveryId: { in: rows.map((r) => r.id) } } });
+}
+
+export async function listDeliveries(prisma: Prisma, tenantId: string, q: z.infer<typeof DeliveriesQuery>) {
+  const after = decodeCursor(q.cursor, 'string');
+  const rows = await scopeToTenant(prisma, tenantId).webhookDelivery.findMany({
+    where: {
+      ...(q.subscriptionId ? { subscriptionId: q.subscriptionId } : {}),
+      ...(q.eventId ? { eventId: q.eventId } : {}),
+      ...(q.eventType ? { eventType: q.eventType } : {}),
+      ...(q.status ? { status: q.status } : {}),
+      ...(after ? { id: { lt: after } } : {}),
+    },
+    orderBy: { id: 'desc' },
+    take: q.limit + 1,
+  });
+  const attempts = await withAttempts(scopeToTenant(prisma, tenantId), rows.slice(0, q.limit));
+  return toPage(
+    rows,
+    q.limit,
+    (r) => r.id,
+    (r) => renderDelivery(r, attempts),
+  );
+}
+
+/** Issues or rotates the tenant's secret for an inbound provider; the previous one stays valid for the overlap. */
+export async function rotateInboundSecret(
+  prisma: Prisma,
+  config: WebhookConfig,
+  who: Actor,
+  provider: InboundProvider,
+  overlapSeconds?: number,
+) {
+  const overlap = overlapSeconds ?? config.rotationOverlapSeconds;
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const current = await db.webhookInboundSecret.findFirst({ where: { provider } });
+    const secret = provider === 'azure-event-grid' ? newWebhookSecret().slice(6) : newWebhookSecret();
+    const now = new Date();
+    const previous =
+      current && overlap > 0
+        ? { previousSecret: current.secret, previousSecretExpiresAt: new Date(now.getTime() + overlap * 1000) }
+        : { previousSecret: null, previousSecretExpiresAt: null };
+    if (current) await db.webhookInboundSecret.updateMany({ where: { provider }, data: { secret, ...previous, createdAt: now } });
+    else await db.webhookInboundSecret.create({ data: { tenantId: who.tenantId, provider, secret, createdAt: now } });
+    const row = await db.webhookInboundSecret.findFirstOrThrow({ where: { provider } });
+    await recordChange(tx, {
+      ...who,
+      action: 'webhook_inbound_secret.rotated',
+      resourceType: 'svc.webhooks.inbound_secret',
+      resourceId: provider,
+      data: { provider, overlapSeconds: current ? overlap : 0 },
+    });
+    return {
+      object: 'svc.webhooks.inbound_secret' as const,
+      provider,
+      secret,
+      previousSecretExpiresAt: iso(row.previousSecretExpiresAt),
+      createdAt: row.createdAt.toISOString(),
+    };
+  });
+}
+
+export async function listDeadLetters(prisma: Prisma, q: { limit: number; cursor?: string; tenantId?: string }) {
+  const after = decodeCursor(q.cursor, 'string');
+  const rows = await prisma.webhookDelivery.findMany({
+    where: { status: 'dead_lettered', ...(q.tenantId ? { tenantId: q.tenantId } : {}), ...(after ? { id: { lt: after } } : {}) },
+    orderBy: { id: 'desc' },
+    take: q.limit + 1,
+  });
+  const attempts = await withAttempts(prisma, rows.slice(0, q.limit));
+  return toPage(
+    rows,
+    q.limit,
+    (r) => r.id,
+    (r) => ({ ...renderDelivery(r, attempts), tenantId: r.tenantId }),
+  );
+}
+
+/**
+ * Puts dead-lettered deliveries back in line, due at once, from attempt 1 of a new round: same
+ * event, same id, same envelope. Only an operator's call does this; nothing replays by itself.
+ */
+export async function replayDeadLetters(prisma: Prisma, who: { actor: string; correlationId: string }, body: z.infer<typeof ReplayBody>) {
+  const result = await prisma.$transaction(async (tx) => {
+    const rows =
+      'deliveryId' in body
+        ? await tx.webhookDelivery.findMany({ where: { id: body.deliveryId } })
+        : await tx.webhookDelivery.findMany({
+            where: {
+              status: 'dead_lettered',
+              deadAt: { gte: new Date(body.since) },
+              ...(body.tenantId ? { tenantId: body.tenantId } : {}),
+            },
+            orderBy: { id: 'asc' },
+            take: 10_000,
+          });
+    if ('deliveryId' in body && (rows.length === 0 || rows[0]?.status !== 'dead_lettered')) {
+      throw notFound('Dead-lettered delivery', body.deliveryId);
+    }
+    const ids = rows.filter((r) => r.status === 'dead_lettered').map((r) => r.id);
+    const now = new Date();
+    if (ids.length > 0) {
+      await tx.webhookDelivery.updateMany({
+        where: { id: { in: ids }, status: 'dead_lettered' },
+        data: {
+          status: 'pending',
+          attemptCount: 0,
+          replays: { increment: 1 },
+          nextAttemptAt: now,
+          deadAt: null,
+          leaseExpiresAt: null,
+          updatedAt: now,
+        },
+      });
+    }
+    const byTenant = new Map<string, string[]>();
+    for (const r of rows) byTenant.set(r.tenantId, [...(byTenant.get(r.tenantId) ?? []), r.id]);
+    for (const [tenantId, deliveryIds] of byTenant) {
+      await recordChange(tx, {
+        tenantId,
+        actor: who.actor,
+        correlationId: who.correlationId,
+        action: 'webhook_delivery.replayed',
+        resourceType: 'svc.webhooks.delivery',
+        resourceId: deliveryIds.length === 1 ? (deliveryIds[0] as string) : `${deliveryIds.length} deliveries`,
+        data: { deliveryIds },
+      });
+    }
+    return { replayed: ids.length, deliveryIds: ids };
+  });
+  if (result.replayed > 0) outboxSignal.emit('enqueued');
+  return result;
+}
