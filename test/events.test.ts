@@ -81,11 +81,63 @@ describe('event engine: filters and sub-resources', () => {
   beforeAll(async () => {
     t = await createTenant(ts);
     const rows = [
-      { kind: 'model.deployed', phase: 'started', severity: 'info', actor: 'bot', entity: 'sys_x', action: 'deploy', correlationId: 'c1', min: 0, latencyMs: 100 },
-      { kind: 'model.deployed', phase: 'completed', severity: 'info', actor: 'bot', entity: 'sys_x', action: 'deploy', correlationId: 'c1', min: 5, latencyMs: 9000 },
-      { kind: 'incident.opened', phase: 'started', severity: 'critical', actor: 'pager', entity: 'inc_1', action: 'open', correlationId: 'c2', min: 70, latencyMs: 2500, source: 'pagerduty' },
-      { kind: 'incident.opened', phase: 'completed', severity: 'error', actor: 'pager', entity: 'inc_1', action: 'close', correlationId: 'c2', min: 130, latencyMs: 10, source: 'pagerduty' },
-      { kind: 'evidence.collected', phase: 'observed', severity: 'notice', actor: 'scanner', entity: 'sys_x', action: 'scan', correlationId: 'c1', min: 10, latencyMs: null },
+      {
+        kind: 'model.deployed',
+        phase: 'started',
+        severity: 'info',
+        actor: 'bot',
+        entity: 'sys_x',
+        action: 'deploy',
+        correlationId: 'c1',
+        min: 0,
+        latencyMs: 100,
+      },
+      {
+        kind: 'model.deployed',
+        phase: 'completed',
+        severity: 'info',
+        actor: 'bot',
+        entity: 'sys_x',
+        action: 'deploy',
+        correlationId: 'c1',
+        min: 5,
+        latencyMs: 9000,
+      },
+      {
+        kind: 'incident.opened',
+        phase: 'started',
+        severity: 'critical',
+        actor: 'pager',
+        entity: 'inc_1',
+        action: 'open',
+        correlationId: 'c2',
+        min: 70,
+        latencyMs: 2500,
+        source: 'pagerduty',
+      },
+      {
+        kind: 'incident.opened',
+        phase: 'completed',
+        severity: 'error',
+        actor: 'pager',
+        entity: 'inc_1',
+        action: 'close',
+        correlationId: 'c2',
+        min: 130,
+        latencyMs: 10,
+        source: 'pagerduty',
+      },
+      {
+        kind: 'evidence.collected',
+        phase: 'observed',
+        severity: 'notice',
+        actor: 'scanner',
+        entity: 'sys_x',
+        action: 'scan',
+        correlationId: 'c1',
+        min: 10,
+        latencyMs: null,
+      },
     ];
     for (const r of rows) {
       const res = await t.call('POST', '/v1/events', {
@@ -107,7 +159,8 @@ describe('event engine: filters and sub-resources', () => {
     }
   });
 
-  const ids = async (q: string) => (await t.call('GET', `/v1/events?${q}`)).body.data.map((r: { kind: string; phase: string }) => `${r.kind}/${r.phase}`);
+  const ids = async (q: string) =>
+    (await t.call('GET', `/v1/events?${q}`)).body.data.map((r: { kind: string; phase: string }) => `${r.kind}/${r.phase}`);
 
   it('filters by each field and by time range, newest first', async () => {
     expect(await ids('source=pagerduty')).toEqual(['incident.opened/completed', 'incident.opened/started']);

@@ -32,6 +32,7 @@ beforeAll(async () => {
   gcpKey = gcp.privateKey;
   const jwks = { keys: [{ ...gcp.publicKey.export({ format: 'jwk' }), kid: 'gcp-test-1', alg: 'RS256', use: 'sig' }] };
   ts = await startTestServer({
+    SVC_ROLE: 'webhooks',
     WEBHOOK_PORT: '0',
     SVC_STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
     SVC_SNS_SIGNING_CERTS: pems.cert,

@@ -35,14 +35,20 @@ async function declare(t: TenantFixture, state: Record<string, unknown>) {
 describe('declared state', () => {
   it('starts empty at version 0, is replaced by PUT (versioned, audited) and validated', async () => {
     const t = await createTenant(ts);
-    expect((await t.call('GET', '/v1/reconciliation/declared')).body).toMatchObject({ version: 0, activatedFrameworks: [], updatedBy: null });
+    expect((await t.call('GET', '/v1/reconciliation/declared')).body).toMatchObject({
+      version: 0,
+      activatedFrameworks: [],
+      updatedBy: null,
+    });
     const v1 = await declare(t, { activatedFrameworks: ['gdpr', 'gdpr'], controlBaseline: ['GDPR-LAW-01'] });
     expect(v1).toMatchObject({ version: 1, activatedFrameworks: ['gdpr'], controlBaseline: ['GDPR-LAW-01'], attestationMaxAgeDays: null });
     const v2 = await declare(t, { activatedFrameworks: [] });
     expect(v2.version).toBe(2);
     const bad = await t.call('PUT', '/v1/reconciliation/declared', { body: { attestationMaxAgeDays: 0, surprise: true } });
     expectEnvelope(bad, 422, 'validation_failed');
-    const audits = await ts.server.db.prisma.auditEvent.count({ where: { tenantId: t.tenantId, action: 'reconciliation.declared_updated' } });
+    const audits = await ts.server.db.prisma.auditEvent.count({
+      where: { tenantId: t.tenantId, action: 'reconciliation.declared_updated' },
+    });
     expect(audits).toBe(2);
   });
 });
@@ -156,7 +162,9 @@ describe('the seven drift checks', () => {
       },
     });
     await run(t);
-    expect(await open(t, 'events-covered')).toEqual([expect.objectContaining({ type: 'uncovered-event', detail: { kind: 'rogue.write' } })]);
+    expect(await open(t, 'events-covered')).toEqual([
+      expect.objectContaining({ type: 'uncovered-event', detail: { kind: 'rogue.write' } }),
+    ]);
   });
 
   it('audit-chain: a tampered audit event is found by the next run', async () => {
@@ -174,7 +182,11 @@ describe('the seven drift checks', () => {
     });
     await run(t);
     expect(await open(t, 'audit-chain')).toEqual([
-      expect.objectContaining({ type: 'audit-chain-broken', subject: `seq:${head.seq}`, detail: expect.objectContaining({ reason: 'hash_mismatch' }) }),
+      expect.objectContaining({
+        type: 'audit-chain-broken',
+        subject: `seq:${head.seq}`,
+        detail: expect.objectContaining({ reason: 'hash_mismatch' }),
+      }),
     ]);
   });
 
@@ -198,7 +210,9 @@ describe('drift events in the audit log, summary and /v1/events/drifts', () => {
     expect(r.opened).toBe(2);
     const drifts = await open(t);
     const audit = await t.call('POST', '/v1/audit-trail/query', { body: { action: 'drift.detected' } });
-    expect(audit.body.data.map((e: { seq: number }) => e.seq).sort()).toEqual(drifts.map((d) => (d as unknown as { auditSeq: number }).auditSeq).sort());
+    expect(audit.body.data.map((e: { seq: number }) => e.seq).sort()).toEqual(
+      drifts.map((d) => (d as unknown as { auditSeq: number }).auditSeq).sort(),
+    );
     const replay = await t.call('POST', '/v1/audit-trail/replay', { body: {} });
     expect(replay.body.valid).toBe(true);
     const summary = await t.call('GET', '/v1/reconciliation/summary');
@@ -206,7 +220,9 @@ describe('drift events in the audit log, summary and /v1/events/drifts', () => {
     expect(summary.body.byCheck).toHaveLength(7);
     expect(summary.body.byCheck.find((c: { check: string }) => c.check === 'framework-activation').open).toBe(2);
     const viaEvents = await t.call('GET', '/v1/events/drifts?status=open');
-    expect(viaEvents.body.data.map((d: { id: string }) => d.id).sort()).toEqual(drifts.map((d) => (d as unknown as { id: string }).id).sort());
+    expect(viaEvents.body.data.map((d: { id: string }) => d.id).sort()).toEqual(
+      drifts.map((d) => (d as unknown as { id: string }).id).sort(),
+    );
     // A second run finds the same drift: nothing new is opened or audited.
     const again = await run(t);
     expect(again).toMatchObject({ opened: 0, resolved: 0, open: 2 });

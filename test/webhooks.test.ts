@@ -30,9 +30,10 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const run = promisify(execFile);
 
 const ENV = {
+  SVC_ROLE: 'all',
   SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   SVC_WEBHOOK_SCHEDULE_SCALE: '0.01',
-  SVC_WEBHOOK_POLL_MS: '10',
+  SVC_WEBHOOK_POLL_MS: '25',
   SVC_WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000',
   SVC_WEBHOOK_LEASE_MS: '2500',
   WEBHOOK_PORT: '0',
@@ -493,7 +494,9 @@ describe('delivery', () => {
       const r = await receiver((_x, n) => (n === 1 ? 'hang' : 200));
       const t = await createTenant(ts);
       await subscribe(t, r.url);
-      const child: ChildProcess = spawn(TSX, [BIN, 'serve', '--role', 'dispatcher'], {
+      // node itself (with tsx as a loader), not the tsx wrapper: the signal must reach the dispatcher.
+      const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve', '--role', 'dispatcher'], {
+        cwd: ROOT,
         env: { ...process.env, ...ENV, SVC_WEBHOOK_LEASE_MS: '1000', SVC_LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });

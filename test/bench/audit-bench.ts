@@ -88,6 +88,8 @@ console.log(`node ${process.version} | ${new Date().toISOString()} | ${N} events
 console.log('| database   | mode                             | events/s | ÷ plain |');
 console.log('|------------|----------------------------------|---------:|--------:|');
 for (const r of results) {
-  console.log(`| ${r.database.padEnd(10)} | ${r.mode.padEnd(32)} | ${r.perSecond.toFixed(0).padStart(8)} | ${r.ratio.toFixed(2).padStart(7)} |`);
+  console.log(
+    `| ${r.database.padEnd(10)} | ${r.mode.padEnd(32)} | ${r.perSecond.toFixed(0).padStart(8)} | ${r.ratio.toFixed(2).padStart(7)} |`,
+  );
 }
 console.log(`BENCH_JSON ${JSON.stringify({ bench: 'audit', results })}`);

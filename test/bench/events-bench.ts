@@ -79,7 +79,7 @@ for (const [name, cond, params] of filters) {
   const sql = `SELECT * FROM event_index WHERE "tenant_id" = $1 AND ${cond} ORDER BY "time" DESC, "id" DESC LIMIT 51`;
   const args = ['ten_3', ...params];
   const plan = (await client.query(`EXPLAIN ${sql}`, args)).rows.map((r) => r['QUERY PLAN'] as string).join(' ');
-  const index = /Index (Only )?Scan (Backward )?using (\S+)/.exec(plan)?.[3] ?? (/Bitmap Index Scan on (\S+)/.exec(plan)?.[1] ?? 'seq scan');
+  const index = /Index (Only )?Scan (Backward )?using (\S+)/.exec(plan)?.[3] ?? /Bitmap Index Scan on (\S+)/.exec(plan)?.[1] ?? 'seq scan';
   const indexed = await p50(sql, args);
   await client.query('SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off');
   const seq = await p50(sql, args);

@@ -68,12 +68,14 @@ async function measure(target: 'pglite' | 'postgresql') {
     secret = sub.body.secret;
     const prisma = ts.server.db.prisma;
     const now = new Date();
-    const pad = (i: number) => String(i).padStart(8, '0');
+    // Ids unique per run (the PostgreSQL database keeps earlier runs' rows): a random tag and the index.
+    const tag = Array.from({ length: 6 }, () => '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[Math.floor(Math.random() * 32)]).join('');
+    const pad = (i: number) => `${tag}${String(i).padStart(20, '0')}`;
     for (let from = 0; from < EVENTS; from += 500) {
       const ids = Array.from({ length: Math.min(500, EVENTS - from) }, (_, k) => pad(from + k));
       await prisma.webhookEvent.createMany({
         data: ids.map((i) => ({
-          id: `evt_BENCH${i}00000000000000000`.slice(0, 30),
+          id: `evt_${i}`,
           tenantId: t.tenantId,
           type: 'assessment.created',
           source: `/v1/compliance/assessments/${asm.body.id}`,
@@ -85,10 +87,10 @@ async function measure(target: 'pglite' | 'postgresql') {
       });
       await prisma.webhookDelivery.createMany({
         data: ids.map((i) => ({
-          id: `whd_BENCH${i}00000000000000000`.slice(0, 30),
+          id: `whd_${i}`,
           tenantId: t.tenantId,
           subscriptionId: sub.body.id,
-          eventId: `evt_BENCH${i}00000000000000000`.slice(0, 30),
+          eventId: `evt_${i}`,
           eventType: 'assessment.created',
           status: 'pending',
           nextAttemptAt: now,

@@ -18,7 +18,9 @@ export interface TestServer {
 export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const server = await startServer({
-    env: { ...process.env, SVC_LOG_LEVEL: process.env.SVC_LOG_LEVEL ?? 'silent', ...env },
+    // No webhook dispatcher unless a test asks for one (SVC_ROLE=all): on a shared PostgreSQL it
+    // would claim and send the deliveries of other test files' servers.
+    env: { ...process.env, SVC_LOG_LEVEL: process.env.SVC_LOG_LEVEL ?? 'silent', SVC_ROLE: 'api', ...env },
     config: {
       port: 0,
       ...(process.env.DATABASE_URL ? {} : { dataDir: 'memory://' }),

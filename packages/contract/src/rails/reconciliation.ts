@@ -22,7 +22,11 @@ const ControlId = z.string().min(1).max(64);
 
 export const DeclaredStateBody = z
   .strictObject({
-    activatedFrameworks: z.array(z.string().min(1).max(64)).max(100).default([]).meta({ description: 'Framework ids that must be active.' }),
+    activatedFrameworks: z
+      .array(z.string().min(1).max(64))
+      .max(100)
+      .default([])
+      .meta({ description: 'Framework ids that must be active.' }),
     controlBaseline: z.array(ControlId).max(2000).default([]).meta({ description: 'Controls that must be backed by current evidence.' }),
     attestationMaxAgeDays: z.int().min(1).max(3650).nullable().default(null).meta({
       description: 'Each baseline control needs an attestation no older than this; null: not checked.',
@@ -31,7 +35,9 @@ export const DeclaredStateBody = z
   })
   .meta({
     id: 'DeclaredStateRequest',
-    examples: [{ activatedFrameworks: ['eu-ai-act', 'gdpr'], controlBaseline: ['AIA-RMS-01'], attestationMaxAgeDays: 90, maxApiKeyAgeDays: 365 }],
+    examples: [
+      { activatedFrameworks: ['eu-ai-act', 'gdpr'], controlBaseline: ['AIA-RMS-01'], attestationMaxAgeDays: 90, maxApiKeyAgeDays: 365 },
+    ],
   });
 
 export const DeclaredState = z

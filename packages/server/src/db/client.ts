@@ -30,12 +30,19 @@ export interface DatabaseOptions {
   poolSize: number;
 }
 
+/**
+ * Interactive transactions wait up to 10 s for a connection and may run 30 s: writes of one tenant
+ * queue on its audit-chain lock, and under a burst the defaults (2 s, 5 s) would fail requests
+ * that only had to wait their turn.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize });
     // A broken idle connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
     return {
       kind: 'postgresql',
       prisma,
@@ -60,7 +67,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
   const client = await PGlite.create(opts.dataDir);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS });
   return {
     kind: 'pglite',
     prisma,

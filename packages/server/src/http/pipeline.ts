@@ -306,6 +306,10 @@ function toApiError(err: unknown, req: Request): ApiError | undefined {
   }
   if (e.code === 'P2002') return new ApiError('conflict', 'A resource with the same identity already exists.');
   if (e.code === 'P2025') return new ApiError('not_found', 'The resource was not found.');
+  // Transaction API errors (no connection in time, transaction expired): the database is busy.
+  if (e.code === 'P2028' || e.code === 'P2024') {
+    return new ApiError('service_unavailable', 'The database is busy; retry with backoff.', undefined, { 'Retry-After': '1' });
+  }
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError('bad_request', 'The request could not be read.');

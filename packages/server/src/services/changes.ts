@@ -19,6 +19,8 @@ export interface Change extends AuditEntry {
  */
 export async function recordChange(tx: Tx, change: Change, opts: { index?: boolean } = {}): Promise<ChainedEvent> {
   const { resource: _resource, ...entry } = change;
+  // Before the audit append, which takes the tenant's chain lock: the outbox rows need no lock.
+  await enqueueWebhookEvents(tx, change, new Date());
   const event = await appendAudit(tx, entry);
   // The platform's own operations are events too; an emitted event indexes itself instead.
   if (opts.index !== false) {
@@ -38,6 +40,5 @@ export async function recordChange(tx: Tx, change: Change, opts: { index?: boole
       auditEventId: event.id,
     });
   }
-  await enqueueWebhookEvents(tx, change, new Date(event.timestamp));
   return event;
 }

@@ -354,28 +354,56 @@ export async function driftSummary(prisma: Prisma, tenantId: string, intervalSec
   };
 }
 
-/** The scheduled job: every tenant, every interval; failures are logged and retried next time. */
-export function startReconciler(prisma: Prisma, log: Logger, intervalSeconds: number): () => void {
+/**
+ * Tenants in the order a scheduled pass should take them: first those changed since their last
+ * run (their chain head moved), then never-reconciled ones, newest first, then the rest, least
+ * recently reconciled first. A pass that cannot finish within the interval still reaches the
+ * tenants where drift is most likely.
+ */
+async function tenantsByUrgency(prisma: Prisma): Promise<string[]> {
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT t."id" FROM "tenants" t
+    LEFT JOIN LATERAL (SELECT max(r."started_at") AS "last" FROM "reconciliation_runs" r WHERE r."tenant_id" = t."id") r ON true
+    LEFT JOIN "audit_chain_heads" h ON h."tenant_id" = t."id"
+    ORDER BY (h."updated_at" IS NOT NULL AND (r."last" IS NULL OR h."updated_at" > r."last")) DESC,
+             r."last" ASC NULLS FIRST, t."created_at" DESC`;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The scheduled job: every tenant, every interval, a few tenants at a time; failures are logged
+ * and retried on the next pass. Passes never overlap within a process, and the per-tenant lock
+ * keeps processes from running one tenant twice.
+ */
+export function startReconciler(prisma: Prisma, log: Logger, intervalSeconds: number, concurrency = 4): () => void {
   let running = false;
+  let stopped = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      const tenants = await prisma.tenant.findMany({ select: { id: true } });
-      for (const t of tenants) {
-        try {
-          await reconcileTenant(prisma, t.id, 'schedule');
-        } catch (err) {
-          log.warn('reconciliation failed', { tenant_id: t.id, error: String(err) });
-        }
-      }
+      const queue = await tenantsByUrgency(prisma);
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          for (let id = queue.shift(); id !== undefined && !stopped; id = queue.shift()) {
+            try {
+              await reconcileTenant(prisma, id, 'schedule');
+            } catch (err) {
+              log.warn('reconciliation failed', { tenant_id: id, error: String(err) });
+            }
+          }
+        }),
+      );
     } catch (err) {
-      log.warn('reconciliation sweep failed', { error: String(err) });
+      if (!stopped) log.warn('reconciliation pass failed', { error: String(err) });
     } finally {
       running = false;
     }
   };
   const timer = setInterval(() => void tick(), intervalSeconds * 1000);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { WEBHOOK_HEADERS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_SCHEDULE_MS, type WebhookEnvelope } from '@svc/contract';
 import type { Database } from '../db/client.ts';
@@ -9,7 +10,7 @@ import type { Logger } from '../logger.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
 import { signatureHeader } from './signing.ts';
-import { guardedLookup } from './targets.ts';
+import { guardedLookup, isPrivateAddress } from './targets.ts';
 
 /** A delivery this dispatcher holds the lease of. */
 interface Claimed {
@@ -82,6 +83,7 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
   let again = false;
   let running = false;
   let crashed = false;
+  let current: Promise<void> | undefined;
 
   const schedule = (ms: number) => {
     if (!running) return;
@@ -92,7 +94,7 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
     timer = setTimeout(() => {
       timer = undefined;
       timerDue = Number.POSITIVE_INFINITY;
-      void tick();
+      current = tick();
     }, ms);
   };
   const wake = () => schedule(5);
@@ -133,7 +135,11 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
       const free = config.concurrency - inflight.size;
       if (free > 0) {
         const claimed = await claim(free);
-        if (!running) return;
+        if (!running) {
+          // Stopped while claiming: hand the rows back rather than leave them to their lease.
+          if (!crashed) await release(claimed);
+          return;
+        }
         if (claimed.length > 0) await launch(claimed);
         if (claimed.length === free) next = 0;
       }
@@ -148,6 +154,19 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
       next = 0;
     }
     schedule(next);
+  }
+
+  async function release(claimed: Claimed[]): Promise<void> {
+    for (const c of claimed) {
+      await prisma.webhookDelivery.updateMany({
+        where: { id: c.id, status: 'delivering', attemptCount: c.attempt_count, replays: c.replays },
+        data: {
+          status: c.prev_status === 'delivering' ? 'delivering' : 'pending',
+          attemptCount: c.attempt_count - 1,
+          leaseExpiresAt: c.prev_status === 'delivering' ? new Date(0) : null,
+        },
+      });
+    }
   }
 
   async function launch(claimed: Claimed[]): Promise<void> {
@@ -258,6 +277,11 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
       } catch {
         return resolve({ error: 'invalid URL' });
       }
+      // Names are checked by the lookup; an address literal never reaches it, so it is checked here.
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (!config.allowPrivateTargets && (isIP(host) ? isPrivateAddress(host) : false)) {
+        return resolve({ error: `EPRIVATE: ${host} is a private address` });
+      }
       const mod = url.protocol === 'https:' ? https : http;
       const req = mod.request(url, {
         method: 'POST',
@@ -335,6 +359,7 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
       outboxSignal.off('enqueued', wake);
       if (timer) clearTimeout(timer);
       timer = undefined;
+      await current?.catch(() => {});
       const grace = new Promise((r) => setTimeout(r, Math.min(2000, config.attemptTimeoutMs)).unref());
       await Promise.race([Promise.all([...inflight.values()].map((f) => f.done)), grace]);
       for (const f of inflight.values()) f.abort.abort();
