@@ -20,7 +20,7 @@ export interface AuditEntry {
  * the head's row lock until commit, so concurrent writers of one tenant queue up and each links
  * to the hash its predecessor committed; the unique (tenant, seq) index makes a fork impossible.
  */
-export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<ChainedEvent> {
+export async function appendAudit(tx: Tx, entry: AuditEntry, id = newId('aud')): Promise<ChainedEvent> {
   // One round trip: lock (or create) the chain head and read the signing keys.
   const [head] = await tx.$queryRaw<{ seq: number; hash: string; keys: { id: string; privateKey: string | null }[] | null }[]>`
     WITH head AS (
@@ -36,7 +36,7 @@ export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<ChainedEve
   const signer = signerFrom(head.keys ?? []);
   const createdAt = new Date();
   const unsigned = {
-    id: newId('aud'),
+    id,
     tenantId: entry.tenantId,
     seq: Number(head.seq) + 1,
     prevHash: head.hash,

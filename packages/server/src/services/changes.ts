@@ -1,5 +1,6 @@
 import type { ChainedEvent } from '@svc/contract';
 import type { Tx } from '../db/client.ts';
+import { newId } from '../ids.ts';
 import { enqueueWebhookEvents } from '../webhooks/outbox.ts';
 import { type AuditEntry, appendAudit } from './audit.ts';
 import { appendEventRow } from './events.ts';
@@ -19,14 +20,14 @@ export interface Change extends AuditEntry {
  */
 export async function recordChange(tx: Tx, change: Change, opts: { index?: boolean } = {}): Promise<ChainedEvent> {
   const { resource: _resource, ...entry } = change;
-  // Before the audit append, which takes the tenant's chain lock: the outbox rows need no lock.
+  const auditId = newId('aud');
+  // Everything that needs no lock first; the audit append takes the tenant's chain lock, which
+  // is then held only for its own two statements and the commit.
   await enqueueWebhookEvents(tx, change, new Date());
-  const event = await appendAudit(tx, entry);
   // The platform's own operations are events too; an emitted event indexes itself instead.
   if (opts.index !== false) {
     await appendEventRow(tx, {
       tenantId: change.tenantId,
-      time: new Date(event.timestamp),
       source: 'svc.api',
       kind: change.action,
       phase: 'completed',
@@ -36,9 +37,9 @@ export async function recordChange(tx: Tx, change: Change, opts: { index?: boole
       action: change.action.split('.').at(-1) ?? change.action,
       outcome: 'success',
       correlationId: change.correlationId,
-      attributes: { resourceType: change.resourceType, auditSeq: event.seq },
-      auditEventId: event.id,
+      attributes: { resourceType: change.resourceType },
+      auditEventId: auditId,
     });
   }
-  return event;
+  return appendAudit(tx, entry, auditId);
 }
