@@ -35,8 +35,10 @@ type DocBody<O> = O extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> :
 type DocQuery<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [undefined] ? never : NonNullable<Q>) : never;
 type DocResult<O> = O extends { responses: infer R } ? JsonOf<R[Extract<keyof R, 200 | 201 | 202 | 204>]> : never;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// Webhook deliveries are operations of the receiver, not of the SDK.
+type ApiOperation = Exclude<keyof operations, `webhook.${string}`>;
 type Agreement = {
-  [N in keyof operations]: [
+  [N in ApiOperation]: [
     Same<SdkBody<N>, DocBody<operations[N]>>,
     Same<SdkQuery<N>, DocQuery<operations[N]>>,
     Same<SdkResult<N>, DocResult<operations[N]>>,

@@ -153,7 +153,7 @@ export const systemRouter = c.router(
     health: {
       method: 'GET',
       path: '/v1/health',
-      responses: { 200: Health, 503: commonErrorResponses[503] },
+      responses: { 200: Health, 429: commonErrorResponses[429], 503: commonErrorResponses[503] },
       summary: 'Liveness and database reachability',
       metadata: meta({ auth: 'public', mutating: false }),
     },

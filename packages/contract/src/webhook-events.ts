@@ -368,6 +368,7 @@ export function webhookOpenApi(convert: (schema: unknown, io: 'input' | 'output'
   for (const t of WEBHOOK_EVENT_TYPES) {
     out[t.type] = {
       post: {
+        operationId: `webhook.${t.type}`,
         summary: t.summary,
         description:
           'Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.',

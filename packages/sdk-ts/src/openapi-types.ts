@@ -747,50 +747,7 @@ export interface webhooks {
          * A tenant was created.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "tenant.created";
-                        data?: components["schemas"]["TenantCreatedData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.tenant.created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -810,57 +767,7 @@ export interface webhooks {
          * A tenant's name, region or limits changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "tenant.updated";
-                        data?: {
-                            tenant_id: string;
-                            changes: {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.tenant.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -880,56 +787,7 @@ export interface webhooks {
          * A tenant moved to another tier.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "tenant.tier_changed";
-                        data?: {
-                            tenant_id: string;
-                            from: string;
-                            to: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.tenant.tier_changed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -949,55 +807,7 @@ export interface webhooks {
          * A tenant was suspended.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "tenant.suspended";
-                        data?: {
-                            tenant_id: string;
-                            reason: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.tenant.suspended"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1017,54 +827,7 @@ export interface webhooks {
          * A tenant was deleted.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "tenant.deleted";
-                        data?: {
-                            tenant_id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.tenant.deleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1084,50 +847,7 @@ export interface webhooks {
          * An API key was issued (the token is never part of the event).
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "tenant.api_key_created";
-                        data?: components["schemas"]["ApiKey"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.tenant.api_key_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1147,50 +867,7 @@ export interface webhooks {
          * An API key was revoked.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "tenant.api_key_revoked";
-                        data?: components["schemas"]["ApiKey"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.tenant.api_key_revoked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1210,58 +887,7 @@ export interface webhooks {
          * An AI system was registered.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "ai_system.registered";
-                        data?: {
-                            /** @description AI system id. */
-                            id: string;
-                            name: string;
-                            purpose?: string;
-                            riskLevel?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.ai_system.registered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1281,58 +907,7 @@ export interface webhooks {
          * An AI system changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "ai_system.updated";
-                        data?: {
-                            /** @description AI system id. */
-                            id: string;
-                            name: string;
-                            purpose?: string;
-                            riskLevel?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.ai_system.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1352,59 +927,7 @@ export interface webhooks {
          * The classifier assigned a risk level.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "ai_system.classified";
-                        data?: {
-                            /** @description AI system id. */
-                            id: string;
-                            name: string;
-                            purpose?: string;
-                            riskLevel: string;
-                            decisionId: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.ai_system.classified"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1424,60 +947,7 @@ export interface webhooks {
          * An AI system's risk level changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "ai_system.risk_level_changed";
-                        data?: {
-                            /** @description AI system id. */
-                            id: string;
-                            name: string;
-                            purpose?: string;
-                            riskLevel?: string;
-                            from: string;
-                            to: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.ai_system.risk_level_changed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1497,58 +967,7 @@ export interface webhooks {
          * An AI system was retired.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "ai_system.retired";
-                        data?: {
-                            /** @description AI system id. */
-                            id: string;
-                            name: string;
-                            purpose?: string;
-                            riskLevel?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.ai_system.retired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1568,50 +987,7 @@ export interface webhooks {
          * A framework was activated; its obligations were derived.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "framework.activated";
-                        data?: components["schemas"]["Activation"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.framework.activated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1631,55 +1007,7 @@ export interface webhooks {
          * A framework was deactivated.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "framework.deactivated";
-                        data?: {
-                            framework: string;
-                            dictionaryVersion: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.framework.deactivated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1699,55 +1027,7 @@ export interface webhooks {
          * A new dictionary version was published.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "framework.version_published";
-                        data?: {
-                            framework: string;
-                            dictionaryVersion: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.framework.version_published"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1767,56 +1047,7 @@ export interface webhooks {
          * An activated framework's dictionary was upgraded.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "framework.updated";
-                        data?: {
-                            framework: string;
-                            from: string;
-                            to: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.framework.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1836,59 +1067,7 @@ export interface webhooks {
          * A control's implementation status changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "control.status_changed";
-                        data?: {
-                            /** @description Control id. */
-                            controlId: string;
-                            framework?: string;
-                            status?: string;
-                            from: string;
-                            to: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.control.status_changed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1908,58 +1087,7 @@ export interface webhooks {
          * A control was assigned to an owner.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "control.assigned";
-                        data?: {
-                            /** @description Control id. */
-                            controlId: string;
-                            framework?: string;
-                            status?: string;
-                            owner: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.control.assigned"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1979,58 +1107,7 @@ export interface webhooks {
          * A control test ran.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "control.tested";
-                        data?: {
-                            /** @description Control id. */
-                            controlId: string;
-                            framework?: string;
-                            status?: string;
-                            passed: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.control.tested"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2050,58 +1127,7 @@ export interface webhooks {
          * A control test failed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "control.failed";
-                        data?: {
-                            /** @description Control id. */
-                            controlId: string;
-                            framework?: string;
-                            status?: string;
-                            reason: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.control.failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2121,58 +1147,7 @@ export interface webhooks {
          * Evidence was linked to a control.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "control.evidence_linked";
-                        data?: {
-                            /** @description Control id. */
-                            controlId: string;
-                            framework?: string;
-                            status?: string;
-                            evidenceId: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.control.evidence_linked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2192,50 +1167,7 @@ export interface webhooks {
          * Evidence was recorded.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "evidence.uploaded";
-                        data?: components["schemas"]["Evidence"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.evidence.uploaded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2255,50 +1187,7 @@ export interface webhooks {
          * Evidence changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "evidence.updated";
-                        data?: components["schemas"]["Evidence"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.evidence.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2318,59 +1207,7 @@ export interface webhooks {
          * Evidence expires within 30 days.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "evidence.expiring";
-                        data?: {
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            expiresAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.evidence.expiring"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2390,59 +1227,7 @@ export interface webhooks {
          * Evidence expired.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "evidence.expired";
-                        data?: {
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            expiresAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.evidence.expired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2462,55 +1247,7 @@ export interface webhooks {
          * Evidence was linked to another control or system.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "evidence.linked";
-                        data?: {
-                            id: string;
-                            controlIds: string[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.evidence.linked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2530,54 +1267,7 @@ export interface webhooks {
          * Evidence was deleted.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "evidence.deleted";
-                        data?: {
-                            id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.evidence.deleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2597,58 +1287,7 @@ export interface webhooks {
          * A fundamental-rights impact assessment was started.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "fria.created";
-                        data?: {
-                            /** @description FRIA (assessment) id. */
-                            id: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.fria.created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2668,58 +1307,7 @@ export interface webhooks {
          * A FRIA was submitted for approval.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "fria.submitted";
-                        data?: {
-                            /** @description FRIA (assessment) id. */
-                            id: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.fria.submitted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2739,60 +1327,7 @@ export interface webhooks {
          * A FRIA was approved.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "fria.approved";
-                        data?: {
-                            /** @description FRIA (assessment) id. */
-                            id: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                            /** @description Key, user or agent that caused the event. */
-                            approvedBy: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.fria.approved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2812,59 +1347,7 @@ export interface webhooks {
          * A FRIA was rejected.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "fria.rejected";
-                        data?: {
-                            /** @description FRIA (assessment) id. */
-                            id: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                            reason: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.fria.rejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2884,58 +1367,7 @@ export interface webhooks {
          * A FRIA was completed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "fria.completed";
-                        data?: {
-                            /** @description FRIA (assessment) id. */
-                            id: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.fria.completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2955,50 +1387,7 @@ export interface webhooks {
          * An assessment was created.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "assessment.created";
-                        data?: components["schemas"]["Assessment"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.assessment.created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3018,50 +1407,7 @@ export interface webhooks {
          * An assessment changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "assessment.updated";
-                        data?: components["schemas"]["Assessment"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.assessment.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3081,56 +1427,7 @@ export interface webhooks {
          * A stage of an assessment was completed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "assessment.stage_completed";
-                        data?: {
-                            id: string;
-                            stage: string;
-                            completion: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.assessment.stage_completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3150,50 +1447,7 @@ export interface webhooks {
          * An assessment was completed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "assessment.completed";
-                        data?: components["schemas"]["Assessment"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.assessment.completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3213,54 +1467,7 @@ export interface webhooks {
          * An assessment was archived.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "assessment.archived";
-                        data?: {
-                            id: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.assessment.archived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3280,50 +1487,7 @@ export interface webhooks {
          * Someone attested a control or an assessment.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "audit.attestation_created";
-                        data?: components["schemas"]["Attestation"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.audit.attestation_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3343,56 +1507,7 @@ export interface webhooks {
          * An audit-engine run started.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "audit.run_started";
-                        data?: {
-                            runId: string;
-                            framework: string;
-                            scope: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.audit.run_started"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3412,55 +1527,7 @@ export interface webhooks {
          * An audit-engine run finished.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "audit.run_completed";
-                        data?: {
-                            runId: string;
-                            findings: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.audit.run_completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3480,58 +1547,7 @@ export interface webhooks {
          * An audit finding was opened.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "audit.finding_opened";
-                        data?: {
-                            /** @description Finding id. */
-                            id: string;
-                            /** @enum {string} */
-                            severity: "low" | "medium" | "high" | "critical";
-                            title: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.audit.finding_opened"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3551,58 +1567,7 @@ export interface webhooks {
          * An audit finding was resolved.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "audit.finding_resolved";
-                        data?: {
-                            /** @description Finding id. */
-                            id: string;
-                            /** @enum {string} */
-                            severity: "low" | "medium" | "high" | "critical";
-                            title: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.audit.finding_resolved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3622,56 +1587,7 @@ export interface webhooks {
          * An audit was signed off.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "audit.signed_off";
-                        data?: {
-                            runId: string;
-                            /** @description Key, user or agent that caused the event. */
-                            signedOffBy: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.audit.signed_off"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3691,55 +1607,7 @@ export interface webhooks {
          * A batch of logs arrived from a log-push service at the webhook worker.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "audit.log_batch_received";
-                        data?: {
-                            provider: string;
-                            lines: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.audit.log_batch_received"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3759,59 +1627,7 @@ export interface webhooks {
          * An incident was reported.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "incident.reported";
-                        data?: {
-                            /** @description Incident id. */
-                            id: string;
-                            severity: string;
-                            status: string;
-                            /** @description AI system id. */
-                            systemId?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.incident.reported"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3831,59 +1647,7 @@ export interface webhooks {
          * An incident changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "incident.updated";
-                        data?: {
-                            /** @description Incident id. */
-                            id: string;
-                            severity: string;
-                            status: string;
-                            /** @description AI system id. */
-                            systemId?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.incident.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3903,60 +1667,7 @@ export interface webhooks {
          * An incident was disclosed to an authority.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "incident.disclosed";
-                        data?: {
-                            /** @description Incident id. */
-                            id: string;
-                            severity: string;
-                            status: string;
-                            /** @description AI system id. */
-                            systemId?: string;
-                            authority: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.incident.disclosed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3976,64 +1687,7 @@ export interface webhooks {
          * A disclosure deadline was missed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "incident.sla_breached";
-                        data?: {
-                            /** @description Incident id. */
-                            id: string;
-                            severity: string;
-                            status: string;
-                            /** @description AI system id. */
-                            systemId?: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            deadline: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.incident.sla_breached"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4053,59 +1707,7 @@ export interface webhooks {
          * An incident was closed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "incident.closed";
-                        data?: {
-                            /** @description Incident id. */
-                            id: string;
-                            severity: string;
-                            status: string;
-                            /** @description AI system id. */
-                            systemId?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.incident.closed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4125,62 +1727,7 @@ export interface webhooks {
          * A data-subject request was received.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "dsar.received";
-                        data?: {
-                            /** @description DSAR id. */
-                            id: string;
-                            kind: string;
-                            status: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.dsar.received"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4200,62 +1747,7 @@ export interface webhooks {
          * The data subject's identity was verified.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "dsar.verified";
-                        data?: {
-                            /** @description DSAR id. */
-                            id: string;
-                            kind: string;
-                            status: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.dsar.verified"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4275,62 +1767,7 @@ export interface webhooks {
          * A data-subject request was fulfilled.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "dsar.fulfilled";
-                        data?: {
-                            /** @description DSAR id. */
-                            id: string;
-                            kind: string;
-                            status: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.dsar.fulfilled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4350,63 +1787,7 @@ export interface webhooks {
          * A data-subject request was rejected.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "dsar.rejected";
-                        data?: {
-                            /** @description DSAR id. */
-                            id: string;
-                            kind: string;
-                            status: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                            reason: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.dsar.rejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4426,62 +1807,7 @@ export interface webhooks {
          * A data-subject request is due within 7 days.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "dsar.deadline_approaching";
-                        data?: {
-                            /** @description DSAR id. */
-                            id: string;
-                            kind: string;
-                            status: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.dsar.deadline_approaching"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4501,57 +1827,7 @@ export interface webhooks {
          * A vendor was added.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "vendor.added";
-                        data?: {
-                            /** @description Vendor id. */
-                            id: string;
-                            name: string;
-                            riskScore?: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.vendor.added"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4571,57 +1847,7 @@ export interface webhooks {
          * A vendor assessment finished.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "vendor.assessed";
-                        data?: {
-                            /** @description Vendor id. */
-                            id: string;
-                            name: string;
-                            riskScore?: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.vendor.assessed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4641,59 +1867,7 @@ export interface webhooks {
          * A vendor's risk score changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "vendor.risk_changed";
-                        data?: {
-                            /** @description Vendor id. */
-                            id: string;
-                            name: string;
-                            riskScore?: number;
-                            from: number;
-                            to: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.vendor.risk_changed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4713,62 +1887,7 @@ export interface webhooks {
          * A vendor's contract expires soon.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "vendor.contract_expiring";
-                        data?: {
-                            /** @description Vendor id. */
-                            id: string;
-                            name: string;
-                            riskScore?: number;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            expiresAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.vendor.contract_expiring"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4788,57 +1907,7 @@ export interface webhooks {
          * A vendor was offboarded.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "vendor.offboarded";
-                        data?: {
-                            /** @description Vendor id. */
-                            id: string;
-                            name: string;
-                            riskScore?: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.vendor.offboarded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4858,57 +1927,7 @@ export interface webhooks {
          * An agent was invoked.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "agent.invoked";
-                        data?: {
-                            agent: string;
-                            /** @description Decision id (`dec_`). */
-                            decisionId?: string;
-                            dictionaryVersion?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.agent.invoked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4928,57 +1947,7 @@ export interface webhooks {
          * An agent decision was recorded in the audit trail.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "agent.decision_recorded";
-                        data?: {
-                            agent: string;
-                            /** @description Decision id (`dec_`). */
-                            decisionId?: string;
-                            dictionaryVersion?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.agent.decision_recorded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4998,58 +1967,7 @@ export interface webhooks {
          * An agent invocation failed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "agent.failed";
-                        data?: {
-                            agent: string;
-                            /** @description Decision id (`dec_`). */
-                            decisionId?: string;
-                            dictionaryVersion?: string;
-                            error: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.agent.failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5069,58 +1987,7 @@ export interface webhooks {
          * A decision was replayed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "agent.replayed";
-                        data?: {
-                            agent: string;
-                            /** @description Decision id (`dec_`). */
-                            decisionId?: string;
-                            dictionaryVersion?: string;
-                            matched: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.agent.replayed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5140,58 +2007,7 @@ export interface webhooks {
          * A report was requested.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "report.requested";
-                        data?: {
-                            /** @description Report id. */
-                            id: string;
-                            template: string;
-                            status: string;
-                            downloadUrl?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.report.requested"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5211,58 +2027,7 @@ export interface webhooks {
          * A report finished rendering.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "report.generated";
-                        data?: {
-                            /** @description Report id. */
-                            id: string;
-                            template: string;
-                            status: string;
-                            downloadUrl?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.report.generated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5282,59 +2047,7 @@ export interface webhooks {
          * A report failed to render.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "report.failed";
-                        data?: {
-                            /** @description Report id. */
-                            id: string;
-                            template: string;
-                            status: string;
-                            downloadUrl?: string | null;
-                            error: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.report.failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5354,59 +2067,7 @@ export interface webhooks {
          * A report schedule was created.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "report.scheduled";
-                        data?: {
-                            /** @description Report id. */
-                            id: string;
-                            template: string;
-                            status: string;
-                            downloadUrl?: string | null;
-                            cron: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.report.scheduled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5426,58 +2087,7 @@ export interface webhooks {
          * A report was exported.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "report.exported";
-                        data?: {
-                            /** @description Report id. */
-                            id: string;
-                            template: string;
-                            status: string;
-                            downloadUrl?: string | null;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.report.exported"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5497,58 +2107,7 @@ export interface webhooks {
          * A policy draft was created.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "policy.drafted";
-                        data?: {
-                            /** @description Policy id. */
-                            id: string;
-                            title: string;
-                            version?: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.policy.drafted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5568,58 +2127,7 @@ export interface webhooks {
          * A policy version was published.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "policy.published";
-                        data?: {
-                            /** @description Policy id. */
-                            id: string;
-                            title: string;
-                            version?: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.policy.published"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5639,59 +2147,7 @@ export interface webhooks {
          * A principal attested a policy.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "policy.attested";
-                        data?: {
-                            /** @description Policy id. */
-                            id: string;
-                            title: string;
-                            version?: string;
-                            status: string;
-                            principal: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.policy.attested"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5711,58 +2167,7 @@ export interface webhooks {
          * A policy was retired.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "policy.retired";
-                        data?: {
-                            /** @description Policy id. */
-                            id: string;
-                            title: string;
-                            version?: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.policy.retired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5782,63 +2187,7 @@ export interface webhooks {
          * A policy is due for review.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "policy.review_due";
-                        data?: {
-                            /** @description Policy id. */
-                            id: string;
-                            title: string;
-                            version?: string;
-                            status: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.policy.review_due"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5858,61 +2207,7 @@ export interface webhooks {
          * A training module was assigned.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "training.assigned";
-                        data?: {
-                            /** @description Training module id. */
-                            moduleId: string;
-                            principal: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.training.assigned"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5932,62 +2227,7 @@ export interface webhooks {
          * A training module was completed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "training.completed";
-                        data?: {
-                            /** @description Training module id. */
-                            moduleId: string;
-                            principal: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                            score?: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.training.completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6007,61 +2247,7 @@ export interface webhooks {
          * An assigned training is overdue.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "training.overdue";
-                        data?: {
-                            /** @description Training module id. */
-                            moduleId: string;
-                            principal: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.training.overdue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6081,62 +2267,7 @@ export interface webhooks {
          * A training certificate was issued.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "training.certificate_issued";
-                        data?: {
-                            /** @description Training module id. */
-                            moduleId: string;
-                            principal: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T09:30:00.000Z
-                             */
-                            dueAt?: string;
-                            certificateId: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.training.certificate_issued"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6156,57 +2287,7 @@ export interface webhooks {
          * A GPAI training-content summary was created.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "gpai_summary.created";
-                        data?: {
-                            /** @description Summary id. */
-                            id: string;
-                            modelName: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.gpai_summary.created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6226,57 +2307,7 @@ export interface webhooks {
          * A GPAI summary was published.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "gpai_summary.published";
-                        data?: {
-                            /** @description Summary id. */
-                            id: string;
-                            modelName: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.gpai_summary.published"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6296,57 +2327,7 @@ export interface webhooks {
          * A GPAI summary changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "gpai_summary.updated";
-                        data?: {
-                            /** @description Summary id. */
-                            id: string;
-                            modelName: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.gpai_summary.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6366,58 +2347,7 @@ export interface webhooks {
          * A red-team run started.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "red_team.run_started";
-                        data?: {
-                            /** @description Red-team run id. */
-                            runId: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.red_team.run_started"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6437,60 +2367,7 @@ export interface webhooks {
          * A red-team run finished.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "red_team.run_completed";
-                        data?: {
-                            /** @description Red-team run id. */
-                            runId: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                            passed: number;
-                            failed: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.red_team.run_completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6510,60 +2387,7 @@ export interface webhooks {
          * A red-team finding was reported.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "red_team.finding_reported";
-                        data?: {
-                            /** @description Red-team run id. */
-                            runId: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                            category: string;
-                            severity: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.red_team.finding_reported"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6583,59 +2407,7 @@ export interface webhooks {
          * Robustness regressed against the previous run.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "red_team.regression_detected";
-                        data?: {
-                            /** @description Red-team run id. */
-                            runId: string;
-                            /** @description AI system id. */
-                            systemId: string;
-                            status: string;
-                            metric: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.red_team.regression_detected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6655,57 +2427,7 @@ export interface webhooks {
          * The workspace hierarchy changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "hierarchy.updated";
-                        data?: {
-                            /** @description Hierarchy node id (workspace, team or entity). */
-                            nodeId: string;
-                            parentId: string | null;
-                            kind: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.hierarchy.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6725,57 +2447,7 @@ export interface webhooks {
          * A node was added to the hierarchy.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "hierarchy.node_added";
-                        data?: {
-                            /** @description Hierarchy node id (workspace, team or entity). */
-                            nodeId: string;
-                            parentId: string | null;
-                            kind: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.hierarchy.node_added"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6795,57 +2467,7 @@ export interface webhooks {
          * A node was removed from the hierarchy.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "hierarchy.node_removed";
-                        data?: {
-                            /** @description Hierarchy node id (workspace, team or entity). */
-                            nodeId: string;
-                            parentId: string | null;
-                            kind: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.hierarchy.node_removed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6865,57 +2487,7 @@ export interface webhooks {
          * A billing subscription was created.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "billing.subscription_created";
-                        data?: {
-                            providerEventId: string;
-                            customer?: string;
-                            amount?: number;
-                            currency?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.billing.subscription_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6935,57 +2507,7 @@ export interface webhooks {
          * A billing subscription changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "billing.subscription_updated";
-                        data?: {
-                            providerEventId: string;
-                            customer?: string;
-                            amount?: number;
-                            currency?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.billing.subscription_updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7005,57 +2527,7 @@ export interface webhooks {
          * A billing subscription was canceled.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "billing.subscription_canceled";
-                        data?: {
-                            providerEventId: string;
-                            customer?: string;
-                            amount?: number;
-                            currency?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.billing.subscription_canceled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7075,57 +2547,7 @@ export interface webhooks {
          * An invoice was paid.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "billing.invoice_paid";
-                        data?: {
-                            providerEventId: string;
-                            customer?: string;
-                            amount?: number;
-                            currency?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.billing.invoice_paid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7145,57 +2567,7 @@ export interface webhooks {
          * An invoice payment failed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "billing.invoice_payment_failed";
-                        data?: {
-                            providerEventId: string;
-                            customer?: string;
-                            amount?: number;
-                            currency?: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.billing.invoice_payment_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7215,56 +2587,7 @@ export interface webhooks {
          * Usage crossed a share of the monthly quota.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "billing.usage_threshold_reached";
-                        data?: {
-                            used: number;
-                            quota: number;
-                            share: number;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.billing.usage_threshold_reached"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7284,57 +2607,7 @@ export interface webhooks {
          * A know-your-entity check started.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "kye.check_started";
-                        data?: {
-                            /** @description KYE check id. */
-                            checkId: string;
-                            entity: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.kye.check_started"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7354,57 +2627,7 @@ export interface webhooks {
          * A know-your-entity check completed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "kye.check_completed";
-                        data?: {
-                            /** @description KYE check id. */
-                            checkId: string;
-                            entity: string;
-                            status: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.kye.check_completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7424,58 +2647,7 @@ export interface webhooks {
          * A know-your-entity check failed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "kye.check_failed";
-                        data?: {
-                            /** @description KYE check id. */
-                            checkId: string;
-                            entity: string;
-                            status: string;
-                            reason: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.kye.check_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7495,59 +2667,7 @@ export interface webhooks {
          * An entity's KYE status changed.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                    "x-svc-signature": string;
-                    /** @description The event type. */
-                    "x-svc-event": string;
-                    /** @description Tenant the event was emitted for. */
-                    "x-svc-tenant": string;
-                    /** @description Attempt number, 1 to 5. */
-                    "x-svc-delivery-attempt": number;
-                    /** @description `Svc-Webhooks/1.0`. */
-                    "user-agent": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                        /** @constant */
-                        type?: "kye.status_changed";
-                        data?: {
-                            /** @description KYE check id. */
-                            checkId: string;
-                            entity: string;
-                            status: string;
-                            from: string;
-                            to: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Received; any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Any non-2xx answer, time-out or network error is retried. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhook.kye.status_changed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11472,7 +6592,4985 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            429: components["responses"]["rate_limited"];
             503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhook.tenant.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.created";
+                    data?: components["schemas"]["TenantCreatedData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.updated";
+                    data?: {
+                        tenant_id: string;
+                        changes: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.tier_changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.tier_changed";
+                    data?: {
+                        tenant_id: string;
+                        from: string;
+                        to: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.suspended": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.suspended";
+                    data?: {
+                        tenant_id: string;
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.deleted";
+                    data?: {
+                        tenant_id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.api_key_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.api_key_created";
+                    data?: components["schemas"]["ApiKey"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.api_key_revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.api_key_revoked";
+                    data?: components["schemas"]["ApiKey"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.ai_system.registered": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "ai_system.registered";
+                    data?: {
+                        /** @description AI system id. */
+                        id: string;
+                        name: string;
+                        purpose?: string;
+                        riskLevel?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.ai_system.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "ai_system.updated";
+                    data?: {
+                        /** @description AI system id. */
+                        id: string;
+                        name: string;
+                        purpose?: string;
+                        riskLevel?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.ai_system.classified": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "ai_system.classified";
+                    data?: {
+                        /** @description AI system id. */
+                        id: string;
+                        name: string;
+                        purpose?: string;
+                        riskLevel: string;
+                        decisionId: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.ai_system.risk_level_changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "ai_system.risk_level_changed";
+                    data?: {
+                        /** @description AI system id. */
+                        id: string;
+                        name: string;
+                        purpose?: string;
+                        riskLevel?: string;
+                        from: string;
+                        to: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.ai_system.retired": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "ai_system.retired";
+                    data?: {
+                        /** @description AI system id. */
+                        id: string;
+                        name: string;
+                        purpose?: string;
+                        riskLevel?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.framework.activated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "framework.activated";
+                    data?: components["schemas"]["Activation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.framework.deactivated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "framework.deactivated";
+                    data?: {
+                        framework: string;
+                        dictionaryVersion: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.framework.version_published": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "framework.version_published";
+                    data?: {
+                        framework: string;
+                        dictionaryVersion: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.framework.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "framework.updated";
+                    data?: {
+                        framework: string;
+                        from: string;
+                        to: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.control.status_changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "control.status_changed";
+                    data?: {
+                        /** @description Control id. */
+                        controlId: string;
+                        framework?: string;
+                        status?: string;
+                        from: string;
+                        to: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.control.assigned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "control.assigned";
+                    data?: {
+                        /** @description Control id. */
+                        controlId: string;
+                        framework?: string;
+                        status?: string;
+                        owner: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.control.tested": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "control.tested";
+                    data?: {
+                        /** @description Control id. */
+                        controlId: string;
+                        framework?: string;
+                        status?: string;
+                        passed: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.control.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "control.failed";
+                    data?: {
+                        /** @description Control id. */
+                        controlId: string;
+                        framework?: string;
+                        status?: string;
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.control.evidence_linked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "control.evidence_linked";
+                    data?: {
+                        /** @description Control id. */
+                        controlId: string;
+                        framework?: string;
+                        status?: string;
+                        evidenceId: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.uploaded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.uploaded";
+                    data?: components["schemas"]["Evidence"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.updated";
+                    data?: components["schemas"]["Evidence"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.expiring": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.expiring";
+                    data?: {
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        expiresAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.expired": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.expired";
+                    data?: {
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        expiresAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.linked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.linked";
+                    data?: {
+                        id: string;
+                        controlIds: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.deleted";
+                    data?: {
+                        id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.fria.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "fria.created";
+                    data?: {
+                        /** @description FRIA (assessment) id. */
+                        id: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.fria.submitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "fria.submitted";
+                    data?: {
+                        /** @description FRIA (assessment) id. */
+                        id: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.fria.approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "fria.approved";
+                    data?: {
+                        /** @description FRIA (assessment) id. */
+                        id: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                        /** @description Key, user or agent that caused the event. */
+                        approvedBy: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.fria.rejected": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "fria.rejected";
+                    data?: {
+                        /** @description FRIA (assessment) id. */
+                        id: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.fria.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "fria.completed";
+                    data?: {
+                        /** @description FRIA (assessment) id. */
+                        id: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.created";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.updated";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.stage_completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.stage_completed";
+                    data?: {
+                        id: string;
+                        stage: string;
+                        completion: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.completed";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.archived": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.archived";
+                    data?: {
+                        id: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.attestation_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.attestation_created";
+                    data?: components["schemas"]["Attestation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.run_started": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.run_started";
+                    data?: {
+                        runId: string;
+                        framework: string;
+                        scope: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.run_completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.run_completed";
+                    data?: {
+                        runId: string;
+                        findings: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.finding_opened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.finding_opened";
+                    data?: {
+                        /** @description Finding id. */
+                        id: string;
+                        /** @enum {string} */
+                        severity: "low" | "medium" | "high" | "critical";
+                        title: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.finding_resolved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.finding_resolved";
+                    data?: {
+                        /** @description Finding id. */
+                        id: string;
+                        /** @enum {string} */
+                        severity: "low" | "medium" | "high" | "critical";
+                        title: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.signed_off": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.signed_off";
+                    data?: {
+                        runId: string;
+                        /** @description Key, user or agent that caused the event. */
+                        signedOffBy: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.log_batch_received": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.log_batch_received";
+                    data?: {
+                        provider: string;
+                        lines: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.reported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.reported";
+                    data?: {
+                        /** @description Incident id. */
+                        id: string;
+                        severity: string;
+                        status: string;
+                        /** @description AI system id. */
+                        systemId?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.updated";
+                    data?: {
+                        /** @description Incident id. */
+                        id: string;
+                        severity: string;
+                        status: string;
+                        /** @description AI system id. */
+                        systemId?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.disclosed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.disclosed";
+                    data?: {
+                        /** @description Incident id. */
+                        id: string;
+                        severity: string;
+                        status: string;
+                        /** @description AI system id. */
+                        systemId?: string;
+                        authority: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.sla_breached": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.sla_breached";
+                    data?: {
+                        /** @description Incident id. */
+                        id: string;
+                        severity: string;
+                        status: string;
+                        /** @description AI system id. */
+                        systemId?: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        deadline: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.closed";
+                    data?: {
+                        /** @description Incident id. */
+                        id: string;
+                        severity: string;
+                        status: string;
+                        /** @description AI system id. */
+                        systemId?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dsar.received": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.received";
+                    data?: {
+                        /** @description DSAR id. */
+                        id: string;
+                        kind: string;
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dsar.verified": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.verified";
+                    data?: {
+                        /** @description DSAR id. */
+                        id: string;
+                        kind: string;
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dsar.fulfilled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.fulfilled";
+                    data?: {
+                        /** @description DSAR id. */
+                        id: string;
+                        kind: string;
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dsar.rejected": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.rejected";
+                    data?: {
+                        /** @description DSAR id. */
+                        id: string;
+                        kind: string;
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dsar.deadline_approaching": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.deadline_approaching";
+                    data?: {
+                        /** @description DSAR id. */
+                        id: string;
+                        kind: string;
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.vendor.added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "vendor.added";
+                    data?: {
+                        /** @description Vendor id. */
+                        id: string;
+                        name: string;
+                        riskScore?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.vendor.assessed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "vendor.assessed";
+                    data?: {
+                        /** @description Vendor id. */
+                        id: string;
+                        name: string;
+                        riskScore?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.vendor.risk_changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "vendor.risk_changed";
+                    data?: {
+                        /** @description Vendor id. */
+                        id: string;
+                        name: string;
+                        riskScore?: number;
+                        from: number;
+                        to: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.vendor.contract_expiring": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "vendor.contract_expiring";
+                    data?: {
+                        /** @description Vendor id. */
+                        id: string;
+                        name: string;
+                        riskScore?: number;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        expiresAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.vendor.offboarded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "vendor.offboarded";
+                    data?: {
+                        /** @description Vendor id. */
+                        id: string;
+                        name: string;
+                        riskScore?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.agent.invoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "agent.invoked";
+                    data?: {
+                        agent: string;
+                        /** @description Decision id (`dec_`). */
+                        decisionId?: string;
+                        dictionaryVersion?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.agent.decision_recorded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "agent.decision_recorded";
+                    data?: {
+                        agent: string;
+                        /** @description Decision id (`dec_`). */
+                        decisionId?: string;
+                        dictionaryVersion?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.agent.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "agent.failed";
+                    data?: {
+                        agent: string;
+                        /** @description Decision id (`dec_`). */
+                        decisionId?: string;
+                        dictionaryVersion?: string;
+                        error: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.agent.replayed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "agent.replayed";
+                    data?: {
+                        agent: string;
+                        /** @description Decision id (`dec_`). */
+                        decisionId?: string;
+                        dictionaryVersion?: string;
+                        matched: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.requested": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.requested";
+                    data?: {
+                        /** @description Report id. */
+                        id: string;
+                        template: string;
+                        status: string;
+                        downloadUrl?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.generated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.generated";
+                    data?: {
+                        /** @description Report id. */
+                        id: string;
+                        template: string;
+                        status: string;
+                        downloadUrl?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.failed";
+                    data?: {
+                        /** @description Report id. */
+                        id: string;
+                        template: string;
+                        status: string;
+                        downloadUrl?: string | null;
+                        error: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.scheduled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.scheduled";
+                    data?: {
+                        /** @description Report id. */
+                        id: string;
+                        template: string;
+                        status: string;
+                        downloadUrl?: string | null;
+                        cron: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.exported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.exported";
+                    data?: {
+                        /** @description Report id. */
+                        id: string;
+                        template: string;
+                        status: string;
+                        downloadUrl?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.drafted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.drafted";
+                    data?: {
+                        /** @description Policy id. */
+                        id: string;
+                        title: string;
+                        version?: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.published": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.published";
+                    data?: {
+                        /** @description Policy id. */
+                        id: string;
+                        title: string;
+                        version?: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.attested": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.attested";
+                    data?: {
+                        /** @description Policy id. */
+                        id: string;
+                        title: string;
+                        version?: string;
+                        status: string;
+                        principal: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.retired": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.retired";
+                    data?: {
+                        /** @description Policy id. */
+                        id: string;
+                        title: string;
+                        version?: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.review_due": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.review_due";
+                    data?: {
+                        /** @description Policy id. */
+                        id: string;
+                        title: string;
+                        version?: string;
+                        status: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.training.assigned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "training.assigned";
+                    data?: {
+                        /** @description Training module id. */
+                        moduleId: string;
+                        principal: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.training.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "training.completed";
+                    data?: {
+                        /** @description Training module id. */
+                        moduleId: string;
+                        principal: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                        score?: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.training.overdue": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "training.overdue";
+                    data?: {
+                        /** @description Training module id. */
+                        moduleId: string;
+                        principal: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.training.certificate_issued": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "training.certificate_issued";
+                    data?: {
+                        /** @description Training module id. */
+                        moduleId: string;
+                        principal: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T09:30:00.000Z
+                         */
+                        dueAt?: string;
+                        certificateId: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.gpai_summary.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "gpai_summary.created";
+                    data?: {
+                        /** @description Summary id. */
+                        id: string;
+                        modelName: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.gpai_summary.published": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "gpai_summary.published";
+                    data?: {
+                        /** @description Summary id. */
+                        id: string;
+                        modelName: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.gpai_summary.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "gpai_summary.updated";
+                    data?: {
+                        /** @description Summary id. */
+                        id: string;
+                        modelName: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.red_team.run_started": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "red_team.run_started";
+                    data?: {
+                        /** @description Red-team run id. */
+                        runId: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.red_team.run_completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "red_team.run_completed";
+                    data?: {
+                        /** @description Red-team run id. */
+                        runId: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                        passed: number;
+                        failed: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.red_team.finding_reported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "red_team.finding_reported";
+                    data?: {
+                        /** @description Red-team run id. */
+                        runId: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                        category: string;
+                        severity: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.red_team.regression_detected": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "red_team.regression_detected";
+                    data?: {
+                        /** @description Red-team run id. */
+                        runId: string;
+                        /** @description AI system id. */
+                        systemId: string;
+                        status: string;
+                        metric: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.hierarchy.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "hierarchy.updated";
+                    data?: {
+                        /** @description Hierarchy node id (workspace, team or entity). */
+                        nodeId: string;
+                        parentId: string | null;
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.hierarchy.node_added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "hierarchy.node_added";
+                    data?: {
+                        /** @description Hierarchy node id (workspace, team or entity). */
+                        nodeId: string;
+                        parentId: string | null;
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.hierarchy.node_removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "hierarchy.node_removed";
+                    data?: {
+                        /** @description Hierarchy node id (workspace, team or entity). */
+                        nodeId: string;
+                        parentId: string | null;
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.billing.subscription_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "billing.subscription_created";
+                    data?: {
+                        providerEventId: string;
+                        customer?: string;
+                        amount?: number;
+                        currency?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.billing.subscription_updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "billing.subscription_updated";
+                    data?: {
+                        providerEventId: string;
+                        customer?: string;
+                        amount?: number;
+                        currency?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.billing.subscription_canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "billing.subscription_canceled";
+                    data?: {
+                        providerEventId: string;
+                        customer?: string;
+                        amount?: number;
+                        currency?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.billing.invoice_paid": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "billing.invoice_paid";
+                    data?: {
+                        providerEventId: string;
+                        customer?: string;
+                        amount?: number;
+                        currency?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.billing.invoice_payment_failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "billing.invoice_payment_failed";
+                    data?: {
+                        providerEventId: string;
+                        customer?: string;
+                        amount?: number;
+                        currency?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.billing.usage_threshold_reached": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "billing.usage_threshold_reached";
+                    data?: {
+                        used: number;
+                        quota: number;
+                        share: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.kye.check_started": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "kye.check_started";
+                    data?: {
+                        /** @description KYE check id. */
+                        checkId: string;
+                        entity: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.kye.check_completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "kye.check_completed";
+                    data?: {
+                        /** @description KYE check id. */
+                        checkId: string;
+                        entity: string;
+                        status: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.kye.check_failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "kye.check_failed";
+                    data?: {
+                        /** @description KYE check id. */
+                        checkId: string;
+                        entity: string;
+                        status: string;
+                        reason: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.kye.status_changed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "kye.status_changed";
+                    data?: {
+                        /** @description KYE check id. */
+                        checkId: string;
+                        entity: string;
+                        status: string;
+                        from: string;
+                        to: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
