@@ -100,6 +100,13 @@ describe('POST /inbound/{tenantId} (svc-signature)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ provider: 'svc', kind: 'incident.reported', type: 'incident.reported' });
 
+    // Appended to the tenant's event index once, under its canonical kind, covered by an audit event.
+    const indexed = await t.call('GET', `/v1/events?source=inbound.svc&entity=${JSON.parse(body).id}`);
+    expect(indexed.body.data).toHaveLength(1);
+    expect(indexed.body.data[0]).toMatchObject({ kind: 'incident.reported', phase: 'observed', actor: 'inbound:svc' });
+    const audit = await ts.server.db.prisma.auditEvent.findUniqueOrThrow({ where: { id: indexed.body.data[0].auditEventId } });
+    expect(audit).toMatchObject({ action: 'inbound.received', resourceId: rows[0]?.id });
+
     const odd = JSON.stringify({ id: `ext_${randomUUID()}`, type: 'something.else' });
     expect((await post(`/inbound/${t.tenantId}`, odd, signed(odd))).body.events[0].kind).toBe('unclassified');
   });

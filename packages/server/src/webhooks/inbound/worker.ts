@@ -5,6 +5,8 @@ import { ApiError } from '../../errors.ts';
 import { correlation, errorMapper } from '../../http/pipeline.ts';
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
+import { recordChange } from '../../services/changes.ts';
+import { appendEventRow } from '../../services/events.ts';
 import type { WebhookConfig } from '../config.ts';
 import {
   type Accepted,
@@ -129,26 +131,61 @@ export function createInboundApp(opts: { db: Database; config: WebhookConfig; lo
       : [row.secret];
   }
 
+  /**
+   * Stores each accepted event once (by provider, tenant and external id). A tenant's event is
+   * also appended to the event index under its canonical kind, covered by an audit event, in the
+   * same transaction; platform-level events (Stripe) have no tenant and stay in inbound_events.
+   */
   async function store(provider: string, tenantId: string | undefined, items: Accepted[]): Promise<boolean[]> {
     const fresh: boolean[] = [];
     for (const item of items) {
-      const { count } = await prisma.inboundEvent.createMany({
-        skipDuplicates: true,
-        data: [
-          {
-            id: newId('ibe'),
-            tenantId: tenantId ?? null,
-            provider,
-            externalId: item.externalId,
-            dedupKey: `${provider}:${tenantId ?? '-'}:${item.externalId}`,
+      const id = newId('ibe');
+      const inserted = await prisma.$transaction(async (tx) => {
+        const { count } = await tx.inboundEvent.createMany({
+          skipDuplicates: true,
+          data: [
+            {
+              id,
+              tenantId: tenantId ?? null,
+              provider,
+              externalId: item.externalId,
+              dedupKey: `${provider}:${tenantId ?? '-'}:${item.externalId}`,
+              kind: item.kind,
+              type: item.type ?? null,
+              payload: item.payload as object,
+            },
+          ],
+        });
+        if (count > 0 && tenantId) {
+          const who = { tenantId, actor: `inbound:${provider}`, correlationId: item.externalId };
+          const audit = await recordChange(
+            tx,
+            {
+              ...who,
+              action: 'inbound.received',
+              resourceType: 'svc.webhooks.inbound_event',
+              resourceId: id,
+              data: { provider, kind: item.kind, externalId: item.externalId },
+            },
+            { index: false },
+          );
+          await appendEventRow(tx, {
+            ...who,
+            source: `inbound.${provider}`,
             kind: item.kind,
-            type: item.type ?? null,
-            payload: item.payload as object,
-          },
-        ],
+            phase: 'observed',
+            severity: 'info',
+            entity: item.externalId,
+            action: 'received',
+            outcome: 'success',
+            attributes: { inboundEventId: id, ...(item.type ? { type: item.type } : {}) },
+            auditEventId: audit.id,
+          });
+        }
+        return count > 0;
       });
-      metrics.accept(provider, count > 0);
-      fresh.push(count > 0);
+      metrics.accept(provider, inserted);
+      fresh.push(inserted);
     }
     return fresh;
   }
