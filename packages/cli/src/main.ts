@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { createSvcClient, isSvcError, type SvcClient } from '@svc/sdk';
 import { type Credentials, loadConfig, readCredentials } from '@svc/server';
 import { verifyExportFile } from './audit.ts';
+import { print as printOut, table } from './output.ts';
 import { serve } from './serve.ts';
 import { webhooksCommand, withRole } from './webhooks.ts';
 
@@ -60,19 +61,7 @@ function clientFor(g: Globals, as: 'operator' | 'tenant'): SvcClient {
 }
 
 function print(g: Globals, value: unknown, human: () => string): void {
-  process.stdout.write(g.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
-}
-
-function table(rows: Record<string, unknown>[], columns: string[]): string {
-  if (rows.length === 0) return '(none)';
-  const cells = rows.map((r) => columns.map((c) => String(r[c] ?? '')));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]?.length ?? 0)));
-  const line = (vals: string[]) =>
-    vals
-      .map((v, i) => v.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
+  printOut(g.json, value, human);
 }
 
 function need(value: string | undefined, flag: string): string {

@@ -1,5 +1,6 @@
 import type { SvcClient } from '@svc/sdk';
 import { type Config, loadConfig, startWebhookProcess } from '@svc/server';
+import { print as printOut, table } from './output.ts';
 
 export const SERVE_ROLES = ['all', 'api', 'dispatcher', 'webhooks'] as const;
 export type ServeRole = (typeof SERVE_ROLES)[number];
@@ -37,26 +38,13 @@ export interface WebhooksCommandOptions {
   since?: string | undefined;
 }
 
-function table(rows: Record<string, unknown>[], columns: string[]): string {
-  if (rows.length === 0) return '(none)';
-  const cells = rows.map((r) => columns.map((c) => String(r[c] ?? '')));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]?.length ?? 0)));
-  const line = (vals: string[]) =>
-    vals
-      .map((v, i) => v.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
-}
-
 /**
  * `svc webhooks dlq list [--tenant ID]` and `svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]`,
  * through the operator endpoints.
  */
 export async function webhooksCommand(svc: SvcClient, args: string[], opts: WebhooksCommandOptions): Promise<number> {
   const [group, action, target] = args;
-  const print = (value: unknown, human: () => string) =>
-    process.stdout.write(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+  const print = (value: unknown, human: () => string) => printOut(opts.json, value, human);
   if (group !== 'dlq') throw new Error('usage: svc webhooks dlq list|replay');
   if (action === 'list') {
     const rows: Awaited<ReturnType<typeof svc.webhooks.listDeadLetters>>['data'] = [];
