@@ -24,6 +24,10 @@ const Env = z.object({
   SVC_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   SVC_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   SVC_AUDIT_SIGNING_KEY: z.string().min(1).optional(),
+  SVC_SECRETS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'SVC_SECRETS_KEY must be 32 bytes, base64-encoded')
+    .optional(),
   SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
 });
@@ -44,6 +48,8 @@ export interface Config {
   auditSigningKey: string | undefined;
   /** Outbound dispatcher, inbound webhook worker and `--role` (webhooks/config.ts). */
   webhooks: WebhookConfig;
+  /** AES-256-GCM key (base64, 32 bytes) that seals webhook secrets at rest; absent: stored as issued. */
+  secretsKey: string | undefined;
   /** How long a resolved API key is served from memory (revocations elsewhere wait this long). */
   authCacheMs: number;
   /** Seconds between scheduled reconciliation runs; 0 turns the schedule off. */
@@ -74,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhooks: loadWebhookConfig(env),
     reconcileIntervalSeconds: e.SVC_RECONCILE_INTERVAL_SECONDS,
     authCacheMs: e.SVC_AUTH_CACHE_SECONDS * 1000,
+    secretsKey: e.SVC_SECRETS_KEY,
     ...overrides,
   };
 }

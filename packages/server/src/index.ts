@@ -11,6 +11,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { startReconciler } from './services/reconciliation.ts';
 import { ensureSigningKey } from './services/signing.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
+import { configureSecretsKey } from './webhooks/secret-box.ts';
 
 export { type Credentials, readCredentials } from './bootstrap.ts';
 export { type Config, loadConfig } from './config.ts';
@@ -45,6 +46,7 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env, opts.config);
   const log = createLogger(config.logLevel, { service: 'svc-api' });
+  configureSecretsKey(config.secretsKey);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   try {
     const applied = await migrate(db);

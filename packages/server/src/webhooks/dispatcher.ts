@@ -9,6 +9,7 @@ import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
+import { openSecret } from './secret-box.ts';
 import { signatureHeader } from './signing.ts';
 import { guardedLookup, isPrivateAddress } from './targets.ts';
 
@@ -231,8 +232,15 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
     const body = Buffer.from(JSON.stringify(envelopeOf(ev, config.sourceBaseUrl)));
     const startedAt = new Date();
     const t = Math.floor(startedAt.getTime() / 1000);
-    const secrets = [sub.secret];
-    if (sub.previousSecret && sub.previousSecretExpiresAt && sub.previousSecretExpiresAt > startedAt) secrets.push(sub.previousSecret);
+    let secrets: string[];
+    try {
+      secrets = [openSecret(sub.secret)];
+      if (sub.previousSecret && sub.previousSecretExpiresAt && sub.previousSecretExpiresAt > startedAt)
+        secrets.push(openSecret(sub.previousSecret));
+    } catch (err) {
+      // Nothing is sent unsigned: the attempt fails and is retried, by a process that holds the key.
+      return { startedAt, latencyMs: 0, statusCode: null, ok: false, error: `secret unreadable: ${(err as Error).message}` };
+    }
     const headers = {
       'content-type': 'application/json',
       'user-agent': WEBHOOK_HEADERS.userAgent,

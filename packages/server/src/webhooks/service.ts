@@ -21,6 +21,7 @@ import { newId } from '../ids.ts';
 import { recordChange } from '../services/changes.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
+import { openSecret, sealSecret } from './secret-box.ts';
 import { newWebhookSecret } from './signing.ts';
 import { checkTargetUrl } from './targets.ts';
 
@@ -44,7 +45,7 @@ export function renderSubscription(s: SubscriptionRow, now = new Date()): Subscr
     description: s.description,
     eventTypes: s.eventTypes,
     enabled: s.enabled,
-    secretPrefix: s.secret.slice(0, 10),
+    secretPrefix: openSecret(s.secret).slice(0, 10),
     previousSecretExpiresAt: s.previousSecretExpiresAt && s.previousSecretExpiresAt > now ? s.previousSecretExpiresAt.toISOString() : null,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
@@ -77,7 +78,7 @@ export async function createSubscription(
         description: body.description ?? null,
         eventTypes: [...new Set(body.eventTypes)],
         enabled: body.enabled,
-        secret,
+        secret: sealSecret(secret),
       },
     });
     await recordChange(tx, {
@@ -156,7 +157,7 @@ export async function rotateSecret(prisma: Prisma, config: WebhookConfig, who: A
     await scopeToTenant(tx, who.tenantId).webhookSubscription.updateMany({
       where: { id },
       data: {
-        secret,
+        secret: sealSecret(secret),
         previousSecret: overlap > 0 ? current.secret : null,
         previousSecretExpiresAt: overlap > 0 ? new Date(now.getTime() + overlap * 1000) : null,
         updatedAt: now,
@@ -270,8 +271,9 @@ export async function rotateInboundSecret(
       current && overlap > 0
         ? { previousSecret: current.secret, previousSecretExpiresAt: new Date(now.getTime() + overlap * 1000) }
         : { previousSecret: null, previousSecretExpiresAt: null };
-    if (current) await db.webhookInboundSecret.updateMany({ where: { provider }, data: { secret, ...previous, createdAt: now } });
-    else await db.webhookInboundSecret.create({ data: { tenantId: who.tenantId, provider, secret, createdAt: now } });
+    const sealed = sealSecret(secret);
+    if (current) await db.webhookInboundSecret.updateMany({ where: { provider }, data: { secret: sealed, ...previous, createdAt: now } });
+    else await db.webhookInboundSecret.create({ data: { tenantId: who.tenantId, provider, secret: sealed, createdAt: now } });
     const row = await db.webhookInboundSecret.findFirstOrThrow({ where: { provider } });
     await recordChange(tx, {
       ...who,

@@ -8,6 +8,7 @@ import type { Logger } from '../../logger.ts';
 import { recordChange } from '../../services/changes.ts';
 import { appendEventRow } from '../../services/events.ts';
 import type { WebhookConfig } from '../config.ts';
+import { openSecret } from '../secret-box.ts';
 import {
   type Accepted,
   type InboundRequest,
@@ -126,9 +127,11 @@ export function createInboundApp(opts: { db: Database; config: WebhookConfig; lo
     const row = await prisma.webhookInboundSecret.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
     if (!row) return [];
     const now = new Date();
-    return row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
-      ? [row.secret, row.previousSecret]
-      : [row.secret];
+    return (
+      row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
+        ? [row.secret, row.previousSecret]
+        : [row.secret]
+    ).map(openSecret);
   }
 
   /**
