@@ -3505,8 +3505,7 @@ export interface components {
          *       "correlationId": "run-8841",
          *       "latencyMs": 412,
          *       "attributes": {
-         *         "version": "2.4.1",
-         *         "region": "eu-west-1"
+         *         "version": "2.4.1"
          *       },
          *       "overBudget": false,
          *       "auditEventId": "aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R"

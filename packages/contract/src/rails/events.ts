@@ -23,6 +23,21 @@ const Kind = z
   .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/)
   .meta({ description: 'Dotted kind, `<category>.<event>`.', examples: ['assessment.created'] });
 
+/** One row as a client emits it; the row example adds what the service fills in. */
+const EMIT_EXAMPLE = {
+  source: 'ci.pipeline',
+  kind: 'model.deployed',
+  phase: 'completed',
+  severity: 'info',
+  actor: 'deploy-bot',
+  entity: 'sys_credit_scoring_v2',
+  action: 'deploy',
+  outcome: 'success',
+  correlationId: 'run-8841',
+  latencyMs: 412,
+  attributes: { version: '2.4.1' },
+} as const;
+
 /** The 14 typed fields of an event-index row. */
 export const EventRow = z
   .object({
@@ -52,17 +67,7 @@ export const EventRow = z
         id: 'evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
         time: '2026-11-22T09:30:00.000Z',
         tenantId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        source: 'ci.pipeline',
-        kind: 'model.deployed',
-        phase: 'completed',
-        severity: 'info',
-        actor: 'deploy-bot',
-        entity: 'sys_credit_scoring_v2',
-        action: 'deploy',
-        outcome: 'success',
-        correlationId: 'run-8841',
-        latencyMs: 412,
-        attributes: { version: '2.4.1', region: 'eu-west-1' },
+        ...EMIT_EXAMPLE,
         overBudget: false,
         auditEventId: 'aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
       },
@@ -90,21 +95,7 @@ export const EmitEventBody = z
   })
   .meta({
     id: 'EmitEventRequest',
-    examples: [
-      {
-        source: 'ci.pipeline',
-        kind: 'model.deployed',
-        phase: 'completed',
-        severity: 'info',
-        actor: 'deploy-bot',
-        entity: 'sys_credit_scoring_v2',
-        action: 'deploy',
-        outcome: 'success',
-        correlationId: 'run-8841',
-        latencyMs: 412,
-        attributes: { version: '2.4.1' },
-      },
-    ],
+    examples: [EMIT_EXAMPLE],
   });
 
 const Filters = {
