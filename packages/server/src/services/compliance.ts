@@ -31,51 +31,54 @@ export interface Actor {
 
 const iso = (d: Date) => d.toISOString();
 
+/**
+ * The framework catalogue with the tenant's activation state and obligation counts: one statement
+ * (the hot read of the compliance rail), keyset-paginated by framework id.
+ */
 export async function listTenantFrameworks(
   prisma: Prisma,
   tenantId: string,
   opts: ListOpts & { activated?: 'true' | 'false' },
 ): Promise<Page<z.infer<typeof TenantFramework>>> {
-  const db = scopeToTenant(prisma, tenantId);
-  const after = decodeCursor(opts.cursor, 'string');
-  const activations = await db.frameworkActivation.findMany();
-  const active = new Map(activations.map((a) => [a.frameworkId, a]));
-  const filter =
-    opts.activated === 'true'
-      ? { id: { in: [...active.keys()] } }
-      : opts.activated === 'false'
-        ? { id: { notIn: [...active.keys()] } }
-        : {};
-  const rows = await prisma.framework.findMany({
-    where: { ...filter, ...(after ? { id: { gt: after, ...('id' in filter ? filter.id : {}) } } : {}) },
-    orderBy: { id: 'asc' },
-    take: opts.limit + 1,
-  });
-  const counts = await db.obligation.groupBy({ by: ['frameworkId', 'status'], _count: { _all: true } });
-  const page = toPage(
+  const after = decodeCursor(opts.cursor, 'string') ?? '';
+  const activated = opts.activated === undefined ? null : opts.activated === 'true';
+  const rows = await prisma.$queryRaw<
+    {
+      id: string;
+      title: string;
+      short_title: string;
+      latest_version: string;
+      version_key: string | null;
+      activated_at: Date | null;
+      total: number;
+      open: number;
+    }[]
+  >`
+    SELECT f."id", f."title", f."short_title", f."latest_version", a."version_key", a."created_at" AS "activated_at",
+           coalesce(o."total", 0)::int AS "total", coalesce(o."open", 0)::int AS "open"
+    FROM "frameworks" f
+    LEFT JOIN "framework_activations" a ON a."tenant_id" = ${tenantId} AND a."framework_id" = f."id"
+    LEFT JOIN LATERAL (
+      SELECT count(*) AS "total", count(*) FILTER (WHERE ob."status" = 'open') AS "open"
+      FROM "obligations" ob WHERE ob."tenant_id" = ${tenantId} AND ob."framework_id" = f."id") o ON a."id" IS NOT NULL
+    WHERE f."id" > ${after} AND (${activated}::boolean IS NULL OR (a."id" IS NOT NULL) = ${activated}::boolean)
+    ORDER BY f."id" LIMIT ${opts.limit + 1}`;
+  return toPage(
     rows,
     opts.limit,
     (r) => r.id,
-    (r) => {
-      const a = active.get(r.id);
-      const mine = counts.filter((c) => c.frameworkId === r.id);
-      return {
-        object: 'svc.compliance.framework' as const,
-        id: r.id,
-        title: r.title,
-        shortTitle: r.shortTitle,
-        latestVersion: r.latestVersion,
-        activated: Boolean(a),
-        dictionaryVersion: a?.versionKey ?? null,
-        activatedAt: a ? iso(a.createdAt) : null,
-        obligations: {
-          total: mine.reduce((s, c) => s + c._count._all, 0),
-          open: mine.filter((c) => c.status === 'open').reduce((s, c) => s + c._count._all, 0),
-        },
-      };
-    },
+    (r) => ({
+      object: 'svc.compliance.framework' as const,
+      id: r.id,
+      title: r.title,
+      shortTitle: r.short_title,
+      latestVersion: r.latest_version,
+      activated: r.version_key !== null,
+      dictionaryVersion: r.version_key,
+      activatedAt: r.activated_at ? iso(r.activated_at) : null,
+      obligations: { total: Number(r.total), open: Number(r.open) },
+    }),
   );
-  return page;
 }
 
 function renderAssessment(r: AssessmentRow): z.infer<typeof Assessment> {
