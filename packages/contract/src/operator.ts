@@ -5,6 +5,7 @@ import { commonErrorResponses } from './errors.ts';
 import { meta } from './meta.ts';
 import { PublicKey } from './rails/audit-trail.ts';
 import { ENVIRONMENTS, ROLES, TIERS } from './tiers.ts';
+import { eventType } from './webhook-events.ts';
 
 const c = initContract();
 
@@ -125,7 +126,7 @@ export const operatorRouter = c.router(
     revokeKey: {
       method: 'POST',
       path: '/keys/:id/revoke',
-      pathParams: z.object({ id: z.string().min(1).max(64) }),
+      pathParams: z.object({ id: prefixedId('key', 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R') }),
       body: c.noBody(),
       responses: { 200: ApiKey },
       summary: 'Revoke an API key',
@@ -160,3 +161,9 @@ export const systemRouter = c.router(
   },
   {},
 );
+
+/** Event types of the operator routes (the tenant lifecycle ones are planned in webhook-events.ts). */
+export const operatorEvents = [
+  eventType('tenant.api_key_created', 'An API key was issued (the token is never part of the event).', ApiKey),
+  eventType('tenant.api_key_revoked', 'An API key was revoked.', ApiKey),
+];

@@ -2,7 +2,7 @@ import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import type { RouteMeta } from './meta.ts';
 
 export interface FlatRoute {
-  /** Dotted key path, `compliance.createAssessment`; the OpenAPI operationId and SDK method. */
+  /** Dotted key path, `compliance.assessments.create`; the OpenAPI operationId and SDK method. */
   readonly name: string;
   readonly route: AppRoute;
   readonly meta: RouteMeta;

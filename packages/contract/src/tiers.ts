@@ -47,6 +47,26 @@ export const ROLE_GRANTS: Record<Role, readonly string[]> = {
   viewer: ['*:read'],
 };
 
+/** Kinds of permission a state transition can need on its rail's area. */
+export type TransitionAction = 'write' | 'approve' | 'attest';
+
+/**
+ * The permission each transition verb needs, decided in one table: sign-offs and approvals are
+ * `approve` (owners and admins), attestations `attest` (auditors too), every other verb `write`.
+ */
+export const TRANSITION_GRANTS: Readonly<Record<string, TransitionAction>> = {
+  approve: 'approve',
+  reject: 'approve',
+  sign_off: 'approve',
+  publish: 'approve',
+  accept: 'approve',
+  attest: 'attest',
+};
+
+export function transitionPermission(verb: string): TransitionAction {
+  return TRANSITION_GRANTS[verb] ?? 'write';
+}
+
 function matches(pattern: string, permission: string): boolean {
   const [pa, pb] = pattern.split(':');
   const [a, b] = permission.split(':');

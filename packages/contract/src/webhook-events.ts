@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
-import { ApiKey } from './operator.ts';
-import { Assessment, Attestation, Evidence } from './rails/compliance.ts';
-import { Activation } from './rails/frameworks.ts';
+import { ACTION_ALIASES } from './resource.ts';
 
 /**
  * The outbound event types: the registry receivers subscribe to, the OpenAPI `webhooks` section and
- * the inbound classifier all come from this one table. A type is `<category>.<name>`; a subscription
- * names types, category wildcards (`assessment.*`) or `*`.
+ * the inbound classifier all come from it. A type is `<category>.<name>`; a subscription names
+ * types, category wildcards (`assessment.*`) or `*`. Built rails export their own entries (the
+ * resource kit derives them from a resource's declaration) and rails/index.ts registers them; this
+ * file holds the types of the specification whose rails are not built yet.
  */
 
 /** Prefixes of the event names, as the specification lists them. */
@@ -37,7 +37,8 @@ export type WebhookEventCategory = (typeof WEBHOOK_EVENT_CATEGORIES)[number];
 
 export interface WebhookEventType {
   readonly type: string;
-  readonly category: WebhookEventCategory;
+  /** The part before the dot: a category of the specification or the name of a declared resource. */
+  readonly category: string;
   readonly summary: string;
   /** Schema of the envelope's `data`. */
   readonly data: z.ZodType;
@@ -65,12 +66,14 @@ export const TenantCreatedData = z
     examples: [{ tenant_id: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', display_name: 'Acme Bank', plan: 'growth', region: 'eu' }],
   });
 
-const e = (type: string, summary: string, data: z.ZodType): WebhookEventType => ({
+/** An entry of the registry; rails use it for event types the resource kit does not derive. */
+export const eventType = (type: string, summary: string, data: z.ZodType): WebhookEventType => ({
   type,
-  category: type.split('.')[0] as WebhookEventCategory,
+  category: type.split('.')[0] as string,
   summary,
   data,
 });
+const e = eventType;
 
 const aiSystem = obj({ id: systemId, name: z.string(), purpose: z.string().optional(), riskLevel: z.string().optional() });
 const control = obj({ controlId: id('Control id.'), framework: z.string().optional(), status: z.string().optional() });
@@ -94,8 +97,8 @@ const billing = obj({
 });
 const kye = obj({ checkId: id('KYE check id.'), entity: z.string(), status: z.string() });
 
-/** Every registered type; the first entries are emitted by the rails that exist today. */
-export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
+/** Types of the specification whose emitting rails are not built yet (and the tenant lifecycle). */
+const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
   e('tenant.created', 'A tenant was created.', TenantCreatedData),
   e(
     'tenant.updated',
@@ -105,8 +108,6 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   e('tenant.tier_changed', 'A tenant moved to another tier.', obj({ tenant_id: z.string(), from: z.string(), to: z.string() })),
   e('tenant.suspended', 'A tenant was suspended.', obj({ tenant_id: z.string(), reason: z.string() })),
   e('tenant.deleted', 'A tenant was deleted.', obj({ tenant_id: z.string() })),
-  e('tenant.api_key_created', 'An API key was issued (the token is never part of the event).', ApiKey),
-  e('tenant.api_key_revoked', 'An API key was revoked.', ApiKey),
 
   e('ai_system.registered', 'An AI system was registered.', aiSystem),
   e('ai_system.updated', 'An AI system changed.', aiSystem),
@@ -114,7 +115,6 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   e('ai_system.risk_level_changed', "An AI system's risk level changed.", aiSystem.extend({ from: z.string(), to: z.string() })),
   e('ai_system.retired', 'An AI system was retired.', aiSystem),
 
-  e('framework.activated', 'A framework was activated; its obligations were derived.', Activation),
   e('framework.deactivated', 'A framework was deactivated.', obj({ framework: z.string(), dictionaryVersion: z.string() })),
   e(
     'framework.version_published',
@@ -133,8 +133,6 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   e('control.failed', 'A control test failed.', control.extend({ reason: z.string() })),
   e('control.evidence_linked', 'Evidence was linked to a control.', control.extend({ evidenceId: z.string() })),
 
-  e('evidence.uploaded', 'Evidence was recorded.', Evidence),
-  e('evidence.updated', 'Evidence changed.', Evidence),
   e('evidence.expiring', 'Evidence expires within 30 days.', obj({ id: z.string(), expiresAt: at })),
   e('evidence.expired', 'Evidence expired.', obj({ id: z.string(), expiresAt: at })),
   e('evidence.linked', 'Evidence was linked to another control or system.', obj({ id: z.string(), controlIds: z.array(z.string()) })),
@@ -146,17 +144,13 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   e('fria.rejected', 'A FRIA was rejected.', fria.extend({ reason: z.string() })),
   e('fria.completed', 'A FRIA was completed.', fria),
 
-  e('assessment.created', 'An assessment was created.', Assessment),
-  e('assessment.updated', 'An assessment changed.', Assessment),
   e(
     'assessment.stage_completed',
     'A stage of an assessment was completed.',
     obj({ id: z.string(), stage: z.string(), completion: z.number() }),
   ),
-  e('assessment.completed', 'An assessment was completed.', Assessment),
   e('assessment.archived', 'An assessment was archived.', obj({ id: z.string() })),
 
-  e('audit.attestation_created', 'Someone attested a control or an assessment.', Attestation),
   e('audit.run_started', 'An audit-engine run started.', obj({ runId: z.string(), framework: z.string(), scope: z.string() })),
   e('audit.run_completed', 'An audit-engine run finished.', obj({ runId: z.string(), findings: z.int() })),
   e('audit.finding_opened', 'An audit finding was opened.', finding),
@@ -238,34 +232,50 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   e('kye.status_changed', "An entity's KYE status changed.", kye.extend({ from: z.string(), to: z.string() })),
 ];
 
-const BY_TYPE = new Map(WEBHOOK_EVENT_TYPES.map((t) => [t.type, t]));
+const REGISTERED: WebhookEventType[] = [];
+const BY_TYPE = new Map<string, WebhookEventType>();
+const CATEGORIES = new Set<string>(WEBHOOK_EVENT_CATEGORIES);
 
-/** Names of every registered type. */
-export const WEBHOOK_EVENT_TYPE_NAMES = WEBHOOK_EVENT_TYPES.map((t) => t.type);
+/** Adds types to the registry; a type registered twice is a programming error caught at import. */
+export function registerEventTypes(types: readonly WebhookEventType[]): void {
+  for (const t of types) {
+    if (BY_TYPE.has(t.type)) throw new Error(`webhook event type ${t.type} is registered twice`);
+    if (!/^[a-z][a-z_]*\.[a-z][a-z_]*$/.test(t.type)) throw new Error(`webhook event type ${t.type}: <category>.<name>, lowercase`);
+    BY_TYPE.set(t.type, t);
+    REGISTERED.push(t);
+    CATEGORIES.add(t.category);
+  }
+}
+registerEventTypes(PLANNED_EVENT_TYPES);
+
+/** Every registered type: the planned ones of this file, then those of the built rails. */
+export function webhookEventTypes(): readonly WebhookEventType[] {
+  return REGISTERED;
+}
 
 export function getWebhookEventType(type: string): WebhookEventType | undefined {
   return BY_TYPE.get(type);
 }
 
 /**
- * Audit actions of the platform whose event has another name in the registry; any other action is
- * emitted under its own name when that name is registered.
+ * Audit actions of the platform whose event has another name in the registry (the names the
+ * specification fixes); any other action is emitted under its own name when that name is
+ * registered. Resources declare theirs (`create.event`); the API-key actions are listed here.
  */
 export const ACTION_EVENT_TYPES: Readonly<Record<string, string>> = {
   'api_key.created': 'tenant.api_key_created',
   'api_key.revoked': 'tenant.api_key_revoked',
-  'attestation.created': 'audit.attestation_created',
 };
 
 /** The registered event type an audit action is emitted as, if any. */
 export function eventTypeForAction(action: string): WebhookEventType | undefined {
-  return BY_TYPE.get(ACTION_EVENT_TYPES[action] ?? action);
+  return BY_TYPE.get(ACTION_EVENT_TYPES[action] ?? ACTION_ALIASES[action] ?? action);
 }
 
 /** True for a registered type, a category wildcard (`assessment.*`) or `*`. */
 export function isEventTypeFilter(filter: string): boolean {
   if (filter === '*') return true;
-  if (filter.endsWith('.*')) return (WEBHOOK_EVENT_CATEGORIES as readonly string[]).includes(filter.slice(0, -2));
+  if (filter.endsWith('.*')) return CATEGORIES.has(filter.slice(0, -2));
   return BY_TYPE.has(filter);
 }
 
@@ -365,7 +375,7 @@ export function webhookOpenApi(convert: (schema: unknown, io: 'input' | 'output'
     ['user-agent', '`Svc-Webhooks/1.0`.'],
   ] as const;
   const out: Json = {};
-  for (const t of WEBHOOK_EVENT_TYPES) {
+  for (const t of REGISTERED) {
     out[t.type] = {
       post: {
         operationId: `webhook.${t.type}`,

@@ -98,7 +98,7 @@ export interface ClientHelpers {
    * Every item of every page of a list route, following `cursor` until it is null.
    *
    * @example
-   * for await (const o of svc.paginate(svc.compliance.listObligations, { query: { limit: 100 } })) console.log(o.id);
+   * for await (const o of svc.paginate(svc.compliance.obligations.list, { query: { limit: 100 } })) console.log(o.id);
    */
   paginate<TArgs, TItem>(
     method: (args: TArgs, options?: RequestOptions) => Promise<ListPage<TItem>>,
@@ -112,7 +112,7 @@ export interface ClientHelpers {
   request<TBody = unknown>(method: string, path: string, options?: RawRequestOptions): Promise<RawResponse<TBody>>;
 }
 
-/** The client of the whole API: `svc.compliance.createAssessment(...)`, `svc.paginate(...)`, `svc.request(...)`. */
+/** The client of the whole API: `svc.compliance.assessments.create(...)`, `svc.paginate(...)`, `svc.request(...)`. */
 export type SvcClient = RouterClient<Contract> & ClientHelpers;
 
 interface RouteCallArgs {
@@ -204,7 +204,7 @@ export function createRouterClient<T extends AppRouter>(router: T, options: SvcC
  * @example
  * const svc = createSvcClient({ baseUrl: 'http://localhost:8080', apiKey: process.env.SVC_API_KEY! });
  * await svc.frameworks.activate({ params: { id: 'eu-ai-act' } });
- * const asm = await svc.compliance.createAssessment({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
+ * const asm = await svc.compliance.assessments.create({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
  */
 export function createSvcClient(options: SvcClientOptions): SvcClient {
   return createRouterClient(contract, options);

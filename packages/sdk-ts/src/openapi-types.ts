@@ -12,7 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** List frameworks with the tenant's activation state */
-        get: operations["compliance.listFrameworks"];
+        get: operations["compliance.frameworks.list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -28,14 +28,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List assessments */
-        get: operations["compliance.listAssessments"];
+        /**
+         * List assessments
+         * @description Newest first, by cursor. Filters: `status`, `type`, `systemId` (equality).
+         */
+        get: operations["compliance.assessments.list"];
         put?: never;
         /**
          * Create an assessment
          * @description Creates a `draft` assessment with completion 0 and the stages of its type.
          */
-        post: operations["compliance.createAssessment"];
+        post: operations["compliance.assessments.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -50,9 +53,49 @@ export interface paths {
             cookie?: never;
         };
         /** Get an assessment */
-        get: operations["compliance.getAssessment"];
+        get: operations["compliance.assessments.get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an assessment
+         * @description Marks the first stage in progress. Allowed from `draft`; moves to `in_progress`. From any other state: 409 `conflict` naming the current state, and nothing changes.
+         */
+        post: operations["compliance.assessments.start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an assessment
+         * @description Marks every stage completed and the completion 1. Allowed from `draft`, `in_progress`; moves to `completed`. From any other state: 409 `conflict` naming the current state, and nothing changes.
+         */
+        post: operations["compliance.assessments.complete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -66,8 +109,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the obligations derived from the tenant's activated frameworks */
-        get: operations["compliance.listObligations"];
+        /**
+         * List obligations
+         * @description Newest first, by cursor. Filters: `framework`, `status`, `actor` (equality).
+         */
+        get: operations["compliance.obligations.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/obligations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an obligation */
+        get: operations["compliance.obligations.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -83,14 +146,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List evidence */
-        get: operations["compliance.listEvidence"];
+        /**
+         * List evidence
+         * @description Newest first, by cursor. Filters: `controlId`, `systemId` (equality).
+         */
+        get: operations["compliance.evidence.list"];
         put?: never;
         /**
          * Record evidence
          * @description Records artefact metadata and links it to controls of activated frameworks.
          */
-        post: operations["compliance.createEvidence"];
+        post: operations["compliance.evidence.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -104,8 +170,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get evidence */
-        get: operations["compliance.getEvidence"];
+        /** Get an evidence record */
+        get: operations["compliance.evidence.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -121,11 +187,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List attestations */
-        get: operations["compliance.listAttestations"];
+        /**
+         * List attestations
+         * @description Newest first, by cursor. Filters: `subjectType`, `subjectId` (equality).
+         */
+        get: operations["compliance.attestations.list"];
         put?: never;
         /** Attest a control or an assessment */
-        post: operations["compliance.createAttestation"];
+        post: operations["compliance.attestations.create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -140,7 +209,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get an attestation */
-        get: operations["compliance.getAttestation"];
+        get: operations["compliance.attestations.get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -834,46 +903,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "tenant.api_key_created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An API key was issued (the token is never part of the event).
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.tenant.api_key_created"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "tenant.api_key_revoked": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An API key was revoked.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.tenant.api_key_revoked"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "ai_system.registered": {
         parameters: {
             query?: never;
@@ -968,26 +997,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.ai_system.retired"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "framework.activated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A framework was activated; its obligations were derived.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.framework.activated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1148,46 +1157,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.control.evidence_linked"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "evidence.uploaded": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Evidence was recorded.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.evidence.uploaded"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "evidence.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Evidence changed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.evidence.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1374,46 +1343,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "assessment.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An assessment was created.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.assessment.created"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "assessment.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An assessment changed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.assessment.updated"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "assessment.stage_completed": {
         parameters: {
             query?: never;
@@ -1434,26 +1363,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "assessment.completed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An assessment was completed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.assessment.completed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "assessment.archived": {
         parameters: {
             query?: never;
@@ -1468,26 +1377,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.assessment.archived"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "audit.attestation_created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Someone attested a control or an assessment.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.audit.attestation_created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2668,6 +2557,206 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.kye.status_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A assessment was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an assessment.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an assessment.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assessment changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.uploaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence was recorded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.evidence.uploaded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.evidence.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.attestation_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone attested a control or an assessment.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.attestation_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "framework.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A framework was activated; its obligations were derived.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.framework.activated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.api_key_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was issued (the token is never part of the event).
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.tenant.api_key_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.api_key_revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was revoked.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.tenant.api_key_revoked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3914,6 +4003,15 @@ export interface components {
         };
         /**
          * @example {
+         *       "reason": "Reviewed by the governance board."
+         *     }
+         */
+        TransitionRequest: {
+            /** @description Why; kept in the audit event. */
+            reason?: string;
+        };
+        /**
+         * @example {
          *       "eventTypes": [
          *         "assessment.*"
          *       ],
@@ -4290,7 +4388,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    "compliance.listFrameworks": {
+    "compliance.frameworks.list": {
         parameters: {
             query?: {
                 /**
@@ -4342,7 +4440,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.listAssessments": {
+    "compliance.assessments.list": {
         parameters: {
             query?: {
                 /**
@@ -4400,7 +4498,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.createAssessment": {
+    "compliance.assessments.create": {
         parameters: {
             query?: never;
             header?: {
@@ -4442,7 +4540,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.getAssessment": {
+    "compliance.assessments.get": {
         parameters: {
             query?: never;
             header?: {
@@ -4450,7 +4548,10 @@ export interface operations {
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
             };
             path: {
-                /** @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R */
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4481,7 +4582,103 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.listObligations": {
+    "compliance.assessments.start": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.complete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.obligations.list": {
         parameters: {
             query?: {
                 /**
@@ -4535,7 +4732,49 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.listEvidence": {
+    "compliance.obligations.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `obl_`.
+                 * @example obl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Obligation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.evidence.list": {
         parameters: {
             query?: {
                 /**
@@ -4592,7 +4831,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.createEvidence": {
+    "compliance.evidence.create": {
         parameters: {
             query?: never;
             header?: {
@@ -4634,7 +4873,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.getEvidence": {
+    "compliance.evidence.get": {
         parameters: {
             query?: never;
             header?: {
@@ -4642,7 +4881,10 @@ export interface operations {
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
             };
             path: {
-                /** @example evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R */
+                /**
+                 * @description Identifier with prefix `evd_`.
+                 * @example evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4673,7 +4915,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.listAttestations": {
+    "compliance.attestations.list": {
         parameters: {
             query?: {
                 /**
@@ -4726,7 +4968,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.createAttestation": {
+    "compliance.attestations.create": {
         parameters: {
             query?: never;
             header?: {
@@ -4768,7 +5010,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.getAttestation": {
+    "compliance.attestations.get": {
         parameters: {
             query?: never;
             header?: {
@@ -4776,7 +5018,10 @@ export interface operations {
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
             };
             path: {
-                /** @example att_01JD3Z8W2M6Q4X9V7K5T1B0N3R */
+                /**
+                 * @description Identifier with prefix `att_`.
+                 * @example att_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5976,6 +6221,10 @@ export interface operations {
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
             };
             path: {
+                /**
+                 * @description Identifier with prefix `whs_`.
+                 * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6014,6 +6263,10 @@ export interface operations {
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
             };
             path: {
+                /**
+                 * @description Identifier with prefix `whs_`.
+                 * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6052,6 +6305,10 @@ export interface operations {
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
             };
             path: {
+                /**
+                 * @description Identifier with prefix `whs_`.
+                 * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6096,6 +6353,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /**
+                 * @description Identifier with prefix `whs_`.
+                 * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6195,6 +6456,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /** @example svc */
                 provider: "svc" | "azure-event-grid" | "cloudflare-logpush";
             };
             cookie?: never;
@@ -6503,6 +6765,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
+                /**
+                 * @description Identifier with prefix `key_`.
+                 * @example key_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6837,94 +7103,6 @@ export interface operations {
             };
         };
     };
-    "webhook.tenant.api_key_created": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "tenant.api_key_created";
-                    data?: components["schemas"]["ApiKey"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.tenant.api_key_revoked": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "tenant.api_key_revoked";
-                    data?: components["schemas"]["ApiKey"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.ai_system.registered": {
         parameters: {
             query?: never;
@@ -7168,50 +7346,6 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.framework.activated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "framework.activated";
-                    data?: components["schemas"]["Activation"];
                 };
             };
         };
@@ -7621,94 +7755,6 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.evidence.uploaded": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "evidence.uploaded";
-                    data?: components["schemas"]["Evidence"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.evidence.updated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "evidence.updated";
-                    data?: components["schemas"]["Evidence"];
                 };
             };
         };
@@ -8195,94 +8241,6 @@ export interface operations {
             };
         };
     };
-    "webhook.assessment.created": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "assessment.created";
-                    data?: components["schemas"]["Assessment"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.assessment.updated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "assessment.updated";
-                    data?: components["schemas"]["Assessment"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.assessment.stage_completed": {
         parameters: {
             query?: never;
@@ -8333,50 +8291,6 @@ export interface operations {
             };
         };
     };
-    "webhook.assessment.completed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "assessment.completed";
-                    data?: components["schemas"]["Assessment"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.assessment.archived": {
         parameters: {
             query?: never;
@@ -8405,50 +8319,6 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.audit.attestation_created": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "audit.attestation_created";
-                    data?: components["schemas"]["Attestation"];
                 };
             };
         };
@@ -11552,6 +11422,446 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.created";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.started": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.started";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.completed";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.updated";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.uploaded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.uploaded";
+                    data?: components["schemas"]["Evidence"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence.updated";
+                    data?: components["schemas"]["Evidence"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.attestation_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.attestation_created";
+                    data?: components["schemas"]["Attestation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.framework.activated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "framework.activated";
+                    data?: components["schemas"]["Activation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.api_key_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.api_key_created";
+                    data?: components["schemas"]["ApiKey"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.tenant.api_key_revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "tenant.api_key_revoked";
+                    data?: components["schemas"]["ApiKey"];
                 };
             };
         };

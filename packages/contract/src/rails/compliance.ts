@@ -1,11 +1,9 @@
-import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ASSESSMENT_TYPE_IDS } from '../assessment-types.ts';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
-import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
-
-const c = initContract();
+import { railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
 
 const SystemId = z
   .string()
@@ -296,19 +294,104 @@ export const CreateAttestationBody = z
     ],
   });
 
-const IdParam = (prefix: string) =>
-  z.object({
-    id: z
-      .string()
-      .min(1)
-      .max(64)
-      .meta({ examples: [`${prefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`] }),
-  });
 const read = meta({ auth: 'tenant', rail: 'compliance', permission: 'compliance:read', mutating: false });
 
-export const complianceRouter = c.router(
-  {
-    listFrameworks: {
+/** Activating the EU AI Act brings the controls and obligations the examples cite. */
+const activateEuAiAct = { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} } as const;
+
+export const assessments = resource({
+  rail: 'compliance',
+  path: 'assessments',
+  name: 'assessment',
+  label: { one: 'assessment', many: 'assessments' },
+  idPrefix: 'asm',
+  record: Assessment,
+  statusField: 'status',
+  filters: {
+    status: z.enum(['draft', 'in_progress', 'completed']).optional(),
+    type: z.enum(ASSESSMENT_TYPE_IDS).optional(),
+    systemId: SystemId.optional(),
+  },
+  create: {
+    body: CreateAssessmentBody,
+    summary: 'Create an assessment',
+    description: 'Creates a `draft` assessment with completion 0 and the stages of its type.',
+  },
+  transitions: {
+    start: {
+      from: ['draft'],
+      to: 'in_progress',
+      summary: 'Start an assessment',
+      description: 'Marks the first stage in progress.',
+    },
+    complete: {
+      from: ['draft', 'in_progress'],
+      to: 'completed',
+      summary: 'Complete an assessment',
+      description: 'Marks every stage completed and the completion 1.',
+    },
+  },
+});
+
+export const obligations = resource({
+  rail: 'compliance',
+  path: 'obligations',
+  name: 'obligation',
+  label: { one: 'obligation', many: 'obligations' },
+  idPrefix: 'obl',
+  record: Obligation,
+  filters: {
+    framework: z.string().max(64).optional(),
+    status: z.enum(['open', 'in_progress', 'met', 'not_applicable']).optional(),
+    actor: z.string().max(64).optional(),
+  },
+  setup: [activateEuAiAct],
+});
+
+export const evidence = resource({
+  rail: 'compliance',
+  path: 'evidence',
+  name: 'evidence',
+  label: { one: 'evidence record', many: 'evidence' },
+  idPrefix: 'evd',
+  record: Evidence,
+  filters: { controlId: ControlRef.optional(), systemId: SystemId.optional() },
+  filterFields: { controlId: 'controlIds[]' },
+  create: {
+    body: CreateEvidenceBody,
+    action: 'evidence.uploaded',
+    summary: 'Record evidence',
+    description: 'Records artefact metadata and links it to controls of activated frameworks.',
+    eventSummary: 'Evidence was recorded.',
+  },
+  setup: [activateEuAiAct],
+});
+
+export const attestations = resource({
+  rail: 'compliance',
+  path: 'attestations',
+  name: 'attestation',
+  label: { one: 'attestation', many: 'attestations' },
+  idPrefix: 'att',
+  record: Attestation,
+  filters: {
+    subjectType: z.enum(['control', 'assessment']).optional(),
+    subjectId: z.string().max(64).optional(),
+  },
+  filterFields: { subjectType: 'subject.type', subjectId: 'subject.id' },
+  create: {
+    body: CreateAttestationBody,
+    event: 'audit.attestation_created',
+    grant: 'attest',
+    summary: 'Attest a control or an assessment',
+    eventSummary: 'Someone attested a control or an assessment.',
+  },
+  setup: [activateEuAiAct],
+});
+
+export const complianceRouter = railRouter('compliance', {
+  frameworks: {
+    list: {
       method: 'GET',
       path: '/frameworks',
       query: PaginationQuery.extend({ activated: z.enum(['true', 'false']).optional() }),
@@ -316,117 +399,18 @@ export const complianceRouter = c.router(
       summary: "List frameworks with the tenant's activation state",
       metadata: read,
     },
-    listAssessments: {
-      method: 'GET',
-      path: '/assessments',
-      query: PaginationQuery.extend({
-        status: z.enum(['draft', 'in_progress', 'completed']).optional(),
-        type: z.enum(ASSESSMENT_TYPE_IDS).optional(),
-        systemId: SystemId.optional(),
-      }),
-      responses: { 200: listOf(Assessment) },
-      summary: 'List assessments',
-      metadata: read,
-    },
-    createAssessment: {
-      method: 'POST',
-      path: '/assessments',
-      body: CreateAssessmentBody,
-      responses: { 201: Assessment },
-      summary: 'Create an assessment',
-      description: 'Creates a `draft` assessment with completion 0 and the stages of its type.',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'compliance',
-        permission: 'compliance:write',
-        mutating: true,
-        audit: 'assessment.created',
-      }),
-    },
-    getAssessment: {
-      method: 'GET',
-      path: '/assessments/:id',
-      pathParams: IdParam('asm'),
-      responses: { 200: Assessment },
-      summary: 'Get an assessment',
-      metadata: read,
-    },
-    listObligations: {
-      method: 'GET',
-      path: '/obligations',
-      query: PaginationQuery.extend({
-        framework: z.string().max(64).optional(),
-        status: z.enum(['open', 'in_progress', 'met', 'not_applicable']).optional(),
-        actor: z.string().max(64).optional(),
-      }),
-      responses: { 200: listOf(Obligation) },
-      summary: "List the obligations derived from the tenant's activated frameworks",
-      metadata: read,
-    },
-    createEvidence: {
-      method: 'POST',
-      path: '/evidence',
-      body: CreateEvidenceBody,
-      responses: { 201: Evidence },
-      summary: 'Record evidence',
-      description: 'Records artefact metadata and links it to controls of activated frameworks.',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'compliance',
-        permission: 'compliance:write',
-        mutating: true,
-        audit: 'evidence.uploaded',
-      }),
-    },
-    listEvidence: {
-      method: 'GET',
-      path: '/evidence',
-      query: PaginationQuery.extend({ controlId: ControlRef.optional(), systemId: SystemId.optional() }),
-      responses: { 200: listOf(Evidence) },
-      summary: 'List evidence',
-      metadata: read,
-    },
-    getEvidence: {
-      method: 'GET',
-      path: '/evidence/:id',
-      pathParams: IdParam('evd'),
-      responses: { 200: Evidence },
-      summary: 'Get evidence',
-      metadata: read,
-    },
-    createAttestation: {
-      method: 'POST',
-      path: '/attestations',
-      body: CreateAttestationBody,
-      responses: { 201: Attestation },
-      summary: 'Attest a control or an assessment',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'compliance',
-        permission: 'compliance:attest',
-        mutating: true,
-        audit: 'attestation.created',
-      }),
-    },
-    listAttestations: {
-      method: 'GET',
-      path: '/attestations',
-      query: PaginationQuery.extend({
-        subjectType: z.enum(['control', 'assessment']).optional(),
-        subjectId: z.string().max(64).optional(),
-      }),
-      responses: { 200: listOf(Attestation) },
-      summary: 'List attestations',
-      metadata: read,
-    },
-    getAttestation: {
-      method: 'GET',
-      path: '/attestations/:id',
-      pathParams: IdParam('att'),
-      responses: { 200: Attestation },
-      summary: 'Get an attestation',
-      metadata: read,
-    },
   },
-  { pathPrefix: '/v1/compliance', commonResponses: commonErrorResponses },
-);
+  assessments: assessments.routes,
+  obligations: obligations.routes,
+  evidence: evidence.routes,
+  attestations: attestations.routes,
+});
+
+/** Event types the compliance rail emits. */
+export const complianceEvents = [
+  ...assessments.events,
+  eventType('assessment.updated', 'An assessment changed.', Assessment),
+  ...evidence.events,
+  eventType('evidence.updated', 'Evidence changed.', Evidence),
+  ...attestations.events,
+];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
+import { eventType } from '../webhook-events.ts';
 
 const c = initContract();
 
@@ -240,3 +241,6 @@ export const frameworksRouter = c.router(
   },
   { pathPrefix: '/v1/frameworks', commonResponses: commonErrorResponses },
 );
+
+/** Event types the frameworks rail emits. */
+export const frameworksEvents = [eventType('framework.activated', 'A framework was activated; its obligations were derived.', Activation)];

@@ -193,7 +193,7 @@ export const ReplayResult = z
   .meta({ id: 'ReplayDeadLettersResult', description: 'The deliveries are due again at once, with the same event ids.' });
 
 const read = meta({ auth: 'tenant', group: 'webhooks', permission: 'webhooks:read', mutating: false });
-const SubscriptionParams = z.object({ id: z.string().min(1).max(64) });
+const SubscriptionParams = z.object({ id: prefixedId('whs', 'whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R') });
 
 const deadLetterRoutes = {
   listDeadLetters: {
@@ -303,7 +303,7 @@ export const webhooksRouter = c.router(
     rotateInboundSecret: {
       method: 'POST',
       path: '/v1/webhook-inbound-secrets/:provider',
-      pathParams: z.object({ provider: z.enum(INBOUND_SECRET_PROVIDERS) }),
+      pathParams: z.object({ provider: z.enum(INBOUND_SECRET_PROVIDERS).meta({ examples: ['svc'] }) }),
       body: RotateSecretBody.optional(),
       responses: { 201: InboundSecret },
       summary: 'Issue or rotate the secret the webhook worker checks for this tenant and provider',

@@ -1,0 +1,27 @@
+import '../id-prefixes.ts';
+import { operatorEvents, operatorRouter, systemRouter } from '../operator.ts';
+import { registerEventTypes } from '../webhook-events.ts';
+import { auditTrailRouter } from './audit-trail.ts';
+import { complianceEvents, complianceRouter } from './compliance.ts';
+import { eventsRouter } from './events.ts';
+import { frameworksEvents, frameworksRouter } from './frameworks.ts';
+import { reconciliationRouter } from './reconciliation.ts';
+import { webhooksRouter } from './webhooks.ts';
+
+/**
+ * The index of rail modules: each rail file exports its router and its event types; this is the
+ * one list they are collected from (router.ts builds the contract from it, the event registry
+ * takes the events). Adding a rail: one file in rails/, one entry in each list below.
+ */
+export const railRouters = {
+  compliance: complianceRouter,
+  frameworks: frameworksRouter,
+  audit_trail: auditTrailRouter,
+  events: eventsRouter,
+  reconciliation: reconciliationRouter,
+  webhooks: webhooksRouter,
+  operator: operatorRouter,
+  system: systemRouter,
+};
+
+registerEventTypes([...complianceEvents, ...frameworksEvents, ...operatorEvents]);

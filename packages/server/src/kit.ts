@@ -1,0 +1,202 @@
+import type { Resource, TransitionSpec } from '@svc/contract';
+import type { Response } from 'express';
+import type { z } from 'zod';
+import type { Prisma, Tx } from './db/client.ts';
+import { decodeCursor, toPage } from './db/pagination.ts';
+import { scopeToTenant } from './db/tenant-scope.ts';
+import { ApiError } from './errors.ts';
+import { ctxOf } from './http/context.ts';
+import { newId } from './ids.ts';
+import { actor } from './rails/deps.ts';
+import { type Actor, recordChange } from './services/changes.ts';
+
+/**
+ * The server side of the resource kit: the routes a `resource({...})` declaration generates,
+ * served over a Prisma delegate. Handlers get the client already scoped to the tenant; what is
+ * particular to a resource (domain checks, computed fields, its row-to-record mapping) plugs in as
+ * functions. Irregular routes stay hand-written beside it.
+ */
+
+type Row = { id: string } & Record<string, unknown>;
+type Where = Record<string, unknown>;
+
+/** The delegate operations the kit uses; every Prisma model delegate has them. */
+interface Delegate {
+  findMany(args: { where: Where; orderBy: Where; take: number }): Promise<Row[]>;
+  findFirst(args: { where: Where }): Promise<Row | null>;
+  create(args: { data: Where }): Promise<Row>;
+  updateMany(args: { where: Where; data: Where }): Promise<{ count: number }>;
+}
+
+type ModelName = {
+  [K in keyof Tx]: Tx[K] extends { findMany: unknown; updateMany: unknown } ? K : never;
+}[keyof Tx] &
+  string;
+
+export interface CreateInput<Body> {
+  /** The transaction, scoped to the tenant. */
+  db: Tx;
+  /** The transaction without the tenant scope, for the shared catalogue (dictionaries, controls). */
+  tx: Tx;
+  who: Actor;
+  body: Body;
+  /** The new record's id, with the resource's prefix. */
+  id: string;
+}
+
+export interface Store<R extends Resource> {
+  /** Prisma model (delegate name) that holds the records. */
+  readonly model: ModelName;
+  /** Row to API record. */
+  readonly render: (row: never) => z.infer<R['spec']['record']>;
+  /** Where-clause of a filter whose model field differs from its query key. */
+  readonly filterWhere?: { readonly [K in keyof NonNullable<R['spec']['filters']>]?: (value: string) => Where };
+  /** Domain checks and computed fields: returns the row's data (tenant and id are set by the kit). */
+  readonly create?: (input: CreateInput<BodyOf<R>>) => Promise<Where>;
+  /** The audit event's `data` of a create; the record's id only when absent. */
+  readonly auditData?: (record: z.infer<R['spec']['record']>) => Record<string, unknown>;
+  /** Fields a transition changes besides the status (completion, timestamps), from the current row. */
+  readonly transitions?: { readonly [V in keyof NonNullable<R['spec']['transitions']>]?: (row: never) => Where };
+}
+
+type BodyOf<R extends Resource> = NonNullable<R['spec']['create']> extends { body: infer B extends z.ZodType } ? z.infer<B> : never;
+
+/**
+ * One implementation per route key of the resource: a key the kit does not serve fails to compile
+ * at `s.router(...)`. The implementations are checked by the kit's own code, not per key.
+ */
+type Handlers<R extends Resource> = {
+  // biome-ignore lint/suspicious/noExplicitAny: ts-rest checks each key's implementation against the contract route with its common responses.
+  [K in keyof R['routes']]: any;
+};
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function delegateOf(client: Tx, model: string): Delegate {
+  return (client as unknown as Record<string, Delegate>)[model] as Delegate;
+}
+
+/** A 404 in the envelope, the same for an absent id and another tenant's. */
+export function missing(resource: Resource, id: string): ApiError {
+  return new ApiError('not_found', `${capitalised(resource.spec.label.one)} ${id} was not found.`);
+}
+
+/**
+ * Keyset list, newest first: `limit + 1` rows after the cursor's id, the filters as equality on
+ * the model's fields (or the store's where-clause for that key).
+ */
+export async function keysetList<Out>(
+  delegate: Pick<Delegate, 'findMany'>,
+  query: { limit: number; cursor?: string } & Record<string, unknown>,
+  opts: {
+    where?: Where;
+    render: (row: never) => Out;
+    filters?: readonly string[];
+    filterWhere?: Record<string, ((v: string) => Where) | undefined>;
+  },
+): Promise<{ data: Out[]; cursor: string | null }> {
+  const after = decodeCursor(query.cursor, 'string');
+  const where: Where = { ...(opts.where ?? {}) };
+  for (const key of opts.filters ?? []) {
+    const value = query[key];
+    if (value === undefined) continue;
+    Object.assign(where, opts.filterWhere?.[key]?.(String(value)) ?? { [key]: value });
+  }
+  if (after !== undefined) where.id = { lt: after };
+  const rows = await delegate.findMany({ where, orderBy: { id: 'desc' }, take: query.limit + 1 });
+  return toPage(rows, query.limit, (r) => r.id, opts.render as (r: Row) => Out);
+}
+
+/** The handlers of every route the resource declares, for `s.router(contract.<rail>, {...})`. */
+export function serveResource<R extends Resource>(prisma: Prisma, resource: R, store: Store<R>): Handlers<R> {
+  const { spec } = resource;
+  const render = store.render as unknown as (row: Row) => Record<string, unknown> & { id: string };
+  const scoped = (res: Response) => {
+    const p = ctxOf(res).principal;
+    if (p.kind !== 'tenant') throw new ApiError('forbidden', 'This route needs a tenant API key.');
+    return scopeToTenant(prisma, p.tenantId);
+  };
+  const filters = Object.keys(spec.filters ?? {});
+  const handlers: Record<string, unknown> = {};
+
+  if (spec.list !== false) {
+    handlers.list = async ({ query, res }: { query: { limit: number; cursor?: string }; res: Response }) => ({
+      status: 200,
+      body: await keysetList(delegateOf(scoped(res), store.model), query, {
+        render,
+        filters,
+        filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
+      }),
+    });
+  }
+  if (spec.get !== false) {
+    handlers.get = async ({ params, res }: { params: { id: string }; res: Response }) => {
+      const row = await delegateOf(scoped(res), store.model).findFirst({ where: { id: params.id } });
+      if (!row) throw missing(resource, params.id);
+      return { status: 200, body: render(row) };
+    };
+  }
+  if (spec.create) {
+    const action = resource.actions.create as string;
+    const build = store.create;
+    if (!build) throw new Error(`${resource.object}: the store has no create for a declared create route`);
+    handlers.create = async ({ body, res }: { body: unknown; res: Response }) => {
+      const who = actor(res);
+      return prisma.$transaction(async (tx) => {
+        const db = scopeToTenant(tx, who.tenantId);
+        const id = newId(spec.idPrefix);
+        const data = await build({ db, tx, who, body: body as never, id });
+        const row = await delegateOf(db, store.model).create({ data: { ...data, id, tenantId: who.tenantId } });
+        const record = render(row);
+        await recordChange(tx, {
+          ...who,
+          action,
+          resourceType: resource.object,
+          resourceId: id,
+          data: store.auditData?.(record as never) ?? {},
+          resource: record,
+        });
+        return { status: 201, body: record };
+      });
+    };
+  }
+  for (const [verb, t] of Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>)) {
+    const statusField = spec.statusField as string;
+    const action = resource.actions[verb] as string;
+    const extra = (store.transitions as Record<string, ((row: Row) => Where) | undefined> | undefined)?.[verb];
+    handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: { reason?: string }; res: Response }) => {
+      const who = actor(res);
+      return prisma.$transaction(async (tx) => {
+        const model = delegateOf(scopeToTenant(tx, who.tenantId), store.model);
+        const current = await model.findFirst({ where: { id: params.id } });
+        if (!current) throw missing(resource, params.id);
+        const state = String(current[statusField]);
+        const conflict = () =>
+          new ApiError(
+            'conflict',
+            `${capitalised(spec.label.one)} ${params.id} is ${state}; ${verb} is allowed from ${t.from.join(', ')}.`,
+            [{ field: statusField, issue: 'invalid_value', message: `current state: ${state}` }],
+          );
+        if (!t.from.includes(state)) throw conflict();
+        // Conditional on the state read: a concurrent transition makes this one a conflict too.
+        const { count } = await model.updateMany({
+          where: { id: params.id, [statusField]: { in: [...t.from] } },
+          data: { ...(extra?.(current) ?? {}), [statusField]: t.to },
+        });
+        if (count === 0) throw conflict();
+        const row = (await model.findFirst({ where: { id: params.id } })) as Row;
+        const record = render(row);
+        await recordChange(tx, {
+          ...who,
+          action,
+          resourceType: resource.object,
+          resourceId: params.id,
+          data: { from: state, to: t.to, ...(body?.reason ? { reason: body.reason } : {}) },
+          resource: record,
+        });
+        return { status: 200, body: record };
+      });
+    };
+  }
+  return handlers as Handlers<R>;
+}
