@@ -29,7 +29,7 @@ describe('msw handlers generated from the contract', () => {
     expect(page).toEqual({ data: [firstExample(Framework)], cursor: null });
     expect(Framework.safeParse(page.data[0]).success).toBe(true);
 
-    const obligations = await svc.compliance.listObligations({ query: { limit: 25, status: 'open' } });
+    const obligations = await svc.compliance.obligations.list({ query: { limit: 25, status: 'open' } });
     expect(obligations.cursor).toBeNull();
     expect(obligations.data).toHaveLength(1);
     expect(Obligation.parse(obligations.data[0]).object).toBe('svc.compliance.obligation');
@@ -44,13 +44,13 @@ describe('msw handlers generated from the contract', () => {
     expect(asm).toMatchObject({ type: 'dpia', systemId: 'sys_mock', jurisdiction: 'eu/fr', status: 'draft' });
     expect(res.headers.get('x-correlation-id')).toMatch(/^cor_/);
 
-    const got = await svc.compliance.getAssessment({ params: { id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3A' } });
+    const got = await svc.compliance.assessments.get({ params: { id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3A' } });
     expect(got.id).toBe('asm_01JD3Z8W2M6Q4X9V7K5T1B0N3A');
   });
 
   it('rejects a create without systemId with ValidationFailedError', async () => {
-    const err = await svc.compliance
-      .createAssessment({ body: { type: 'fria', jurisdiction: 'eu/de', colour: 'red' } as any })
+    const err = await svc.compliance.assessments
+      .create({ body: { type: 'fria', jurisdiction: 'eu/de', colour: 'red' } as any })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationFailedError);
     const e = err as ValidationFailedError;
@@ -62,7 +62,7 @@ describe('msw handlers generated from the contract', () => {
   });
 
   it('validates query and path parameters too', async () => {
-    const err = await svc.compliance.listObligations({ query: { limit: 500 } }).catch((e: unknown) => e);
+    const err = await svc.compliance.obligations.list({ query: { limit: 500 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationFailedError);
     expect((err as ValidationFailedError).details).toContainEqual(expect.objectContaining({ field: 'limit', issue: 'too_big' }));
 
@@ -78,9 +78,9 @@ describe('msw handlers generated from the contract', () => {
       maxRetries: 0,
       fetch: (input, init) => fetch(input, { ...init, body: '{not json' }),
     });
-    await expect(raw.compliance.createAssessment({ body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de' } })).rejects.toBeInstanceOf(
-      BadRequestError,
-    );
+    await expect(
+      raw.compliance.assessments.create({ body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de' } }),
+    ).rejects.toBeInstanceOf(BadRequestError);
   });
 
   it('answers 401 without a bearer token, except on public routes', async () => {

@@ -21,11 +21,8 @@ let ts: TestServer;
 // The SDK's types (from the ts-rest contract) and the OpenAPI document's (from openapi-typescript)
 // must agree on every operation's request body, query and success body. A mismatch names the
 // operation in a type error; after a contract change run `pnpm generate`.
-type MethodAt<N> = N extends `${infer NS extends keyof SvcClient}.${infer M}`
-  ? M extends keyof SvcClient[NS]
-    ? SvcClient[NS][M]
-    : never
-  : never;
+type At<T, N> = N extends `${infer H}.${infer Rest}` ? (H extends keyof T ? At<T[H], Rest> : never) : N extends keyof T ? T[N] : never;
+type MethodAt<N> = At<SvcClient, N>;
 type ArgsAt<N> = MethodAt<N> extends (...args: any[]) => unknown ? NonNullable<Parameters<MethodAt<N>>[0]> : never;
 type SdkBody<N> = 'body' extends keyof ArgsAt<N> ? NonNullable<ArgsAt<N>['body' & keyof ArgsAt<N>]> : never;
 type SdkQuery<N> = 'query' extends keyof ArgsAt<N> ? NonNullable<ArgsAt<N>['query' & keyof ArgsAt<N>]> : never;
@@ -95,11 +92,11 @@ async function catchError(promise: Promise<unknown>): Promise<unknown> {
 
 describe('sdk against the real server', () => {
   it('types every route from the contract', () => {
-    expectTypeOf<Awaited<ReturnType<SvcClient['compliance']['createAssessment']>>['status']>().toEqualTypeOf<
+    expectTypeOf<Awaited<ReturnType<SvcClient['compliance']['assessments']['create']>>['status']>().toEqualTypeOf<
       'draft' | 'in_progress' | 'completed'
     >();
     expectTypeOf<Parameters<SvcClient['frameworks']['controls']>[0]['params']>().toEqualTypeOf<{ id: string }>();
-    expectTypeOf<Parameters<SvcClient['compliance']['createAssessment']>[0]['body']['systemId']>().toEqualTypeOf<string>();
+    expectTypeOf<Parameters<SvcClient['compliance']['assessments']['create']>[0]['body']['systemId']>().toEqualTypeOf<string>();
     expectTypeOf<Awaited<ReturnType<SvcClient['system']['health']>>>().toEqualTypeOf<{
       status: 'ok';
       version: string;
@@ -115,18 +112,18 @@ describe('sdk against the real server', () => {
     // Never called: tsc checks the @ts-expect-error lines (a line that stops failing fails typecheck).
     const typeChecks = async (svc: SvcClient) => {
       // @ts-expect-error the body is required
-      await svc.compliance.createAssessment();
+      await svc.compliance.assessments.create();
       // @ts-expect-error `limit` is a number (a coerced query value)
-      await svc.compliance.listObligations({ query: { limit: 'ten' } });
+      await svc.compliance.obligations.list({ query: { limit: 'ten' } });
       // @ts-expect-error `type` is an enum
-      await svc.compliance.createAssessment({ body: { type: 'nope', systemId: 's', jurisdiction: 'eu/de' } });
+      await svc.compliance.assessments.create({ body: { type: 'nope', systemId: 's', jurisdiction: 'eu/de' } });
       // @ts-expect-error path params are required
       await svc.frameworks.get({});
       // @ts-expect-error listKeys needs query.tenantId
       await svc.operator.listKeys();
       // @ts-expect-error not a list route
-      svc.paginate(svc.compliance.getAssessment, { params: { id: 'x' } });
-      const asm = await svc.compliance.getAssessment({ params: { id: 'x' } });
+      svc.paginate(svc.compliance.assessments.get, { params: { id: 'x' } });
+      const asm = await svc.compliance.assessments.get({ params: { id: 'x' } });
       // @ts-expect-error no such field
       asm.nonexistent;
       // Optional everything: no argument needed.
@@ -155,15 +152,15 @@ describe('sdk against the real server', () => {
     const { svc } = await tenantClient();
     const activation = await svc.frameworks.activate({ params: { id: 'eu-ai-act' } });
     expect(activation.framework).toBe('eu-ai-act');
-    const asm = await svc.compliance.createAssessment({ body: { ...validAssessment } });
+    const asm = await svc.compliance.assessments.create({ body: { ...validAssessment } });
     expect(asm).toMatchObject({ object: 'svc.compliance.assessment', status: 'draft', completion: 0, systemId: validAssessment.systemId });
-    const again = await svc.compliance.getAssessment({ params: { id: asm.id } });
+    const again = await svc.compliance.assessments.get({ params: { id: asm.id } });
     expect(again.id).toBe(asm.id);
   });
 
   it('throws ValidationFailedError with details and a correlation id', async () => {
     const { svc } = await tenantClient();
-    const err = await catchError(svc.compliance.createAssessment({ body: { type: 'fria', jurisdiction: 'eu/de' } as any }));
+    const err = await catchError(svc.compliance.assessments.create({ body: { type: 'fria', jurisdiction: 'eu/de' } as any }));
     expect(err).toBeInstanceOf(ValidationFailedError);
     expect(err).toBeInstanceOf(SvcError);
     expect(isSvcError(err)).toBe(true);
@@ -179,7 +176,7 @@ describe('sdk against the real server', () => {
   it('throws NotFoundError for an unknown assessment, without retrying', async () => {
     const rec = recordingFetch();
     const { svc } = await tenantClient({}, { fetch: rec.fetch });
-    const err = await catchError(svc.compliance.getAssessment({ params: { id: UNKNOWN_ASSESSMENT } }));
+    const err = await catchError(svc.compliance.assessments.get({ params: { id: UNKNOWN_ASSESSMENT } }));
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as NotFoundError).status).toBe(404);
     expect(rec.calls).toHaveLength(1);
@@ -204,13 +201,13 @@ describe('sdk against the real server', () => {
     const { svc } = await tenantClient();
     await svc.frameworks.activate({ params: { id: 'eu-ai-act' } });
     const ids: string[] = [];
-    for await (const obligation of svc.paginate(svc.compliance.listObligations, { query: { limit: 25 } })) {
+    for await (const obligation of svc.paginate(svc.compliance.obligations.list, { query: { limit: 25 } })) {
       expectTypeOf(obligation.sourceRef).toEqualTypeOf<string>();
       ids.push(obligation.id);
     }
     expect(ids.length).toBeGreaterThan(100);
     expect(new Set(ids).size).toBe(ids.length);
-    const first = await svc.compliance.listObligations({ query: { limit: 200 } });
+    const first = await svc.compliance.obligations.list({ query: { limit: 200 } });
     expect(ids.length).toBeGreaterThanOrEqual(first.data.length);
   });
 
@@ -241,14 +238,14 @@ describe('sdk against the real server', () => {
         : undefined,
     );
     const { svc } = await tenantClient({}, { fetch: rec.fetch });
-    const asm = await svc.compliance.createAssessment({ body: { ...validAssessment } });
+    const asm = await svc.compliance.assessments.create({ body: { ...validAssessment } });
     expect(asm.status).toBe('draft');
     const posts = rec.calls.filter((c) => c.method === 'POST');
     expect(posts).toHaveLength(2);
     const keys = posts.map((c) => c.headers.get('idempotency-key'));
     expect(keys[0]).toMatch(/^idk_[0-9a-f-]{36}$/);
     expect(keys[1]).toBe(keys[0]);
-    const list = await svc.compliance.listAssessments();
+    const list = await svc.compliance.assessments.list();
     expect(list.data).toHaveLength(1);
     expect(list.data[0]?.id).toBe(asm.id);
   });
@@ -256,12 +253,12 @@ describe('sdk against the real server', () => {
   it('gives each POST call its own key, honours a caller key, and replays it', async () => {
     const rec = recordingFetch();
     const { svc } = await tenantClient({}, { fetch: rec.fetch });
-    await svc.compliance.createAssessment({ body: { ...validAssessment } });
-    await svc.compliance.createAssessment({ body: { ...validAssessment } });
+    await svc.compliance.assessments.create({ body: { ...validAssessment } });
+    await svc.compliance.assessments.create({ body: { ...validAssessment } });
     const [k1, k2] = rec.calls.map((c) => c.headers.get('idempotency-key'));
     expect(k1).not.toBe(k2);
 
-    const first = await svc.compliance.createAssessment({ body: { ...validAssessment } }, { idempotencyKey: 'idk_caller_1' });
+    const first = await svc.compliance.assessments.create({ body: { ...validAssessment } }, { idempotencyKey: 'idk_caller_1' });
     const replay = await svc.request<{ id: string }>('POST', '/v1/compliance/assessments', {
       body: { ...validAssessment },
       idempotencyKey: 'idk_caller_1',
@@ -270,7 +267,7 @@ describe('sdk against the real server', () => {
     expect(replay.status).toBe(201);
     expect(replay.body.id).toBe(first.id);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    const list = await svc.compliance.listAssessments();
+    const list = await svc.compliance.assessments.list();
     expect(list.data).toHaveLength(3);
   });
 

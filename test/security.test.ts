@@ -1,7 +1,7 @@
-import type { ZodType } from '@svc/contract';
-import { contract, flattenRoutes, permits, RAILS, type RailDefinition, ROLES, type Role, type RouteMeta } from '@svc/contract';
+import { permits, RAILS, type RailDefinition, ROLES, type Role, type RouteMeta } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { allRoutes, exampleBody, type FilledPath, fillPath, takesRecordId } from './support/fixtures.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -12,63 +12,28 @@ import { startTestServer, type TestServer } from './support/server.ts';
 let ts: TestServer;
 let owner: TenantFixture;
 let intruder: TenantFixture;
-const ids: Record<string, string> = {};
 
-const routes = flattenRoutes(contract);
+const routes = allRoutes;
 const tenantRoutes = routes.filter((r) => r.meta.auth === 'tenant');
 const operatorRoutes = routes.filter((r) => r.meta.auth === 'operator');
 
-function exampleBody(route: (typeof routes)[number]['route']): unknown {
-  if (!('body' in route) || !route.body || typeof route.body !== 'object' || !('safeParse' in route.body)) return undefined;
-  const examples = (route.body as ZodType).meta()?.examples as unknown[] | undefined;
-  return examples?.[0] ?? {};
-}
-
-/** A concrete path: framework ids are public, resource ids belong to the owner tenant. */
-function pathOf(route: (typeof routes)[number]['route'], name: string): string {
-  return route.path.replace(/:id/g, () => {
-    if (name.startsWith('frameworks.')) return 'eu-ai-act';
-    if (name.endsWith('Assessment')) return ids.assessment ?? 'x';
-    if (name.endsWith('Evidence')) return ids.evidence ?? 'x';
-    if (name.endsWith('Attestation')) return ids.attestation ?? 'x';
-    if (name === 'operator.revokeKey') return ids.key ?? 'x';
-    if (name === 'webhooks.deleteSubscription') return ids.doomedSubscription ?? 'x';
-    if (name.startsWith('webhooks.')) return ids.subscription ?? 'x';
-    return 'x';
-  });
-}
+/**
+ * The path of each route, its ids filled from the contract's metadata with records of the owner
+ * tenant made for that route (a route that deletes or transitions has its own); a route that
+ * cannot be filled fails the suite in beforeAll.
+ */
+const paths = new Map<string, FilledPath>();
+const pathOf = (_route: unknown, name: string): string => {
+  const filled = paths.get(name);
+  if (filled === undefined) throw new Error(`no path for ${name}`);
+  return filled.path;
+};
 
 beforeAll(async () => {
   ts = await startTestServer();
   owner = await createTenant(ts);
   intruder = await createTenant(ts);
-  await owner.call('POST', '/v1/frameworks/eu-ai-act/activate');
-  ids.assessment = (
-    await owner.call('POST', '/v1/compliance/assessments', { body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de' } })
-  ).body.id;
-  ids.evidence = (
-    await owner.call('POST', '/v1/compliance/evidence', { body: { title: 't', kind: 'log', controlIds: ['AIA-RMS-01'] } })
-  ).body.id;
-  ids.attestation = (
-    await owner.call('POST', '/v1/compliance/attestations', {
-      body: {
-        subject: { type: 'control', id: 'AIA-RMS-01' },
-        statement: 'Operated as documented.',
-        attester: { name: 'A', email: 'a@example.com' },
-      },
-    })
-  ).body.id;
-  const created = await call(ts.url, 'POST', '/v1/operator/keys', {
-    token: ts.operatorToken,
-    body: { tenantId: owner.tenantId, role: 'viewer' },
-  });
-  ids.key = created.body.id;
-  for (const key of ['subscription', 'doomedSubscription']) {
-    const sub = await owner.call('POST', '/v1/webhook-subscriptions', {
-      body: { url: 'https://hooks.example.com/svc', eventTypes: ['report.generated'] },
-    });
-    ids[key] = sub.body.id;
-  }
+  for (const r of routes) paths.set(r.name, await fillPath(ts, owner, r));
 });
 afterAll(() => ts?.close());
 
@@ -102,7 +67,8 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
     expectEnvelope(await send(ts.operatorToken), 403, 'forbidden');
   });
 
-  if (route.path.includes(':id') && !name.startsWith('frameworks.')) {
+  // Catalogue ids (frameworks) are public; a record id is the owner's.
+  if (takesRecordId({ name, route, meta })) {
     it("another tenant's id: 404, never 403", async () => {
       expectEnvelope(await send(intruder.token), 404, 'not_found');
       const mine = await send(owner.token);

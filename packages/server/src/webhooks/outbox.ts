@@ -1,8 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { eventTypeForAction, filtersMatching } from '@svc/contract';
-import type { Tx } from '../db/client.ts';
-import { scopeToTenant } from '../db/tenant-scope.ts';
-import { newId } from '../ids.ts';
+import { eventTypeForAction, resourceByObject } from '@svc/contract';
 
 /** What the outbox needs of a change (see services/changes.ts). */
 export interface OutboxChange {
@@ -20,13 +17,13 @@ outboxSignal.setMaxListeners(0);
 
 type Json = Record<string, unknown>;
 
-/** Path of the entity an event is about; the envelope's `source` is the configured base plus it. */
+/**
+ * Path of the entity an event is about; the envelope's `source` is the configured base plus it.
+ * Resources declared with the kit have theirs from the declaration; the others are listed here.
+ */
 const SOURCE_PATHS: Record<string, (id: string, r: Json) => string> = {
   'svc.operator.tenant': (id) => `/v1/operator/tenants/${id}`,
   'svc.operator.api_key': (id) => `/v1/operator/keys/${id}`,
-  'svc.compliance.assessment': (id) => `/v1/compliance/assessments/${id}`,
-  'svc.compliance.evidence': (id) => `/v1/compliance/evidence/${id}`,
-  'svc.compliance.attestation': (id) => `/v1/compliance/attestations/${id}`,
   'svc.frameworks.activation': (id, r) => (typeof r.framework === 'string' ? `/v1/frameworks/${r.framework}` : `/v1/frameworks/${id}`),
 };
 
@@ -37,6 +34,8 @@ const DATA_BUILDERS: Record<string, (r: Json) => Json> = {
 
 export function sourcePathOf(change: OutboxChange): string {
   const resource = (change.resource ?? {}) as Json;
+  const declared = resourceByObject(change.resourceType);
+  if (declared) return `${declared.collectionPath}/${change.resourceId}`;
   const path = SOURCE_PATHS[change.resourceType];
   return path ? path(change.resourceId, resource) : `/v1/resources/${encodeURIComponent(change.resourceType)}/${change.resourceId}`;
 }
@@ -56,46 +55,4 @@ export function buildEventData(change: OutboxChange): { type: string; data: Json
     return undefined;
   }
   return { type: def.type, data };
-}
-
-/**
- * The outbox, in the change's transaction: when the change's action is a registered event type
- * and subscriptions of the tenant select it, one event row and one delivery per subscription.
- * Without a subscriber nothing is written (the audit trail keeps the change either way).
- */
-export async function enqueueWebhookEvents(tx: Tx, change: OutboxChange, time: Date): Promise<string | undefined> {
-  const built = buildEventData(change);
-  if (!built) return undefined;
-  const db = scopeToTenant(tx, change.tenantId);
-  const subs = await db.webhookSubscription.findMany({
-    where: { enabled: true, eventTypes: { hasSome: filtersMatching(built.type) } },
-    select: { id: true },
-  });
-  if (subs.length === 0) return undefined;
-  const eventId = newId('evt');
-  await db.webhookEvent.create({
-    data: {
-      id: eventId,
-      tenantId: change.tenantId,
-      type: built.type,
-      source: sourcePathOf(change),
-      subject: change.resourceId,
-      data: built.data as object,
-      correlationId: change.correlationId,
-      createdAt: time,
-    },
-  });
-  await db.webhookDelivery.createMany({
-    data: subs.map((s) => ({
-      id: newId('whd'),
-      tenantId: change.tenantId,
-      subscriptionId: s.id,
-      eventId,
-      eventType: built.type,
-      status: 'pending',
-      nextAttemptAt: time,
-    })),
-  });
-  outboxSignal.emit('enqueued');
-  return eventId;
 }

@@ -6,7 +6,7 @@ import { correlation, errorMapper } from '../../http/pipeline.ts';
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
 import { recordChange } from '../../services/changes.ts';
-import { appendEventRow } from '../../services/events.ts';
+import { appendEventRow } from '../../services/event-index.ts';
 import type { WebhookConfig } from '../config.ts';
 import { openSecret } from '../secret-box.ts';
 import {

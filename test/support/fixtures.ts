@@ -1,0 +1,129 @@
+import { contract, declaredResources, type FlatRoute, flattenRoutes, type Resource, resourceByObject, type ZodType } from '@svc/contract';
+import { call, type TenantFixture } from './api.ts';
+import type { TestServer } from './server.ts';
+
+/**
+ * Fixtures derived from the contract's metadata, for the suites that walk every route: the
+ * example bodies of the schemas, the setup calls a resource declares, and the records whose ids
+ * fill a route's path. Nothing here names a rail; a route it cannot fill is an error, never a
+ * dummy id.
+ */
+
+type Json = Record<string, unknown>;
+
+export const allRoutes: readonly FlatRoute[] = flattenRoutes(contract);
+
+/** The first example of a schema (`.meta({ examples })`). */
+export function exampleOf(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object' || !('safeParse' in schema)) return undefined;
+  let s = schema as ZodType & { unwrap?: () => ZodType };
+  // `X.optional()` keeps the examples on X.
+  while (s.meta()?.examples === undefined && typeof s.unwrap === 'function') s = s.unwrap();
+  return (s.meta()?.examples as unknown[] | undefined)?.[0];
+}
+
+/** The body a route is called with: its schema's example, `{}` for an optional body without one. */
+export function exampleBody(route: FlatRoute['route']): unknown {
+  if (!('body' in route) || !route.body || typeof route.body !== 'object' || !('safeParse' in route.body)) return undefined;
+  return exampleOf(route.body) ?? {};
+}
+
+/** Replaces the example's tenant ids by the caller's, so an example body names a real tenant. */
+function forTenant(value: unknown, tenantId: string): unknown {
+  if (typeof value === 'string') return /^ten_[0-9A-HJKMNP-TV-Z]{26}$/.test(value) ? tenantId : value;
+  if (Array.isArray(value)) return value.map((v) => forTenant(v, tenantId));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forTenant(v, tenantId)]));
+  }
+  return value;
+}
+
+/** Runs the calls a resource declares before its example is valid (activating a framework, ...). */
+export async function runSetup(t: TenantFixture, resource: Resource): Promise<void> {
+  for (const step of resource.spec.setup ?? []) {
+    const res = await t.call(step.method, step.path, { body: step.body });
+    if (res.status >= 300)
+      throw new Error(`setup ${step.method} ${step.path} of ${resource.object}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
+/** A new record of the resource: created from the create example, or the newest one the setup brought. */
+export async function makeRecord(t: TenantFixture, resource: Resource, headers: Record<string, string> = {}): Promise<Json> {
+  await runSetup(t, resource);
+  if (resource.spec.create) {
+    const res = await t.call('POST', resource.collectionPath, { body: exampleOf(resource.spec.create.body), headers });
+    if (res.status !== 201) throw new Error(`create ${resource.object} from its example: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as Json;
+  }
+  const res = await t.call('GET', `${resource.collectionPath}?limit=1`);
+  const first = res.body?.data?.[0] as Json | undefined;
+  if (!first) throw new Error(`${resource.object} has no create route and its setup brings no record`);
+  return first;
+}
+
+const PREFIXED = /^([a-z]{2,5})_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** The route that creates records with ids of `prefix` (its 201 example's id has it). */
+function creatorOf(prefix: string): FlatRoute | undefined {
+  return allRoutes.find(({ route }) => {
+    if (route.method !== 'POST') return false;
+    const created = (route.responses as Record<number, { shape?: Record<string, unknown> } | undefined>)[201];
+    const example = exampleOf(created?.shape?.id) ?? (exampleOf(created) as Json | undefined)?.id;
+    return typeof example === 'string' && example.startsWith(`${prefix}_`);
+  });
+}
+
+/** True when a path parameter of the route is a tenant's record (not a public catalogue id). */
+export function takesRecordId({ route, meta }: FlatRoute): boolean {
+  return Object.entries(paramSchemas(route)).some(([name, schema]) => {
+    const example = exampleOf(schema);
+    return (meta.resource !== undefined && name === 'id') || (typeof example === 'string' && PREFIXED.test(example));
+  });
+}
+
+function paramSchemas(route: FlatRoute['route']): Record<string, unknown> {
+  const params = (route as { pathParams?: { shape?: Record<string, unknown> } }).pathParams;
+  return params?.shape ?? {};
+}
+
+/**
+ * A concrete path for a route: each `:param` filled with a record of the owner tenant made for
+ * this call (a kit route's resource, or whatever route creates ids of the param's prefix), or,
+ * for catalogue ids that are not records (`eu-ai-act`), the parameter's example.
+ */
+export async function fillPath(ts: TestServer, owner: TenantFixture, { route, meta }: FlatRoute): Promise<FilledPath> {
+  let path = route.path;
+  let ownsRecord = false;
+  for (const [name, schema] of Object.entries(paramSchemas(route))) {
+    let value: string | undefined;
+    const declared = meta.resource ? resourceByObject(meta.resource.object) : undefined;
+    const example = exampleOf(schema);
+    const prefix = typeof example === 'string' ? PREFIXED.exec(example)?.[1] : undefined;
+    if (declared && name === 'id') {
+      value = String((await makeRecord(owner, declared)).id);
+    } else if (prefix) {
+      const resource = declaredResources().find((r) => r.spec.idPrefix === prefix);
+      if (resource) value = String((await makeRecord(owner, resource)).id);
+      else {
+        const creator = creatorOf(prefix);
+        if (!creator) throw new Error(`${route.path}: nothing in the contract creates a ${prefix}_ id for :${name}`);
+        const token = creator.meta.auth === 'operator' ? ts.operatorToken : owner.token;
+        const res = await call(ts.url, 'POST', creator.route.path, { token, body: forTenant(exampleBody(creator.route), owner.tenantId) });
+        if (res.status !== 201) throw new Error(`${creator.name} for :${name}: ${res.status} ${JSON.stringify(res.body)}`);
+        value = String(res.body.id);
+      }
+    } else if (typeof example === 'string') {
+      value = example;
+    }
+    ownsRecord ||= value !== example;
+    if (value === undefined) throw new Error(`${route.path}: cannot fill :${name} from the contract (no resource, creator or example)`);
+    path = path.replace(`:${name}`, encodeURIComponent(value));
+  }
+  return { path, ownsRecord };
+}
+
+export interface FilledPath {
+  path: string;
+  /** True when a parameter is a record of the owner tenant (another tenant must get 404). */
+  ownsRecord: boolean;
+}
