@@ -3260,6 +3260,7 @@ export interface components {
          *       "kind": "policy",
          *       "uri": "https://files.example.com/rm-procedure-v3.pdf",
          *       "sha256": "a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *       "systemId": "sys_credit_scoring_v2",
          *       "controlIds": [
          *         "AIA-RMS-01"
          *       ],

@@ -1,0 +1,215 @@
+import { declaredResources, getWebhookEventType, type Resource, type TransitionSpec, verifyChain } from '@svc/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { exampleOf, makeRecord, runSetup } from './support/fixtures.ts';
+import { startTestServer, type TestServer } from './support/server.ts';
+
+/**
+ * The conformance suite: every resource declared with the kit, walked from its declaration with
+ * no per-rail code. A new resource is covered the day it is declared.
+ */
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(() => ts?.close());
+
+type Json = Record<string, any>;
+
+/** The value a filter selects in a record: a dotted path, `field[]` for "the array contains". */
+function filterValue(record: Json, field: string): unknown {
+  const path = field.endsWith('[]') ? field.slice(0, -2) : field;
+  const value = path.split('.').reduce<any>((v, k) => v?.[k], record);
+  return field.endsWith('[]') ? (value as unknown[])[0] : value;
+}
+function matchesFilter(record: Json, field: string, wanted: unknown): boolean {
+  const path = field.endsWith('[]') ? field.slice(0, -2) : field;
+  const value = path.split('.').reduce<any>((v, k) => v?.[k], record);
+  return field.endsWith('[]') ? (value as unknown[]).includes(wanted) : value === wanted;
+}
+
+async function listAll(t: TenantFixture, r: Resource, query = '', limit = 2): Promise<Json[]> {
+  const out: Json[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 500; pages++) {
+    const q = new URLSearchParams(query);
+    q.set('limit', String(limit));
+    if (cursor) q.set('cursor', cursor);
+    const res = await t.call('GET', `${r.collectionPath}?${q}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    out.push(...res.body.data);
+    cursor = res.body.cursor;
+    if (!cursor) return out;
+  }
+  throw new Error('cursor walk did not end');
+}
+
+async function auditEventsOf(t: TenantFixture, resourceId: string): Promise<Json[]> {
+  const res = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId, limit: 200 } });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+/** The whole chain of the tenant verifies with its published keys. */
+async function expectChainVerifies(t: TenantFixture) {
+  const res = await t.call('GET', '/v1/audit-trail/events?limit=200');
+  const events = [...res.body.data].reverse();
+  const keys = (await t.call('GET', '/v1/audit-trail/keys')).body.data;
+  expect(verifyChain(events, keys, { tenantId: t.tenantId }).valid).toBe(true);
+}
+
+/** The outbox row of the event the change emitted, for a tenant subscribed to every type. */
+async function emittedEvent(t: TenantFixture, subject: string, type: string) {
+  const rows = await ts.server.db.prisma.webhookEvent.findMany({ where: { tenantId: t.tenantId, subject, type } });
+  expect(rows, `${type} for ${subject}`).toHaveLength(1);
+  return rows[0] as { data: unknown };
+}
+
+async function subscribedTenant(): Promise<TenantFixture> {
+  const t = await createTenant(ts);
+  const sub = await t.call('POST', '/v1/webhook-subscriptions', { body: { url: 'https://hooks.example.com/svc', eventTypes: ['*'] } });
+  expect(sub.status).toBe(201);
+  return t;
+}
+
+const resources = declaredResources();
+
+it('declares resources', () => {
+  expect(resources.length).toBeGreaterThan(0);
+});
+
+describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) => {
+  const { spec } = r;
+  const filterKeys = Object.keys(spec.filters ?? {});
+  const fieldOf = (key: string) => (spec.filterFields as Record<string, string> | undefined)?.[key] ?? key;
+  let t: TenantFixture;
+  let other: TenantFixture;
+  const made: Json[] = [];
+
+  beforeAll(async () => {
+    t = await subscribedTenant();
+    other = await createTenant(ts);
+    await runSetup(other, r);
+    for (let i = 0; i < 3 && (spec.create || i === 0); i++) made.push(await makeRecord(t, r));
+  });
+
+  it('records have the declared shape, object and id prefix', () => {
+    for (const rec of made) {
+      expect(spec.record.safeParse(rec).success, JSON.stringify(spec.record.safeParse(rec).error?.issues)).toBe(true);
+      expect(rec.object).toBe(r.object);
+      expect(rec.id).toMatch(new RegExp(`^${spec.idPrefix}_[0-9A-HJKMNP-TV-Z]{26}$`));
+    }
+  });
+
+  if (spec.get !== false) {
+    it('get returns what create (or the list) returned; an id of another prefix is a 422', async () => {
+      const rec = made[0] as Json;
+      const res = await t.call('GET', `${r.collectionPath}/${rec.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(rec);
+      const wrong = await t.call('GET', `${r.collectionPath}/zz_${String(rec.id).split('_')[1]}`);
+      expectEnvelope(wrong, 422, 'validation_failed');
+    });
+  }
+
+  it('list: newest first, a cursor walk returns every row once', async () => {
+    const all = await listAll(t, r);
+    const ids = all.map((x) => x.id as string);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort().reverse()).toEqual(ids);
+    for (const rec of made) expect(ids).toContain(rec.id);
+    const onePage = await t.call('GET', `${r.collectionPath}?limit=200`);
+    expect(onePage.body.data.map((x: Json) => x.id)).toEqual(ids.slice(0, 200));
+  });
+
+  it.runIf(filterKeys.length > 0)('list: each declared filter selects only matching rows', async () => {
+    const rec = made[0] as Json;
+    for (const key of filterKeys) {
+      const wanted = filterValue(rec, fieldOf(key));
+      expect(wanted ?? undefined, `filter ${key}: the example record has no value at ${fieldOf(key)}`).toBeDefined();
+      const rows = await listAll(t, r, new URLSearchParams({ [key]: String(wanted) }).toString(), 50);
+      expect(rows.map((x) => x.id)).toContain(rec.id);
+      for (const row of rows) expect(matchesFilter(row, fieldOf(key), wanted), `${key}=${String(wanted)}`).toBe(true);
+    }
+  });
+
+  it('another tenant: 404 on the id, and its list never shows the row', async () => {
+    const rec = made[0] as Json;
+    if (spec.get !== false) expectEnvelope(await other.call('GET', `${r.collectionPath}/${rec.id}`), 404, 'not_found');
+    const theirs = await listAll(other, r, '', 200);
+    expect(theirs.map((x) => x.id)).not.toContain(rec.id);
+  });
+
+  if (spec.create) {
+    const action = r.actions.create as string;
+    const eventType = (spec.create as { event?: string }).event ?? action;
+
+    it(`create appends exactly one ${action} audit event, and the chain verifies`, async () => {
+      const rec = made[0] as Json;
+      const events = await auditEventsOf(t, rec.id);
+      expect(events.map((e) => e.action)).toEqual([action]);
+      expect(events[0]).toMatchObject({ resourceType: r.object, resourceId: rec.id });
+      await expectChainVerifies(t);
+    });
+
+    it(`create emits ${eventType} with data that validates against the registry`, async () => {
+      const def = getWebhookEventType(eventType);
+      expect(def, `${eventType} is registered`).toBeDefined();
+      const row = await emittedEvent(t, (made[0] as Json).id, eventType);
+      expect(def?.data.safeParse(row.data).success).toBe(true);
+      expect(row.data).toEqual(made[0]);
+    });
+
+    it('an Idempotency-Key replay returns the same response and creates nothing', async () => {
+      const key = `conf-${r.object}-${Date.now()}`;
+      const body = exampleOf(spec.create?.body);
+      const first = await t.call('POST', r.collectionPath, { body, headers: { 'idempotency-key': key } });
+      expect(first.status).toBe(201);
+      const before = (await listAll(t, r, '', 200)).length;
+      const again = await t.call('POST', r.collectionPath, { body, headers: { 'idempotency-key': key } });
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect((await listAll(t, r, '', 200)).length).toBe(before);
+      expect(await auditEventsOf(t, first.body.id)).toHaveLength(1);
+    });
+  }
+
+  const transitions = Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>);
+  describe.runIf(transitions.length > 0)('transitions', () => {
+    const statusField = spec.statusField as string;
+    it.each(transitions)('%s moves only from its allowed states (409 naming the state otherwise, nothing changed)', async (verb, tr) => {
+      const rec = await makeRecord(t, r);
+      const path = `${r.collectionPath}/${rec.id}/${verb.replaceAll('_', '-')}`;
+      const action = r.actions[verb] as string;
+      let current = rec;
+      if (tr.from.includes(String(rec[statusField]))) {
+        const moved = await t.call('POST', path, { body: { reason: 'conformance' } });
+        expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+        expect(moved.body[statusField]).toBe(tr.to);
+        expect(spec.record.safeParse(moved.body).success).toBe(true);
+        const events = await auditEventsOf(t, rec.id);
+        expect(events.at(0)).toMatchObject({ action, data: { from: rec[statusField], to: tr.to, reason: 'conformance' } });
+        const def = getWebhookEventType(action);
+        expect(def, `${action} is registered`).toBeDefined();
+        const row = await emittedEvent(t, rec.id, action);
+        expect(def?.data.safeParse(row.data).success).toBe(true);
+        current = moved.body;
+      }
+      if (!tr.from.includes(String(current[statusField]))) {
+        const auditBefore = (await auditEventsOf(t, rec.id)).length;
+        const refused = await t.call('POST', path, { body: {} });
+        const env = expectEnvelope(refused, 409, 'conflict');
+        expect(env.message).toContain(String(current[statusField]));
+        expect((await t.call('GET', `${r.collectionPath}/${rec.id}`)).body).toEqual(current);
+        expect(await auditEventsOf(t, rec.id)).toHaveLength(auditBefore);
+      }
+      expectEnvelope(await other.call('POST', path, { body: {} }), 404, 'not_found');
+      expectEnvelope(
+        await t.call('POST', `${r.collectionPath}/${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R/${verb.replaceAll('_', '-')}`, { body: {} }),
+        404,
+        'not_found',
+      );
+    });
+  });
+});
