@@ -180,7 +180,8 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
     const statusField = spec.statusField as string;
     it.each(transitions)('%s moves only from its allowed states (409 naming the state otherwise, nothing changed)', async (verb, tr) => {
       const rec = await makeRecord(t, r);
-      const path = `${r.collectionPath}/${rec.id}/${verb.replaceAll('_', '-')}`;
+      const id = String(rec.id);
+      const path = `${r.collectionPath}/${id}/${verb.replaceAll('_', '-')}`;
       const action = r.actions[verb] as string;
       let current = rec;
       if (tr.from.includes(String(rec[statusField]))) {
@@ -188,21 +189,21 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
         expect(moved.status, JSON.stringify(moved.body)).toBe(200);
         expect(moved.body[statusField]).toBe(tr.to);
         expect(spec.record.safeParse(moved.body).success).toBe(true);
-        const events = await auditEventsOf(t, rec.id);
+        const events = await auditEventsOf(t, id);
         expect(events.at(0)).toMatchObject({ action, data: { from: rec[statusField], to: tr.to, reason: 'conformance' } });
         const def = getWebhookEventType(action);
         expect(def, `${action} is registered`).toBeDefined();
-        const row = await emittedEvent(t, rec.id, action);
+        const row = await emittedEvent(t, id, action);
         expect(def?.data.safeParse(row.data).success).toBe(true);
         current = moved.body;
       }
       if (!tr.from.includes(String(current[statusField]))) {
-        const auditBefore = (await auditEventsOf(t, rec.id)).length;
+        const auditBefore = (await auditEventsOf(t, id)).length;
         const refused = await t.call('POST', path, { body: {} });
         const env = expectEnvelope(refused, 409, 'conflict');
         expect(env.message).toContain(String(current[statusField]));
         expect((await t.call('GET', `${r.collectionPath}/${rec.id}`)).body).toEqual(current);
-        expect(await auditEventsOf(t, rec.id)).toHaveLength(auditBefore);
+        expect(await auditEventsOf(t, id)).toHaveLength(auditBefore);
       }
       expectEnvelope(await other.call('POST', path, { body: {} }), 404, 'not_found');
       expectEnvelope(

@@ -2,7 +2,7 @@ import type { Resource, TransitionSpec } from '@svc/contract';
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Prisma, Tx } from './db/client.ts';
-import { decodeCursor, toPage } from './db/pagination.ts';
+import { keysetList } from './db/pagination.ts';
 import { scopeToTenant } from './db/tenant-scope.ts';
 import { ApiError } from './errors.ts';
 import { ctxOf } from './http/context.ts';
@@ -22,7 +22,7 @@ type Where = Record<string, unknown>;
 
 /** The delegate operations the kit uses; every Prisma model delegate has them. */
 interface Delegate {
-  findMany(args: { where: Where; orderBy: Where; take: number }): Promise<Row[]>;
+  findMany(args: never): Promise<Row[]>;
   findFirst(args: { where: Where }): Promise<Row | null>;
   create(args: { data: Where }): Promise<Row>;
   updateMany(args: { where: Where; data: Where }): Promise<{ count: number }>;
@@ -79,32 +79,6 @@ function delegateOf(client: Tx, model: string): Delegate {
 /** A 404 in the envelope, the same for an absent id and another tenant's. */
 export function missing(resource: Resource, id: string): ApiError {
   return new ApiError('not_found', `${capitalised(resource.spec.label.one)} ${id} was not found.`);
-}
-
-/**
- * Keyset list, newest first: `limit + 1` rows after the cursor's id, the filters as equality on
- * the model's fields (or the store's where-clause for that key).
- */
-export async function keysetList<Out>(
-  delegate: Pick<Delegate, 'findMany'>,
-  query: { limit: number; cursor?: string } & Record<string, unknown>,
-  opts: {
-    where?: Where;
-    render: (row: never) => Out;
-    filters?: readonly string[];
-    filterWhere?: Record<string, ((v: string) => Where) | undefined>;
-  },
-): Promise<{ data: Out[]; cursor: string | null }> {
-  const after = decodeCursor(query.cursor, 'string');
-  const where: Where = { ...(opts.where ?? {}) };
-  for (const key of opts.filters ?? []) {
-    const value = query[key];
-    if (value === undefined) continue;
-    Object.assign(where, opts.filterWhere?.[key]?.(String(value)) ?? { [key]: value });
-  }
-  if (after !== undefined) where.id = { lt: after };
-  const rows = await delegate.findMany({ where, orderBy: { id: 'desc' }, take: query.limit + 1 });
-  return toPage(rows, query.limit, (r) => r.id, opts.render as (r: Row) => Out);
 }
 
 /** The handlers of every route the resource declares, for `s.router(contract.<rail>, {...})`. */

@@ -1,7 +1,7 @@
 import { AUDIT_EXPORT_FORMAT, type AuditExport, type AuditReplay, type AuditTrailEvent, GENESIS_HASH, verifyChain } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma } from '../db/client.ts';
-import { decodeCursor, toPage } from '../db/pagination.ts';
+import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { AuditEvent } from '../generated/prisma/client.ts';
@@ -17,13 +17,7 @@ function render(r: AuditEvent): Event {
 }
 
 export async function listAuditEvents(prisma: Prisma, tenantId: string, opts: { limit: number; cursor?: string }) {
-  const after = decodeCursor(opts.cursor, 'number');
-  const rows = await scopeToTenant(prisma, tenantId).auditEvent.findMany({
-    where: after !== undefined ? { seq: { lt: after } } : {},
-    orderBy: { seq: 'desc' },
-    take: opts.limit + 1,
-  });
-  return toPage(rows, opts.limit, (r) => r.seq, render);
+  return keysetList(scopeToTenant(prisma, tenantId).auditEvent, opts, { key: 'seq', render });
 }
 
 export async function queryAuditEvents(
@@ -40,20 +34,12 @@ export async function queryAuditEvents(
     cursor?: string;
   },
 ) {
-  const after = decodeCursor(q.cursor, 'number');
-  const rows = await scopeToTenant(prisma, tenantId).auditEvent.findMany({
-    where: {
-      ...(q.actor ? { actor: q.actor } : {}),
-      ...(q.action ? { action: q.action } : {}),
-      ...(q.resourceType ? { resourceType: q.resourceType } : {}),
-      ...(q.resourceId ? { resourceId: q.resourceId } : {}),
-      ...(q.from || q.to ? { createdAt: { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) } } : {}),
-      ...(after !== undefined ? { seq: { lt: after } } : {}),
-    },
-    orderBy: { seq: 'desc' },
-    take: q.limit + 1,
+  return keysetList(scopeToTenant(prisma, tenantId).auditEvent, q, {
+    key: 'seq',
+    filters: ['actor', 'action', 'resourceType', 'resourceId'],
+    where: q.from || q.to ? { createdAt: { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) } } : {},
+    render,
   });
-  return toPage(rows, q.limit, (r) => r.seq, render);
 }
 
 async function loadRange(prisma: Prisma, tenantId: string, range: { fromSeq?: number; toSeq?: number }) {

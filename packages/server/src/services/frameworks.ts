@@ -2,9 +2,15 @@ import type { Activation, Clause, Control, Framework, Question } from '@svc/cont
 import type { z } from 'zod';
 import { compareSemver } from '../content/frameworks.ts';
 import type { Prisma, Tx } from '../db/client.ts';
-import { decodeCursor, toPage } from '../db/pagination.ts';
+import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
+import type {
+  FrameworkClause as ClauseRow,
+  FrameworkControl as ControlRow,
+  Framework as FrameworkRow,
+  FrameworkQuestion as QuestionRow,
+} from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import { recordChange } from './changes.ts';
 
@@ -53,18 +59,7 @@ async function renderFramework(prisma: Tx, frameworkId: string, version: string)
 }
 
 export async function listFrameworks(prisma: Prisma, opts: { limit: number; cursor?: string }): Promise<Page<z.infer<typeof Framework>>> {
-  const after = decodeCursor(opts.cursor, 'string');
-  const rows = await prisma.framework.findMany({
-    where: after ? { id: { gt: after } } : {},
-    orderBy: { id: 'asc' },
-    take: opts.limit + 1,
-  });
-  const page = toPage(
-    rows,
-    opts.limit,
-    (r) => r.id,
-    (r) => r,
-  );
+  const page = await keysetList(prisma.framework, opts, { order: 'asc', render: (r: FrameworkRow) => r });
   return { data: await Promise.all(page.data.map((r) => renderFramework(prisma, r.id, r.latestVersion))), cursor: page.cursor };
 }
 
@@ -79,17 +74,11 @@ export async function listClauses(
   opts: { limit: number; cursor?: string },
 ): Promise<Page<z.infer<typeof Clause>>> {
   const v = await resolveVersion(prisma, ref);
-  const after = decodeCursor(opts.cursor, 'number');
-  const rows = await prisma.frameworkClause.findMany({
-    where: { versionKey: v.key, ...(after !== undefined ? { ord: { gt: after } } : {}) },
-    orderBy: { ord: 'asc' },
-    take: opts.limit + 1,
-  });
-  return toPage(
-    rows,
-    opts.limit,
-    (r) => r.ord,
-    (r) => ({
+  return keysetList(prisma.frameworkClause, opts, {
+    key: 'ord',
+    order: 'asc',
+    where: { versionKey: v.key },
+    render: (r: ClauseRow) => ({
       object: 'svc.frameworks.clause' as const,
       framework: v.frameworkId,
       dictionaryVersion: v.key,
@@ -98,7 +87,7 @@ export async function listClauses(
       summary: r.summary,
       parentRef: r.parentRef,
     }),
-  );
+  });
 }
 
 export async function listControls(
@@ -107,21 +96,12 @@ export async function listControls(
   opts: { limit: number; cursor?: string; category?: string },
 ): Promise<Page<z.infer<typeof Control>>> {
   const v = await resolveVersion(prisma, ref);
-  const after = decodeCursor(opts.cursor, 'number');
-  const rows = await prisma.frameworkControl.findMany({
-    where: {
-      versionKey: v.key,
-      ...(opts.category ? { category: opts.category } : {}),
-      ...(after !== undefined ? { ord: { gt: after } } : {}),
-    },
-    orderBy: { ord: 'asc' },
-    take: opts.limit + 1,
-  });
-  return toPage(
-    rows,
-    opts.limit,
-    (r) => r.ord,
-    (r) => ({
+  return keysetList(prisma.frameworkControl, opts, {
+    key: 'ord',
+    order: 'asc',
+    where: { versionKey: v.key },
+    filters: ['category'],
+    render: (r: ControlRow) => ({
       object: 'svc.frameworks.control' as const,
       id: r.id,
       framework: v.frameworkId,
@@ -131,7 +111,7 @@ export async function listControls(
       category: r.category,
       clauseRefs: r.clauseRefs,
     }),
-  );
+  });
 }
 
 export async function listQuestions(
@@ -140,21 +120,12 @@ export async function listQuestions(
   opts: { limit: number; cursor?: string; controlId?: string },
 ): Promise<Page<z.infer<typeof Question>>> {
   const v = await resolveVersion(prisma, ref);
-  const after = decodeCursor(opts.cursor, 'number');
-  const rows = await prisma.frameworkQuestion.findMany({
-    where: {
-      versionKey: v.key,
-      ...(opts.controlId ? { controlId: opts.controlId } : {}),
-      ...(after !== undefined ? { ord: { gt: after } } : {}),
-    },
-    orderBy: { ord: 'asc' },
-    take: opts.limit + 1,
-  });
-  return toPage(
-    rows,
-    opts.limit,
-    (r) => r.ord,
-    (r) => ({
+  return keysetList(prisma.frameworkQuestion, opts, {
+    key: 'ord',
+    order: 'asc',
+    where: { versionKey: v.key },
+    filters: ['controlId'],
+    render: (r: QuestionRow) => ({
       object: 'svc.frameworks.question' as const,
       id: r.id,
       framework: v.frameworkId,
@@ -164,7 +135,7 @@ export async function listQuestions(
       clauseRef: r.clauseRef,
       answerType: r.answerType as 'yes_no' | 'text' | 'scale' | 'evidence',
     }),
-  );
+  });
 }
 
 export interface ActivateOptions {

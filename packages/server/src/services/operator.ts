@@ -1,7 +1,7 @@
 import type { ApiKey, CreateKeyBody, CreateTenantBody, Environment, Tenant } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma } from '../db/client.ts';
-import { decodeCursor, toPage } from '../db/pagination.ts';
+import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../generated/prisma/client.ts';
@@ -77,13 +77,7 @@ export async function createTenant(prisma: Prisma, who: OperatorActor, body: z.i
 }
 
 export async function listTenants(prisma: Prisma, opts: { limit: number; cursor?: string }) {
-  const after = decodeCursor(opts.cursor, 'string');
-  const rows = await prisma.tenant.findMany({
-    where: after ? { id: { lt: after } } : {},
-    orderBy: { id: 'desc' },
-    take: opts.limit + 1,
-  });
-  return toPage(rows, opts.limit, (r) => r.id, renderTenant);
+  return keysetList(prisma.tenant, opts, { render: renderTenant });
 }
 
 export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infer<typeof CreateKeyBody>) {
@@ -118,13 +112,7 @@ export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infe
 export async function listKeys(prisma: Prisma, opts: { tenantId: string; limit: number; cursor?: string }) {
   const tenant = await prisma.tenant.findUnique({ where: { id: opts.tenantId } });
   if (!tenant) throw notFound('Tenant', opts.tenantId);
-  const after = decodeCursor(opts.cursor, 'string');
-  const rows = await scopeToTenant(prisma, opts.tenantId).apiKey.findMany({
-    where: after ? { id: { lt: after } } : {},
-    orderBy: { id: 'desc' },
-    take: opts.limit + 1,
-  });
-  return toPage(rows, opts.limit, (r) => r.id, renderKey);
+  return keysetList(scopeToTenant(prisma, opts.tenantId).apiKey, opts, { render: renderKey });
 }
 
 /** Revokes a key; revoking a revoked key returns it unchanged. */

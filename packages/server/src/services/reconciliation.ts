@@ -1,7 +1,7 @@
 import { type DeclaredState, type DeclaredStateBody, DRIFT_CHECKS, type DriftItem, GENESIS_HASH, verifyChain } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../db/client.ts';
-import { decodeCursor, toPage } from '../db/pagination.ts';
+import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import type { DriftFinding } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
@@ -320,18 +320,7 @@ export function renderDrift(f: DriftFinding): z.infer<typeof DriftItem> {
 }
 
 export async function listDrifts(prisma: Prisma, tenantId: string, q: { limit: number; cursor?: string; status?: string; check?: string }) {
-  const after = decodeCursor(q.cursor, 'string');
-  const rows = await prisma.driftFinding.findMany({
-    where: {
-      tenantId,
-      ...(q.status ? { status: q.status } : {}),
-      ...(q.check ? { check: q.check } : {}),
-      ...(after ? { id: { lt: after } } : {}),
-    },
-    orderBy: { id: 'desc' },
-    take: q.limit + 1,
-  });
-  return toPage(rows, q.limit, (r) => r.id, renderDrift);
+  return keysetList(scopeToTenant(prisma, tenantId).driftFinding, q, { filters: ['status', 'check'], render: renderDrift });
 }
 
 export async function driftSummary(prisma: Prisma, tenantId: string, intervalSeconds: number) {

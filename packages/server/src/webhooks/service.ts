@@ -9,7 +9,7 @@ import type {
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../db/client.ts';
-import { decodeCursor, toPage } from '../db/pagination.ts';
+import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { notFound } from '../errors.ts';
 import type {
@@ -93,18 +93,7 @@ export async function createSubscription(
 }
 
 export async function listSubscriptions(prisma: Prisma, tenantId: string, opts: { limit: number; cursor?: string }) {
-  const after = decodeCursor(opts.cursor, 'string');
-  const rows = await scopeToTenant(prisma, tenantId).webhookSubscription.findMany({
-    where: after ? { id: { lt: after } } : {},
-    orderBy: { id: 'desc' },
-    take: opts.limit + 1,
-  });
-  return toPage(
-    rows,
-    opts.limit,
-    (r) => r.id,
-    (r) => renderSubscription(r),
-  );
+  return keysetList(scopeToTenant(prisma, tenantId).webhookSubscription, opts, { render: (r: SubscriptionRow) => renderSubscription(r) });
 }
 
 export async function getSubscription(prisma: Prisma, tenantId: string, id: string) {
@@ -232,25 +221,13 @@ async function withAttempts(prisma: Prisma | Tx, rows: DeliveryRow[]) {
 }
 
 export async function listDeliveries(prisma: Prisma, tenantId: string, q: z.infer<typeof DeliveriesQuery>) {
-  const after = decodeCursor(q.cursor, 'string');
-  const rows = await scopeToTenant(prisma, tenantId).webhookDelivery.findMany({
-    where: {
-      ...(q.subscriptionId ? { subscriptionId: q.subscriptionId } : {}),
-      ...(q.eventId ? { eventId: q.eventId } : {}),
-      ...(q.eventType ? { eventType: q.eventType } : {}),
-      ...(q.status ? { status: q.status } : {}),
-      ...(after ? { id: { lt: after } } : {}),
-    },
-    orderBy: { id: 'desc' },
-    take: q.limit + 1,
+  const db = scopeToTenant(prisma, tenantId);
+  const page = await keysetList(db.webhookDelivery, q, {
+    filters: ['subscriptionId', 'eventId', 'eventType', 'status'],
+    render: (r: DeliveryRow) => r,
   });
-  const attempts = await withAttempts(scopeToTenant(prisma, tenantId), rows.slice(0, q.limit));
-  return toPage(
-    rows,
-    q.limit,
-    (r) => r.id,
-    (r) => renderDelivery(r, attempts),
-  );
+  const attempts = await withAttempts(db, page.data);
+  return { data: page.data.map((r) => renderDelivery(r, attempts)), cursor: page.cursor };
 }
 
 /** Issues or rotates the tenant's secret for an inbound provider; the previous one stays valid for the overlap. */
@@ -293,19 +270,13 @@ export async function rotateInboundSecret(
 }
 
 export async function listDeadLetters(prisma: Prisma, q: { limit: number; cursor?: string; tenantId?: string }) {
-  const after = decodeCursor(q.cursor, 'string');
-  const rows = await prisma.webhookDelivery.findMany({
-    where: { status: 'dead_lettered', ...(q.tenantId ? { tenantId: q.tenantId } : {}), ...(after ? { id: { lt: after } } : {}) },
-    orderBy: { id: 'desc' },
-    take: q.limit + 1,
+  const page = await keysetList(prisma.webhookDelivery, q, {
+    where: { status: 'dead_lettered' },
+    filters: ['tenantId'],
+    render: (r: DeliveryRow) => r,
   });
-  const attempts = await withAttempts(prisma, rows.slice(0, q.limit));
-  return toPage(
-    rows,
-    q.limit,
-    (r) => r.id,
-    (r) => ({ ...renderDelivery(r, attempts), tenantId: r.tenantId }),
-  );
+  const attempts = await withAttempts(prisma, page.data);
+  return { data: page.data.map((r) => ({ ...renderDelivery(r, attempts), tenantId: r.tenantId })), cursor: page.cursor };
 }
 
 /**
