@@ -1,31 +1,31 @@
 import type { Resource, TransitionSpec } from '@svc/contract';
 import type { Response } from 'express';
 import type { z } from 'zod';
-import type { Prisma, Tx } from './db/client.ts';
+import type { Database, Tx } from './db/client.ts';
 import { keysetList } from './db/pagination.ts';
+import { findRow, insertStatement, type Row, rowFromJson, tableOf, updateRowIf } from './db/rows.ts';
 import { scopeToTenant } from './db/tenant-scope.ts';
 import { ApiError } from './errors.ts';
 import { ctxOf } from './http/context.ts';
+import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
 import { actor } from './rails/deps.ts';
-import { type Actor, recordChange } from './services/changes.ts';
+import { type Actor, HEAD_PARAMS, recordChange, recordRowChange } from './services/changes.ts';
 
 /**
  * The server side of the resource kit: the routes a `resource({...})` declaration generates,
- * served over a Prisma delegate. Handlers get the client already scoped to the tenant; what is
- * particular to a resource (domain checks, computed fields, its row-to-record mapping) plugs in as
- * functions. Irregular routes stay hand-written beside it.
+ * served over a Prisma model. Lists go through the Prisma delegate, scoped to the tenant; get,
+ * create and transitions (the per-request hot paths) run as plain SQL on the model's table
+ * (db/rows.ts), each write in one transaction with its audit event, event-index row and outbox
+ * rows. What is particular to a resource (domain checks, computed fields, its row-to-record
+ * mapping) plugs in as functions. Irregular routes stay hand-written beside it.
  */
 
-type Row = { id: string } & Record<string, unknown>;
 type Where = Record<string, unknown>;
 
-/** The delegate operations the kit uses; every Prisma model delegate has them. */
+/** The delegate operation the kit's list uses; every Prisma model delegate has it. */
 interface Delegate {
   findMany(args: never): Promise<Row[]>;
-  findFirst(args: { where: Where }): Promise<Row | null>;
-  create(args: { data: Where }): Promise<Row>;
-  updateMany(args: { where: Where; data: Where }): Promise<{ count: number }>;
 }
 
 type ModelName = {
@@ -34,10 +34,10 @@ type ModelName = {
   string;
 
 export interface CreateInput<Body> {
-  /** The transaction, scoped to the tenant. */
+  /** The client scoped to the tenant, for domain checks (they run before the write transaction opens). */
   db: Tx;
-  /** The transaction without the tenant scope, for the shared catalogue (dictionaries, controls). */
-  tx: Tx;
+  /** The client without the tenant scope, for the shared catalogue (dictionaries, controls). */
+  shared: Tx;
   who: Actor;
   body: Body;
   /** The new record's id, with the resource's prefix. */
@@ -51,7 +51,10 @@ export interface Store<R extends Resource> {
   readonly render: (row: never) => z.infer<R['spec']['record']>;
   /** Where-clause of a filter whose model field differs from its query key. */
   readonly filterWhere?: { readonly [K in keyof NonNullable<R['spec']['filters']>]?: (value: string) => Where };
-  /** Domain checks and computed fields: returns the row's data (tenant and id are set by the kit). */
+  /**
+   * Domain checks and computed fields: returns the row's data. The kit sets `id`, `tenantId` and,
+   * when the model has them, `createdAt` and `updatedAt` (one clock for both).
+   */
   readonly create?: (input: CreateInput<BodyOf<R>>) => Promise<Where>;
   /** The audit event's `data` of a create; the record's id only when absent. */
   readonly auditData?: (record: z.infer<R['spec']['record']>) => Record<string, unknown>;
@@ -82,8 +85,15 @@ export function missing(resource: Resource, id: string): ApiError {
 }
 
 /** The handlers of every route the resource declares, for `s.router(contract.<rail>, {...})`. */
-export function serveResource<R extends Resource>(prisma: Prisma, resource: R, store: Store<R>): Handlers<R> {
+export function serveResource<R extends Resource>(database: Database, resource: R, store: Store<R>): Handlers<R> {
+  const { prisma } = database;
   const { spec } = resource;
+  const table = tableOf(prisma, store.model);
+  for (const f of ['id', 'tenantId', ...(spec.statusField ? [spec.statusField as string] : [])]) {
+    if (!table.byName.has(f)) throw new Error(`${resource.object}: model ${table.model} has no ${f} field`);
+  }
+  const stamps = ['createdAt', 'updatedAt'].filter((f) => table.byName.get(f)?.type === 'DateTime');
+  const touches = table.byName.get('updatedAt')?.type === 'DateTime';
   const render = store.render as unknown as (row: Row) => Record<string, unknown> & { id: string };
   const scoped = (res: Response) => {
     const p = ctxOf(res).principal;
@@ -105,7 +115,7 @@ export function serveResource<R extends Resource>(prisma: Prisma, resource: R, s
   }
   if (spec.get !== false) {
     handlers.get = async ({ params, res }: { params: { id: string }; res: Response }) => {
-      const row = await delegateOf(scoped(res), store.model).findFirst({ where: { id: params.id } });
+      const row = await findRow(database.sql, table, actor(res).tenantId, params.id);
       if (!row) throw missing(resource, params.id);
       return { status: 200, body: render(row) };
     };
@@ -116,22 +126,37 @@ export function serveResource<R extends Resource>(prisma: Prisma, resource: R, s
     if (!build) throw new Error(`${resource.object}: the store has no create for a declared create route`);
     handlers.create = async ({ body, res }: { body: unknown; res: Response }) => {
       const who = actor(res);
-      return prisma.$transaction(async (tx) => {
-        const db = scopeToTenant(tx, who.tenantId);
-        const id = newId(spec.idPrefix);
-        const data = await build({ db, tx, who, body: body as never, id });
-        const row = await delegateOf(db, store.model).create({ data: { ...data, id, tenantId: who.tenantId } });
-        const record = render(row);
-        await recordChange(tx, {
-          ...who,
-          action,
-          resourceType: resource.object,
-          resourceId: id,
-          data: store.auditData?.(record as never) ?? {},
-          resource: record,
-        });
-        return { status: 201, body: record };
-      });
+      const id = newId(spec.idPrefix);
+      const data = await build({ db: scopeToTenant(prisma, who.tenantId), shared: prisma, who, body: body as never, id });
+      const now = new Date();
+      for (const f of stamps) data[f] ??= now;
+      let record: Record<string, unknown> & { id: string } = { id };
+      await database.transaction((sql) =>
+        // The row's INSERT rides in the change's first statement, the stored idempotent response in
+        // its second: with BEGIN and COMMIT, four round trips for the whole create.
+        recordRowChange(
+          sql,
+          {
+            tenantId: who.tenantId,
+            action,
+            insert: insertStatement(table, { ...data, id, tenantId: who.tenantId }, HEAD_PARAMS),
+            complete: (row) => {
+              record = render(rowFromJson(table, row));
+              return {
+                ...who,
+                action,
+                resourceType: resource.object,
+                resourceId: id,
+                data: store.auditData?.(record as never) ?? {},
+                resource: record,
+              };
+            },
+          },
+          { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) },
+        ),
+      );
+      idempotencyStored(res);
+      return { status: 201, body: record };
     };
   }
   for (const [verb, t] of Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>)) {
@@ -140,9 +165,8 @@ export function serveResource<R extends Resource>(prisma: Prisma, resource: R, s
     const extra = (store.transitions as Record<string, ((row: Row) => Where) | undefined> | undefined)?.[verb];
     handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: { reason?: string }; res: Response }) => {
       const who = actor(res);
-      return prisma.$transaction(async (tx) => {
-        const model = delegateOf(scopeToTenant(tx, who.tenantId), store.model);
-        const current = await model.findFirst({ where: { id: params.id } });
+      const record = await database.transaction(async (sql) => {
+        const current = await findRow(sql, table, who.tenantId, params.id);
         if (!current) throw missing(resource, params.id);
         const state = String(current[statusField]);
         const conflict = () =>
@@ -153,23 +177,30 @@ export function serveResource<R extends Resource>(prisma: Prisma, resource: R, s
           );
         if (!t.from.includes(state)) throw conflict();
         // Conditional on the state read: a concurrent transition makes this one a conflict too.
-        const { count } = await model.updateMany({
-          where: { id: params.id, [statusField]: { in: [...t.from] } },
-          data: { ...(extra?.(current) ?? {}), [statusField]: t.to },
-        });
-        if (count === 0) throw conflict();
-        const row = (await model.findFirst({ where: { id: params.id } })) as Row;
+        const row = await updateRowIf(
+          sql,
+          table,
+          { tenantId: who.tenantId, id: params.id, field: statusField, allowed: t.from },
+          { ...(extra?.(current) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: new Date() } : {}) },
+        );
+        if (!row) throw conflict();
         const record = render(row);
-        await recordChange(tx, {
-          ...who,
-          action,
-          resourceType: resource.object,
-          resourceId: params.id,
-          data: { from: state, to: t.to, ...(body?.reason ? { reason: body.reason } : {}) },
-          resource: record,
-        });
-        return { status: 200, body: record };
+        await recordChange(
+          sql,
+          {
+            ...who,
+            action,
+            resourceType: resource.object,
+            resourceId: params.id,
+            data: { from: state, to: t.to, ...(body?.reason ? { reason: body.reason } : {}) },
+            resource: record,
+          },
+          { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined) },
+        );
+        return record;
       });
+      idempotencyStored(res);
+      return { status: 200, body: record };
     };
   }
   return handlers as Handlers<R>;

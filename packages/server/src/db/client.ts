@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { parseUtcTimestamp, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
 
 export type Prisma = InstanceType<typeof PrismaClient>;
 /** The client inside `$transaction(async (tx) => ...)`. */
@@ -18,6 +19,10 @@ export interface SqlSession {
 export interface Database {
   readonly kind: 'pglite' | 'postgresql';
   readonly prisma: Prisma;
+  /** Statements outside any transaction, without the ORM (see sql.ts). */
+  readonly sql: Sql;
+  /** Runs `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /** Runs `fn` on one dedicated connection, outside Prisma (migrations, advisory locks). */
   session<T>(fn: (s: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -37,6 +42,21 @@ export interface DatabaseOptions {
  */
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
 
+/** pg's parsers, with `timestamp` read as UTC (pg's own reads it in the process's time zone). */
+const PG_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+const PGLITE_OPTIONS = { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } };
+
+function pgSql(q: pg.Pool | pg.PoolClient): Sql {
+  return {
+    query: async <T>(text: string, values?: readonly unknown[], opts?: { prepare?: boolean }) =>
+      (await q.query({ text, values: values as unknown[], types: PG_TYPES, ...(opts?.prepare ? { name: statementName(text) } : {}) }))
+        .rows as T[],
+  };
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize });
@@ -46,6 +66,24 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return {
       kind: 'postgresql',
       prisma,
+      sql: pgSql(pool),
+      transaction: async (fn) => {
+        const conn = await pool.connect();
+        let broken = false;
+        try {
+          await conn.query('BEGIN');
+          const out = await fn(pgSql(conn));
+          await conn.query('COMMIT');
+          return out;
+        } catch (err) {
+          await conn.query('ROLLBACK').catch(() => {
+            broken = true;
+          });
+          throw err;
+        } finally {
+          conn.release(broken);
+        }
+      },
       session: async (fn) => {
         const conn = await pool.connect();
         try {
@@ -68,9 +106,15 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
   const client = await PGlite.create(opts.dataDir);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS });
+  const liteSql = (q: Pick<PGlite, 'query'>): Sql => ({
+    query: async <T>(text: string, values?: readonly unknown[]) => (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
+  });
   return {
     kind: 'pglite',
     prisma,
+    sql: liteSql(client),
+    // PGlite runs one transaction at a time (Prisma's adapter takes the same lock).
+    transaction: (fn) => client.transaction((tx) => fn(liteSql(tx))),
     session: (fn) =>
       fn({
         execScript: async (sql) => {

@@ -31,6 +31,11 @@ export interface RequestContext {
   principal: Principal;
   /** Set when the route handler started; the idempotency layer stores only such responses. */
   handlerRan: boolean;
+  /**
+   * The Idempotency-Key this request claimed. `stored`: the handler already completed the record
+   * with its response inside its own transaction (idempotency.ts), so nothing is left to write.
+   */
+  idempotency?: { scope: string; key: string; stored: boolean };
 }
 
 export function ctxOf(res: Response): RequestContext {

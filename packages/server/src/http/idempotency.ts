@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { HEADER_NAMES, IDEMPOTENCY_KEY_MAX, type RouteMeta } from '@svc/contract';
 import type { NextFunction, Request, Response } from 'express';
-import type { Prisma } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import type { Params } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 import { ctxOf } from './context.ts';
 
@@ -11,7 +12,7 @@ const LOCK_MS = 60_000;
 const REPLAYED_HEADERS = ['location', 'content-type'];
 
 export interface IdempotencyOptions {
-  prisma: Prisma;
+  db: Database;
   ttlMs: number;
 }
 
@@ -29,7 +30,44 @@ function fingerprintOf(req: Request): string {
  * The key row is the lock: its primary key makes one of several concurrent requests the winner,
  * across any number of server processes.
  */
-export function idempotency({ prisma, ttlMs }: IdempotencyOptions) {
+/**
+ * Claims the key (a new row, or one whose TTL ran out, or one a crashed first request left locked)
+ * and, in the same round trip, reads the row as it was before: when the claim fails, that is the
+ * request to compare with or replay.
+ */
+const CLAIM_SQL = `
+  WITH claim AS (
+    INSERT INTO "idempotency_records" ("tenant_id", "key", "fingerprint", "method", "path", "state", "locked_until", "expires_at")
+    VALUES ($1, $2, $3, $4, $5, 'in_flight', ($6::timestamptz AT TIME ZONE 'UTC'), ($7::timestamptz AT TIME ZONE 'UTC'))
+    ON CONFLICT ("tenant_id", "key") DO UPDATE SET
+      "fingerprint" = EXCLUDED."fingerprint", "method" = EXCLUDED."method", "path" = EXCLUDED."path",
+      "state" = 'in_flight', "status_code" = NULL, "response_body" = NULL, "response_headers" = NULL,
+      "locked_until" = EXCLUDED."locked_until", "expires_at" = EXCLUDED."expires_at", "created_at" = now()
+    WHERE "idempotency_records"."expires_at" <= ($8::timestamptz AT TIME ZONE 'UTC')
+       OR ("idempotency_records"."state" = 'in_flight' AND "idempotency_records"."locked_until" <= ($8::timestamptz AT TIME ZONE 'UTC')
+           AND "idempotency_records"."fingerprint" = EXCLUDED."fingerprint")
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM claim)::int AS "claimed", r."fingerprint", r."method", r."path", r."state",
+         r."status_code" AS "statusCode", r."response_body" AS "responseBody", r."response_headers" AS "responseHeaders"
+  FROM (SELECT 1) one LEFT JOIN "idempotency_records" r ON r."tenant_id" = $1 AND r."key" = $2`;
+
+const CLAIM_READ_SQL = `
+  SELECT 0 AS "claimed", "fingerprint", "method", "path", "state", "status_code" AS "statusCode",
+         "response_body" AS "responseBody", "response_headers" AS "responseHeaders"
+  FROM "idempotency_records" WHERE "tenant_id" = $1 AND "key" = $2`;
+
+interface Claim {
+  claimed: number;
+  fingerprint: string | null;
+  method: string | null;
+  path: string | null;
+  state: string | null;
+  statusCode: number | null;
+  responseBody: unknown;
+  responseHeaders: Record<string, string> | null;
+}
+
+export function idempotency({ db, ttlMs }: IdempotencyOptions) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const meta = (req as Request & { tsRestRoute: { metadata: RouteMeta } }).tsRestRoute.metadata;
     const key = req.get(HEADER_NAMES.idempotencyKey);
@@ -47,20 +85,26 @@ export function idempotency({ prisma, ttlMs }: IdempotencyOptions) {
       const fingerprint = fingerprintOf(req);
       const now = new Date();
 
-      const claimed = await prisma.$executeRaw`
-        INSERT INTO "idempotency_records" ("tenant_id", "key", "fingerprint", "method", "path", "state", "locked_until", "expires_at")
-        VALUES (${scope}, ${key}, ${fingerprint}, ${req.method}, ${req.path}, 'in_flight', ${new Date(now.getTime() + LOCK_MS)}, ${new Date(now.getTime() + ttlMs)})
-        ON CONFLICT ("tenant_id", "key") DO UPDATE SET
-          "fingerprint" = EXCLUDED."fingerprint", "method" = EXCLUDED."method", "path" = EXCLUDED."path",
-          "state" = 'in_flight', "status_code" = NULL, "response_body" = NULL, "response_headers" = NULL,
-          "locked_until" = EXCLUDED."locked_until", "expires_at" = EXCLUDED."expires_at", "created_at" = now()
-        WHERE "idempotency_records"."expires_at" <= ${now}
-           OR ("idempotency_records"."state" = 'in_flight' AND "idempotency_records"."locked_until" <= ${now}
-               AND "idempotency_records"."fingerprint" = EXCLUDED."fingerprint")`;
+      const [claim] = await db.sql.query<Claim>(
+        CLAIM_SQL,
+        [
+          scope,
+          key,
+          fingerprint,
+          req.method,
+          req.path,
+          new Date(now.getTime() + LOCK_MS).toISOString(),
+          new Date(now.getTime() + ttlMs).toISOString(),
+          now.toISOString(),
+        ],
+        { prepare: true },
+      );
 
-      if (claimed === 0) {
-        const existing = await prisma.idempotencyRecord.findUnique({ where: { tenantId_key: { tenantId: scope, key } } });
-        if (!existing) throw new ApiError('conflict', 'The Idempotency-Key is being released; retry.');
+      if (!claim?.claimed) {
+        // A concurrent first request may have inserted the row after this statement's snapshot
+        // was taken: then read it now (rare; the common conflict is answered from the claim).
+        const existing = claim?.fingerprint ? claim : (await db.sql.query<Claim>(CLAIM_READ_SQL, [scope, key]))[0];
+        if (!existing?.fingerprint) throw new ApiError('conflict', 'The Idempotency-Key is being released; retry.');
         if (existing.fingerprint !== fingerprint) {
           const field = existing.method !== req.method ? 'method' : existing.path !== req.path ? 'path' : 'body';
           throw new ApiError('conflict', `This Idempotency-Key was used with a different request ${field}.`, [
@@ -79,17 +123,21 @@ export function idempotency({ prisma, ttlMs }: IdempotencyOptions) {
       }
 
       // Store the outcome before the response leaves, so a retry that follows at once finds it.
+      ctx.idempotency = { scope, key, stored: false };
       const send = res.json.bind(res);
       res.json = (body: unknown) => {
+        if (ctx.idempotency?.stored) return send(body);
         const status = res.statusCode;
         const store = ctx.handlerRan && status < 500;
         const headers = Object.fromEntries(REPLAYED_HEADERS.map((h) => [h, res.getHeader(h)]).filter(([, v]) => typeof v === 'string'));
         const done = store
-          ? prisma.idempotencyRecord.update({
-              where: { tenantId_key: { tenantId: scope, key } },
-              data: { state: 'completed', statusCode: status, responseBody: body as object, responseHeaders: headers },
-            })
-          : prisma.idempotencyRecord.delete({ where: { tenantId_key: { tenantId: scope, key } } });
+          ? db.sql.query(
+              `UPDATE "idempotency_records" SET "state" = 'completed', "status_code" = $3, "response_body" = $4::jsonb,
+                 "response_headers" = $5::jsonb WHERE "tenant_id" = $1 AND "key" = $2`,
+              [scope, key, status, JSON.stringify(body ?? null), JSON.stringify(headers)],
+              { prepare: true },
+            )
+          : db.sql.query(`DELETE FROM "idempotency_records" WHERE "tenant_id" = $1 AND "key" = $2`, [scope, key]);
         done
           .catch((err: unknown) =>
             ctx.log.error('idempotency record update failed', { error: String(err), correlation_id: ctx.correlationId }),
@@ -102,4 +150,25 @@ export function idempotency({ prisma, ttlMs }: IdempotencyOptions) {
       next(err);
     }
   };
+}
+
+/**
+ * For a handler that writes in its own transaction: the CTE that completes this request's
+ * idempotency record with its response, to add to the transaction's last statement, so that the
+ * change and the stored response commit together (and one round trip is saved). Undefined when the
+ * request carries no key. Call `idempotencyStored` once the transaction has committed.
+ */
+export function idempotencyCompletion(res: Response, status: number, body: unknown): ((p: Params) => string) | undefined {
+  const claim = ctxOf(res).idempotency;
+  if (!claim) return undefined;
+  return (p) =>
+    `idem AS (UPDATE "idempotency_records" SET "state" = 'completed', "status_code" = ${p.add(status)},
+       "response_body" = ${p.add(JSON.stringify(body ?? null))}::jsonb, "response_headers" = '{}'::jsonb
+     WHERE "tenant_id" = ${p.add(claim.scope)} AND "key" = ${p.add(claim.key)})`;
+}
+
+/** The handler's transaction, which completed the idempotency record, has committed. */
+export function idempotencyStored(res: Response): void {
+  const claim = ctxOf(res).idempotency;
+  if (claim) claim.stored = true;
 }

@@ -4,17 +4,17 @@ import { serveResource } from '../kit.ts';
 import * as compliance from '../services/compliance.ts';
 import { type RailDeps, tenantOf } from './deps.ts';
 
-export function complianceHandlers({ db: { prisma } }: RailDeps) {
+export function complianceHandlers({ db }: RailDeps) {
   return initServer().router(contract.compliance, {
     frameworks: {
       list: async ({ query, res }) => ({
         status: 200,
-        body: await compliance.listTenantFrameworks(prisma, tenantOf(res).tenantId, query),
+        body: await compliance.listTenantFrameworks(db.sql, tenantOf(res).tenantId, query),
       }),
     },
-    assessments: serveResource(prisma, assessments, compliance.assessmentStore),
-    obligations: serveResource(prisma, obligations, compliance.obligationStore),
-    evidence: serveResource(prisma, evidence, compliance.evidenceStore),
-    attestations: serveResource(prisma, attestations, compliance.attestationStore),
+    assessments: serveResource(db, assessments, compliance.assessmentStore),
+    obligations: serveResource(db, obligations, compliance.obligationStore),
+    evidence: serveResource(db, evidence, compliance.evidenceStore),
+    attestations: serveResource(db, attestations, compliance.attestationStore),
   });
 }

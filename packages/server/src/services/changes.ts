@@ -1,5 +1,6 @@
-import { type ChainedEvent, filtersMatching, GENESIS_HASH, hashEvent } from '@svc/contract';
+import { type ChainedEvent, eventTypeForAction, filtersMatching, GENESIS_HASH, hashEvent } from '@svc/contract';
 import type { Tx } from '../db/client.ts';
+import { Params, type Sql, sqlOf } from '../db/sql.ts';
 import { newId } from '../ids.ts';
 import { buildEventData, outboxSignal, sourcePathOf } from '../webhooks/outbox.ts';
 import type { AuditEntry } from './audit.ts';
@@ -26,19 +27,49 @@ interface Head {
   hash: string;
   keys: { id: string; privateKey: string | null }[] | null;
   subs: string[] | null;
+  row?: Record<string, unknown> | null;
 }
 
-/** Parameters of one SQL statement, numbered as they are added. */
-class Params {
-  readonly values: unknown[] = [];
-  add(v: unknown): string {
-    this.values.push(v);
-    return `$${this.values.length}`;
-  }
-  /** A timestamp column (timestamp without time zone, UTC). */
-  at(iso: string): string {
-    return `(${this.add(iso)}::timestamptz AT TIME ZONE 'UTC')`;
-  }
+/**
+ * Locks (or creates) the tenant's chain head and reads, in the same round trip, the signing keys
+ * and the subscriptions the event goes to.
+ */
+const headSql = (withRow: string | undefined) => `
+    WITH ${withRow ? `row AS (${withRow}),` : ''} head AS (
+      INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash") VALUES ($1, 0, $2)
+      ON CONFLICT ("tenant_id") DO UPDATE SET "tenant_id" = EXCLUDED."tenant_id"
+      RETURNING "seq", "hash")
+    SELECT head."seq", head."hash",
+      (SELECT json_agg(json_build_object('id', k."id", 'privateKey', k."private_key")
+                       ORDER BY k."retired_at" DESC NULLS FIRST, k."created_at" DESC)
+         FROM "signing_keys" k) AS "keys",
+      (SELECT array_agg(s."id" ORDER BY s."id") FROM "webhook_subscriptions" s
+        WHERE $3::boolean AND s."tenant_id" = $1 AND s."enabled" AND s."event_types" && $4::text[]) AS "subs"
+      ${withRow ? ', (SELECT row_to_json(row) FROM row) AS "row"' : ''}
+    FROM head`;
+const HEAD_SQL = headSql(undefined);
+
+/** Parameters the head statement takes before those of a statement folded into it. */
+export const HEAD_PARAMS = 4;
+
+export interface ChangeOptions {
+  /** false: no event-index row (the caller writes its own, e.g. an emitted event). */
+  index?: boolean;
+  auditId?: string;
+  /** More CTEs written with the change's rows, in the same statement (e.g. the idempotency record). */
+  also?: (p: Params) => string[];
+}
+
+/**
+ * A change whose resource row is written in the first round trip: `insert` is a data-modifying
+ * statement with RETURNING (its placeholders numbered from HEAD_PARAMS + 1), and `complete`
+ * turns the row it returns (as JSON) into the change to record.
+ */
+export interface RowChange {
+  tenantId: string;
+  action: string;
+  insert: { text: string; values: readonly unknown[] };
+  complete: (row: Record<string, unknown>) => Change;
 }
 
 /**
@@ -53,27 +84,40 @@ class Params {
  * each event links to the hash its predecessor committed; the unique (tenant, seq) index makes a
  * fork impossible.
  */
-export async function recordChange(tx: Tx, change: Change, opts: { index?: boolean; auditId?: string } = {}): Promise<ChainedEvent> {
-  const { resource: _resource, ...entry } = change;
-  const auditId = opts.auditId ?? newId('aud');
-  const built = buildEventData(change);
-  const index = opts.index !== false;
-  const rules = index ? await rulesFor(tx, change.action) : undefined;
+export function recordChange(executor: Tx | Sql, change: Change, opts: ChangeOptions = {}): Promise<ChainedEvent> {
+  return record(sqlOf(executor), change.tenantId, change.action, undefined, () => change, opts).then((r) => r.event);
+}
 
-  const [head] = await tx.$queryRaw<Head[]>`
-    WITH head AS (
-      INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash") VALUES (${entry.tenantId}, 0, ${GENESIS_HASH})
-      ON CONFLICT ("tenant_id") DO UPDATE SET "tenant_id" = EXCLUDED."tenant_id"
-      RETURNING "seq", "hash")
-    SELECT head."seq", head."hash",
-      (SELECT json_agg(json_build_object('id', k."id", 'privateKey', k."private_key")
-                       ORDER BY k."retired_at" DESC NULLS FIRST, k."created_at" DESC)
-         FROM "signing_keys" k) AS "keys",
-      (SELECT array_agg(s."id" ORDER BY s."id") FROM "webhook_subscriptions" s
-        WHERE ${built !== undefined} AND s."tenant_id" = ${entry.tenantId} AND s."enabled"
-          AND s."event_types" && ${built ? filtersMatching(built.type) : []}::text[]) AS "subs"
-    FROM head`;
+/**
+ * recordChange for a resource written in the same transaction: the row's INSERT is folded into
+ * the first round trip, so a create is two statements in all. Returns the recorded change too.
+ */
+export function recordRowChange(sql: Sql, rc: RowChange, opts: ChangeOptions = {}): Promise<{ event: ChainedEvent; change: Change }> {
+  return record(sql, rc.tenantId, rc.action, rc.insert, rc.complete, opts);
+}
+
+async function record(
+  tx: Sql,
+  tenantId: string,
+  action: string,
+  insert: RowChange['insert'] | undefined,
+  complete: (row: Record<string, unknown>) => Change,
+  opts: ChangeOptions,
+): Promise<{ event: ChainedEvent; change: Change }> {
+  const auditId = opts.auditId ?? newId('aud');
+  const def = eventTypeForAction(action);
+  const index = opts.index !== false;
+  const rules = index ? await rulesFor(tx, action) : undefined;
+
+  const [head] = await tx.query<Head>(
+    insert ? headSql(insert.text) : HEAD_SQL,
+    [tenantId, GENESIS_HASH, def !== undefined, def ? filtersMatching(def.type) : [], ...(insert?.values ?? [])],
+    { prepare: true },
+  );
   if (!head) throw new Error('audit chain head missing');
+  const change = complete(head.row ?? {});
+  const { resource: _resource, ...entry } = change;
+  const built = buildEventData(change);
 
   const signer = signerFrom(head.keys ?? []);
   const time = new Date();
@@ -141,7 +185,9 @@ export async function recordChange(tx: Tx, change: Change, opts: { index?: boole
                'pending', ${now}, ${now}, ${now})`,
     );
   }
-  await tx.$executeRawUnsafe(`WITH ${ctes.join(',\n')} SELECT 1`, ...p.values);
+  if (opts.also) ctes.push(...opts.also(p));
+  // The statement's text depends only on which parts it has (a handful of shapes): prepared.
+  await tx.query(`WITH ${ctes.join(',\n')} SELECT 1`, p.values, { prepare: true });
   if (built && subs.length > 0) outboxSignal.emit('enqueued');
-  return { ...unsigned, hash, signature };
+  return { event: { ...unsigned, hash, signature }, change };
 }

@@ -12,8 +12,9 @@ import {
   type TenantFramework,
 } from '@svc/contract';
 import type { z } from 'zod';
-import type { Prisma, Tx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { decodeCursor, toPage } from '../db/pagination.ts';
+import type { Sql } from '../db/sql.ts';
 import { ApiError, notFound } from '../errors.ts';
 import type {
   Assessment as AssessmentRow,
@@ -28,38 +29,38 @@ type ListOpts = { limit: number; cursor?: string };
 
 const iso = (d: Date) => d.toISOString();
 
+const FRAMEWORKS_SQL = `
+    SELECT f."id", f."title", f."short_title", f."latest_version", a."version_key", a."created_at" AS "activated_at",
+           coalesce(o."total", 0)::int AS "total", coalesce(o."open", 0)::int AS "open"
+    FROM "frameworks" f
+    LEFT JOIN "framework_activations" a ON a."tenant_id" = $1 AND a."framework_id" = f."id"
+    LEFT JOIN LATERAL (
+      SELECT count(*) AS "total", count(*) FILTER (WHERE ob."status" = 'open') AS "open"
+      FROM "obligations" ob WHERE ob."tenant_id" = $1 AND ob."framework_id" = f."id") o ON a."id" IS NOT NULL
+    WHERE f."id" > $2 AND ($3::boolean IS NULL OR (a."id" IS NOT NULL) = $3::boolean)
+    ORDER BY f."id" LIMIT $4`;
+
 /**
  * The framework catalogue with the tenant's activation state and obligation counts: one statement
  * (the hot read of the compliance rail), keyset-paginated by framework id.
  */
 export async function listTenantFrameworks(
-  prisma: Prisma,
+  sql: Sql,
   tenantId: string,
   opts: ListOpts & { activated?: 'true' | 'false' },
 ): Promise<Page<z.infer<typeof TenantFramework>>> {
   const after = decodeCursor(opts.cursor, 'string') ?? '';
   const activated = opts.activated === undefined ? null : opts.activated === 'true';
-  const rows = await prisma.$queryRaw<
-    {
-      id: string;
-      title: string;
-      short_title: string;
-      latest_version: string;
-      version_key: string | null;
-      activated_at: Date | null;
-      total: number;
-      open: number;
-    }[]
-  >`
-    SELECT f."id", f."title", f."short_title", f."latest_version", a."version_key", a."created_at" AS "activated_at",
-           coalesce(o."total", 0)::int AS "total", coalesce(o."open", 0)::int AS "open"
-    FROM "frameworks" f
-    LEFT JOIN "framework_activations" a ON a."tenant_id" = ${tenantId} AND a."framework_id" = f."id"
-    LEFT JOIN LATERAL (
-      SELECT count(*) AS "total", count(*) FILTER (WHERE ob."status" = 'open') AS "open"
-      FROM "obligations" ob WHERE ob."tenant_id" = ${tenantId} AND ob."framework_id" = f."id") o ON a."id" IS NOT NULL
-    WHERE f."id" > ${after} AND (${activated}::boolean IS NULL OR (a."id" IS NOT NULL) = ${activated}::boolean)
-    ORDER BY f."id" LIMIT ${opts.limit + 1}`;
+  const rows = await sql.query<{
+    id: string;
+    title: string;
+    short_title: string;
+    latest_version: string;
+    version_key: string | null;
+    activated_at: Date | null;
+    total: number;
+    open: number;
+  }>(FRAMEWORKS_SQL, [tenantId, after, activated, opts.limit + 1], { prepare: true });
   return toPage(
     rows,
     opts.limit,
@@ -142,9 +143,9 @@ export const obligationStore: Store<typeof obligations> = {
 };
 
 /** Control ids that are not in any framework version the tenant has activated. */
-async function unknownControls(db: Tx, tx: Tx, controlIds: string[]): Promise<string[]> {
+async function unknownControls(db: Tx, shared: Tx, controlIds: string[]): Promise<string[]> {
   const versions = (await db.frameworkActivation.findMany({ select: { versionKey: true } })).map((a) => a.versionKey);
-  const found = await tx.frameworkControl.findMany({
+  const found = await shared.frameworkControl.findMany({
     where: { versionKey: { in: versions }, id: { in: controlIds } },
     select: { id: true },
   });
@@ -172,9 +173,9 @@ export const evidenceStore: Store<typeof evidence> = {
     createdAt: iso(r.createdAt),
   }),
   filterWhere: { controlId: (v) => ({ controlIds: { has: v } }) },
-  create: async ({ db, tx, who, body }) => {
+  create: async ({ db, shared, who, body }) => {
     const controlIds = [...new Set(body.controlIds)];
-    const unknown = await unknownControls(db, tx, controlIds);
+    const unknown = await unknownControls(db, shared, controlIds);
     if (unknown.length > 0) {
       throw new ApiError(
         'validation_failed',
@@ -216,7 +217,7 @@ export const attestationStore: Store<typeof attestations> = {
     createdBy: r.createdBy,
     createdAt: iso(r.createdAt),
   }),
-  create: async ({ db, tx, who, body }) => {
+  create: async ({ db, shared, who, body }) => {
     const attestedAt = body.attestedAt ? new Date(body.attestedAt) : new Date();
     if (attestedAt.getTime() > Date.now() + 60_000) {
       throw new ApiError('validation_failed', 'attestedAt cannot be in the future.', [{ field: 'attestedAt', issue: 'too_big' }]);
@@ -224,7 +225,7 @@ export const attestationStore: Store<typeof attestations> = {
     if (body.subject.type === 'assessment') {
       const found = await db.assessment.findFirst({ where: { id: body.subject.id }, select: { id: true } });
       if (!found) throw notFound('Assessment', body.subject.id);
-    } else if ((await unknownControls(db, tx, [body.subject.id])).length > 0) {
+    } else if ((await unknownControls(db, shared, [body.subject.id])).length > 0) {
       throw new ApiError('validation_failed', `Control ${body.subject.id} is not in an activated framework.`, [
         { field: 'subject.id', issue: 'invalid_value' },
       ]);

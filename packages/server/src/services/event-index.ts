@@ -1,4 +1,5 @@
 import type { Tx } from '../db/client.ts';
+import { type Sql, sqlOf } from '../db/sql.ts';
 import type { EventIndexRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 
@@ -37,11 +38,11 @@ export interface Rules {
   agents: string[];
 }
 
-export async function rulesFor(tx: Tx, kind: string): Promise<Rules> {
+export async function rulesFor(executor: Tx | Sql, kind: string): Promise<Rules> {
   if (!rulesCache || Date.now() - rulesCache.at > RULES_TTL_MS) {
-    const rows = await tx.$queryRaw<RuleRow[]>`
+    const rows = await sqlOf(executor).query<RuleRow>(`
       SELECT 'b' AS t, "pattern", "budget_ms", NULL::text AS "agent" FROM "latency_budgets"
-      UNION ALL SELECT 'r', "pattern", NULL, "agent" FROM "event_routes"`;
+      UNION ALL SELECT 'r', "pattern", NULL, "agent" FROM "event_routes"`);
     rulesCache = { at: Date.now(), rows, byKind: new Map() };
   }
   const known = rulesCache.byKind.get(kind);
