@@ -1,345 +1,338 @@
 /**
- * HTTP benchmark of the API against a bare `node:http` baseline, on PGlite (in memory) and on
- * PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; skipped when it cannot
- * connect). Run with `pnpm bench` from the workspace root; it stops by itself.
+ * `pnpm bench`: the API's two hot paths side by side with a raw baseline doing the same SQL, in the
+ * same run, every server in its own child process (so the load generator here never shares a
+ * thread with a server):
  *
- * Each measurement: 1 s warm-up, then 5 s with 10 connections (override with BENCH_DURATION,
- * BENCH_WARMUP and BENCH_CONNECTIONS). Latency percentiles are computed from autocannon's
- * per-response timings (sub-millisecond); autocannon's own histogram has a 1 ms resolution.
+ * - raw: a bare node:http + pg server (raw-server.ts) running the API's frameworks-list statement
+ *   and the create transaction by hand (assessment row, chained Ed25519-signed audit row under the
+ *   chain-head lock, event-index row, outbox rows), against the same PostgreSQL and tenant;
+ * - API on PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test);
+ * - API on PGlite in memory, beside them for reference (the raw baseline speaks to PostgreSQL).
+ *
+ * Scenarios: `GET /v1/compliance/frameworks` and `POST /v1/compliance/assessments` (a fresh
+ * Idempotency-Key per request). Measurements alternate (raw, API on PostgreSQL, API on PGlite,
+ * then again) BENCH_ROUNDS times so that drift of the machine spreads over all targets; the median
+ * round is reported. Printed per target: req/s, p50/p99 latency, the ratio API ÷ raw of req/s,
+ * database round trips per request (counted in the child by wrapping pg's Client#query, see
+ * bench-child-ipc.ts) and the server's CPU time per request.
+ *
+ * Then a soak: BENCH_SOAK seconds (default 60, 0 skips) of POSTs at full load against the API on
+ * PostgreSQL, RSS sampled every second; it prints the RSS growth over the last half.
+ *
+ * Env: BENCH_DURATION (s per measurement, default 5), BENCH_WARMUP (default 1), BENCH_CONNECTIONS
+ * (default 10), BENCH_ROUNDS (default 3), BENCH_SOAK (default 60), DATABASE_URL.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { openDatabase } from '@svc/server';
 import autocannon from 'autocannon';
-import { createTenant } from '../support/api.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import pg from 'pg';
+import type { ChildMessage, ChildStats } from './bench-child-ipc.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const PG_DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const SOAK_S = Number(process.env.BENCH_SOAK ?? 60);
+const PG_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 const GET_PATH = '/v1/compliance/frameworks';
 const POST_PATH = '/v1/compliance/assessments';
 const POST_BODY = JSON.stringify({ type: 'fria', systemId: 'sys_bench', jurisdiction: 'eu/de' });
 
 type Scenario = 'GET frameworks' | 'POST assessment';
-type Target = 'baseline' | 'pglite' | 'postgresql';
+type TargetName = 'raw (pg)' | 'API on PostgreSQL' | 'API on PGlite';
+
+class Child {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (s: ChildStats) => void>();
+  private constructor(
+    readonly proc: ChildProcess,
+    readonly info: Record<string, string>,
+  ) {
+    proc.on('message', (raw) => {
+      const m = raw as ChildMessage;
+      if (m.type !== 'reply') return;
+      this.waiting.get(m.id)?.(m.stats);
+      this.waiting.delete(m.id);
+    });
+  }
+
+  static start(file: string, env: Record<string, string | undefined>): Promise<Child> {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NODE_ENV: 'production' };
+    for (const [k, v] of Object.entries(childEnv)) if (v === '' || v === undefined) delete childEnv[k];
+    const proc = fork(new URL(file, import.meta.url).pathname, [], {
+      execArgv: ['--import', 'tsx'],
+      env: childEnv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    return new Promise((resolve, reject) => {
+      proc.once('exit', (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
+      proc.on('message', function first(raw) {
+        const m = raw as ChildMessage;
+        if (m.type === 'ready') {
+          proc.off('message', first);
+          proc.removeAllListeners('exit');
+          resolve(new Child(proc, m.info));
+        } else if (m.type === 'failed') reject(new Error(`${file}: ${m.message}`));
+      });
+    });
+  }
+
+  private ask(cmd: 'stats' | 'shutdown'): Promise<ChildStats> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.proc.send({ id, cmd });
+    });
+  }
+
+  stats(): Promise<ChildStats> {
+    return this.ask('stats');
+  }
+
+  async stop(): Promise<void> {
+    if (this.proc.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.proc.once('exit', () => resolve()));
+    await Promise.race([this.ask('shutdown').then(() => exited), new Promise((r) => setTimeout(r, 8000))]);
+    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
+  }
+}
+
+interface Target {
+  name: TargetName;
+  child: Child;
+  headers: Record<string, string>;
+}
 
 interface Measurement {
   scenario: Scenario;
-  target: Target;
+  target: TargetName;
+  round: number;
   requests: number;
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
-  /** autocannon's own (1 ms resolution) percentiles, for reference. */
-  autocannonP50Ms: number;
-  autocannonP99Ms: number;
   non2xx: number;
   errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  /** First body seen per non-2xx status (truncated). */
-  non2xxSamples: Record<string, string>;
-  warmupNon2xx: number;
-  /** Responses marked `Idempotent-Replayed` (must be 0: every POST carries a fresh key). */
-  replayed: number;
-}
-
-interface LoadSpec {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  freshIdempotencyKey?: boolean;
-}
-
-interface RawRun {
-  result: autocannon.Result;
-  latencies: number[];
+  roundTripsPerRequest: number | null;
+  cpuUsPerRequest: number;
   samples: Record<string, string>;
-  replayed: number;
 }
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[idx]!;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-function runOnce(spec: LoadSpec, durationS: number): Promise<RawRun> {
-  const latencies: number[] = [];
-  const samples: Record<string, string> = {};
-  let replayed = 0;
-  return new Promise((resolve, reject) => {
-    const request: autocannon.Request = {
-      onResponse: (status, body, _context, headers) => {
-        if (headers && Object.keys(headers).some((h) => h.toLowerCase() === 'idempotent-replayed')) replayed++;
-        if ((status < 200 || status >= 300) && samples[status] === undefined) samples[status] = String(body).slice(0, 500);
-      },
+function load(target: Target, scenario: Scenario, durationS: number, latencies?: number[], samples?: Record<string, string>) {
+  const post = scenario === 'POST assessment';
+  const request: autocannon.Request = {
+    onResponse: (status, body) => {
+      if ((status < 200 || status >= 300) && samples && samples[status] === undefined) samples[status] = String(body).slice(0, 300);
+    },
+  };
+  if (post) {
+    request.setupRequest = (req) => {
+      req.headers = { ...req.headers, 'idempotency-key': randomUUID() };
+      return req;
     };
-    if (spec.freshIdempotencyKey) {
-      request.setupRequest = (req) => {
-        req.headers = { ...req.headers, 'idempotency-key': randomUUID() };
-        return req;
-      };
-    }
+  }
+  return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
-        url: spec.url,
-        method: spec.method,
-        headers: spec.headers,
-        ...(spec.body !== undefined ? { body: spec.body } : {}),
+        url: target.child.info.url + (post ? POST_PATH : GET_PATH),
+        method: post ? 'POST' : 'GET',
+        headers: post ? { ...target.headers, 'content-type': 'application/json' } : target.headers,
+        ...(post ? { body: POST_BODY } : {}),
         connections: CONNECTIONS,
         duration: durationS,
         requests: [request],
       },
-      (err, result) => (err ? reject(err) : resolve({ result, latencies, samples, replayed })),
+      (err, result) => (err ? reject(err) : resolve(result)),
     );
-    instance.on('response', (_client, _status, _bytes, responseTime) => {
-      latencies.push(responseTime);
-    });
+    if (latencies) instance.on('response', (_c, _s, _b, ms) => latencies.push(ms));
   });
 }
 
-async function measure(scenario: Scenario, target: Target, spec: LoadSpec): Promise<Measurement> {
-  const warm = await runOnce(spec, WARMUP_S);
-  const { result, latencies, samples, replayed } = await runOnce(spec, DURATION_S);
+async function measure(target: Target, scenario: Scenario, round: number): Promise<Measurement> {
+  await load(target, scenario, WARMUP_S);
+  const latencies: number[] = [];
+  const samples: Record<string, string> = {};
+  const before = await target.child.stats();
+  const result = await load(target, scenario, DURATION_S, latencies, samples);
+  const after = await target.child.stats();
   latencies.sort((a, b) => a - b);
-  const statusCodes: Record<string, number> = {};
-  for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = s.count ?? 0;
+  const n = result.requests.total;
   const m: Measurement = {
     scenario,
-    target,
-    requests: result.requests.total,
-    reqPerSec: result.requests.total / result.duration,
+    target: target.name,
+    round,
+    requests: n,
+    reqPerSec: n / result.duration,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
-    autocannonP50Ms: result.latency.p50,
-    autocannonP99Ms: result.latency.p99,
     non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes,
-    non2xxSamples: samples,
-    warmupNon2xx: warm.result.non2xx,
-    replayed: replayed + warm.replayed,
+    errors: result.errors + result.timeouts,
+    // The stats questions themselves send no SQL; PGlite has no pg client to count.
+    roundTripsPerRequest: target.name === 'API on PGlite' ? null : (after.roundTrips - before.roundTrips) / n,
+    cpuUsPerRequest: (after.cpuUs - before.cpuUs) / n,
+    samples,
   };
-  const tag = `${scenario} on ${target}`;
-  if (m.non2xx !== 0 || m.warmupNon2xx !== 0) {
-    console.log(`!! ${tag}: ${m.non2xx} non-2xx responses (warm-up: ${m.warmupNon2xx}); status codes ${JSON.stringify(statusCodes)}`);
-    for (const [code, body] of Object.entries({ ...warm.samples, ...samples })) console.log(`!!   ${code}: ${body}`);
-  }
-  if (m.replayed !== 0) console.log(`!! ${tag}: ${m.replayed} responses were idempotent replays`);
-  if (m.errors !== 0 || m.timeouts !== 0) console.log(`!! ${tag}: ${m.errors} connection errors, ${m.timeouts} timeouts`);
-  console.log(`.. ${tag}: ${m.reqPerSec.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms`);
+  const warn = m.non2xx || m.errors ? ` !! ${m.non2xx} non-2xx, ${m.errors} errors ${JSON.stringify(samples)}` : '';
+  console.log(
+    `.. round ${round} ${scenario} on ${target.name}: ${m.reqPerSec.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, ` +
+      `p99 ${m.p99Ms.toFixed(2)} ms, ${m.roundTripsPerRequest?.toFixed(2) ?? '-'} round trips, ${m.cpuUsPerRequest.toFixed(0)} µs CPU/req${warn}`,
+  );
   return m;
 }
 
-function specsFor(base: string, token?: string): { get: LoadSpec; post: LoadSpec } {
-  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+async function canConnect(url: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** RSS of the API child every second for `seconds` under full POST load; growth over the last half. */
+async function soak(target: Target, seconds: number): Promise<{ samplesMb: number[]; growthLastHalf: number; reqPerSec: number }> {
+  const rss: number[] = [];
+  const timer = setInterval(() => {
+    target.child.stats().then((s) => rss.push(s.rssBytes));
+  }, 1000);
+  const result = await load(target, 'POST assessment', seconds);
+  clearInterval(timer);
+  const half = rss.slice(Math.floor(rss.length / 2));
+  const first = half[0] ?? Number.NaN;
+  const last = half[half.length - 1] ?? Number.NaN;
   return {
-    get: { url: base + GET_PATH, method: 'GET', headers: auth },
-    post: {
-      url: base + POST_PATH,
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: POST_BODY,
-      freshIdempotencyKey: true,
-    },
+    samplesMb: rss.map((b) => Math.round(b / 1048576)),
+    growthLastHalf: (last - first) / first,
+    reqPerSec: result.requests.total / result.duration,
   };
 }
 
-/** Starts the API with DATABASE_URL set to `databaseUrl` (or removed), restoring the env afterwards. */
-async function startWith(databaseUrl: string | undefined): Promise<TestServer> {
-  const saved = process.env.DATABASE_URL;
-  if (databaseUrl === undefined) delete process.env.DATABASE_URL;
-  else process.env.DATABASE_URL = databaseUrl;
-  try {
-    return await startTestServer();
-  } finally {
-    if (saved === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = saved;
-  }
-}
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
-/** Undefined when `url` accepts a connection and a query within 5 s, otherwise the reason. */
-async function canConnect(url: string): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5000);
-  });
-  const attempt = (async () => {
-    const db = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 1 });
-    try {
-      await db.session((s) => s.query('SELECT 1'));
-    } finally {
-      await db.close().catch(() => {});
-    }
-  })();
-  try {
-    await Promise.race([attempt, timeout]);
-    return undefined;
-  } catch (err) {
-    attempt.catch(() => {});
-    return err instanceof Error ? err.message || err.constructor.name : String(err);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
-
-/** Prepares a tenant with eu-ai-act active and checks both calls once; returns the token and the GET body. */
-async function prepare(ts: TestServer, label: string): Promise<{ token: string; getBody: Buffer }> {
-  const tenant = await createTenant(ts, { name: `bench ${label}` });
-  const act = await tenant.call('POST', '/v1/frameworks/eu-ai-act/activate', { body: {} });
-  if (act.status !== 200 && act.status !== 201) throw new Error(`activate eu-ai-act failed: ${act.status} ${JSON.stringify(act.body)}`);
-  const res = await fetch(ts.url + GET_PATH, { headers: { authorization: `Bearer ${tenant.token}` } });
-  const getBody = Buffer.from(await res.arrayBuffer());
-  if (res.status !== 200) throw new Error(`GET ${GET_PATH} failed: ${res.status} ${getBody.toString()}`);
-  const post = await tenant.call('POST', POST_PATH, { body: POST_BODY, headers: { 'idempotency-key': randomUUID() } });
-  if (post.status < 200 || post.status >= 300) throw new Error(`POST ${POST_PATH} failed: ${post.status} ${JSON.stringify(post.body)}`);
-  return { token: tenant.token, getBody };
-}
-
-function fmt(n: number | null, digits: number): string {
-  return n === null || !Number.isFinite(n) ? '-' : n.toFixed(digits);
+function fmt(n: number | null | undefined, digits: number): string {
+  return n === null || n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits);
 }
 
 async function main(): Promise<number> {
   const date = new Date().toISOString();
   const cpuCount = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
   console.log(`API benchmark: node ${process.version}, ${cpuCount} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${date}`);
-  const loadBefore = loadavg().map((l) => Number(l.toFixed(2)));
-  console.log(`load average before: ${loadBefore.join(' ')} (other processes on this machine skew the figures)`);
-  console.log(`autocannon: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per measurement`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other work on the machine skews the figures)`,
+  );
+  console.log(`autocannon: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per measurement, ${ROUNDS} rounds`);
 
-  const measurements: Measurement[] = [];
   const notes: string[] = [];
-  const pgUrl = process.env.DATABASE_URL || PG_DEFAULT_URL;
-  let baselineBody: Buffer | undefined;
+  const targets: Target[] = [];
   let failed = false;
+  const children: Child[] = [];
+  try {
+    const why = await canConnect(PG_URL);
+    if (why === undefined) {
+      const api = await Child.start('api-bench-child.ts', { DATABASE_URL: PG_URL });
+      children.push(api);
+      const raw = await Child.start('raw-server.ts', { DATABASE_URL: PG_URL, BENCH_TENANT_ID: api.info.tenantId });
+      children.push(raw);
+      targets.push({ name: 'raw (pg)', child: raw, headers: {} });
+      targets.push({ name: 'API on PostgreSQL', child: api, headers: { authorization: `Bearer ${api.info.token}` } });
+    } else {
+      const note = `PostgreSQL skipped: cannot connect to ${PG_URL.replace(/\/\/[^@/]*@/, '//***@')} (${why}); no raw baseline`;
+      console.log(note);
+      notes.push(note);
+    }
+    const lite = await Child.start('api-bench-child.ts', { DATABASE_URL: '' });
+    children.push(lite);
+    targets.push({ name: 'API on PGlite', child: lite, headers: { authorization: `Bearer ${lite.info.token}` } });
 
-  const targets: Array<{ target: Exclude<Target, 'baseline'>; databaseUrl: string | undefined }> = [
-    { target: 'pglite', databaseUrl: undefined },
-    { target: 'postgresql', databaseUrl: pgUrl },
-  ];
-  for (const { target, databaseUrl } of targets) {
-    if (databaseUrl !== undefined) {
-      const why = await canConnect(databaseUrl);
-      if (why !== undefined) {
-        const note = `PostgreSQL skipped: cannot connect to ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')} (${why})`;
-        console.log(note);
-        notes.push(note);
-        continue;
+    const measurements: Measurement[] = [];
+    for (const scenario of ['GET frameworks', 'POST assessment'] as const) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const t of targets) measurements.push(await measure(t, scenario, round));
       }
     }
-    let ts: TestServer | undefined;
-    try {
-      ts = await startWith(databaseUrl);
-      const { token, getBody } = await prepare(ts, target);
-      baselineBody ??= getBody;
-      const spec = specsFor(ts.url, token);
-      measurements.push(await measure('GET frameworks', target, spec.get));
-      measurements.push(await measure('POST assessment', target, spec.post));
-    } catch (err) {
-      const note = `${target} failed: ${err instanceof Error ? err.message : String(err)}`;
-      console.log(`!! ${note}`);
-      notes.push(note);
-      failed = true;
-    } finally {
-      await ts?.close().catch((err: unknown) => console.log(`!! closing the ${target} server failed: ${String(err)}`));
+
+    const summary = (scenario: Scenario, target: TargetName) => {
+      const ms = measurements.filter((m) => m.scenario === scenario && m.target === target);
+      if (ms.length === 0) return undefined;
+      return {
+        scenario,
+        target,
+        reqPerSec: median(ms.map((m) => m.reqPerSec)),
+        p50Ms: median(ms.map((m) => m.p50Ms)),
+        p99Ms: median(ms.map((m) => m.p99Ms)),
+        roundTrips: ms[0]!.roundTripsPerRequest === null ? null : median(ms.map((m) => m.roundTripsPerRequest!)),
+        cpuUs: median(ms.map((m) => m.cpuUsPerRequest)),
+        non2xx: ms.reduce((a, m) => a + m.non2xx + m.errors, 0),
+      };
+    };
+    const rows = (['GET frameworks', 'POST assessment'] as const).flatMap((s) =>
+      targets.map((t) => summary(s, t.name)).filter((r): r is NonNullable<typeof r> => r !== undefined),
+    );
+    const ratios: Record<string, number> = {};
+    const header = ['scenario', 'server', 'req/s', 'API ÷ raw', 'p50 ms', 'p99 ms', 'round trips/req', 'CPU µs/req', 'non-2xx'];
+    const table = rows.map((r) => {
+      const raw = rows.find((x) => x.scenario === r.scenario && x.target === 'raw (pg)');
+      const ratio = raw && r.target !== 'raw (pg)' ? r.reqPerSec / raw.reqPerSec : null;
+      if (ratio !== null) ratios[`${r.scenario} / ${r.target}`] = Number(ratio.toFixed(3));
+      if (r.non2xx) failed = true;
+      return [
+        r.scenario,
+        r.target,
+        fmt(r.reqPerSec, 0),
+        fmt(ratio, 2),
+        fmt(r.p50Ms, 2),
+        fmt(r.p99Ms, 2),
+        fmt(r.roundTrips, 2),
+        fmt(r.cpuUs, 0),
+        String(r.non2xx),
+      ];
+    });
+    const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+    const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+    console.log('');
+    console.log(`median of ${ROUNDS} rounds; node ${process.version}, ${cpuCount} CPUs, ${CONNECTIONS} connections`);
+    console.log(line(header));
+    console.log(`|${widths.map((w, i) => `${'-'.repeat(w + 1)}${i < 2 ? '-' : ':'}`).join('|')}|`);
+    for (const row of table) console.log(line(row));
+
+    let soakResult: Awaited<ReturnType<typeof soak>> | undefined;
+    const soakTarget = targets.find((t) => t.name === 'API on PostgreSQL') ?? targets.find((t) => t.name === 'API on PGlite');
+    if (SOAK_S > 0 && soakTarget) {
+      console.log(`\nsoak: ${SOAK_S} s of POST ${POST_PATH} at full load on ${soakTarget.name}`);
+      soakResult = await soak(soakTarget, SOAK_S);
+      console.log(`RSS MB each second: ${soakResult.samplesMb.join(' ')}`);
+      console.log(
+        `RSS growth over the last ${Math.floor(soakResult.samplesMb.length / 2)} s: ${(soakResult.growthLastHalf * 100).toFixed(1)}% ` +
+          `(${soakResult.reqPerSec.toFixed(0)} req/s during the soak)`,
+      );
     }
-  }
-
-  if (baselineBody === undefined) throw new Error('no API server could be measured, so there is no body for the baseline');
-  const body = baselineBody;
-  const bare = createServer((req, res) => {
-    const reply = () => {
-      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-length': body.length });
-      res.end(body);
-    };
-    if (req.method === 'POST') {
-      req.on('data', () => {});
-      req.on('end', reply);
-    } else reply();
-  });
-  bare.keepAliveTimeout = 65_000;
-  try {
-    const spec = specsFor(await listen(bare));
-    measurements.push(await measure('GET frameworks', 'baseline', spec.get));
-    measurements.push(await measure('POST assessment', 'baseline', spec.post));
+    for (const n of notes) console.log(n);
+    console.log(
+      `BENCH_JSON ${JSON.stringify({ date, node: process.version, cpus: cpuCount, connections: CONNECTIONS, rounds: ROUNDS, ratios, rows, soak: soakResult, notes })}`,
+    );
+  } catch (err) {
+    console.error('benchmark failed:', err);
+    failed = true;
   } finally {
-    await closeServer(bare);
+    await Promise.all(children.map((c) => c.stop()));
   }
-
-  const baselineOf = (s: Scenario) => measurements.find((m) => m.target === 'baseline' && m.scenario === s);
-  const rows = measurements.map((m) => {
-    const b = baselineOf(m.scenario);
-    return {
-      ...m,
-      reqPerSecRatio: b && m.target !== 'baseline' ? m.reqPerSec / b.reqPerSec : null,
-      p99Ratio: b && m.target !== 'baseline' && b.p99Ms > 0 ? m.p99Ms / b.p99Ms : null,
-    };
-  });
-
-  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ base', 'p99 ÷ base', 'non-2xx'];
-  const table = rows.map((r) => [
-    r.scenario,
-    r.target,
-    fmt(r.reqPerSec, 0),
-    fmt(r.p50Ms, 2),
-    fmt(r.p99Ms, 2),
-    fmt(r.reqPerSecRatio, 3),
-    fmt(r.p99Ratio, 1),
-    String(r.non2xx),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  console.log('');
-  console.log(`node ${process.version} | ${cpuCount} CPUs | ${date}`);
-  console.log(line(header));
-  console.log(`|${widths.map((w, i) => (i < 2 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
-  for (const row of table) console.log(line(row));
-  for (const n of notes) console.log(n);
-  const bad = rows.filter((r) => r.non2xx !== 0 || r.warmupNon2xx !== 0);
-  if (bad.length === 0) console.log('non-2xx responses: 0 in every measurement');
-
-  console.log(
-    `BENCH_JSON ${JSON.stringify({
-      date,
-      node: process.version,
-      cpus: cpuCount,
-      settings: { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S },
-      loadAverageBefore: loadBefore,
-      loadAverageAfter: loadavg().map((l) => Number(l.toFixed(2))),
-      notes,
-      results: rows,
-    })}`,
-  );
   return failed ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error('benchmark failed:', err);
-    process.exit(1);
-  },
-);
+main().then((code) => process.exit(code));
