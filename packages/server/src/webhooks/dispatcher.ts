@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { WEBHOOK_HEADERS, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_SCHEDULE_MS, type WebhookEnvelope } from '@svc/contract';
 import type { Database } from '../db/client.ts';
 import type { WebhookEvent, WebhookSubscription } from '../generated/prisma/client.ts';
-import { newId } from '../ids.ts';
+import { newId, randomToken } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
@@ -73,7 +73,7 @@ const iso = (d: Date) => d.toISOString();
 export function createDispatcher(opts: { db: Database; config: WebhookConfig; log: Logger }): Dispatcher {
   const { db, config, log } = opts;
   const prisma = db.prisma;
-  const id = `dsp_${hostname()}_${process.pid}_${newId('x').slice(-6)}`;
+  const id = `dsp_${hostname()}_${process.pid}_${randomToken(4)}`;
   const lookup = guardedLookup(config.allowPrivateTargets);
   let httpAgent = new http.Agent({ keepAlive: true, maxSockets: config.concurrency });
   let httpsAgent = new https.Agent({ keepAlive: true, maxSockets: config.concurrency });
