@@ -200,7 +200,11 @@ async function canConnect(url: string): Promise<string | undefined> {
   }
 }
 
-/** RSS of the API child every second for `seconds` under full POST load; growth over the last half. */
+/**
+ * RSS of the API child every second for `seconds` under full POST load. The garbage collector makes
+ * RSS a sawtooth, so growth compares peaks: the highest RSS of the last quarter of the soak against
+ * the highest of the quarter before (the last half in two windows, each longer than a GC cycle).
+ */
 async function soak(target: Target, seconds: number): Promise<{ samplesMb: number[]; growthLastHalf: number; reqPerSec: number }> {
   const rss: number[] = [];
   const timer = setInterval(() => {
@@ -208,12 +212,12 @@ async function soak(target: Target, seconds: number): Promise<{ samplesMb: numbe
   }, 1000);
   const result = await load(target, 'POST assessment', seconds);
   clearInterval(timer);
-  const half = rss.slice(Math.floor(rss.length / 2));
-  const first = half[0] ?? Number.NaN;
-  const last = half[half.length - 1] ?? Number.NaN;
+  const q = Math.floor(rss.length / 4);
+  const before = Math.max(...rss.slice(rss.length - 2 * q, rss.length - q));
+  const last = Math.max(...rss.slice(rss.length - q));
   return {
     samplesMb: rss.map((b) => Math.round(b / 1048576)),
-    growthLastHalf: (last - first) / first,
+    growthLastHalf: (last - before) / before,
     reqPerSec: result.requests.total / result.duration,
   };
 }
@@ -287,8 +291,16 @@ async function main(): Promise<number> {
     const ratios: Record<string, number> = {};
     const header = ['scenario', 'server', 'req/s', 'API ÷ raw', 'p50 ms', 'p99 ms', 'round trips/req', 'CPU µs/req', 'non-2xx'];
     const table = rows.map((r) => {
-      const raw = rows.find((x) => x.scenario === r.scenario && x.target === 'raw (pg)');
-      const ratio = raw && r.target !== 'raw (pg)' ? r.reqPerSec / raw.reqPerSec : null;
+      // The ratio of each round (API and raw measured back to back), then the median of the rounds:
+      // steadier than a ratio of medians when the machine's speed drifts during the run.
+      const perRound = measurements
+        .filter((m) => m.scenario === r.scenario && m.target === r.target && r.target !== 'raw (pg)')
+        .map((m) => {
+          const raw = measurements.find((x) => x.scenario === m.scenario && x.round === m.round && x.target === 'raw (pg)');
+          return raw ? m.reqPerSec / raw.reqPerSec : Number.NaN;
+        })
+        .filter(Number.isFinite);
+      const ratio = perRound.length > 0 ? median(perRound) : null;
       if (ratio !== null) ratios[`${r.scenario} / ${r.target}`] = Number(ratio.toFixed(3));
       if (r.non2xx) failed = true;
       return [
@@ -306,7 +318,9 @@ async function main(): Promise<number> {
     const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
     const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
     console.log('');
-    console.log(`median of ${ROUNDS} rounds; node ${process.version}, ${cpuCount} CPUs, ${CONNECTIONS} connections`);
+    console.log(
+      `median of ${ROUNDS} rounds (API ÷ raw: median of the rounds' ratios); node ${process.version}, ${cpuCount} CPUs, ${CONNECTIONS} connections`,
+    );
     console.log(line(header));
     console.log(`|${widths.map((w, i) => `${'-'.repeat(w + 1)}${i < 2 ? '-' : ':'}`).join('|')}|`);
     for (const row of table) console.log(line(row));
@@ -318,7 +332,7 @@ async function main(): Promise<number> {
       soakResult = await soak(soakTarget, SOAK_S);
       console.log(`RSS MB each second: ${soakResult.samplesMb.join(' ')}`);
       console.log(
-        `RSS growth over the last ${Math.floor(soakResult.samplesMb.length / 2)} s: ${(soakResult.growthLastHalf * 100).toFixed(1)}% ` +
+        `RSS growth over the last ${Math.floor(soakResult.samplesMb.length / 2)} s (peak of its second half against its first): ${(soakResult.growthLastHalf * 100).toFixed(1)}% ` +
           `(${soakResult.reqPerSec.toFixed(0)} req/s during the soak)`,
       );
     }
