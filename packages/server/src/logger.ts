@@ -7,6 +7,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** Whether a line of this level is written (lets callers skip building one). */
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
 }
 
 export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
@@ -20,5 +22,6 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
+    enabled: (lvl) => LEVELS[lvl] >= min,
   };
 }

@@ -40,6 +40,7 @@ export function correlation(log: Logger): RequestHandler {
     };
     res.locals.ctx = ctx;
     res.setHeader('X-Correlation-Id', correlationId);
+    if (!log.enabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const p = ctx.principal;
