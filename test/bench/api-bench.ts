@@ -19,8 +19,9 @@
  * Then a soak: BENCH_SOAK seconds (default 60, 0 skips) of POSTs at full load against the API on
  * PostgreSQL, RSS sampled every second; it prints the RSS growth over the last half.
  *
- * Env: BENCH_DURATION (s per measurement, default 5), BENCH_WARMUP (default 1), BENCH_CONNECTIONS
- * (default 10), BENCH_ROUNDS (default 3), BENCH_SOAK (default 60), DATABASE_URL.
+ * Env: BENCH_DURATION (s per measurement, default 5), BENCH_WARMUP (default 1), BENCH_PRIME (s of
+ * load per server and scenario before the first round, default 5), BENCH_CONNECTIONS
+ * (default 10), BENCH_ROUNDS (default 5), BENCH_SOAK (default 60), DATABASE_URL.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,7 +33,8 @@ import type { ChildMessage, ChildStats } from './bench-child-ipc.ts';
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+const PRIME_S = Number(process.env.BENCH_PRIME ?? 5);
 const SOAK_S = Number(process.env.BENCH_SOAK ?? 60);
 const PG_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -200,10 +202,22 @@ async function canConnect(url: string): Promise<string | undefined> {
   }
 }
 
+/** One statement on the server of DATABASE_URL (database creation and removal). */
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * RSS of the API child every second for `seconds` under full POST load. The garbage collector makes
- * RSS a sawtooth, so growth compares peaks: the highest RSS of the last quarter of the soak against
- * the highest of the quarter before (the last half in two windows, each longer than a GC cycle).
+ * RSS a sawtooth, so growth compares its floors (what stays after a collection): the lowest RSS of
+ * the last quarter of the soak against the lowest of the quarter before (the last half in two
+ * windows, each long enough to hold a collection). A leak raises the floor.
  */
 async function soak(target: Target, seconds: number): Promise<{ samplesMb: number[]; growthLastHalf: number; reqPerSec: number }> {
   const rss: number[] = [];
@@ -213,8 +227,8 @@ async function soak(target: Target, seconds: number): Promise<{ samplesMb: numbe
   const result = await load(target, 'POST assessment', seconds);
   clearInterval(timer);
   const q = Math.floor(rss.length / 4);
-  const before = Math.max(...rss.slice(rss.length - 2 * q, rss.length - q));
-  const last = Math.max(...rss.slice(rss.length - q));
+  const before = Math.min(...rss.slice(rss.length - 2 * q, rss.length - q));
+  const last = Math.min(...rss.slice(rss.length - q));
   return {
     samplesMb: rss.map((b) => Math.round(b / 1048576)),
     growthLastHalf: (last - before) / before,
@@ -246,12 +260,19 @@ async function main(): Promise<number> {
   const targets: Target[] = [];
   let failed = false;
   const children: Child[] = [];
+  let benchDb: string | undefined;
   try {
     const why = await canConnect(PG_URL);
     if (why === undefined) {
-      const api = await Child.start('api-bench-child.ts', { DATABASE_URL: PG_URL });
+      // A database of its own, dropped at the end: the benchmark leaves thousands of rows (and
+      // pending webhook deliveries) that must not reach anything else using the server.
+      benchDb = `svc_bench_${process.pid}`;
+      await adminQuery(`CREATE DATABASE "${benchDb}"`);
+      const url = new URL(PG_URL);
+      url.pathname = `/${benchDb}`;
+      const api = await Child.start('api-bench-child.ts', { DATABASE_URL: url.toString() });
       children.push(api);
-      const raw = await Child.start('raw-server.ts', { DATABASE_URL: PG_URL, BENCH_TENANT_ID: api.info.tenantId });
+      const raw = await Child.start('raw-server.ts', { DATABASE_URL: url.toString(), BENCH_TENANT_ID: api.info.tenantId });
       children.push(raw);
       targets.push({ name: 'raw (pg)', child: raw, headers: {} });
       targets.push({ name: 'API on PostgreSQL', child: api, headers: { authorization: `Bearer ${api.info.token}` } });
@@ -266,6 +287,9 @@ async function main(): Promise<number> {
 
     const measurements: Measurement[] = [];
     for (const scenario of ['GET frameworks', 'POST assessment'] as const) {
+      // Every server first runs the scenario long enough for the JIT to settle (the API has far
+      // more code to compile than the raw server), so the rounds compare steady states.
+      for (const t of targets) await load(t, scenario, PRIME_S);
       for (let round = 1; round <= ROUNDS; round++) {
         for (const t of targets) measurements.push(await measure(t, scenario, round));
       }
@@ -332,7 +356,7 @@ async function main(): Promise<number> {
       soakResult = await soak(soakTarget, SOAK_S);
       console.log(`RSS MB each second: ${soakResult.samplesMb.join(' ')}`);
       console.log(
-        `RSS growth over the last ${Math.floor(soakResult.samplesMb.length / 2)} s (peak of its second half against its first): ${(soakResult.growthLastHalf * 100).toFixed(1)}% ` +
+        `RSS growth over the last ${Math.floor(soakResult.samplesMb.length / 2)} s (lowest RSS of its second half against its first): ${(soakResult.growthLastHalf * 100).toFixed(1)}% ` +
           `(${soakResult.reqPerSec.toFixed(0)} req/s during the soak)`,
       );
     }
@@ -345,6 +369,8 @@ async function main(): Promise<number> {
     failed = true;
   } finally {
     await Promise.all(children.map((c) => c.stop()));
+    if (benchDb)
+      await adminQuery(`DROP DATABASE IF EXISTS "${benchDb}" WITH (FORCE)`).catch((err: unknown) => console.log(`!! ${String(err)}`));
   }
   return failed ? 1 : 0;
 }
