@@ -36,6 +36,12 @@ export function prefixedId(prefix: string, example: string) {
     .meta({ description: `Identifier with prefix \`${prefix}_\`.`, examples: [example] });
 }
 
+/** The largest value of a PostgreSQL `integer` column. */
+export const INT32_MAX = 2_147_483_647;
+
+/** A position in a tenant's audit chain (an `integer` column): 1 to 2^31-1. */
+export const Seq = z.int().min(1).max(INT32_MAX);
+
 export const Timestamp = z.iso.datetime().meta({ examples: ['2026-11-22T09:30:00.000Z'] });
 
 export const IDEMPOTENCY_KEY_MAX = 255;

@@ -180,8 +180,8 @@ export function generateOpenApiDocument(): Json {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: `Up to ${IDEMPOTENCY_KEY_MAX} characters. A repeat within 24 h returns the first response with \`Idempotent-Replayed: true\`.`,
-          schema: { type: 'string', maxLength: IDEMPOTENCY_KEY_MAX },
+          description: `1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with \`Idempotent-Replayed: true\`; on one that only reads (queries, exports) the key is checked and has no further effect.`,
+          schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x21-\\x7e]+$' },
         },
       },
       headers: {

@@ -4369,7 +4369,7 @@ export interface components {
     parameters: {
         /** @description Tenant id; when present it must equal the token's tenant. */
         TenantHeader: string;
-        /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+        /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -4505,7 +4505,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4589,7 +4589,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4637,7 +4637,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4838,7 +4838,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4975,7 +4975,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5325,7 +5325,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5437,7 +5437,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5483,7 +5483,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5525,7 +5525,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5675,7 +5675,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5717,7 +5717,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6000,7 +6000,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6178,7 +6178,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6350,7 +6350,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6453,7 +6453,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6545,7 +6545,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6633,7 +6633,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6722,7 +6722,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6762,7 +6762,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6804,7 +6804,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Up to 255 characters. A repeat within 24 h returns the first response with `Idempotent-Replayed: true`. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;

@@ -4,6 +4,7 @@ import express, { type Response } from 'express';
 import type { Database } from './db/client.ts';
 import { ctxOf } from './http/context.ts';
 import { idempotency } from './http/idempotency.ts';
+import { inputGuard } from './http/input-guard.ts';
 import { authenticate, correlation, errorMapper, notFound, rateLimit, routePolicy, tenantHeader } from './http/pipeline.ts';
 import type { CounterStore } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
@@ -169,7 +170,7 @@ export function createApp(opts: AppOptions): express.Express {
       logInitialization: false,
       jsonQuery: false,
       responseValidation: false,
-      globalMiddleware: [routePolicy, idempotency({ db: opts.db, ttlMs: opts.idempotencyTtlMs })] as never[],
+      globalMiddleware: [routePolicy, inputGuard, idempotency({ db: opts.db, ttlMs: opts.idempotencyTtlMs })] as never[],
       requestValidationErrorHandler: (err, _req, _res, next) => next(err),
     }),
   );

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { AUDIT_EXPORT_FORMAT } from '../audit-chain.ts';
-import { listOf, PaginationQuery, Timestamp } from '../common.ts';
+import { listOf, PaginationQuery, Seq, Timestamp } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
 
@@ -59,8 +59,8 @@ export const PublicKey = z
   .meta({ id: 'AuditPublicKey' });
 
 const SeqRange = {
-  fromSeq: z.int().min(1).optional(),
-  toSeq: z.int().min(1).optional(),
+  fromSeq: Seq.optional(),
+  toSeq: Seq.optional(),
 };
 
 export const AuditQueryBody = z

@@ -71,13 +71,16 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const meta = (req as Request & { tsRestRoute: { metadata: RouteMeta } }).tsRestRoute.metadata;
     const key = req.get(HEADER_NAMES.idempotencyKey);
-    if (req.method !== 'POST' || key === undefined || !meta.mutating) return next();
+    if (req.method !== 'POST' || key === undefined) return next();
     try {
+      // Checked on every POST, also those that change nothing (queries, exports): the header means
+      // the same everywhere, and the document states its format once.
       if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX || !/^[\x21-\x7e]+$/.test(key)) {
         throw new ApiError('bad_request', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters.`, [
           { field: 'Idempotency-Key', issue: 'invalid_format' },
         ]);
       }
+      if (!meta.mutating) return next();
       const ctx = ctxOf(res);
       const p = ctx.principal;
       const scope = p.kind === 'tenant' ? p.tenantId : p.kind === 'operator' ? `operator:${p.credentialId}` : undefined;

@@ -286,6 +286,27 @@ interface HttpishError {
   type?: string;
   code?: string;
   message?: string;
+  /** The raw body body-parser could not accept. */
+  body?: unknown;
+  cause?: unknown;
+  meta?: { code?: unknown };
+}
+
+/**
+ * The SQLSTATE of a database error, however it arrives: from pg, from PGlite, or wrapped by
+ * Prisma (a known request error's meta, a driver adapter error's cause).
+ */
+function sqlStateOf(err: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let e = err as HttpishError | undefined;
+  while (e && typeof e === 'object' && !seen.has(e)) {
+    seen.add(e);
+    for (const c of [e.code, e.meta?.code, (e as { originalCode?: unknown }).originalCode]) {
+      if (typeof c === 'string' && /^[0-9A-Z]{5}$/.test(c)) return c;
+    }
+    e = e.cause as HttpishError | undefined;
+  }
+  return undefined;
 }
 
 function toApiError(err: unknown, req: Request): ApiError | undefined {
@@ -295,8 +316,17 @@ function toApiError(err: unknown, req: Request): ApiError | undefined {
   }
   const e = (err ?? {}) as HttpishError;
   switch (e.type) {
-    case 'entity.parse.failed':
-      return new ApiError('bad_request', 'The request body is not valid JSON.', [{ field: 'body', issue: 'invalid_format' }]);
+    case 'entity.parse.failed': {
+      // Strict parsing takes objects and arrays only; a bare string, number or null is valid JSON.
+      let bare = false;
+      try {
+        JSON.parse(String(e.body));
+        bare = true;
+      } catch {}
+      return bare
+        ? new ApiError('bad_request', 'The request body must be a JSON object.', [{ field: 'body', issue: 'invalid_type' }])
+        : new ApiError('bad_request', 'The request body is not valid JSON.', [{ field: 'body', issue: 'invalid_format' }]);
+    }
     case 'entity.too.large':
       return new ApiError('bad_request', 'The request body is too large.', [{ field: 'body', issue: 'too_big' }]);
     case 'encoding.unsupported':
@@ -306,6 +336,15 @@ function toApiError(err: unknown, req: Request): ApiError | undefined {
       return new ApiError('bad_request', 'The request body could not be read.', [{ field: 'body', issue: 'invalid_format' }]);
   }
   if (e.code === 'P2002') return new ApiError('conflict', 'A resource with the same identity already exists.');
+  // A value the schemas let through but the database cannot hold (out of range, too long for an
+  // index, malformed for its type): the request is at fault, and nothing was written.
+  const state = sqlStateOf(err);
+  if (e.code === 'P2000' || e.code === 'P2020' || (state && (state.startsWith('22') || state === '54000'))) {
+    return new ApiError('validation_failed', 'A value in the request cannot be stored (out of range, too long or malformed).', [
+      { field: 'body', issue: 'invalid_value' },
+    ]);
+  }
+  if (state === '23505') return new ApiError('conflict', 'A resource with the same identity already exists.');
   if (e.code === 'P2025') return new ApiError('not_found', 'The resource was not found.');
   // Transaction API errors (no connection in time, transaction expired): the database is busy.
   if (e.code === 'P2028' || e.code === 'P2024') {

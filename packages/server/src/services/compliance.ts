@@ -164,7 +164,7 @@ export const evidenceStore: Store<typeof evidence> = {
     uri: r.uri,
     sha256: r.sha256,
     mediaType: r.mediaType,
-    sizeBytes: r.sizeBytes,
+    sizeBytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
     systemId: r.systemId,
     controlIds: r.controlIds,
     collectedAt: iso(r.collectedAt),
