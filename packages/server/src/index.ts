@@ -6,6 +6,7 @@ import { type Config, loadConfig } from './config.ts';
 import { loadFrameworks } from './content/frameworks.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { answerClientErrors } from './http/client-error.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startReconciler } from './services/reconciliation.ts';
@@ -78,6 +79,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
   writeCredentials(config.credentialsFile, url, firstStart);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
+import { answerClientErrors } from '../http/client-error.ts';
 import type { Logger } from '../logger.ts';
 import { createLogger } from '../logger.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
@@ -37,6 +38,7 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
       const port = config.webhooks.port ?? (config.port === 0 ? 0 : 8081);
       server = await new Promise<Server>((resolve, reject) => {
         const s = createServer(inbound.app);
+        answerClientErrors(s);
         s.once('error', reject);
         s.listen(port, config.host, () => resolve(s));
       });
