@@ -3,6 +3,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Response } from 'express';
 import type { Database } from './db/client.ts';
 import { ctxOf } from './http/context.ts';
+import { corsPolicy, type HttpHardening, securityHeaders } from './http/hardening.ts';
 import { idempotency } from './http/idempotency.ts';
 import { inputGuard } from './http/input-guard.ts';
 import { authenticate, correlation, errorMapper, notFound, rateLimit, routePolicy, tenantHeader } from './http/pipeline.ts';
@@ -32,6 +33,8 @@ export interface AppOptions {
   /** Settings of the webhook routes (target checks, rotation overlap). */
   webhooks: WebhookConfig;
   reconcileIntervalSeconds: number;
+  /** Security headers and CORS (slow-client limits are the HTTP server's, in index.ts). */
+  http: Pick<HttpHardening, 'hsts' | 'corsOrigins'>;
 }
 
 /** Marks the request as having reached its handler (the idempotency layer stores only those). */
@@ -151,8 +154,12 @@ export function createApp(opts: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const crossOrigin = corsPolicy(opts.http);
   app.use(
     series(
+      securityHeaders(opts.http),
+      // Preflights carry no credentials: answered before authentication when CORS is on.
+      ...(crossOrigin ? [crossOrigin] : []),
       correlation(opts.log),
       authenticate({ prisma, cacheTtlMs: opts.authCacheMs }),
       rateLimit({ store: opts.counters, anonymousPerSecond: opts.anonymousPerSecond, operatorPerSecond: opts.operatorPerSecond }),

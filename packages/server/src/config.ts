@@ -1,36 +1,59 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { HttpHardening } from './http/hardening.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 
-const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
-    .optional(),
-  SVC_DATA_DIR: z.string().optional(),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
-    .optional(),
-  SVC_CREDENTIALS_FILE: z.string().optional(),
-  SVC_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  SVC_BODY_LIMIT: z
-    .string()
-    .regex(/^\d+(b|kb|mb)$/i)
-    .default('1mb'),
-  SVC_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
-  SVC_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  SVC_AUDIT_SIGNING_KEY: z.string().min(1).optional(),
-  SVC_SECRETS_KEY: z
-    .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'SVC_SECRETS_KEY must be 32 bytes, base64-encoded')
-    .optional(),
-  SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
-  SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
-});
+const Env = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('127.0.0.1'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+      .optional(),
+    SVC_DATA_DIR: z.string().optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
+      .optional(),
+    SVC_CREDENTIALS_FILE: z.string().optional(),
+    SVC_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    SVC_BODY_LIMIT: z
+      .string()
+      .regex(/^\d+(b|kb|mb)$/i)
+      .default('1mb'),
+    SVC_IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
+    SVC_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    SVC_AUDIT_SIGNING_KEY: z.string().min(1).optional(),
+    SVC_SECRETS_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'SVC_SECRETS_KEY must be 32 bytes, base64-encoded')
+      .optional(),
+    SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+    SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+    SVC_HSTS: z.enum(['true', 'false', '1', '0']).default('false'),
+    SVC_CORS_ORIGINS: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (list) => list.every((o) => /^https?:\/\/[^/\s*]+$/.test(o)),
+        'SVC_CORS_ORIGINS must list exact origins (scheme://host[:port]), comma-separated, no wildcard',
+      ),
+    SVC_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
+    SVC_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+    SVC_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
+  })
+  .refine((e) => e.SVC_HEADERS_TIMEOUT_SECONDS <= e.SVC_REQUEST_TIMEOUT_SECONDS, {
+    path: ['SVC_HEADERS_TIMEOUT_SECONDS'],
+    message: 'SVC_HEADERS_TIMEOUT_SECONDS must not exceed SVC_REQUEST_TIMEOUT_SECONDS',
+  });
 
 export interface Config {
   port: number;
@@ -54,6 +77,8 @@ export interface Config {
   authCacheMs: number;
   /** Seconds between scheduled reconciliation runs; 0 turns the schedule off. */
   reconcileIntervalSeconds: number;
+  /** Security headers, CORS and slow-client limits of every port (http/hardening.ts). */
+  http: HttpHardening;
 }
 
 /** The one place configuration is read; invalid values stop the process with a clear message. */
@@ -81,6 +106,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     reconcileIntervalSeconds: e.SVC_RECONCILE_INTERVAL_SECONDS,
     authCacheMs: e.SVC_AUTH_CACHE_SECONDS * 1000,
     secretsKey: e.SVC_SECRETS_KEY,
+    http: {
+      hsts: e.SVC_HSTS === 'true' || e.SVC_HSTS === '1',
+      corsOrigins: e.SVC_CORS_ORIGINS,
+      headersTimeoutMs: e.SVC_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: e.SVC_REQUEST_TIMEOUT_SECONDS * 1000,
+      maxHeaderBytes: e.SVC_MAX_HEADER_BYTES,
+    },
     ...overrides,
   };
 }

@@ -6,7 +6,7 @@ import { type Config, loadConfig } from './config.ts';
 import { loadFrameworks } from './content/frameworks.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
-import { answerClientErrors } from './http/client-error.ts';
+import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startReconciler } from './services/reconciliation.ts';
@@ -73,13 +73,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     version: VERSION,
     webhooks: config.webhooks,
     reconcileIntervalSeconds: config.reconcileIntervalSeconds,
+    http: config.http,
   });
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
+    const s = createHardenedServer(app, config.http);
     s.once('error', reject);
+    s.listen(config.port, config.host, () => resolve(s));
   });
-  server.keepAliveTimeout = 65_000;
-  answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
   writeCredentials(config.credentialsFile, url, firstStart);

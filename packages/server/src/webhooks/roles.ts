@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { answerClientErrors } from '../http/client-error.ts';
+import { createHardenedServer } from '../http/hardening.ts';
 import type { Logger } from '../logger.ts';
 import { createLogger } from '../logger.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
@@ -32,13 +32,17 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
   let server: Server | undefined;
   let metrics: InboundMetrics | undefined;
   if (role === 'all' || role === 'webhooks') {
-    const inbound = createInboundApp({ db, config: config.webhooks, log: createLogger(config.logLevel, { service: 'svc-webhooks' }) });
+    const inbound = createInboundApp({
+      db,
+      config: config.webhooks,
+      log: createLogger(config.logLevel, { service: 'svc-webhooks' }),
+      http: config.http,
+    });
     metrics = inbound.metrics;
     try {
       const port = config.webhooks.port ?? (config.port === 0 ? 0 : 8081);
       server = await new Promise<Server>((resolve, reject) => {
-        const s = createServer(inbound.app);
-        answerClientErrors(s);
+        const s = createHardenedServer(inbound.app, config.http);
         s.once('error', reject);
         s.listen(port, config.host, () => resolve(s));
       });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../errors.ts';
+import { DEFAULT_HARDENING, type HttpHardening, securityHeaders } from '../../http/hardening.ts';
 import { correlation, errorMapper } from '../../http/pipeline.ts';
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
@@ -72,13 +73,20 @@ const TENANT_ID = /^ten_[0-9A-HJKMNP-TV-Z]{26}$/;
  * anything is read from the database beyond the tenant's secret, and nothing is stored unless it
  * verifies; every refusal is counted by reason (`GET /metrics`) and answered with the error envelope.
  */
-export function createInboundApp(opts: { db: Database; config: WebhookConfig; log: Logger; metrics?: InboundMetrics }) {
+export function createInboundApp(opts: {
+  db: Database;
+  config: WebhookConfig;
+  log: Logger;
+  metrics?: InboundMetrics;
+  http?: Pick<HttpHardening, 'hsts'>;
+}) {
   const { db, config, log } = opts;
   const prisma = db.prisma;
   const metrics = opts.metrics ?? new InboundMetrics();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(securityHeaders(opts.http ?? DEFAULT_HARDENING));
   app.use(correlation(log));
 
   app.get('/health', (_req, res) => {
