@@ -8,5 +8,9 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
+    // Servers of the suite (and the processes tests spawn) share one PostgreSQL holding live
+    // tenants, where a start without SVC_SECRETS_KEY is refused: the suite configures a fixed
+    // key of its own. test/secrets-at-rest.test.ts removes it to exercise the unconfigured paths.
+    env: { SVC_SECRETS_KEY: 'dGVzdC1zdWl0ZS1zZWNyZXRzLWtleS0zMi1ieXRlcyE=' },
   },
 });

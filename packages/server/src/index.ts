@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { startReconciler } from './services/reconciliation.ts';
 import { ensureSigningKey } from './services/signing.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
-import { configureSecretsKey } from './webhooks/secret-box.ts';
+import { resolveSecretsKey, sealExistingSecrets } from './webhooks/secrets-key.ts';
 
 export { type Credentials, readCredentials } from './bootstrap.ts';
 export { type Config, loadConfig } from './config.ts';
@@ -47,11 +47,13 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env, opts.config);
   const log = createLogger(config.logLevel, { service: 'svc-api' });
-  configureSecretsKey(config.secretsKey);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   try {
     const applied = await migrate(db);
     if (applied.length > 0) log.info('migrations applied', { migrations: applied });
+    const secrets = await resolveSecretsKey(config, db.prisma);
+    log.info('secrets key', { source: secrets.source, file: secrets.file });
+    await sealExistingSecrets(db.prisma, log);
     await loadFrameworks(db.prisma, log);
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
@@ -127,3 +129,4 @@ export { generateSigningKeyPem } from './services/signing.ts';
 export { createDispatcher, type Dispatcher } from './webhooks/dispatcher.ts';
 export { buildEventData } from './webhooks/outbox.ts';
 export { startWebhookProcess, type WebhookRoles } from './webhooks/roles.ts';
+export { resolveSecretsKey, SECRETS_KEY_FILE } from './webhooks/secrets-key.ts';

@@ -8,7 +8,7 @@ import type { Logger } from '../logger.ts';
 import { createLogger } from '../logger.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { createInboundApp, type InboundMetrics } from './inbound/worker.ts';
-import { configureSecretsKey } from './secret-box.ts';
+import { resolveSecretsKey } from './secrets-key.ts';
 
 /** The webhook parts a process runs, after its role: the dispatcher and the inbound worker. */
 export interface WebhookRoles {
@@ -76,10 +76,10 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
  */
 export async function startWebhookProcess(config: Config): Promise<WebhookRoles & { db: Database; log: Logger }> {
   const log = createLogger(config.logLevel, { service: `svc-${config.webhooks.role}` });
-  configureSecretsKey(config.secretsKey);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   try {
     await migrate(db);
+    await resolveSecretsKey(config, db.prisma);
     const roles = await startWebhookRoles({ db, log, config });
     return {
       ...roles,

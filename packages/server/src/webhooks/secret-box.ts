@@ -2,9 +2,10 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
  * Webhook secrets at rest. The service must be able to read them (it signs with them), so they
- * cannot be hashed; with `SVC_SECRETS_KEY` (32 bytes, base64) they are sealed with AES-256-GCM,
- * and a database dump alone no longer lets anyone forge our signatures or a tenant's inbound
- * events. Values written before a key was configured stay readable and are sealed when rotated.
+ * cannot be hashed; they are sealed with AES-256-GCM under the key secrets-key.ts resolves (always
+ * one: configured, kept in a key file, or in memory), and a database dump alone no longer lets
+ * anyone forge our signatures or a tenant's inbound events. Rows written before sealing existed
+ * stay readable and are sealed at the next start (sealExistingSecrets).
  */
 const PREFIX = 'enc:v1:';
 let key: Buffer | undefined;
@@ -19,8 +20,12 @@ export function configureSecretsKey(base64: string | undefined): void {
   key = k;
 }
 
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(PREFIX);
+}
+
 export function sealSecret(plain: string): string {
-  if (!key) return plain;
+  if (!key) throw new Error('no secrets key is configured in this process');
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
@@ -29,7 +34,7 @@ export function sealSecret(plain: string): string {
 
 export function openSecret(stored: string): string {
   if (!stored.startsWith(PREFIX)) return stored;
-  if (!key) throw new Error('a webhook secret is sealed, and SVC_SECRETS_KEY is not configured in this process');
+  if (!key) throw new Error('a webhook secret is sealed, and no secrets key is configured in this process');
   const [iv = '', tag = '', ct = ''] = stored.slice(PREFIX.length).split('.');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));

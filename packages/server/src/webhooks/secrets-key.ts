@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Config } from '../config.ts';
+import type { Prisma } from '../db/client.ts';
+import { newId } from '../ids.ts';
+import type { Logger } from '../logger.ts';
+import { recordChange } from '../services/changes.ts';
+import { configureSecretsKey, isSealed, sealSecret } from './secret-box.ts';
+
+export const SECRETS_KEY_FILE = 'secrets.key';
+
+let ephemeralKey: string | undefined;
+
+export interface SecretsKeySource {
+  /** Where the key came from: the environment, a key file (its path), or memory for an in-memory database. */
+  source: 'configured' | 'file' | 'ephemeral';
+  file?: string;
+}
+
+/**
+ * The key that seals webhook secrets at rest, on every install (a secret the service must read back
+ * cannot be hashed, so it is encrypted):
+ * - `SVC_SECRETS_KEY` when set (the only choice for several processes on several machines);
+ * - on the embedded database, a key generated at first start and kept beside the data
+ *   (`<data dir>/secrets.key`, mode 0600): losing it loses the secrets it sealed (they are
+ *   re-issued by rotating them);
+ * - on PostgreSQL without live tenants (a development or test database), the same kind of file
+ *   beside the credentials file;
+ * - on PostgreSQL with live tenants and no `SVC_SECRETS_KEY`, no start: a live deployment must
+ *   hold its key where every process, and its operators, can find it.
+ * An in-memory database gets a key in memory: its sealed rows die with it.
+ */
+export async function resolveSecretsKey(config: Config, prisma: Prisma): Promise<SecretsKeySource> {
+  if (config.secretsKey) {
+    configureSecretsKey(config.secretsKey);
+    return { source: 'configured' };
+  }
+  if (!config.databaseUrl && config.dataDir.startsWith('memory://')) {
+    // One per process: in-memory databases of one process (tests) share the process's key.
+    ephemeralKey ??= randomBytes(32).toString('base64');
+    configureSecretsKey(ephemeralKey);
+    return { source: 'ephemeral' };
+  }
+  const file = config.databaseUrl ? join(dirname(config.credentialsFile), SECRETS_KEY_FILE) : join(config.dataDir, SECRETS_KEY_FILE);
+  if (config.databaseUrl) {
+    const live = await prisma.tenant.count({ where: { env: 'live' } });
+    if (live > 0) {
+      const hint = existsSync(file)
+        ? ` The secrets written so far were sealed with the key in ${file}: set SVC_SECRETS_KEY to its content.`
+        : '';
+      throw new Error(
+        `SVC_SECRETS_KEY must be set on PostgreSQL when live tenants exist (${live} here): 32 random bytes, base64 (for example \`openssl rand -base64 32\`), the same for every process.${hint}`,
+      );
+    }
+  }
+  configureSecretsKey(readOrCreateKeyFile(file));
+  return { source: 'file', file };
+}
+
+function readOrCreateKeyFile(file: string): string {
+  if (existsSync(file)) {
+    const mode = statSync(file).mode & 0o777;
+    // A key others can read seals nothing: tighten it rather than start with it open.
+    if (mode & 0o077) chmodSync(file, 0o600);
+    const key = readFileSync(file, 'utf8').trim();
+    if (Buffer.from(key, 'base64').length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+    return key;
+  }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const key = randomBytes(32).toString('base64');
+  // 'wx': two processes starting at once must not both write a key; the loser reads the winner's.
+  try {
+    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateKeyFile(file);
+    throw err;
+  }
+  return key;
+}
+
+/**
+ * Rows written before secrets were sealed (or while no key was configured) are sealed once, at
+ * start, each tenant's with one audit event saying how many. The update is conditional on the row
+ * still holding the clear value, so processes starting together seal each row once.
+ */
+export async function sealExistingSecrets(prisma: Prisma, log: Logger): Promise<number> {
+  const subs = await prisma.webhookSubscription.findMany({
+    where: {
+      OR: [{ NOT: { secret: { startsWith: 'enc:' } } }, { previousSecret: { not: null }, NOT: { previousSecret: { startsWith: 'enc:' } } }],
+    },
+    select: { id: true, tenantId: true, secret: true, previousSecret: true },
+  });
+  const inbound = await prisma.webhookInboundSecret.findMany({
+    where: {
+      OR: [{ NOT: { secret: { startsWith: 'enc:' } } }, { previousSecret: { not: null }, NOT: { previousSecret: { startsWith: 'enc:' } } }],
+    },
+    select: { provider: true, tenantId: true, secret: true, previousSecret: true },
+  });
+  if (subs.length + inbound.length === 0) return 0;
+  const tenants = new Set([...subs, ...inbound].map((r) => r.tenantId));
+  const seal = (v: string | null) => (v === null || isSealed(v) ? v : sealSecret(v));
+  let sealed = 0;
+  for (const tenantId of tenants) {
+    await prisma.$transaction(async (tx) => {
+      let subscriptions = 0;
+      let inboundSecrets = 0;
+      for (const r of subs.filter((s) => s.tenantId === tenantId)) {
+        const { count } = await tx.webhookSubscription.updateMany({
+          where: { id: r.id, secret: r.secret, previousSecret: r.previousSecret },
+          data: { secret: seal(r.secret) as string, previousSecret: seal(r.previousSecret) },
+        });
+        subscriptions += count;
+      }
+      for (const r of inbound.filter((s) => s.tenantId === tenantId)) {
+        const { count } = await tx.webhookInboundSecret.updateMany({
+          where: { tenantId, provider: r.provider, secret: r.secret, previousSecret: r.previousSecret },
+          data: { secret: seal(r.secret) as string, previousSecret: seal(r.previousSecret) },
+        });
+        inboundSecrets += count;
+      }
+      if (subscriptions + inboundSecrets === 0) return;
+      await recordChange(tx, {
+        tenantId,
+        actor: 'system',
+        correlationId: newId('cor'),
+        action: 'webhook_secrets.sealed',
+        resourceType: 'svc.webhooks',
+        resourceId: tenantId,
+        data: { subscriptions, inboundSecrets },
+      });
+      sealed += subscriptions + inboundSecrets;
+    });
+  }
+  log.info('webhook secrets sealed at rest', { rows: sealed, tenants: tenants.size });
+  return sealed;
+}
