@@ -28,11 +28,18 @@ async function mutate(t: TenantFixture, n: number) {
   return ids;
 }
 
-async function verifyOffline(file: string) {
+/** The service's public keys, kept by the verifier as the trust anchor of offline checks. */
+async function trustFile(t: TenantFixture) {
+  const file = join(dir, `trust-${t.tenantId}.json`);
+  writeFileSync(file, JSON.stringify((await t.call('GET', '/v1/audit-trail/keys')).body));
+  return file;
+}
+
+async function verifyOffline(file: string, trust: string) {
   try {
     const { stdout } = await run(
       join(ROOT, 'node_modules/.bin/tsx'),
-      [join(ROOT, 'packages/cli/src/bin.ts'), 'audit', 'verify', file, '--json'],
+      [join(ROOT, 'packages/cli/src/bin.ts'), 'audit', 'verify', file, '--trust', trust, '--json'],
       {
         // Offline: no server URL, no database.
         env: { PATH: process.env.PATH ?? '', HOME: dir },
@@ -133,7 +140,8 @@ describe('the hash-chained, signed audit trail', () => {
     const file = join(dir, `export-${t.tenantId}.json`);
     const text = JSON.stringify(exp.body, null, 2);
     writeFileSync(file, text);
-    const ok = await verifyOffline(file);
+    const trust = await trustFile(t);
+    const ok = await verifyOffline(file, trust);
     expect(ok.code).toBe(0);
     expect(ok.report).toMatchObject({ valid: true, checked: 5 });
 
@@ -144,7 +152,7 @@ describe('the hash-chained, signed audit trail', () => {
     const tampered = `${text.slice(0, at)}${text[at] === '1' ? '2' : '1'}${text.slice(at + 1)}`;
     expect(tampered.length).toBe(text.length);
     writeFileSync(file, tampered);
-    const bad = await verifyOffline(file);
+    const bad = await verifyOffline(file, trust);
     expect(bad.code).toBe(2);
     expect(bad.report.valid).toBe(false);
     expect(bad.report.firstBroken).toMatchObject({ seq: 3, id: target.id, reason: 'hash_mismatch' });
@@ -152,7 +160,7 @@ describe('the hash-chained, signed audit trail', () => {
     // Drop an event: the gap is named too.
     const dropped = { ...exp.body, events: exp.body.events.filter((e: { seq: number }) => e.seq !== 4) };
     writeFileSync(file, JSON.stringify(dropped));
-    expect((await verifyOffline(file)).report.firstBroken).toMatchObject({ seq: 5, reason: 'seq_gap' });
+    expect((await verifyOffline(file, trust)).report.firstBroken).toMatchObject({ seq: 5, reason: 'seq_gap' });
   });
 
   it('a range export anchors on the event before it', async () => {
@@ -163,7 +171,7 @@ describe('the hash-chained, signed audit trail', () => {
     expect(exp.body.anchor.seq).toBe(2);
     const file = join(dir, `range-${t.tenantId}.json`);
     writeFileSync(file, JSON.stringify(exp.body));
-    expect((await verifyOffline(file)).report).toMatchObject({ valid: true, checked: 3 });
+    expect((await verifyOffline(file, await trustFile(t))).report).toMatchObject({ valid: true, checked: 3 });
     expectEnvelope(await t.call('POST', '/v1/audit-trail/export', { body: { fromSeq: 5, toSeq: 3 } }), 422, 'validation_failed');
   });
 

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +143,40 @@ describe('svc commands over HTTP', () => {
     expect(bad.stderr).toMatch(/422 validation_failed: .*systemId: missing.*correlation id cor_/);
     const badJson = await svc(['call', 'POST', '/v1/compliance/assessments', '--data', '{"type":"fria"}', '--json']);
     expect(JSON.parse(badJson.stdout)).toMatchObject({ error: 'validation_failed' });
+  });
+
+  it('audit keys writes the trust file; verify is valid only against it or a pinned fingerprint', async () => {
+    const trust = join(dir, 'trust.json');
+    const keys = await svc(['audit', 'keys', '--out', trust, '--json']);
+    expect(keys.code).toBe(0);
+    const listed = JSON.parse(keys.stdout);
+    expect(listed.file).toBe(trust);
+    expect(listed.data.length).toBeGreaterThanOrEqual(1);
+    for (const k of listed.data) {
+      expect(k.fingerprint).toBe(`sha256:${createHash('sha256').update(Buffer.from(k.publicKey, 'base64')).digest('hex')}`);
+    }
+    // The trust file is the body of GET /v1/audit-trail/keys.
+    const written = JSON.parse(readFileSync(trust, 'utf8'));
+    expect(written.data.map((k: { keyId: string }) => k.keyId)).toEqual(listed.data.map((k: { keyId: string }) => k.keyId));
+    expect(written.data[0]).not.toHaveProperty('fingerprint');
+    const human = await svc(['audit', 'keys']);
+    expect(human.stdout).toMatch(/^KEYID +FINGERPRINT +CREATEDAT +RETIREDAT$/m);
+    expect(human.stdout).toContain(listed.data[0].fingerprint);
+
+    const file = join(dir, 'export.json');
+    expect((await svc(['audit', 'export', '--out', file])).code).toBe(0);
+    const valid = await svc(['audit', 'verify', file, '--trust', trust]);
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toMatch(/^valid: \d+ events of ten_/);
+    const pins = listed.data.flatMap((k: { fingerprint: string }) => ['--key-fingerprint', k.fingerprint]);
+    expect((await svc(['audit', 'verify', file, ...pins])).code).toBe(0);
+
+    const unanchored = await svc(['audit', 'verify', file]);
+    expect(unanchored.code).toBe(3);
+    expect(unanchored.stdout).toMatch(/^NOT ANCHORED: /);
+    expect(unanchored.stdout).not.toMatch(/^valid/m);
+    const help = await svc(['--help']);
+    expect(help.stdout).toMatch(/3 chain intact but not anchored/);
   });
 
   it('a tenant key cannot use operator commands', async () => {

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { keyFingerprint } from '@svc/contract';
 import { createSvcClient, isSvcError, type SvcClient } from '@svc/sdk';
 import { type Credentials, loadConfig, readCredentials } from '@svc/server';
-import { verifyExportFile } from './audit.ts';
+import { EXIT_UNANCHORED, readTrustFile, type TrustAnchor, type VerifyReport, verifyExportFile } from './audit.ts';
 import { print as printOut, table } from './output.ts';
 import { serve } from './serve.ts';
 import { webhooksCommand, withRole } from './webhooks.ts';
@@ -17,7 +18,9 @@ Usage:
   svc keys list --tenant ID
   svc keys revoke KEY_ID
   svc audit export --out FILE [--from-seq N] [--to-seq N]
-  svc audit verify FILE            (offline: no server, no database)
+  svc audit keys [--out TRUST_FILE]
+  svc audit verify FILE [--trust TRUST_FILE] [--key-fingerprint sha256:HEX ...]
+                                   (offline: no server, no database)
   svc audit rotate-key
   svc webhooks dlq list [--tenant ID]
   svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]
@@ -27,6 +30,13 @@ Every command but serve talks to a running server over HTTP. It finds the URL an
 credentials in the file the server wrote on first start (~/.svc/credentials.json, or
 SVC_CREDENTIALS_FILE / --credentials), overridden by SVC_URL, SVC_API_KEY, SVC_OPERATOR_TOKEN
 or --url / --key. Add --json for machine-readable output.
+
+audit keys lists the public keys that sign the audit trail with their SHA-256 fingerprints;
+--out writes them as a trust file. audit verify trusts only the keys of --trust (each within
+its validity window) and those pinned by --key-fingerprint, never keys the export carries.
+Exit codes: 0 valid (chain intact, signed by trusted keys); 1 usage or API error; 2 broken
+(names the first broken link); 3 chain intact but not anchored (no --trust or
+--key-fingerprint given, so the signatures were checked only against the file's own keys).
 `;
 
 interface Globals {
@@ -75,6 +85,16 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
+function describeVerify(r: VerifyReport): string {
+  const span = `${r.checked} events of ${r.tenantId}, seq ${r.range.fromSeq}..${r.range.toSeq}`;
+  if (r.status === 'valid') {
+    return `valid: ${span}, signed by trusted keys ${r.keys.map((k) => `${k.keyId} (${k.fingerprint}, ${k.trustedBy.replace('_', ' ')})`).join(', ')}`;
+  }
+  if (r.status === 'unanchored') return `${r.warning}\nchain intact: ${span}`;
+  const b = r.firstBroken;
+  return `BROKEN at seq ${b?.seq}${b?.id ? ` (${b.id})` : ''}: ${b?.reason}: ${b?.message}`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -105,6 +125,8 @@ export async function main(argv: string[]): Promise<number> {
       'from-seq': { type: 'string' },
       'to-seq': { type: 'string' },
       since: { type: 'string' },
+      trust: { type: 'string' },
+      'key-fingerprint': { type: 'string', multiple: true },
     },
   });
   const g: Globals = { json: values.json ?? false, url: values.url, key: values.key, credentials: values.credentials };
@@ -193,13 +215,30 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'audit': {
         if (sub === 'verify') {
-          const report = verifyExportFile(need(rest[0], 'FILE'));
-          print(g, report, () =>
-            report.valid
-              ? `valid: ${report.checked} events of ${report.tenantId}, seq ${report.range.fromSeq}..${report.range.toSeq}`
-              : `BROKEN at seq ${report.firstBroken?.seq}${report.firstBroken?.id ? ` (${report.firstBroken.id})` : ''}: ${report.firstBroken?.reason}: ${report.firstBroken?.message}`,
+          const trust: TrustAnchor = {
+            ...(values.trust ? { keys: readTrustFile(values.trust) } : {}),
+            ...(values['key-fingerprint']?.length ? { fingerprints: values['key-fingerprint'] } : {}),
+          };
+          const report = verifyExportFile(need(rest[0], 'FILE'), trust);
+          print(g, report, () => describeVerify(report));
+          return report.status === 'valid' ? 0 : report.status === 'unanchored' ? EXIT_UNANCHORED : 2;
+        }
+        if (sub === 'keys') {
+          const { data } = await clientFor(g, 'tenant').audit_trail.keys();
+          const out = values.out;
+          // The file is the endpoint's body as is, so a key list fetched any other way serves too.
+          if (out) writeFileSync(out, `${JSON.stringify({ data }, null, 2)}\n`);
+          const keys = data.map((k) => ({ ...k, fingerprint: keyFingerprint(k.publicKey) }));
+          print(g, { ...(out ? { file: out } : {}), data: keys }, () =>
+            [
+              table(
+                keys.map((k) => ({ ...k, retiredAt: k.retiredAt ?? '(current)' })),
+                ['keyId', 'fingerprint', 'createdAt', 'retiredAt'],
+              ),
+              ...(out ? [`wrote ${keys.length} keys to ${out}`] : []),
+            ].join('\n'),
           );
-          return report.valid ? 0 : 2;
+          return 0;
         }
         if (sub === 'export') {
           const svc = clientFor(g, 'tenant');
@@ -219,7 +258,7 @@ export async function main(argv: string[]): Promise<number> {
           print(g, key, () => `active signing key: ${key.keyId}`);
           return 0;
         }
-        throw new Error('usage: svc audit export|verify|rotate-key');
+        throw new Error('usage: svc audit export|keys|verify|rotate-key');
       }
       case 'call': {
         const method = need(sub, 'METHOD').toUpperCase();

@@ -66,6 +66,15 @@ export function hashEvent(e: Omit<ChainedEvent, 'hash' | 'signature'>): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
+/**
+ * The fingerprint a verifier pins a signing key by: `sha256:` and the lowercase hex SHA-256 of the
+ * key's SubjectPublicKeyInfo DER bytes. Computed over the key material, not the key id, so a key
+ * can only match its fingerprint by being the same key.
+ */
+export function keyFingerprint(publicKeyDerBase64: string): string {
+  return `sha256:${createHash('sha256').update(Buffer.from(publicKeyDerBase64, 'base64')).digest('hex')}`;
+}
+
 /** Ed25519 over the hash's ASCII bytes; the signature is base64url. */
 export function verifySignature(hash: string, signature: string, publicKeyDerBase64: string): boolean {
   try {
@@ -82,6 +91,8 @@ export type BrokenReason =
   | 'prev_hash_mismatch'
   | 'hash_mismatch'
   | 'unknown_key'
+  | 'untrusted_key'
+  | 'key_not_valid_at'
   | 'bad_signature'
   | 'wrong_tenant';
 
@@ -93,6 +104,25 @@ export interface ChainVerdict {
 }
 
 /**
+ * A key the verifier trusts from a source of its own (a key list fetched from the service, a
+ * pinned fingerprint), never from the material being verified. `createdAt`/`retiredAt` are its
+ * validity window when that source recorded one; a key pinned by fingerprint alone has none.
+ */
+export type TrustedSigningKey = Pick<PublicSigningKey, 'keyId' | 'publicKey'> & Partial<Pick<PublicSigningKey, 'createdAt' | 'retiredAt'>>;
+
+export interface VerifyChainOptions {
+  tenantId?: string;
+  anchor?: { seq: number; hash: string };
+  /**
+   * When given, signatures are checked only against these keys; `keys` then serve only to name
+   * (by fingerprint) a key an event claims that is not trusted.
+   */
+  trustedKeys?: readonly TrustedSigningKey[];
+  /** Each event's timestamp must fall in its key's [createdAt, retiredAt] where the key has one. */
+  requireValidity?: boolean;
+}
+
+/**
  * Walks events in seq order: each must follow the previous one (seq + 1, prevHash = its hash),
  * hash to its own `hash`, and carry a valid signature by a known key. `anchor` is the hash the
  * first event must link to (the genesis hash when the range starts at seq 1).
@@ -100,9 +130,10 @@ export interface ChainVerdict {
 export function verifyChain(
   events: readonly ChainedEvent[],
   keys: readonly PublicSigningKey[],
-  opts: { tenantId?: string; anchor?: { seq: number; hash: string } } = {},
+  opts: VerifyChainOptions = {},
 ): ChainVerdict {
-  const byId = new Map(keys.map((k) => [k.keyId, k]));
+  const carried = new Map(keys.map((k) => [k.keyId, k]));
+  const usable: Map<string, TrustedSigningKey> = opts.trustedKeys ? new Map(opts.trustedKeys.map((k) => [k.keyId, k])) : carried;
   let prev = opts.anchor ?? (events[0]?.seq === 1 ? { seq: 0, hash: GENESIS_HASH } : undefined);
   let checked = 0;
   const broken = (e: ChainedEvent, reason: BrokenReason, message: string): ChainVerdict => ({
@@ -120,11 +151,40 @@ export function verifyChain(
     const { hash, signature, ...rest } = e;
     const recomputed = hashEvent(rest);
     if (recomputed !== hash) return broken(e, 'hash_mismatch', `content hashes to ${recomputed}, event says ${hash}`);
-    const key = byId.get(e.keyId);
-    if (!key) return broken(e, 'unknown_key', `no public key ${e.keyId}`);
+    const key = usable.get(e.keyId);
+    if (!key) {
+      if (!opts.trustedKeys) return broken(e, 'unknown_key', `no public key ${e.keyId}`);
+      const claimed = carried.get(e.keyId);
+      return broken(
+        e,
+        'untrusted_key',
+        claimed
+          ? `signed by key ${e.keyId} (${keyFingerprint(claimed.publicKey)}), which is not a trusted key`
+          : `signed by key ${e.keyId}, which is not a trusted key (and whose public key the export does not carry)`,
+      );
+    }
     if (!verifySignature(hash, signature, key.publicKey)) return broken(e, 'bad_signature', `signature does not verify with ${e.keyId}`);
+    if (opts.requireValidity) {
+      const outside = outsideValidity(e.timestamp, key);
+      if (outside) return broken(e, 'key_not_valid_at', `signed by key ${e.keyId} at ${e.timestamp}, ${outside}`);
+    }
     prev = { seq: e.seq, hash };
     checked++;
   }
   return { valid: true, checked, firstBroken: null, head: prev && prev.seq > 0 ? prev : null };
+}
+
+/** Why `timestamp` falls outside the key's validity window, or null when it is inside (or there is none). */
+function outsideValidity(timestamp: string, key: TrustedSigningKey): string | null {
+  const at = Date.parse(timestamp);
+  if (Number.isNaN(at)) return 'which is not a readable time';
+  if (key.createdAt) {
+    const from = Date.parse(key.createdAt);
+    if (Number.isNaN(from) || at < from) return `before the key was created (${key.createdAt})`;
+  }
+  if (key.retiredAt) {
+    const until = Date.parse(key.retiredAt);
+    if (Number.isNaN(until) || at > until) return `after the key was retired (${key.retiredAt})`;
+  }
+  return null;
 }
