@@ -59,8 +59,16 @@ function pgSql(q: pg.Pool | pg.PoolClient): Sql {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize });
-    // A broken idle connection must not crash the process; the pool replaces it.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize,
+      // Bounded like Prisma's maxWait: with the database gone or the pool exhausted a request fails
+      // (503) instead of waiting without end; keepalive finds peers that vanished without a FIN.
+      connectionTimeoutMillis: TRANSACTION_OPTIONS.maxWait,
+      keepAlive: true,
+    });
+    // A broken idle connection must not crash the process; the pool drops it and opens a new one
+    // on demand, which prepares its statements again (pg tracks them per connection).
     pool.on('error', () => {});
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
     return {
@@ -70,6 +78,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       transaction: async (fn) => {
         const conn = await pool.connect();
         let broken = false;
+        const onError = () => {
+          broken = true;
+        };
+        // The pool listens for errors on idle connections only: a connection lost while checked out
+        // (the server restarted between two statements) would otherwise be an unhandled 'error'
+        // event and end the process.
+        conn.on('error', onError);
         try {
           await conn.query('BEGIN');
           const out = await fn(pgSql(conn));
@@ -81,11 +96,17 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
           });
           throw err;
         } finally {
+          conn.off('error', onError);
           conn.release(broken);
         }
       },
       session: async (fn) => {
         const conn = await pool.connect();
+        let broken = false;
+        const onError = () => {
+          broken = true;
+        };
+        conn.on('error', onError);
         try {
           return await fn({
             execScript: async (sql) => {
@@ -94,7 +115,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
             query: async (sql, params) => (await conn.query(sql, params)).rows,
           });
         } finally {
-          conn.release();
+          conn.off('error', onError);
+          conn.release(broken);
         }
       },
       close: async () => {

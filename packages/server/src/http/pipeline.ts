@@ -309,6 +309,60 @@ function sqlStateOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * SQLSTATEs of a database that is gone or not taking sessions: connection exceptions (class 08),
+ * admin_shutdown, crash_shutdown, cannot_connect_now (57P01-57P03), too_many_connections (53300).
+ */
+const DB_UNAVAILABLE_STATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+/** Prisma's codes for the same: not reachable, timed out, connection closed, too many connections. */
+const DB_UNAVAILABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2037']);
+/** Socket errors of the driver's connection. */
+const DB_UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+/** Kinds of Prisma's driver adapter errors for the same. */
+const DB_UNAVAILABLE_KIND = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+/** pg's errors for a connection lost or not obtained carry no code, only these messages. */
+const DB_UNAVAILABLE_MESSAGE =
+  /Connection terminated|encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i;
+
+/**
+ * Whether an error means the database cannot be reached or has dropped the connection, however it
+ * arrives: from pg itself, or wrapped by Prisma (a known request error's code, the driver adapter
+ * error in its meta, the adapter error's cause).
+ */
+function databaseUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [err];
+  while (queue.length > 0) {
+    const e = queue.shift() as
+      | (HttpishError & {
+          kind?: unknown;
+          originalCode?: unknown;
+          errors?: unknown;
+          meta?: { code?: unknown; driverAdapterError?: unknown };
+        })
+      | undefined;
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    for (const c of [e.code, e.originalCode, e.meta?.code]) {
+      if (typeof c === 'string' && (DB_UNAVAILABLE_STATE.test(c) || DB_UNAVAILABLE_PRISMA.has(c) || DB_UNAVAILABLE_ERRNO.has(c)))
+        return true;
+    }
+    if (typeof e.kind === 'string' && DB_UNAVAILABLE_KIND.has(e.kind)) return true;
+    if (typeof e.message === 'string' && DB_UNAVAILABLE_MESSAGE.test(e.message)) return true;
+    queue.push(e.cause, e.meta?.driverAdapterError, ...(Array.isArray(e.errors) ? e.errors : []));
+  }
+  return false;
+}
+
 function toApiError(err: unknown, req: Request): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err && typeof err === 'object' && 'pathParams' in err && 'body' in err && 'query' in err) {
@@ -350,6 +404,11 @@ function toApiError(err: unknown, req: Request): ApiError | undefined {
   if (e.code === 'P2028' || e.code === 'P2024') {
     return new ApiError('service_unavailable', 'The database is busy; retry with backoff.', undefined, { 'Retry-After': '1' });
   }
+  // A database that is restarting, failing over or unreachable is a condition to wait out, not a
+  // fault of the service: the pool drops the lost connections and opens new ones by itself.
+  if (databaseUnavailable(err)) {
+    return new ApiError('service_unavailable', 'The database is unavailable; retry with backoff.', undefined, { 'Retry-After': '1' });
+  }
   const status = e.status ?? e.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError('bad_request', 'The request could not be read.');
@@ -385,6 +444,8 @@ export function errorMapper(): (err: unknown, req: Request, res: Response, next:
       documentation_url: `${DOCS_BASE_URL}#${apiErr.code}`,
     };
     for (const [k, v] of Object.entries(apiErr.headers ?? {})) res.setHeader(k, v);
+    // Every 503 tells the client when to come back, also those raised without a header of their own.
+    if (apiErr.code === 'service_unavailable' && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1');
     res.status(ERROR_STATUS[apiErr.code]).json(body);
   };
 }

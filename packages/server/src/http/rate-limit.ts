@@ -34,6 +34,9 @@ export class MemoryCounterStore implements CounterStore {
   async close() {}
 }
 
+/** The longest a request waits for Redis before it is refused (503) instead. */
+const REDIS_WAIT_MS = 1000;
+
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
   constructor(url: string) {
@@ -43,11 +46,23 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async hit(key: string, windowStart: number, windowEnd: number): Promise<WindowResult> {
+    // While the connection is known to be lost, refuse at once: queued behind the reconnection
+    // attempts (up to 2 s apart) a request would wait seconds for the same refusal.
+    if (this.redis.status === 'reconnecting' || this.redis.status === 'end') throw new Error('Redis is not connected');
     const id = `svc:rl:${key}:${windowStart}`;
     const ttl = Math.max(1, windowEnd - Date.now() + 1000);
-    const res = await this.redis.multi().incr(id).pexpire(id, ttl).exec();
-    const count = Number(res?.[0]?.[1] ?? 0);
-    return { count, resetAt: windowEnd };
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${REDIS_WAIT_MS} ms`)), REDIS_WAIT_MS);
+    });
+    try {
+      // Still connecting (at start, or between two reconnection attempts): wait, but not for long.
+      const res = await Promise.race([this.redis.multi().incr(id).pexpire(id, ttl).exec(), timeout]);
+      const count = Number(res?.[0]?.[1] ?? 0);
+      return { count, resetAt: windowEnd };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close() {
