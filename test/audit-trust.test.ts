@@ -262,12 +262,17 @@ describe('key rotation', () => {
     const oldKeyId = (doc.events[0] as ChainedEvent).keyId;
     const newKeyId: string = rotated.body.keyId;
     expect(oldKeyId).not.toBe(newKeyId);
-    expect(doc.events.map((e) => e.keyId)).toEqual([oldKeyId, oldKeyId, oldKeyId, newKeyId, newKeyId]);
+    // The rotation is on the record of the chain, signed by the new key.
+    expect(doc.events.map((e) => e.keyId)).toEqual([oldKeyId, oldKeyId, oldKeyId, newKeyId, newKeyId, newKeyId]);
+    expect(doc.events[3]).toMatchObject({
+      action: 'signing_key.rotated',
+      data: { keyId: newKeyId, fingerprint: keyFingerprint(rotated.body.publicKey), retiredKeyIds: [oldKeyId] },
+    });
     const oldKey = after.data.find((k) => k.keyId === oldKeyId) as PublicSigningKey;
     expect(oldKey.retiredAt).not.toBeNull();
 
     const ok = verifyExportFile(file, { keys: after.data });
-    expect(ok).toMatchObject({ status: 'valid', checked: 5 });
+    expect(ok).toMatchObject({ status: 'valid', checked: 6 });
     expect(ok.keys.map((k) => k.keyId).sort()).toEqual([oldKeyId, newKeyId].sort());
     expect((await svcVerify(file, '--trust', save(`after-${t.tenantId}.json`, after))).code).toBe(0);
 
@@ -283,7 +288,7 @@ describe('key rotation', () => {
     expect(verifyExportFile(file, { fingerprints: fingerprints.slice(1) }).firstBroken).toMatchObject({ seq: 1, reason: 'untrusted_key' });
 
     // The retired private key leaks: the last event, written after the rotation, is rewritten and
-    // signed with it. The signature is genuine; its time is outside the key's window.
+    // signed with it. The signature is genuine; the chain's own rotation event retired the key.
     const row = await ts.server.db.prisma.signingKey.findUniqueOrThrow({ where: { id: oldKeyId } });
     if (!row.privateKey) throw new Error('the old key is not a generated one');
     const leaked: ExportDoc = structuredClone(doc);
@@ -294,8 +299,32 @@ describe('key rotation', () => {
     const leakedFile = save(`leaked-${t.tenantId}.json`, leaked);
     const refused = await svcVerify(leakedFile, '--trust', save(`after2-${t.tenantId}.json`, after));
     expect(refused.code).toBe(2);
-    expect(refused.report.firstBroken).toMatchObject({ seq: 5, id: last.id, reason: 'key_not_valid_at' });
-    expect(refused.report.firstBroken.message).toContain(`after the key was retired (${oldKey.retiredAt})`);
+    expect(refused.report.firstBroken).toMatchObject({ seq: 6, id: last.id, reason: 'key_not_valid_at' });
+    expect(refused.report.firstBroken.message).toContain('which the rotation at seq 4 of this chain retired');
+    // Without any trust file the chain's order alone refuses it too.
+    expect(verifyExportFile(leakedFile).firstBroken).toMatchObject({ seq: 6, reason: 'key_not_valid_at' });
+  });
+});
+
+describe('a rotation racing the writers', () => {
+  it('leaves every chain verifiable: writers before it sign with the old key, writers after it with the new one', async () => {
+    const tenants = await Promise.all([1, 2, 3].map(() => createTenant(ts)));
+    await Promise.all(tenants.map((t) => assess(t, 1)));
+    const burst = Promise.all(tenants.flatMap((t) => Array.from({ length: 8 }, () => assess(t, 1))));
+    await new Promise((r) => setTimeout(r, 30));
+    const rotated = await call(ts.url, 'POST', '/v1/operator/signing-keys/rotate', { token: ts.operatorToken });
+    expect(rotated.status).toBe(201);
+    await burst;
+    for (const t of tenants) {
+      const doc = await exportTrail(t);
+      const keys = await fetchKeys(t);
+      const report = verifyExportFile(save(`race-${t.tenantId}.json`, doc), { keys: keys.data });
+      expect([t.tenantId, report.status, report.firstBroken]).toEqual([t.tenantId, 'valid', null]);
+      const rotation = doc.events.findIndex((e) => e.action === 'signing_key.rotated');
+      expect(rotation).toBeGreaterThan(0);
+      expect(doc.events.slice(rotation).every((e) => e.keyId === rotated.body.keyId)).toBe(true);
+      expect(doc.events.slice(0, rotation).every((e) => e.keyId !== rotated.body.keyId)).toBe(true);
+    }
   });
 });
 

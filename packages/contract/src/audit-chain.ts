@@ -9,6 +9,26 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 export const GENESIS_HASH = '0'.repeat(64);
 export const AUDIT_EXPORT_FORMAT = 'svc-audit-export/1';
 
+/**
+ * The audit action a signing-key rotation appends to every tenant chain, signed by the new key.
+ * From that event on, the chain's events must not be signed by the keys it retires: the order of
+ * the chain, not a clock, says which key was valid when.
+ */
+export const SIGNING_KEY_ROTATED = 'signing_key.rotated';
+
+/** The data of a `signing_key.rotated` event. */
+export interface SigningKeyRotation {
+  keyId: string;
+  fingerprint: string;
+  retiredKeyIds: string[];
+}
+
+/**
+ * Clocks of the processes that write a chain differ a little; a validity window from a key list
+ * is checked with this much slack at both ends. The exact boundary is the rotation event.
+ */
+export const KEY_VALIDITY_SKEW_MS = 5_000;
+
 /** The fields an event's hash covers, in the form they are exported. */
 export interface ChainedEvent {
   id: string;
@@ -118,7 +138,11 @@ export interface VerifyChainOptions {
    * (by fingerprint) a key an event claims that is not trusted.
    */
   trustedKeys?: readonly TrustedSigningKey[];
-  /** Each event's timestamp must fall in its key's [createdAt, retiredAt] where the key has one. */
+  /**
+   * Each event's timestamp must fall in its key's [createdAt, retiredAt] where the key has one,
+   * give or take KEY_VALIDITY_SKEW_MS. (A key a rotation event of the chain retired is refused
+   * for the events after it whatever this says.)
+   */
   requireValidity?: boolean;
 }
 
@@ -136,6 +160,8 @@ export function verifyChain(
   const usable: Map<string, TrustedSigningKey> = opts.trustedKeys ? new Map(opts.trustedKeys.map((k) => [k.keyId, k])) : carried;
   let prev = opts.anchor ?? (events[0]?.seq === 1 ? { seq: 0, hash: GENESIS_HASH } : undefined);
   let checked = 0;
+  /** Keys a rotation event of this chain retired, with the seq of that event. */
+  const retiredAt = new Map<string, number>();
   const broken = (e: ChainedEvent, reason: BrokenReason, message: string): ChainVerdict => ({
     valid: false,
     checked,
@@ -164,10 +190,18 @@ export function verifyChain(
       );
     }
     if (!verifySignature(hash, signature, key.publicKey)) return broken(e, 'bad_signature', `signature does not verify with ${e.keyId}`);
+    const rotation = e.action === SIGNING_KEY_ROTATED ? (e.data as Partial<SigningKeyRotation> | null) : undefined;
+    // A rotation back to a key retired earlier (a configured key that returns) re-opens it.
+    if (rotation?.keyId === e.keyId) retiredAt.delete(e.keyId);
+    const retiredBy = retiredAt.get(e.keyId);
+    if (retiredBy !== undefined) {
+      return broken(e, 'key_not_valid_at', `signed by key ${e.keyId}, which the rotation at seq ${retiredBy} of this chain retired`);
+    }
     if (opts.requireValidity) {
       const outside = outsideValidity(e.timestamp, key);
       if (outside) return broken(e, 'key_not_valid_at', `signed by key ${e.keyId} at ${e.timestamp}, ${outside}`);
     }
+    for (const id of rotation?.retiredKeyIds ?? []) if (id !== e.keyId) retiredAt.set(id, e.seq);
     prev = { seq: e.seq, hash };
     checked++;
   }
@@ -180,11 +214,11 @@ function outsideValidity(timestamp: string, key: TrustedSigningKey): string | nu
   if (Number.isNaN(at)) return 'which is not a readable time';
   if (key.createdAt) {
     const from = Date.parse(key.createdAt);
-    if (Number.isNaN(from) || at < from) return `before the key was created (${key.createdAt})`;
+    if (Number.isNaN(from) || at < from - KEY_VALIDITY_SKEW_MS) return `before the key was created (${key.createdAt})`;
   }
   if (key.retiredAt) {
     const until = Date.parse(key.retiredAt);
-    if (Number.isNaN(until) || at > until) return `after the key was retired (${key.retiredAt})`;
+    if (Number.isNaN(until) || at > until + KEY_VALIDITY_SKEW_MS) return `after the key was retired (${key.retiredAt})`;
   }
   return null;
 }

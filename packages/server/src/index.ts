@@ -9,8 +9,8 @@ import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { ensureSigningKey } from './services/key-rotation.ts';
 import { startReconciler } from './services/reconciliation.ts';
-import { ensureSigningKey } from './services/signing.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
 import { resolveSecretsKey, sealExistingSecrets } from './webhooks/secrets-key.ts';
 

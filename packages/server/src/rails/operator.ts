@@ -1,7 +1,7 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
+import { rotateSigningKey } from '../services/key-rotation.ts';
 import * as operator from '../services/operator.ts';
-import { rotateSigningKey } from '../services/signing.ts';
 import { operatorActor, type RailDeps } from './deps.ts';
 
 export function operatorHandlers({ db: { prisma } }: RailDeps) {
@@ -10,7 +10,7 @@ export function operatorHandlers({ db: { prisma } }: RailDeps) {
     createTenant: async ({ body, res }) => ({ status: 201, body: await operator.createTenant(prisma, operatorActor(res), body) }),
     listKeys: async ({ query }) => ({ status: 200, body: await operator.listKeys(prisma, query) }),
     createKey: async ({ body, res }) => ({ status: 201, body: await operator.createKey(prisma, operatorActor(res), body) }),
-    rotateSigningKey: async () => ({ status: 201, body: await rotateSigningKey(prisma) }),
+    rotateSigningKey: async ({ res }) => ({ status: 201, body: await rotateSigningKey(prisma, operatorActor(res)) }),
     revokeKey: async ({ params, res }) => ({ status: 200, body: await operator.revokeKey(prisma, operatorActor(res), params.id) }),
   });
 }

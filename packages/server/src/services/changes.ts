@@ -5,7 +5,7 @@ import { newId } from '../ids.ts';
 import { buildEventData, outboxSignal, sourcePathOf } from '../webhooks/outbox.ts';
 import type { AuditEntry } from './audit.ts';
 import { rulesFor } from './event-index.ts';
-import { signerFrom } from './signing.ts';
+import { signerForChain } from './signing.ts';
 
 /** Who does what, for which tenant, under which correlation id: the first argument of every write. */
 export interface Actor {
@@ -25,6 +25,8 @@ export interface Change extends AuditEntry {
 interface Head {
   seq: number;
   hash: string;
+  /** The key a rotation bound this chain to (read from the locked row: never stale). */
+  keyId: string | null;
   keys: { id: string; privateKey: string | null }[] | null;
   subs: string[] | null;
   row?: Record<string, unknown> | null;
@@ -38,8 +40,8 @@ const headSql = (withRow: string | undefined) => `
     WITH ${withRow ? `row AS (${withRow}),` : ''} head AS (
       INSERT INTO "audit_chain_heads" ("tenant_id", "seq", "hash") VALUES ($1, 0, $2)
       ON CONFLICT ("tenant_id") DO UPDATE SET "tenant_id" = EXCLUDED."tenant_id"
-      RETURNING "seq", "hash")
-    SELECT head."seq", head."hash",
+      RETURNING "seq", "hash", "key_id")
+    SELECT head."seq", head."hash", head."key_id" AS "keyId",
       (SELECT json_agg(json_build_object('id', k."id", 'privateKey', k."private_key")
                        ORDER BY k."retired_at" DESC NULLS FIRST, k."created_at" DESC)
          FROM "signing_keys" k) AS "keys",
@@ -119,7 +121,7 @@ async function record(
   const { resource: _resource, ...entry } = change;
   const built = buildEventData(change);
 
-  const signer = signerFrom(head.keys ?? []);
+  const signer = await signerForChain(tx, head.keys ?? [], head.keyId);
   const time = new Date();
   const timestamp = time.toISOString();
   const unsigned = {

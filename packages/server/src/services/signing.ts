@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { PublicSigningKey } from '@svc/contract';
 import type { Prisma, Tx } from '../db/client.ts';
+import type { Sql } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 
 /**
@@ -31,11 +32,8 @@ export function generateSigningKeyPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 }
 
-async function retireOthers(tx: Tx, keepId: string) {
-  await tx.signingKey.updateMany({ where: { status: 'active', id: { not: keepId } }, data: { status: 'retired', retiredAt: new Date() } });
-}
-
-async function createGenerated(tx: Tx): Promise<string> {
+/** Creates a generated key (not yet active: activateKey makes it so). */
+export async function createGeneratedKey(tx: Tx): Promise<string> {
   const { privateKey } = generateKeyPairSync('ed25519');
   const spki = spkiOf(privateKey);
   const id = keyIdOf(spki);
@@ -46,55 +44,30 @@ async function createGenerated(tx: Tx): Promise<string> {
       publicKey: spki,
       privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
       source: 'generated',
-      status: 'active',
+      status: 'retired',
     },
   });
   privateKeys.set(id, privateKey);
-  await retireOthers(tx, id);
   return id;
 }
 
-/**
- * At start: the configured key becomes the active one (earlier keys are retired); without one,
- * the active generated key is kept, or one is generated on first start.
- */
-export async function ensureSigningKey(prisma: Prisma, configuredPem: string | undefined): Promise<string> {
-  return prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(7307150224)`;
-    if (configuredPem) {
-      const key = parsePrivate(configuredPem);
-      const spki = spkiOf(key);
-      const id = keyIdOf(spki);
-      privateKeys.set(id, key);
-      await tx.signingKey.upsert({
-        where: { id },
-        create: { id, algorithm: 'ed25519', publicKey: spki, privateKey: null, source: 'configured', status: 'active' },
-        update: { status: 'active', retiredAt: null },
-      });
-      await retireOthers(tx, id);
-      return id;
-    }
-    const active = await tx.signingKey.findFirst({ where: { status: 'active' } });
-    if (active?.privateKey) {
-      privateKeys.set(active.id, createPrivateKey(active.privateKey));
-      return active.id;
-    }
-    return createGenerated(tx);
+/** Records the configured key (its private half stays in this process's memory only). */
+export async function upsertConfiguredKey(tx: Tx, configuredPem: string): Promise<string> {
+  const key = parsePrivate(configuredPem);
+  const spki = spkiOf(key);
+  const id = keyIdOf(spki);
+  privateKeys.set(id, key);
+  await tx.signingKey.upsert({
+    where: { id },
+    create: { id, algorithm: 'ed25519', publicKey: spki, privateKey: null, source: 'configured', status: 'retired' },
+    update: {},
   });
+  return id;
 }
 
-/** Replaces the active generated key with a new one; the old one is retired, not deleted. */
-export async function rotateSigningKey(prisma: Prisma): Promise<PublicSigningKey> {
-  const id = await prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(7307150224)`;
-    const active = await tx.signingKey.findFirst({ where: { status: 'active' } });
-    if (active?.source === 'configured') {
-      throw new ApiError('conflict', 'The active signing key is configured (SVC_AUDIT_SIGNING_KEY); rotate it by configuring a new one.');
-    }
-    return createGenerated(tx);
-  });
-  const row = await prisma.signingKey.findUniqueOrThrow({ where: { id } });
-  return renderPublicKey(row);
+/** Loads the private half of a generated key into this process. */
+export function holdGeneratedKey(row: { id: string; privateKey: string | null }): boolean {
+  return signerIfHeld(row) !== undefined;
 }
 
 /**
@@ -112,18 +85,55 @@ export interface Signer {
   sign: (hash: string) => string;
 }
 
+/**
+ * The signer of a chain's next event. A chain a rotation has reached is bound to the rotation's key
+ * (`boundKeyId`, read from the chain head the writer has locked, so it is current even when the
+ * key rows read in the same statement come from a snapshot taken before the rotation committed).
+ * That key is read afresh when the snapshot lacks it; a process that does not hold its private
+ * half answers 503 rather than sign with a key the chain has retired.
+ */
+export async function signerForChain(
+  sql: Sql,
+  rows: readonly { id: string; privateKey: string | null }[],
+  boundKeyId: string | null,
+): Promise<Signer> {
+  if (boundKeyId === null) return signerFrom(rows);
+  let row = rows.find((r) => r.id === boundKeyId);
+  if (!row) {
+    const [fresh] = await sql.query<{ id: string; privateKey: string | null }>(
+      'SELECT "id", "private_key" AS "privateKey" FROM "signing_keys" WHERE "id" = $1',
+      [boundKeyId],
+    );
+    row = fresh;
+  }
+  const signer = row ? signerIfHeld(row) : undefined;
+  if (!signer) {
+    throw new ApiError(
+      'service_unavailable',
+      `This process does not hold the audit signing key ${boundKeyId}; it must be restarted with the current SVC_AUDIT_SIGNING_KEY.`,
+      undefined,
+      { 'Retry-After': '1' },
+    );
+  }
+  return signer;
+}
+
+function signerIfHeld(row: { id: string; privateKey: string | null }): Signer | undefined {
+  let key = privateKeys.get(row.id);
+  if (!key && row.privateKey) {
+    key = createPrivateKey(row.privateKey);
+    privateKeys.set(row.id, key);
+  }
+  if (!key) return undefined;
+  const k = key;
+  return { keyId: row.id, sign: (hash) => sign(null, Buffer.from(hash, 'ascii'), k).toString('base64url') };
+}
+
 /** Picks the signer from key rows ordered active first, then newest first. */
 export function signerFrom(rows: readonly { id: string; privateKey: string | null }[]): Signer {
   for (const row of rows) {
-    let key = privateKeys.get(row.id);
-    if (!key && row.privateKey) {
-      key = createPrivateKey(row.privateKey);
-      privateKeys.set(row.id, key);
-    }
-    if (key) {
-      const k = key;
-      return { keyId: row.id, sign: (hash) => sign(null, Buffer.from(hash, 'ascii'), k).toString('base64url') };
-    }
+    const signer = signerIfHeld(row);
+    if (signer) return signer;
   }
   throw new ApiError('service_unavailable', 'No audit signing key is available to this process.');
 }
