@@ -69,6 +69,9 @@ describe('the error envelope for what Express itself rejects', () => {
     expect(ok.headers.get('x-correlation-id')).toBe('trace-123');
     const bad = await t.call('GET', '/v1/frameworks', { headers: { 'x-correlation-id': 'no spaces allowed <script>' } });
     expect(bad.headers.get('x-correlation-id')).toMatch(/^cor_/);
+    // A credential in the header is never echoed, logged or stored as the correlation id.
+    const pasted = await t.call('GET', '/v1/frameworks', { headers: { 'x-correlation-id': t.token } });
+    expect(pasted.headers.get('x-correlation-id')).toMatch(/^cor_/);
   });
 
   it('X-IOF-Tenant: optional, and when present it must be the key’s tenant', async () => {

@@ -26,12 +26,17 @@ import { type CounterStore, monthWindow } from './rate-limit.ts';
 import { validationError } from './validation.ts';
 
 const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+/**
+ * A credential pasted where a correlation id goes would be echoed in every response header and
+ * stored in audit events and logs: such a value is replaced, like a malformed one.
+ */
+const CREDENTIAL_SHAPE = /^(svc_(live|test|dev|op)_|whsec_)/i;
 
 /** First step: a correlation id on every response and one structured log line per request. */
 export function correlation(log: Logger): RequestHandler {
   return (req, res, next) => {
     const inbound = req.get(HEADER_NAMES.correlationId);
-    const correlationId = inbound && CORRELATION_PATTERN.test(inbound) ? inbound : newId('cor');
+    const correlationId = inbound && CORRELATION_PATTERN.test(inbound) && !CREDENTIAL_SHAPE.test(inbound) ? inbound : newId('cor');
     const ctx: RequestContext = {
       correlationId,
       log,
