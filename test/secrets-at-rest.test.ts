@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,10 +19,10 @@ const dataDir = join(dir, 'data');
 const opened: RunningServer[] = [];
 
 /** The embedded database on disk, whatever database the rest of the suite runs on. */
-async function startEmbedded(): Promise<{ server: RunningServer; operatorToken: string }> {
+async function startEmbedded(at = dataDir, env: NodeJS.ProcessEnv = {}): Promise<{ server: RunningServer; operatorToken: string }> {
   const server = await startServer({
-    env: { ...unconfigured, DATABASE_URL: undefined, SVC_ROLE: 'webhooks', WEBHOOK_PORT: '0' },
-    config: { port: 0, dataDir, databaseUrl: undefined, credentialsFile: join(dir, 'credentials.json') },
+    env: { ...unconfigured, DATABASE_URL: undefined, SVC_ROLE: 'webhooks', WEBHOOK_PORT: '0', ...env },
+    config: { port: 0, dataDir: at, databaseUrl: undefined, credentialsFile: join(dir, 'credentials.json') },
     anonymousPerSecond: 100_000,
     operatorPerSecond: 100_000,
   });
@@ -88,6 +88,66 @@ describe('the embedded database on disk, no key configured', () => {
 
     const again = await startEmbedded();
     expect(await again.server.db.prisma.auditEvent.count({ where: { tenantId, action: 'webhook_secrets.sealed' } })).toBe(1);
+  });
+});
+
+function signedInbound(server: RunningServer, tenantId: string, secret: string) {
+  const body = JSON.stringify({ id: `ext_${randomUUID()}`, type: 'incident.reported', data: { id: 'inc_1' } });
+  const at = Math.floor(Date.now() / 1000);
+  const sig = createHmac('sha256', secret).update(`${at}.${body}`).digest('hex');
+  return fetch(`${server.webhooks.webhookUrl}/inbound/${tenantId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'svc-signature': `t=${at},v1=${sig}` },
+    body,
+  });
+}
+
+describe('rotating the secrets key', () => {
+  const rotDir = join(dir, 'rotation');
+  const oldKey = randomBytes(32).toString('base64');
+  const newKey = randomBytes(32).toString('base64');
+
+  it('re-seals every row under the new key at start, on the record of each tenant, and the old key can then go', async () => {
+    const first = await startEmbedded(rotDir, { SVC_SECRETS_KEY: oldKey });
+    const t = await createTenant({
+      server: first.server,
+      url: first.server.url,
+      operatorToken: first.operatorToken,
+      close: async () => {},
+    });
+    await t.call('POST', '/v1/webhook-subscriptions', { body: { url: 'https://hooks.example.com/r', eventTypes: ['assessment.*'] } });
+    const inbound = (await t.call('POST', '/v1/webhook-inbound-secrets/svc')).body.secret as string;
+    const before = await first.server.db.prisma.webhookSubscription.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    await first.server.close();
+
+    // Without the previous key, the new key alone cannot read the old rows: the rotation needs both.
+    const rotating = await startEmbedded(rotDir, { SVC_SECRETS_KEY: newKey, SVC_SECRETS_KEY_PREVIOUS: oldKey });
+    const after = await rotating.server.db.prisma.webhookSubscription.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    expect(after.secret).not.toBe(before.secret);
+    expect(after.secret.startsWith('enc:v1:')).toBe(true);
+    const events = await rotating.server.db.prisma.auditEvent.findMany({ where: { tenantId: t.tenantId, action: 'secrets_key.rotated' } });
+    expect(events.map((e) => e.data)).toEqual([
+      {
+        keyId: expect.stringMatching(/^skey_[0-9a-f]{16}$/),
+        previousKeyId: expect.stringMatching(/^skey_/),
+        subscriptions: 1,
+        inboundSecrets: 1,
+      },
+    ]);
+    expect(JSON.stringify(events)).not.toContain(newKey);
+    await rotating.server.close();
+
+    const done = await startEmbedded(rotDir, { SVC_SECRETS_KEY: newKey });
+    expect((await signedInbound(done.server, t.tenantId, inbound)).status).toBe(200);
+    expect(await done.server.db.prisma.auditEvent.count({ where: { tenantId: t.tenantId, action: 'secrets_key.rotated' } })).toBe(1);
+    await done.server.close();
+  });
+
+  it('a previous key without the new one, or malformed, is refused at start', async () => {
+    expect(() => loadConfig({ SVC_SECRETS_KEY_PREVIOUS: 'short' })).toThrow(/SVC_SECRETS_KEY_PREVIOUS/);
+    const config = loadConfig({ ...unconfigured, SVC_SECRETS_KEY_PREVIOUS: oldKey });
+    // Refused before the database is looked at.
+    await expect(resolveSecretsKey(config, undefined as never)).rejects.toThrow(/SVC_SECRETS_KEY_PREVIOUS is set without SVC_SECRETS_KEY/);
   });
 });
 

@@ -30,6 +30,10 @@ const Env = z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'SVC_SECRETS_KEY must be 32 bytes, base64-encoded')
       .optional(),
+    SVC_SECRETS_KEY_PREVIOUS: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'SVC_SECRETS_KEY_PREVIOUS must be 32 bytes, base64-encoded')
+      .optional(),
     SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
     SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
     SVC_HSTS: z.enum(['true', 'false', '1', '0']).default('false'),
@@ -73,6 +77,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** AES-256-GCM key (base64, 32 bytes) that seals webhook secrets at rest; absent: stored as issued. */
   secretsKey: string | undefined;
+  /** The secrets key being rotated away from: rows sealed with it are re-sealed at start, audited. */
+  previousSecretsKey: string | undefined;
   /** How long a resolved API key is served from memory (revocations elsewhere wait this long). */
   authCacheMs: number;
   /** Seconds between scheduled reconciliation runs; 0 turns the schedule off. */
@@ -106,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     reconcileIntervalSeconds: e.SVC_RECONCILE_INTERVAL_SECONDS,
     authCacheMs: e.SVC_AUTH_CACHE_SECONDS * 1000,
     secretsKey: e.SVC_SECRETS_KEY,
+    previousSecretsKey: e.SVC_SECRETS_KEY_PREVIOUS,
     http: {
       hsts: e.SVC_HSTS === 'true' || e.SVC_HSTS === '1',
       corsOrigins: e.SVC_CORS_ORIGINS,

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { ensureSigningKey } from './services/key-rotation.ts';
 import { startReconciler } from './services/reconciliation.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
-import { resolveSecretsKey, sealExistingSecrets } from './webhooks/secrets-key.ts';
+import { resealUnderCurrentKey, resolveSecretsKey, sealExistingSecrets } from './webhooks/secrets-key.ts';
 
 export { type Credentials, readCredentials } from './bootstrap.ts';
 export { type Config, loadConfig } from './config.ts';
@@ -54,6 +54,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     const secrets = await resolveSecretsKey(config, db.prisma);
     log.info('secrets key', { source: secrets.source, file: secrets.file });
     await sealExistingSecrets(db.prisma, log);
+    await resealUnderCurrentKey(db.prisma, config, log);
     await loadFrameworks(db.prisma, log);
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });

@@ -6,7 +6,7 @@ import type { Prisma } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { recordChange } from '../services/changes.ts';
-import { configureSecretsKey, isSealed, sealSecret } from './secret-box.ts';
+import { configureSecretsKey, isSealed, openedWithPreviousOnly, sealSecret, secretsKeyId } from './secret-box.ts';
 
 export const SECRETS_KEY_FILE = 'secrets.key';
 
@@ -33,8 +33,11 @@ export interface SecretsKeySource {
  */
 export async function resolveSecretsKey(config: Config, prisma: Prisma): Promise<SecretsKeySource> {
   if (config.secretsKey) {
-    configureSecretsKey(config.secretsKey);
+    configureSecretsKey(config.secretsKey, config.previousSecretsKey);
     return { source: 'configured' };
+  }
+  if (config.previousSecretsKey) {
+    throw new Error('SVC_SECRETS_KEY_PREVIOUS is set without SVC_SECRETS_KEY: a rotation needs the new key in SVC_SECRETS_KEY');
   }
   if (!config.databaseUrl && config.dataDir.startsWith('memory://')) {
     // One per process: in-memory databases of one process (tests) share the process's key.
@@ -134,4 +137,67 @@ export async function sealExistingSecrets(prisma: Prisma, log: Logger): Promise<
   }
   log.info('webhook secrets sealed at rest', { rows: sealed, tenants: tenants.size });
   return sealed;
+}
+
+/**
+ * The second half of a secrets-key rotation (`SVC_SECRETS_KEY` the new key,
+ * `SVC_SECRETS_KEY_PREVIOUS` the old one): rows still sealed under the old key are re-sealed under
+ * the new one at start, each tenant's with a `secrets_key.rotated` audit event naming both keys by
+ * id (never by value). Until every process runs with the new key, those still on the old one read
+ * only rows they can open; processes on the new key read both. Once this has run, the previous key
+ * can be dropped from the configuration.
+ */
+export async function resealUnderCurrentKey(prisma: Prisma, config: Config, log: Logger): Promise<number> {
+  if (!config.secretsKey || !config.previousSecretsKey) return 0;
+  const subs = await prisma.webhookSubscription.findMany({ select: { id: true, tenantId: true, secret: true, previousSecret: true } });
+  const inbound = await prisma.webhookInboundSecret.findMany({
+    select: { provider: true, tenantId: true, secret: true, previousSecret: true },
+  });
+  const reseal = (v: string | null): string | null => {
+    if (v === null) return null;
+    const clear = openedWithPreviousOnly(v);
+    return clear === undefined ? v : sealSecret(clear);
+  };
+  const stale = (r: { secret: string; previousSecret: string | null }) =>
+    openedWithPreviousOnly(r.secret) !== undefined || (r.previousSecret !== null && openedWithPreviousOnly(r.previousSecret) !== undefined);
+  const staleSubs = subs.filter(stale);
+  const staleInbound = inbound.filter(stale);
+  const tenants = new Set([...staleSubs, ...staleInbound].map((r) => r.tenantId));
+  const keyId = secretsKeyId(config.secretsKey);
+  const previousKeyId = secretsKeyId(config.previousSecretsKey);
+  let resealed = 0;
+  for (const tenantId of tenants) {
+    await prisma.$transaction(async (tx) => {
+      let subscriptions = 0;
+      let inboundSecrets = 0;
+      for (const r of staleSubs.filter((x) => x.tenantId === tenantId)) {
+        const { count } = await tx.webhookSubscription.updateMany({
+          where: { id: r.id, secret: r.secret, previousSecret: r.previousSecret },
+          data: { secret: reseal(r.secret) as string, previousSecret: reseal(r.previousSecret) },
+        });
+        subscriptions += count;
+      }
+      for (const r of staleInbound.filter((x) => x.tenantId === tenantId)) {
+        const { count } = await tx.webhookInboundSecret.updateMany({
+          where: { tenantId, provider: r.provider, secret: r.secret, previousSecret: r.previousSecret },
+          data: { secret: reseal(r.secret) as string, previousSecret: reseal(r.previousSecret) },
+        });
+        inboundSecrets += count;
+      }
+      if (subscriptions + inboundSecrets === 0) return;
+      await recordChange(tx, {
+        tenantId,
+        actor: 'system',
+        correlationId: newId('cor'),
+        action: 'secrets_key.rotated',
+        resourceType: 'svc.webhooks',
+        resourceId: tenantId,
+        data: { keyId, previousKeyId, subscriptions, inboundSecrets },
+      });
+      resealed += subscriptions + inboundSecrets;
+    });
+  }
+  if (resealed > 0)
+    log.info('webhook secrets re-sealed under the new secrets key', { rows: resealed, tenants: tenants.size, key_id: keyId });
+  return resealed;
 }
