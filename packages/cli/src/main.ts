@@ -22,6 +22,7 @@ Usage:
   svc audit verify FILE [--trust TRUST_FILE] [--key-fingerprint sha256:HEX ...]
                                    (offline: no server, no database)
   svc audit rotate-key
+  svc operator rotate-credential   (the credentials file is updated when it held the old one)
   svc webhooks dlq list [--tenant ID]
   svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]
   svc call METHOD PATH [--data JSON] [--header 'Name: value'] [--operator]
@@ -259,6 +260,21 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         }
         throw new Error('usage: svc audit export|keys|verify|rotate-key');
+      }
+      case 'operator': {
+        if (sub !== 'rotate-credential') throw new Error('usage: svc operator rotate-credential');
+        const rotated = await clientFor(g, 'operator').operator.rotateCredential();
+        const file = g.credentials ?? loadConfig(process.env).credentialsFile;
+        const creds = readCredentials(file);
+        // The file keeps working only if it is rewritten: the credential it held is now revoked.
+        const updated = creds !== undefined && !process.env.SVC_OPERATOR_TOKEN && !g.key;
+        if (updated) writeFileSync(file, `${JSON.stringify({ ...creds, operatorToken: rotated.token }, null, 2)}\n`, { mode: 0o600 });
+        print(g, { ...rotated, credentialsFile: updated ? file : null }, () =>
+          updated
+            ? `operator credential ${rotated.revokedCredentialId} revoked; ${rotated.id} written to ${file}`
+            : `operator credential ${rotated.revokedCredentialId} revoked; the new one, shown once:\n${rotated.token}`,
+        );
+        return 0;
       }
       case 'call': {
         const method = need(sub, 'METHOD').toUpperCase();

@@ -89,6 +89,31 @@ export const CreateKeyBody = z
 
 const opRead = meta({ auth: 'operator', mutating: false });
 
+export const RotatedOperatorCredential = z
+  .object({
+    object: z.literal('svc.operator.credential'),
+    id: prefixedId('opc', 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S'),
+    name: z.string().meta({ description: 'The name of the credential it replaces.' }),
+    token: z.string().meta({ description: 'The new operator credential, shown this once.' }),
+    createdAt: Timestamp,
+    revokedCredentialId: prefixedId('opc', 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
+      description: 'The credential that made the call, revoked by it.',
+    }),
+  })
+  .meta({
+    id: 'RotatedOperatorCredential',
+    examples: [
+      {
+        object: 'svc.operator.credential',
+        id: 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S',
+        name: 'first-start operator',
+        token: 'svc_op_8f2c1d9e7a6b5c4d3e2f1a0b9c8d7e6f',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        revokedCredentialId: 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+      },
+    ],
+  });
+
 export const operatorRouter = c.router(
   {
     listTenants: {
@@ -139,6 +164,16 @@ export const operatorRouter = c.router(
       responses: { 201: PublicKey },
       summary: 'Rotate the audit-trail signing key',
       description: 'Generates a new Ed25519 key; the old one is retired and stays published so its signatures remain verifiable.',
+      metadata: meta({ auth: 'operator', mutating: true }),
+    },
+    rotateCredential: {
+      method: 'POST',
+      path: '/credentials/rotate',
+      body: c.noBody(),
+      responses: { 201: RotatedOperatorCredential },
+      summary: 'Rotate the calling operator credential',
+      description:
+        'Issues a new operator credential with the same name, shown once, and revokes the one that made the call, in one transaction. An operator credential acts on every tenant, so the rotation is appended to every tenant audit chain as `operator_credential.rotated` (both credential ids, never a token).',
       metadata: meta({ auth: 'operator', mutating: true }),
     },
   },

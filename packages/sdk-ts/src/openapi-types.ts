@@ -784,6 +784,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/operator/credentials/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the calling operator credential
+         * @description Issues a new operator credential with the same name, shown once, and revokes the one that made the call, in one transaction. An operator credential acts on every tenant, so the rotation is appended to every tenant audit chain as `operator_credential.rotated` (both credential ids, never a token).
+         */
+        post: operations["operator.rotateCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -3913,6 +3933,39 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.operator.credential",
+         *       "id": "opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S",
+         *       "name": "first-start operator",
+         *       "token": "svc_op_8f2c1d9e7a6b5c4d3e2f1a0b9c8d7e6f",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "revokedCredentialId": "opc_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        RotatedOperatorCredential: {
+            /** @constant */
+            object: "svc.operator.credential";
+            /**
+             * @description Identifier with prefix `opc_`.
+             * @example opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S
+             */
+            id: string;
+            /** @description The name of the credential it replaces. */
+            name: string;
+            /** @description The new operator credential, shown this once. */
+            token: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The credential that made the call, revoked by it.
+             * @example opc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            revokedCredentialId: string;
+        };
+        /**
+         * @example {
          *       "overlapSeconds": 3600
          *     }
          */
@@ -6823,6 +6876,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditPublicKey"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "operator.rotateCredential": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedOperatorCredential"];
                 };
             };
             400: components["responses"]["bad_request"];

@@ -8,7 +8,7 @@ import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../generated/pris
 import { forgetCredential } from '../http/auth-cache.ts';
 import { newId } from '../ids.ts';
 import { recordChange } from './changes.ts';
-import { issueApiKey } from './credentials.ts';
+import { issueApiKey, issueOperatorCredential } from './credentials.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -133,5 +133,39 @@ export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) 
       resource: renderKey(revoked),
     });
     return renderKey(revoked);
+  });
+}
+
+/**
+ * Replaces the calling operator credential: a new one with the same name, the caller's revoked, in
+ * one transaction, and the rotation appended to every tenant chain (an operator credential acts on
+ * every tenant, so each tenant's trail shows which credential could act when).
+ */
+export async function rotateOperatorCredential(prisma: Prisma, who: OperatorActor & { credentialId: string }) {
+  return prisma.$transaction(async (tx) => {
+    const current = await tx.operatorCredential.findUnique({ where: { id: who.credentialId } });
+    if (!current || current.revokedAt) throw new ApiError('conflict', 'The calling operator credential is already revoked.');
+    const { credential, token } = await issueOperatorCredential(tx, current.name);
+    await tx.operatorCredential.update({ where: { id: current.id }, data: { revokedAt: new Date() } });
+    const tenants = await tx.tenant.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+    for (const { id: tenantId } of tenants) {
+      await recordChange(tx, {
+        tenantId,
+        actor: who.actor,
+        correlationId: who.correlationId,
+        action: 'operator_credential.rotated',
+        resourceType: 'svc.operator.credential',
+        resourceId: credential.id,
+        data: { credentialId: credential.id, revokedCredentialId: current.id, name: current.name },
+      });
+    }
+    return {
+      object: 'svc.operator.credential' as const,
+      id: credential.id,
+      name: credential.name,
+      token,
+      createdAt: credential.createdAt.toISOString(),
+      revokedCredentialId: current.id,
+    };
   });
 }
