@@ -64,7 +64,7 @@ class Child {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NODE_ENV: 'production' };
     for (const [k, v] of Object.entries(childEnv)) if (v === '' || v === undefined) delete childEnv[k];
     const proc = fork(new URL(file, import.meta.url).pathname, [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--import', 'tsx', '--expose-gc'],
       env: childEnv,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -81,7 +81,7 @@ class Child {
     });
   }
 
-  private ask(cmd: 'stats' | 'shutdown'): Promise<ChildStats> {
+  private ask(cmd: 'stats' | 'gcstats' | 'shutdown'): Promise<ChildStats> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
@@ -91,6 +91,11 @@ class Child {
 
   stats(): Promise<ChildStats> {
     return this.ask('stats');
+  }
+
+  /** Stats after a full collection in the child: its heap then holds only what is still referenced. */
+  liveStats(): Promise<ChildStats> {
+    return this.ask('gcstats');
   }
 
   async stop(): Promise<void> {
@@ -217,21 +222,33 @@ async function adminQuery(sql: string): Promise<void> {
  * RSS of the API child every second for `seconds` under full POST load. The garbage collector makes
  * RSS a sawtooth, so growth compares its floors (what stays after a collection): the lowest RSS of
  * the last quarter of the soak against the lowest of the quarter before (the last half in two
- * windows, each long enough to hold a collection). A leak raises the floor.
+ * windows, each long enough to hold a collection). A leak raises the floor. Every 10 s the child
+ * also runs a full collection and reports its live heap: a leak grows it, a heap the collector
+ * merely keeps larger does not.
  */
-async function soak(target: Target, seconds: number): Promise<{ samplesMb: number[]; growthLastHalf: number; reqPerSec: number }> {
+async function soak(
+  target: Target,
+  seconds: number,
+): Promise<{ samplesMb: number[]; growthLastHalf: number; liveHeapMb: number[]; liveHeapGrowthLastHalf: number; reqPerSec: number }> {
   const rss: number[] = [];
+  const live: number[] = [];
+  let tick = 0;
   const timer = setInterval(() => {
-    target.child.stats().then((s) => rss.push(s.rssBytes));
+    tick++;
+    if (tick % 10 === 0) target.child.liveStats().then((s) => live.push(s.heapUsedBytes));
+    else target.child.stats().then((s) => rss.push(s.rssBytes));
   }, 1000);
   const result = await load(target, 'POST assessment', seconds);
   clearInterval(timer);
   const q = Math.floor(rss.length / 4);
   const before = Math.min(...rss.slice(rss.length - 2 * q, rss.length - q));
   const last = Math.min(...rss.slice(rss.length - q));
+  const mid = live[Math.floor((live.length - 1) / 2)] ?? Number.NaN;
   return {
     samplesMb: rss.map((b) => Math.round(b / 1048576)),
     growthLastHalf: (last - before) / before,
+    liveHeapMb: live.map((b) => Math.round(b / 1048576)),
+    liveHeapGrowthLastHalf: ((live.at(-1) ?? Number.NaN) - mid) / mid,
     reqPerSec: result.requests.total / result.duration,
   };
 }
@@ -355,6 +372,9 @@ async function main(): Promise<number> {
       console.log(`\nsoak: ${SOAK_S} s of POST ${POST_PATH} at full load on ${soakTarget.name}`);
       soakResult = await soak(soakTarget, SOAK_S);
       console.log(`RSS MB each second: ${soakResult.samplesMb.join(' ')}`);
+      console.log(
+        `live heap MB after a full collection, every 10 s: ${soakResult.liveHeapMb.join(' ')} (last half: ${(soakResult.liveHeapGrowthLastHalf * 100).toFixed(1)}%)`,
+      );
       console.log(
         `RSS growth over the last ${Math.floor(soakResult.samplesMb.length / 2)} s (lowest RSS of its second half against its first): ${(soakResult.growthLastHalf * 100).toFixed(1)}% ` +
           `(${soakResult.reqPerSec.toFixed(0)} req/s during the soak)`,

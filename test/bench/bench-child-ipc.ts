@@ -27,7 +27,7 @@ export interface ChildStats {
   heapUsedBytes: number;
 }
 
-export type ParentMessage = { id: number; cmd: 'stats' | 'shutdown' };
+export type ParentMessage = { id: number; cmd: 'stats' | 'gcstats' | 'shutdown' };
 export type ChildMessage =
   | { type: 'ready'; info: Record<string, string> }
   | { type: 'failed'; message: string }
@@ -71,7 +71,11 @@ if (!process.send) {
 process.on('message', (raw) => {
   const m = raw as ParentMessage;
   if (m.cmd === 'stats') send({ type: 'reply', id: m.id, stats: stats() });
-  else if (m.cmd === 'shutdown') {
+  else if (m.cmd === 'gcstats') {
+    // Started with --expose-gc by the parent.
+    (globalThis as { gc?: () => void }).gc?.();
+    send({ type: 'reply', id: m.id, stats: stats() });
+  } else if (m.cmd === 'shutdown') {
     const hardStop = setTimeout(() => process.exit(0), 5000);
     hardStop.unref();
     closeHook()
