@@ -82,61 +82,71 @@ function readOrCreateKeyFile(file: string): string {
   return key;
 }
 
+type SecretRow = { tenantId: string; secret: string; previousSecret: string | null };
+
 /**
- * Rows written before secrets were sealed (or while no key was configured) are sealed once, at
- * start, each tenant's with one audit event saying how many. The update is conditional on the row
- * still holding the clear value, so processes starting together seal each row once.
+ * Rewrites the stored secrets of the rows `needs` picks with `rewrite`, one transaction per tenant
+ * with one audit event (`action`, the counts and `data`). Each update is conditional on the row
+ * still holding what was read, so processes starting together rewrite each row once.
  */
-export async function sealExistingSecrets(prisma: Prisma, log: Logger): Promise<number> {
-  const subs = await prisma.webhookSubscription.findMany({
-    where: {
-      OR: [{ NOT: { secret: { startsWith: 'enc:' } } }, { previousSecret: { not: null }, NOT: { previousSecret: { startsWith: 'enc:' } } }],
-    },
-    select: { id: true, tenantId: true, secret: true, previousSecret: true },
+async function rewriteSecrets(
+  prisma: Prisma,
+  needs: (r: SecretRow) => boolean,
+  rewrite: (stored: string) => string,
+  action: string,
+  data: Record<string, unknown> = {},
+): Promise<{ rows: number; tenants: number }> {
+  const select = { tenantId: true, secret: true, previousSecret: true } as const;
+  const subs = (await prisma.webhookSubscription.findMany({ select: { ...select, id: true } })).filter(needs);
+  const inbound = (await prisma.webhookInboundSecret.findMany({ select: { ...select, provider: true } })).filter(needs);
+  const next = (r: SecretRow) => ({
+    secret: rewrite(r.secret),
+    previousSecret: r.previousSecret === null ? null : rewrite(r.previousSecret),
   });
-  const inbound = await prisma.webhookInboundSecret.findMany({
-    where: {
-      OR: [{ NOT: { secret: { startsWith: 'enc:' } } }, { previousSecret: { not: null }, NOT: { previousSecret: { startsWith: 'enc:' } } }],
-    },
-    select: { provider: true, tenantId: true, secret: true, previousSecret: true },
-  });
-  if (subs.length + inbound.length === 0) return 0;
   const tenants = new Set([...subs, ...inbound].map((r) => r.tenantId));
-  const seal = (v: string | null) => (v === null || isSealed(v) ? v : sealSecret(v));
-  let sealed = 0;
+  let rows = 0;
   for (const tenantId of tenants) {
     await prisma.$transaction(async (tx) => {
       let subscriptions = 0;
       let inboundSecrets = 0;
-      for (const r of subs.filter((s) => s.tenantId === tenantId)) {
-        const { count } = await tx.webhookSubscription.updateMany({
-          where: { id: r.id, secret: r.secret, previousSecret: r.previousSecret },
-          data: { secret: seal(r.secret) as string, previousSecret: seal(r.previousSecret) },
-        });
-        subscriptions += count;
+      for (const r of subs.filter((x) => x.tenantId === tenantId)) {
+        const where = { id: r.id, secret: r.secret, previousSecret: r.previousSecret };
+        subscriptions += (await tx.webhookSubscription.updateMany({ where, data: next(r) })).count;
       }
-      for (const r of inbound.filter((s) => s.tenantId === tenantId)) {
-        const { count } = await tx.webhookInboundSecret.updateMany({
-          where: { tenantId, provider: r.provider, secret: r.secret, previousSecret: r.previousSecret },
-          data: { secret: seal(r.secret) as string, previousSecret: seal(r.previousSecret) },
-        });
-        inboundSecrets += count;
+      for (const r of inbound.filter((x) => x.tenantId === tenantId)) {
+        const where = { tenantId, provider: r.provider, secret: r.secret, previousSecret: r.previousSecret };
+        inboundSecrets += (await tx.webhookInboundSecret.updateMany({ where, data: next(r) })).count;
       }
       if (subscriptions + inboundSecrets === 0) return;
       await recordChange(tx, {
         tenantId,
         actor: 'system',
         correlationId: newId('cor'),
-        action: 'webhook_secrets.sealed',
+        action,
         resourceType: 'svc.webhooks',
         resourceId: tenantId,
-        data: { subscriptions, inboundSecrets },
+        data: { ...data, subscriptions, inboundSecrets },
       });
-      sealed += subscriptions + inboundSecrets;
+      rows += subscriptions + inboundSecrets;
     });
   }
-  log.info('webhook secrets sealed at rest', { rows: sealed, tenants: tenants.size });
-  return sealed;
+  return { rows, tenants: tenants.size };
+}
+
+/**
+ * Rows written before secrets were sealed (or while no key was configured) are sealed once, at
+ * start, each tenant's with a `webhook_secrets.sealed` audit event saying how many.
+ */
+export async function sealExistingSecrets(prisma: Prisma, log: Logger): Promise<number> {
+  const clear = (v: string | null) => v !== null && !isSealed(v);
+  const { rows, tenants } = await rewriteSecrets(
+    prisma,
+    (r) => clear(r.secret) || clear(r.previousSecret),
+    (v) => (isSealed(v) ? v : sealSecret(v)),
+    'webhook_secrets.sealed',
+  );
+  if (rows > 0) log.info('webhook secrets sealed at rest', { rows, tenants });
+  return rows;
 }
 
 /**
@@ -149,55 +159,18 @@ export async function sealExistingSecrets(prisma: Prisma, log: Logger): Promise<
  */
 export async function resealUnderCurrentKey(prisma: Prisma, config: Config, log: Logger): Promise<number> {
   if (!config.secretsKey || !config.previousSecretsKey) return 0;
-  const subs = await prisma.webhookSubscription.findMany({ select: { id: true, tenantId: true, secret: true, previousSecret: true } });
-  const inbound = await prisma.webhookInboundSecret.findMany({
-    select: { provider: true, tenantId: true, secret: true, previousSecret: true },
-  });
-  const reseal = (v: string | null): string | null => {
-    if (v === null) return null;
-    const clear = openedWithPreviousOnly(v);
-    return clear === undefined ? v : sealSecret(clear);
-  };
-  const stale = (r: { secret: string; previousSecret: string | null }) =>
-    openedWithPreviousOnly(r.secret) !== undefined || (r.previousSecret !== null && openedWithPreviousOnly(r.previousSecret) !== undefined);
-  const staleSubs = subs.filter(stale);
-  const staleInbound = inbound.filter(stale);
-  const tenants = new Set([...staleSubs, ...staleInbound].map((r) => r.tenantId));
+  const stale = (v: string | null) => v !== null && openedWithPreviousOnly(v) !== undefined;
   const keyId = secretsKeyId(config.secretsKey);
-  const previousKeyId = secretsKeyId(config.previousSecretsKey);
-  let resealed = 0;
-  for (const tenantId of tenants) {
-    await prisma.$transaction(async (tx) => {
-      let subscriptions = 0;
-      let inboundSecrets = 0;
-      for (const r of staleSubs.filter((x) => x.tenantId === tenantId)) {
-        const { count } = await tx.webhookSubscription.updateMany({
-          where: { id: r.id, secret: r.secret, previousSecret: r.previousSecret },
-          data: { secret: reseal(r.secret) as string, previousSecret: reseal(r.previousSecret) },
-        });
-        subscriptions += count;
-      }
-      for (const r of staleInbound.filter((x) => x.tenantId === tenantId)) {
-        const { count } = await tx.webhookInboundSecret.updateMany({
-          where: { tenantId, provider: r.provider, secret: r.secret, previousSecret: r.previousSecret },
-          data: { secret: reseal(r.secret) as string, previousSecret: reseal(r.previousSecret) },
-        });
-        inboundSecrets += count;
-      }
-      if (subscriptions + inboundSecrets === 0) return;
-      await recordChange(tx, {
-        tenantId,
-        actor: 'system',
-        correlationId: newId('cor'),
-        action: 'secrets_key.rotated',
-        resourceType: 'svc.webhooks',
-        resourceId: tenantId,
-        data: { keyId, previousKeyId, subscriptions, inboundSecrets },
-      });
-      resealed += subscriptions + inboundSecrets;
-    });
-  }
-  if (resealed > 0)
-    log.info('webhook secrets re-sealed under the new secrets key', { rows: resealed, tenants: tenants.size, key_id: keyId });
-  return resealed;
+  const { rows, tenants } = await rewriteSecrets(
+    prisma,
+    (r) => stale(r.secret) || stale(r.previousSecret),
+    (v) => {
+      const opened = openedWithPreviousOnly(v);
+      return opened === undefined ? v : sealSecret(opened);
+    },
+    'secrets_key.rotated',
+    { keyId, previousKeyId: secretsKeyId(config.previousSecretsKey) },
+  );
+  if (rows > 0) log.info('webhook secrets re-sealed under the new secrets key', { rows, tenants, key_id: keyId });
+  return rows;
 }
