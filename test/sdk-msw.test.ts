@@ -1,13 +1,29 @@
 import { Assessment, contract, Framework, flattenRoutes, Obligation } from '@svc/contract';
-import { BadRequestError, createSvcClient, UnauthorizedError, ValidationFailedError } from '@svc/sdk';
-import { createMockHandlers, exampleOf } from '@svc/sdk/msw';
+import {
+  BadRequestError,
+  ConflictError,
+  createSvcClient,
+  NotFoundError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationFailedError,
+} from '@svc/sdk';
+import { createHandlers, createMockHandlers, exampleOf } from '@svc/sdk/msw';
+import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const BASE = 'http://mock.local';
-const server = setupServer(...createMockHandlers({ baseUrl: BASE }));
+const mock = createHandlers({
+  baseUrl: BASE,
+  overrides: {
+    'compliance.evidence.list': () => HttpResponse.json({ data: [], cursor: null }, { status: 200 }),
+  },
+});
+const server = setupServer(...mock.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => mock.store.reset());
 afterAll(() => server.close());
 
 /** The first example registered on a contract schema. */
@@ -24,15 +40,23 @@ describe('msw handlers generated from the contract', () => {
     expect(createMockHandlers({ baseUrl: BASE })).toHaveLength(flattenRoutes(contract).length);
   });
 
-  it('answers a list with the example item wrapped in { data, cursor: null }', async () => {
+  it('answers a non-kit list with the example item wrapped in { data, cursor: null }', async () => {
     const page = await svc.frameworks.list();
     expect(page).toEqual({ data: [firstExample(Framework)], cursor: null });
     expect(Framework.safeParse(page.data[0]).success).toBe(true);
+  });
 
+  it('seeds each kit list with distinct, schema-valid records, newest first', async () => {
     const obligations = await svc.compliance.obligations.list({ query: { limit: 25, status: 'open' } });
     expect(obligations.cursor).toBeNull();
-    expect(obligations.data).toHaveLength(1);
-    expect(Obligation.parse(obligations.data[0]).object).toBe('svc.compliance.obligation');
+    expect(obligations.data).toHaveLength(3);
+    for (const o of obligations.data) expect(Obligation.parse(o).object).toBe('svc.compliance.obligation');
+    const ids = obligations.data.map((o) => o.id);
+    expect(new Set(ids).size).toBe(3);
+    expect([...ids].sort().reverse()).toEqual(ids);
+
+    const few = createHandlers({ baseUrl: BASE, seed: 1 });
+    expect(few.store.records('svc.compliance.obligation')).toHaveLength(1);
   });
 
   it('answers a create with its success status and a schema-valid body echoing the request', async () => {
@@ -42,10 +66,97 @@ describe('msw handlers generated from the contract', () => {
     expect(res.status).toBe(201);
     const asm = Assessment.parse(res.body);
     expect(asm).toMatchObject({ type: 'dpia', systemId: 'sys_mock', jurisdiction: 'eu/fr', status: 'draft' });
+    expect(asm.id).toMatch(/^asm_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(asm.id).not.toBe((firstExample(Assessment) as { id: string }).id);
     expect(res.headers.get('x-correlation-id')).toMatch(/^cor_/);
+  });
 
-    const got = await svc.compliance.assessments.get({ params: { id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3A' } });
-    expect(got.id).toBe('asm_01JD3Z8W2M6Q4X9V7K5T1B0N3A');
+  it('stores a create: get and list return it', async () => {
+    const created = await svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_store', jurisdiction: 'eu/fr' } });
+    await expect(svc.compliance.assessments.get({ params: { id: created.id } })).resolves.toEqual(created);
+    const page = await svc.compliance.assessments.list();
+    expect(page.data[0]).toEqual(created);
+    expect(page.data).toHaveLength(4);
+
+    const unknown = await svc.compliance.assessments.get({ params: { id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3A' } }).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(NotFoundError);
+    expect((unknown as NotFoundError).raw).toMatchObject({ error: 'not_found', correlation_id: expect.stringMatching(/^cor_/) });
+  });
+
+  it('walks seeded and created records across pages with limit=2, each once', async () => {
+    const created = [];
+    for (const systemId of ['sys_a', 'sys_b']) {
+      created.push(await svc.compliance.assessments.create({ body: { type: 'fria', systemId, jurisdiction: 'eu/de' } }));
+    }
+    const first = await svc.compliance.assessments.list({ query: { limit: 2 } });
+    expect(first.data.map((a) => a.id)).toEqual([created[1]?.id, created[0]?.id]);
+    expect(first.cursor).toEqual(expect.any(String));
+
+    const seen: string[] = [];
+    for await (const asm of svc.paginate(svc.compliance.assessments.list, { query: { limit: 2 } })) seen.push(asm.id);
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+    expect(seen.slice(0, 2)).toEqual([created[1]?.id, created[0]?.id]);
+
+    await expect(svc.compliance.assessments.list({ query: { cursor: 'not-a-cursor' } })).rejects.toBeInstanceOf(BadRequestError);
+  });
+
+  it('honours the declared equality filters', async () => {
+    const dpia = await svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_filter', jurisdiction: 'eu/fr' } });
+    const bySystem = await svc.compliance.assessments.list({ query: { systemId: 'sys_filter' } });
+    expect(bySystem.data).toEqual([dpia]);
+    const byType = await svc.compliance.assessments.list({ query: { type: 'dpia' } });
+    expect(byType.data.every((a) => a.type === 'dpia')).toBe(true);
+    expect(byType.data.map((a) => a.id)).toContain(dpia.id);
+  });
+
+  it('moves state along the declared transitions and refuses the others with a conflict', async () => {
+    const asm = await svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_flow', jurisdiction: 'eu/fr' } });
+    await expect(svc.compliance.assessments.start({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'in_progress' });
+    await expect(svc.compliance.assessments.complete({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'completed' });
+    const err = await svc.compliance.assessments.start({ params: { id: asm.id } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect((err as ConflictError).message).toContain('completed');
+    expect((err as ConflictError).status).toBe(409);
+    await expect(svc.compliance.assessments.get({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  it('echoes path params into non-kit responses', async () => {
+    const activation = await svc.frameworks.activate({ params: { id: 'gdpr' } });
+    expect(activation.framework).toBe('gdpr');
+  });
+
+  it('lets a test override a route and simulate errors', async () => {
+    await expect(svc.compliance.evidence.list()).resolves.toEqual({ data: [], cursor: null });
+
+    mock.simulateError('compliance.assessments.create', 'service_unavailable', { once: true });
+    const err = await svc.compliance.assessments
+      .create({ body: { type: 'dpia', systemId: 'sys_err', jurisdiction: 'eu/fr' } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect((err as ServiceUnavailableError).status).toBe(503);
+    expect((err as ServiceUnavailableError).correlationId).toMatch(/^cor_/);
+    await expect(
+      svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_err', jurisdiction: 'eu/fr' } }),
+    ).resolves.toMatchObject({ systemId: 'sys_err' });
+
+    mock.simulateError('compliance.assessments.list', 'conflict', { details: [{ field: 'status', issue: 'locked' }] });
+    const sticky = await svc.compliance.assessments.list().catch((e: unknown) => e);
+    expect(sticky).toBeInstanceOf(ConflictError);
+    expect((sticky as ConflictError).details).toContainEqual(expect.objectContaining({ field: 'status', issue: 'locked' }));
+    expect(() => mock.simulateError('compliance.nope', 'conflict')).toThrow(/no route/);
+  });
+
+  it('forgets created records and simulated errors on store.reset()', async () => {
+    await svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_reset', jurisdiction: 'eu/fr' } });
+    mock.simulateError('compliance.assessments.get', 'internal_error');
+    expect(mock.store.records('svc.compliance.assessment')).toHaveLength(4);
+    mock.store.reset();
+    expect(mock.store.records('svc.compliance.assessment')).toHaveLength(3);
+    const page = await svc.compliance.assessments.list({ query: { systemId: 'sys_reset' } });
+    expect(page.data).toEqual([]);
+    const seeded = mock.store.records('svc.compliance.assessment')[0];
+    await expect(svc.compliance.assessments.get({ params: { id: String(seeded?.id) } })).resolves.toMatchObject({ id: seeded?.id });
   });
 
   it('rejects a create without systemId with ValidationFailedError', async () => {
