@@ -1,4 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
 import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS, type WebhookEnvelope } from '@svc/contract';
 
 /** Why {@link verify} refused a delivery. */
@@ -29,8 +31,29 @@ export interface VerifyOptions {
   now?: number;
 }
 
+const utf8 = new TextEncoder();
+
+function toBytes(value: Uint8Array | string): Uint8Array {
+  return typeof value === 'string' ? utf8.encode(value) : value;
+}
+
 function hmacHex(secret: string, timestamp: number | string, body: Uint8Array | string): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+  // A well-reviewed HMAC without node:crypto: `verify` stays synchronous, as every caller uses it,
+  // and the entry runs in browsers and edge runtimes, which only have an async Web Crypto.
+  const mac = hmac
+    .create(sha256, utf8.encode(secret))
+    .update(utf8.encode(`${timestamp}.`))
+    .update(toBytes(body))
+    .digest();
+  return bytesToHex(mac);
+}
+
+/** Compares two equal-length strings without stopping at the first difference. */
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 /**
@@ -78,19 +101,19 @@ export function verify(
   if (now - t > tolerance) throw new WebhookVerificationError('timestamp_too_old', `The signature is older than ${tolerance} s.`);
   if (t - now > tolerance)
     throw new WebhookVerificationError('timestamp_too_new', `The signature is more than ${tolerance} s in the future.`);
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  const body = toBytes(rawBody);
   const secrets = typeof secret === 'string' ? [secret] : secret;
   let matched = false;
   for (const s of secrets) {
-    const expected = Buffer.from(hmacHex(s, timestamp, body), 'hex');
+    const expected = hmacHex(s, timestamp, body);
     for (const sig of signatures) {
       // Every candidate is compared, matched or not, so timing does not tell which one matched.
-      if (/^[0-9a-f]{64}$/.test(sig) && timingSafeEqual(expected, Buffer.from(sig, 'hex'))) matched = true;
+      if (/^[0-9a-f]{64}$/.test(sig) && constantTimeEqual(expected, sig)) matched = true;
     }
   }
   if (!matched) throw new WebhookVerificationError('signature_mismatch', 'No signature matches the body and secret.');
   try {
-    return JSON.parse(body.toString('utf8')) as WebhookEnvelope;
+    return JSON.parse(new TextDecoder().decode(body)) as WebhookEnvelope;
   } catch {
     throw new WebhookVerificationError('malformed_body', 'The body is not JSON.');
   }

@@ -1,0 +1,18 @@
+// Emits dist/ with tsc, then rewrites the `.ts` specifiers tsc leaves in declaration files: a
+// consumer's tsc without allowImportingTsExtensions would otherwise reject them.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const dist = new URL('./dist/', import.meta.url).pathname;
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: new URL('.', import.meta.url).pathname });
+for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+  const file = join(entry.parentPath, entry.name);
+  const text = readFileSync(file, 'utf8');
+  const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2');
+  if (fixed !== text) writeFileSync(file, fixed);
+}

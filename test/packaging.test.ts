@@ -1,0 +1,115 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The packages as a user outside the repository gets them: built, packed with pnpm (which swaps in
+// publishConfig.exports and turns workspace: ranges into versions), installed with npm into a plain
+// ESM project that has neither the workspace nor tsx.
+const root = new URL('..', import.meta.url).pathname;
+let dir: string;
+
+function run(cmd: string, args: string[], cwd: string): string {
+  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-packaging-'));
+  run('pnpm', ['run', '-s', 'build:packages'], root);
+  for (const pkg of ['contract', 'sdk-ts']) run('pnpm', ['pack', '--pack-destination', dir], join(root, 'packages', pkg));
+  const tarballs = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
+  expect(tarballs.sort()).toEqual(['svc-contract-0.1.0.tgz', 'svc-sdk-0.1.0.tgz']);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, type: 'module' }));
+  run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs.map((t) => `./${t}`), 'typescript@5.9.3', '@types/node@20'],
+    dir,
+  );
+}, 600_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  // The lint of the whole tree (biome check .) would otherwise read the emitted JavaScript.
+  for (const pkg of ['contract', 'sdk-ts']) rmSync(join(root, 'packages', pkg, 'dist'), { recursive: true, force: true });
+});
+
+describe('the packed SDK outside the repository', () => {
+  it('publishes ranges, not pins, and points exports at dist', () => {
+    const manifest = JSON.parse(run('node', ['-p', 'JSON.stringify(require("./node_modules/@svc/sdk/package.json"))'], dir));
+    expect(manifest.dependencies).toEqual({ '@svc/contract': '^0.1.0', '@ts-rest/core': '^3.53.0-rc.1', zod: '^4.6.7' });
+    expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+  }, 120_000);
+
+  it('runs with plain node: builds a client and verifies a webhook it signs itself', () => {
+    writeFileSync(
+      join(dir, 'app.mjs'),
+      `import { createHmac } from 'node:crypto';
+import { createSvcClient, webhooks, WebhookVerificationError } from '@svc/sdk';
+const svc = createSvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'svc_test_x' });
+if (typeof svc.compliance.assessments.create !== 'function') throw new Error('no client');
+const secret = 'whsec_packaging';
+const payload = JSON.stringify({ id: 'evt_1', type: 'assessment.created' });
+const t = Math.floor(Date.now() / 1000);
+const v1 = createHmac('sha256', secret).update(t + '.' + payload).digest('hex');
+const event = webhooks.verify(payload, 't=' + t + ',v1=' + v1, secret);
+let refused = '';
+try { webhooks.verify(payload, 't=' + t + ',v1=' + v1, 'whsec_other'); } catch (e) { if (e instanceof WebhookVerificationError) refused = e.reason; }
+console.log(JSON.stringify({ id: event.id, refused }));
+`,
+    );
+    expect(JSON.parse(run('node', ['app.mjs'], dir))).toEqual({ id: 'evt_1', refused: 'signature_mismatch' });
+  }, 120_000);
+
+  it('type-checks a strict TypeScript consumer with tsc', () => {
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          // Not exactOptionalPropertyTypes: under it the rc of @ts-rest/core no longer sees the
+          // contract's nested routers as routers, and every namespace of the client becomes never.
+          // The @ts-rest/core rc's own declaration files do not pass a library check.
+          skipLibCheck: true,
+          noEmit: true,
+          types: ['node'],
+        },
+        include: ['app.ts'],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'app.ts'),
+      `import { createSvcClient, ValidationFailedError, type SvcClient } from '@svc/sdk';
+const svc: SvcClient = createSvcClient({ baseUrl: 'https://api.svc.example', apiKey: 'svc_test_x' });
+export async function main(): Promise<string> {
+  try {
+    const asm = await svc.compliance.assessments.create({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
+    const id: string = asm.id;
+    return id;
+  } catch (err) {
+    if (err instanceof ValidationFailedError) {
+      const status: 422 | number = err.status;
+      const fields: string[] = err.details.map((d) => d.field);
+      return \`\${status} \${fields.join(',')} \${err.correlationId ?? ''}\`;
+    }
+    throw err;
+  }
+}
+// @ts-expect-error: the contract types the body, so an unknown assessment type is refused.
+void svc.compliance.assessments.create({ body: { type: 'not-a-type', systemId: 'sys_1', jurisdiction: 'eu/de' } });
+`,
+    );
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+    let output = '';
+    try {
+      output = run('node', [tsc, '-p', 'tsconfig.json'], dir);
+    } catch (err) {
+      output = String((err as { stdout?: string }).stdout ?? err);
+    }
+    expect(output).toBe('');
+  }, 300_000);
+});
