@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'packages/cli/src/bin.ts');
+// The tests drive the TypeScript entry through tsx; cli-ux.test.ts covers the JS bin under plain node.
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /**
@@ -130,8 +131,11 @@ describe('svc commands over HTTP', () => {
     const revoked = await svc(['keys', 'revoke', key.id, '--json']);
     expect(JSON.parse(revoked.stdout).revokedAt).not.toBeNull();
     const refused = await svc(['call', 'GET', '/v1/compliance/assessments', '--key', token]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/401 unauthorized: The API key was revoked/);
+    // The source and a prefix of the key, never the key itself.
+    expect(refused.stderr).toMatch(/used the API key svc_\w+_\w{0,4}… from --key/);
+    expect(refused.stderr).not.toContain(token);
   });
 
   it('uses the first-start owner key by default and shows API errors with their correlation id', async () => {
@@ -139,8 +143,10 @@ describe('svc commands over HTTP', () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).data.length).toBeGreaterThanOrEqual(3);
     const bad = await svc(['call', 'POST', '/v1/compliance/assessments', '--data', '{"type":"fria"}']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/422 validation_failed: .*systemId: missing.*correlation id cor_/);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/422 validation_failed: /);
+    expect(bad.stderr).toMatch(/^ {2}systemId: missing/m);
+    expect(bad.stderr).toMatch(/correlation id cor_/);
     const badJson = await svc(['call', 'POST', '/v1/compliance/assessments', '--data', '{"type":"fria"}', '--json']);
     expect(JSON.parse(badJson.stdout)).toMatchObject({ error: 'validation_failed' });
   });
@@ -181,8 +187,9 @@ describe('svc commands over HTTP', () => {
 
   it('a tenant key cannot use operator commands', async () => {
     const res = await svc(['tenants', 'list', '--key', JSON.parse(readFileSync(credentialsFile, 'utf8')).apiKey]);
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(2);
     expect(res.stderr).toContain('403 forbidden');
+    expect(res.stderr).toContain('is not an operator credential');
   });
 });
 

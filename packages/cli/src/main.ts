@@ -1,44 +1,14 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keyFingerprint } from '@svc/contract';
-import { createSvcClient, isSvcError, type SvcClient } from '@svc/sdk';
+import { createSvcClient, type SvcClient } from '@svc/sdk';
 import { type Credentials, loadConfig, readCredentials } from '@svc/server';
 import { EXIT_UNANCHORED, readTrustFile, type TrustAnchor, type VerifyReport, verifyExportFile } from './audit.ts';
-import { print as printOut, table } from './output.ts';
+import { type Attempt, EXIT_USAGE, report } from './failure.ts';
+import { COMMANDS, commandHelp, completionScript, globalHelp, UsageError } from './help.ts';
+import { autoTable, print as printOut, progressWanted, table } from './output.ts';
 import { serve } from './serve.ts';
 import { webhooksCommand, withRole } from './webhooks.ts';
-
-const HELP = `svc: operate the compliance platform service
-
-Usage:
-  svc serve [--port N] [--host H] [--data-dir DIR] [--role all|api|dispatcher|webhooks]
-  svc tenants create --name NAME --tier TIER [--env live|test|dev] [--rate-limit N] [--quota N]
-  svc tenants list
-  svc keys create --tenant ID --role ROLE [--name NAME] [--scopes a:read,b:write] [--expires ISO]
-  svc keys list --tenant ID
-  svc keys revoke KEY_ID
-  svc audit export --out FILE [--from-seq N] [--to-seq N]
-  svc audit keys [--out TRUST_FILE]
-  svc audit verify FILE [--trust TRUST_FILE] [--key-fingerprint sha256:HEX ...]
-                                   (offline: no server, no database)
-  svc audit rotate-key
-  svc operator rotate-credential   (the credentials file is updated when it held the old one)
-  svc webhooks dlq list [--tenant ID]
-  svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]
-  svc call METHOD PATH [--data JSON] [--header 'Name: value'] [--operator]
-
-Every command but serve talks to a running server over HTTP. It finds the URL and
-credentials in the file the server wrote on first start (~/.svc/credentials.json, or
-SVC_CREDENTIALS_FILE / --credentials), overridden by SVC_URL, SVC_API_KEY, SVC_OPERATOR_TOKEN
-or --url / --key. Add --json for machine-readable output.
-
-audit keys lists the public keys that sign the audit trail with their SHA-256 fingerprints;
---out writes them as a trust file. audit verify trusts only the keys of --trust (each within
-its validity window) and those pinned by --key-fingerprint, never keys the export carries.
-Exit codes: 0 valid (chain intact, signed by trusted keys); 1 usage or API error; 2 broken
-(names the first broken link); 3 chain intact but not anchored (no --trust or
---key-fingerprint given, so the signatures were checked only against the file's own keys).
-`;
 
 interface Globals {
   json: boolean;
@@ -47,28 +17,49 @@ interface Globals {
   credentials: string | undefined;
 }
 
-function context(g: Globals): { url: string; apiKey: string | undefined; operatorToken: string | undefined } {
+/** What the running command is doing, so a failure can say what to fix. */
+const attempt: Attempt = {};
+
+function context(g: Globals) {
   const file = g.credentials ?? loadConfig(process.env).credentialsFile;
   let creds: Credentials | undefined;
   try {
     creds = readCredentials(file);
   } catch {
-    throw new Error(`cannot read the credentials file ${file}`);
+    throw new UsageError(`cannot read the credentials file ${file}`);
   }
   const url = g.url ?? process.env.SVC_URL ?? creds?.url;
-  if (!url) throw new Error(`no server URL: start one with \`svc serve\`, or pass --url (looked in ${file})`);
+  if (!url) throw new UsageError(`no server URL: start one with \`svc serve\`, or pass --url (looked in ${file})`);
+  const pick = (flag: string | undefined, envName: string, fromFile: string | undefined) =>
+    flag
+      ? { token: flag, source: '--key' }
+      : process.env[envName]
+        ? { token: process.env[envName] as string, source: `$${envName}` }
+        : fromFile
+          ? { token: fromFile, source: `the credentials file ${file}` }
+          : undefined;
   return {
     url,
-    apiKey: g.key ?? process.env.SVC_API_KEY ?? creds?.apiKey,
-    operatorToken: process.env.SVC_OPERATOR_TOKEN ?? creds?.operatorToken,
+    apiKey: pick(g.key, 'SVC_API_KEY', creds?.apiKey),
+    operatorToken: pick(g.key, 'SVC_OPERATOR_TOKEN', creds?.operatorToken),
   };
 }
 
 function clientFor(g: Globals, as: 'operator' | 'tenant'): SvcClient {
   const c = context(g);
-  const token = as === 'operator' ? (g.key ?? c.operatorToken) : c.apiKey;
-  if (!token) throw new Error(`no ${as === 'operator' ? 'operator credential' : 'API key'}: pass --key or set it in the credentials file`);
-  return createSvcClient({ baseUrl: c.url, apiKey: token, maxRetries: 2 });
+  const cred = as === 'operator' ? c.operatorToken : c.apiKey;
+  if (!cred)
+    throw new UsageError(`no ${as === 'operator' ? 'operator credential' : 'API key'}: pass --key or set it in the credentials file`);
+  attempt.url = c.url;
+  attempt.operator = as === 'operator';
+  attempt.credential = { token: cred.token, source: cred.source, operator: as === 'operator' };
+  return createSvcClient({ baseUrl: c.url, apiKey: cred.token, maxRetries: 2 });
+}
+
+/** Records the route about to be called, for the hints of a failure. */
+function calling(method: string, path: string): void {
+  attempt.method = method;
+  attempt.path = path;
 }
 
 function print(g: Globals, value: unknown, human: () => string): void {
@@ -76,7 +67,7 @@ function print(g: Globals, value: unknown, human: () => string): void {
 }
 
 function need(value: string | undefined, flag: string): string {
-  if (value === undefined || value === '') throw new Error(`missing ${flag}`);
+  if (value === undefined || value === '') throw new UsageError(`missing ${flag}`);
   return value;
 }
 
@@ -128,193 +119,324 @@ export async function main(argv: string[]): Promise<number> {
       since: { type: 'string' },
       trust: { type: 'string' },
       'key-fingerprint': { type: 'string', multiple: true },
+      version: { type: 'boolean', short: 'v', default: false },
+      progress: { type: 'boolean', default: false },
+      limit: { type: 'string' },
+      type: { type: 'string' },
+      system: { type: 'string' },
+      jurisdiction: { type: 'string' },
+      title: { type: 'string' },
+      kind: { type: 'string' },
+      uri: { type: 'string' },
+      description: { type: 'string' },
+      controls: { type: 'string' },
     },
   });
   const g: Globals = { json: values.json ?? false, url: values.url, key: values.key, credentials: values.credentials };
   const [command, sub, ...rest] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(HELP);
-    return command || values.help ? 0 : 1;
+  if (values.version) {
+    process.stdout.write(`svc ${version()}\n`);
+    return 0;
   }
-
-  try {
-    switch (command) {
-      case 'serve':
-        return await serve(
-          withRole(
-            {
-              ...(values.port ? { port: Number(values.port) } : {}),
-              ...(values.host ? { host: values.host } : {}),
-              ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
-              ...(values.credentials ? { credentialsFile: values.credentials } : {}),
-            },
-            values.role,
-          ),
-        );
-      case 'webhooks':
-        return await webhooksCommand(clientFor(g, 'operator'), [sub ?? '', ...rest], {
-          json: g.json,
-          tenant: values.tenant,
-          since: values.since,
+  if (command === 'help' || (values.help && command)) {
+    const name = command === 'help' ? sub : command;
+    if (!name) {
+      process.stdout.write(globalHelp());
+      return 0;
+    }
+    const text = commandHelp(name);
+    if (!text) throw new UsageError(`unknown command ${name}`);
+    process.stdout.write(text);
+    return 0;
+  }
+  if (values.help || !command) {
+    (command || values.help ? process.stdout : process.stderr).write(globalHelp());
+    return command || values.help ? 0 : EXIT_USAGE;
+  }
+  // Progress is for someone watching: never mixed into --json, and off when stderr is captured.
+  const progress = progressWanted(values.progress ?? false, g.json);
+  switch (command) {
+    case 'serve':
+      return await serve(
+        withRole(
+          {
+            ...(values.port ? { port: Number(values.port) } : {}),
+            ...(values.host ? { host: values.host } : {}),
+            ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+            ...(values.credentials ? { credentialsFile: values.credentials } : {}),
+          },
+          values.role,
+        ),
+      );
+    case 'webhooks':
+      return await webhooksCommand(clientFor(g, 'operator'), [sub ?? '', ...rest], {
+        json: g.json,
+        tenant: values.tenant,
+        since: values.since,
+        progress,
+      });
+    case 'completion':
+      process.stdout.write(completionScript(sub ?? ''));
+      return 0;
+    case 'frameworks': {
+      const svc = clientFor(g, 'tenant');
+      if (sub === 'list') {
+        calling('GET', '/v1/frameworks');
+        const rows = await collect(svc.paginate(svc.frameworks.list, { query: { limit: 100 } }));
+        print(g, rows, () => autoTable(rows as unknown as Record<string, unknown>[], ['id', 'name', 'version', 'jurisdiction', 'active']));
+        return 0;
+      }
+      if (sub === 'activate') {
+        const id = need(rest[0], 'framework ID');
+        calling('POST', `/v1/frameworks/${id}/activate`);
+        const res = await svc.frameworks.activate({ params: { id } });
+        print(g, res, () => `activated ${id}`);
+        return 0;
+      }
+      throw new UsageError('usage: svc frameworks list|activate ID');
+    }
+    case 'assessments': {
+      const svc = clientFor(g, 'tenant');
+      const columns = ['id', 'type', 'systemId', 'jurisdiction', 'status', 'completion', 'createdAt'];
+      if (sub === 'list') {
+        calling('GET', '/v1/compliance/assessments');
+        const rows = await collect(svc.paginate(svc.compliance.assessments.list, { query: { limit: 100 } }));
+        print(g, rows, () => autoTable(rows as unknown as Record<string, unknown>[], columns));
+        return 0;
+      }
+      if (sub === 'create') {
+        calling('POST', '/v1/compliance/assessments');
+        const body = {
+          type: need(values.type, '--type'),
+          systemId: need(values.system, '--system'),
+          jurisdiction: need(values.jurisdiction, '--jurisdiction'),
+          ...(values.title ? { title: values.title } : {}),
+        };
+        // The server validates the type and names the allowed values; the CLI does not duplicate the list.
+        const created = await svc.compliance.assessments.create({
+          body: body as Parameters<typeof svc.compliance.assessments.create>[0]['body'],
         });
-      case 'tenants': {
-        const svc = clientFor(g, 'operator');
-        if (sub === 'create') {
-          const created = await svc.operator.createTenant({
-            body: {
-              name: need(values.name, '--name'),
-              tier: need(values.tier, '--tier') as 'sandbox',
-              ...(values.env ? { env: values.env as 'live' } : {}),
-              ...(values['rate-limit'] ? { rateLimitPerSecond: Number(values['rate-limit']) } : {}),
-              ...(values.quota ? { monthlyQuota: Number(values.quota) } : {}),
-            },
-          });
-          print(g, created, () =>
-            [
-              `tenant:  ${created.tenant.id} (${created.tenant.name}, ${created.tenant.tier}, ${created.tenant.env})`,
-              `api key: ${created.apiKey.token}  (owner; shown once)`,
-            ].join('\n'),
-          );
-          return 0;
-        }
-        if (sub === 'list') {
-          const tenants = await collect(svc.paginate(svc.operator.listTenants, { query: { limit: 200 } }));
-          print(g, tenants, () => table(tenants, ['id', 'name', 'tier', 'env', 'region', 'createdAt']));
-          return 0;
-        }
-        throw new Error('usage: svc tenants create|list');
-      }
-      case 'keys': {
-        const svc = clientFor(g, 'operator');
-        if (sub === 'create') {
-          const key = await svc.operator.createKey({
-            body: {
-              tenantId: need(values.tenant, '--tenant'),
-              role: need(values.role, '--role') as 'viewer',
-              ...(values.name ? { name: values.name } : {}),
-              ...(values.scopes ? { scopes: values.scopes.split(',').map((s) => s.trim()) } : {}),
-              ...(values.expires ? { expiresAt: values.expires } : {}),
-            },
-          });
-          print(g, key, () => `key:   ${key.id} (${key.role})\ntoken: ${key.token}  (shown once)`);
-          return 0;
-        }
-        if (sub === 'list') {
-          const keys = await collect(
-            svc.paginate(svc.operator.listKeys, { query: { tenantId: need(values.tenant, '--tenant'), limit: 200 } }),
-          );
-          print(g, keys, () => table(keys, ['id', 'name', 'role', 'prefix', 'createdAt', 'revokedAt']));
-          return 0;
-        }
-        if (sub === 'revoke') {
-          const id = need(rest[0], 'KEY_ID');
-          const key = await svc.operator.revokeKey({ params: { id } });
-          print(g, key, () => `revoked ${key.id} at ${key.revokedAt}`);
-          return 0;
-        }
-        throw new Error('usage: svc keys create|list|revoke');
-      }
-      case 'audit': {
-        if (sub === 'verify') {
-          const trust: TrustAnchor = {
-            ...(values.trust ? { keys: readTrustFile(values.trust) } : {}),
-            ...(values['key-fingerprint']?.length ? { fingerprints: values['key-fingerprint'] } : {}),
-          };
-          const report = verifyExportFile(need(rest[0], 'FILE'), trust);
-          print(g, report, () => describeVerify(report));
-          return report.status === 'valid' ? 0 : report.status === 'unanchored' ? EXIT_UNANCHORED : 2;
-        }
-        if (sub === 'keys') {
-          const { data } = await clientFor(g, 'tenant').audit_trail.keys();
-          const out = values.out;
-          // The file is the endpoint's body as is, so a key list fetched any other way serves too.
-          if (out) writeFileSync(out, `${JSON.stringify({ data }, null, 2)}\n`);
-          const keys = data.map((k) => ({ ...k, fingerprint: keyFingerprint(k.publicKey) }));
-          print(g, { ...(out ? { file: out } : {}), data: keys }, () =>
-            [
-              table(
-                keys.map((k) => ({ ...k, retiredAt: k.retiredAt ?? '(current)' })),
-                ['keyId', 'fingerprint', 'createdAt', 'retiredAt'],
-              ),
-              ...(out ? [`wrote ${keys.length} keys to ${out}`] : []),
-            ].join('\n'),
-          );
-          return 0;
-        }
-        if (sub === 'export') {
-          const svc = clientFor(g, 'tenant');
-          const doc = await svc.audit_trail.export({
-            body: {
-              ...(values['from-seq'] ? { fromSeq: Number(values['from-seq']) } : {}),
-              ...(values['to-seq'] ? { toSeq: Number(values['to-seq']) } : {}),
-            },
-          });
-          const out = need(values.out, '--out');
-          writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
-          print(g, { file: out, events: doc.events.length, range: doc.range }, () => `wrote ${doc.events.length} events to ${out}`);
-          return 0;
-        }
-        if (sub === 'rotate-key') {
-          const key = await clientFor(g, 'operator').operator.rotateSigningKey();
-          print(g, key, () => `active signing key: ${key.keyId}`);
-          return 0;
-        }
-        throw new Error('usage: svc audit export|keys|verify|rotate-key');
-      }
-      case 'operator': {
-        if (sub !== 'rotate-credential') throw new Error('usage: svc operator rotate-credential');
-        const rotated = await clientFor(g, 'operator').operator.rotateCredential();
-        const file = g.credentials ?? loadConfig(process.env).credentialsFile;
-        const creds = readCredentials(file);
-        // The file keeps working only if it is rewritten: the credential it held is now revoked.
-        const updated = creds !== undefined && !process.env.SVC_OPERATOR_TOKEN && !g.key;
-        if (updated) writeFileSync(file, `${JSON.stringify({ ...creds, operatorToken: rotated.token }, null, 2)}\n`, { mode: 0o600 });
-        print(g, { ...rotated, credentialsFile: updated ? file : null }, () =>
-          updated
-            ? `operator credential ${rotated.revokedCredentialId} revoked; ${rotated.id} written to ${file}`
-            : `operator credential ${rotated.revokedCredentialId} revoked; the new one, shown once:\n${rotated.token}`,
-        );
+        print(g, created, () => autoTable([created as unknown as Record<string, unknown>], columns));
         return 0;
       }
-      case 'call': {
-        const method = need(sub, 'METHOD').toUpperCase();
-        const path = need(rest[0], 'PATH');
-        const svc = clientFor(g, values.operator ? 'operator' : 'tenant');
-        const headers = Object.fromEntries(
-          (values.header ?? []).map((h) => {
-            const i = h.indexOf(':');
-            if (i < 1) throw new Error(`bad --header ${h}: use 'Name: value'`);
-            return [h.slice(0, i).trim(), h.slice(i + 1).trim()];
-          }),
-        );
-        let body: unknown;
-        if (values.data !== undefined) {
-          try {
-            body = JSON.parse(values.data);
-          } catch {
-            throw new Error('--data must be JSON');
-          }
-        }
-        const res = await svc.request(method, path, { ...(body !== undefined ? { body } : {}), headers });
-        print(g, res.body, () => `${JSON.stringify(res.body, null, 2)}`);
+      if (sub === 'get') {
+        const id = need(rest[0], 'assessment ID');
+        calling('GET', `/v1/compliance/assessments/${id}`);
+        const found = await svc.compliance.assessments.get({ params: { id } });
+        print(g, found, () => JSON.stringify(found, null, 2));
         return 0;
       }
-      default:
-        process.stderr.write(`svc: unknown command ${command}\n\n${HELP}`);
-        return 1;
+      throw new UsageError('usage: svc assessments list|create|get');
     }
+    case 'evidence': {
+      const svc = clientFor(g, 'tenant');
+      const columns = ['id', 'title', 'kind', 'systemId', 'uri', 'createdAt'];
+      if (sub === 'list') {
+        calling('GET', '/v1/compliance/evidence');
+        const rows = await collect(svc.paginate(svc.compliance.evidence.list, { query: { limit: 100 } }));
+        print(g, rows, () => autoTable(rows as unknown as Record<string, unknown>[], columns));
+        return 0;
+      }
+      if (sub === 'create') {
+        calling('POST', '/v1/compliance/evidence');
+        const body = {
+          title: need(values.title, '--title'),
+          kind: need(values.kind, '--kind'),
+          ...(values.uri ? { uri: values.uri } : {}),
+          ...(values.system ? { systemId: values.system } : {}),
+          ...(values.description ? { description: values.description } : {}),
+          ...(values.controls ? { controlIds: values.controls.split(',').map((s) => s.trim()) } : {}),
+        };
+        const created = await svc.compliance.evidence.create({
+          body: body as Parameters<typeof svc.compliance.evidence.create>[0]['body'],
+        });
+        print(g, created, () => autoTable([created as unknown as Record<string, unknown>], columns));
+        return 0;
+      }
+      if (sub === 'get') {
+        const id = need(rest[0], 'evidence ID');
+        calling('GET', `/v1/compliance/evidence/${id}`);
+        const found = await svc.compliance.evidence.get({ params: { id } });
+        print(g, found, () => JSON.stringify(found, null, 2));
+        return 0;
+      }
+      throw new UsageError('usage: svc evidence list|create|get');
+    }
+    case 'tenants': {
+      const svc = clientFor(g, 'operator');
+      if (sub === 'create') {
+        const created = await svc.operator.createTenant({
+          body: {
+            name: need(values.name, '--name'),
+            tier: need(values.tier, '--tier') as 'sandbox',
+            ...(values.env ? { env: values.env as 'live' } : {}),
+            ...(values['rate-limit'] ? { rateLimitPerSecond: Number(values['rate-limit']) } : {}),
+            ...(values.quota ? { monthlyQuota: Number(values.quota) } : {}),
+          },
+        });
+        print(g, created, () =>
+          [
+            `tenant:  ${created.tenant.id} (${created.tenant.name}, ${created.tenant.tier}, ${created.tenant.env})`,
+            `api key: ${created.apiKey.token}  (owner; shown once)`,
+          ].join('\n'),
+        );
+        return 0;
+      }
+      if (sub === 'list') {
+        const tenants = await collect(svc.paginate(svc.operator.listTenants, { query: { limit: 200 } }));
+        print(g, tenants, () => table(tenants, ['id', 'name', 'tier', 'env', 'region', 'createdAt']));
+        return 0;
+      }
+      throw new UsageError('usage: svc tenants create|list');
+    }
+    case 'keys': {
+      const svc = clientFor(g, 'operator');
+      if (sub === 'create') {
+        const key = await svc.operator.createKey({
+          body: {
+            tenantId: need(values.tenant, '--tenant'),
+            role: need(values.role, '--role') as 'viewer',
+            ...(values.name ? { name: values.name } : {}),
+            ...(values.scopes ? { scopes: values.scopes.split(',').map((s) => s.trim()) } : {}),
+            ...(values.expires ? { expiresAt: values.expires } : {}),
+          },
+        });
+        print(g, key, () => `key:   ${key.id} (${key.role})\ntoken: ${key.token}  (shown once)`);
+        return 0;
+      }
+      if (sub === 'list') {
+        const keys = await collect(
+          svc.paginate(svc.operator.listKeys, { query: { tenantId: need(values.tenant, '--tenant'), limit: 200 } }),
+        );
+        print(g, keys, () => table(keys, ['id', 'name', 'role', 'prefix', 'createdAt', 'revokedAt']));
+        return 0;
+      }
+      if (sub === 'revoke') {
+        const id = need(rest[0], 'KEY_ID');
+        const key = await svc.operator.revokeKey({ params: { id } });
+        print(g, key, () => `revoked ${key.id} at ${key.revokedAt}`);
+        return 0;
+      }
+      throw new UsageError('usage: svc keys create|list|revoke');
+    }
+    case 'audit': {
+      if (sub === 'verify') {
+        const trust: TrustAnchor = {
+          ...(values.trust ? { keys: readTrustFile(values.trust) } : {}),
+          ...(values['key-fingerprint']?.length ? { fingerprints: values['key-fingerprint'] } : {}),
+        };
+        const report = verifyExportFile(need(rest[0], 'FILE'), trust);
+        print(g, report, () => describeVerify(report));
+        return report.status === 'valid' ? 0 : report.status === 'unanchored' ? EXIT_UNANCHORED : 2;
+      }
+      if (sub === 'keys') {
+        const { data } = await clientFor(g, 'tenant').audit_trail.keys();
+        const out = values.out;
+        // The file is the endpoint's body as is, so a key list fetched any other way serves too.
+        if (out) writeFileSync(out, `${JSON.stringify({ data }, null, 2)}\n`);
+        const keys = data.map((k) => ({ ...k, fingerprint: keyFingerprint(k.publicKey) }));
+        print(g, { ...(out ? { file: out } : {}), data: keys }, () =>
+          [
+            table(
+              keys.map((k) => ({ ...k, retiredAt: k.retiredAt ?? '(current)' })),
+              ['keyId', 'fingerprint', 'createdAt', 'retiredAt'],
+            ),
+            ...(out ? [`wrote ${keys.length} keys to ${out}`] : []),
+          ].join('\n'),
+        );
+        return 0;
+      }
+      if (sub === 'events') {
+        const svc = clientFor(g, 'tenant');
+        calling('GET', '/v1/audit-trail/events');
+        const limit = values.limit ? Number(values.limit) : 50;
+        if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+        const rows: Record<string, unknown>[] = [];
+        for await (const e of svc.paginate(svc.audit_trail.events, { query: { limit: Math.min(limit, 200) } })) {
+          rows.push(e as unknown as Record<string, unknown>);
+          if (rows.length >= limit) break;
+        }
+        print(g, rows, () => autoTable(rows, ['seq', 'id', 'type', 'action', 'actor', 'objectId', 'occurredAt', 'createdAt']));
+        return 0;
+      }
+      if (sub === 'export') {
+        const svc = clientFor(g, 'tenant');
+        calling('POST', '/v1/audit-trail/export');
+        const out = need(values.out, '--out');
+        if (progress) process.stderr.write('exporting the audit trail…\n');
+        const doc = await svc.audit_trail.export({
+          body: {
+            ...(values['from-seq'] ? { fromSeq: Number(values['from-seq']) } : {}),
+            ...(values['to-seq'] ? { toSeq: Number(values['to-seq']) } : {}),
+          },
+        });
+        if (progress) process.stderr.write(`fetched ${doc.events.length} events (seq ${doc.range.fromSeq}..${doc.range.toSeq})\n`);
+        writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+        print(g, { file: out, events: doc.events.length, range: doc.range }, () => `wrote ${doc.events.length} events to ${out}`);
+        return 0;
+      }
+      if (sub === 'rotate-key') {
+        const key = await clientFor(g, 'operator').operator.rotateSigningKey();
+        print(g, key, () => `active signing key: ${key.keyId}`);
+        return 0;
+      }
+      throw new UsageError('usage: svc audit export|keys|verify|rotate-key');
+    }
+    case 'operator': {
+      if (sub !== 'rotate-credential') throw new UsageError('usage: svc operator rotate-credential');
+      const rotated = await clientFor(g, 'operator').operator.rotateCredential();
+      const file = g.credentials ?? loadConfig(process.env).credentialsFile;
+      const creds = readCredentials(file);
+      // The file keeps working only if it is rewritten: the credential it held is now revoked.
+      const updated = creds !== undefined && !process.env.SVC_OPERATOR_TOKEN && !g.key;
+      if (updated) writeFileSync(file, `${JSON.stringify({ ...creds, operatorToken: rotated.token }, null, 2)}\n`, { mode: 0o600 });
+      print(g, { ...rotated, credentialsFile: updated ? file : null }, () =>
+        updated
+          ? `operator credential ${rotated.revokedCredentialId} revoked; ${rotated.id} written to ${file}`
+          : `operator credential ${rotated.revokedCredentialId} revoked; the new one, shown once:\n${rotated.token}`,
+      );
+      return 0;
+    }
+    case 'call': {
+      const method = need(sub, 'METHOD').toUpperCase();
+      const path = need(rest[0], 'PATH');
+      const svc = clientFor(g, values.operator ? 'operator' : 'tenant');
+      calling(method, path);
+      attempt.raw = true;
+      const headers = Object.fromEntries(
+        (values.header ?? []).map((h) => {
+          const i = h.indexOf(':');
+          if (i < 1) throw new UsageError(`bad --header ${h}: use 'Name: value'`);
+          return [h.slice(0, i).trim(), h.slice(i + 1).trim()];
+        }),
+      );
+      let body: unknown;
+      if (values.data !== undefined) {
+        try {
+          body = JSON.parse(values.data);
+        } catch {
+          throw new UsageError('--data must be JSON');
+        }
+      }
+      const res = await svc.request(method, path, { ...(body !== undefined ? { body } : {}), headers });
+      print(g, res.body, () => `${JSON.stringify(res.body, null, 2)}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command ${command}: the commands are ${Object.keys(COMMANDS).join(', ')}`);
+  }
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/** Runs the CLI and maps every failure to a message on stderr and an exit code; never throws. */
+export async function run(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  try {
+    return await main(argv);
   } catch (err) {
-    if (isSvcError(err)) {
-      if (g.json) {
-        process.stdout.write(
-          `${JSON.stringify({ error: err.code, message: err.message, details: err.details, correlation_id: err.correlationId }, null, 2)}\n`,
-        );
-      } else {
-        const details = err.details?.length ? ` [${err.details.map((d) => `${d.field}: ${d.issue}`).join('; ')}]` : '';
-        process.stderr.write(`svc: ${err.status} ${err.code}: ${err.message}${details} (correlation id ${err.correlationId})\n`);
-      }
-      return 1;
-    }
-    throw err;
+    return report(err, attempt, json);
   }
 }

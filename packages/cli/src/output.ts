@@ -17,3 +17,24 @@ export function table(rows: Record<string, unknown>[], columns: string[]): strin
       .trimEnd();
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
 }
+
+/**
+ * A table of the preferred columns the rows have; rows of a shape the CLI does not know fall back
+ * to their first scalar fields, so a new response field never breaks the output.
+ */
+export function autoTable(rows: Record<string, unknown>[], preferred: string[]): string {
+  const present = preferred.filter((c) => rows.some((r) => r[c] !== undefined));
+  const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+  const columns = present.length
+    ? present
+    : Object.keys(rows[0] ?? {})
+        .filter((k) => scalar(rows[0]?.[k]))
+        .slice(0, 6);
+  return table(rows, columns);
+}
+
+/** Progress lines go to stderr with --progress, or when stderr is a terminal; never with --json. */
+export function progressWanted(flag: boolean, json: boolean): boolean {
+  if (json) return false;
+  return flag || process.stderr.isTTY === true;
+}

@@ -1,5 +1,6 @@
 import type { SvcClient } from '@svc/sdk';
 import { type Config, loadConfig, startWebhookProcess } from '@svc/server';
+import { UsageError } from './help.ts';
 import { print as printOut, table } from './output.ts';
 
 export const SERVE_ROLES = ['all', 'api', 'dispatcher', 'webhooks'] as const;
@@ -8,7 +9,7 @@ export type ServeRole = (typeof SERVE_ROLES)[number];
 /** Config overrides of `svc serve --role R`: the role on top of what the environment says. */
 export function withRole(overrides: Partial<Config>, role: string | undefined): Partial<Config> {
   if (role === undefined) return overrides;
-  if (!(SERVE_ROLES as readonly string[]).includes(role)) throw new Error(`--role must be one of ${SERVE_ROLES.join(', ')}`);
+  if (!(SERVE_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${SERVE_ROLES.join(', ')}`);
   const base = loadConfig(process.env, overrides);
   return { ...overrides, webhooks: { ...base.webhooks, role: role as ServeRole } };
 }
@@ -36,6 +37,8 @@ export interface WebhooksCommandOptions {
   json: boolean;
   tenant?: string | undefined;
   since?: string | undefined;
+  /** Print progress lines on stderr. */
+  progress?: boolean;
 }
 
 /**
@@ -45,7 +48,7 @@ export interface WebhooksCommandOptions {
 export async function webhooksCommand(svc: SvcClient, args: string[], opts: WebhooksCommandOptions): Promise<number> {
   const [group, action, target] = args;
   const print = (value: unknown, human: () => string) => printOut(opts.json, value, human);
-  if (group !== 'dlq') throw new Error('usage: svc webhooks dlq list|replay');
+  if (group !== 'dlq') throw new UsageError('usage: svc webhooks dlq list|replay');
   if (action === 'list') {
     const rows: Awaited<ReturnType<typeof svc.webhooks.listDeadLetters>>['data'] = [];
     for await (const row of svc.paginate(svc.webhooks.listDeadLetters, {
@@ -62,11 +65,14 @@ export async function webhooksCommand(svc: SvcClient, args: string[], opts: Webh
     return 0;
   }
   if (action === 'replay') {
-    if (!target && !opts.since) throw new Error('usage: svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]');
+    if (!target && !opts.since) throw new UsageError('usage: svc webhooks dlq replay DELIVERY_ID | --since ISO [--tenant ID]');
     const body = target ? { deliveryId: target } : { since: opts.since as string, ...(opts.tenant ? { tenantId: opts.tenant } : {}) };
+    if (opts.progress)
+      process.stderr.write(`replaying ${target ? `delivery ${target}` : `deliveries dead-lettered since ${opts.since}`}…\n`);
     const result = await svc.webhooks.replayDeadLetters({ body });
+    if (opts.progress) process.stderr.write(`replayed ${result.replayed}\n`);
     print(result, () => `replayed ${result.replayed} deliveries${result.replayed ? `: ${result.deliveryIds.join(', ')}` : ''}`);
     return 0;
   }
-  throw new Error('usage: svc webhooks dlq list|replay');
+  throw new UsageError('usage: svc webhooks dlq list|replay');
 }
