@@ -14,28 +14,28 @@ function run(cmd: string, args: string[], cwd: string): string {
   return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
 }
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-packaging-'));
-  run('pnpm', ['run', '-s', 'build:packages'], root);
-  for (const pkg of ['contract', 'sdk-ts']) run('pnpm', ['pack', '--pack-destination', dir], join(root, 'packages', pkg));
-  const tarballs = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
-  expect(tarballs.sort()).toEqual(['svc-contract-0.1.0.tgz', 'svc-sdk-0.1.0.tgz']);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, type: 'module' }));
-  run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs.map((t) => `./${t}`), 'typescript@5.9.3', '@types/node@20'],
-    dir,
-  );
-}, 600_000);
-
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  // The lint of the whole tree (biome check .) would otherwise read the emitted JavaScript.
-  for (const pkg of ['contract', 'sdk-ts']) rmSync(join(root, 'packages', pkg, 'dist'), { recursive: true, force: true });
-});
-
 // Independent of the database: it runs in the embedded pass of CI and is skipped in the PostgreSQL one.
 describe.skipIf(Boolean(process.env.DATABASE_URL))('the packed SDK outside the repository', () => {
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-packaging-'));
+    run('pnpm', ['run', '-s', 'build:packages'], root);
+    for (const pkg of ['contract', 'sdk-ts']) run('pnpm', ['pack', '--pack-destination', dir], join(root, 'packages', pkg));
+    const tarballs = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
+    expect(tarballs.sort()).toEqual(['svc-contract-0.1.0.tgz', 'svc-sdk-0.1.0.tgz']);
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, type: 'module' }));
+    run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs.map((t) => `./${t}`), 'typescript@5.9.3', '@types/node@20'],
+      dir,
+    );
+  }, 600_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    // The lint of the whole tree (biome check .) would otherwise read the emitted JavaScript.
+    for (const pkg of ['contract', 'sdk-ts']) rmSync(join(root, 'packages', pkg, 'dist'), { recursive: true, force: true });
+  });
+
   it('publishes ranges, not pins, and points exports at dist', () => {
     const manifest = JSON.parse(run('node', ['-p', 'JSON.stringify(require("./node_modules/@svc/sdk/package.json"))'], dir));
     expect(manifest.dependencies).toEqual({ '@svc/contract': '^0.1.0', '@ts-rest/core': '^3.53.0-rc.1', zod: '^4.6.7' });
