@@ -4,12 +4,13 @@ import {
   ConflictError,
   createSvcClient,
   NotFoundError,
+  ResponseValidationError,
   ServiceUnavailableError,
   UnauthorizedError,
   ValidationFailedError,
 } from '@svc/sdk';
 import { createHandlers, createMockHandlers, exampleOf } from '@svc/sdk/msw';
-import { HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -221,5 +222,29 @@ describe('msw handlers generated from the contract', () => {
     expect(created.tenant.object).toBe('svc.operator.tenant');
     expect(created.apiKey).toMatchObject({ object: 'svc.operator.api_key', revokedAt: null });
     expect(exampleOf(Assessment)).toEqual(firstExample(Assessment));
+  });
+});
+
+describe('validateResponses (development mode)', () => {
+  afterEach(() => server.resetHandlers());
+
+  it('throws a ResponseValidationError naming the route and the field when a body departs from the contract', async () => {
+    const id = 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+    server.use(http.get(`${BASE}/v1/compliance/assessments/:id`, () => HttpResponse.json({ object: 'svc.compliance.assessment', id: 42 })));
+    const checked = createSvcClient({ baseUrl: BASE, apiKey: 'svc_test_x', validateResponses: true, maxRetries: 0 });
+    const err = await checked.compliance.assessments.get({ params: { id } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect((err as ResponseValidationError).route).toBe('compliance.assessments.get');
+    expect((err as ResponseValidationError).issues.map((i) => i.path)).toContain('id');
+    // Off by default: the same body passes through unchecked.
+    const plain = createSvcClient({ baseUrl: BASE, apiKey: 'svc_test_x', maxRetries: 0 });
+    expect(await plain.compliance.assessments.get({ params: { id } })).toMatchObject({ id: 42 });
+  });
+
+  it("passes the stateful mock's own answers, which conform", async () => {
+    const ok = createSvcClient({ baseUrl: BASE, apiKey: 'svc_test_x', validateResponses: true, maxRetries: 0 });
+    const created = await ok.compliance.assessments.create({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
+    expect(await ok.compliance.assessments.get({ params: { id: created.id } })).toMatchObject({ id: created.id });
+    expect((await ok.compliance.assessments.list({ query: { limit: 2 } })).data).toHaveLength(2);
   });
 });

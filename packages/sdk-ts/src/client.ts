@@ -121,6 +121,34 @@ interface RouteCallArgs {
   body?: unknown;
 }
 
+/** A 2xx body that does not match the contract's schema for its route and status (`validateResponses`). */
+export class ResponseValidationError extends Error {
+  constructor(
+    /** The route's name in the contract, e.g. `compliance.assessments.create`. */
+    readonly route: string,
+    readonly status: number,
+    /** Where the body departs from the schema: a dotted path and what is wrong there. */
+    readonly issues: { path: string; message: string }[],
+  ) {
+    super(
+      `${route}: the ${status} response does not match the contract (${issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ')})`,
+    );
+    this.name = 'ResponseValidationError';
+  }
+}
+
+type SafeParser = { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+
+function checkResponse(name: string, route: AppRoute, status: number, body: unknown): void {
+  const schema = (route.responses as Record<number, unknown>)[status];
+  // c.noBody() and responses declared without a schema have nothing to check against.
+  if (!schema || typeof schema !== 'object' || typeof (schema as Partial<SafeParser>).safeParse !== 'function') return;
+  const result = (schema as SafeParser).safeParse(body);
+  if (result.success) return;
+  const issues = (result.error?.issues ?? []).map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  throw new ResponseValidationError(name, status, issues);
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -136,6 +164,7 @@ function isListPage(value: unknown): value is ListPage<unknown> {
  */
 export function createRouterClient<T extends AppRouter>(router: T, options: SvcClientOptions): RouterClient<T> & ClientHelpers {
   const config: TransportConfig = resolveConfig(options);
+  const validate = options.validateResponses === true;
   const root: Record<string, unknown> = {};
 
   for (const { name, route } of flattenRoutes(router)) {
@@ -154,6 +183,7 @@ export function createRouterClient<T extends AppRouter>(router: T, options: SvcC
         ...(args.query !== undefined ? { query: args.query } : {}),
         ...(args.body !== undefined ? { body: args.body } : {}),
       });
+      if (validate) checkResponse(name, route, res.status, res.body);
       return res.body;
     };
   }

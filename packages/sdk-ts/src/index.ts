@@ -9,6 +9,7 @@ export {
   createRouterClient,
   createSvcClient,
   type ListPage,
+  ResponseValidationError,
   type RouteArgs,
   type RouteBody,
   type RouteMethod,

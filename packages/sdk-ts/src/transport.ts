@@ -19,6 +19,13 @@ export interface SvcClientOptions {
   fetch?: typeof fetch;
   /** Headers added to every request. */
   headers?: Record<string, string>;
+  /**
+   * Check every 2xx body against the contract's response schema and throw a
+   * `ResponseValidationError` when it does not match: for development and tests, where a wrong
+   * mock, proxy or server version should fail loudly rather than surface as `undefined` later.
+   * Off by default (it costs a parse per response).
+   */
+  validateResponses?: boolean;
 }
 
 /** Options of one call, the last argument of every method. */
