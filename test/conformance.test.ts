@@ -1,4 +1,5 @@
-import { declaredResources, getWebhookEventType, type Resource, type TransitionSpec, verifyChain } from '@svc/contract';
+import { declaredResources, getWebhookEventType, type Resource, type TransitionSpec } from '@svc/contract';
+import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { exampleOf, makeRecord, runSetup } from './support/fixtures.ts';

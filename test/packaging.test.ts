@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The packages as a user outside the repository gets them: built, packed with pnpm (which swaps in
@@ -38,8 +38,33 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the packed SDK outside the r
 
   it('publishes ranges, not pins, and points exports at dist', () => {
     const manifest = JSON.parse(run('node', ['-p', 'JSON.stringify(require("./node_modules/@svc/sdk/package.json"))'], dir));
-    expect(manifest.dependencies).toEqual({ '@svc/contract': '^0.1.0', '@ts-rest/core': '^3.53.0-rc.1', zod: '^4.6.7' });
+    expect(manifest.dependencies).toEqual({
+      '@noble/hashes': '^1.8.0',
+      '@svc/contract': '^0.1.0',
+      '@ts-rest/core': '^3.53.0-rc.1',
+      zod: '^4.6.7',
+    });
     expect(manifest.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+  }, 120_000);
+
+  it('loads no Node built-in from the main entries (browsers and edge runtimes load them)', () => {
+    // The module graph from @svc/sdk's entry through @svc/contract's, by their relative imports.
+    const seen = new Set<string>();
+    const builtins: string[] = [];
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const [, spec] of code.matchAll(/(?:import|export)[^'"]*from\s*['"]([^'"]+)['"]/g)) {
+        if (!spec) continue;
+        if (spec.startsWith('node:')) builtins.push(`${file}: ${spec}`);
+        else if (spec.startsWith('.')) walk(join(dirname(file), spec));
+        else if (spec === '@svc/contract') walk(join(dir, 'node_modules/@svc/contract/dist/index.js'));
+      }
+    };
+    walk(join(dir, 'node_modules/@svc/sdk/dist/index.js'));
+    expect(seen.size).toBeGreaterThan(5);
+    expect(builtins).toEqual([]);
   }, 120_000);
 
   it('runs with plain node: builds a client and verifies a webhook it signs itself', () => {

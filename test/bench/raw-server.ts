@@ -23,7 +23,8 @@
 import { createPrivateKey, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ASSESSMENT_TYPES, type AssessmentType, GENESIS_HASH, hashEvent } from '@svc/contract';
+import { ASSESSMENT_TYPES, type AssessmentType, GENESIS_HASH } from '@svc/contract';
+import { hashEvent } from '@svc/contract/audit';
 import pg from 'pg';
 import { failed, onShutdown, ready } from './bench-child-ipc.ts';
 

@@ -3,7 +3,7 @@
  * guarantees it found broken (none, when the service holds).
  */
 import { randomUUID } from 'node:crypto';
-import { verifyChain } from '@svc/contract';
+import { verifyChain } from '@svc/contract/audit';
 import pg from 'pg';
 import {
   call,

@@ -1,13 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  AUDIT_EXPORT_FORMAT,
-  type AuditExport,
-  keyFingerprint,
-  PublicKey,
-  type PublicSigningKey,
-  type TrustedSigningKey,
-  verifyChain,
-} from '@svc/contract';
+import { AUDIT_EXPORT_FORMAT, type AuditExport, PublicKey, type PublicSigningKey, type TrustedSigningKey } from '@svc/contract';
+import { keyFingerprint, verifyChain } from '@svc/contract/audit';
 import { z } from 'zod';
 
 /** Exit code of `svc audit verify` for an intact chain that no trust anchor vouches for. */

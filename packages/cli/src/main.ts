@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { keyFingerprint } from '@svc/contract';
+import { keyFingerprint } from '@svc/contract/audit';
 import { createSvcClient, type SvcClient } from '@svc/sdk';
 import { type Credentials, loadConfig, readCredentials } from '@svc/server';
 import { EXIT_UNANCHORED, readTrustFile, type TrustAnchor, type VerifyReport, verifyExportFile } from './audit.ts';

@@ -1,4 +1,5 @@
-import { AUDIT_EXPORT_FORMAT, type AuditExport, type AuditReplay, type AuditTrailEvent, GENESIS_HASH, verifyChain } from '@svc/contract';
+import { AUDIT_EXPORT_FORMAT, type AuditExport, type AuditReplay, type AuditTrailEvent, GENESIS_HASH } from '@svc/contract';
+import { verifyChain } from '@svc/contract/audit';
 import type { z } from 'zod';
 import type { Prisma } from '../db/client.ts';
 import { keysetList } from '../db/pagination.ts';

@@ -1,4 +1,5 @@
-import { type ChainedEvent, eventTypeForAction, filtersMatching, GENESIS_HASH, hashEvent } from '@svc/contract';
+import { type ChainedEvent, eventTypeForAction, filtersMatching, GENESIS_HASH } from '@svc/contract';
+import { hashEvent } from '@svc/contract/audit';
 import type { Tx } from '../db/client.ts';
 import { Params, type Sql, sqlOf } from '../db/sql.ts';
 import { newId } from '../ids.ts';

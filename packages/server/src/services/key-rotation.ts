@@ -1,4 +1,5 @@
-import { keyFingerprint, type PublicSigningKey, SIGNING_KEY_ROTATED, type SigningKeyRotation } from '@svc/contract';
+import { type PublicSigningKey, SIGNING_KEY_ROTATED, type SigningKeyRotation } from '@svc/contract';
+import { keyFingerprint } from '@svc/contract/audit';
 import type { Prisma, Tx } from '../db/client.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';

@@ -1,4 +1,5 @@
-import { type DeclaredState, type DeclaredStateBody, DRIFT_CHECKS, type DriftItem, GENESIS_HASH, verifyChain } from '@svc/contract';
+import { type DeclaredState, type DeclaredStateBody, DRIFT_CHECKS, type DriftItem, GENESIS_HASH } from '@svc/contract';
+import { verifyChain } from '@svc/contract/audit';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../db/client.ts';
 import { keysetList } from '../db/pagination.ts';
