@@ -23,7 +23,9 @@ export const PaginationQuery = z.object({
 /** `{ data, cursor }`: `cursor` is null on the last page. */
 export function listOf<T extends z.ZodType>(item: T) {
   return z.object({
-    data: z.array(item),
+    data: z
+      .array(item)
+      .meta({ description: 'The records of this page, in the order the route states (newest first unless said otherwise).' }),
     cursor: z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' }),
   });
 }

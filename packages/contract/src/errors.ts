@@ -46,17 +46,21 @@ export const ErrorDetail = z
   .object({
     field: z.string().meta({ description: 'Dotted path of the offending field, header or parameter.' }),
     issue: z.string().meta({ description: `One of ${DETAIL_ISSUES.join(', ')}, or a code-specific word.` }),
-    message: z.string().optional(),
+    message: z.string().optional().meta({ description: 'Human-readable explanation; may change, do not parse.' }),
   })
   .meta({ id: 'ErrorDetail' });
 
 export const ErrorEnvelope = z
   .object({
-    error: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    details: z.array(ErrorDetail).optional(),
-    correlation_id: z.string(),
-    documentation_url: z.string(),
+    error: z
+      .enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]])
+      .meta({ description: 'Error code; one of the nine codes of the error table.' }),
+    message: z.string().meta({ description: 'Human-readable explanation; may change, do not parse.' }),
+    details: z.array(ErrorDetail).optional().meta({ description: 'Per-field problems; absent when the error has none.' }),
+    correlation_id: z
+      .string()
+      .meta({ description: 'Correlation id of the failed request, as in the `X-Correlation-Id` header; quote it to support.' }),
+    documentation_url: z.string().meta({ description: 'Link to the documentation of the error code.' }),
   })
   .meta({
     id: 'Error',

@@ -16,15 +16,20 @@ const Permission = z
 
 export const Tenant = z
   .object({
-    object: z.literal('svc.operator.tenant'),
+    object: z.literal('svc.operator.tenant').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('ten', 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    name: z.string(),
-    tier: z.enum(TIERS),
-    env: z.enum(ENVIRONMENTS),
-    region: z.string(),
-    rateLimitPerSecond: z.int().nullable(),
-    monthlyQuota: z.int().nullable(),
-    createdAt: Timestamp,
+    name: z.string().meta({ description: 'Display name of the tenant, shown to people (`Acme Bank`).' }),
+    tier: z.enum(TIERS).meta({ description: 'Tier of the tenant: decides the rails it may call and its rate-limit plan.' }),
+    env: z
+      .enum(ENVIRONMENTS)
+      .meta({ description: "Environment of the tenant's keys: `live`, `test` or `dev`; appears in the key (`svc_live_...`)." }),
+    region: z.string().meta({ description: "Data region where the tenant's records are kept (`eu`)." }),
+    rateLimitPerSecond: z.int().nullable().meta({ description: "Requests per second allowed by the tenant's plan (X-RateLimit-Limit)." }),
+    monthlyQuota: z.int().nullable().meta({ description: "Requests per calendar month (UTC) allowed by the tenant's plan." }),
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
   })
   .meta({
     id: 'Tenant',
@@ -45,17 +50,28 @@ export const Tenant = z
 
 export const ApiKey = z
   .object({
-    object: z.literal('svc.operator.api_key'),
+    object: z.literal('svc.operator.api_key').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('key', 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    tenantId: z.string(),
-    name: z.string(),
-    role: z.enum(ROLES),
-    scopes: z.array(z.string()),
+    tenantId: z.string().meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
+    name: z.string().meta({ description: 'Label of the key for people (`CI pipeline`); not secret.' }),
+    role: z
+      .enum(ROLES)
+      .meta({ description: 'Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.' }),
+    scopes: z.array(z.string()).meta({
+      description: 'Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants.',
+    }),
     prefix: z.string().meta({ description: 'First characters of the token, to recognise it.' }),
-    createdAt: Timestamp,
-    expiresAt: Timestamp.nullable(),
-    revokedAt: Timestamp.nullable(),
-    lastUsedAt: Timestamp.nullable(),
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    expiresAt: Timestamp.nullable().meta({
+      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
+    }),
+    revokedAt: Timestamp.nullable().meta({ description: 'When the key was revoked (ISO 8601 UTC); null while it is active.' }),
+    lastUsedAt: Timestamp.nullable().meta({
+      description: 'Time of the last authenticated request made with the key (ISO 8601 UTC); null when never used.',
+    }),
   })
   .meta({ id: 'ApiKey' });
 
@@ -65,13 +81,17 @@ export const CreatedApiKey = ApiKey.extend({
 
 export const CreateTenantBody = z
   .strictObject({
-    name: z.string().min(1).max(200),
-    tier: z.enum(TIERS),
-    env: z.enum(ENVIRONMENTS).default('live'),
+    name: z.string().min(1).max(200).meta({ description: 'Display name of the tenant, 1 to 200 characters.' }),
+    tier: z.enum(TIERS).meta({ description: 'Tier of the tenant: decides the rails it may call and its rate-limit plan.' }),
+    env: z
+      .enum(ENVIRONMENTS)
+      .default('live')
+      .meta({ description: "Environment of the tenant's keys: `live`, `test` or `dev`; appears in the key (`svc_live_...`)." }),
     region: z
       .string()
       .regex(/^[a-z]{2,12}$/)
-      .default('eu'),
+      .default('eu')
+      .meta({ description: "Data region where the tenant's records are kept (`eu`)." }),
     rateLimitPerSecond: z.int().min(1).max(100_000).optional().meta({ description: 'Custom limit (enterprise).' }),
     monthlyQuota: z.int().min(1).optional().meta({ description: 'Custom monthly quota (enterprise).' }),
   })
@@ -79,11 +99,17 @@ export const CreateTenantBody = z
 
 export const CreateKeyBody = z
   .strictObject({
-    tenantId: z.string().min(1).max(64),
-    role: z.enum(ROLES),
-    name: z.string().min(1).max(200).optional(),
-    scopes: z.array(Permission).max(50).optional(),
-    expiresAt: Timestamp.optional(),
+    tenantId: z.string().min(1).max(64).meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
+    role: z
+      .enum(ROLES)
+      .meta({ description: 'Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.' }),
+    name: z.string().min(1).max(200).optional().meta({ description: 'Label of the key for people, up to 200 characters; not secret.' }),
+    scopes: z.array(Permission).max(50).optional().meta({
+      description: 'Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants.',
+    }),
+    expiresAt: Timestamp.optional().meta({
+      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
+    }),
   })
   .meta({ id: 'CreateApiKeyRequest', examples: [{ tenantId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', role: 'editor' }] });
 
@@ -91,11 +117,14 @@ const opRead = meta({ auth: 'operator', mutating: false });
 
 export const RotatedOperatorCredential = z
   .object({
-    object: z.literal('svc.operator.credential'),
+    object: z.literal('svc.operator.credential').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('opc', 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S'),
     name: z.string().meta({ description: 'The name of the credential it replaces.' }),
     token: z.string().meta({ description: 'The new operator credential, shown this once.' }),
-    createdAt: Timestamp,
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
     revokedCredentialId: prefixedId('opc', 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
       description: 'The credential that made the call, revoked by it.',
     }),
@@ -122,6 +151,8 @@ export const operatorRouter = c.router(
       query: PaginationQuery,
       responses: { 200: listOf(Tenant) },
       summary: 'List tenants',
+      description:
+        'Returns every tenant of the deployment with its tier, environment, region and rate limits, newest first. Operator credential required.',
       metadata: opRead,
     },
     createTenant: {
@@ -130,14 +161,20 @@ export const operatorRouter = c.router(
       body: CreateTenantBody,
       responses: { 201: z.object({ tenant: Tenant, apiKey: CreatedApiKey }).meta({ id: 'CreatedTenant' }) },
       summary: 'Create a tenant with an owner key',
+      description:
+        "Creates a tenant on the given tier and its first API key with the `owner` role. The key's secret appears once in the response. Operator credential required; audited.",
       metadata: meta({ auth: 'operator', mutating: true, audit: 'tenant.created' }),
     },
     listKeys: {
       method: 'GET',
       path: '/keys',
-      query: PaginationQuery.extend({ tenantId: z.string().min(1).max(64) }),
+      query: PaginationQuery.extend({
+        tenantId: z.string().min(1).max(64).meta({ description: 'Tenant whose keys to list (`ten_` id).' }),
+      }),
       responses: { 200: listOf(ApiKey) },
       summary: "List a tenant's API keys",
+      description:
+        'Returns the API keys of one tenant, without their secrets: prefix, role, scopes, creation, last use and revocation times.',
       metadata: opRead,
     },
     createKey: {
@@ -146,6 +183,8 @@ export const operatorRouter = c.router(
       body: CreateKeyBody,
       responses: { 201: CreatedApiKey },
       summary: 'Create an API key',
+      description:
+        'Creates an API key for a tenant with a role and optional scopes and expiry. The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.',
       metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.created' }),
     },
     revokeKey: {
@@ -155,6 +194,8 @@ export const operatorRouter = c.router(
       body: c.noBody(),
       responses: { 200: ApiKey },
       summary: 'Revoke an API key',
+      description:
+        'Revokes the key at once: requests with it get 401 `unauthorized` (after at most the auth cache time). Revoking a revoked key returns it unchanged.',
       metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.revoked' }),
     },
     rotateSigningKey: {
@@ -181,7 +222,11 @@ export const operatorRouter = c.router(
 );
 
 export const Health = z
-  .object({ status: z.enum(['ok']), version: z.string(), database: z.enum(['pglite', 'postgresql']) })
+  .object({
+    status: z.enum(['ok']).meta({ description: '`ok` when the process runs and the database answers.' }),
+    version: z.string().meta({ description: 'Version of the running service (semver).' }),
+    database: z.enum(['pglite', 'postgresql']).meta({ description: 'Database engine in use: embedded PGlite or PostgreSQL.' }),
+  })
   .meta({ id: 'Health', examples: [{ status: 'ok', version: '0.1.0', database: 'pglite' }] });
 
 export const systemRouter = c.router(
@@ -191,6 +236,8 @@ export const systemRouter = c.router(
       path: '/v1/health',
       responses: { 200: Health, 429: commonErrorResponses[429], 503: commonErrorResponses[503] },
       summary: 'Liveness and database reachability',
+      description:
+        'Returns `ok` with the service version when the process is up and the database answers, 503 `service_unavailable` when it does not. No credential needed; for load balancers and probes.',
       metadata: meta({ auth: 'public', mutating: false }),
     },
   },

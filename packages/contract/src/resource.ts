@@ -1,7 +1,7 @@
 import { type AppRouter, initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { getRail, type RailId } from './catalogue.ts';
-import { listOf, PaginationQuery, prefixedId } from './common.ts';
+import { listOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PaginationQuery, prefixedId } from './common.ts';
 import { commonErrorResponses } from './errors.ts';
 import type { ResourceMeta, RouteMeta } from './meta.ts';
 import { type TransitionAction, transitionPermission } from './tiers.ts';
@@ -234,20 +234,44 @@ export function resource<
   const event = (type: string, summary: string) =>
     events.push({ type, category: type.split('.')[0] as string, summary, data: spec.record });
 
+  const filterKeys = Object.keys(spec.filters ?? {});
+  const filterField = (key: string) => {
+    const where = (spec.filterFields as Record<string, string | undefined> | undefined)?.[key];
+    if (where?.endsWith('[]')) return { text: `whose \`${where.slice(0, -2)}\` contains`, field: where };
+    return { text: `whose \`${where ?? key}\` equals`, field: where ?? key };
+  };
+  // A filter without its own description gets one from the field it matches, so a new rail's lists are documented too.
+  const describedFilters = (): F => {
+    const out: Record<string, z.ZodType> = {};
+    for (const [key, schema] of Object.entries((spec.filters ?? {}) as Record<string, z.ZodType>)) {
+      const current = (schema.meta() ?? {}) as { description?: string; id?: string };
+      const own = current.description ?? '';
+      out[key] =
+        current.id || own.startsWith('Only ')
+          ? schema
+          : schema.meta({ ...current, description: `Only ${spec.label.many} ${filterField(key).text} this value.${own ? ` ${own}` : ''}` });
+    }
+    return out as unknown as F;
+  };
+  const listDescription = () =>
+    [
+      `Returns the tenant's ${spec.label.many}, newest first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page.`,
+      filterKeys.length > 0
+        ? `Filters, combined with AND: ${filterKeys.map((k) => `\`${k}\` (${spec.label.many} ${filterField(k).text} the value)`).join(', ')}.`
+        : '',
+      `Needs \`${area}:read\`.`,
+    ]
+      .filter(Boolean)
+      .join(' ');
+
   if (spec.list !== false) {
     routes.list = {
       method: 'GET',
       path: collection,
-      query: PaginationQuery.extend(spec.filters ?? {}),
+      query: PaginationQuery.extend(describedFilters()),
       responses: { 200: listOf(spec.record) },
       summary: `List ${spec.label.many}`,
-      description: `Newest first, by cursor.${
-        Object.keys(spec.filters ?? {}).length > 0
-          ? ` Filters: ${Object.keys(spec.filters ?? {})
-              .map((k) => `\`${k}\``)
-              .join(', ')} (equality).`
-          : ''
-      }`,
+      description: listDescription(),
       metadata: read('list'),
     };
   }
@@ -263,7 +287,7 @@ export function resource<
       body: spec.create.body,
       responses: { 201: spec.record },
       summary: spec.create.summary,
-      ...(spec.create.description ? { description: spec.create.description } : {}),
+      description: `${spec.create.description ? `${spec.create.description} ` : ''}Returns 201 with the new ${spec.label.one}, id \`${spec.idPrefix}_<ULID>\`. Needs \`${area}:${spec.create.grant ?? 'write'}\`; recorded in the audit trail as \`${action}\` in the same transaction, and emitted as the webhook event \`${eventType}\`. Send an \`Idempotency-Key\` so that a retry does not create a second ${spec.label.one}.`,
       metadata: {
         ...base,
         permission: `${area}:${spec.create.grant ?? 'write'}`,
@@ -280,6 +304,7 @@ export function resource<
       pathParams: idParams,
       responses: { 200: spec.record },
       summary: `Get ${/^[aeiou]/.test(spec.label.one) ? 'an' : 'a'} ${spec.label.one}`,
+      description: `Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. A ${spec.label.one} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.`,
       metadata: read('get'),
     };
   }
@@ -298,7 +323,7 @@ export function resource<
       body: TransitionBody.optional(),
       responses: { 200: spec.record },
       summary: t.summary,
-      description: `${t.description ? `${t.description} ` : ''}Allowed from ${t.from.map((s) => `\`${s}\``).join(', ')}; moves to \`${t.to}\`. From any other state: 409 \`conflict\` naming the current state, and nothing changes.`,
+      description: `${t.description ? `${t.description} ` : ''}Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${t.from.map((s) => `\`${s}\``).join(' or ')}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}. From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\` (with the optional \`reason\`) and emitted as the webhook event \`${action}\`.`,
       metadata: {
         ...base,
         permission: `${area}:${grant}`,

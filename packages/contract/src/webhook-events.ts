@@ -56,10 +56,10 @@ const status = (values: readonly [string, ...string[]]) => z.enum(values);
 /** `tenant.created`: exactly the four fields of the specification. */
 export const TenantCreatedData = z
   .strictObject({
-    tenant_id: z.string(),
-    display_name: z.string(),
+    tenant_id: z.string().meta({ description: 'Id of the new tenant (`ten_`).' }),
+    display_name: z.string().meta({ description: 'Name of the tenant as shown to people.' }),
     plan: z.string().meta({ description: 'Service tier the tenant is on: sandbox, starter, growth, specialist or enterprise.' }),
-    region: z.string(),
+    region: z.string().meta({ description: "Data region where the tenant's records are kept (`eu`)." }),
   })
   .meta({
     id: 'TenantCreatedData',
@@ -309,15 +309,15 @@ export const STRIPE_EVENT_KINDS: Readonly<Record<string, string>> = {
 /** The CloudEvents 1.0 envelope of every outbound delivery. */
 export const WebhookEnvelope = z
   .object({
-    specversion: z.literal('1.0'),
+    specversion: z.literal('1.0').meta({ description: 'CloudEvents specification version.' }),
     id: z.string().regex(/^evt_/).meta({ description: 'Stable event id (`evt_`); the de-duplication key. Replays keep it.' }),
     source: z.string().meta({ description: 'URL of the emitting entity.' }),
     type: z.string().meta({ description: 'Event type, e.g. `tenant.created`.' }),
-    datacontenttype: z.literal('application/json'),
+    datacontenttype: z.literal('application/json').meta({ description: 'Media type of `data`.' }),
     time: z.iso.datetime().meta({ description: 'ISO 8601 UTC with milliseconds.' }),
     subject: z.string().meta({ description: 'Id of the entity the event is about.' }),
-    tenantid: z.string(),
-    data: z.record(z.string(), z.unknown()),
+    tenantid: z.string().meta({ description: 'Id of the tenant the event belongs to (CloudEvents extension attribute).' }),
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The record the event is about, as the matching GET returns it.' }),
   })
   .meta({
     id: 'WebhookEventEnvelope',

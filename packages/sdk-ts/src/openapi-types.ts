@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List frameworks with the tenant's activation state */
+        /**
+         * List frameworks with the tenant's activation state
+         * @description Returns every framework dictionary with whether the calling tenant has activated it, the activated `<dictionary>@<version>` and when. `activated=true` or `false` keeps only activated or not activated frameworks. Needs `compliance:read`.
+         */
         get: operations["compliance.frameworks.list"];
         put?: never;
         post?: never;
@@ -30,13 +33,13 @@ export interface paths {
         };
         /**
          * List assessments
-         * @description Newest first, by cursor. Filters: `status`, `type`, `systemId` (equality).
+         * @description Returns the tenant's assessments, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (assessments whose `status` equals the value), `type` (assessments whose `type` equals the value), `systemId` (assessments whose `systemId` equals the value). Needs `compliance:read`.
          */
         get: operations["compliance.assessments.list"];
         put?: never;
         /**
          * Create an assessment
-         * @description Creates a `draft` assessment with completion 0 and the stages of its type.
+         * @description Creates a `draft` assessment with completion 0 and the stages of its type. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
          */
         post: operations["compliance.assessments.create"];
         delete?: never;
@@ -52,7 +55,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an assessment */
+        /**
+         * Get an assessment
+         * @description Returns the assessment with this `asm_` id. Needs `compliance:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
         get: operations["compliance.assessments.get"];
         put?: never;
         post?: never;
@@ -73,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Start an assessment
-         * @description Marks the first stage in progress. Allowed from `draft`; moves to `in_progress`. From any other state: 409 `conflict` naming the current state, and nothing changes.
+         * @description Marks the first stage in progress. Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
          */
         post: operations["compliance.assessments.start"];
         delete?: never;
@@ -93,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an assessment
-         * @description Marks every stage completed and the completion 1. Allowed from `draft`, `in_progress`; moves to `completed`. From any other state: 409 `conflict` naming the current state, and nothing changes.
+         * @description Marks every stage completed and the completion 1. Allowed when the assessment's `status` is `draft` or `in_progress`; sets it to `completed` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.completed` (with the optional `reason`) and emitted as the webhook event `assessment.completed`.
          */
         post: operations["compliance.assessments.complete"];
         delete?: never;
@@ -111,7 +117,7 @@ export interface paths {
         };
         /**
          * List obligations
-         * @description Newest first, by cursor. Filters: `framework`, `status`, `actor` (equality).
+         * @description Returns the tenant's obligations, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `framework` (obligations whose `framework` equals the value), `status` (obligations whose `status` equals the value), `actor` (obligations whose `actor` equals the value). Needs `compliance:read`.
          */
         get: operations["compliance.obligations.list"];
         put?: never;
@@ -129,7 +135,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an obligation */
+        /**
+         * Get an obligation
+         * @description Returns the obligation with this `obl_` id. Needs `compliance:read`. A obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
         get: operations["compliance.obligations.get"];
         put?: never;
         post?: never;
@@ -148,13 +157,13 @@ export interface paths {
         };
         /**
          * List evidence
-         * @description Newest first, by cursor. Filters: `controlId`, `systemId` (equality).
+         * @description Returns the tenant's evidence, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `controlId` (evidence whose `controlIds` contains the value), `systemId` (evidence whose `systemId` equals the value). Needs `compliance:read`.
          */
         get: operations["compliance.evidence.list"];
         put?: never;
         /**
          * Record evidence
-         * @description Records artefact metadata and links it to controls of activated frameworks.
+         * @description Records artefact metadata and links it to controls of activated frameworks. Returns 201 with the new evidence record, id `evd_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `evidence.uploaded` in the same transaction, and emitted as the webhook event `evidence.uploaded`. Send an `Idempotency-Key` so that a retry does not create a second evidence record.
          */
         post: operations["compliance.evidence.create"];
         delete?: never;
@@ -170,7 +179,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an evidence record */
+        /**
+         * Get an evidence record
+         * @description Returns the evidence record with this `evd_` id. Needs `compliance:read`. A evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
         get: operations["compliance.evidence.get"];
         put?: never;
         post?: never;
@@ -189,11 +201,14 @@ export interface paths {
         };
         /**
          * List attestations
-         * @description Newest first, by cursor. Filters: `subjectType`, `subjectId` (equality).
+         * @description Returns the tenant's attestations, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `subjectType` (attestations whose `subject.type` equals the value), `subjectId` (attestations whose `subject.id` equals the value). Needs `compliance:read`.
          */
         get: operations["compliance.attestations.list"];
         put?: never;
-        /** Attest a control or an assessment */
+        /**
+         * Attest a control or an assessment
+         * @description Returns 201 with the new attestation, id `att_<ULID>`. Needs `compliance:attest`; recorded in the audit trail as `attestation.created` in the same transaction, and emitted as the webhook event `audit.attestation_created`. Send an `Idempotency-Key` so that a retry does not create a second attestation.
+         */
         post: operations["compliance.attestations.create"];
         delete?: never;
         options?: never;
@@ -208,7 +223,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an attestation */
+        /**
+         * Get an attestation
+         * @description Returns the attestation with this `att_` id. Needs `compliance:read`. A attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
         get: operations["compliance.attestations.get"];
         put?: never;
         post?: never;
@@ -225,7 +243,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List framework dictionaries */
+        /**
+         * List framework dictionaries
+         * @description Returns the framework dictionaries this service ships (EU AI Act, ISO/IEC 42001, ...), each with its latest version and counts of clauses, controls and questions. Reference data, the same for every tenant; paginated by `limit` and `cursor`.
+         */
         get: operations["frameworks.list"];
         put?: never;
         post?: never;
@@ -242,7 +263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one framework dictionary */
+        /**
+         * Get one framework dictionary
+         * @description Returns one framework dictionary by its id (`eu-ai-act`): publisher, versions, licence, source URL and counts. 404 `not_found` for an unknown id.
+         */
         get: operations["frameworks.get"];
         put?: never;
         post?: never;
@@ -259,7 +283,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the clauses of a framework */
+        /**
+         * List the clauses of a framework
+         * @description Returns the clauses (articles, annexes, sections) of the framework's latest version in document order, each with its reference, parent reference and text summary. Paginated by `limit` and `cursor`.
+         */
         get: operations["frameworks.clauses"];
         put?: never;
         post?: never;
@@ -276,7 +303,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the controls of a framework */
+        /**
+         * List the controls of a framework
+         * @description Returns the controls of the framework: what an organisation implements to satisfy one or more clauses, with the clause references each control covers. Evidence and attestations cite these control ids.
+         */
         get: operations["frameworks.controls"];
         put?: never;
         post?: never;
@@ -293,7 +323,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the assessment questions of a framework */
+        /**
+         * List the assessment questions of a framework
+         * @description Returns the questions an assessment of this framework asks, with the control each answers and the expected answer type.
+         */
         get: operations["frameworks.questions"];
         put?: never;
         post?: never;
@@ -330,7 +363,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List audit-trail events, newest first */
+        /**
+         * List audit-trail events, newest first
+         * @description Returns the tenant's audit events, newest first, as `{ data, cursor }`: every mutating call writes one in the same transaction as its change, hash-chained (`seq`, `prevHash`, `hash`) and signed. Needs `audit_trail:read`.
+         */
         get: operations["audit_trail.events"];
         put?: never;
         post?: never;
@@ -349,7 +385,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Query audit-trail events by actor, action, resource and time range */
+        /**
+         * Query audit-trail events by actor, action, resource and time range
+         * @description Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only, and an `Idempotency-Key` has no further effect.
+         */
         post: operations["audit_trail.query"];
         delete?: never;
         options?: never;
@@ -386,7 +425,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-verify a range: links, hashes and signatures */
+        /**
+         * Re-verify a range: links, hashes and signatures
+         * @description Recomputes every hash of a `seq` range, checks each event links to the one before and verifies each signature with its key; returns `valid` and the first mismatches found. Reads only: nothing is repaired.
+         */
         post: operations["audit_trail.replay"];
         delete?: never;
         options?: never;
@@ -401,7 +443,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Public keys that sign the audit trail, retired ones included */
+        /**
+         * Public keys that sign the audit trail, retired ones included
+         * @description Returns the Ed25519 public keys that have signed this deployment's audit trail, with their key ids, creation and retirement times, so that events signed before a rotation still verify.
+         */
         get: operations["audit_trail.keys"];
         put?: never;
         post?: never;
@@ -418,10 +463,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Filter event-index rows, newest first */
+        /**
+         * Filter event-index rows, newest first
+         * @description Returns the tenant's event-index rows, newest first, filtered by equality on the given fields (entity, kind, phase, source, severity, correlation id) and paginated by `limit` and `cursor`.
+         */
         get: operations["events.list"];
         put?: never;
-        /** Append one event-index row */
+        /**
+         * Append one event-index row
+         * @description Appends one row to the tenant's event index: a phase of an entity's lifecycle reported by a source, with its correlation id and attributes. Rows are immutable. Returns 201 with the row; audited as `event.emitted`. Send an `Idempotency-Key` so that a retry does not append a second row.
+         */
         post: operations["events.emit"];
         delete?: never;
         options?: never;
@@ -438,7 +489,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Count rows by fields and time buckets, with over-budget counts */
+        /**
+         * Count rows by fields and time buckets, with over-budget counts
+         * @description Counts the event-index rows of a time range, grouped by the requested fields and time bucket, with the rows whose latency exceeded the budget. Reads only; a POST because the grouping is a body.
+         */
         post: operations["events.query"];
         delete?: never;
         options?: never;
@@ -453,7 +507,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The ordered phases of one entity */
+        /**
+         * The ordered phases of one entity
+         * @description Returns the phases recorded for one entity, in time order, each with its time, kind and the id of the row that recorded it. An entity without rows gives an empty `phases`.
+         */
         get: operations["events.lifecycle"];
         put?: never;
         post?: never;
@@ -470,7 +527,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every row of one correlation id, in order */
+        /**
+         * Every row of one correlation id, in order
+         * @description Returns every event-index row that carries the correlation id, oldest first, to follow one request or job across sources.
+         */
         get: operations["events.trail"];
         put?: never;
         post?: never;
@@ -487,7 +547,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sources seen, with counts and last-seen times */
+        /**
+         * Sources seen, with counts and last-seen times
+         * @description Returns each source that has reported rows for the tenant, with the number of rows, the number of distinct kinds and the time of its latest row.
+         */
         get: operations["events.sources"];
         put?: never;
         post?: never;
@@ -504,7 +567,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Findings of the reconciliation drift checks */
+        /**
+         * Findings of the reconciliation drift checks
+         * @description Returns the drift findings of the tenant's reconciliation checks, newest first: each a difference between the declared state and what the event index shows. `status` keeps open or resolved findings, `check` one check.
+         */
         get: operations["events.drifts"];
         put?: never;
         post?: never;
@@ -521,9 +587,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's declared state */
+        /**
+         * The tenant's declared state
+         * @description Returns the state the tenant declares (activated frameworks, control baseline, attestation and API-key age limits) against which the drift checks compare what they observe, with who changed it and when.
+         */
         get: operations["reconciliation.getDeclared"];
-        /** Replace the declared state */
+        /**
+         * Replace the declared state
+         * @description Replaces the tenant's declared state as a whole (fields left out take their defaults) and returns it. The next reconciliation run compares against it. Audited.
+         */
         put: operations["reconciliation.putDeclared"];
         post?: never;
         delete?: never;
@@ -541,7 +613,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the drift checks now */
+        /**
+         * Run the drift checks now
+         * @description Runs every drift check for the tenant immediately instead of waiting for the scheduled interval; returns the run with the number of findings opened and resolved. Findings also go to the drift events list.
+         */
         post: operations["reconciliation.run"];
         delete?: never;
         options?: never;
@@ -556,7 +631,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Drift events, newest first */
+        /**
+         * Drift events, newest first
+         * @description Returns the tenant's drift findings, newest first, with their check, severity, detail and first- and last-seen times; paginated by `limit` and `cursor`.
+         */
         get: operations["reconciliation.events"];
         put?: never;
         post?: never;
@@ -573,7 +651,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Drift counts per check and type, and the last run */
+        /**
+         * Drift counts per check and type, and the last run
+         * @description Returns the number of open drift findings per check and per type, and the time and outcome of the last reconciliation run with the configured interval in seconds.
+         */
         get: operations["reconciliation.summary"];
         put?: never;
         post?: never;
@@ -590,10 +671,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook subscriptions */
+        /**
+         * List webhook subscriptions
+         * @description Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.
+         */
         get: operations["webhooks.listSubscriptions"];
         put?: never;
-        /** Create a webhook subscription; the secret is shown once */
+        /**
+         * Create a webhook subscription; the secret is shown once
+         * @description Creates a subscription that receives the listed event types at an HTTPS URL. The response carries the signing secret (`whsec_...`) once: store it to verify the `Webhook-Signature` header of deliveries. Audited.
+         */
         post: operations["webhooks.createSubscription"];
         delete?: never;
         options?: never;
@@ -608,15 +695,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook subscription */
+        /**
+         * Get a webhook subscription
+         * @description Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.
+         */
         get: operations["webhooks.getSubscription"];
         put?: never;
         post?: never;
-        /** Delete a webhook subscription; its pending deliveries are dropped */
+        /**
+         * Delete a webhook subscription; its pending deliveries are dropped
+         * @description Deletes the subscription; deliveries not yet sent are dropped and nothing more is sent to its URL. Returns the id with `deleted: true`. Audited.
+         */
         delete: operations["webhooks.deleteSubscription"];
         options?: never;
         head?: never;
-        /** Change the URL, event types, description or enabled state */
+        /**
+         * Change the URL, event types, description or enabled state
+         * @description Updates the given fields of a subscription; fields left out keep their value. A disabled subscription receives no new deliveries. Audited.
+         */
         patch: operations["webhooks.updateSubscription"];
         trace?: never;
     };
@@ -629,7 +725,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing secret; the old one keeps signing for the overlap window */
+        /**
+         * Rotate the signing secret; the old one keeps signing for the overlap window
+         * @description Issues a new signing secret, shown once in the response. Until `previousSecretExpiresAt` deliveries carry signatures with both secrets, so receivers can switch without losing events. Audited.
+         */
         post: operations["webhooks.rotateSecret"];
         delete?: never;
         options?: never;
@@ -644,7 +743,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery state per event and subscription, with every attempt */
+        /**
+         * Delivery state per event and subscription, with every attempt
+         * @description Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.
+         */
         get: operations["webhooks.listDeliveries"];
         put?: never;
         post?: never;
@@ -681,7 +783,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the dead-letter queue, newest first */
+        /**
+         * List the dead-letter queue, newest first
+         * @description Returns the webhook deliveries of every tenant that exhausted their attempts and were parked, newest first, with the last error. Operator credential required.
+         */
         get: operations["webhooks.listDeadLetters"];
         put?: never;
         post?: never;
@@ -718,10 +823,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tenants */
+        /**
+         * List tenants
+         * @description Returns every tenant of the deployment with its tier, environment, region and rate limits, newest first. Operator credential required.
+         */
         get: operations["operator.listTenants"];
         put?: never;
-        /** Create a tenant with an owner key */
+        /**
+         * Create a tenant with an owner key
+         * @description Creates a tenant on the given tier and its first API key with the `owner` role. The key's secret appears once in the response. Operator credential required; audited.
+         */
         post: operations["operator.createTenant"];
         delete?: never;
         options?: never;
@@ -736,10 +847,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a tenant's API keys */
+        /**
+         * List a tenant's API keys
+         * @description Returns the API keys of one tenant, without their secrets: prefix, role, scopes, creation, last use and revocation times.
+         */
         get: operations["operator.listKeys"];
         put?: never;
-        /** Create an API key */
+        /**
+         * Create an API key
+         * @description Creates an API key for a tenant with a role and optional scopes and expiry. The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.
+         */
         post: operations["operator.createKey"];
         delete?: never;
         options?: never;
@@ -756,7 +873,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke an API key */
+        /**
+         * Revoke an API key
+         * @description Revokes the key at once: requests with it get 401 `unauthorized` (after at most the auth cache time). Revoking a revoked key returns it unchanged.
+         */
         post: operations["operator.revokeKey"];
         delete?: never;
         options?: never;
@@ -811,7 +931,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and database reachability */
+        /**
+         * Liveness and database reachability
+         * @description Returns `ok` with the service version when the process is up and the database answers, 503 `service_unavailable` when it does not. No credential needed; for load balancers and probes.
+         */
         get: operations["system.health"];
         put?: never;
         post?: never;
@@ -2807,13 +2930,17 @@ export interface components {
          *     }
          */
         Activation: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.frameworks.activation";
             /**
              * @description Identifier with prefix `act_`.
              * @example act_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
             framework: string;
             /**
              * @description `<dictionary>@<version>` of the content.
@@ -2822,37 +2949,69 @@ export interface components {
             dictionaryVersion: string;
             /**
              * Format: date-time
+             * @description When the tenant activated the framework (ISO 8601 UTC); null when not active.
              * @example 2026-11-22T09:30:00.000Z
              */
             activatedAt: string;
+            /** @description Id of the API key that activated it. */
             activatedBy: string;
             /** @description Obligations the activation derived for the tenant. */
             obligations: number;
             /** @description True when the framework was active before this call. */
             alreadyActive: boolean;
         };
+        /**
+         * @example {
+         *       "object": "svc.operator.api_key",
+         *       "id": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "tenantId": "example",
+         *       "name": "example",
+         *       "role": "owner",
+         *       "scopes": [
+         *         "example"
+         *       ],
+         *       "prefix": "example",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "expiresAt": "2026-11-22T09:30:00.000Z",
+         *       "revokedAt": "2026-11-22T09:30:00.000Z",
+         *       "lastUsedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
         ApiKey: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.operator.api_key";
             /**
              * @description Identifier with prefix `key_`.
              * @example key_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
             tenantId: string;
+            /** @description Label of the key for people (`CI pipeline`); not secret. */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.
+             * @enum {string}
+             */
             role: "owner" | "admin" | "editor" | "auditor" | "viewer";
+            /** @description Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants. */
             scopes: string[];
             /** @description First characters of the token, to recognise it. */
             prefix: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+            /** @description When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry. */
             expiresAt: string | null;
+            /** @description When the key was revoked (ISO 8601 UTC); null while it is active. */
             revokedAt: string | null;
+            /** @description Time of the last authenticated request made with the key (ISO 8601 UTC); null when never used. */
             lastUsedAt: string | null;
         };
         /**
@@ -2878,36 +3037,57 @@ export interface components {
          *     }
          */
         Assessment: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.compliance.assessment";
             /**
              * @description Identifier with prefix `asm_`.
              * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description Kind of assessment (`fria`, `dpia`, ...); decides its stages and questions.
+             * @enum {string}
+             */
             type: "fria" | "dpia" | "risk-classification" | "conformity" | "gap-analysis" | "aims-internal-audit";
+            /** @description Human-readable title, free text, shown in lists. */
             title: string | null;
+            /** @description Identifier of the AI system the record concerns, as the tenant names it. */
             systemId: string;
+            /** @description `<region>/<country>` whose law applies, lowercase (`eu/de`). */
             jurisdiction: string;
-            /** @enum {string} */
+            /**
+             * @description Current state of the record; changes only through the transition routes.
+             * @enum {string}
+             */
             status: "draft" | "in_progress" | "completed";
             /** @description Share of completed stages, 0 to 1. */
             completion: number;
+            /** @description Stages of the assessment, in order; their keys come from the assessment type. */
             stages: {
+                /** @description Stable key of the stage, from the assessment type. */
                 key: string;
+                /** @description Human-readable title, free text, shown in lists. */
                 title: string;
-                /** @enum {string} */
+                /**
+                 * @description Current state of the record; changes only through the transition routes.
+                 * @enum {string}
+                 */
                 status: "pending" | "in_progress" | "completed";
             }[];
+            /** @description Id of the API key (or operator credential) whose request created the record. */
             createdBy: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
              * @example 2026-11-22T09:30:00.000Z
              */
             updatedAt: string;
@@ -2932,74 +3112,169 @@ export interface components {
          *     }
          */
         Attestation: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.compliance.attestation";
             /**
              * @description Identifier with prefix `att_`.
              * @example att_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description What the record is about. */
             subject: {
-                /** @enum {string} */
+                /**
+                 * @description What is attested: a control or an assessment.
+                 * @enum {string}
+                 */
                 type: "control" | "assessment";
+                /** @description Control id, or `asm_` id of the assessment. */
                 id: string;
             };
+            /** @description What the attester states, in their own words; kept verbatim. */
             statement: string;
+            /** @description Person who makes the statement. */
             attester: {
+                /** @description Full name of the attester. */
                 name: string;
+                /** @description Email address of the attester. */
                 email: string;
+                /** @description Job title of the attester; null when not given. */
                 title: string | null;
             };
             /**
              * Format: date-time
+             * @description When the statement was made (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             attestedAt: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
             createdBy: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
         };
-        /** @description Self-contained: verifiable offline with `svc audit verify <file>`. */
+        /**
+         * @description Self-contained: verifiable offline with `svc audit verify <file>`.
+         * @example {
+         *       "format": "svc-audit-export/1",
+         *       "tenantId": "example",
+         *       "exportedAt": "2026-11-22T09:30:00.000Z",
+         *       "range": {
+         *         "fromSeq": -9007199254740991,
+         *         "toSeq": -9007199254740991
+         *       },
+         *       "anchor": {
+         *         "seq": -9007199254740991,
+         *         "hash": "example"
+         *       },
+         *       "head": {
+         *         "seq": -9007199254740991,
+         *         "hash": "example"
+         *       },
+         *       "publicKeys": [
+         *         {
+         *           "keyId": "example",
+         *           "algorithm": "ed25519",
+         *           "publicKey": "example",
+         *           "createdAt": "2026-11-22T09:30:00.000Z",
+         *           "retiredAt": "2026-11-22T09:30:00.000Z"
+         *         }
+         *       ],
+         *       "events": [
+         *         {
+         *           "object": "svc.audit_trail.event",
+         *           "id": "aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "seq": 42,
+         *           "prevHash": "9f2c7a1e4b5d6978812345678901234567890abcdef1234567890abcdef1234",
+         *           "hash": "1b4e9d2c7a3f6e5d4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c",
+         *           "signature": "q0r8v3Jk1mFh2yB6Qe5pW9tXz7LcDn4sAu0oGiKlMjNvHbRfTy8ExZ1wSdP3gUcV4aYbQ2eR6tW9xZ1cV3bN5mA",
+         *           "keyId": "sk_5f2c7a9e1b3d4c6e8f0a2b4c",
+         *           "actor": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "action": "assessment.created",
+         *           "resourceType": "svc.compliance.assessment",
+         *           "resourceId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "correlationId": "cor_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "timestamp": "2026-11-22T09:30:00.000Z",
+         *           "data": {
+         *             "type": "fria",
+         *             "systemId": "sys_credit_scoring_v2"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         AuditExport: {
-            /** @constant */
+            /**
+             * @description Format and version of the export.
+             * @constant
+             */
             format: "svc-audit-export/1";
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
             tenantId: string;
             /**
              * Format: date-time
+             * @description When the export was produced (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             exportedAt: string;
+            /** @description The sequence range covered, inclusive. */
             range: {
+                /** @description First sequence number of the range, inclusive. */
                 fromSeq: number;
+                /** @description Last sequence number of the range, inclusive. */
                 toSeq: number;
             };
             /** @description The link the first exported event must follow. */
             anchor: {
+                /** @description Sequence number of the event just before the range; 0 when the range starts the chain. */
                 seq: number;
+                /** @description Lowercase hex SHA-256 of that event; the first exported event links to it. */
                 hash: string;
             };
             /** @description The chain head when the export was taken. */
             head: {
+                /** @description Sequence number of the newest event of the chain. */
                 seq: number;
+                /** @description Lowercase hex SHA-256 of the newest event. */
                 hash: string;
             };
+            /** @description Public keys that signed the events of the range. */
             publicKeys: components["schemas"]["AuditPublicKey"][];
+            /** @description The events of the range, in sequence order. */
             events: components["schemas"]["AuditTrailEvent"][];
         };
+        /**
+         * @example {
+         *       "keyId": "example",
+         *       "algorithm": "ed25519",
+         *       "publicKey": "example",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "retiredAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
         AuditPublicKey: {
+            /** @description Id of the Ed25519 key that signed the event. */
             keyId: string;
-            /** @constant */
+            /**
+             * @description Signature algorithm (`ed25519`).
+             * @constant
+             */
             algorithm: "ed25519";
             /** @description SubjectPublicKeyInfo, DER, base64. */
             publicKey: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+            /** @description When the key stopped signing (ISO 8601 UTC); null for the current key. */
             retiredAt: string | null;
         };
         /**
@@ -3010,9 +3285,13 @@ export interface components {
          *     }
          */
         AuditQueryRequest: {
+            /** @description Who acted: the API key id, operator credential id or `system`. */
             actor?: string;
+            /** @description Audit action (`assessment.created`). */
             action?: string;
+            /** @description Kind of resource acted on (`assessment`). */
             resourceType?: string;
+            /** @description Id of the resource acted on. */
             resourceId?: string;
             /**
              * Format: date-time
@@ -3026,8 +3305,12 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             to?: string;
-            /** @default 50 */
+            /**
+             * @description Page size, 1 to 200; default 50.
+             * @default 50
+             */
             limit?: number;
+            /** @description Opaque cursor from the previous page; absent for the first page. */
             cursor?: string;
         };
         /**
@@ -3037,28 +3320,65 @@ export interface components {
          *     }
          */
         AuditRangeRequest: {
+            /** @description First sequence number of the range, inclusive, from 1. */
             fromSeq?: number;
+            /** @description Last sequence number of the range, inclusive; not below `fromSeq`. */
             toSeq?: number;
         };
+        /**
+         * @example {
+         *       "object": "svc.audit_trail.replay",
+         *       "valid": true,
+         *       "checked": -9007199254740991,
+         *       "range": {
+         *         "fromSeq": -9007199254740991,
+         *         "toSeq": -9007199254740991
+         *       },
+         *       "firstBroken": {
+         *         "seq": -9007199254740991,
+         *         "id": "example",
+         *         "reason": "example",
+         *         "message": "example"
+         *       },
+         *       "decisions": {
+         *         "replayed": -9007199254740991,
+         *         "mismatched": -9007199254740991
+         *       }
+         *     }
+         */
         AuditReplay: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.audit_trail.replay";
+            /** @description True when every link, hash and signature of the range checks out. */
             valid: boolean;
+            /** @description Number of events checked. */
             checked: number;
+            /** @description The sequence range covered, inclusive. */
             range: {
+                /** @description First sequence number of the range, inclusive. */
                 fromSeq: number;
+                /** @description Last sequence number of the range, inclusive. */
                 toSeq: number;
             };
             /** @description The first link that does not verify; null when the range is intact. */
             firstBroken: {
+                /** @description Sequence number of the event that fails. */
                 seq: number;
+                /** @description Id of that audit event. */
                 id: string;
+                /** @description What failed: the link to the previous event, the hash or the signature. */
                 reason: string;
+                /** @description Human-readable explanation of the failure. */
                 message: string;
             } | null;
             /** @description Agent decisions in the range re-executed and compared by hash. */
             decisions: {
+                /** @description Number of decisions re-executed. */
                 replayed: number;
+                /** @description Number whose re-executed result hash differs from the recorded one. */
                 mismatched: number;
             };
         };
@@ -3085,9 +3405,14 @@ export interface components {
          *     }
          */
         AuditTrailEvent: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.audit_trail.event";
+            /** @description Identifier of the audit event. */
             id: string;
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
             tenantId: string;
             /** @description Position in the tenant chain, from 1, without gaps. */
             seq: number;
@@ -3097,17 +3422,25 @@ export interface components {
             hash: string;
             /** @description Ed25519 signature of the hash, base64url. */
             signature: string;
+            /** @description Id of the Ed25519 key that signed the event. */
             keyId: string;
+            /** @description Who acted: the API key id, operator credential id or `system`. */
             actor: string;
+            /** @description Audit action (`assessment.created`). */
             action: string;
+            /** @description Kind of resource acted on (`assessment`). */
             resourceType: string;
+            /** @description Id of the resource acted on. */
             resourceId: string;
+            /** @description Correlation id shared by every record one request or job produced (the `X-Correlation-Id` of the request). */
             correlationId: string;
             /**
              * Format: date-time
+             * @description When the action happened (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             timestamp: string;
+            /** @description What changed: the request body or the changed fields, as recorded. */
             data: {
                 [key: string]: unknown;
             };
@@ -3124,17 +3457,25 @@ export interface components {
          *     }
          */
         Clause: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.frameworks.clause";
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
             framework: string;
             /**
              * @description `<dictionary>@<version>` of the content.
              * @example eu-ai-act@1.0.0
              */
             dictionaryVersion: string;
+            /** @description Reference of the clause in the framework (`art-9`). */
             ref: string;
+            /** @description Full title. */
             title: string;
+            /** @description Plain-language summary of the clause. */
             summary: string;
+            /** @description Reference of the enclosing clause; null at the top level. */
             parentRef: string | null;
         };
         /**
@@ -3152,22 +3493,61 @@ export interface components {
          *     }
          */
         Control: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.frameworks.control";
+            /** @description Id of the control (`AIA-RMS-01`), stable across versions. */
             id: string;
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
             framework: string;
             /**
              * @description `<dictionary>@<version>` of the content.
              * @example eu-ai-act@1.0.0
              */
             dictionaryVersion: string;
+            /** @description Full title. */
             title: string;
+            /** @description What the framework regulates or the control requires, in plain language. */
             description: string;
+            /** @description Group of the control (`governance`, `data`, `transparency`, ...). */
             category: string;
+            /** @description References of the clauses the control satisfies. */
             clauseRefs: string[];
         };
+        /**
+         * @example {
+         *       "correlationId": "example",
+         *       "data": [
+         *         {
+         *           "object": "svc.events.event",
+         *           "id": "evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "time": "2026-11-22T09:30:00.000Z",
+         *           "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "source": "ci.pipeline",
+         *           "kind": "model.deployed",
+         *           "phase": "completed",
+         *           "severity": "info",
+         *           "actor": "deploy-bot",
+         *           "entity": "sys_credit_scoring_v2",
+         *           "action": "deploy",
+         *           "outcome": "success",
+         *           "correlationId": "run-8841",
+         *           "latencyMs": 412,
+         *           "attributes": {
+         *             "version": "2.4.1"
+         *           },
+         *           "overBudget": false,
+         *           "auditEventId": "aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *         }
+         *       ]
+         *     }
+         */
         CorrelationTrail: {
+            /** @description The correlation id asked for. */
             correlationId: string;
+            /** @description Its rows, oldest first. */
             data: components["schemas"]["EventRow"][];
         };
         /**
@@ -3177,13 +3557,20 @@ export interface components {
          *     }
          */
         CreateApiKeyRequest: {
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
             tenantId: string;
-            /** @enum {string} */
+            /**
+             * @description Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.
+             * @enum {string}
+             */
             role: "owner" | "admin" | "editor" | "auditor" | "viewer";
+            /** @description Label of the key for people, up to 200 characters; not secret. */
             name?: string;
+            /** @description Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants. */
             scopes?: string[];
             /**
              * Format: date-time
+             * @description When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.
              * @example 2026-11-22T09:30:00.000Z
              */
             expiresAt?: string;
@@ -3196,18 +3583,22 @@ export interface components {
          *     }
          */
         CreateAssessmentRequest: {
-            /** @enum {string} */
+            /**
+             * @description Kind of assessment (`fria`, `dpia`, ...); decides its stages and questions.
+             * @enum {string}
+             */
             type: "fria" | "dpia" | "risk-classification" | "conformity" | "gap-analysis" | "aims-internal-audit";
             /**
-             * @description Identifier of the AI system the record concerns.
+             * @description Identifier of the AI system the record concerns, as the tenant names it.
              * @example sys_credit_scoring_v2
              */
             systemId: string;
             /**
-             * @description `<region>/<country>`.
+             * @description `<region>/<country>` whose law applies, lowercase (`eu/de`).
              * @example eu/de
              */
             jurisdiction: string;
+            /** @description Human-readable title, free text, shown in lists. */
             title?: string;
         };
         /**
@@ -3225,16 +3616,28 @@ export interface components {
          *     }
          */
         CreateAttestationRequest: {
+            /** @description What the statement is about; the control must belong to an activated framework. */
             subject: {
-                /** @enum {string} */
+                /**
+                 * @description What is attested: a control or an assessment.
+                 * @enum {string}
+                 */
                 type: "control" | "assessment";
+                /** @description Id of the subject (a control id or an `asm_` assessment id). */
                 id: string;
             };
+            /** @description What the attester states, in their own words; kept verbatim. */
             statement: string;
+            /** @description Person who makes the statement. */
             attester: {
+                /** @description Full name of the attester. */
                 name: string;
-                /** Format: email */
+                /**
+                 * Format: email
+                 * @description Email address of the person.
+                 */
                 email: string;
+                /** @description Human-readable title, free text, shown in lists. */
                 title?: string;
             };
             /**
@@ -3244,32 +3647,94 @@ export interface components {
              */
             attestedAt?: string;
         };
+        /**
+         * @example {
+         *       "object": "svc.operator.api_key",
+         *       "id": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "tenantId": "example",
+         *       "name": "example",
+         *       "role": "owner",
+         *       "scopes": [
+         *         "example"
+         *       ],
+         *       "prefix": "example",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "expiresAt": "2026-11-22T09:30:00.000Z",
+         *       "revokedAt": "2026-11-22T09:30:00.000Z",
+         *       "lastUsedAt": "2026-11-22T09:30:00.000Z",
+         *       "token": "example"
+         *     }
+         */
         CreatedApiKey: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.operator.api_key";
             /**
              * @description Identifier with prefix `key_`.
              * @example key_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
             tenantId: string;
+            /** @description Label of the key for people (`CI pipeline`); not secret. */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.
+             * @enum {string}
+             */
             role: "owner" | "admin" | "editor" | "auditor" | "viewer";
+            /** @description Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants. */
             scopes: string[];
             /** @description First characters of the token, to recognise it. */
             prefix: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+            /** @description When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry. */
             expiresAt: string | null;
+            /** @description When the key was revoked (ISO 8601 UTC); null while it is active. */
             revokedAt: string | null;
+            /** @description Time of the last authenticated request made with the key (ISO 8601 UTC); null when never used. */
             lastUsedAt: string | null;
             /** @description The bearer token, `svc_<env>_<random>`. Shown once, stored hashed. */
             token: string;
         };
+        /**
+         * @example {
+         *       "tenant": {
+         *         "object": "svc.operator.tenant",
+         *         "id": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "name": "Acme Bank",
+         *         "tier": "growth",
+         *         "env": "live",
+         *         "region": "eu",
+         *         "rateLimitPerSecond": null,
+         *         "monthlyQuota": null,
+         *         "createdAt": "2026-11-22T09:30:00.000Z"
+         *       },
+         *       "apiKey": {
+         *         "object": "svc.operator.api_key",
+         *         "id": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "tenantId": "example",
+         *         "name": "example",
+         *         "role": "owner",
+         *         "scopes": [
+         *           "example"
+         *         ],
+         *         "prefix": "example",
+         *         "createdAt": "2026-11-22T09:30:00.000Z",
+         *         "expiresAt": "2026-11-22T09:30:00.000Z",
+         *         "revokedAt": "2026-11-22T09:30:00.000Z",
+         *         "lastUsedAt": "2026-11-22T09:30:00.000Z",
+         *         "token": "example"
+         *       }
+         *     }
+         */
         CreatedTenant: {
             tenant: components["schemas"]["Tenant"];
             apiKey: components["schemas"]["CreatedApiKey"];
@@ -3288,18 +3753,28 @@ export interface components {
          *     }
          */
         CreateEvidenceRequest: {
+            /** @description Human-readable title, free text, shown in lists. */
             title: string;
-            /** @enum {string} */
+            /**
+             * @description Kind of artefact; the enum lists the accepted kinds.
+             * @enum {string}
+             */
             kind: "document" | "policy" | "screenshot" | "log" | "configuration" | "report" | "certificate" | "test-result" | "other";
+            /** @description What the artefact shows, up to 4,000 characters. */
             description?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the artefact is stored (`s3://`, `https://`); the service stores the reference, not the file.
+             */
             uri?: string;
             /** @description Lowercase hex SHA-256 of the artefact. */
             sha256?: string;
+            /** @description IANA media type of the artefact (`application/pdf`). */
             mediaType?: string;
+            /** @description Size of the artefact in bytes. */
             sizeBytes?: number;
             /**
-             * @description Identifier of the AI system the record concerns.
+             * @description Identifier of the AI system the record concerns, as the tenant names it.
              * @example sys_credit_scoring_v2
              */
             systemId?: string;
@@ -3307,11 +3782,13 @@ export interface components {
             controlIds: string[];
             /**
              * Format: date-time
+             * @description When the artefact was collected (ISO 8601 UTC); not in the future.
              * @example 2026-11-22T09:30:00.000Z
              */
             collectedAt?: string;
             /**
              * Format: date-time
+             * @description When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.
              * @example 2026-11-22T09:30:00.000Z
              */
             expiresAt?: string;
@@ -3324,15 +3801,23 @@ export interface components {
          *     }
          */
         CreateTenantRequest: {
+            /** @description Display name of the tenant, 1 to 200 characters. */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description Tier of the tenant: decides the rails it may call and its rate-limit plan.
+             * @enum {string}
+             */
             tier: "sandbox" | "starter" | "growth" | "specialist" | "enterprise";
             /**
+             * @description Environment of the tenant's keys: `live`, `test` or `dev`; appears in the key (`svc_live_...`).
              * @default live
              * @enum {string}
              */
             env?: "live" | "test" | "dev";
-            /** @default eu */
+            /**
+             * @description Data region where the tenant's records are kept (`eu`).
+             * @default eu
+             */
             region?: string;
             /** @description Custom limit (enterprise). */
             rateLimitPerSecond?: number;
@@ -3352,23 +3837,54 @@ export interface components {
         CreateWebhookSubscriptionRequest: {
             /**
              * Format: uri
-             * @description Where events are POSTed. https, and a public address, unless the operator allows private targets.
+             * @description HTTPS URL the deliveries are POSTed to.
              */
             url: string;
+            /** @description Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload. */
             eventTypes: string[];
+            /** @description Note for people, up to 500 characters. */
             description?: string;
-            /** @default true */
+            /**
+             * @description Whether new events are delivered; false pauses the subscription without deleting it.
+             * @default true
+             */
             enabled?: boolean;
         };
+        /**
+         * @example {
+         *       "object": "svc.reconciliation.declared",
+         *       "version": -9007199254740991,
+         *       "activatedFrameworks": [
+         *         "example"
+         *       ],
+         *       "controlBaseline": [
+         *         "example"
+         *       ],
+         *       "attestationMaxAgeDays": -9007199254740991,
+         *       "maxApiKeyAgeDays": -9007199254740991,
+         *       "updatedBy": "example",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
         DeclaredState: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.reconciliation.declared";
+            /** @description Version of the declared state, incremented on each replacement. */
             version: number;
+            /** @description Framework ids the tenant declares active; a difference with the activations is drift. */
             activatedFrameworks: string[];
+            /** @description Controls that must be backed by current evidence. */
             controlBaseline: string[];
+            /** @description Attestations older than this many days are drift; null for no limit. */
             attestationMaxAgeDays: number | null;
+            /** @description Active API keys older than this many days are drift; null for no limit. */
             maxApiKeyAgeDays: number | null;
+            /** @description Id of the API key whose request last replaced it. */
             updatedBy: string | null;
+            /** @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change. */
             updatedAt: string | null;
         };
         /**
@@ -3406,38 +3922,84 @@ export interface components {
              */
             maxApiKeyAgeDays?: number | null;
         };
+        /**
+         * @example {
+         *       "object": "svc.webhooks.subscription",
+         *       "id": "example",
+         *       "deleted": true
+         *     }
+         */
         DeletedWebhookSubscription: {
-            /** @constant */
+            /**
+             * @description Type of the deleted object.
+             * @constant
+             */
             object: "svc.webhooks.subscription";
+            /** @description Id of the deleted subscription (`whs_`). */
             id: string;
-            /** @constant */
+            /**
+             * @description Always true: the subscription no longer exists.
+             * @constant
+             */
             deleted: true;
         };
+        /**
+         * @example {
+         *       "object": "svc.reconciliation.drift",
+         *       "id": "example",
+         *       "check": "example",
+         *       "type": "baseline-divergence",
+         *       "control": "example",
+         *       "subject": "example",
+         *       "detail": {},
+         *       "status": "open",
+         *       "firstSeenAt": "2026-11-22T09:30:00.000Z",
+         *       "lastSeenAt": "2026-11-22T09:30:00.000Z",
+         *       "resolvedAt": "2026-11-22T09:30:00.000Z",
+         *       "auditSeq": -9007199254740991
+         *     }
+         */
         DriftItem: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.reconciliation.drift";
+            /** @description Identifier of the row. */
             id: string;
+            /** @description Name of the drift check (`framework_activation`). */
             check: string;
-            /** @example baseline-divergence */
+            /**
+             * @description Kind of difference found (`baseline-divergence`).
+             * @example baseline-divergence
+             */
             type: string;
             /** @description The control concerned, when the drift is about one. */
             control: string | null;
+            /** @description What the record is about. */
             subject: string;
+            /** @description Human-readable explanation of the difference found. */
             detail: {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
+            /**
+             * @description `open` while the difference persists, `resolved` once a run no longer finds it.
+             * @enum {string}
+             */
             status: "open" | "resolved";
             /**
              * Format: date-time
+             * @description When a run first found the difference (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             firstSeenAt: string;
             /**
              * Format: date-time
+             * @description When a run last found the difference (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             lastSeenAt: string;
+            /** @description When a run no longer found it (ISO 8601 UTC); null while open. */
             resolvedAt: string | null;
             /** @description Audit-trail event that recorded the finding. */
             auditSeq: number;
@@ -3468,43 +4030,90 @@ export interface components {
             time?: string;
             /** @description Must be the caller's tenant when given. */
             tenantId?: string;
-            /** @example ci.pipeline */
+            /**
+             * @description System that reported the row (`billing-service`).
+             * @example ci.pipeline
+             */
             source: string;
             /**
-             * @description Dotted kind, `<category>.<event>`.
+             * @description Kind of event the source reports (`invoice.issued`).
              * @example assessment.created
              */
             kind: string;
-            /** @enum {string} */
+            /**
+             * @description Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum).
+             * @enum {string}
+             */
             phase: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
-            /** @enum {string} */
+            /**
+             * @description Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first).
+             * @enum {string}
+             */
             severity: "debug" | "info" | "notice" | "warning" | "error" | "critical";
-            /** @example deploy-bot */
+            /**
+             * @description Who caused the event, as the source names it (user id, service name).
+             * @example deploy-bot
+             */
             actor: string;
-            /** @example sys_credit_scoring_v2 */
+            /**
+             * @description Id of the entity whose lifecycle the row belongs to, as the source names it.
+             * @example sys_credit_scoring_v2
+             */
             entity: string;
-            /** @example deploy */
+            /**
+             * @description What was done, as the source names it (`approve`).
+             * @example deploy
+             */
             action: string;
-            /** @enum {string} */
+            /**
+             * @description Result the source reports for the action; see the enum.
+             * @enum {string}
+             */
             outcome: "success" | "failure" | "unknown";
-            /** @example run-8841 */
+            /**
+             * @description Correlation id shared by every record one request or job produced (the `X-Correlation-Id` of the request).
+             * @example run-8841
+             */
             correlationId: string;
+            /** @description Duration in milliseconds, measured by the reporter. */
             latencyMs?: number | null;
+            /** @description Free-form string keys and JSON values the source attached; indexed for filtering, not interpreted. */
             attributes?: {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "entity": "example",
+         *       "phases": [
+         *         {
+         *           "phase": "requested",
+         *           "time": "2026-11-22T09:30:00.000Z",
+         *           "kind": "example",
+         *           "eventId": "example"
+         *         }
+         *       ]
+         *     }
+         */
         EntityLifecycle: {
+            /** @description Id of the entity whose lifecycle the row belongs to, as the source names it. */
             entity: string;
+            /** @description Phases of the entity, oldest first. */
             phases: {
-                /** @enum {string} */
+                /**
+                 * @description Lifecycle phase reached.
+                 * @enum {string}
+                 */
                 phase: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
                 /**
                  * Format: date-time
+                 * @description When the phase was reached (ISO 8601 UTC).
                  * @example 2026-11-22T09:30:00.000Z
                  */
                 time: string;
+                /** @description Kind of the row that recorded it. */
                 kind: string;
+                /** @description Id of the event-index row that recorded it. */
                 eventId: string;
             }[];
         };
@@ -3523,31 +4132,71 @@ export interface components {
          *     }
          */
         Error: {
-            /** @enum {string} */
+            /**
+             * @description Error code; one of the nine codes of the error table.
+             * @enum {string}
+             */
             error: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "validation_failed" | "rate_limited" | "internal_error" | "service_unavailable";
+            /** @description Human-readable explanation; may change, do not parse. */
             message: string;
+            /** @description Per-field problems; absent when the error has none. */
             details?: components["schemas"]["ErrorDetail"][];
+            /** @description Correlation id of the failed request, as in the `X-Correlation-Id` header; quote it to support. */
             correlation_id: string;
+            /** @description Link to the documentation of the error code. */
             documentation_url: string;
         };
+        /**
+         * @example {
+         *       "field": "example",
+         *       "issue": "example",
+         *       "message": "example"
+         *     }
+         */
         ErrorDetail: {
             /** @description Dotted path of the offending field, header or parameter. */
             field: string;
             /** @description One of missing, invalid_type, invalid_value, too_small, too_big, invalid_format, unknown_field, or a code-specific word. */
             issue: string;
+            /** @description Human-readable explanation; may change, do not parse. */
             message?: string;
         };
+        /**
+         * @example {
+         *       "object": "svc.events.aggregation",
+         *       "total": -9007199254740991,
+         *       "overBudget": -9007199254740991,
+         *       "groups": [
+         *         {
+         *           "key": {},
+         *           "bucket": "2026-11-22T09:30:00.000Z",
+         *           "count": -9007199254740991,
+         *           "overBudget": -9007199254740991
+         *         }
+         *       ]
+         *     }
+         */
         EventAggregation: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.events.aggregation";
+            /** @description Number of rows or records counted. */
             total: number;
+            /** @description Number of those rows whose latency exceeded the budget. */
             overBudget: number;
+            /** @description One entry per combination of the grouped fields and time bucket. */
             groups: {
+                /** @description Value of each grouped field for this group. */
                 key: {
                     [key: string]: string;
                 };
+                /** @description Start of the time bucket (ISO 8601 UTC). */
                 bucket: string | null;
+                /** @description Number of rows. */
                 count: number;
+                /** @description Number of those rows whose latency exceeded the budget. */
                 overBudget: number;
             }[];
         };
@@ -3576,14 +4225,25 @@ export interface components {
             to?: string;
             /** @description Only the caller's tenant is visible; another id yields nothing. */
             tenantId?: string;
+            /** @description System that reported the row (`billing-service`). */
             source?: string;
+            /** @description Kind of event the source reports (`invoice.issued`). */
             kind?: string;
-            /** @enum {string} */
+            /**
+             * @description Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum).
+             * @enum {string}
+             */
             phase?: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
-            /** @enum {string} */
+            /**
+             * @description Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first).
+             * @enum {string}
+             */
             severity?: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            /** @description Who caused the event, as the source names it (user id, service name). */
             actor?: string;
+            /** @description Id of the entity whose lifecycle the row belongs to, as the source names it. */
             entity?: string;
+            /** @description What was done, as the source names it (`approve`). */
             action?: string;
             /**
              * @description Fields to count by.
@@ -3622,28 +4282,51 @@ export interface components {
          *     }
          */
         EventRow: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.events.event";
+            /** @description Identifier of the row. */
             id: string;
             /**
              * Format: date-time
+             * @description When it happened (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             time: string;
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
             tenantId: string;
+            /** @description System that reported the row (`billing-service`). */
             source: string;
+            /** @description Kind of event the source reports (`invoice.issued`). */
             kind: string;
-            /** @enum {string} */
+            /**
+             * @description Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum).
+             * @enum {string}
+             */
             phase: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
-            /** @enum {string} */
+            /**
+             * @description Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first).
+             * @enum {string}
+             */
             severity: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            /** @description Who caused the event, as the source names it (user id, service name). */
             actor: string;
+            /** @description Id of the entity whose lifecycle the row belongs to, as the source names it. */
             entity: string;
+            /** @description What was done, as the source names it (`approve`). */
             action: string;
-            /** @enum {string} */
+            /**
+             * @description Result the source reports for the action; see the enum.
+             * @enum {string}
+             */
             outcome: "success" | "failure" | "unknown";
+            /** @description Correlation id shared by every record one request or job produced (the `X-Correlation-Id` of the request). */
             correlationId: string;
+            /** @description Duration in milliseconds, measured by the reporter. */
             latencyMs: number | null;
+            /** @description Free-form string keys and JSON values the source attached; indexed for filtering, not interpreted. */
             attributes: {
                 [key: string]: unknown;
             };
@@ -3652,15 +4335,32 @@ export interface components {
             /** @description The audit-trail event that covers this row. */
             auditEventId: string | null;
         };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "source": "example",
+         *           "count": -9007199254740991,
+         *           "lastSeen": "2026-11-22T09:30:00.000Z",
+         *           "kinds": -9007199254740991
+         *         }
+         *       ]
+         *     }
+         */
         EventSources: {
+            /** @description Sources, most rows first. */
             data: {
+                /** @description Name of the source. */
                 source: string;
+                /** @description Rows the source has reported. */
                 count: number;
                 /**
                  * Format: date-time
+                 * @description Time of its latest row (ISO 8601 UTC).
                  * @example 2026-11-22T09:30:00.000Z
                  */
                 lastSeen: string;
+                /** @description Distinct kinds it has reported. */
                 kinds: number;
             }[];
         };
@@ -3686,32 +4386,50 @@ export interface components {
          *     }
          */
         Evidence: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.compliance.evidence";
             /**
              * @description Identifier with prefix `evd_`.
              * @example evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Human-readable title, free text, shown in lists. */
             title: string;
-            /** @enum {string} */
+            /**
+             * @description Kind of artefact; the enum lists the accepted kinds.
+             * @enum {string}
+             */
             kind: "document" | "policy" | "screenshot" | "log" | "configuration" | "report" | "certificate" | "test-result" | "other";
+            /** @description What the artefact shows; null when none was given. */
             description: string | null;
+            /** @description Where the artefact is stored (`s3://`, `https://`); the service stores the reference, not the file. */
             uri: string | null;
+            /** @description Lowercase hex SHA-256 of the artefact. */
             sha256: string | null;
+            /** @description IANA media type of the artefact (`application/pdf`). */
             mediaType: string | null;
+            /** @description Size of the artefact in bytes. */
             sizeBytes: number | null;
+            /** @description Identifier of the AI system the record concerns, as the tenant names it. */
             systemId: string | null;
+            /** @description Ids of the controls this record supports; each belongs to a framework the tenant has activated. */
             controlIds: string[];
             /**
              * Format: date-time
+             * @description When the artefact was collected (ISO 8601 UTC); not in the future.
              * @example 2026-11-22T09:30:00.000Z
              */
             collectedAt: string;
+            /** @description When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry. */
             expiresAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
             createdBy: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
@@ -3744,32 +4462,54 @@ export interface components {
          *     }
          */
         Framework: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.frameworks.framework";
+            /** @description Id of the framework dictionary (`eu-ai-act`), stable across versions. */
             id: string;
+            /** @description Version of the dictionary the record comes from. */
             version: string;
             /**
              * @description `<dictionary>@<version>` of the content.
              * @example eu-ai-act@1.0.0
              */
             dictionaryVersion: string;
+            /** @description Every version available, oldest first. */
             versions: string[];
+            /** @description Full title. */
             title: string;
+            /** @description Short name for lists (`EU AI Act`). */
             shortTitle: string;
-            /** @enum {string} */
+            /**
+             * @description Kind of framework (regulation, standard, ...; see the enum).
+             * @enum {string}
+             */
             kind: "regulation" | "standard" | "framework";
+            /** @description Body that published the framework. */
             publisher: string;
+            /** @description `<region>/<country>` whose law applies, lowercase (`eu/de`). */
             jurisdiction: string;
+            /** @description What the framework regulates or the control requires, in plain language. */
             description: string;
+            /** @description Publication date of the version (ISO 8601). */
             publishedAt: string;
+            /** @description Where the official text is published. */
             sourceUrl: string | null;
+            /** @description Licence of the dictionary content. */
             license: string;
             /** @description SHA-256 of the canonical dictionary content. */
             contentHash: string;
+            /** @description Sizes of the dictionary. */
             counts: {
+                /** @description Clauses in the latest version. */
                 clauses: number;
+                /** @description Controls mapped to the clauses. */
                 controls: number;
+                /** @description Assessment questions. */
                 questions: number;
+                /** @description Obligations an activation derives. */
                 obligations: number;
             };
         };
@@ -3781,22 +4521,46 @@ export interface components {
          *     }
          */
         Health: {
-            /** @enum {string} */
+            /**
+             * @description `ok` when the process runs and the database answers.
+             * @enum {string}
+             */
             status: "ok";
+            /** @description Version of the running service (semver). */
             version: string;
-            /** @enum {string} */
+            /**
+             * @description Database engine in use: embedded PGlite or PostgreSQL.
+             * @enum {string}
+             */
             database: "pglite" | "postgresql";
         };
+        /**
+         * @example {
+         *       "object": "svc.webhooks.inbound_secret",
+         *       "provider": "svc",
+         *       "secret": "example",
+         *       "previousSecretExpiresAt": "2026-11-22T09:30:00.000Z",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
         InboundSecret: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.webhooks.inbound_secret";
-            /** @enum {string} */
+            /**
+             * @description Name of the inbound provider (`github`).
+             * @enum {string}
+             */
             provider: "svc" | "azure-event-grid" | "cloudflare-logpush";
             /** @description Shown once. `svc`: HMAC key of `svc-signature`; azure-event-grid: the shared key; cloudflare-logpush: HMAC key. */
             secret: string;
+            /** @description Until when the replaced secret is still accepted (ISO 8601 UTC); null when there was none. */
             previousSecretExpiresAt: string | null;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
@@ -3818,28 +4582,40 @@ export interface components {
          *     }
          */
         Obligation: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.compliance.obligation";
             /**
              * @description Identifier with prefix `obl_`.
              * @example obl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
             framework: string;
+            /** @description `<dictionary>@<version>` the obligation was derived from. */
             dictionaryVersion: string;
             /** @description Obligation id in the dictionary. */
             sourceRef: string;
+            /** @description Human-readable title, free text, shown in lists. */
             title: string;
+            /** @description What the obligation requires, in plain language. */
             description: string;
+            /** @description Reference of the clause in the framework (`art-9`), as in the clauses list. */
             clauseRef: string;
             /** @description Who bears the duty: provider, deployer, controller, processor, ... */
             actor: string;
-            /** @enum {string} */
+            /**
+             * @description Current state of the record; changes only through the transition routes.
+             * @enum {string}
+             */
             status: "open" | "in_progress" | "met" | "not_applicable";
             /** @description Date from which the obligation applies (ISO 8601 date). */
             dueDate: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
@@ -3857,57 +4633,139 @@ export interface components {
          *     }
          */
         Question: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.frameworks.question";
+            /** @description Id of the question, stable across versions. */
             id: string;
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
             framework: string;
             /**
              * @description `<dictionary>@<version>` of the content.
              * @example eu-ai-act@1.0.0
              */
             dictionaryVersion: string;
+            /** @description Wording of the question. */
             text: string;
+            /** @description Id of the control, as in the framework's controls list. */
             controlId: string;
+            /** @description Reference of the clause in the framework (`art-9`), as in the clauses list. */
             clauseRef: string | null;
-            /** @enum {string} */
+            /**
+             * @description Kind of answer expected (`yes_no`, ...; see the enum).
+             * @enum {string}
+             */
             answerType: "yes_no" | "text" | "scale" | "evidence";
         };
+        /**
+         * @example {
+         *       "object": "svc.reconciliation.run",
+         *       "id": "example",
+         *       "trigger": "schedule",
+         *       "startedAt": "2026-11-22T09:30:00.000Z",
+         *       "finishedAt": "2026-11-22T09:30:00.000Z",
+         *       "opened": -9007199254740991,
+         *       "resolved": -9007199254740991,
+         *       "open": -9007199254740991
+         *     }
+         */
         ReconciliationRun: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.reconciliation.run";
+            /** @description Identifier of the reconciliation run. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What started the run: `schedule` or `manual`.
+             * @enum {string}
+             */
             trigger: "schedule" | "manual";
             /**
              * Format: date-time
+             * @description When the run started (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             startedAt: string;
             /**
              * Format: date-time
+             * @description When the run finished (ISO 8601 UTC).
              * @example 2026-11-22T09:30:00.000Z
              */
             finishedAt: string;
+            /** @description Number of findings this run opened. */
             opened: number;
+            /** @description Number of findings resolved. */
             resolved: number;
+            /** @description Number of findings still open. */
             open: number;
         };
+        /**
+         * @example {
+         *       "object": "svc.reconciliation.summary",
+         *       "open": -9007199254740991,
+         *       "resolved": -9007199254740991,
+         *       "byCheck": [
+         *         {
+         *           "check": "framework-activation",
+         *           "open": -9007199254740991,
+         *           "resolved": -9007199254740991
+         *         }
+         *       ],
+         *       "byType": [
+         *         {
+         *           "type": "example",
+         *           "open": -9007199254740991
+         *         }
+         *       ],
+         *       "lastRun": {
+         *         "object": "svc.reconciliation.run",
+         *         "id": "example",
+         *         "trigger": "schedule",
+         *         "startedAt": "2026-11-22T09:30:00.000Z",
+         *         "finishedAt": "2026-11-22T09:30:00.000Z",
+         *         "opened": -9007199254740991,
+         *         "resolved": -9007199254740991,
+         *         "open": -9007199254740991
+         *       },
+         *       "intervalSeconds": -9007199254740991
+         *     }
+         */
         ReconciliationSummary: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.reconciliation.summary";
+            /** @description Number of findings still open. */
             open: number;
+            /** @description Number of findings resolved. */
             resolved: number;
+            /** @description Finding counts per drift check. */
             byCheck: {
-                /** @enum {string} */
+                /**
+                 * @description Name of the drift check the counts are for.
+                 * @enum {string}
+                 */
                 check: "framework-activation" | "control-evidence" | "evidence-expiry" | "attestation-freshness" | "events-covered" | "audit-chain" | "credential-age";
+                /** @description Open findings of the check. */
                 open: number;
+                /** @description Resolved findings of the check. */
                 resolved: number;
             }[];
+            /** @description Open finding counts per kind of difference. */
             byType: {
+                /** @description Kind of difference found (`baseline-divergence`). */
                 type: string;
+                /** @description Open findings of that kind. */
                 open: number;
             }[];
+            /** @description The latest run; null before the first. */
             lastRun: components["schemas"]["ReconciliationRun"] | null;
+            /** @description Seconds between scheduled runs; 0 when scheduling is off. */
             intervalSeconds: number;
         };
         /**
@@ -3916,6 +4774,7 @@ export interface components {
          *     }
          */
         ReplayDeadLettersRequest: {
+            /** @description Id of the dead-lettered delivery to queue again. */
             deliveryId: string;
         } | {
             /**
@@ -3924,11 +4783,22 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             since: string;
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
             tenantId?: string;
         };
-        /** @description The deliveries are due again at once, with the same event ids. */
+        /**
+         * @description The deliveries are due again at once, with the same event ids.
+         * @example {
+         *       "replayed": -9007199254740991,
+         *       "deliveryIds": [
+         *         "example"
+         *       ]
+         *     }
+         */
         ReplayDeadLettersResult: {
+            /** @description Number of deliveries queued again. */
             replayed: number;
+            /** @description Ids of the deliveries queued again. */
             deliveryIds: string[];
         };
         /**
@@ -3942,7 +4812,10 @@ export interface components {
          *     }
          */
         RotatedOperatorCredential: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.operator.credential";
             /**
              * @description Identifier with prefix `opc_`.
@@ -3955,6 +4828,7 @@ export interface components {
             token: string;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
@@ -3987,23 +4861,37 @@ export interface components {
          *     }
          */
         Tenant: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.operator.tenant";
             /**
              * @description Identifier with prefix `ten_`.
              * @example ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Display name of the tenant, shown to people (`Acme Bank`). */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description Tier of the tenant: decides the rails it may call and its rate-limit plan.
+             * @enum {string}
+             */
             tier: "sandbox" | "starter" | "growth" | "specialist" | "enterprise";
-            /** @enum {string} */
+            /**
+             * @description Environment of the tenant's keys: `live`, `test` or `dev`; appears in the key (`svc_live_...`).
+             * @enum {string}
+             */
             env: "live" | "test" | "dev";
+            /** @description Data region where the tenant's records are kept (`eu`). */
             region: string;
+            /** @description Requests per second allowed by the tenant's plan (X-RateLimit-Limit). */
             rateLimitPerSecond: number | null;
+            /** @description Requests per calendar month (UTC) allowed by the tenant's plan. */
             monthlyQuota: number | null;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
@@ -4017,10 +4905,13 @@ export interface components {
          *     }
          */
         TenantCreatedData: {
+            /** @description Id of the new tenant (`ten_`). */
             tenant_id: string;
+            /** @description Name of the tenant as shown to people. */
             display_name: string;
             /** @description Service tier the tenant is on: sandbox, starter, growth, specialist or enterprise. */
             plan: string;
+            /** @description Data region where the tenant's records are kept (`eu`). */
             region: string;
         };
         /**
@@ -4040,18 +4931,30 @@ export interface components {
          *     }
          */
         TenantFramework: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.compliance.framework";
+            /** @description Id of the subject (a control id or an `asm_` assessment id). */
             id: string;
+            /** @description Human-readable title, free text, shown in lists. */
             title: string;
+            /** @description Short name for lists (`EU AI Act`). */
             shortTitle: string;
+            /** @description Latest version of the dictionary. */
             latestVersion: string;
+            /** @description Whether the tenant has activated the framework. */
             activated: boolean;
             /** @description Activated `<dictionary>@<version>`; null when not active. */
             dictionaryVersion: string | null;
+            /** @description When the tenant activated the framework (ISO 8601 UTC); null when not active. */
             activatedAt: string | null;
+            /** @description Counts of the tenant's obligations under this framework; zero when not activated. */
             obligations: {
+                /** @description Obligations derived for the tenant from the framework. */
                 total: number;
+                /** @description Of those, the ones not yet met. */
                 open: number;
             };
         };
@@ -4075,14 +4978,28 @@ export interface components {
         UpdateWebhookSubscriptionRequest: {
             /**
              * Format: uri
-             * @description Where events are POSTed. https, and a public address, unless the operator allows private targets.
+             * @description HTTPS URL the deliveries are POSTed to.
              */
             url?: string;
+            /** @description Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload. */
             eventTypes?: string[];
+            /** @description New note, up to 500 characters; null clears it, absent keeps it. */
             description?: string | null;
+            /** @description Whether new events are delivered; false pauses the subscription without deleting it. */
             enabled?: boolean;
         };
+        /**
+         * @example {
+         *       "attempt": 1,
+         *       "at": "2026-11-22T09:30:00.000Z",
+         *       "statusCode": -9007199254740991,
+         *       "latencyMs": -9007199254740991,
+         *       "outcome": "succeeded",
+         *       "error": "example"
+         *     }
+         */
         WebhookAttempt: {
+            /** @description Number of the attempt, from 1. */
             attempt: number;
             /**
              * Format: date-time
@@ -4092,36 +5009,84 @@ export interface components {
             at: string;
             /** @description The receiver's status; null on a network error or time-out. */
             statusCode: number | null;
+            /** @description Duration in milliseconds, measured by the reporter. */
             latencyMs: number;
-            /** @enum {string} */
+            /**
+             * @description Result of the attempt: `succeeded` (a 2xx answer) or `failed`.
+             * @enum {string}
+             */
             outcome: "succeeded" | "failed";
+            /** @description Why the attempt failed (HTTP status or network error); null on success. */
             error: string | null;
         };
+        /**
+         * @example {
+         *       "object": "svc.webhooks.delivery",
+         *       "id": "whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "subscriptionId": "example",
+         *       "eventId": "example",
+         *       "eventType": "example",
+         *       "status": "pending",
+         *       "attemptCount": -9007199254740991,
+         *       "nextAttemptAt": "2026-11-22T09:30:00.000Z",
+         *       "deliveredAt": "2026-11-22T09:30:00.000Z",
+         *       "deadLetteredAt": "2026-11-22T09:30:00.000Z",
+         *       "replays": -9007199254740991,
+         *       "attempts": [
+         *         {
+         *           "attempt": 1,
+         *           "at": "2026-11-22T09:30:00.000Z",
+         *           "statusCode": -9007199254740991,
+         *           "latencyMs": -9007199254740991,
+         *           "outcome": "succeeded",
+         *           "error": "example"
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "tenantId": "example"
+         *     }
+         */
         WebhookDeadLetter: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.webhooks.delivery";
             /**
              * @description Identifier with prefix `whd_`.
              * @example whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Id of the webhook subscription (`whs_` prefix). */
             subscriptionId: string;
+            /** @description Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`. */
             eventId: string;
+            /** @description Registered type of the event delivered (`assessment.completed`). */
             eventType: string;
-            /** @enum {string} */
+            /**
+             * @description Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.
+             * @enum {string}
+             */
             status: "pending" | "delivering" | "succeeded" | "dead_lettered";
+            /** @description Number of delivery attempts made so far. */
             attemptCount: number;
+            /** @description When the next attempt is due (ISO 8601 UTC); null once delivered or dead-lettered. */
             nextAttemptAt: string | null;
+            /** @description When a 2xx answer was received (ISO 8601 UTC); null until then. */
             deliveredAt: string | null;
+            /** @description When the delivery was parked after its last failed attempt (ISO 8601 UTC); null unless dead-lettered. */
             deadLetteredAt: string | null;
             /** @description How often an operator replayed it from the dead-letter queue. */
             replays: number;
+            /** @description Every attempt, oldest first, with its HTTP status, latency and error. */
             attempts: components["schemas"]["WebhookAttempt"][];
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+            /** @description Tenant whose event the delivery carried. */
             tenantId: string;
         };
         /**
@@ -4159,27 +5124,42 @@ export interface components {
          *     }
          */
         WebhookDelivery: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.webhooks.delivery";
             /**
              * @description Identifier with prefix `whd_`.
              * @example whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description Id of the webhook subscription (`whs_` prefix). */
             subscriptionId: string;
+            /** @description Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`. */
             eventId: string;
+            /** @description Registered type of the event delivered (`assessment.completed`). */
             eventType: string;
-            /** @enum {string} */
+            /**
+             * @description Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.
+             * @enum {string}
+             */
             status: "pending" | "delivering" | "succeeded" | "dead_lettered";
+            /** @description Number of delivery attempts made so far. */
             attemptCount: number;
+            /** @description When the next attempt is due (ISO 8601 UTC); null once delivered or dead-lettered. */
             nextAttemptAt: string | null;
+            /** @description When a 2xx answer was received (ISO 8601 UTC); null until then. */
             deliveredAt: string | null;
+            /** @description When the delivery was parked after its last failed attempt (ISO 8601 UTC); null unless dead-lettered. */
             deadLetteredAt: string | null;
             /** @description How often an operator replayed it from the dead-letter queue. */
             replays: number;
+            /** @description Every attempt, oldest first, with its HTTP status, latency and error. */
             attempts: components["schemas"]["WebhookAttempt"][];
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
@@ -4203,7 +5183,10 @@ export interface components {
          *     }
          */
         WebhookEventEnvelope: {
-            /** @constant */
+            /**
+             * @description CloudEvents specification version.
+             * @constant
+             */
             specversion: "1.0";
             /** @description Stable event id (`evt_`); the de-duplication key. Replays keep it. */
             id: string;
@@ -4211,7 +5194,10 @@ export interface components {
             source: string;
             /** @description Event type, e.g. `tenant.created`. */
             type: string;
-            /** @constant */
+            /**
+             * @description Media type of `data`.
+             * @constant
+             */
             datacontenttype: "application/json";
             /**
              * Format: date-time
@@ -4220,7 +5206,9 @@ export interface components {
             time: string;
             /** @description Id of the entity the event is about. */
             subject: string;
+            /** @description Id of the tenant the event belongs to (CloudEvents extension attribute). */
             tenantid: string;
+            /** @description The record the event is about, as the matching GET returns it. */
             data: {
                 [key: string]: unknown;
             };
@@ -4243,16 +5231,23 @@ export interface components {
          *     }
          */
         WebhookSubscription: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.webhooks.subscription";
             /**
              * @description Identifier with prefix `whs_`.
              * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description HTTPS URL the deliveries are POSTed to. */
             url: string;
+            /** @description Note for people (what the endpoint is for); null when none was given. */
             description: string | null;
+            /** @description Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload. */
             eventTypes: string[];
+            /** @description Whether new events are delivered; false pauses the subscription without deleting it. */
             enabled: boolean;
             /** @description First characters of the current secret, to recognise it. */
             secretPrefix: string;
@@ -4260,26 +5255,52 @@ export interface components {
             previousSecretExpiresAt: string | null;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
              * @example 2026-11-22T09:30:00.000Z
              */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "object": "svc.webhooks.subscription",
+         *       "id": "whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "url": "example",
+         *       "description": "example",
+         *       "eventTypes": [
+         *         "example"
+         *       ],
+         *       "enabled": true,
+         *       "secretPrefix": "example",
+         *       "previousSecretExpiresAt": "2026-11-22T09:30:00.000Z",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z",
+         *       "secret": "example"
+         *     }
+         */
         WebhookSubscriptionWithSecret: {
-            /** @constant */
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
             object: "svc.webhooks.subscription";
             /**
              * @description Identifier with prefix `whs_`.
              * @example whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             id: string;
+            /** @description HTTPS URL the deliveries are POSTed to. */
             url: string;
+            /** @description Note for people (what the endpoint is for); null when none was given. */
             description: string | null;
+            /** @description Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload. */
             eventTypes: string[];
+            /** @description Whether new events are delivered; false pauses the subscription without deleting it. */
             enabled: boolean;
             /** @description First characters of the current secret, to recognise it. */
             secretPrefix: string;
@@ -4287,11 +5308,13 @@ export interface components {
             previousSecretExpiresAt: string | null;
             /**
              * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
             /**
              * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
              * @example 2026-11-22T09:30:00.000Z
              */
             updatedAt: string;
@@ -4378,7 +5401,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description 429 rate_limited: The plan rate limit or monthly quota is exhausted; see the X-RateLimit headers and Retry-After. */
+        /** @description 429 rate_limited: The plan rate limit or monthly quota is exhausted; see the X-RateLimit headers and Retry-After. Limits per tier: sandbox 5/s and 10,000/month; starter 20/s and 50,000/month; growth 100/s and 250,000/month; specialist 500/s and 1,000,000/month; enterprise 500/s and 1,000,000/month (enterprise: custom, Scale by default). Retry-After gives the seconds to wait. */
         rate_limited: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4427,7 +5450,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description Requests allowed per second on the plan. */
+        /** @description Requests allowed per second on the tenant's plan (sandbox 5, starter 20, growth 100, scale 500). */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window. */
         "X-RateLimit-Remaining": number;
@@ -4435,7 +5458,7 @@ export interface components {
         "X-RateLimit-Reset": number;
         /** @description Correlation id of the request. */
         "X-Correlation-Id": string;
-        /** @description Seconds to wait before retrying. */
+        /** @description Seconds to wait before retrying: until the next one-second window, or until the month turns when the monthly quota is spent. */
         "Retry-After": number;
     };
     pathItems: never;
@@ -4455,6 +5478,7 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description `true`: only frameworks the tenant has activated; `false`: only the others; absent: all. */
                 activated?: "true" | "false";
             };
             header?: {
@@ -4477,6 +5501,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["TenantFramework"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -4507,10 +5532,12 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only assessments whose `status` equals this value. Current state of the record; changes only through the transition routes. */
                 status?: "draft" | "in_progress" | "completed";
+                /** @description Only assessments of this kind. */
                 type?: "fria" | "dpia" | "risk-classification" | "conformity" | "gap-analysis" | "aims-internal-audit";
                 /**
-                 * @description Identifier of the AI system the record concerns.
+                 * @description Only assessments whose `systemId` equals this value. Identifier of the AI system the record concerns, as the tenant names it.
                  * @example sys_credit_scoring_v2
                  */
                 systemId?: string;
@@ -4535,6 +5562,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Assessment"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -4745,8 +5773,11 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only obligations whose `framework` equals this value. Id of the framework dictionary (`eu-ai-act`). */
                 framework?: string;
+                /** @description Only obligations whose `status` equals this value. Current state of the record; changes only through the transition routes. */
                 status?: "open" | "in_progress" | "met" | "not_applicable";
+                /** @description Only obligations whose duty-bearer (provider, deployer, ...) is this value. */
                 actor?: string;
             };
             header?: {
@@ -4769,6 +5800,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Obligation"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -4841,9 +5873,10 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only evidence whose `controlIds` contains this value. */
                 controlId?: string;
                 /**
-                 * @description Identifier of the AI system the record concerns.
+                 * @description Only evidence whose `systemId` equals this value.
                  * @example sys_credit_scoring_v2
                  */
                 systemId?: string;
@@ -4868,6 +5901,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Evidence"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -4982,7 +6016,9 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only attestations whose `subject.type` equals this value. */
                 subjectType?: "control" | "assessment";
+                /** @description Only attestations whose `subject.id` equals this value. */
                 subjectId?: string;
             };
             header?: {
@@ -5005,6 +6041,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Attestation"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5140,6 +6177,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Framework"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5239,6 +6277,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Clause"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5269,6 +6308,7 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only controls of this category. */
                 category?: string;
             };
             header?: {
@@ -5297,6 +6337,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Control"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5327,6 +6368,7 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only questions that answer this control. */
                 controlId?: string;
             };
             header?: {
@@ -5355,6 +6397,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Question"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5467,6 +6510,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["AuditTrailEvent"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5513,6 +6557,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["AuditTrailEvent"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5637,6 +6682,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Every signing key, current and retired. */
                         data: components["schemas"]["AuditPublicKey"][];
                     };
                 };
@@ -5677,12 +6723,19 @@ export interface operations {
                 to?: string;
                 /** @description Only the caller's tenant is visible; another id yields nothing. */
                 tenantId?: string;
+                /** @description System that reported the row (`billing-service`). */
                 source?: string;
+                /** @description Kind of event the source reports (`invoice.issued`). */
                 kind?: string;
+                /** @description Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum). */
                 phase?: "requested" | "started" | "in_progress" | "completed" | "failed" | "cancelled" | "observed";
+                /** @description Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first). */
                 severity?: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+                /** @description Who caused the event, as the source names it (user id, service name). */
                 actor?: string;
+                /** @description Id of the entity whose lifecycle the row belongs to, as the source names it. */
                 entity?: string;
+                /** @description What was done, as the source names it (`approve`). */
                 action?: string;
             };
             header?: {
@@ -5705,6 +6758,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["EventRow"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -5809,6 +6863,7 @@ export interface operations {
     "events.lifecycle": {
         parameters: {
             query: {
+                /** @description Id of the entity, as the sources name it; 1 to 128 characters. */
                 entity: string;
             };
             header?: {
@@ -5847,6 +6902,7 @@ export interface operations {
     "events.trail": {
         parameters: {
             query: {
+                /** @description Correlation id to follow; 1 to 128 characters. */
                 correlationId: string;
             };
             header?: {
@@ -5931,7 +6987,9 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only open or only resolved findings. */
                 status?: "open" | "resolved";
+                /** @description Only findings of this drift check. */
                 check?: string;
             };
             header?: {
@@ -5954,6 +7012,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["DriftItem"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -6098,7 +7157,9 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only open or only resolved findings. */
                 status?: "open" | "resolved";
+                /** @description Only findings of this drift check. */
                 check?: "framework-activation" | "control-evidence" | "evidence-expiry" | "attestation-freshness" | "events-covered" | "audit-chain" | "credential-age";
             };
             header?: {
@@ -6121,6 +7182,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["DriftItem"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -6208,6 +7270,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["WebhookSubscription"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -6458,9 +7521,13 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Id of the webhook subscription (`whs_` prefix). */
                 subscriptionId?: string;
+                /** @description Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`. */
                 eventId?: string;
+                /** @description Registered type of the event delivered (`assessment.completed`). */
                 eventType?: string;
+                /** @description Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum. */
                 status?: "pending" | "delivering" | "succeeded" | "dead_lettered";
             };
             header?: {
@@ -6483,6 +7550,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["WebhookDelivery"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -6510,7 +7578,10 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @example svc */
+                /**
+                 * @description Provider that signs its inbound webhooks with the secret.
+                 * @example svc
+                 */
                 provider: "svc" | "azure-event-grid" | "cloudflare-logpush";
             };
             cookie?: never;
@@ -6558,6 +7629,7 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Only dead letters of this tenant. */
                 tenantId?: string;
             };
             header?: never;
@@ -6577,6 +7649,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["WebhookDeadLetter"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -6665,6 +7738,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["Tenant"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
@@ -6735,6 +7809,7 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
                  */
                 cursor?: string;
+                /** @description Tenant whose keys to list (`ten_` id). */
                 tenantId: string;
             };
             header?: never;
@@ -6754,6 +7829,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
                         data: components["schemas"]["ApiKey"][];
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;

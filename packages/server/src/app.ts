@@ -21,6 +21,8 @@ import { webhooksHandlers } from './rails/webhooks.ts';
 import type { WebhookConfig } from './webhooks/config.ts';
 
 export interface AppOptions {
+  /** Origin written in `servers` of the served OpenAPI document; read per request because the port is known only once listening. */
+  publicUrl?: () => string | undefined;
   db: Database;
   log: Logger;
   counters: CounterStore;
@@ -120,7 +122,16 @@ function railDispatch(handlers: Handlers, options: EndpointOptions): express.Req
 export function createApp(opts: AppOptions): express.Express {
   const { prisma } = opts.db;
   const s = initServer();
-  const openapi = JSON.stringify(generateOpenApiDocument());
+  const openapiByUrl = new Map<string, string>();
+  const openapiFor = (url: string | undefined) => {
+    const key = url ?? '';
+    let doc = openapiByUrl.get(key);
+    if (doc === undefined) {
+      doc = JSON.stringify(generateOpenApiDocument(url ? { serverUrl: url } : {}));
+      openapiByUrl.set(key, doc);
+    }
+    return doc;
+  };
 
   const deps: RailDeps = { db: opts.db, version: opts.version, reconcileIntervalSeconds: opts.reconcileIntervalSeconds };
   // One entry per key of the contract; a rail missing here does not compile.
@@ -170,7 +181,7 @@ export function createApp(opts: AppOptions): express.Express {
   // No route reads a body on GET, HEAD or OPTIONS: the parser is skipped there (a per-request cost).
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? next() : json(req, res, next)));
   app.get('/v1/openapi.json', (_req, res) => {
-    res.type('application/json').send(openapi);
+    res.type('application/json').send(openapiFor(opts.publicUrl?.()));
   });
   app.use(
     railDispatch(markHandlers(router), {

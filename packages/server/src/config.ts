@@ -50,6 +50,10 @@ const Env = z
         (list) => list.every((o) => /^https?:\/\/[^/\s*]+$/.test(o)),
         'SVC_CORS_ORIGINS must list exact origins (scheme://host[:port]), comma-separated, no wildcard',
       ),
+    SVC_PUBLIC_URL: z
+      .url({ protocol: /^https?$/ })
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional(),
     SVC_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
     SVC_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
     SVC_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
@@ -62,6 +66,8 @@ const Env = z
 export interface Config {
   port: number;
   host: string;
+  /** Public origin of the API, stated in the served OpenAPI document; the listening URL when absent (`SVC_PUBLIC_URL`). */
+  publicUrl?: string;
   /** PostgreSQL URL; absent means the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -99,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return {
     port: e.PORT,
     host: e.HOST,
+    publicUrl: e.SVC_PUBLIC_URL,
     databaseUrl: e.DATABASE_URL,
     dataDir,
     redisUrl: e.REDIS_URL,

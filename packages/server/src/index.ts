@@ -64,7 +64,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
   const firstStart = await bootstrapIfEmpty(db.prisma);
   const counters = createCounterStore(config.redisUrl);
+  let listeningUrl: string | undefined;
   const app = createApp({
+    publicUrl: () => config.publicUrl ?? listeningUrl,
     db,
     log,
     counters,
@@ -85,6 +87,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
+  listeningUrl = url;
   writeCredentials(config.credentialsFile, url, firstStart);
 
   // Expired idempotency records are removed hourly; they are already ignored once expired.

@@ -25,15 +25,25 @@ const ControlRef = z
 
 export const TenantFramework = z
   .object({
-    object: z.literal('svc.compliance.framework'),
-    id: z.string(),
-    title: z.string(),
-    shortTitle: z.string(),
-    latestVersion: z.string(),
-    activated: z.boolean(),
+    object: z.literal('svc.compliance.framework').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    id: z.string().meta({ description: 'Id of the subject (a control id or an `asm_` assessment id).' }),
+    title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    shortTitle: z.string().meta({ description: 'Short name for lists (`EU AI Act`).' }),
+    latestVersion: z.string().meta({ description: 'Latest version of the dictionary.' }),
+    activated: z.boolean().meta({ description: 'Whether the tenant has activated the framework.' }),
     dictionaryVersion: z.string().nullable().meta({ description: 'Activated `<dictionary>@<version>`; null when not active.' }),
-    activatedAt: Timestamp.nullable(),
-    obligations: z.object({ total: z.int(), open: z.int() }),
+    activatedAt: Timestamp.nullable().meta({
+      description: 'When the tenant activated the framework (ISO 8601 UTC); null when not active.',
+    }),
+    obligations: z
+      .object({
+        total: z.int().meta({ description: 'Obligations derived for the tenant from the framework.' }),
+        open: z.int().meta({ description: 'Of those, the ones not yet met.' }),
+      })
+      .meta({ description: "Counts of the tenant's obligations under this framework; zero when not activated." }),
   })
   .meta({
     id: 'TenantFramework',
@@ -53,25 +63,34 @@ export const TenantFramework = z
   });
 
 export const AssessmentStage = z.object({
-  key: z.string(),
-  title: z.string(),
-  status: z.enum(['pending', 'in_progress', 'completed']),
+  key: z.string().meta({ description: 'Stable key of the stage, from the assessment type.' }),
+  title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+  status: z
+    .enum(['pending', 'in_progress', 'completed'])
+    .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
 });
 
 export const Assessment = z
   .object({
-    object: z.literal('svc.compliance.assessment'),
+    object: z.literal('svc.compliance.assessment').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('asm', 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    type: z.enum(ASSESSMENT_TYPE_IDS),
-    title: z.string().nullable(),
-    systemId: z.string(),
-    jurisdiction: z.string(),
-    status: z.enum(['draft', 'in_progress', 'completed']),
+    type: z.enum(ASSESSMENT_TYPE_IDS).meta({ description: 'Kind of assessment (`fria`, `dpia`, ...); decides its stages and questions.' }),
+    title: z.string().nullable().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    systemId: z.string().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
+    jurisdiction: z.string().meta({ description: '`<region>/<country>` whose law applies, lowercase (`eu/de`).' }),
+    status: z
+      .enum(['draft', 'in_progress', 'completed'])
+      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
     completion: z.number().min(0).max(1).meta({ description: 'Share of completed stages, 0 to 1.' }),
-    stages: z.array(AssessmentStage),
-    createdBy: z.string(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    stages: z.array(AssessmentStage).meta({ description: 'Stages of the assessment, in order; their keys come from the assessment type.' }),
+    createdBy: z.string().meta({ description: 'Id of the API key (or operator credential) whose request created the record.' }),
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    updatedAt: Timestamp.meta({
+      description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
+    }),
   })
   .meta({
     id: 'Assessment',
@@ -95,10 +114,10 @@ export const Assessment = z
 
 export const CreateAssessmentBody = z
   .strictObject({
-    type: z.enum(ASSESSMENT_TYPE_IDS),
-    systemId: SystemId,
-    jurisdiction: Jurisdiction,
-    title: z.string().min(1).max(200).optional(),
+    type: z.enum(ASSESSMENT_TYPE_IDS).meta({ description: 'Kind of assessment (`fria`, `dpia`, ...); decides its stages and questions.' }),
+    systemId: SystemId.meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
+    jurisdiction: Jurisdiction.meta({ description: '`<region>/<country>` whose law applies, lowercase (`eu/de`).' }),
+    title: z.string().min(1).max(200).optional().meta({ description: 'Human-readable title, free text, shown in lists.' }),
   })
   .meta({
     id: 'CreateAssessmentRequest',
@@ -107,18 +126,23 @@ export const CreateAssessmentBody = z
 
 export const Obligation = z
   .object({
-    object: z.literal('svc.compliance.obligation'),
+    object: z.literal('svc.compliance.obligation').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('obl', 'obl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    framework: z.string(),
-    dictionaryVersion: z.string(),
+    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
+    dictionaryVersion: z.string().meta({ description: '`<dictionary>@<version>` the obligation was derived from.' }),
     sourceRef: z.string().meta({ description: 'Obligation id in the dictionary.' }),
-    title: z.string(),
-    description: z.string(),
-    clauseRef: z.string(),
+    title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    description: z.string().meta({ description: 'What the obligation requires, in plain language.' }),
+    clauseRef: z.string().meta({ description: 'Reference of the clause in the framework (`art-9`), as in the clauses list.' }),
     actor: z.string().meta({ description: 'Who bears the duty: provider, deployer, controller, processor, ...' }),
-    status: z.enum(['open', 'in_progress', 'met', 'not_applicable']),
+    status: z
+      .enum(['open', 'in_progress', 'met', 'not_applicable'])
+      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
     dueDate: z.string().meta({ description: 'Date from which the obligation applies (ISO 8601 date).' }),
-    createdAt: Timestamp,
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
   })
   .meta({
     id: 'Obligation',
@@ -154,21 +178,31 @@ export const EVIDENCE_KINDS = [
 
 export const Evidence = z
   .object({
-    object: z.literal('svc.compliance.evidence'),
+    object: z.literal('svc.compliance.evidence').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    title: z.string(),
-    kind: z.enum(EVIDENCE_KINDS),
-    description: z.string().nullable(),
-    uri: z.string().nullable(),
-    sha256: z.string().nullable(),
-    mediaType: z.string().nullable(),
-    sizeBytes: z.int().nullable(),
-    systemId: z.string().nullable(),
-    controlIds: z.array(z.string()),
-    collectedAt: Timestamp,
-    expiresAt: Timestamp.nullable(),
-    createdBy: z.string(),
-    createdAt: Timestamp,
+    title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    kind: z.enum(EVIDENCE_KINDS).meta({ description: 'Kind of artefact; the enum lists the accepted kinds.' }),
+    description: z.string().nullable().meta({ description: 'What the artefact shows; null when none was given.' }),
+    uri: z
+      .string()
+      .nullable()
+      .meta({ description: 'Where the artefact is stored (`s3://`, `https://`); the service stores the reference, not the file.' }),
+    sha256: z.string().nullable().meta({ description: 'Lowercase hex SHA-256 of the artefact.' }),
+    mediaType: z.string().nullable().meta({ description: 'IANA media type of the artefact (`application/pdf`).' }),
+    sizeBytes: z.int().nullable().meta({ description: 'Size of the artefact in bytes.' }),
+    systemId: z.string().nullable().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
+    controlIds: z
+      .array(z.string())
+      .meta({ description: 'Ids of the controls this record supports; each belongs to a framework the tenant has activated.' }),
+    collectedAt: Timestamp.meta({ description: 'When the artefact was collected (ISO 8601 UTC); not in the future.' }),
+    expiresAt: Timestamp.nullable().meta({
+      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
+    }),
+    createdBy: z.string().meta({ description: 'Id of the API key (or operator credential) whose request created the record.' }),
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
   })
   .meta({
     id: 'Evidence',
@@ -195,13 +229,14 @@ export const Evidence = z
 
 export const CreateEvidenceBody = z
   .strictObject({
-    title: z.string().min(1).max(200),
-    kind: z.enum(EVIDENCE_KINDS),
-    description: z.string().max(4000).optional(),
+    title: z.string().min(1).max(200).meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    kind: z.enum(EVIDENCE_KINDS).meta({ description: 'Kind of artefact; the enum lists the accepted kinds.' }),
+    description: z.string().max(4000).optional().meta({ description: 'What the artefact shows, up to 4,000 characters.' }),
     uri: z
       .url({ protocol: /^https?$|^s3$/ })
       .max(2048)
-      .optional(),
+      .optional()
+      .meta({ description: 'Where the artefact is stored (`s3://`, `https://`); the service stores the reference, not the file.' }),
     sha256: z
       .string()
       .regex(/^[a-f0-9]{64}$/)
@@ -211,16 +246,19 @@ export const CreateEvidenceBody = z
       .string()
       .regex(/^[\w.+-]+\/[\w.+-]+$/)
       .max(127)
-      .optional(),
-    sizeBytes: z.int().min(0).max(10_000_000_000).optional(),
-    systemId: SystemId.optional(),
+      .optional()
+      .meta({ description: 'IANA media type of the artefact (`application/pdf`).' }),
+    sizeBytes: z.int().min(0).max(10_000_000_000).optional().meta({ description: 'Size of the artefact in bytes.' }),
+    systemId: SystemId.optional().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
     controlIds: z
       .array(ControlRef)
       .min(1)
       .max(100)
       .meta({ description: 'Controls this artefact supports; each must belong to a framework the tenant has activated.' }),
-    collectedAt: Timestamp.optional(),
-    expiresAt: Timestamp.optional(),
+    collectedAt: Timestamp.optional().meta({ description: 'When the artefact was collected (ISO 8601 UTC); not in the future.' }),
+    expiresAt: Timestamp.optional().meta({
+      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
+    }),
   })
   .refine((b) => !b.expiresAt || !b.collectedAt || b.expiresAt > b.collectedAt, {
     path: ['expiresAt'],
@@ -242,21 +280,35 @@ export const CreateEvidenceBody = z
   });
 
 export const Attester = z.strictObject({
-  name: z.string().min(1).max(200),
-  email: z.email().max(254),
-  title: z.string().min(1).max(200).optional(),
+  name: z.string().min(1).max(200).meta({ description: 'Full name of the attester.' }),
+  email: z.email().max(254).meta({ description: 'Email address of the person.' }),
+  title: z.string().min(1).max(200).optional().meta({ description: 'Human-readable title, free text, shown in lists.' }),
 });
 
 export const Attestation = z
   .object({
-    object: z.literal('svc.compliance.attestation'),
+    object: z.literal('svc.compliance.attestation').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('att', 'att_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    subject: z.object({ type: z.enum(['control', 'assessment']), id: z.string() }),
-    statement: z.string(),
-    attester: z.object({ name: z.string(), email: z.string(), title: z.string().nullable() }),
-    attestedAt: Timestamp,
-    createdBy: z.string(),
-    createdAt: Timestamp,
+    subject: z
+      .object({
+        type: z.enum(['control', 'assessment']).meta({ description: 'What is attested: a control or an assessment.' }),
+        id: z.string().meta({ description: 'Control id, or `asm_` id of the assessment.' }),
+      })
+      .meta({ description: 'What the record is about.' }),
+    statement: z.string().meta({ description: 'What the attester states, in their own words; kept verbatim.' }),
+    attester: z
+      .object({
+        name: z.string().meta({ description: 'Full name of the attester.' }),
+        email: z.string().meta({ description: 'Email address of the attester.' }),
+        title: z.string().nullable().meta({ description: 'Job title of the attester; null when not given.' }),
+      })
+      .meta({ description: 'Person who makes the statement.' }),
+    attestedAt: Timestamp.meta({ description: 'When the statement was made (ISO 8601 UTC).' }),
+    createdBy: z.string().meta({ description: 'Id of the API key (or operator credential) whose request created the record.' }),
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
   })
   .meta({
     id: 'Attestation',
@@ -276,12 +328,14 @@ export const Attestation = z
 
 export const CreateAttestationBody = z
   .strictObject({
-    subject: z.strictObject({
-      type: z.enum(['control', 'assessment']),
-      id: z.string().min(1).max(64),
-    }),
-    statement: z.string().min(10).max(4000),
-    attester: Attester,
+    subject: z
+      .strictObject({
+        type: z.enum(['control', 'assessment']).meta({ description: 'What is attested: a control or an assessment.' }),
+        id: z.string().min(1).max(64).meta({ description: 'Id of the subject (a control id or an `asm_` assessment id).' }),
+      })
+      .meta({ description: 'What the statement is about; the control must belong to an activated framework.' }),
+    statement: z.string().min(10).max(4000).meta({ description: 'What the attester states, in their own words; kept verbatim.' }),
+    attester: Attester.meta({ description: 'Person who makes the statement.' }),
     attestedAt: Timestamp.optional().meta({ description: 'When the statement was made; now when absent. Not in the future.' }),
   })
   .meta({
@@ -309,9 +363,12 @@ export const assessments = resource({
   record: Assessment,
   statusField: 'status',
   filters: {
-    status: z.enum(['draft', 'in_progress', 'completed']).optional(),
-    type: z.enum(ASSESSMENT_TYPE_IDS).optional(),
-    systemId: SystemId.optional(),
+    status: z
+      .enum(['draft', 'in_progress', 'completed'])
+      .optional()
+      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+    type: z.enum(ASSESSMENT_TYPE_IDS).optional().meta({ description: 'Only assessments of this kind.' }),
+    systemId: SystemId.optional().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
   },
   create: {
     body: CreateAssessmentBody,
@@ -342,9 +399,16 @@ export const obligations = resource({
   idPrefix: 'obl',
   record: Obligation,
   filters: {
-    framework: z.string().max(64).optional(),
-    status: z.enum(['open', 'in_progress', 'met', 'not_applicable']).optional(),
-    actor: z.string().max(64).optional(),
+    framework: z.string().max(64).optional().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
+    status: z
+      .enum(['open', 'in_progress', 'met', 'not_applicable'])
+      .optional()
+      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+    actor: z
+      .string()
+      .max(64)
+      .optional()
+      .meta({ description: 'Only obligations whose duty-bearer (provider, deployer, ...) is this value.' }),
   },
   setup: [activateEuAiAct],
 });
@@ -395,9 +459,16 @@ export const complianceRouter = railRouter('compliance', {
     list: {
       method: 'GET',
       path: '/frameworks',
-      query: PaginationQuery.extend({ activated: z.enum(['true', 'false']).optional() }),
+      query: PaginationQuery.extend({
+        activated: z
+          .enum(['true', 'false'])
+          .optional()
+          .meta({ description: '`true`: only frameworks the tenant has activated; `false`: only the others; absent: all.' }),
+      }),
       responses: { 200: listOf(TenantFramework) },
       summary: "List frameworks with the tenant's activation state",
+      description:
+        'Returns every framework dictionary with whether the calling tenant has activated it, the activated `<dictionary>@<version>` and when. `activated=true` or `false` keeps only activated or not activated frameworks. Needs `compliance:read`.',
       metadata: read,
     },
   },

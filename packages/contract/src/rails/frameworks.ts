@@ -17,22 +17,34 @@ const DictionaryVersion = z.string().meta({ description: '`<dictionary>@<version
 
 export const Framework = z
   .object({
-    object: z.literal('svc.frameworks.framework'),
-    id: z.string(),
-    version: z.string(),
+    object: z.literal('svc.frameworks.framework').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    id: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`), stable across versions.' }),
+    version: z.string().meta({ description: 'Version of the dictionary the record comes from.' }),
     dictionaryVersion: DictionaryVersion,
-    versions: z.array(z.string()),
-    title: z.string(),
-    shortTitle: z.string(),
-    kind: z.enum(['regulation', 'standard', 'framework']),
-    publisher: z.string(),
-    jurisdiction: z.string(),
-    description: z.string(),
-    publishedAt: z.string(),
-    sourceUrl: z.string().nullable(),
-    license: z.string(),
+    versions: z.array(z.string()).meta({ description: 'Every version available, oldest first.' }),
+    title: z.string().meta({ description: 'Full title.' }),
+    shortTitle: z.string().meta({ description: 'Short name for lists (`EU AI Act`).' }),
+    kind: z
+      .enum(['regulation', 'standard', 'framework'])
+      .meta({ description: 'Kind of framework (regulation, standard, ...; see the enum).' }),
+    publisher: z.string().meta({ description: 'Body that published the framework.' }),
+    jurisdiction: z.string().meta({ description: '`<region>/<country>` whose law applies, lowercase (`eu/de`).' }),
+    description: z.string().meta({ description: 'What the framework regulates or the control requires, in plain language.' }),
+    publishedAt: z.string().meta({ description: 'Publication date of the version (ISO 8601).' }),
+    sourceUrl: z.string().nullable().meta({ description: 'Where the official text is published.' }),
+    license: z.string().meta({ description: 'Licence of the dictionary content.' }),
     contentHash: z.string().meta({ description: 'SHA-256 of the canonical dictionary content.' }),
-    counts: z.object({ clauses: z.int(), controls: z.int(), questions: z.int(), obligations: z.int() }),
+    counts: z
+      .object({
+        clauses: z.int().meta({ description: 'Clauses in the latest version.' }),
+        controls: z.int().meta({ description: 'Controls mapped to the clauses.' }),
+        questions: z.int().meta({ description: 'Assessment questions.' }),
+        obligations: z.int().meta({ description: 'Obligations an activation derives.' }),
+      })
+      .meta({ description: 'Sizes of the dictionary.' }),
   })
   .meta({
     id: 'Framework',
@@ -60,13 +72,16 @@ export const Framework = z
 
 export const Clause = z
   .object({
-    object: z.literal('svc.frameworks.clause'),
-    framework: z.string(),
+    object: z.literal('svc.frameworks.clause').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
     dictionaryVersion: DictionaryVersion,
-    ref: z.string(),
-    title: z.string(),
-    summary: z.string(),
-    parentRef: z.string().nullable(),
+    ref: z.string().meta({ description: 'Reference of the clause in the framework (`art-9`).' }),
+    title: z.string().meta({ description: 'Full title.' }),
+    summary: z.string().meta({ description: 'Plain-language summary of the clause.' }),
+    parentRef: z.string().nullable().meta({ description: 'Reference of the enclosing clause; null at the top level.' }),
   })
   .meta({
     id: 'Clause',
@@ -85,14 +100,17 @@ export const Clause = z
 
 export const Control = z
   .object({
-    object: z.literal('svc.frameworks.control'),
-    id: z.string(),
-    framework: z.string(),
+    object: z.literal('svc.frameworks.control').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    id: z.string().meta({ description: 'Id of the control (`AIA-RMS-01`), stable across versions.' }),
+    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
     dictionaryVersion: DictionaryVersion,
-    title: z.string(),
-    description: z.string(),
-    category: z.string(),
-    clauseRefs: z.array(z.string()),
+    title: z.string().meta({ description: 'Full title.' }),
+    description: z.string().meta({ description: 'What the framework regulates or the control requires, in plain language.' }),
+    category: z.string().meta({ description: 'Group of the control (`governance`, `data`, `transparency`, ...).' }),
+    clauseRefs: z.array(z.string()).meta({ description: 'References of the clauses the control satisfies.' }),
   })
   .meta({
     id: 'Control',
@@ -112,14 +130,19 @@ export const Control = z
 
 export const Question = z
   .object({
-    object: z.literal('svc.frameworks.question'),
-    id: z.string(),
-    framework: z.string(),
+    object: z.literal('svc.frameworks.question').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    id: z.string().meta({ description: 'Id of the question, stable across versions.' }),
+    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
     dictionaryVersion: DictionaryVersion,
-    text: z.string(),
-    controlId: z.string(),
-    clauseRef: z.string().nullable(),
-    answerType: z.enum(['yes_no', 'text', 'scale', 'evidence']),
+    text: z.string().meta({ description: 'Wording of the question.' }),
+    controlId: z.string().meta({ description: "Id of the control, as in the framework's controls list." }),
+    clauseRef: z.string().nullable().meta({ description: 'Reference of the clause in the framework (`art-9`), as in the clauses list.' }),
+    answerType: z
+      .enum(['yes_no', 'text', 'scale', 'evidence'])
+      .meta({ description: 'Kind of answer expected (`yes_no`, ...; see the enum).' }),
   })
   .meta({
     id: 'Question',
@@ -139,12 +162,15 @@ export const Question = z
 
 export const Activation = z
   .object({
-    object: z.literal('svc.frameworks.activation'),
+    object: z.literal('svc.frameworks.activation').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('act', 'act_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    framework: z.string(),
+    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
     dictionaryVersion: DictionaryVersion,
-    activatedAt: Timestamp,
-    activatedBy: z.string(),
+    activatedAt: Timestamp.meta({ description: 'When the tenant activated the framework (ISO 8601 UTC); null when not active.' }),
+    activatedBy: z.string().meta({ description: 'Id of the API key that activated it.' }),
     obligations: z.int().meta({ description: 'Obligations the activation derived for the tenant.' }),
     alreadyActive: z.boolean().meta({ description: 'True when the framework was active before this call.' }),
   })
@@ -184,6 +210,8 @@ export const frameworksRouter = c.router(
       query: PaginationQuery,
       responses: { 200: listOf(Framework) },
       summary: 'List framework dictionaries',
+      description:
+        'Returns the framework dictionaries this service ships (EU AI Act, ISO/IEC 42001, ...), each with its latest version and counts of clauses, controls and questions. Reference data, the same for every tenant; paginated by `limit` and `cursor`.',
       metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
     },
     get: {
@@ -192,6 +220,8 @@ export const frameworksRouter = c.router(
       pathParams: IdParams,
       responses: { 200: Framework },
       summary: 'Get one framework dictionary',
+      description:
+        'Returns one framework dictionary by its id (`eu-ai-act`): publisher, versions, licence, source URL and counts. 404 `not_found` for an unknown id.',
       metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
     },
     clauses: {
@@ -201,24 +231,32 @@ export const frameworksRouter = c.router(
       query: PaginationQuery,
       responses: { 200: listOf(Clause) },
       summary: 'List the clauses of a framework',
+      description:
+        "Returns the clauses (articles, annexes, sections) of the framework's latest version in document order, each with its reference, parent reference and text summary. Paginated by `limit` and `cursor`.",
       metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
     },
     controls: {
       method: 'GET',
       path: '/:id/controls',
       pathParams: IdParams,
-      query: PaginationQuery.extend({ category: z.string().max(64).optional() }),
+      query: PaginationQuery.extend({ category: z.string().max(64).optional().meta({ description: 'Only controls of this category.' }) }),
       responses: { 200: listOf(Control) },
       summary: 'List the controls of a framework',
+      description:
+        'Returns the controls of the framework: what an organisation implements to satisfy one or more clauses, with the clause references each control covers. Evidence and attestations cite these control ids.',
       metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
     },
     questions: {
       method: 'GET',
       path: '/:id/questions',
       pathParams: IdParams,
-      query: PaginationQuery.extend({ controlId: z.string().max(64).optional() }),
+      query: PaginationQuery.extend({
+        controlId: z.string().max(64).optional().meta({ description: 'Only questions that answer this control.' }),
+      }),
       responses: { 200: listOf(Question) },
       summary: 'List the assessment questions of a framework',
+      description:
+        'Returns the questions an assessment of this framework asks, with the control each answers and the expected answer type.',
       metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
     },
     activate: {

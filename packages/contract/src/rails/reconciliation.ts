@@ -42,39 +42,67 @@ export const DeclaredStateBody = z
 
 export const DeclaredState = z
   .object({
-    object: z.literal('svc.reconciliation.declared'),
-    version: z.int(),
-    activatedFrameworks: z.array(z.string()),
-    controlBaseline: z.array(z.string()),
-    attestationMaxAgeDays: z.int().nullable(),
-    maxApiKeyAgeDays: z.int().nullable(),
-    updatedBy: z.string().nullable(),
-    updatedAt: Timestamp.nullable(),
+    object: z.literal('svc.reconciliation.declared').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    version: z.int().meta({ description: 'Version of the declared state, incremented on each replacement.' }),
+    activatedFrameworks: z
+      .array(z.string())
+      .meta({ description: 'Framework ids the tenant declares active; a difference with the activations is drift.' }),
+    controlBaseline: z.array(z.string()).meta({ description: 'Controls that must be backed by current evidence.' }),
+    attestationMaxAgeDays: z.int().nullable().meta({ description: 'Attestations older than this many days are drift; null for no limit.' }),
+    maxApiKeyAgeDays: z.int().nullable().meta({ description: 'Active API keys older than this many days are drift; null for no limit.' }),
+    updatedBy: z.string().nullable().meta({ description: 'Id of the API key whose request last replaced it.' }),
+    updatedAt: Timestamp.nullable().meta({
+      description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
+    }),
   })
   .meta({ id: 'DeclaredState' });
 
 export const ReconciliationRun = z
   .object({
-    object: z.literal('svc.reconciliation.run'),
-    id: z.string(),
-    trigger: z.enum(['schedule', 'manual']),
-    startedAt: Timestamp,
-    finishedAt: Timestamp,
-    opened: z.int(),
-    resolved: z.int(),
-    open: z.int(),
+    object: z.literal('svc.reconciliation.run').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    id: z.string().meta({ description: 'Identifier of the reconciliation run.' }),
+    trigger: z.enum(['schedule', 'manual']).meta({ description: 'What started the run: `schedule` or `manual`.' }),
+    startedAt: Timestamp.meta({ description: 'When the run started (ISO 8601 UTC).' }),
+    finishedAt: Timestamp.meta({ description: 'When the run finished (ISO 8601 UTC).' }),
+    opened: z.int().meta({ description: 'Number of findings this run opened.' }),
+    resolved: z.int().meta({ description: 'Number of findings resolved.' }),
+    open: z.int().meta({ description: 'Number of findings still open.' }),
   })
   .meta({ id: 'ReconciliationRun' });
 
 export const ReconciliationSummary = z
   .object({
-    object: z.literal('svc.reconciliation.summary'),
-    open: z.int(),
-    resolved: z.int(),
-    byCheck: z.array(z.object({ check: z.enum(DRIFT_CHECKS), open: z.int(), resolved: z.int() })),
-    byType: z.array(z.object({ type: z.string(), open: z.int() })),
-    lastRun: ReconciliationRun.nullable(),
-    intervalSeconds: z.int(),
+    object: z.literal('svc.reconciliation.summary').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    open: z.int().meta({ description: 'Number of findings still open.' }),
+    resolved: z.int().meta({ description: 'Number of findings resolved.' }),
+    byCheck: z
+      .array(
+        z.object({
+          check: z.enum(DRIFT_CHECKS).meta({ description: 'Name of the drift check the counts are for.' }),
+          open: z.int().meta({ description: 'Open findings of the check.' }),
+          resolved: z.int().meta({ description: 'Resolved findings of the check.' }),
+        }),
+      )
+      .meta({ description: 'Finding counts per drift check.' }),
+    byType: z
+      .array(
+        z.object({
+          type: z.string().meta({ description: 'Kind of difference found (`baseline-divergence`).' }),
+          open: z.int().meta({ description: 'Open findings of that kind.' }),
+        }),
+      )
+      .meta({ description: 'Open finding counts per kind of difference.' }),
+    lastRun: ReconciliationRun.nullable().meta({ description: 'The latest run; null before the first.' }),
+    intervalSeconds: z.int().meta({ description: 'Seconds between scheduled runs; 0 when scheduling is off.' }),
   })
   .meta({ id: 'ReconciliationSummary' });
 
@@ -87,6 +115,8 @@ export const reconciliationRouter = c.router(
       path: '/declared',
       responses: { 200: DeclaredState },
       summary: "The tenant's declared state",
+      description:
+        'Returns the state the tenant declares (activated frameworks, control baseline, attestation and API-key age limits) against which the drift checks compare what they observe, with who changed it and when.',
       metadata: read,
     },
     putDeclared: {
@@ -95,6 +125,8 @@ export const reconciliationRouter = c.router(
       body: DeclaredStateBody,
       responses: { 200: DeclaredState },
       summary: 'Replace the declared state',
+      description:
+        "Replaces the tenant's declared state as a whole (fields left out take their defaults) and returns it. The next reconciliation run compares against it. Audited.",
       metadata: meta({
         auth: 'tenant',
         rail: 'reconciliation',
@@ -109,14 +141,21 @@ export const reconciliationRouter = c.router(
       body: c.noBody(),
       responses: { 200: ReconciliationRun },
       summary: 'Run the drift checks now',
+      description:
+        'Runs every drift check for the tenant immediately instead of waiting for the scheduled interval; returns the run with the number of findings opened and resolved. Findings also go to the drift events list.',
       metadata: meta({ auth: 'tenant', rail: 'reconciliation', permission: 'reconciliation:write', mutating: true }),
     },
     events: {
       method: 'GET',
       path: '/events',
-      query: PaginationQuery.extend({ status: z.enum(['open', 'resolved']).optional(), check: z.enum(DRIFT_CHECKS).optional() }),
+      query: PaginationQuery.extend({
+        status: z.enum(['open', 'resolved']).optional().meta({ description: 'Only open or only resolved findings.' }),
+        check: z.enum(DRIFT_CHECKS).optional().meta({ description: 'Only findings of this drift check.' }),
+      }),
       responses: { 200: listOf(DriftItem) },
       summary: 'Drift events, newest first',
+      description:
+        "Returns the tenant's drift findings, newest first, with their check, severity, detail and first- and last-seen times; paginated by `limit` and `cursor`.",
       metadata: read,
     },
     summary: {
@@ -124,6 +163,8 @@ export const reconciliationRouter = c.router(
       path: '/summary',
       responses: { 200: ReconciliationSummary },
       summary: 'Drift counts per check and type, and the last run',
+      description:
+        'Returns the number of open drift findings per check and per type, and the time and outcome of the last reconciliation run with the configured interval in seconds.',
       metadata: read,
     },
   },

@@ -29,18 +29,26 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 
 
 export const WebhookSubscription = z
   .object({
-    object: z.literal('svc.webhooks.subscription'),
+    object: z.literal('svc.webhooks.subscription').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('whs', 'whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    url: z.string(),
-    description: z.string().nullable(),
-    eventTypes: z.array(z.string()),
-    enabled: z.boolean(),
+    url: z.string().meta({ description: 'HTTPS URL the deliveries are POSTed to.' }),
+    description: z.string().nullable().meta({ description: 'Note for people (what the endpoint is for); null when none was given.' }),
+    eventTypes: z.array(z.string()).meta({
+      description:
+        'Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload.',
+    }),
+    enabled: z.boolean().meta({ description: 'Whether new events are delivered; false pauses the subscription without deleting it.' }),
     secretPrefix: z.string().meta({ description: 'First characters of the current secret, to recognise it.' }),
     previousSecretExpiresAt: Timestamp.nullable().meta({
       description: 'While set and in the future, deliveries carry a second `v1=` signature made with the previous secret.',
     }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    updatedAt: Timestamp.meta({
+      description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
+    }),
   })
   .meta({
     id: 'WebhookSubscription',
@@ -66,10 +74,16 @@ export const WebhookSubscriptionWithSecret = WebhookSubscription.extend({
 
 export const CreateWebhookSubscriptionBody = z
   .strictObject({
-    url: TargetUrl,
-    eventTypes: z.array(EventTypeFilter).min(1).max(100),
-    description: z.string().max(500).optional(),
-    enabled: z.boolean().default(true),
+    url: TargetUrl.meta({ description: 'HTTPS URL the deliveries are POSTed to.' }),
+    eventTypes: z.array(EventTypeFilter).min(1).max(100).meta({
+      description:
+        'Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload.',
+    }),
+    description: z.string().max(500).optional().meta({ description: 'Note for people, up to 500 characters.' }),
+    enabled: z
+      .boolean()
+      .default(true)
+      .meta({ description: 'Whether new events are delivered; false pauses the subscription without deleting it.' }),
   })
   .meta({
     id: 'CreateWebhookSubscriptionRequest',
@@ -78,10 +92,21 @@ export const CreateWebhookSubscriptionBody = z
 
 export const UpdateWebhookSubscriptionBody = z
   .strictObject({
-    url: TargetUrl.optional(),
-    eventTypes: z.array(EventTypeFilter).min(1).max(100).optional(),
-    description: z.string().max(500).nullable().optional(),
-    enabled: z.boolean().optional(),
+    url: TargetUrl.optional().meta({ description: 'HTTPS URL the deliveries are POSTed to.' }),
+    eventTypes: z.array(EventTypeFilter).min(1).max(100).optional().meta({
+      description:
+        'Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload.',
+    }),
+    description: z
+      .string()
+      .max(500)
+      .nullable()
+      .optional()
+      .meta({ description: 'New note, up to 500 characters; null clears it, absent keeps it.' }),
+    enabled: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Whether new events are delivered; false pauses the subscription without deleting it.' }),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'name at least one field to change' })
   .meta({ id: 'UpdateWebhookSubscriptionRequest', examples: [{ eventTypes: ['assessment.*'], enabled: true }] });
@@ -98,35 +123,50 @@ export const RotateSecretBody = z
   .meta({ id: 'RotateWebhookSecretRequest', examples: [{ overlapSeconds: 3600 }] });
 
 export const DeletedWebhookSubscription = z
-  .object({ object: z.literal('svc.webhooks.subscription'), id: z.string(), deleted: z.literal(true) })
+  .object({
+    object: z.literal('svc.webhooks.subscription').meta({ description: 'Type of the deleted object.' }),
+    id: z.string().meta({ description: 'Id of the deleted subscription (`whs_`).' }),
+    deleted: z.literal(true).meta({ description: 'Always true: the subscription no longer exists.' }),
+  })
   .meta({ id: 'DeletedWebhookSubscription' });
 
 export const WebhookAttempt = z
   .object({
-    attempt: z.int().min(1).max(5),
+    attempt: z.int().min(1).max(5).meta({ description: 'Number of the attempt, from 1.' }),
     at: Timestamp.meta({ description: 'When the request was sent.' }),
     statusCode: z.int().nullable().meta({ description: "The receiver's status; null on a network error or time-out." }),
-    latencyMs: z.int(),
-    outcome: z.enum(['succeeded', 'failed']),
-    error: z.string().nullable(),
+    latencyMs: z.int().meta({ description: 'Duration in milliseconds, measured by the reporter.' }),
+    outcome: z.enum(['succeeded', 'failed']).meta({ description: 'Result of the attempt: `succeeded` (a 2xx answer) or `failed`.' }),
+    error: z.string().nullable().meta({ description: 'Why the attempt failed (HTTP status or network error); null on success.' }),
   })
   .meta({ id: 'WebhookAttempt' });
 
 export const WebhookDelivery = z
   .object({
-    object: z.literal('svc.webhooks.delivery'),
+    object: z.literal('svc.webhooks.delivery').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
     id: prefixedId('whd', 'whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    subscriptionId: z.string(),
-    eventId: z.string(),
-    eventType: z.string(),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-    attemptCount: z.int(),
-    nextAttemptAt: Timestamp.nullable(),
-    deliveredAt: Timestamp.nullable(),
-    deadLetteredAt: Timestamp.nullable(),
+    subscriptionId: z.string().meta({ description: 'Id of the webhook subscription (`whs_` prefix).' }),
+    eventId: z
+      .string()
+      .meta({ description: "Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`." }),
+    eventType: z.string().meta({ description: 'Registered type of the event delivered (`assessment.completed`).' }),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES).meta({
+      description: 'Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.',
+    }),
+    attemptCount: z.int().meta({ description: 'Number of delivery attempts made so far.' }),
+    nextAttemptAt: Timestamp.nullable().meta({
+      description: 'When the next attempt is due (ISO 8601 UTC); null once delivered or dead-lettered.',
+    }),
+    deliveredAt: Timestamp.nullable().meta({ description: 'When a 2xx answer was received (ISO 8601 UTC); null until then.' }),
+    deadLetteredAt: Timestamp.nullable().meta({
+      description: 'When the delivery was parked after its last failed attempt (ISO 8601 UTC); null unless dead-lettered.',
+    }),
     replays: z.int().meta({ description: 'How often an operator replayed it from the dead-letter queue.' }),
-    attempts: z.array(WebhookAttempt),
-    createdAt: Timestamp,
+    attempts: z.array(WebhookAttempt).meta({ description: 'Every attempt, oldest first, with its HTTP status, latency and error.' }),
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
   })
   .meta({
     id: 'WebhookDelivery',
@@ -153,42 +193,55 @@ export const WebhookDelivery = z
   });
 
 export const DeliveriesQuery = PaginationQuery.extend({
-  subscriptionId: z.string().max(64).optional(),
-  eventId: z.string().max(64).optional(),
-  eventType: z.string().max(100).optional(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
+  subscriptionId: z.string().max(64).optional().meta({ description: 'Id of the webhook subscription (`whs_` prefix).' }),
+  eventId: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: "Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`." }),
+  eventType: z.string().max(100).optional().meta({ description: 'Registered type of the event delivered (`assessment.completed`).' }),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional().meta({
+    description: 'Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.',
+  }),
 });
 
 export const INBOUND_SECRET_PROVIDERS = ['svc', 'azure-event-grid', 'cloudflare-logpush'] as const;
 
 export const InboundSecret = z
   .object({
-    object: z.literal('svc.webhooks.inbound_secret'),
-    provider: z.enum(INBOUND_SECRET_PROVIDERS),
+    object: z.literal('svc.webhooks.inbound_secret').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    provider: z.enum(INBOUND_SECRET_PROVIDERS).meta({ description: 'Name of the inbound provider (`github`).' }),
     secret: z.string().meta({
       description: 'Shown once. `svc`: HMAC key of `svc-signature`; azure-event-grid: the shared key; cloudflare-logpush: HMAC key.',
     }),
-    previousSecretExpiresAt: Timestamp.nullable(),
-    createdAt: Timestamp,
+    previousSecretExpiresAt: Timestamp.nullable().meta({
+      description: 'Until when the replaced secret is still accepted (ISO 8601 UTC); null when there was none.',
+    }),
+    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
   })
   .meta({ id: 'InboundSecret' });
 
-export const DeadLetter = WebhookDelivery.extend({ tenantId: z.string() }).meta({ id: 'WebhookDeadLetter' });
+export const DeadLetter = WebhookDelivery.extend({
+  tenantId: z.string().meta({ description: 'Tenant whose event the delivery carried.' }),
+}).meta({ id: 'WebhookDeadLetter' });
 
 export const ReplayBody = z
   .union([
-    z.strictObject({ deliveryId: z.string().min(1).max(64) }),
+    z.strictObject({ deliveryId: z.string().min(1).max(64).meta({ description: 'Id of the dead-lettered delivery to queue again.' }) }),
     z.strictObject({
       since: Timestamp.meta({ description: 'Replay every dead-lettered delivery parked at or after this time.' }),
-      tenantId: z.string().max(64).optional(),
+      tenantId: z.string().max(64).optional().meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
     }),
   ])
   .meta({ id: 'ReplayDeadLettersRequest', examples: [{ since: '2026-11-22T00:00:00.000Z' }] });
 
 export const ReplayResult = z
   .object({
-    replayed: z.int(),
-    deliveryIds: z.array(z.string()),
+    replayed: z.int().meta({ description: 'Number of deliveries queued again.' }),
+    deliveryIds: z.array(z.string()).meta({ description: 'Ids of the deliveries queued again.' }),
   })
   .meta({ id: 'ReplayDeadLettersResult', description: 'The deliveries are due again at once, with the same event ids.' });
 
@@ -199,9 +252,11 @@ const deadLetterRoutes = {
   listDeadLetters: {
     method: 'GET',
     path: '/v1/operator/webhooks/dead-letters',
-    query: PaginationQuery.extend({ tenantId: z.string().max(64).optional() }),
+    query: PaginationQuery.extend({ tenantId: z.string().max(64).optional().meta({ description: 'Only dead letters of this tenant.' }) }),
     responses: { 200: listOf(DeadLetter) },
     summary: 'List the dead-letter queue, newest first',
+    description:
+      'Returns the webhook deliveries of every tenant that exhausted their attempts and were parked, newest first, with the last error. Operator credential required.',
     metadata: meta({ auth: 'operator', group: 'webhooks', mutating: false }),
   },
   replayDeadLetters: {
@@ -223,6 +278,8 @@ export const webhooksRouter = c.router(
       body: CreateWebhookSubscriptionBody,
       responses: { 201: WebhookSubscriptionWithSecret },
       summary: 'Create a webhook subscription; the secret is shown once',
+      description:
+        'Creates a subscription that receives the listed event types at an HTTPS URL. The response carries the signing secret (`whsec_...`) once: store it to verify the `Webhook-Signature` header of deliveries. Audited.',
       metadata: meta({
         auth: 'tenant',
         group: 'webhooks',
@@ -237,6 +294,7 @@ export const webhooksRouter = c.router(
       query: PaginationQuery,
       responses: { 200: listOf(WebhookSubscription) },
       summary: 'List webhook subscriptions',
+      description: "Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.",
       metadata: read,
     },
     getSubscription: {
@@ -245,6 +303,8 @@ export const webhooksRouter = c.router(
       pathParams: SubscriptionParams,
       responses: { 200: WebhookSubscription },
       summary: 'Get a webhook subscription',
+      description:
+        'Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.',
       metadata: read,
     },
     updateSubscription: {
@@ -254,6 +314,8 @@ export const webhooksRouter = c.router(
       body: UpdateWebhookSubscriptionBody,
       responses: { 200: WebhookSubscription },
       summary: 'Change the URL, event types, description or enabled state',
+      description:
+        'Updates the given fields of a subscription; fields left out keep their value. A disabled subscription receives no new deliveries. Audited.',
       metadata: meta({
         auth: 'tenant',
         group: 'webhooks',
@@ -269,6 +331,8 @@ export const webhooksRouter = c.router(
       body: RotateSecretBody.optional(),
       responses: { 200: WebhookSubscriptionWithSecret },
       summary: 'Rotate the signing secret; the old one keeps signing for the overlap window',
+      description:
+        'Issues a new signing secret, shown once in the response. Until `previousSecretExpiresAt` deliveries carry signatures with both secrets, so receivers can switch without losing events. Audited.',
       metadata: meta({
         auth: 'tenant',
         group: 'webhooks',
@@ -284,6 +348,8 @@ export const webhooksRouter = c.router(
       body: c.noBody(),
       responses: { 200: DeletedWebhookSubscription },
       summary: 'Delete a webhook subscription; its pending deliveries are dropped',
+      description:
+        'Deletes the subscription; deliveries not yet sent are dropped and nothing more is sent to its URL. Returns the id with `deleted: true`. Audited.',
       metadata: meta({
         auth: 'tenant',
         group: 'webhooks',
@@ -298,12 +364,18 @@ export const webhooksRouter = c.router(
       query: DeliveriesQuery,
       responses: { 200: listOf(WebhookDelivery) },
       summary: 'Delivery state per event and subscription, with every attempt',
+      description:
+        "Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.",
       metadata: read,
     },
     rotateInboundSecret: {
       method: 'POST',
       path: '/v1/webhook-inbound-secrets/:provider',
-      pathParams: z.object({ provider: z.enum(INBOUND_SECRET_PROVIDERS).meta({ examples: ['svc'] }) }),
+      pathParams: z.object({
+        provider: z
+          .enum(INBOUND_SECRET_PROVIDERS)
+          .meta({ description: 'Provider that signs its inbound webhooks with the secret.', examples: ['svc'] }),
+      }),
       body: RotateSecretBody.optional(),
       responses: { 201: InboundSecret },
       summary: 'Issue or rotate the secret the webhook worker checks for this tenant and provider',
