@@ -1,14 +1,16 @@
-// Emits dist/ with tsc, then rewrites the `.ts` specifiers tsc leaves in declaration files: a
+// Builds the package in the current directory (its `build` script runs this): emits dist/ with
+// tsc from its tsconfig.build.json, then rewrites the `.ts` specifiers tsc leaves in declaration files: a
 // consumer's tsc without allowImportingTsExtensions would otherwise reject them.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const dist = new URL('./dist/', import.meta.url).pathname;
+const pkg = process.cwd();
+const dist = join(pkg, 'dist');
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: new URL('.', import.meta.url).pathname });
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit', cwd: pkg });
 for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
   const file = join(entry.parentPath, entry.name);
