@@ -8,15 +8,16 @@ import { verifyChain } from '@svc/contract/audit';
 import { appendAudit } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'svc-audit-'));
 
-let ts: TestServer;
+let ts: TestServer & { databaseUrl: string | undefined };
 beforeAll(async () => {
-  ts = await startTestServer();
+  // Signing keys belong to the database: the rotations and the configured key here stay in its own.
+  ts = await startIsolatedTestServer();
 });
 afterAll(() => ts?.close());
 
@@ -237,7 +238,10 @@ describe('a configured signing key', () => {
   it('is used when SVC_AUDIT_SIGNING_KEY is set', async () => {
     const { generateSigningKeyPem } = await import('@svc/server');
     const pem = generateSigningKeyPem();
-    const other = await startTestServer({ SVC_AUDIT_SIGNING_KEY: Buffer.from(pem).toString('base64') });
+    const other = await startTestServer({
+      SVC_AUDIT_SIGNING_KEY: Buffer.from(pem).toString('base64'),
+      ...(ts.databaseUrl ? { DATABASE_URL: ts.databaseUrl } : {}),
+    });
     try {
       const t = await createTenant(other);
       const events = (await t.call('GET', '/v1/audit-trail/events')).body.data;

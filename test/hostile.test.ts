@@ -2,7 +2,7 @@ import { ERROR_CODES, type FlatRoute } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, createTenant, type TenantFixture } from './support/api.ts';
 import { allRoutes, exampleBody, type FilledPath, fillPath } from './support/fixtures.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
  * Hostile values through every operation of the contract: each body field, query parameter and
@@ -16,7 +16,8 @@ let owner: TenantFixture;
 const paths = new Map<string, FilledPath>();
 
 beforeAll(async () => {
-  ts = await startTestServer();
+  // It calls every operator route, some of which reach every tenant of the database.
+  ts = await startIsolatedTestServer();
   owner = await createTenant(ts, { rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
   for (const r of allRoutes) paths.set(r.name, await fillPath(ts, owner, r));
 });

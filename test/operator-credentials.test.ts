@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
  * Rotating an operator credential: a new one with the same name, the caller's revoked at once, and
@@ -8,7 +8,8 @@ import { startTestServer, type TestServer } from './support/server.ts';
  */
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer();
+  // A rotation is appended to every tenant chain of the database.
+  ts = await startIsolatedTestServer();
 });
 afterAll(() => ts?.close());
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueOperatorCredential, type RunningServer, startServer } from '@svc/server';
+import pg from 'pg';
 
 export interface TestServer {
   server: RunningServer;
@@ -31,4 +32,42 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<Test
   });
   const { token } = await issueOperatorCredential(server.db.prisma, 'test suite');
   return { server, url: server.url, operatorToken: token, close: () => server.close() };
+}
+
+let isolated = 0;
+
+/**
+ * A test server with a database of its own. On PostgreSQL the suite's files share one database,
+ * and a few operations reach every tenant in it (rotating the signing key or an operator
+ * credential appends to every tenant chain; a dead-letter replay without a tenant replays all): a
+ * file that does those, or walks every operator route, gets its own database, dropped at close.
+ * On PGlite every server is already its own in-memory database.
+ */
+export async function startIsolatedTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer & { databaseUrl: string | undefined }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { ...(await startTestServer(env)), databaseUrl: undefined };
+  const name = `svc_test_isolated_${process.pid}_${++isolated}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`DROP DATABASE IF EXISTS ${name}`);
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const databaseUrl = url.toString();
+  const ts = await startTestServer({ ...env, DATABASE_URL: databaseUrl });
+  return {
+    ...ts,
+    databaseUrl,
+    close: async () => {
+      await ts.close();
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
 }
