@@ -7,10 +7,9 @@ import { promisify } from 'node:util';
 import { verifyExportFile } from '@svc/cli/src/audit.ts';
 import { type ChainedEvent, GENESIS_HASH, type PublicSigningKey } from '@svc/contract';
 import { hashEvent, keyFingerprint, verifyChain } from '@svc/contract/audit';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -22,36 +21,11 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-audit-trust-'));
  * exactly what the validity-window checks here are about. So on PostgreSQL this file gets a
  * database of its own.
  */
-const DB = `svc_test_audit_trust_${process.pid}`;
-let ownDatabaseUrl: string | undefined;
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
-
 let ts: TestServer;
 beforeAll(async () => {
-  if (process.env.DATABASE_URL) {
-    await admin(async (c) => {
-      await c.query(`DROP DATABASE IF EXISTS ${DB}`);
-      await c.query(`CREATE DATABASE ${DB}`);
-    });
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${DB}`;
-    ownDatabaseUrl = url.toString();
-  }
-  ts = await startTestServer(ownDatabaseUrl ? { DATABASE_URL: ownDatabaseUrl } : {});
+  ts = await startIsolatedTestServer();
 });
-afterAll(async () => {
-  await ts?.close();
-  if (ownDatabaseUrl) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`));
-});
+afterAll(() => ts?.close());
 
 type ExportDoc = {
   tenantId: string;
