@@ -28,7 +28,7 @@ describe('frameworks rail', () => {
     const pinned = await t.call('GET', '/v1/frameworks/gdpr@1.0.0');
     expect(latest.status).toBe(200);
     expect(pinned.body).toEqual(latest.body);
-    expectEnvelope(await t.call('GET', '/v1/frameworks/hipaa'), 404, 'not_found');
+    expectEnvelope(await t.call('GET', '/v1/frameworks/no-such-dictionary'), 404, 'not_found');
     expectEnvelope(await t.call('GET', '/v1/frameworks/gdpr@9.9.9'), 404, 'not_found');
     expectEnvelope(await t.call('GET', '/v1/frameworks/NOT%20AN%20ID'), 422, 'validation_failed');
   });

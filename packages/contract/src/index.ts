@@ -12,6 +12,7 @@ export * from './rails/audit-trail.ts';
 export * from './rails/compliance.ts';
 export * from './rails/events.ts';
 export * from './rails/frameworks.ts';
+export * from './rails/glossary.ts';
 export * from './rails/reconciliation.ts';
 export * from './rails/webhooks.ts';
 export * from './resource.ts';

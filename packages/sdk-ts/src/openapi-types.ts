@@ -356,6 +356,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/glossary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List regulatory terms
+         * @description The glossary of every framework dictionary the service ships: each term with a definition in plain language, the clause that defines it and its edges to the same or related terms in other dictionaries (the AI Act's deployer and ISO/IEC 42001's AI user, say). Reference data, the same for every tenant, read with any API key (`frameworks:read`). Alphabetical; filter by `dictionary`, search with `q`; paginated by `limit` and `cursor`.
+         */
+        get: operations["glossary.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/glossary/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one regulatory term
+         * @description Returns one glossary term by its id (`gdpr:personal-data`) with all its edges. 404 `not_found` for an unknown id.
+         */
+        get: operations["glossary.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-trail/events": {
         parameters: {
             query?: never;
@@ -4515,6 +4555,86 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.glossary.term",
+         *       "id": "eu-ai-act:deployer",
+         *       "term": "Deployer",
+         *       "definition": "Anyone who uses an AI system under their own authority in a professional activity.",
+         *       "dictionary": "eu-ai-act",
+         *       "clause": {
+         *         "ref": "art-3-4",
+         *         "title": "Definition of deployer"
+         *       },
+         *       "synonyms": [
+         *         "user of an AI system"
+         *       ],
+         *       "related": [
+         *         {
+         *           "term": "nist-ai-rmf:ai-actor",
+         *           "label": "AI actor",
+         *           "dictionary": "nist-ai-rmf",
+         *           "relation": "broader",
+         *           "origin": "authored"
+         *         }
+         *       ]
+         *     }
+         */
+        GlossaryTerm: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.glossary.term";
+            /**
+             * @description Id of a glossary term: `<dictionary>:<term>`.
+             * @example gdpr:personal-data
+             */
+            id: string;
+            /** @description The term as the dictionary names it. */
+            term: string;
+            /** @description Plain-language definition written for this product (not the source's text). */
+            definition: string;
+            /** @description Id of the framework dictionary the term comes from (`gdpr`). */
+            dictionary: string;
+            /** @description Where the dictionary defines the term; null when it has no one defining clause. */
+            clause: {
+                /** @description Reference of the clause that defines or uses the term (`art-4-1`). */
+                ref: string;
+                /** @description Title of that clause in the dictionary's latest version. */
+                title: string | null;
+            } | null;
+            /** @description Other names of the term in the same dictionary or in common use. */
+            synonyms: string[];
+            /** @description Edges to the same or related terms, mostly in other dictionaries, ordered by dictionary and term. */
+            related: {
+                /**
+                 * @description Id of the linked term.
+                 * @example uk-gdpr:personal-data
+                 */
+                term: string;
+                /**
+                 * @description The linked term as written in its dictionary.
+                 * @example Personal data
+                 */
+                label: string;
+                /**
+                 * @description Dictionary of the linked term.
+                 * @example uk-gdpr
+                 */
+                dictionary: string;
+                /**
+                 * @description What the linked term is to this one: the same concept, a wider one, a narrower one, or related.
+                 * @enum {string}
+                 */
+                relation: "equivalent" | "broader" | "narrower" | "related";
+                /**
+                 * @description `authored`: stated in the content; `same-name`: the two dictionaries use the same name or synonym.
+                 * @enum {string}
+                 */
+                origin: "authored" | "same-name";
+            }[];
+        };
+        /**
+         * @example {
          *       "status": "ok",
          *       "version": "0.1.0",
          *       "database": "pglite"
@@ -6463,6 +6583,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Activation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "glossary.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only terms of this dictionary (`gdpr`).
+                 * @example eu-ai-act
+                 */
+                dictionary?: string;
+                /**
+                 * @description Text search: terms whose name, synonyms or definition contain every word given (case and accents ignored).
+                 * @example personal data
+                 */
+                q?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GlossaryTerm"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "glossary.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Id of a glossary term: `<dictionary>:<term>`.
+                 * @example gdpr:personal-data
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GlossaryTerm"];
                 };
             };
             400: components["responses"]["bad_request"];

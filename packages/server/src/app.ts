@@ -14,6 +14,7 @@ import { complianceHandlers } from './rails/compliance.ts';
 import type { RailDeps } from './rails/deps.ts';
 import { eventsHandlers } from './rails/events.ts';
 import { frameworksHandlers } from './rails/frameworks.ts';
+import { glossaryHandlers } from './rails/glossary.ts';
 import { operatorHandlers } from './rails/operator.ts';
 import { reconciliationHandlers } from './rails/reconciliation.ts';
 import { systemHandlers } from './rails/system.ts';
@@ -138,6 +139,7 @@ export function createApp(opts: AppOptions): express.Express {
   const router = s.router(contract, {
     compliance: complianceHandlers(deps),
     frameworks: frameworksHandlers(deps),
+    glossary: glossaryHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { CONTENT_ROOT } from './content/check.ts';
 import type { HttpHardening } from './http/hardening.ts';
 import { loadWebhookConfig, type WebhookConfig } from './webhooks/config.ts';
 
@@ -13,6 +14,7 @@ const Env = z
       .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
       .optional(),
     SVC_DATA_DIR: z.string().optional(),
+    SVC_CONTENT_DIR: z.string().min(1).optional(),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL')
@@ -71,6 +73,8 @@ export interface Config {
   /** PostgreSQL URL; absent means the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Folder of the reference content (frameworks/, glossary/, crosswalks/); the shipped one by default. */
+  contentDir: string;
   redisUrl: string | undefined;
   credentialsFile: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -108,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: e.SVC_PUBLIC_URL,
     databaseUrl: e.DATABASE_URL,
     dataDir,
+    contentDir: resolve(e.SVC_CONTENT_DIR ?? CONTENT_ROOT),
     redisUrl: e.REDIS_URL,
     credentialsFile: resolve(e.SVC_CREDENTIALS_FILE ?? join(homedir(), '.svc', 'credentials.json')),
     logLevel: e.SVC_LOG_LEVEL,

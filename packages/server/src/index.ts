@@ -1,9 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { bootstrapIfEmpty, type FirstStart, writeCredentials } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
 import { loadFrameworks } from './content/frameworks.ts';
+import { loadGlossary } from './content/glossary-store.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
@@ -55,7 +57,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log.info('secrets key', { source: secrets.source, file: secrets.file });
     await sealExistingSecrets(db.prisma, log);
     await resealUnderCurrentKey(db.prisma, config, log);
-    await loadFrameworks(db.prisma, log);
+    await loadFrameworks(db.prisma, log, join(config.contentDir, 'frameworks'));
+    await loadGlossary(db.prisma, log, config.contentDir);
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {

@@ -5,6 +5,7 @@ import { auditTrailRouter } from './audit-trail.ts';
 import { complianceEvents, complianceRouter } from './compliance.ts';
 import { eventsRouter } from './events.ts';
 import { frameworksEvents, frameworksRouter } from './frameworks.ts';
+import { glossaryRouter } from './glossary.ts';
 import { reconciliationRouter } from './reconciliation.ts';
 import { webhooksRouter } from './webhooks.ts';
 
@@ -16,6 +17,7 @@ import { webhooksRouter } from './webhooks.ts';
 export const railRouters = {
   compliance: complianceRouter,
   frameworks: frameworksRouter,
+  glossary: glossaryRouter,
   audit_trail: auditTrailRouter,
   events: eventsRouter,
   reconciliation: reconciliationRouter,

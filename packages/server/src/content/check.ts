@@ -48,7 +48,7 @@ export function contentHash(data: unknown): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(data)).digest('hex')}`;
 }
 
-function readKind<S extends z.ZodType>(
+export function readKind<S extends z.ZodType>(
   root: string,
   kind: Kind,
   schema: S,
@@ -78,6 +78,14 @@ function readKind<S extends z.ZodType>(
     out.push({ file: rel, key: keyOf(parsed.data), hash: contentHash(parsed.data), data: parsed.data });
   }
   return out;
+}
+
+/** The glossary files alone; a file that fails its schema stops the caller, naming the problem. */
+export function readGlossaryFiles(root = CONTENT_ROOT): ContentFile<GlossaryContent>[] {
+  const errors: string[] = [];
+  const files = readKind(root, 'glossary', GlossaryContent, (d) => `${d.dictionary}@${d.version}`, errors);
+  if (errors.length > 0) throw new Error(`content: ${errors.slice(0, 5).join('; ')}`);
+  return files;
 }
 
 /** Reads the three content folders; files that fail their schema are reported and left out. */
