@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerModule } from '../packages/cli/src/server-module.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -46,6 +47,16 @@ async function closedPort(): Promise<number> {
 
 // The CLI always runs here on its own embedded database: the PostgreSQL pass of CI skips these.
 describe.skipIf(Boolean(process.env.DATABASE_URL))('svc without a server', () => {
+  it("the CLI's view of the service package (it loads it only for `svc serve`) matches the package", async () => {
+    // A type error here means server-module.ts no longer describes what the CLI calls.
+    const server: ServerModule = await import('@svc/server');
+    expect([typeof server.startServer, typeof server.loadConfig, typeof server.startWebhookProcess]).toEqual([
+      'function',
+      'function',
+      'function',
+    ]);
+  });
+
   it('the JS bin runs under plain node and prints the version', async () => {
     const res = await svc(['--version']);
     expect(res.code).toBe(0);

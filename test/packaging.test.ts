@@ -1,8 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant } from './support/api.ts';
+import { startTestServer } from './support/server.ts';
 
 // The packages as a user outside the repository gets them: built, packed with pnpm (which swaps in
 // publishConfig.exports and turns workspace: ranges into versions), installed with npm into a plain
@@ -15,13 +18,13 @@ function run(cmd: string, args: string[], cwd: string): string {
 }
 
 // Independent of the database: it runs in the embedded pass of CI and is skipped in the PostgreSQL one.
-describe.skipIf(Boolean(process.env.DATABASE_URL))('the packed SDK outside the repository', () => {
+describe.skipIf(Boolean(process.env.DATABASE_URL))('the packed SDK and CLI outside the repository', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'svc-packaging-'));
     run('pnpm', ['run', '-s', 'build:packages'], root);
-    for (const pkg of ['contract', 'sdk-ts']) run('pnpm', ['pack', '--pack-destination', dir], join(root, 'packages', pkg));
+    for (const pkg of ['contract', 'sdk-ts', 'cli']) run('pnpm', ['pack', '--pack-destination', dir], join(root, 'packages', pkg));
     const tarballs = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
-    expect(tarballs.sort()).toEqual(['svc-contract-0.1.0.tgz', 'svc-sdk-0.1.0.tgz']);
+    expect(tarballs.sort()).toEqual(['svc-cli-0.1.0.tgz', 'svc-contract-0.1.0.tgz', 'svc-sdk-0.1.0.tgz']);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-consumer', version: '1.0.0', private: true, type: 'module' }));
     run(
       'npm',
@@ -33,7 +36,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the packed SDK outside the r
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
     // The lint of the whole tree (biome check .) would otherwise read the emitted JavaScript.
-    for (const pkg of ['contract', 'sdk-ts']) rmSync(join(root, 'packages', pkg, 'dist'), { recursive: true, force: true });
+    for (const pkg of ['contract', 'sdk-ts', 'cli']) rmSync(join(root, 'packages', pkg, 'dist'), { recursive: true, force: true });
   });
 
   it('publishes ranges, not pins, and points exports at dist', () => {
@@ -138,4 +141,37 @@ void svc.compliance.assessments.create({ body: { type: 'not-a-type', systemId: '
     }
     expect(output).toBe('');
   }, 300_000);
+
+  it('installs the CLI as a JavaScript executable that talks to a running service', async () => {
+    const svc = join(dir, 'node_modules', '.bin', 'svc');
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@svc/cli/package.json'), 'utf8'));
+    expect(manifest.bin).toEqual({ svc: './dist/bin.js' });
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@svc/contract', '@svc/sdk', 'zod']);
+    expect(run(svc, ['--version'], dir).trim()).toBe('svc 0.1.0');
+    const ts = await startTestServer();
+    try {
+      const tenant = await createTenant(ts);
+      // Asynchronously: the server answering it runs in this process.
+      const { stdout } = await promisify(execFile)(svc, ['frameworks', 'list', '--url', ts.url, '--key', tenant.token, '--json'], {
+        cwd: dir,
+      });
+      const out = JSON.parse(stdout);
+      expect(out.map((f: { id: string }) => f.id)).toEqual(expect.arrayContaining(['eu-ai-act', 'gdpr', 'iso-iec-42001']));
+    } finally {
+      await ts.close();
+    }
+  }, 300_000);
+
+  it('says how to run the service when `svc serve` finds it is not installed beside the CLI', () => {
+    const svc = join(dir, 'node_modules', '.bin', 'svc');
+    let failure: { status?: number; stderr?: string } = {};
+    try {
+      run(svc, ['serve'], dir);
+    } catch (err) {
+      failure = err as typeof failure;
+    }
+    expect(failure.status).toBe(1);
+    expect(failure.stderr).toMatch(/not installed beside this CLI/);
+    expect(failure.stderr).toMatch(/--url/);
+  });
 });

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
+#!/usr/bin/env node
 import { run } from './main.ts';
 
 run(process.argv.slice(2)).then((code) => {

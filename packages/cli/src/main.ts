@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keyFingerprint } from '@svc/contract/audit';
 import { createSvcClient, type SvcClient } from '@svc/sdk';
-import { type Credentials, loadConfig, readCredentials } from '@svc/server';
 import { EXIT_UNANCHORED, readTrustFile, type TrustAnchor, type VerifyReport, verifyExportFile } from './audit.ts';
+import { type Credentials, credentialsFile, readCredentials } from './credentials.ts';
 import { type Attempt, EXIT_USAGE, report } from './failure.ts';
 import { COMMANDS, commandHelp, completionScript, globalHelp, UsageError } from './help.ts';
 import { autoTable, print as printOut, progressWanted, table } from './output.ts';
@@ -21,7 +21,7 @@ interface Globals {
 const attempt: Attempt = {};
 
 function context(g: Globals) {
-  const file = g.credentials ?? loadConfig(process.env).credentialsFile;
+  const file = g.credentials ?? credentialsFile();
   let creds: Credentials | undefined;
   try {
     creds = readCredentials(file);
@@ -158,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       return await serve(
-        withRole(
+        await withRole(
           {
             ...(values.port ? { port: Number(values.port) } : {}),
             ...(values.host ? { host: values.host } : {}),
@@ -385,7 +385,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'operator': {
       if (sub !== 'rotate-credential') throw new UsageError('usage: svc operator rotate-credential');
       const rotated = await clientFor(g, 'operator').operator.rotateCredential();
-      const file = g.credentials ?? loadConfig(process.env).credentialsFile;
+      const file = g.credentials ?? credentialsFile();
       const creds = readCredentials(file);
       // The file keeps working only if it is rewritten: the credential it held is now revoked.
       const updated = creds !== undefined && !process.env.SVC_OPERATOR_TOKEN && !g.key;

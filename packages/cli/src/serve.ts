@@ -1,10 +1,11 @@
-import { type Config, startServer } from '@svc/server';
+import { loadServer, type ServeOverrides } from './server-module.ts';
 import { serveWebhookRole } from './webhooks.ts';
 
 /** Starts the service in this process and stops it cleanly on SIGINT or SIGTERM. */
-export async function serve(overrides: Partial<Config>): Promise<number> {
+export async function serve(overrides: ServeOverrides): Promise<number> {
   const role = overrides.webhooks?.role;
   if (role === 'dispatcher' || role === 'webhooks') return serveWebhookRole(overrides);
+  const { startServer } = await loadServer();
   const server = await startServer({ config: overrides });
   const out = (line: string) => process.stderr.write(`${line}\n`);
   out(`svc listening on ${server.url} (database: ${server.db.kind === 'pglite' ? `embedded, ${server.config.dataDir}` : 'PostgreSQL'})`);

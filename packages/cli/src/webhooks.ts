@@ -1,16 +1,16 @@
 import type { SvcClient } from '@svc/sdk';
-import { type Config, loadConfig, startWebhookProcess } from '@svc/server';
 import { UsageError } from './help.ts';
 import { print as printOut, table } from './output.ts';
+import { loadServer, type ServeOverrides } from './server-module.ts';
 
 export const SERVE_ROLES = ['all', 'api', 'dispatcher', 'webhooks'] as const;
 export type ServeRole = (typeof SERVE_ROLES)[number];
 
 /** Config overrides of `svc serve --role R`: the role on top of what the environment says. */
-export function withRole(overrides: Partial<Config>, role: string | undefined): Partial<Config> {
+export async function withRole(overrides: ServeOverrides, role: string | undefined): Promise<ServeOverrides> {
   if (role === undefined) return overrides;
   if (!(SERVE_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${SERVE_ROLES.join(', ')}`);
-  const base = loadConfig(process.env, overrides);
+  const base = (await loadServer()).loadConfig(process.env, overrides);
   return { ...overrides, webhooks: { ...base.webhooks, role: role as ServeRole } };
 }
 
@@ -18,9 +18,9 @@ export function withRole(overrides: Partial<Config>, role: string | undefined): 
  * `svc serve --role dispatcher|webhooks`: only the outbound dispatcher, or only the inbound webhook
  * worker, without the API; stops cleanly on SIGINT or SIGTERM.
  */
-export async function serveWebhookRole(overrides: Partial<Config>): Promise<number> {
-  const config = loadConfig(process.env, overrides);
-  const proc = await startWebhookProcess(config);
+export async function serveWebhookRole(overrides: ServeOverrides): Promise<number> {
+  const { loadConfig, startWebhookProcess } = await loadServer();
+  const proc = await startWebhookProcess(loadConfig(process.env, overrides) as never);
   const out = (line: string) => process.stderr.write(`${line}\n`);
   if (proc.webhookUrl) out(`svc webhook worker listening on ${proc.webhookUrl} (database: ${proc.db.kind})`);
   if (proc.dispatcher) out(`svc webhook dispatcher ${proc.dispatcher.id} running (database: ${proc.db.kind})`);

@@ -1,0 +1,47 @@
+import { UsageError } from './help.ts';
+
+/** What `svc serve` sets on top of the environment's configuration. */
+export interface ServeOverrides {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  credentialsFile?: string;
+  /** The service's webhook settings as its loadConfig returns them, with the role `--role` chose. */
+  webhooks?: { role: string };
+}
+
+/**
+ * The part of the service package the CLI drives. The CLI installs without the service (it is an
+ * API client first); `svc serve` loads the service when it is there. test/cli-ux.test.ts checks
+ * this interface against the real package.
+ */
+export interface ServerModule {
+  loadConfig(env: NodeJS.ProcessEnv, overrides?: ServeOverrides): { webhooks: { role: string } };
+  startServer(opts?: { config?: ServeOverrides }): Promise<{
+    url: string;
+    db: { kind: 'pglite' | 'postgresql' };
+    config: { dataDir: string; credentialsFile: string };
+    firstStart: { tenantId: string; apiKey: string; operatorToken: string } | undefined;
+    close(): Promise<void>;
+  }>;
+  startWebhookProcess(config: never): Promise<{
+    webhookUrl: string | undefined;
+    dispatcher: { id: string } | undefined;
+    db: { kind: string };
+    close(): Promise<void>;
+  }>;
+}
+
+const SERVER_PACKAGE = '@svc/server';
+
+export async function loadServer(): Promise<ServerModule> {
+  try {
+    return (await import(SERVER_PACKAGE)) as ServerModule;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw err;
+    throw new UsageError(
+      "svc serve runs the service, which is not installed beside this CLI. Run it from the service's repository (`npm i -g pnpm@12.21.0 && pnpm install && pnpm start`), or point the CLI at a running one with --url and --key.",
+    );
+  }
+}
