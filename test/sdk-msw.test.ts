@@ -41,10 +41,35 @@ describe('msw handlers generated from the contract', () => {
     expect(createMockHandlers({ baseUrl: BASE })).toHaveLength(flattenRoutes(contract).length);
   });
 
-  it('answers a non-kit list with the example item wrapped in { data, cursor: null }', async () => {
+  it('answers a non-kit list with 12 distinct, schema-valid items that page with limit and cursor', async () => {
     const page = await svc.frameworks.list();
-    expect(page).toEqual({ data: [firstExample(Framework)], cursor: null });
-    expect(Framework.safeParse(page.data[0]).success).toBe(true);
+    expect(page.data).toHaveLength(12);
+    expect(page.cursor).toBeNull();
+    expect(page.data[0]).toEqual(firstExample(Framework));
+    for (const f of page.data) expect(Framework.safeParse(f).success).toBe(true);
+    expect(new Set(page.data.map((f) => f.id)).size).toBe(12);
+    // The SDK's auto-pagination walks the mock page by page and sees every item once.
+    const walked: string[] = [];
+    for await (const f of svc.paginate(svc.frameworks.list, { query: { limit: 5 } })) walked.push(f.id);
+    expect(walked).toEqual(page.data.map((f) => f.id));
+    const first = await svc.frameworks.list({ query: { limit: 5 } });
+    expect(first.cursor).toEqual(expect.any(String));
+    await expect(svc.frameworks.list({ query: { cursor: 'bm90LW91cnM' } })).rejects.toBeInstanceOf(BadRequestError);
+  });
+
+  it('echoes path ids into the items of a non-kit list, and sizes lists as asked', async () => {
+    const controls = await svc.frameworks.controls({ params: { id: 'gdpr' }, query: { limit: 200 } });
+    expect(controls.data.every((c) => c.framework === 'gdpr')).toBe(true);
+    const small = createHandlers({ baseUrl: BASE, listSize: 2 });
+    const s2 = setupServer(...small.handlers);
+    server.close();
+    s2.listen({ onUnhandledRequest: 'error' });
+    try {
+      expect((await svc.frameworks.list()).data).toHaveLength(2);
+    } finally {
+      s2.close();
+      server.listen({ onUnhandledRequest: 'error' });
+    }
   });
 
   it('seeds each kit list with distinct, schema-valid records, newest first', async () => {
@@ -246,5 +271,23 @@ describe('validateResponses (development mode)', () => {
     const created = await ok.compliance.assessments.create({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
     expect(await ok.compliance.assessments.get({ params: { id: created.id } })).toMatchObject({ id: created.id });
     expect((await ok.compliance.assessments.list({ query: { limit: 2 } })).data).toHaveLength(2);
+    expect((await ok.frameworks.list()).data).toHaveLength(12);
+  });
+
+  it('answers every list route of the contract with a page its own response schema accepts', async () => {
+    let lists = 0;
+    for (const { route } of flattenRoutes(contract)) {
+      const schema = route.responses[200] as { safeParse?: (v: unknown) => { success: boolean } } | undefined;
+      if (route.method !== 'GET' || !schema?.safeParse || route.path.includes(':')) continue;
+      const probe = await fetch(`${BASE}${route.path}?limit=3`, { headers: { authorization: 'Bearer svc_test_x' } });
+      const body = await probe.json();
+      // compliance.evidence.list is overridden at the top of this file to answer an empty page.
+      if (!Array.isArray(body?.data) || !('cursor' in body) || route.path === '/v1/compliance/evidence') continue;
+      lists++;
+      expect(probe.status, route.path).toBe(200);
+      expect(schema.safeParse(body).success, route.path).toBe(true);
+      expect(body.data.length, route.path).toBe(3);
+    }
+    expect(lists).toBeGreaterThan(8);
   });
 });

@@ -45,6 +45,8 @@ export interface MockHandlerOptions {
   router?: AppRouter;
   /** Seeded records in each kit list before anything is created; default 3. */
   seed?: number;
+  /** Items of every other list route (reference data, events, deliveries...), paged with `limit` and `cursor`; default 12. */
+  listSize?: number;
   /** Resolvers that replace the generated behaviour of routes, by route name (`compliance.assessments.create`). */
   overrides?: Partial<Record<string, MockResolver>>;
 }
@@ -192,6 +194,7 @@ interface HandlerContext {
   table: (object: string) => Json[];
   store: MockStore;
   nextId: (prefix: string, at: number) => string;
+  listSize: number;
 }
 
 function handlerFor(ctx: HandlerContext): HttpHandler {
@@ -317,8 +320,61 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
     }
 
     if (status === 204 || example === undefined) return new HttpResponse(null, { status, headers });
+    const listed = ctx.listSize > 0 ? listItems(responseSchema, example, ctx.listSize) : undefined;
+    if (route.method === 'GET' && listed) {
+      const parsed = (querySchema?.safeParse(query).data ?? {}) as Json;
+      const limit = typeof parsed.limit === 'number' ? parsed.limit : PAGE_LIMIT_DEFAULT;
+      let offset = 0;
+      if (typeof parsed.cursor === 'string') {
+        let at: unknown;
+        try {
+          at = (JSON.parse(fromBase64Url(parsed.cursor)) as Json).offset;
+        } catch {
+          at = undefined;
+        }
+        if (typeof at !== 'number' || !Number.isInteger(at) || at < 0) {
+          return errorResponse(correlationId, 'bad_request', 'The cursor is not one this API gave.', [
+            { field: 'cursor', issue: 'invalid_value' },
+          ]);
+        }
+        offset = at;
+      }
+      const page = listed.items
+        .slice(offset, offset + limit)
+        .map((item) => personalise(item, listed.itemSchema, params, paramExamples, undefined));
+      const next = offset + limit < listed.items.length ? toBase64Url(JSON.stringify({ offset: offset + limit })) : null;
+      return json({ data: page, cursor: next });
+    }
     return json(personalise(example, responseSchema, params, paramExamples, body));
   });
+}
+
+/**
+ * The items of a list route that is not a kit resource: `size` variants of the item example, each
+ * with its own id (a fresh prefixed id, or the example's id numbered) and sequence number, kept only
+ * when they still satisfy the item schema. Undefined when the route does not answer a list.
+ */
+function listItems(schema: z.ZodType | undefined, example: unknown, size: number): { items: Json[]; itemSchema: z.ZodType } | undefined {
+  if (!(schema instanceof z.ZodObject) || !isRecord(example)) return undefined;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const data = shape.data;
+  if (!(data instanceof z.ZodArray) || !('cursor' in shape)) return undefined;
+  const itemSchema = data.element as z.ZodType;
+  const first = Array.isArray(example.data) ? example.data[0] : undefined;
+  const base = isRecord(first) ? first : exampleOf(itemSchema);
+  if (!isRecord(base)) return undefined;
+  const start = Date.UTC(2026, 10, 22, 9, 30);
+  const items: Json[] = [];
+  for (let i = 0; i < size; i++) {
+    const item: Json = { ...base };
+    if (typeof base.id === 'string') {
+      const prefixed = /^([a-z]{2,8})_[0-9A-HJKMNP-TV-Z]{26}$/.exec(base.id);
+      item.id = prefixed ? `${prefixed[1]}_${encodeTime(start - i * 60_000)}${randomPart()}` : i === 0 ? base.id : `${base.id}-${i + 1}`;
+    }
+    if (typeof base.seq === 'number') item.seq = base.seq + i;
+    items.push(itemSchema.safeParse(item).success ? item : { ...base });
+  }
+  return { items, itemSchema };
 }
 
 type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -411,6 +467,8 @@ function matchesFilter(record: Json, where: string, wanted: unknown): boolean {
  * - for kit resources: create stores a record, get reads it (404 when unknown), list pages the
  *   stored and seeded records newest first with `limit`, `cursor` and the declared filters, and
  *   transitions move the status field from an allowed state (409 `conflict` otherwise);
+ * - for other list routes pages `listSize` schema-valid variants of the item example with `limit`
+ *   and `cursor`;
  * - for other routes answers the example of the success response, with the path's params echoed
  *   where the example carried the param's own example value.
  * Every error body is the API's envelope: `error`, `message`, `correlation_id`, `documentation_url`.
@@ -418,6 +476,7 @@ function matchesFilter(record: Json, where: string, wanted: unknown): boolean {
 export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet {
   const baseUrl = (options.baseUrl ?? '*').replace(/\/+$/, '');
   const seedCount = Math.max(0, options.seed ?? 3);
+  const listSize = Math.max(0, options.listSize ?? 12);
   const routes = flattenRoutes(options.router ?? contract);
   const names = new Set(routes.map((r) => r.name));
   const resources = new Map(declaredResources().map((r) => [r.object, r]));
@@ -467,7 +526,7 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
   const clearErrors = (routeName?: string) => (routeName === undefined ? errors.clear() : errors.delete(routeName));
 
   const handlers = routes.map(({ name, route, meta }) =>
-    handlerFor({ baseUrl, name, route, meta, override: options.overrides?.[name], errors, table, store, nextId }),
+    handlerFor({ baseUrl, name, route, meta, override: options.overrides?.[name], errors, table, store, nextId, listSize }),
   );
   return { handlers, store, simulateError, clearErrors };
 }
