@@ -169,8 +169,21 @@ describe('svc commands over HTTP', () => {
     expect(human.stdout).toMatch(/^KEYID +FINGERPRINT +CREATEDAT +RETIREDAT$/m);
     expect(human.stdout).toContain(listed.data[0].fingerprint);
 
+    for (const fw of ['gdpr', 'eu-ai-act', 'iso-iec-42001']) expect((await svc(['frameworks', 'activate', fw])).code).toBe(0);
     const file = join(dir, 'export.json');
     expect((await svc(['audit', 'export', '--out', file])).code).toBe(0);
+    // In pieces of 2 events, with progress: the same events, and a document that verifies the same.
+    const pieces = join(dir, 'export-pieces.json');
+    const chunked = await svc(['audit', 'export', '--out', pieces, '--chunk', '2', '--progress']);
+    expect(chunked.code).toBe(0);
+    const whole = JSON.parse(readFileSync(file, 'utf8'));
+    const joined = JSON.parse(readFileSync(pieces, 'utf8'));
+    expect(joined.events.map((e: { seq: number }) => e.seq)).toEqual(
+      whole.events.slice(0, joined.events.length).map((e: { seq: number }) => e.seq),
+    );
+    expect(joined.events.length).toBeGreaterThanOrEqual(3);
+    expect(chunked.stderr.match(/^exported \d+ of \d+ events$/gm)?.length).toBe(Math.ceil(joined.events.length / 2));
+    expect((await svc(['audit', 'verify', pieces, '--trust', trust])).code).toBe(0);
     const valid = await svc(['audit', 'verify', file, '--trust', trust]);
     expect(valid.code).toBe(0);
     expect(valid.stdout).toMatch(/^valid: \d+ events of ten_/);

@@ -99,7 +99,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
     summary: 'read, export and verify the audit trail',
     usage: [
       'svc audit events [--limit N]',
-      'svc audit export --out FILE [--from-seq N] [--to-seq N] [--progress]',
+      'svc audit export --out FILE [--from-seq N] [--to-seq N] [--chunk N] [--progress]',
       'svc audit keys [--out TRUST_FILE]',
       'svc audit verify FILE [--trust TRUST_FILE] [--key-fingerprint sha256:HEX ...]   (offline)',
       'svc audit rotate-key   (operator)',
@@ -107,6 +107,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
     flags: [
       '--limit N        events to show (events)',
       '--out FILE       file to write (export, keys)',
+      '--chunk N        events per request of an export (default 5000): a long trail arrives in pieces',
       '--progress       progress lines on stderr even when it is not a terminal (export)',
       '--trust FILE     trust file written by `svc audit keys --out` (verify)',
       '--key-fingerprint FP  pinned key fingerprint, repeatable (verify)',

@@ -115,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       operator: { type: 'boolean', default: false },
       out: { type: 'string', short: 'o' },
       'from-seq': { type: 'string' },
+      chunk: { type: 'string' },
       'to-seq': { type: 'string' },
       since: { type: 'string' },
       trust: { type: 'string' },
@@ -363,14 +364,17 @@ export async function main(argv: string[]): Promise<number> {
         const svc = clientFor(g, 'tenant');
         calling('POST', '/v1/audit-trail/export');
         const out = need(values.out, '--out');
-        if (progress) process.stderr.write('exporting the audit trail…\n');
-        const doc = await svc.audit_trail.export({
-          body: {
+        const chunk = values.chunk === undefined ? EXPORT_CHUNK : Number(values.chunk);
+        if (!Number.isInteger(chunk) || chunk < 1 || chunk > 50_000) throw new UsageError('--chunk must be a whole number from 1 to 50000');
+        const doc = await exportInChunks(
+          svc,
+          {
             ...(values['from-seq'] ? { fromSeq: Number(values['from-seq']) } : {}),
             ...(values['to-seq'] ? { toSeq: Number(values['to-seq']) } : {}),
           },
-        });
-        if (progress) process.stderr.write(`fetched ${doc.events.length} events (seq ${doc.range.fromSeq}..${doc.range.toSeq})\n`);
+          chunk,
+          progress ? (line) => process.stderr.write(`${line}\n`) : undefined,
+        );
         writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
         print(g, { file: out, events: doc.events.length, range: doc.range }, () => `wrote ${doc.events.length} events to ${out}`);
         return 0;
@@ -425,6 +429,50 @@ export async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command ${command}: the commands are ${Object.keys(COMMANDS).join(', ')}`);
   }
+}
+
+/** Events per export request of `svc audit export`: a long trail arrives in pieces, with progress. */
+const EXPORT_CHUNK = 5000;
+
+type AuditExportDoc = Awaited<ReturnType<SvcClient['audit_trail']['export']>>;
+
+/**
+ * Exports the range in requests of `chunk` events and joins them into one self-contained document:
+ * the first piece's anchor, the events in order, every signing key once, and the head and time of
+ * the last piece. The end is fixed by the first answer, so events written meanwhile are left out.
+ */
+async function exportInChunks(
+  svc: SvcClient,
+  range: { fromSeq?: number; toSeq?: number },
+  chunk: number,
+  progress: ((line: string) => void) | undefined,
+): Promise<AuditExportDoc> {
+  const start = range.fromSeq ?? 1;
+  const first = await svc.audit_trail.export({
+    body: { fromSeq: start, toSeq: Math.min(start + chunk - 1, range.toSeq ?? Number.MAX_SAFE_INTEGER) },
+  });
+  const end = Math.min(range.toSeq ?? first.head.seq, first.head.seq);
+  const total = Math.max(0, end - start + 1);
+  const events = [...first.events];
+  const keys = new Map(first.publicKeys.map((k) => [k.keyId, k]));
+  let last = first;
+  progress?.(`exported ${events.length} of ${total} events`);
+  while (events.length > 0 && last.range.toSeq < end) {
+    const from = last.range.toSeq + 1;
+    last = await svc.audit_trail.export({ body: { fromSeq: from, toSeq: Math.min(from + chunk - 1, end) } });
+    if (last.events.length === 0) break;
+    events.push(...last.events);
+    for (const k of last.publicKeys) keys.set(k.keyId, k);
+    progress?.(`exported ${events.length} of ${total} events`);
+  }
+  return {
+    ...first,
+    exportedAt: last.exportedAt,
+    range: { fromSeq: first.range.fromSeq, toSeq: events.at(-1)?.seq ?? first.range.toSeq },
+    head: last.head,
+    publicKeys: [...keys.values()],
+    events,
+  };
 }
 
 function version(): string {
