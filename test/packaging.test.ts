@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -174,4 +174,49 @@ void svc.compliance.assessments.create({ body: { type: 'not-a-type', systemId: '
     expect(failure.stderr).toMatch(/not installed beside this CLI/);
     expect(failure.stderr).toMatch(/--url/);
   });
+
+  it('compiles the examples with tsc against the packed SDK and runs them with plain node', async () => {
+    // The repository's examples/, as a user copies them: compiled by tsc (no tsx), run by node.
+    const ex = join(dir, 'examples');
+    mkdirSync(ex, { recursive: true });
+    for (const name of ['env', 'quick-start', 'pagination', 'idempotency', 'typed-errors', 'webhook-node-http'])
+      cpSync(join(root, 'examples', `${name}.ts`), join(ex, `${name}.ts`));
+    writeFileSync(
+      join(ex, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: true,
+          rewriteRelativeImportExtensions: true,
+          outDir: 'dist',
+          types: ['node'],
+        },
+        include: ['*.ts'],
+      }),
+    );
+    writeFileSync(join(ex, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+    let output = '';
+    try {
+      output = run('node', [tsc, '-p', 'tsconfig.json'], ex);
+    } catch (err) {
+      output = String((err as { stdout?: string }).stdout ?? err);
+    }
+    expect(output).toBe('');
+    const ts = await startTestServer();
+    try {
+      const tenant = await createTenant(ts);
+      const env = { ...process.env, NODE_OPTIONS: '', SVC_URL: ts.url, SVC_API_KEY: tenant.token };
+      const node = (name: string) => promisify(execFile)('node', [join(ex, 'dist', `${name}.js`)], { cwd: ex, env });
+      expect((await node('quick-start')).stdout).toMatch(/^created asm_\S+ \(draft\)$/m);
+      expect((await node('pagination')).stdout).toMatch(/^total \d+$/m);
+      expect((await node('idempotency')).stdout).toMatch(/^same assessment$/m);
+      expect((await node('typed-errors')).stdout).toMatch(/^status 422 validation_failed$/m);
+    } finally {
+      await ts.close();
+    }
+  }, 300_000);
 });
