@@ -170,9 +170,15 @@ export function checkContent(root = CONTENT_ROOT, opts: { strict?: boolean } = {
       prose(`${file} term ${t.id}`, t.definition, t.term);
     }
   }
+  const stated = new Map<string, string>();
+  for (const { data: g } of set.glossary) for (const t of g.terms) for (const r of t.related) stated.set(`${t.id} ${r.term}`, r.relation);
+  const inverse: Record<string, string> = { broader: 'narrower', narrower: 'broader', equivalent: 'equivalent', related: 'related' };
   for (const { data: g, file } of set.glossary)
     for (const t of g.terms)
       for (const r of t.related) {
+        const back = stated.get(`${r.term} ${t.id}`);
+        if (back !== undefined && back !== inverse[r.relation] && t.id < r.term)
+          errors.push(`${file}: ${t.id} calls ${r.term} ${r.relation}, but ${r.term} calls it ${back}`);
         if (termIds.has(r.term)) continue;
         const msg = `${file}: term ${t.id} links unknown term ${r.term}`;
         if (opts.strict) errors.push(msg);
