@@ -1,9 +1,12 @@
 /**
  * `pnpm content:check`: validates the dictionaries, glossary and crosswalks and prints their
  * counts; exit 1 on any problem. `--strict` (implied by CI=true) also fails on unlocked files and
- * dangling glossary links. `pnpm content:lock` records the hashes of new versions.
+ * dangling glossary links. `pnpm content:lock` records the hashes of new versions; `--readme`
+ * rewrites the README's list of dictionaries, sources and licences.
  */
-import { checkContent, updateLock } from '../packages/server/src/content/check.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkContent, README_END, README_START, readmeContentBlock, updateLock } from '../packages/server/src/content/check.ts';
 
 const args = process.argv.slice(2);
 const strict = args.includes('--strict') || process.env.CI === 'true';
@@ -29,6 +32,18 @@ if (args.includes('--lock')) {
     console.log(added.length > 0 ? `\nlocked: ${added.join(', ')}` : '\nlock already up to date');
     report.warnings = report.warnings.filter((w) => !w.includes('is not in content.lock.json'));
   }
+}
+if (args.includes('--readme')) {
+  const readme = join(import.meta.dirname, '..', 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const start = text.indexOf(README_START);
+  const end = text.indexOf(README_END);
+  if (start < 0 || end < start) {
+    console.error(`README.md has no ${README_START} ... ${README_END} block`);
+    process.exit(1);
+  }
+  writeFileSync(readme, text.slice(0, start) + readmeContentBlock() + text.slice(end + README_END.length));
+  console.log('\nREADME.md content list rewritten');
 }
 for (const w of report.warnings) console.log(`warning: ${w}`);
 for (const e of report.errors) console.error(`error: ${e}`);

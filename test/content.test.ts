@@ -6,7 +6,7 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONTENT_ROOT, checkContent, readContent } from '@svc/server/content';
+import { CONTENT_ROOT, checkContent, README_END, README_START, readContent, readmeContentBlock } from '@svc/server/content';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const DICTIONARIES = [
@@ -71,6 +71,12 @@ describe('content check', () => {
     expect(between('eu-ai-act', 'iso-iec-42001')).toBeGreaterThanOrEqual(30);
     expect(between('eu-ai-act', 'nist-ai-rmf')).toBeGreaterThanOrEqual(30);
     expect(between('gdpr', 'iso-iec-27701')).toBeGreaterThanOrEqual(30);
+  });
+
+  it("keeps the README's list of dictionaries, sources and licences true (pnpm content:check --readme rewrites it)", () => {
+    const readme = readFileSync(join(CONTENT_ROOT, '../../../README.md'), 'utf8');
+    const block = readme.slice(readme.indexOf(README_START), readme.indexOf(README_END) + README_END.length);
+    expect(block).toBe(readmeContentBlock());
   });
 
   it('states a source and a licence for every dictionary, and keeps copyrighted standards to paraphrase', () => {

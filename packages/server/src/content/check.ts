@@ -274,3 +274,37 @@ export function updateLock(root = CONTENT_ROOT, hashes: Record<string, string>):
   writeFileSync(join(root, LOCK_FILE), `${JSON.stringify(sorted, null, 2)}\n`);
   return added;
 }
+
+export const README_START = '<!-- content:start (written by pnpm content:check --readme) -->';
+export const README_END = '<!-- content:end -->';
+
+/** The README's list of dictionaries: where each comes from, its licence and its size. */
+export function readmeContentBlock(root = CONTENT_ROOT): string {
+  const set = readContent(root);
+  const report = checkContent(root);
+  const counts = new Map(report.dictionaries.map((d) => [d.id, d]));
+  const lines = [...set.frameworks]
+    .sort((a, b) => a.data.id.localeCompare(b.data.id))
+    .map(({ data: f }) => {
+      const c = counts.get(f.id);
+      const size = c
+        ? `${c.clauses} clauses, ${c.controls} controls, ${c.questions} questions, ${c.obligations} obligations, ${c.terms} glossary terms`
+        : '';
+      return `- \`${f.id}@${f.version}\`: ${f.title} (${f.publisher}, ${f.publishedAt}; ${f.sourceUrl ?? 'no public URL'}). ${size}. Licence: ${f.license}`;
+    });
+  const crosswalks = [...set.crosswalks]
+    .sort((a, b) => a.data.id.localeCompare(b.data.id))
+    .map(({ data: x }) => `- \`${x.id}@${x.version}\`: ${x.edges.length} edges, ${x.source.kind} (${x.source.title}). ${x.source.license}`);
+  const t = report.totals;
+  return [
+    README_START,
+    `${t.dictionaries} dictionaries, ${t.terms} glossary terms, ${t.edges} crosswalk edges.`,
+    '',
+    ...lines,
+    '',
+    'Crosswalks:',
+    '',
+    ...crosswalks,
+    README_END,
+  ].join('\n');
+}
