@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueOperatorCredential, type RunningServer, startServer } from '@svc/server';
@@ -29,9 +29,19 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<Test
     },
     anonymousPerSecond: 100_000,
     operatorPerSecond: 100_000,
+    ...(snapshot() ? { pgliteSnapshot: snapshot() } : {}),
   });
   const { token } = await issueOperatorCredential(server.db.prisma, 'test suite');
   return { server, url: server.url, operatorToken: token, close: () => server.close() };
+}
+
+let snapshotBlob: Blob | undefined;
+/** The migrated, content-loaded database test/support/global-setup.ts built for the embedded pass. */
+function snapshot(): Blob | undefined {
+  const file = process.env.SVC_TEST_PGLITE_SNAPSHOT;
+  if (!file || process.env.DATABASE_URL) return undefined;
+  snapshotBlob ??= new Blob([readFileSync(file)]);
+  return snapshotBlob;
 }
 
 let isolated = 0;

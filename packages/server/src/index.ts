@@ -23,12 +23,33 @@ export { migrate } from './db/migrate.ts';
 
 export const VERSION = '0.1.0';
 
+/**
+ * An in-memory database migrated and loaded with the content, dumped: a test suite builds it once
+ * and starts each server from it (`StartOptions.pgliteSnapshot`) instead of migrating and loading
+ * every time. Tenants, keys and the signing key are not in it; each server makes its own.
+ */
+export async function buildPgliteSnapshot(env: NodeJS.ProcessEnv = process.env): Promise<Blob> {
+  const config = loadConfig(env, { dataDir: 'memory://', databaseUrl: undefined });
+  const log = createLogger('silent', { service: 'svc-snapshot' });
+  const db = await openDatabase({ databaseUrl: undefined, dataDir: 'memory://', poolSize: 1 });
+  try {
+    await migrate(db);
+    await loadFrameworks(db.prisma, log, join(config.contentDir, 'frameworks'));
+    await loadGlossary(db.prisma, log, config.contentDir);
+    return await (db.dump as () => Promise<Blob>)();
+  } finally {
+    await db.close();
+  }
+}
+
 export interface StartOptions {
   config?: Partial<Config>;
   env?: NodeJS.ProcessEnv;
   /** Requests per second allowed without credentials, per address. */
   anonymousPerSecond?: number;
   operatorPerSecond?: number;
+  /** An in-memory PGlite starts from this dump (`buildPgliteSnapshot`): migrated, content loaded. */
+  pgliteSnapshot?: Blob;
   /** Print the first-start secrets (the CLI does; tests do not). */
   announce?: boolean;
 }
@@ -49,7 +70,12 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env, opts.config);
   const log = createLogger(config.logLevel, { service: 'svc-api' });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.dbPoolSize,
+    snapshot: opts.pgliteSnapshot,
+  });
   try {
     const applied = await migrate(db);
     if (applied.length > 0) log.info('migrations applied', { migrations: applied });

@@ -25,6 +25,8 @@ export interface Database {
   transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /** Runs `fn` on one dedicated connection, outside Prisma (migrations, advisory locks). */
   session<T>(fn: (s: SqlSession) => Promise<T>): Promise<T>;
+  /** PGlite only: the whole cluster as a tarball, which `snapshot` starts another one from. */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,8 @@ export interface DatabaseOptions {
   /** Folder of the embedded database; `memory://` keeps it in memory. */
   dataDir: string;
   poolSize: number;
+  /** An in-memory PGlite starts from this dump (`Database.dump`) instead of an empty cluster. */
+  snapshot?: Blob | undefined;
 }
 
 /**
@@ -126,7 +130,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     };
   }
   if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
-  const client = await PGlite.create(opts.dataDir);
+  const client = await PGlite.create(
+    opts.dataDir,
+    opts.snapshot && opts.dataDir.startsWith('memory://') ? { loadDataDir: opts.snapshot } : {},
+  );
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS });
   const liteSql = (q: Pick<PGlite, 'query'>): Sql => ({
     query: async <T>(text: string, values?: readonly unknown[]) => (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
@@ -144,6 +151,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         },
         query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
       }),
+    dump: () => client.dumpDataDir('none'),
     close: async () => {
       await prisma.$disconnect();
       await client.close();
