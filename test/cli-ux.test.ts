@@ -177,7 +177,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc against a running server
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
     const loud = await svc(['audit', 'export', '--out', file, '--progress']);
-    expect(loud.stderr).toMatch(/fetched \d+ events/);
+    expect(loud.stderr).toMatch(/^exported \d+ of \d+ events$/m);
     const json = await svc(['audit', 'export', '--out', file, '--progress', '--json']);
     expect(json.stderr).toBe('');
   }, 180_000);
