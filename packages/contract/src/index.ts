@@ -13,6 +13,7 @@ export * from './rails/compliance.ts';
 export * from './rails/events.ts';
 export * from './rails/frameworks.ts';
 export * from './rails/glossary.ts';
+export * from './rails/graph.ts';
 export * from './rails/reconciliation.ts';
 export * from './rails/webhooks.ts';
 export * from './resource.ts';

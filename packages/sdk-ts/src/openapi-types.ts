@@ -396,6 +396,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/graph/relations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List crosswalk edges between requirements of different dictionaries
+         * @description The crosswalk graph the service ships: each edge with its NIST OLIR relationship, rationale, strength 0-10 and note, both ends resolved to their titles. Filter by a dictionary, a requirement (either side) or a relationship; in content order, paginated by `limit` and `cursor`. Reference data, the same for every tenant.
+         */
+        get: operations["graph.relations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/graph/blast-radius": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a change to one control reaches across dictionaries and systems
+         * @description Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns the dictionaries reached with their requirements, strongest first, and the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary. Reads only. 404 for an unknown control.
+         */
+        post: operations["graph.blastRadius"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/graph/evidence-reuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which other requirements one piece of evidence satisfies
+         * @description For each control the evidence cites (and that control's clauses), follows the crosswalk edges one step in either direction and reports the requirements of other dictionaries reached, with coverage `full` (equal, or the evidence's side is the superset) or `partial` (subset, intersect); where several edges reach one requirement, the strongest result wins. Reads only. 404 for an evidence id of another tenant or none.
+         */
+        post: operations["graph.evidenceReuse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/graph/onboarding-savings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Share of the tenant's activated controls already covered through crosswalks
+         * @description For each framework the tenant activated: its controls, those the tenant's evidence cites directly, and those covered only through a crosswalk from evidence of another dictionary (full or partial), with the share saved. Computed from the tenant's evidence at the time of the call.
+         */
+        get: operations["graph.onboardingSavings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/graph/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What moving a dictionary to another version changes for the tenant
+         * @description Compares two versions of a dictionary: clauses, controls and obligations added, removed and changed, and the tenant's evidence and obligations the removed or changed ones touch. 404 for an unknown dictionary or version.
+         */
+        get: operations["graph.impact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit-trail/events": {
         parameters: {
             query?: never;
@@ -3487,6 +3587,98 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.graph.blast_radius",
+         *       "control": {
+         *         "framework": "gdpr",
+         *         "kind": "clause",
+         *         "ref": "art-32",
+         *         "title": "Security of processing"
+         *       },
+         *       "affectedFrameworks": [
+         *         {
+         *           "framework": "example",
+         *           "weight": 1,
+         *           "requirements": [
+         *             {
+         *               "framework": "example",
+         *               "kind": "control",
+         *               "ref": "example",
+         *               "title": "example",
+         *               "weight": 0,
+         *               "hops": 0
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "affectedSystems": [
+         *         {
+         *           "systemId": "example",
+         *           "evidence": [
+         *             "example"
+         *           ],
+         *           "assessments": [
+         *             "example"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        BlastRadius: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.graph.blast_radius";
+            control: components["schemas"]["Requirement"];
+            /** @description Dictionaries a change to the control reaches through the crosswalks, strongest first. */
+            affectedFrameworks: {
+                /** @description Id of the dictionary. */
+                framework: string;
+                /** @description Strongest weight among its requirements. */
+                weight: number;
+                /** @description Its requirements the change reaches, strongest first. */
+                requirements: {
+                    /** @description Id of the dictionary (`nist-csf-2`). */
+                    framework: string;
+                    /**
+                     * @description A control (`CSF-PR.AA-01`) or a clause (`art-33`) of the dictionary.
+                     * @enum {string}
+                     */
+                    kind: "control" | "clause";
+                    /** @description Control id or clause reference. */
+                    ref: string;
+                    /** @description Title in the dictionary's latest version; null when that version no longer has it. */
+                    title: string | null;
+                    /** @description Strongest path weight from the control: the product of each edge’s relationship factor and strength / 10. */
+                    weight: number;
+                    /** @description Edges on that path (0: the control itself or one of its own clauses). */
+                    hops: number;
+                }[];
+            }[];
+            /** @description The tenant's systems whose evidence or assessments touch the reached requirements. */
+            affectedSystems: {
+                /** @description Id of the tenant's system. */
+                systemId: string;
+                /** @description Its evidence records citing a reached control. */
+                evidence: string[];
+                /** @description Its assessments whose framework is reached. */
+                assessments: string[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "control": "GDPR-SEC-01"
+         *     }
+         */
+        BlastRadiusRequest: {
+            /**
+             * @description A control id of any dictionary (`CSF-PR.AA-01`, `GDPR-SEC-01`).
+             * @example GDPR-SEC-01
+             */
+            control: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.frameworks.clause",
          *       "framework": "eu-ai-act",
          *       "dictionaryVersion": "eu-ai-act@1.0.0",
@@ -3985,6 +4177,123 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.graph.impact",
+         *       "framework": "example",
+         *       "from": "example",
+         *       "to": "example",
+         *       "added": [
+         *         {
+         *           "kind": "clause",
+         *           "ref": "example",
+         *           "title": "example"
+         *         }
+         *       ],
+         *       "removed": [
+         *         {
+         *           "kind": "clause",
+         *           "ref": "example",
+         *           "title": "example"
+         *         }
+         *       ],
+         *       "changed": [
+         *         {
+         *           "kind": "clause",
+         *           "ref": "example",
+         *           "title": "example"
+         *         }
+         *       ],
+         *       "tenant": {
+         *         "evidence": [
+         *           {
+         *             "id": "example",
+         *             "controls": [
+         *               "example"
+         *             ]
+         *           }
+         *         ],
+         *         "obligations": [
+         *           {
+         *             "id": "example",
+         *             "sourceRef": "example",
+         *             "change": "removed"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        DictionaryImpact: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.graph.impact";
+            /** @description Id of the dictionary. */
+            framework: string;
+            /** @description Version compared from (the activated one unless given). */
+            from: string;
+            /** @description Version compared to (the latest unless given). */
+            to: string;
+            /** @description Requirements in `to` only. */
+            added: {
+                /**
+                 * @description What changed.
+                 * @enum {string}
+                 */
+                kind: "clause" | "control" | "obligation";
+                /** @description Its id or reference. */
+                ref: string;
+                /** @description Its title (the new one for a change). */
+                title: string;
+            }[];
+            /** @description Requirements in `from` only. */
+            removed: {
+                /**
+                 * @description What changed.
+                 * @enum {string}
+                 */
+                kind: "clause" | "control" | "obligation";
+                /** @description Its id or reference. */
+                ref: string;
+                /** @description Its title (the new one for a change). */
+                title: string;
+            }[];
+            /** @description Requirements in both whose text, title or references differ. */
+            changed: {
+                /**
+                 * @description What changed.
+                 * @enum {string}
+                 */
+                kind: "clause" | "control" | "obligation";
+                /** @description Its id or reference. */
+                ref: string;
+                /** @description Its title (the new one for a change). */
+                title: string;
+            }[];
+            /** @description What of the tenant's records the move touches. */
+            tenant: {
+                /** @description Evidence records citing a removed or changed control, with those controls. */
+                evidence: {
+                    /** @description Id of the evidence record. */
+                    id: string;
+                    /** @description The removed or changed controls it cites. */
+                    controls: string[];
+                }[];
+                /** @description The tenant's obligations derived from a removed or changed obligation. */
+                obligations: {
+                    /** @description Id of the tenant's obligation. */
+                    id: string;
+                    /** @description Id of the dictionary obligation it was derived from. */
+                    sourceRef: string;
+                    /**
+                     * @description What the new version does to that obligation.
+                     * @enum {string}
+                     */
+                    change: "removed" | "changed";
+                }[];
+            };
+        };
+        /**
+         * @example {
          *       "object": "svc.reconciliation.drift",
          *       "id": "example",
          *       "check": "example",
@@ -4476,6 +4785,80 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.graph.evidence_reuse",
+         *       "evidenceId": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "controls": [
+         *         "example"
+         *       ],
+         *       "satisfies": [
+         *         {
+         *           "framework": "example",
+         *           "kind": "control",
+         *           "ref": "example",
+         *           "title": "example",
+         *           "coverage": "full",
+         *           "strength": -9007199254740991,
+         *           "via": {
+         *             "framework": "gdpr",
+         *             "kind": "clause",
+         *             "ref": "art-32",
+         *             "title": "Security of processing"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        EvidenceReuse: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.graph.evidence_reuse";
+            /**
+             * @description Identifier with prefix `evd_`.
+             * @example evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            evidenceId: string;
+            /** @description The controls the evidence cites. */
+            controls: string[];
+            /** @description Requirements of other dictionaries the evidence also satisfies, full coverage first, then by strength. */
+            satisfies: {
+                /** @description Id of the dictionary (`nist-csf-2`). */
+                framework: string;
+                /**
+                 * @description A control (`CSF-PR.AA-01`) or a clause (`art-33`) of the dictionary.
+                 * @enum {string}
+                 */
+                kind: "control" | "clause";
+                /** @description Control id or clause reference. */
+                ref: string;
+                /** @description Title in the dictionary's latest version; null when that version no longer has it. */
+                title: string | null;
+                /**
+                 * @description What satisfying one side does for the other: `full` across equal or superset edges, `partial` across subset or intersect ones.
+                 * @enum {string}
+                 */
+                coverage: "full" | "partial";
+                /** @description Strength of the strongest edge. */
+                strength: number;
+                /** @description The requirement of the evidence the edge starts from. */
+                via: components["schemas"]["Requirement"];
+            }[];
+        };
+        /**
+         * @example {
+         *       "evidenceId": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        EvidenceReuseRequest: {
+            /**
+             * @description Identifier with prefix `evd_`.
+             * @example evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            evidenceId: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.frameworks.framework",
          *       "id": "eu-ai-act",
          *       "version": "1.0.0",
@@ -4742,6 +5125,65 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.graph.onboarding_savings",
+         *       "frameworks": [
+         *         {
+         *           "framework": "example",
+         *           "dictionaryVersion": "example",
+         *           "controls": -9007199254740991,
+         *           "direct": -9007199254740991,
+         *           "viaCrosswalk": {
+         *             "full": -9007199254740991,
+         *             "partial": -9007199254740991
+         *           },
+         *           "savedShare": 1,
+         *           "coveredShare": 1
+         *         }
+         *       ],
+         *       "totals": {
+         *         "controls": -9007199254740991,
+         *         "savedShare": 1
+         *       }
+         *     }
+         */
+        OnboardingSavings: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.graph.onboarding_savings";
+            /** @description One entry per activated framework. */
+            frameworks: {
+                /** @description An activated dictionary. */
+                framework: string;
+                /** @description The activated version. */
+                dictionaryVersion: string;
+                /** @description Controls of that version. */
+                controls: number;
+                /** @description Controls the tenant's evidence cites directly. */
+                direct: number;
+                /** @description Controls covered only through crosswalks. */
+                viaCrosswalk: {
+                    /** @description Controls fully covered through a crosswalk by evidence of another dictionary. */
+                    full: number;
+                    /** @description Controls partly covered that way (and not fully). */
+                    partial: number;
+                };
+                /** @description Share of the controls covered through crosswalks: (full + partial / 2) / controls. */
+                savedShare: number;
+                /** @description Share covered at all: (direct + full + partial / 2) / controls. */
+                coveredShare: number;
+            }[];
+            /** @description Across all activated frameworks. */
+            totals: {
+                /** @description Controls of all activated frameworks. */
+                controls: number;
+                /** @description Overall share covered through crosswalks. */
+                savedShare: number;
+            };
+        };
+        /**
+         * @example {
          *       "object": "svc.frameworks.question",
          *       "id": "AIA-Q-001",
          *       "framework": "eu-ai-act",
@@ -4890,6 +5332,65 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.graph.relation",
+         *       "id": "gdpr--iso-iec-27701#3",
+         *       "crosswalk": "gdpr--iso-iec-27701",
+         *       "source": {
+         *         "framework": "gdpr",
+         *         "kind": "clause",
+         *         "ref": "art-32",
+         *         "title": "Security of processing"
+         *       },
+         *       "target": {
+         *         "framework": "iso-iec-27701",
+         *         "kind": "control",
+         *         "ref": "ISO27701-6.9.1",
+         *         "title": "Access control for PII systems"
+         *       },
+         *       "relationship": "intersect",
+         *       "rationale": "semantic",
+         *       "strength": 6,
+         *       "note": "Both require access to personal data to be restricted to authorised people.",
+         *       "origin": "authored"
+         *     }
+         */
+        Relation: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.graph.relation";
+            /**
+             * @description Id of the edge: `<crosswalk>#<position>`.
+             * @example gdpr--iso-iec-27701#3
+             */
+            id: string;
+            /** @description Id of the crosswalk file the edge comes from. */
+            crosswalk: string;
+            source: components["schemas"]["Requirement"];
+            target: components["schemas"]["Requirement"];
+            /**
+             * @description NIST OLIR relationship of the source requirement to the target: `subset` means the source is narrower.
+             * @enum {string}
+             */
+            relationship: "equal" | "subset" | "superset" | "intersect" | "not_related";
+            /**
+             * @description How the relationship was judged (NIST OLIR).
+             * @enum {string}
+             */
+            rationale: "syntactic" | "semantic" | "functional";
+            /** @description How much of the target the source covers, 0 to 10. */
+            strength: number;
+            /** @description Why the two requirements relate. */
+            note: string;
+            /**
+             * @description `official` when the edge encodes a published mapping, `authored` otherwise.
+             * @enum {string}
+             */
+            origin: "official" | "authored";
+        };
+        /**
+         * @example {
          *       "since": "2026-11-22T00:00:00.000Z"
          *     }
          */
@@ -4920,6 +5421,27 @@ export interface components {
             replayed: number;
             /** @description Ids of the deliveries queued again. */
             deliveryIds: string[];
+        };
+        /**
+         * @example {
+         *       "framework": "gdpr",
+         *       "kind": "clause",
+         *       "ref": "art-32",
+         *       "title": "Security of processing"
+         *     }
+         */
+        Requirement: {
+            /** @description Id of the dictionary (`nist-csf-2`). */
+            framework: string;
+            /**
+             * @description A control (`CSF-PR.AA-01`) or a clause (`art-33`) of the dictionary.
+             * @enum {string}
+             */
+            kind: "control" | "clause";
+            /** @description Control id or clause reference. */
+            ref: string;
+            /** @description Title in the dictionary's latest version; null when that version no longer has it. */
+            title: string | null;
         };
         /**
          * @example {
@@ -6687,6 +7209,236 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GlossaryTerm"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "graph.relations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only edges with this dictionary on either side.
+                 * @example gdpr
+                 */
+                framework?: string;
+                /**
+                 * @description Only edges with this control id or clause reference on either side.
+                 * @example art-33
+                 */
+                requirement?: string;
+                /** @description NIST OLIR relationship of the source requirement to the target: `subset` means the source is narrower. */
+                relationship?: "equal" | "subset" | "superset" | "intersect" | "not_related";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Relation"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "graph.blastRadius": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlastRadiusRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlastRadius"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "graph.evidenceReuse": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceReuseRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceReuse"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "graph.onboardingSavings": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingSavings"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "graph.impact": {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of a framework dictionary (`gdpr`).
+                 * @example gdpr
+                 */
+                framework: string;
+                /** @description Version to compare from; the activated version, else the oldest. */
+                from?: string;
+                /** @description Version to compare to; the latest. */
+                to?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DictionaryImpact"];
                 };
             };
             400: components["responses"]["bad_request"];

@@ -15,6 +15,7 @@ import type { RailDeps } from './rails/deps.ts';
 import { eventsHandlers } from './rails/events.ts';
 import { frameworksHandlers } from './rails/frameworks.ts';
 import { glossaryHandlers } from './rails/glossary.ts';
+import { graphHandlers } from './rails/graph.ts';
 import { operatorHandlers } from './rails/operator.ts';
 import { reconciliationHandlers } from './rails/reconciliation.ts';
 import { systemHandlers } from './rails/system.ts';
@@ -140,6 +141,7 @@ export function createApp(opts: AppOptions): express.Express {
     compliance: complianceHandlers(deps),
     frameworks: frameworksHandlers(deps),
     glossary: glossaryHandlers(deps),
+    graph: graphHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),

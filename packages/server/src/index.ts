@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { bootstrapIfEmpty, type FirstStart, writeCredentials } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
+import { loadCrosswalks } from './content/crosswalk-store.ts';
 import { loadFrameworks } from './content/frameworks.ts';
 import { loadGlossary } from './content/glossary-store.ts';
 import { type Database, openDatabase } from './db/client.ts';
@@ -36,6 +37,7 @@ export async function buildPgliteSnapshot(env: NodeJS.ProcessEnv = process.env):
     await migrate(db);
     await loadFrameworks(db.prisma, log, join(config.contentDir, 'frameworks'));
     await loadGlossary(db.prisma, log, config.contentDir);
+    await loadCrosswalks(db.prisma, log, config.contentDir);
     return await (db.dump as () => Promise<Blob>)();
   } finally {
     await db.close();
@@ -85,6 +87,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await resealUnderCurrentKey(db.prisma, config, log);
     await loadFrameworks(db.prisma, log, join(config.contentDir, 'frameworks'));
     await loadGlossary(db.prisma, log, config.contentDir);
+    await loadCrosswalks(db.prisma, log, config.contentDir);
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {

@@ -6,6 +6,7 @@ import { complianceEvents, complianceRouter } from './compliance.ts';
 import { eventsRouter } from './events.ts';
 import { frameworksEvents, frameworksRouter } from './frameworks.ts';
 import { glossaryRouter } from './glossary.ts';
+import { graphRouter } from './graph.ts';
 import { reconciliationRouter } from './reconciliation.ts';
 import { webhooksRouter } from './webhooks.ts';
 
@@ -18,6 +19,7 @@ export const railRouters = {
   compliance: complianceRouter,
   frameworks: frameworksRouter,
   glossary: glossaryRouter,
+  graph: graphRouter,
   audit_trail: auditTrailRouter,
   events: eventsRouter,
   reconciliation: reconciliationRouter,

@@ -88,6 +88,14 @@ export function readGlossaryFiles(root = CONTENT_ROOT): ContentFile<GlossaryCont
   return files;
 }
 
+/** The crosswalk files alone; a file that fails its schema stops the caller, naming the problem. */
+export function readCrosswalkFiles(root = CONTENT_ROOT): ContentFile<CrosswalkContent>[] {
+  const errors: string[] = [];
+  const files = readKind(root, 'crosswalks', CrosswalkContent, (d) => `${d.id}@${d.version}`, errors);
+  if (errors.length > 0) throw new Error(`content: ${errors.slice(0, 5).join('; ')}`);
+  return files;
+}
+
 /** Reads the three content folders; files that fail their schema are reported and left out. */
 export function readContent(root = CONTENT_ROOT, errors: string[] = []): ContentSet {
   const frameworks = readKind(root, 'frameworks', FrameworkContent, (d) => `${d.id}@${d.version}`, errors);
