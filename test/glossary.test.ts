@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 interface Term {
@@ -17,17 +17,7 @@ let all: Term[];
 beforeAll(async () => {
   ts = await startTestServer();
   t = await createTenant(ts);
-  all = [];
-  let cursor: string | null = null;
-  do {
-    const res: { status: number; body: { data: Term[]; cursor: string | null } } = await t.call(
-      'GET',
-      `/v1/glossary?limit=200${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    expect(res.status).toBe(200);
-    all.push(...res.body.data);
-    cursor = res.body.cursor;
-  } while (cursor);
+  all = await collectPages<Term>(t, '/v1/glossary');
 });
 afterAll(() => ts?.close());
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONTENT_ROOT } from '@svc/server/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 interface Req {
@@ -29,17 +29,7 @@ let all: Rel[];
 beforeAll(async () => {
   ts = await startTestServer();
   t = await createTenant(ts);
-  all = [];
-  let cursor: string | null = null;
-  do {
-    const res: { status: number; body: { data: Rel[]; cursor: string | null } } = await t.call(
-      'GET',
-      `/v1/graph/relations?limit=200${cursor ? `&cursor=${cursor}` : ''}`,
-    );
-    expect(res.status).toBe(200);
-    all.push(...res.body.data);
-    cursor = res.body.cursor;
-  } while (cursor);
+  all = await collectPages<Rel>(t, '/v1/graph/relations');
 });
 afterAll(() => ts?.close());
 

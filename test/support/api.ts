@@ -99,3 +99,20 @@ export function expectEnvelope(res: CallResult, status: number, code: string) {
   if (res.headers.get('x-correlation-id') !== b.correlation_id) throw new Error('correlation id header differs from body');
   return b;
 }
+
+/** Every item of a list route, walked page by page with `limit=200` and the cursors it returns. */
+export async function collectPages<T>(t: TenantFixture, path: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const sep = path.includes('?') ? '&' : '?';
+    const res: CallResult<{ data: T[]; cursor: string | null }> = await t.call(
+      'GET',
+      `${path}${sep}limit=200${cursor ? `&cursor=${cursor}` : ''}`,
+    );
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    items.push(...res.body.data);
+    cursor = res.body.cursor;
+  } while (cursor);
+  return items;
+}
