@@ -16,10 +16,16 @@ import { eventsHandlers } from './rails/events.ts';
 import { frameworksHandlers } from './rails/frameworks.ts';
 import { glossaryHandlers } from './rails/glossary.ts';
 import { graphHandlers } from './rails/graph.ts';
+import { metadataHandlers } from './rails/metadata.ts';
+import { onboardingHandlers } from './rails/onboarding.ts';
 import { operatorHandlers } from './rails/operator.ts';
+import { profilesHandlers } from './rails/profiles.ts';
 import { reconciliationHandlers } from './rails/reconciliation.ts';
 import { systemHandlers } from './rails/system.ts';
+import { taxonomyHandlers } from './rails/taxonomy.ts';
 import { webhooksHandlers } from './rails/webhooks.ts';
+import { workflowsRegistryHandlers } from './rails/workflows-registry.ts';
+import { workspaceHandlers } from './rails/workspace.ts';
 import type { WebhookConfig } from './webhooks/config.ts';
 
 export interface AppOptions {
@@ -142,6 +148,12 @@ export function createApp(opts: AppOptions): express.Express {
     frameworks: frameworksHandlers(deps),
     glossary: glossaryHandlers(deps),
     graph: graphHandlers(deps),
+    taxonomy: taxonomyHandlers(deps),
+    onboarding: onboardingHandlers(deps),
+    profiles: profilesHandlers(deps),
+    workflows_registry: workflowsRegistryHandlers(deps),
+    metadata: metadataHandlers(deps),
+    workspace: workspaceHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),

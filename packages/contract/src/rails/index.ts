@@ -7,8 +7,14 @@ import { eventsRouter } from './events.ts';
 import { frameworksEvents, frameworksRouter } from './frameworks.ts';
 import { glossaryRouter } from './glossary.ts';
 import { graphRouter } from './graph.ts';
+import { metadataEvents, metadataRouter } from './metadata.ts';
+import { onboardingEvents, onboardingRouter } from './onboarding.ts';
+import { profilesEvents, profilesRouter } from './profiles.ts';
 import { reconciliationRouter } from './reconciliation.ts';
+import { taxonomyEvents, taxonomyRouter } from './taxonomy.ts';
 import { webhooksRouter } from './webhooks.ts';
+import { workflowsRegistryEvents, workflowsRegistryRouter } from './workflows-registry.ts';
+import { workspaceEvents, workspaceRouter } from './workspace.ts';
 
 /**
  * The index of rail modules: each rail file exports its router and its event types; this is the
@@ -24,8 +30,24 @@ export const railRouters = {
   events: eventsRouter,
   reconciliation: reconciliationRouter,
   webhooks: webhooksRouter,
+  taxonomy: taxonomyRouter,
+  onboarding: onboardingRouter,
+  profiles: profilesRouter,
+  workflows_registry: workflowsRegistryRouter,
+  metadata: metadataRouter,
+  workspace: workspaceRouter,
   operator: operatorRouter,
   system: systemRouter,
 };
 
-registerEventTypes([...complianceEvents, ...frameworksEvents, ...operatorEvents]);
+registerEventTypes([
+  ...complianceEvents,
+  ...frameworksEvents,
+  ...operatorEvents,
+  ...taxonomyEvents,
+  ...onboardingEvents,
+  ...profilesEvents,
+  ...workflowsRegistryEvents,
+  ...metadataEvents,
+  ...workspaceEvents,
+]);
