@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CONTENT_ROOT } from '@svc/server/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 interface Req {
   framework: string;
@@ -206,7 +206,8 @@ describe('graph: impact of a new dictionary version', () => {
       parentRef: null,
     });
     writeFileSync(join(dir, 'frameworks/gdpr@1.1.0.json'), JSON.stringify(v2));
-    ts2 = await startTestServer({ SVC_CONTENT_DIR: dir });
+    // A database of its own: on PostgreSQL the new version would otherwise become every file's latest.
+    ts2 = await startIsolatedTestServer({ SVC_CONTENT_DIR: dir });
     u = await createTenant(ts2);
     await u.call('POST', '/v1/frameworks/gdpr/activate', { body: { version: '1.0.0' } });
   });
