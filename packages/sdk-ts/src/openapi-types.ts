@@ -956,6 +956,750 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/taxonomy/frameworks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the framework dictionaries with their versions and content hashes
+         * @description The dictionaries loaded, each at its latest version with every version available and its content hash, by id; in content order, paginated by `limit` and `cursor` (`cursor` null on the last page). Reference data, the same for every tenant.
+         */
+        get: operations["taxonomy.frameworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/controls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the controls of the dictionaries
+         * @description Controls of every dictionary's latest version, or of one dictionary (`framework=gdpr` or `gdpr@1.0.0`), each naming its dictionary version; by dictionary, then in content order, paginated by `limit` and `cursor` (`cursor` null on the last page). 404 for an unknown dictionary or version.
+         */
+        get: operations["taxonomy.controls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/clauses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the clauses of the dictionaries
+         * @description Clauses of every dictionary's latest version, or of one dictionary (`framework=gdpr` or `gdpr@1.0.0`), each naming its dictionary version; by dictionary, then in content order, paginated by `limit` and `cursor` (`cursor` null on the last page). 404 for an unknown dictionary or version.
+         */
+        get: operations["taxonomy.clauses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/evidence-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List evidence types
+         * @description Kinds of evidence with the evidence `kind` they are filed under and the clauses that ask for them, from the versioned taxonomy file `taxonomy/evidence-types`; in content order, paginated by `limit` and `cursor` (`cursor` null on the last page).
+         */
+        get: operations["taxonomy.evidenceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/jurisdictions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jurisdictions
+         * @description The EU and its member states, German Länder, the UK, the US and its states, Brazil, India and `international`, with codes and parents, from `taxonomy/jurisdictions`; in content order, paginated by `limit` and `cursor` (`cursor` null on the last page).
+         */
+        get: operations["taxonomy.jurisdictions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/regulators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List regulators
+         * @description Authorities with their jurisdiction and the dictionaries they supervise or enforce, from `taxonomy/regulators`; in content order, paginated by `limit` and `cursor` (`cursor` null on the last page).
+         */
+        get: operations["taxonomy.regulators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/risk-classes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the EU AI Act risk classes
+         * @description Prohibited, high, limited and minimal risk, general-purpose AI models with and without systemic risk, each with its articles (titled from the dictionary) and the date its obligations apply from, from `taxonomy/risk-classes`; in content order, paginated by `limit` and `cursor` (`cursor` null on the last page).
+         */
+        get: operations["taxonomy.riskClasses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List roles
+         * @description Provider, deployer, importer, controller, processor and the other parties the dictionaries assign duties to, with the defining clauses, from `taxonomy/roles`; in content order, paginated by `limit` and `cursor` (`cursor` null on the last page).
+         */
+        get: operations["taxonomy.roles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/bundle-hash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's pinned content bundle hash
+         * @description The content address of the dictionary set the tenant is pinned to: SHA-256 of the canonical JSON of `{ <component>: { version, contentHash } }` over every dictionary's latest version and every taxonomy file, with the versions it names, and the current bundle beside it. The first read pins the current bundle for the tenant (recorded in the audit trail as `taxonomy.bundle_pinned`); afterwards the pin moves only through `POST /v1/taxonomy/bundle-hash/repin`.
+         */
+        get: operations["taxonomy.bundleHash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxonomy/bundle-hash/repin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the tenant's pin to the current content bundle
+         * @description Pins the current bundle and returns the old and new hash. When the pin already names the current bundle nothing is written (`changed: false`); otherwise a new pin is added to the history and recorded in the audit trail as `taxonomy.bundle_repinned` (with the reason), emitted as the webhook event of that name. With `expectedHash`, a current bundle that differs from it is 409 and nothing moves. Needs `taxonomy:write`.
+         */
+        post: operations["taxonomy.repin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboarding/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute an onboarding plan for an industry profile
+         * @description Derives the tasks from the profile's frameworks, control baseline and the assessments those frameworks call for, and leaves out what the tenant already has: frameworks activated, baseline controls with valid evidence, assessments of the type created. Phases by week: activation in week 1, evidence by priority in the following weeks, assessments last. Reads only. An unknown profile is a 422.
+         */
+        post: operations["onboarding.plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboarding/checklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every task of the profile, done or not from the tenant's data
+         * @description The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's.
+         */
+        get: operations["onboarding.checklist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboarding/kickoff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a tracked onboarding
+         * @description Computes the plan for the profile and stores it as the tenant’s onboarding, which milestones then track. Audited (`onboarding.started`) and emitted as a webhook event. A second kickoff while one is in progress is 409; one whose tasks are all done is closed as `completed` (audited `onboarding.completed`) and the new one starts.
+         */
+        post: operations["onboarding.kickoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboarding/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of the open onboarding, per phase
+         * @description For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. 404 when no onboarding is in progress.
+         */
+        get: operations["onboarding.milestones"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/onboarding/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plan, checklist and milestones as one document
+         * @description One JSON document with the open onboarding, the current plan, the checklist and the milestones, for the profile of the query or of the open onboarding. Reads only.
+         */
+        get: operations["onboarding.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the industry profiles
+         * @description The industry profiles of the catalogue (banking, finance, healthcare, ...), each with the frameworks it faces and the size of its control baseline, in catalogue order; paginated by `limit` and `cursor`. Reference data, the same for every tenant.
+         */
+        get: operations["profiles.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/profiles/{industry}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the frameworks and control baseline of one industry
+         * @description Returns `{ frameworks, controlBaseline }` for the industry: the framework dictionaries a firm of that industry really faces, each with why, and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
+         */
+        get: operations["profiles.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows-registry/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the stock workflows
+         * @description The catalogue of stock compliance workflows: each with its category, stakeholder roles, the framework dictionaries it cites and its ordered steps with their owner and the clauses and controls they satisfy. Optional filters, combined with AND: `framework` (workflows citing that dictionary), `role` (workflows naming that stakeholder) and `category`; a well-formed value nothing matches gives an empty list, a malformed one a 422. In id order, paginated by `limit` (1 to 200, default 50) and `cursor`. Reference data, the same for every tenant; needs `workflows_registry:read`.
+         */
+        get: operations["workflows_registry.catalog.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows-registry/catalog/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a stock workflow
+         * @description One workflow of the catalogue by its id (`dpia`). 404 for an id the catalogue does not have. Needs `workflows_registry:read`.
+         */
+        get: operations["workflows_registry.catalog.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows-registry/by-framework": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the stock workflows that cite a framework
+         * @description Workflows whose steps cite clauses or controls of the dictionary `framework` (required). In id order, paginated by `limit` (1 to 200, default 50) and `cursor`. Reference data, the same for every tenant; needs `workflows_registry:read`.
+         */
+        get: operations["workflows_registry.byFramework"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows-registry/by-stakeholder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the stock workflows a stakeholder role takes part in
+         * @description Workflows that name the stakeholder `role` (required), whether or not it owns a step. In id order, paginated by `limit` (1 to 200, default 50) and `cursor`. Reference data, the same for every tenant; needs `workflows_registry:read`.
+         */
+        get: operations["workflows_registry.byStakeholder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows-registry/by-category": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the stock workflows of a category
+         * @description Workflows of the category `category` (required). In id order, paginated by `limit` (1 to 200, default 50) and `cursor`. Reference data, the same for every tenant; needs `workflows_registry:read`.
+         */
+        get: operations["workflows_registry.byCategory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows-registry/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workflow catalogue workflowSnapshots
+         * @description Returns the tenant's workflow catalogue workflowSnapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
+         */
+        get: operations["workflows_registry.snapshot.list"];
+        put?: never;
+        /**
+         * Snapshot the workflow catalogue
+         * @description Records a versioned snapshot of the stock catalogue for the tenant: version one more than the tenant's last (1 for the first), the SHA-256 of the catalogue's canonical JSON, each workflow's own hash, and what was added, removed or changed since the previous snapshot. Returns 201 with the snapshot, id `wfs_<ULID>`. Needs `workflows_registry:write`; recorded in the audit trail as `workflow_snapshot.created` in the same transaction, and emitted as the webhook event `workflow_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.
+         */
+        post: operations["workflows_registry.snapshot.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows-registry/snapshot/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow catalogue snapshot
+         * @description Returns the workflow catalogue snapshot with this `wfs_` id. Needs `workflows_registry:read`. A workflow catalogue snapshot of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["workflows_registry.snapshot.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List labels
+         * @description Returns the tenant's labels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page. `resourceType` and `resourceId` give the labels of one record; `key` keeps one key. Needs `metadata:read`.
+         */
+        get: operations["metadata.label.list"];
+        put?: never;
+        /**
+         * Label a record
+         * @description Attaches the label `key=value` to a record of the tenant. The record must exist for the tenant: an unknown id, or another tenant's, is 404 `not_found`; an unknown `resourceType` is 422. Idempotent on (record, key, value): the first call returns 201 with the new label, later calls 200 with the same label and record nothing. A record may carry several values of one key. Needs `metadata:write`; recorded in the audit trail as `label.added` and emitted as the webhook event `label.added`.
+         */
+        post: operations["metadata.label.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/label/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a label
+         * @description Removes the label with this `lbl_` id and returns it as it was. A label of another tenant, or one that does not exist (or was already removed), is 404 `not_found`. Needs `metadata:write`; recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.
+         */
+        delete: operations["metadata.label.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/label/unlabel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove labels from a record by key
+         * @description Removes from a record of the tenant its labels of `key` (only `key=value` when `value` is given) and returns them. The record must exist for the tenant (404 otherwise); a record without a matching label gives an empty `removed`. Needs `metadata:write`; each removal is recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.
+         */
+        post: operations["metadata.label.unlabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count labels per key and value
+         * @description Counts the tenant's labels: in all, per key (with the distinct records carrying it), per `key=value`, and per kind of record. `resourceType` limits the counts to one kind of record, `key` to one key. Another tenant's labels are never counted. Needs `metadata:read`.
+         */
+        get: operations["metadata.facets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search labels
+         * @description Returns the tenant's labels matching every criterion given (AND): exact `key`, value starting with `valuePrefix`, `q` contained in the key or the value (both case-insensitive, `%` and `_` taken literally), kind of record. Newest first, paginated by `limit` and `cursor`. Needs `metadata:read`.
+         */
+        get: operations["metadata.search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metadata/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the records carrying a label
+         * @description Returns the records of the tenant that carry a label `key` (or `key=value`), each once with all its labels, ordered by kind then id, paginated by `limit` and `cursor`. `resourceType` keeps one kind of record. Needs `metadata:read`.
+         */
+        get: operations["metadata.items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workspaces
+         * @description Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`.
+         */
+        get: operations["workspace.list"];
+        put?: never;
+        /**
+         * Create a workspace
+         * @description Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.
+         */
+        post: operations["workspace.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workspace
+         * @description Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.
+         */
+        get: operations["workspace.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a workspace's name or description
+         * @description Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         */
+        patch: operations["workspace.update"];
+        trace?: never;
+    };
+    "/v1/workspaces/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a workspace
+         * @description Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`.
+         */
+        post: operations["workspace.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{id}/principals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workspace's principals
+         * @description Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+         */
+        get: operations["workspace.principals.list"];
+        put?: never;
+        /**
+         * Give a user or an API key a role in a workspace
+         * @description Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         */
+        post: operations["workspace.principals.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{id}/principals/{principal}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a principal from a workspace
+         * @description Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         */
+        post: operations["workspace.principals.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspaces/{id}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workspace's teams
+         * @description Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+         */
+        get: operations["workspace.teams.list"];
+        put?: never;
+        /**
+         * Create a team in a workspace
+         * @description Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         */
+        post: operations["workspace.teams.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/tenants": {
         parameters: {
             query?: never;
@@ -3046,6 +3790,266 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "taxonomy.bundle_pinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tenant's first read of the bundle hash pinned the current content bundle.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.taxonomy.bundle_pinned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "taxonomy.bundle_repinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tenant's content bundle pin moved to the current bundle.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.taxonomy.bundle_repinned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "onboarding.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An onboarding was started for an industry profile.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.onboarding.started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "onboarding.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An onboarding was closed with every task done.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.onboarding.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow_snapshot.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tenant recorded a versioned snapshot of the stock workflow catalogue.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.workflow_snapshot.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "label.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A label was attached to a record.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.label.added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "label.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A label was removed from a record.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.label.removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workspace.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A workspace was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.workspace.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workspace.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A workspace's name or description changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.workspace.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workspace.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A workspace was archived; it takes no more writes.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.workspace.archived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workspace_principal.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A user or an API key was given a role in a workspace.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.workspace_principal.added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workspace_principal.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A principal's role in a workspace was revoked.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.workspace_principal.revoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workspace_team.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A team was created in a workspace.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.workspace_team.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -3099,6 +4103,30 @@ export interface components {
             obligations: number;
             /** @description True when the framework was active before this call. */
             alreadyActive: boolean;
+        };
+        /**
+         * @example {
+         *       "kind": "user",
+         *       "subject": "sam.ortiz@example.com",
+         *       "role": "editor",
+         *       "displayName": "Sam Ortiz"
+         *     }
+         */
+        AddWorkspacePrincipalRequest: {
+            /**
+             * @description `user`: a person named by email address; `api_key`: an API key of the tenant named by its `key_` id.
+             * @enum {string}
+             */
+            kind: "user" | "api_key";
+            /** @description Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant). */
+            subject: string;
+            /**
+             * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "auditor" | "viewer";
+            /** @description Name to show for the principal (a person's full name). */
+            displayName?: string;
         };
         /**
          * @example {
@@ -3679,6 +4707,138 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.taxonomy.bundle_hash",
+         *       "id": "txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "hash": "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+         *       "versions": {
+         *         "gdpr": "1.0.0",
+         *         "taxonomy/roles": "1.0.0"
+         *       },
+         *       "seq": 1,
+         *       "pinnedAt": "2026-11-23T09:00:00.000Z",
+         *       "pinnedBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "current": {
+         *         "hash": "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+         *         "versions": {
+         *           "gdpr": "1.0.0",
+         *           "taxonomy/roles": "1.0.0"
+         *         }
+         *       },
+         *       "upToDate": true,
+         *       "changes": []
+         *     }
+         */
+        BundleHash: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.bundle_hash";
+            /**
+             * @description Id of the pin.
+             * @example txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description `sha256:<hex>` of the canonical bundle. */
+            hash: string;
+            /** @description `{ "<dictionary>": "<version>", "taxonomy/<name>": "<version>" }`: every component of the bundle. */
+            versions: {
+                [key: string]: string;
+            };
+            /** @description Position of the pin in the tenant's pin history (1 for the first). */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description When the bundle was pinned (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            pinnedAt: string;
+            /** @description Who pinned it (API key id). */
+            pinnedBy: string;
+            /** @description The bundle the service holds now. */
+            current: {
+                /** @description `sha256:<hex>` of the canonical bundle. */
+                hash: string;
+                /** @description `{ "<dictionary>": "<version>", "taxonomy/<name>": "<version>" }`: every component of the bundle. */
+                versions: {
+                    [key: string]: string;
+                };
+            };
+            /** @description True when the pinned bundle is the current one. */
+            upToDate: boolean;
+            /** @description Components whose version or content differ between the pinned and the current bundle. */
+            changes: {
+                /** @description A dictionary id or `taxonomy/<name>`. */
+                component: string;
+                /** @description Version in the pinned bundle; null when the component is new. */
+                pinned: string | null;
+                /** @description Version in the current content; null when it is gone. */
+                current: string | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.taxonomy.bundle_repin",
+         *       "id": "txp_01JD3Z8W2M6Q4X9V7K5T1B0N3S",
+         *       "previousHash": "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+         *       "hash": "sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+         *       "versions": {
+         *         "gdpr": "1.1.0",
+         *         "taxonomy/roles": "1.0.0"
+         *       },
+         *       "changed": true,
+         *       "seq": 2,
+         *       "pinnedAt": "2026-11-23T10:00:00.000Z",
+         *       "changes": [
+         *         {
+         *           "component": "gdpr",
+         *           "pinned": "1.0.0",
+         *           "current": "1.1.0"
+         *         }
+         *       ]
+         *     }
+         */
+        BundleRepin: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.bundle_repin";
+            /**
+             * @description Id of the pin in force after the call.
+             * @example txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Hash pinned before the call; null when the tenant had no pin. */
+            previousHash: string | null;
+            /** @description Hash pinned after the call. */
+            hash: string;
+            /** @description `{ "<dictionary>": "<version>", "taxonomy/<name>": "<version>" }`: every component of the bundle. */
+            versions: {
+                [key: string]: string;
+            };
+            /** @description False when the pin already named the current bundle (nothing was written). */
+            changed: boolean;
+            /** @description Position of the pin in force in the pin history. */
+            seq: number;
+            /**
+             * Format: date-time
+             * @description When the pin in force was made.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            pinnedAt: string;
+            /** @description Components whose version or content differ between the pinned and the current bundle. */
+            changes: {
+                /** @description A dictionary id or `taxonomy/<name>`. */
+                component: string;
+                /** @description Version in the pinned bundle; null when the component is new. */
+                pinned: string | null;
+                /** @description Version in the current content; null when it is gone. */
+                current: string | null;
+            }[];
+        };
+        /**
+         * @example {
          *       "object": "svc.frameworks.clause",
          *       "framework": "eu-ai-act",
          *       "dictionaryVersion": "eu-ai-act@1.0.0",
@@ -4027,6 +5187,28 @@ export interface components {
         };
         /**
          * @example {
+         *       "resourceType": "tenant",
+         *       "resourceId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "key": "environment",
+         *       "value": "production"
+         *     }
+         */
+        CreateMetadataLabelRequest: {
+            /**
+             * @description Kind of record the label is on: `tenant` (the tenant itself), `api_key`, `assessment`, `evidence`, `attestation`, `obligation`, `framework_activation`, `webhook_subscription` or `drift_finding`.
+             * @example assessment
+             * @enum {string}
+             */
+            resourceType: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+            /** @description Id of the labelled record (`asm_...`, `evd_...`, or the `ten_` id for the tenant itself). */
+            resourceId: string;
+            /** @description Label key: 1 to 63 letters, digits, `.`, `_`, `-` or `/`, starting with a letter or digit; case-sensitive. */
+            key: string;
+            /** @description Label value: 1 to 200 printable characters (no control characters); case-sensitive. */
+            value: string;
+        };
+        /**
+         * @example {
          *       "name": "Acme Bank",
          *       "tier": "growth",
          *       "env": "live"
@@ -4081,6 +5263,75 @@ export interface components {
              * @default true
              */
             enabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "note": "Baseline before the Q1 audit"
+         *     }
+         */
+        CreateWorkflowSnapshotRequest: {
+            /** @description Why the snapshot is taken, up to 500 characters. */
+            note?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Model risk office",
+         *       "description": "Credit models under the EU AI Act.",
+         *       "principals": [
+         *         {
+         *           "kind": "user",
+         *           "subject": "dana.keller@example.com",
+         *           "role": "admin",
+         *           "displayName": "Dana Keller"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateWorkspaceRequest: {
+            /**
+             * @description Name of the workspace as shown to people, 1 to 200 characters.
+             * @example Model risk office
+             */
+            name: string;
+            /**
+             * @description What the workspace is for, up to 2,000 characters.
+             * @example Credit models under the EU AI Act.
+             */
+            description?: string;
+            /** @description Principals to grant a role in the new workspace at once (at most 100, one per subject); more can be added later. */
+            principals?: {
+                /**
+                 * @description `user`: a person named by email address; `api_key`: an API key of the tenant named by its `key_` id.
+                 * @enum {string}
+                 */
+                kind: "user" | "api_key";
+                /** @description Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant). */
+                subject: string;
+                /**
+                 * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "editor" | "auditor" | "viewer";
+                /** @description Name to show for the principal (a person's full name). */
+                displayName?: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "name": "Model validation",
+         *       "description": "Independent validation of scoring models.",
+         *       "members": [
+         *         "dana.keller@example.com"
+         *       ]
+         *     }
+         */
+        CreateWorkspaceTeamRequest: {
+            /** @description Name of the team, 1 to 200 characters, unique in its workspace. */
+            name: string;
+            /** @description What the team does, up to 2,000 characters. */
+            description?: string;
+            /** @description Members of the team (at most 200), each an active principal of the workspace; none when absent. */
+            members?: string[];
         };
         /**
          * @example {
@@ -4859,6 +6110,49 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.taxonomy.evidence_type",
+         *       "id": "dpia",
+         *       "dictionaryVersion": "taxonomy/evidence-types@1.0.0",
+         *       "title": "Data protection impact assessment",
+         *       "description": "Assessment of a high-risk processing operation with the measures that address it.",
+         *       "evidenceKind": "report",
+         *       "requiredBy": [
+         *         {
+         *           "framework": "gdpr",
+         *           "clauseRef": "art-35"
+         *         }
+         *       ]
+         *     }
+         */
+        EvidenceType: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.evidence_type";
+            /** @description Id of the evidence type (`dpia`). */
+            id: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Name of the evidence type. */
+            title: string;
+            /** @description What the evidence is. */
+            description: string;
+            /** @description The `kind` an evidence record of this type is filed under in `POST /v1/compliance/evidence`. */
+            evidenceKind: string;
+            /** @description Clauses of the dictionaries that ask for this evidence. */
+            requiredBy: {
+                /** @description Id of the dictionary. */
+                framework: string;
+                /** @description Reference of the clause in that dictionary (`art-35`). */
+                clauseRef: string;
+            }[];
+        };
+        /**
+         * @example {
          *       "object": "svc.frameworks.framework",
          *       "id": "eu-ai-act",
          *       "version": "1.0.0",
@@ -5070,6 +6364,364 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.profiles.profile",
+         *       "id": "banking",
+         *       "title": "Banking",
+         *       "description": "Credit institutions taking deposits and granting credit in the EU.",
+         *       "frameworks": [
+         *         {
+         *           "id": "dora",
+         *           "shortTitle": "DORA",
+         *           "dictionaryVersion": "dora@1.0.0",
+         *           "priority": 1,
+         *           "why": "Credit institutions are financial entities under DORA Art. 2(1)(a)."
+         *         }
+         *       ],
+         *       "controlBaseline": [
+         *         {
+         *           "controlId": "DORA-RMF-01",
+         *           "framework": "dora",
+         *           "title": "ICT risk management framework",
+         *           "category": "ict risk management",
+         *           "priority": 1,
+         *           "why": "The ICT risk management framework is the core duty of DORA Art. 6."
+         *         }
+         *       ],
+         *       "assessments": [
+         *         {
+         *           "type": "dpia",
+         *           "framework": "gdpr",
+         *           "why": "GDPR Art. 35 requires a DPIA before high-risk processing."
+         *         }
+         *       ],
+         *       "contentVersion": "1.0.0"
+         *     }
+         */
+        IndustryProfile: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.profiles.profile";
+            /**
+             * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+             * @example banking
+             * @enum {string}
+             */
+            id: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /** @description Name of the industry. */
+            title: string;
+            /** @description Which firms the profile describes. */
+            description: string;
+            /** @description The frameworks a firm of this industry faces, by priority, each with why it applies. */
+            frameworks: components["schemas"]["ProfileFramework"][];
+            /** @description The controls such a firm starts with, by priority; each belongs to one of the frameworks. */
+            controlBaseline: components["schemas"]["ProfileBaselineControl"][];
+            /** @description The assessments the frameworks call for (a DPIA for GDPR, risk classification and FRIA for the AI Act, ...). */
+            assessments: components["schemas"]["ProfileAssessment"][];
+            /** @description Version of the profile catalogue the answer comes from. */
+            contentVersion: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.profiles.profile_summary",
+         *       "id": "healthcare",
+         *       "title": "Healthcare",
+         *       "description": "Hospitals, clinics, health-tech and medical-device firms.",
+         *       "frameworks": [
+         *         "hipaa",
+         *         "gdpr",
+         *         "eu-ai-act"
+         *       ],
+         *       "baselineControls": 9
+         *     }
+         */
+        IndustryProfileSummary: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.profiles.profile_summary";
+            /**
+             * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+             * @example banking
+             * @enum {string}
+             */
+            id: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /** @description Name of the industry. */
+            title: string;
+            /** @description Which firms the profile describes. */
+            description: string;
+            /** @description Ids of the frameworks the industry faces, by priority. */
+            frameworks: string[];
+            /** @description Number of controls in the profile’s control baseline. */
+            baselineControls: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.taxonomy.jurisdiction",
+         *       "code": "de",
+         *       "dictionaryVersion": "taxonomy/jurisdictions@1.0.0",
+         *       "name": "Germany",
+         *       "kind": "country",
+         *       "parent": "eu",
+         *       "euMember": true,
+         *       "description": "Germany, an EU member state."
+         *     }
+         */
+        Jurisdiction: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.jurisdiction";
+            /**
+             * @description A jurisdiction code (`eu`, `de`, `us-ca`).
+             * @example de
+             */
+            code: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Name of the jurisdiction. */
+            name: string;
+            /**
+             * @description Level of the jurisdiction.
+             * @enum {string}
+             */
+            kind: "global" | "supranational" | "country" | "subdivision";
+            /** @description Code of the enclosing jurisdiction (`eu` for a member state); null at the top. */
+            parent: string | null;
+            /** @description True for an EU member state and its subdivisions. */
+            euMember: boolean;
+            /** @description What applies there. */
+            description: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.metadata.facets",
+         *       "resourceType": null,
+         *       "total": 3,
+         *       "resources": 2,
+         *       "keys": [
+         *         {
+         *           "key": "team",
+         *           "count": 2,
+         *           "resources": 2,
+         *           "values": [
+         *             {
+         *               "value": "ai-governance",
+         *               "count": 1
+         *             },
+         *             {
+         *               "value": "risk",
+         *               "count": 1
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "environment",
+         *           "count": 1,
+         *           "resources": 1,
+         *           "values": [
+         *             {
+         *               "value": "production",
+         *               "count": 1
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "resourceTypes": [
+         *         {
+         *           "resourceType": "assessment",
+         *           "count": 2
+         *         },
+         *         {
+         *           "resourceType": "evidence",
+         *           "count": 1
+         *         }
+         *       ]
+         *     }
+         */
+        MetadataFacets: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.metadata.label`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.metadata.facets";
+            /** @description The kind of record the counts are limited to; null for every kind. */
+            resourceType: ("tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding") | null;
+            /** @description Labels in scope. */
+            total: number;
+            /** @description Distinct records carrying at least one label in scope. */
+            resources: number;
+            /** @description Counts per key, largest first, then by key. */
+            keys: {
+                /** @description Label key. */
+                key: string;
+                /** @description Labels with this key in scope. */
+                count: number;
+                /** @description Distinct records carrying the key. */
+                resources: number;
+                /** @description Counts per value of the key, largest first, then by value. */
+                values: {
+                    /** @description A value of the key. */
+                    value: string;
+                    /** @description Labels `key=value` in scope (one per labelled record). */
+                    count: number;
+                }[];
+            }[];
+            /** @description Counts per kind of record, largest first, then by kind. */
+            resourceTypes: {
+                /**
+                 * @description Kind of record the label is on: `tenant` (the tenant itself), `api_key`, `assessment`, `evidence`, `attestation`, `obligation`, `framework_activation`, `webhook_subscription` or `drift_finding`.
+                 * @example assessment
+                 * @enum {string}
+                 */
+                resourceType: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+                /** @description Labels in scope on records of this kind. */
+                count: number;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.metadata.item",
+         *       "resourceType": "assessment",
+         *       "resourceId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "labels": [
+         *         {
+         *           "id": "lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "key": "team",
+         *           "value": "ai-governance"
+         *         },
+         *         {
+         *           "id": "lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3S",
+         *           "key": "environment",
+         *           "value": "production"
+         *         }
+         *       ]
+         *     }
+         */
+        MetadataItem: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.metadata.label`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.metadata.item";
+            /**
+             * @description Kind of record the label is on: `tenant` (the tenant itself), `api_key`, `assessment`, `evidence`, `attestation`, `obligation`, `framework_activation`, `webhook_subscription` or `drift_finding`.
+             * @example assessment
+             * @enum {string}
+             */
+            resourceType: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+            /** @description Id of the record. */
+            resourceId: string;
+            /** @description Every label of the record, by key then value (not only the matching ones). */
+            labels: {
+                /** @description Id of the label (`lbl_...`). */
+                id: string;
+                /** @description Label key. */
+                key: string;
+                /** @description Label value. */
+                value: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.metadata.label",
+         *       "id": "lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "resourceType": "assessment",
+         *       "resourceId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "key": "team",
+         *       "value": "ai-governance",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        MetadataLabel: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.metadata.label`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.metadata.label";
+            /**
+             * @description Identifier with prefix `lbl_`.
+             * @example lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Kind of record the label is on: `tenant` (the tenant itself), `api_key`, `assessment`, `evidence`, `attestation`, `obligation`, `framework_activation`, `webhook_subscription` or `drift_finding`.
+             * @example assessment
+             * @enum {string}
+             */
+            resourceType: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+            /** @description Id of the labelled record. */
+            resourceId: string;
+            /** @description Label key. */
+            key: string;
+            /** @description Label value. */
+            value: string;
+            /** @description Id of the API key (or operator credential) whose request attached the label. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the label was attached: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "resourceType": "tenant",
+         *       "resourceId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "key": "environment",
+         *       "value": "production"
+         *     }
+         */
+        MetadataUnlabelRequest: {
+            /**
+             * @description Kind of record the label is on: `tenant` (the tenant itself), `api_key`, `assessment`, `evidence`, `attestation`, `obligation`, `framework_activation`, `webhook_subscription` or `drift_finding`.
+             * @example assessment
+             * @enum {string}
+             */
+            resourceType: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+            /** @description Id of the labelled record (`asm_...`, `evd_...`, or the `ten_` id for the tenant itself). */
+            resourceId: string;
+            /** @description Label key: 1 to 63 letters, digits, `.`, `_`, `-` or `/`, starting with a letter or digit; case-sensitive. */
+            key: string;
+            /** @description Only the label with this value; every label of the key on the record when absent. */
+            value?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.metadata.unlabel_result",
+         *       "removed": [
+         *         {
+         *           "object": "svc.metadata.label",
+         *           "id": "lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "resourceType": "assessment",
+         *           "resourceId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "key": "team",
+         *           "value": "ai-governance",
+         *           "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "createdAt": "2026-11-22T09:30:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        MetadataUnlabelResult: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.metadata.label`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.metadata.unlabel_result";
+            /** @description The labels removed by the call; empty when the record had none matching. */
+            removed: components["schemas"]["MetadataLabel"][];
+        };
+        /**
+         * @example {
          *       "object": "svc.compliance.obligation",
          *       "id": "obl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "framework": "eu-ai-act",
@@ -5122,6 +6774,481 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.onboarding.onboarding",
+         *       "id": "onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "profile": "banking",
+         *       "status": "in_progress",
+         *       "phases": [
+         *         {
+         *           "week": 1,
+         *           "name": "Activate frameworks",
+         *           "tasks": [
+         *             {
+         *               "id": "activate_framework:dora",
+         *               "kind": "activate_framework",
+         *               "title": "Activate DORA",
+         *               "framework": "dora",
+         *               "controlId": null,
+         *               "assessmentType": null,
+         *               "priority": 1,
+         *               "why": "Credit institutions are financial entities under DORA Art. 2(1)(a)."
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "startedBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "completedAt": null
+         *     }
+         */
+        Onboarding: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.onboarding.onboarding";
+            /**
+             * @description Identifier with prefix `onb_`.
+             * @example onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /**
+             * @description `in_progress` until every task of its plan is done; a kickoff after that closes it as `completed`.
+             * @enum {string}
+             */
+            status: "in_progress" | "completed";
+            /** @description The plan as computed at kickoff: what the onboarding tracks. */
+            phases: components["schemas"]["OnboardingPhase"][];
+            /** @description Id of the API key whose request started it. */
+            startedBy: string;
+            /**
+             * Format: date-time
+             * @description When the onboarding was started (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description When it was closed as completed; null while in progress. */
+            completedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.onboarding.checklist",
+         *       "profile": "banking",
+         *       "onboardingId": null,
+         *       "items": [
+         *         {
+         *           "id": "activate_framework:dora",
+         *           "kind": "activate_framework",
+         *           "title": "Activate DORA",
+         *           "framework": "dora",
+         *           "controlId": null,
+         *           "assessmentType": null,
+         *           "priority": 1,
+         *           "why": "Credit institutions are financial entities under DORA Art. 2(1)(a).",
+         *           "week": 1,
+         *           "done": true,
+         *           "doneAt": "2026-11-22T09:30:00.000Z"
+         *         }
+         *       ],
+         *       "done": 1,
+         *       "total": 1
+         *     }
+         */
+        OnboardingChecklist: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.onboarding.checklist";
+            /**
+             * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /** @description Open onboarding the checklist follows; null when none is open. */
+            onboardingId: string | null;
+            /** @description Every task of the profile, in plan order, done or not from the tenant's data. */
+            items: components["schemas"]["OnboardingChecklistItem"][];
+            /** @description Items done. */
+            done: number;
+            /** @description Items in all. */
+            total: number;
+        };
+        /**
+         * @example {
+         *       "id": "example",
+         *       "kind": "activate_framework",
+         *       "title": "example",
+         *       "framework": "example",
+         *       "controlId": "example",
+         *       "assessmentType": "fria",
+         *       "priority": 1,
+         *       "why": "example",
+         *       "week": 1,
+         *       "done": true,
+         *       "doneAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        OnboardingChecklistItem: {
+            /** @description Stable id of the task: `<kind>:<subject>` (`activate_framework:dora`). */
+            id: string;
+            /**
+             * @description What the task asks: activate a framework, record evidence for a control, or create an assessment.
+             * @enum {string}
+             */
+            kind: "activate_framework" | "collect_evidence" | "run_assessment";
+            /** @description What to do, in words. */
+            title: string;
+            /** @description Framework of the profile the task serves. */
+            framework: string;
+            /** @description Control to record evidence for (`collect_evidence`); null otherwise. */
+            controlId: string | null;
+            /** @description Assessment type to create (`run_assessment`); null otherwise. */
+            assessmentType: ("fria" | "dpia" | "risk-classification" | "conformity" | "gap-analysis" | "aims-internal-audit") | null;
+            /** @description Priority from the profile: 1 first, 3 last. */
+            priority: number;
+            /** @description Why the profile calls for it. */
+            why: string;
+            /** @description Week of the full plan the task belongs to. */
+            week: number;
+            /** @description Whether the tenant's data shows the task done. */
+            done: boolean;
+            /** @description When it was done: the activation, the first valid evidence or the first assessment; null when not done. */
+            doneAt: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.onboarding.export",
+         *       "generatedAt": "2026-11-22T09:30:00.000Z",
+         *       "profile": "banking",
+         *       "onboarding": {
+         *         "object": "svc.onboarding.onboarding",
+         *         "id": "onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "profile": "banking",
+         *         "status": "in_progress",
+         *         "phases": [
+         *           {
+         *             "week": 1,
+         *             "name": "Activate frameworks",
+         *             "tasks": [
+         *               {
+         *                 "id": "activate_framework:dora",
+         *                 "kind": "activate_framework",
+         *                 "title": "Activate DORA",
+         *                 "framework": "dora",
+         *                 "controlId": null,
+         *                 "assessmentType": null,
+         *                 "priority": 1,
+         *                 "why": "Credit institutions are financial entities under DORA Art. 2(1)(a)."
+         *               }
+         *             ]
+         *           }
+         *         ],
+         *         "startedBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "createdAt": "2026-11-22T09:30:00.000Z",
+         *         "completedAt": null
+         *       },
+         *       "plan": {
+         *         "object": "svc.onboarding.plan",
+         *         "profile": "banking",
+         *         "phases": [
+         *           {
+         *             "week": 1,
+         *             "name": "Activate frameworks",
+         *             "tasks": [
+         *               {
+         *                 "id": "activate_framework:dora",
+         *                 "kind": "activate_framework",
+         *                 "title": "Activate DORA",
+         *                 "framework": "dora",
+         *                 "controlId": null,
+         *                 "assessmentType": null,
+         *                 "priority": 1,
+         *                 "why": "Credit institutions are financial entities under DORA Art. 2(1)(a)."
+         *               }
+         *             ]
+         *           }
+         *         ],
+         *         "totals": {
+         *           "tasks": 1,
+         *           "alreadyDone": 0,
+         *           "weeks": 1
+         *         }
+         *       },
+         *       "checklist": {
+         *         "object": "svc.onboarding.checklist",
+         *         "profile": "banking",
+         *         "onboardingId": null,
+         *         "items": [
+         *           {
+         *             "id": "activate_framework:dora",
+         *             "kind": "activate_framework",
+         *             "title": "Activate DORA",
+         *             "framework": "dora",
+         *             "controlId": null,
+         *             "assessmentType": null,
+         *             "priority": 1,
+         *             "why": "Credit institutions are financial entities under DORA Art. 2(1)(a).",
+         *             "week": 1,
+         *             "done": true,
+         *             "doneAt": "2026-11-22T09:30:00.000Z"
+         *           }
+         *         ],
+         *         "done": 1,
+         *         "total": 1
+         *       },
+         *       "milestones": {
+         *         "object": "svc.onboarding.milestones",
+         *         "onboardingId": "onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "profile": "banking",
+         *         "startedAt": "2026-11-22T09:30:00.000Z",
+         *         "phases": [
+         *           {
+         *             "week": 1,
+         *             "name": "Activate frameworks",
+         *             "dueDate": "2026-11-29",
+         *             "total": 6,
+         *             "done": 3,
+         *             "percent": 50,
+         *             "status": "in_progress"
+         *           }
+         *         ],
+         *         "overall": {
+         *           "total": 6,
+         *           "done": 3,
+         *           "percent": 50
+         *         }
+         *       }
+         *     }
+         */
+        OnboardingExport: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.onboarding.export";
+            /**
+             * Format: date-time
+             * @description When the document was computed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            generatedAt: string;
+            /**
+             * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /** @description The open onboarding; null when none is open. */
+            onboarding: components["schemas"]["Onboarding"] | null;
+            plan: components["schemas"]["OnboardingPlan"];
+            checklist: components["schemas"]["OnboardingChecklist"];
+            /** @description Milestones of the open onboarding; null when none is open. */
+            milestones: components["schemas"]["OnboardingMilestones"] | null;
+        };
+        /**
+         * @example {
+         *       "profile": "healthcare"
+         *     }
+         */
+        OnboardingKickoffRequest: {
+            /**
+             * @description Industry profile whose plan the onboarding tracks.
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+        };
+        /**
+         * @example {
+         *       "week": -9007199254740991,
+         *       "name": "example",
+         *       "dueDate": "example",
+         *       "total": -9007199254740991,
+         *       "done": -9007199254740991,
+         *       "percent": 0,
+         *       "status": "not_started"
+         *     }
+         */
+        OnboardingMilestonePhase: {
+            /** @description Week of the phase. */
+            week: number;
+            /** @description Name of the phase. */
+            name: string;
+            /** @description End of the phase’s week counted from kickoff (ISO 8601 date). */
+            dueDate: string;
+            /** @description Tasks of the phase. */
+            total: number;
+            /** @description Of those, done according to the tenant's data now. */
+            done: number;
+            /** @description done / total x 100, rounded to one decimal. */
+            percent: number;
+            /**
+             * @description `done` at 100 %, `overdue` when the due date has passed before that, else by progress.
+             * @enum {string}
+             */
+            status: "not_started" | "in_progress" | "done" | "overdue";
+        };
+        /**
+         * @example {
+         *       "object": "svc.onboarding.milestones",
+         *       "onboardingId": "onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "profile": "banking",
+         *       "startedAt": "2026-11-22T09:30:00.000Z",
+         *       "phases": [
+         *         {
+         *           "week": 1,
+         *           "name": "Activate frameworks",
+         *           "dueDate": "2026-11-29",
+         *           "total": 6,
+         *           "done": 3,
+         *           "percent": 50,
+         *           "status": "in_progress"
+         *         }
+         *       ],
+         *       "overall": {
+         *         "total": 6,
+         *         "done": 3,
+         *         "percent": 50
+         *       }
+         *     }
+         */
+        OnboardingMilestones: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.onboarding.milestones";
+            /**
+             * @description Identifier with prefix `onb_`.
+             * @example onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            onboardingId: string;
+            /**
+             * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /**
+             * Format: date-time
+             * @description When the onboarding was started.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            startedAt: string;
+            /** @description Progress of each phase of the plan fixed at kickoff. */
+            phases: components["schemas"]["OnboardingMilestonePhase"][];
+            /** @description Progress across the plan. */
+            overall: {
+                /** @description Tasks of the plan. */
+                total: number;
+                /** @description Tasks done. */
+                done: number;
+                /** @description done / total x 100, rounded to one decimal. */
+                percent: number;
+            };
+        };
+        /**
+         * @example {
+         *       "week": 1,
+         *       "name": "example",
+         *       "tasks": [
+         *         {
+         *           "id": "example",
+         *           "kind": "activate_framework",
+         *           "title": "example",
+         *           "framework": "example",
+         *           "controlId": "example",
+         *           "assessmentType": "fria",
+         *           "priority": 1,
+         *           "why": "example"
+         *         }
+         *       ]
+         *     }
+         */
+        OnboardingPhase: {
+            /** @description Week of the onboarding the phase is planned for, from 1. */
+            week: number;
+            /** @description Name of the phase. */
+            name: string;
+            /** @description Tasks of the phase, in order of work. */
+            tasks: components["schemas"]["OnboardingTask"][];
+        };
+        /**
+         * @example {
+         *       "object": "svc.onboarding.plan",
+         *       "profile": "banking",
+         *       "phases": [
+         *         {
+         *           "week": 1,
+         *           "name": "Activate frameworks",
+         *           "tasks": [
+         *             {
+         *               "id": "activate_framework:dora",
+         *               "kind": "activate_framework",
+         *               "title": "Activate DORA",
+         *               "framework": "dora",
+         *               "controlId": null,
+         *               "assessmentType": null,
+         *               "priority": 1,
+         *               "why": "Credit institutions are financial entities under DORA Art. 2(1)(a)."
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "totals": {
+         *         "tasks": 1,
+         *         "alreadyDone": 0,
+         *         "weeks": 1
+         *       }
+         *     }
+         */
+        OnboardingPlan: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.onboarding.plan";
+            /**
+             * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /** @description Phases by week: frameworks to activate, then evidence by priority, then assessments; empty phases are left out. */
+            phases: components["schemas"]["OnboardingPhase"][];
+            /** @description Counts of the plan. */
+            totals: {
+                /** @description Tasks still to do, across the phases. */
+                tasks: number;
+                /** @description Tasks of the profile the tenant has already done, left out of the plan. */
+                alreadyDone: number;
+                /** @description Number of weeks the plan spans. */
+                weeks: number;
+            };
+        };
+        /**
+         * @example {
+         *       "profile": "banking"
+         *     }
+         */
+        OnboardingPlanRequest: {
+            /**
+             * @description Industry profile to plan the onboarding for.
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
         };
         /**
          * @example {
@@ -5181,6 +7308,102 @@ export interface components {
                 /** @description Overall share covered through crosswalks. */
                 savedShare: number;
             };
+        };
+        /**
+         * @example {
+         *       "id": "example",
+         *       "kind": "activate_framework",
+         *       "title": "example",
+         *       "framework": "example",
+         *       "controlId": "example",
+         *       "assessmentType": "fria",
+         *       "priority": 1,
+         *       "why": "example"
+         *     }
+         */
+        OnboardingTask: {
+            /** @description Stable id of the task: `<kind>:<subject>` (`activate_framework:dora`). */
+            id: string;
+            /**
+             * @description What the task asks: activate a framework, record evidence for a control, or create an assessment.
+             * @enum {string}
+             */
+            kind: "activate_framework" | "collect_evidence" | "run_assessment";
+            /** @description What to do, in words. */
+            title: string;
+            /** @description Framework of the profile the task serves. */
+            framework: string;
+            /** @description Control to record evidence for (`collect_evidence`); null otherwise. */
+            controlId: string | null;
+            /** @description Assessment type to create (`run_assessment`); null otherwise. */
+            assessmentType: ("fria" | "dpia" | "risk-classification" | "conformity" | "gap-analysis" | "aims-internal-audit") | null;
+            /** @description Priority from the profile: 1 first, 3 last. */
+            priority: number;
+            /** @description Why the profile calls for it. */
+            why: string;
+        };
+        /**
+         * @example {
+         *       "type": "fria",
+         *       "framework": "example",
+         *       "why": "example"
+         *     }
+         */
+        ProfileAssessment: {
+            /**
+             * @description Assessment type to run (`dpia`, `fria`, ...).
+             * @enum {string}
+             */
+            type: "fria" | "dpia" | "risk-classification" | "conformity" | "gap-analysis" | "aims-internal-audit";
+            /** @description Framework of the profile that calls for it. */
+            framework: string;
+            /** @description What in the framework calls for the assessment. */
+            why: string;
+        };
+        /**
+         * @example {
+         *       "controlId": "example",
+         *       "framework": "example",
+         *       "title": "example",
+         *       "category": "example",
+         *       "priority": 1,
+         *       "why": "example"
+         *     }
+         */
+        ProfileBaselineControl: {
+            /** @description Id of the control in its dictionary (`DORA-RMF-01`). */
+            controlId: string;
+            /** @description Id of the dictionary the control belongs to. */
+            framework: string;
+            /** @description Title of the control in the latest version of its dictionary. */
+            title: string;
+            /** @description Category of the control in its dictionary. */
+            category: string;
+            /** @description Order of work: 1 first, 3 last. */
+            priority: number;
+            /** @description Why a firm of this industry starts with this control. */
+            why: string;
+        };
+        /**
+         * @example {
+         *       "id": "example",
+         *       "shortTitle": "example",
+         *       "dictionaryVersion": "example",
+         *       "priority": 1,
+         *       "why": "example"
+         *     }
+         */
+        ProfileFramework: {
+            /** @description Id of the framework dictionary (`dora`). */
+            id: string;
+            /** @description Short name of the dictionary (`DORA`). */
+            shortTitle: string;
+            /** @description Latest `<dictionary>@<version>` the service ships. */
+            dictionaryVersion: string;
+            /** @description How early a firm of the industry takes it on: 1 first, 3 last. */
+            priority: number;
+            /** @description Why a firm of this industry faces the framework. */
+            why: string;
         };
         /**
          * @example {
@@ -5332,6 +7555,53 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.taxonomy.regulator",
+         *       "id": "cnil",
+         *       "dictionaryVersion": "taxonomy/regulators@1.0.0",
+         *       "name": "Commission nationale de l'informatique et des libertés",
+         *       "shortName": "CNIL",
+         *       "jurisdiction": "fr",
+         *       "kind": "data-protection-authority",
+         *       "url": "https://www.cnil.fr",
+         *       "dictionaries": [
+         *         "gdpr"
+         *       ],
+         *       "description": "French data protection supervisory authority under the GDPR."
+         *     }
+         */
+        Regulator: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.regulator";
+            /** @description Id of the regulator (`cnil`). */
+            id: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Official name. */
+            name: string;
+            /** @description Usual abbreviation. */
+            shortName: string;
+            /** @description Code of its jurisdiction. */
+            jurisdiction: string;
+            /**
+             * @description Kind of authority.
+             * @enum {string}
+             */
+            kind: "ai-authority" | "data-protection-authority" | "data-protection-board" | "cybersecurity-agency" | "csirt" | "financial-supervisor" | "health-regulator" | "attorney-general";
+            /** @description Official website. */
+            url: string;
+            /** @description Ids of the dictionaries it supervises, enforces or coordinates. */
+            dictionaries: string[];
+            /** @description Its remit. */
+            description: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.graph.relation",
          *       "id": "gdpr--iso-iec-27701#3",
          *       "crosswalk": "gdpr--iso-iec-27701",
@@ -5445,6 +7715,61 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.taxonomy.risk_class",
+         *       "id": "prohibited",
+         *       "dictionaryVersion": "taxonomy/risk-classes@1.0.0",
+         *       "name": "Prohibited AI practice",
+         *       "riskLevel": "prohibited",
+         *       "systemicRisk": false,
+         *       "framework": "eu-ai-act",
+         *       "articles": [
+         *         {
+         *           "ref": "art-5",
+         *           "title": "Prohibited AI practices"
+         *         }
+         *       ],
+         *       "applicableFrom": "2025-02-02",
+         *       "description": "Practices banned outright."
+         *     }
+         */
+        RiskClass: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.risk_class";
+            /** @description Id of the class (`high`, `gpai-systemic`). */
+            id: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Name of the class. */
+            name: string;
+            /**
+             * @description The classifier `riskLevel` the class maps to.
+             * @enum {string}
+             */
+            riskLevel: "prohibited" | "high" | "limited" | "minimal" | "gpai";
+            /** @description True for general-purpose AI models with systemic risk. */
+            systemicRisk: boolean;
+            /** @description Dictionary that defines the class (`eu-ai-act`). */
+            framework: string;
+            /** @description Articles and annexes that define the class and its obligations. */
+            articles: {
+                /** @description Clause reference (`art-5`). */
+                ref: string;
+                /** @description Its title in the dictionary's latest version; null if that version lacks it. */
+                title: string | null;
+            }[];
+            /** @description Date its obligations apply from; null when it has none of its own. */
+            applicableFrom: string | null;
+            /** @description What falls in the class and what it entails. */
+            description: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.operator.credential",
          *       "id": "opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S",
          *       "name": "first-start operator",
@@ -5488,6 +7813,292 @@ export interface components {
         RotateWebhookSecretRequest: {
             /** @description How long the previous secret keeps signing too; the configured default when absent. */
             overlapSeconds?: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.workflows_registry.workflow",
+         *       "id": "dpia",
+         *       "title": "Data protection impact assessment",
+         *       "category": "privacy",
+         *       "description": "Screens a planned processing operation for high risk to individuals and, where needed, assesses necessity, proportionality and risks.",
+         *       "stakeholders": [
+         *         "privacy-lead",
+         *         "dpo"
+         *       ],
+         *       "frameworks": [
+         *         "gdpr"
+         *       ],
+         *       "steps": [
+         *         {
+         *           "position": 1,
+         *           "key": "screen",
+         *           "title": "Screen the processing for high risk",
+         *           "owner": "privacy-lead",
+         *           "description": "Check the planned processing against the mandatory cases to decide whether a full assessment is needed.",
+         *           "refs": [
+         *             {
+         *               "framework": "gdpr",
+         *               "kind": "clause",
+         *               "ref": "art-35-1",
+         *               "title": "When a DPIA is required"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "catalogueVersion": "1.0.0"
+         *     }
+         */
+        StockWorkflow: {
+            /**
+             * @description Type of the object, constant for the schema; lets a client tell records apart in mixed lists.
+             * @constant
+             */
+            object: "svc.workflows_registry.workflow";
+            /** @description Id of the stock workflow, lowercase with hyphens (`dpia`). */
+            id: string;
+            /** @description Human-readable title, free text, shown in lists. */
+            title: string;
+            /** @description Category the workflow belongs to (`privacy`, `ai-governance`, `incident`, ...). */
+            category: string;
+            /** @description What the workflow achieves, in plain language. */
+            description: string;
+            /** @description Roles that take part in the workflow; every step owner is one of them. */
+            stakeholders: string[];
+            /** @description Ids of the framework dictionaries the steps cite, sorted; each is a shipped dictionary. */
+            frameworks: string[];
+            /** @description The steps, in the order they are carried out. */
+            steps: components["schemas"]["StockWorkflowStep"][];
+            /** @description Version of the stock catalogue the workflow comes from. */
+            catalogueVersion: string;
+        };
+        /**
+         * @description A requirement of a shipped dictionary that the step helps satisfy.
+         * @example {
+         *       "framework": "gdpr",
+         *       "kind": "clause",
+         *       "ref": "art-35-1",
+         *       "title": "When a DPIA is required"
+         *     }
+         */
+        StockWorkflowRef: {
+            /** @description Id of the framework dictionary the reference belongs to (`gdpr`). */
+            framework: string;
+            /**
+             * @description A clause (`art-35-1`) or a control (`GDPR-DPIA-01`) of the dictionary.
+             * @enum {string}
+             */
+            kind: "clause" | "control";
+            /** @description Clause reference or control id, as in the dictionary. */
+            ref: string;
+            /** @description Title of the clause or control in the dictionary's latest loaded version; null when that version lacks it. */
+            title: string | null;
+        };
+        /**
+         * @description One step of a workflow, in order.
+         * @example {
+         *       "position": 1,
+         *       "key": "example",
+         *       "title": "example",
+         *       "owner": "example",
+         *       "description": "example",
+         *       "refs": [
+         *         {
+         *           "framework": "gdpr",
+         *           "kind": "clause",
+         *           "ref": "art-35-1",
+         *           "title": "When a DPIA is required"
+         *         }
+         *       ]
+         *     }
+         */
+        StockWorkflowStep: {
+            /** @description Place of the step in the workflow, from 1. */
+            position: number;
+            /** @description Stable key of the step, unique within the workflow. */
+            key: string;
+            /** @description What the step does, as a short imperative. */
+            title: string;
+            /** @description Stakeholder role that owns the step; one of the workflow’s `stakeholders`. */
+            owner: string;
+            /** @description What the owner does in the step, in plain language. */
+            description: string;
+            /** @description Clauses and controls of the shipped dictionaries the step satisfies. */
+            refs: components["schemas"]["StockWorkflowRef"][];
+        };
+        /**
+         * @example {
+         *       "object": "svc.taxonomy.clause",
+         *       "framework": "gdpr",
+         *       "dictionaryVersion": "gdpr@1.0.0",
+         *       "ref": "art-32",
+         *       "title": "Security of processing",
+         *       "summary": "Controllers and processors secure personal data appropriately to the risk.",
+         *       "parentRef": null
+         *     }
+         */
+        TaxonomyClause: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.clause";
+            /** @description Id of the dictionary. */
+            framework: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Reference of the clause (`art-32`). */
+            ref: string;
+            /** @description Title of the clause. */
+            title: string;
+            /** @description Plain-language summary. */
+            summary: string;
+            /** @description Enclosing clause; null at the top level. */
+            parentRef: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.taxonomy.control",
+         *       "id": "GDPR-SEC-01",
+         *       "framework": "gdpr",
+         *       "dictionaryVersion": "gdpr@1.0.0",
+         *       "title": "Security of processing",
+         *       "description": "Technical and organisational measures appropriate to the risk protect personal data.",
+         *       "category": "security",
+         *       "clauseRefs": [
+         *         "art-32"
+         *       ]
+         *     }
+         */
+        TaxonomyControl: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.control";
+            /** @description Id of the control (`GDPR-SEC-01`). */
+            id: string;
+            /** @description Id of the dictionary. */
+            framework: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Title of the control. */
+            title: string;
+            /** @description What the control requires. */
+            description: string;
+            /** @description Group of the control. */
+            category: string;
+            /** @description Clauses of the dictionary the control satisfies. */
+            clauseRefs: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.taxonomy.framework",
+         *       "id": "gdpr",
+         *       "version": "1.0.0",
+         *       "dictionaryVersion": "gdpr@1.0.0",
+         *       "versions": [
+         *         "1.0.0"
+         *       ],
+         *       "title": "Regulation (EU) 2016/679 (General Data Protection Regulation)",
+         *       "shortTitle": "GDPR",
+         *       "kind": "regulation",
+         *       "publisher": "European Union",
+         *       "jurisdiction": "eu",
+         *       "contentHash": "sha256:9b1f…"
+         *     }
+         */
+        TaxonomyFramework: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.framework";
+            /** @description Id of the dictionary (`eu-ai-act`), stable across versions. */
+            id: string;
+            /** @description Version served: the latest, or the one asked for. */
+            version: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Every version loaded, oldest first. */
+            versions: string[];
+            /** @description Full title. */
+            title: string;
+            /** @description Short name for lists. */
+            shortTitle: string;
+            /**
+             * @description Kind of dictionary.
+             * @enum {string}
+             */
+            kind: "regulation" | "standard" | "framework";
+            /** @description Body that published the text. */
+            publisher: string;
+            /** @description Code of the jurisdiction (see `GET /v1/taxonomy/jurisdictions`). */
+            jurisdiction: string;
+            /** @description SHA-256 of the version's canonical content: its part of the bundle hash. */
+            contentHash: string;
+        };
+        /**
+         * @example {
+         *       "reason": "Adopt GDPR dictionary 1.1.0 after review."
+         *     }
+         */
+        TaxonomyRepinRequest: {
+            /** @description Why the pin moves; kept in the audit event. */
+            reason?: string;
+            /** @description The current bundle hash the caller reviewed; when the current bundle differs, 409 and nothing moves. */
+            expectedHash?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.taxonomy.role",
+         *       "id": "deployer",
+         *       "dictionaryVersion": "taxonomy/roles@1.0.0",
+         *       "name": "Deployer",
+         *       "description": "Uses an AI system under its authority in a professional activity.",
+         *       "definedBy": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "clauseRef": "art-3-4",
+         *           "actor": "deployer"
+         *         }
+         *       ]
+         *     }
+         */
+        TaxonomyRole: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.taxonomy.role";
+            /** @description Id of the role (`deployer`). */
+            id: string;
+            /**
+             * @description `<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).
+             * @example gdpr@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Name of the role. */
+            name: string;
+            /** @description Who holds the role. */
+            description: string;
+            /** @description Dictionaries that define the role, with the defining clause. */
+            definedBy: {
+                /** @description Id of the dictionary. */
+                framework: string;
+                /** @description Reference of the clause in that dictionary (`art-35`). */
+                clauseRef: string;
+                /** @description The actor name the dictionary's obligations use for the role. */
+                actor: string;
+            }[];
         };
         /**
          * @example {
@@ -5629,6 +8240,20 @@ export interface components {
             description?: string | null;
             /** @description Whether new events are delivered; false pauses the subscription without deleting it. */
             enabled?: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Model risk and validation office"
+         *     }
+         */
+        UpdateWorkspaceRequest: {
+            /**
+             * @description Name of the workspace as shown to people, 1 to 200 characters.
+             * @example Model risk office
+             */
+            name?: string;
+            /** @description New description, up to 2,000 characters; null clears it, absent keeps it. */
+            description?: string | null;
         };
         /**
          * @example {
@@ -5962,6 +8587,279 @@ export interface components {
             updatedAt: string;
             /** @description Signing secret `whsec_...`: the HMAC key as it is written. Shown once. */
             secret: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.workflows_registry.snapshot",
+         *       "id": "wfs_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "version": 1,
+         *       "hash": "a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *       "catalogueVersion": "1.0.0",
+         *       "workflowCount": 20,
+         *       "workflows": [
+         *         {
+         *           "id": "dpia",
+         *           "hash": "b4e2d3f5c6e7a89923456789012345678901bcdef2345678901bcdef23456789"
+         *         }
+         *       ],
+         *       "changes": {
+         *         "since": null,
+         *         "added": [
+         *           "dpia"
+         *         ],
+         *         "removed": [],
+         *         "changed": []
+         *       },
+         *       "note": "Baseline before the Q1 audit",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-23T07:00:00.000Z"
+         *     }
+         */
+        WorkflowSnapshot: {
+            /**
+             * @description Type of the object, constant for the schema; lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.workflows_registry.snapshot";
+            /**
+             * @description Identifier with prefix `wfs_`.
+             * @example wfs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Version of the snapshot for the tenant: 1 for the first, then one more than the last. */
+            version: number;
+            /** @description Lowercase hex SHA-256 of the canonical JSON (sorted keys, no spaces) of the stock catalogue file. */
+            hash: string;
+            /** @description Version of the stock catalogue the snapshot was taken of. */
+            catalogueVersion: string;
+            /** @description Number of workflows in the catalogue. */
+            workflowCount: number;
+            /** @description Each workflow with its own hash, sorted by id: what the next snapshot compares with. */
+            workflows: {
+                /** @description Id of the workflow. */
+                id: string;
+                /** @description Lowercase hex SHA-256 of the canonical JSON of that workflow. */
+                hash: string;
+            }[];
+            /** @description What changed in the catalogue since the tenant’s previous snapshot. */
+            changes: {
+                /** @description Version of the previous snapshot compared with; null for the first. */
+                since: number | null;
+                /** @description Workflows not in the previous snapshot (all of them in the first). */
+                added: string[];
+                /** @description Workflows of the previous snapshot that are gone. */
+                removed: string[];
+                /** @description Workflows in both whose hash differs. */
+                changed: string[];
+            };
+            /** @description Why the snapshot was taken; null when not given. */
+            note: string | null;
+            /** @description Id of the API key whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.workspace.workspace",
+         *       "id": "wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Model risk office",
+         *       "description": "Credit models under the EU AI Act.",
+         *       "status": "active",
+         *       "counts": {
+         *         "principals": 1,
+         *         "teams": 0
+         *       },
+         *       "archivedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        Workspace: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.workspace.team`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.workspace.workspace";
+            /**
+             * @description Identifier with prefix `wks_`.
+             * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Name of the workspace as shown to people. */
+            name: string;
+            /** @description What the workspace is for; null when none was given. */
+            description: string | null;
+            /**
+             * @description `active`, or `archived` after `POST /v1/workspaces/{id}/archive`: an archived workspace is read-only.
+             * @enum {string}
+             */
+            status: "active" | "archived";
+            /** @description How many active principals and teams the workspace has, counted when the record is read. */
+            counts: {
+                /** @description Active principals of the workspace (revoked ones are not counted). */
+                principals: number;
+                /** @description Teams of the workspace. */
+                teams: number;
+            };
+            /** @description When the workspace was archived (ISO 8601 UTC); null while active. */
+            archivedAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.workspace.principal",
+         *       "id": "wpr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "workspaceId": "wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "kind": "user",
+         *       "subject": "sam.ortiz@example.com",
+         *       "displayName": "Sam Ortiz",
+         *       "role": "editor",
+         *       "status": "active",
+         *       "revokedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        WorkspacePrincipal: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.workspace.team`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.workspace.principal";
+            /**
+             * @description Identifier with prefix `wpr_`.
+             * @example wpr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the workspace (`wks_`) the grant belongs to. */
+            workspaceId: string;
+            /**
+             * @description `user`: a person named by email address; `api_key`: an API key of the tenant named by its `key_` id.
+             * @enum {string}
+             */
+            kind: "user" | "api_key";
+            /** @description Who: a lowercase email address for `user`, a `key_` id for `api_key`. */
+            subject: string;
+            /** @description Name to show for the principal; null when none was given. */
+            displayName: string | null;
+            /**
+             * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "editor" | "auditor" | "viewer";
+            /**
+             * @description `active`, or `revoked` once removed from the workspace (the grant is kept as history, and leaves every team).
+             * @enum {string}
+             */
+            status: "active" | "revoked";
+            /** @description When the grant was revoked (ISO 8601 UTC); null while active. */
+            revokedAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.workspace.team",
+         *       "id": "wtm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "workspaceId": "wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Model validation",
+         *       "description": "Independent validation of scoring models.",
+         *       "members": [
+         *         {
+         *           "principalId": "wpr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "kind": "user",
+         *           "subject": "dana.keller@example.com",
+         *           "displayName": "Dana Keller",
+         *           "role": "admin"
+         *         }
+         *       ],
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        WorkspaceTeam: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.workspace.team`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.workspace.team";
+            /**
+             * @description Identifier with prefix `wtm_`.
+             * @example wtm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the workspace (`wks_`) the team belongs to. */
+            workspaceId: string;
+            /** @description Name of the team, unique in its workspace. */
+            name: string;
+            /** @description What the team does; null when none was given. */
+            description: string | null;
+            /** @description Members, in the order they were given; a principal revoked from the workspace leaves the team. */
+            members: {
+                /** @description Id of the principal (`wpr_`), an active principal of the workspace. */
+                principalId: string;
+                /**
+                 * @description `user`: a person named by email address; `api_key`: an API key of the tenant named by its `key_` id.
+                 * @enum {string}
+                 */
+                kind: "user" | "api_key";
+                /** @description Email address (`user`) or `key_` id (`api_key`) of the principal. */
+                subject: string;
+                /** @description Name to show for the principal; null when none was given. */
+                displayName: string | null;
+                /**
+                 * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "editor" | "auditor" | "viewer";
+            }[];
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
         };
     };
     responses: {
@@ -8670,6 +11568,2145 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayDeadLettersResult"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.frameworks": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only dictionaries of this jurisdiction code.
+                 * @example de
+                 */
+                jurisdiction?: string;
+                /** @description Only dictionaries of this kind. */
+                kind?: "regulation" | "standard" | "framework";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TaxonomyFramework"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.controls": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description A dictionary id (its latest version) or `<dictionary>@<version>` for a pinned version.
+                 * @example eu-ai-act
+                 */
+                framework?: string;
+                /** @description Only controls of this category. */
+                category?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TaxonomyControl"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.clauses": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description A dictionary id (its latest version) or `<dictionary>@<version>` for a pinned version.
+                 * @example eu-ai-act
+                 */
+                framework?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TaxonomyClause"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.evidenceTypes": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only evidence types a clause of this dictionary asks for.
+                 * @example gdpr
+                 */
+                framework?: string;
+                /** @description Only evidence types filed under this evidence `kind`. */
+                kind?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["EvidenceType"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.jurisdictions": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only jurisdictions directly under this one (`eu`: the member states).
+                 * @example de
+                 */
+                parent?: string;
+                /** @description Only jurisdictions of this level. */
+                kind?: "global" | "supranational" | "country" | "subdivision";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Jurisdiction"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.regulators": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only regulators of this jurisdiction or one inside it (`de` includes the Länder authorities, `eu` the member states).
+                 * @example de
+                 */
+                jurisdiction?: string;
+                /**
+                 * @description Only regulators of this dictionary.
+                 * @example gdpr
+                 */
+                framework?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Regulator"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.riskClasses": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskClass"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.roles": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only roles this dictionary defines.
+                 * @example gdpr
+                 */
+                framework?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TaxonomyRole"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.bundleHash": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleHash"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "taxonomy.repin": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TaxonomyRepinRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleRepin"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "onboarding.plan": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingPlanRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingPlan"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "onboarding.checklist": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Industry profile; defaults to the profile of the open onboarding. Without either the answer is 404.
+                 * @example banking
+                 */
+                profile?: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingChecklist"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "onboarding.kickoff": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingKickoffRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Onboarding"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "onboarding.milestones": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingMilestones"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "onboarding.export": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Industry profile; defaults to the profile of the open onboarding. Without either the answer is 404.
+                 * @example banking
+                 */
+                profile?: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingExport"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "profiles.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["IndustryProfileSummary"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "profiles.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
+                 * @example banking
+                 */
+                industry: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndustryProfile"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.catalog.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Id of a framework dictionary (`gdpr`, `eu-ai-act`, `nis2`); an id no workflow cites gives an empty list.
+                 * @example gdpr
+                 */
+                framework?: string;
+                /**
+                 * @description Stakeholder role, lowercase with hyphens (`dpo`, `ciso`, `legal-counsel`); a role no workflow names gives an empty list.
+                 * @example dpo
+                 */
+                role?: string;
+                /**
+                 * @description Workflow category (`privacy`, `ai-governance`, `incident`, ...); a category no workflow has gives an empty list.
+                 * @example privacy
+                 */
+                category?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["StockWorkflow"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.catalog.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Id of a stock workflow (`dpia`).
+                 * @example dpia
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockWorkflow"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.byFramework": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Id of a framework dictionary (`gdpr`, `eu-ai-act`, `nis2`); an id no workflow cites gives an empty list.
+                 * @example gdpr
+                 */
+                framework: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["StockWorkflow"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.byStakeholder": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Stakeholder role, lowercase with hyphens (`dpo`, `ciso`, `legal-counsel`); a role no workflow names gives an empty list.
+                 * @example dpo
+                 */
+                role: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["StockWorkflow"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.byCategory": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Workflow category (`privacy`, `ai-governance`, `incident`, ...); a category no workflow has gives an empty list.
+                 * @example privacy
+                 */
+                category: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["StockWorkflow"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.snapshot.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["WorkflowSnapshot"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.snapshot.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkflowSnapshotRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSnapshot"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workflows_registry.snapshot.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `wfs_`.
+                 * @example wfs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowSnapshot"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "metadata.label.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only labels on records of this kind.
+                 * @example assessment
+                 */
+                resourceType?: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+                /** @description Only labels on the record with this id. */
+                resourceId?: string;
+                /** @description Only labels with this key. */
+                key?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MetadataLabel"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "metadata.label.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMetadataLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataLabel"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataLabel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "metadata.label.remove": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `lbl_`.
+                 * @example lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataLabel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "metadata.label.unlabel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetadataUnlabelRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataUnlabelResult"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "metadata.facets": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Count only labels on records of this kind.
+                 * @example assessment
+                 */
+                resourceType?: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+                /** @description Count only labels with this key. */
+                key?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataFacets"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "metadata.search": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only labels with exactly this key. */
+                key?: string;
+                /**
+                 * @description Only labels whose value starts with this text (case-insensitive).
+                 * @example ai-
+                 */
+                valuePrefix?: string;
+                /**
+                 * @description Only labels whose key or value contains this text (case-insensitive).
+                 * @example govern
+                 */
+                q?: string;
+                /**
+                 * @description Only labels on records of this kind.
+                 * @example assessment
+                 */
+                resourceType?: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MetadataLabel"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "metadata.items": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description The records carrying a label with this key (required).
+                 * @example team
+                 */
+                key: string;
+                /**
+                 * @description Only the records carrying exactly `key=value`.
+                 * @example ai-governance
+                 */
+                value?: string;
+                /**
+                 * @description Only records of this kind.
+                 * @example assessment
+                 */
+                resourceType?: "tenant" | "api_key" | "assessment" | "evidence" | "attestation" | "obligation" | "framework_activation" | "webhook_subscription" | "drift_finding";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MetadataItem"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only workspaces in this state (`active` or `archived`). */
+                status?: "active" | "archived";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Workspace"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.principals.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only grants in this state (`active` or `revoked`); both when absent. */
+                status?: "active" | "revoked";
+                /** @description Only principals of this kind (`user` or `api_key`). */
+                kind?: "user" | "api_key";
+                /** @description Only principals with this role in the workspace. */
+                role?: "owner" | "admin" | "editor" | "auditor" | "viewer";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["WorkspacePrincipal"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.principals.add": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddWorkspacePrincipalRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspacePrincipal"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.principals.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /**
+                 * @description The principal: its `wpr_` id, or the subject of its active grant (an email address or a `key_` id).
+                 * @example dana.keller@example.com
+                 */
+                principal: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspacePrincipal"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.teams.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["WorkspaceTeam"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "workspace.teams.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the workspace (`wks_` prefix).
+                 * @example wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWorkspaceTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceTeam"];
                 };
             };
             400: components["responses"]["bad_request"];
@@ -14004,6 +19041,578 @@ export interface operations {
                     /** @constant */
                     type?: "tenant.api_key_revoked";
                     data?: components["schemas"]["ApiKey"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.taxonomy.bundle_pinned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "taxonomy.bundle_pinned";
+                    data?: components["schemas"]["BundleRepin"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.taxonomy.bundle_repinned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "taxonomy.bundle_repinned";
+                    data?: components["schemas"]["BundleRepin"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.onboarding.started": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "onboarding.started";
+                    data?: components["schemas"]["Onboarding"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.onboarding.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "onboarding.completed";
+                    data?: components["schemas"]["Onboarding"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.workflow_snapshot.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "workflow_snapshot.created";
+                    data?: components["schemas"]["WorkflowSnapshot"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.label.added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "label.added";
+                    data?: components["schemas"]["MetadataLabel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.label.removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "label.removed";
+                    data?: components["schemas"]["MetadataLabel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.workspace.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "workspace.created";
+                    data?: components["schemas"]["Workspace"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.workspace.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "workspace.updated";
+                    data?: components["schemas"]["Workspace"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.workspace.archived": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "workspace.archived";
+                    data?: components["schemas"]["Workspace"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.workspace_principal.added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "workspace_principal.added";
+                    data?: components["schemas"]["WorkspacePrincipal"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.workspace_principal.revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "workspace_principal.revoked";
+                    data?: components["schemas"]["WorkspacePrincipal"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.workspace_team.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "workspace_team.created";
+                    data?: components["schemas"]["WorkspaceTeam"];
                 };
             };
         };

@@ -1,7 +1,512 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { claimIdPrefix, railRouter } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
 
-export const taxonomyRouter = railRouter('taxonomy', {});
+/**
+ * The taxonomy rail: the dictionaries (frameworks, their controls and clauses) and the taxonomy
+ * files (evidence types, jurisdictions, regulators, risk classes, roles) as versioned reference
+ * data, and the tenant's pinned bundle hash: the content address of the whole set, so a decision
+ * can be replayed against the exact content it used.
+ */
+
+claimIdPrefix('txp', 'svc.taxonomy.pin');
+
+const objectOf = <T extends string>(name: T) => z.literal(name).meta({ description: 'Type of the object, constant for the schema.' });
+
+const DictionaryId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{1,63}$/)
+  .meta({ description: 'Id of a framework dictionary (`gdpr`).', examples: ['gdpr'] });
+
+/** `<dictionary>` or `<dictionary>@<version>`. */
+const FrameworkFilter = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{1,63}(@\d+\.\d+\.\d+)?$/)
+  .meta({
+    description: 'A dictionary id (its latest version) or `<dictionary>@<version>` for a pinned version.',
+    examples: ['eu-ai-act'],
+  });
+
+const DictionaryVersion = z
+  .string()
+  .meta({ description: '`<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).', examples: ['gdpr@1.0.0'] });
+
+const Code = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{1,31}$/)
+  .meta({ description: 'A jurisdiction code (`eu`, `de`, `us-ca`).', examples: ['de'] });
+
+const ClauseLink = z
+  .object({
+    framework: z.string().meta({ description: 'Id of the dictionary.' }),
+    clauseRef: z.string().meta({ description: 'Reference of the clause in that dictionary (`art-35`).' }),
+  })
+  .meta({ description: 'A clause of a dictionary.' });
+
+export const TaxonomyFramework = z
+  .object({
+    object: objectOf('svc.taxonomy.framework'),
+    id: z.string().meta({ description: 'Id of the dictionary (`eu-ai-act`), stable across versions.' }),
+    version: z.string().meta({ description: 'Version served: the latest, or the one asked for.' }),
+    dictionaryVersion: DictionaryVersion,
+    versions: z.array(z.string()).meta({ description: 'Every version loaded, oldest first.' }),
+    title: z.string().meta({ description: 'Full title.' }),
+    shortTitle: z.string().meta({ description: 'Short name for lists.' }),
+    kind: z.enum(['regulation', 'standard', 'framework']).meta({ description: 'Kind of dictionary.' }),
+    publisher: z.string().meta({ description: 'Body that published the text.' }),
+    jurisdiction: z.string().meta({ description: 'Code of the jurisdiction (see `GET /v1/taxonomy/jurisdictions`).' }),
+    contentHash: z.string().meta({ description: "SHA-256 of the version's canonical content: its part of the bundle hash." }),
+  })
+  .meta({
+    id: 'TaxonomyFramework',
+    examples: [
+      {
+        object: 'svc.taxonomy.framework',
+        id: 'gdpr',
+        version: '1.0.0',
+        dictionaryVersion: 'gdpr@1.0.0',
+        versions: ['1.0.0'],
+        title: 'Regulation (EU) 2016/679 (General Data Protection Regulation)',
+        shortTitle: 'GDPR',
+        kind: 'regulation',
+        publisher: 'European Union',
+        jurisdiction: 'eu',
+        contentHash: 'sha256:9b1f…',
+      },
+    ],
+  });
+
+export const TaxonomyControl = z
+  .object({
+    object: objectOf('svc.taxonomy.control'),
+    id: z.string().meta({ description: 'Id of the control (`GDPR-SEC-01`).' }),
+    framework: z.string().meta({ description: 'Id of the dictionary.' }),
+    dictionaryVersion: DictionaryVersion,
+    title: z.string().meta({ description: 'Title of the control.' }),
+    description: z.string().meta({ description: 'What the control requires.' }),
+    category: z.string().meta({ description: 'Group of the control.' }),
+    clauseRefs: z.array(z.string()).meta({ description: 'Clauses of the dictionary the control satisfies.' }),
+  })
+  .meta({
+    id: 'TaxonomyControl',
+    examples: [
+      {
+        object: 'svc.taxonomy.control',
+        id: 'GDPR-SEC-01',
+        framework: 'gdpr',
+        dictionaryVersion: 'gdpr@1.0.0',
+        title: 'Security of processing',
+        description: 'Technical and organisational measures appropriate to the risk protect personal data.',
+        category: 'security',
+        clauseRefs: ['art-32'],
+      },
+    ],
+  });
+
+export const TaxonomyClause = z
+  .object({
+    object: objectOf('svc.taxonomy.clause'),
+    framework: z.string().meta({ description: 'Id of the dictionary.' }),
+    dictionaryVersion: DictionaryVersion,
+    ref: z.string().meta({ description: 'Reference of the clause (`art-32`).' }),
+    title: z.string().meta({ description: 'Title of the clause.' }),
+    summary: z.string().meta({ description: 'Plain-language summary.' }),
+    parentRef: z.string().nullable().meta({ description: 'Enclosing clause; null at the top level.' }),
+  })
+  .meta({
+    id: 'TaxonomyClause',
+    examples: [
+      {
+        object: 'svc.taxonomy.clause',
+        framework: 'gdpr',
+        dictionaryVersion: 'gdpr@1.0.0',
+        ref: 'art-32',
+        title: 'Security of processing',
+        summary: 'Controllers and processors secure personal data appropriately to the risk.',
+        parentRef: null,
+      },
+    ],
+  });
+
+export const EvidenceType = z
+  .object({
+    object: objectOf('svc.taxonomy.evidence_type'),
+    id: z.string().meta({ description: 'Id of the evidence type (`dpia`).' }),
+    dictionaryVersion: DictionaryVersion,
+    title: z.string().meta({ description: 'Name of the evidence type.' }),
+    description: z.string().meta({ description: 'What the evidence is.' }),
+    evidenceKind: z
+      .string()
+      .meta({ description: 'The `kind` an evidence record of this type is filed under in `POST /v1/compliance/evidence`.' }),
+    requiredBy: z.array(ClauseLink).meta({ description: 'Clauses of the dictionaries that ask for this evidence.' }),
+  })
+  .meta({
+    id: 'EvidenceType',
+    examples: [
+      {
+        object: 'svc.taxonomy.evidence_type',
+        id: 'dpia',
+        dictionaryVersion: 'taxonomy/evidence-types@1.0.0',
+        title: 'Data protection impact assessment',
+        description: 'Assessment of a high-risk processing operation with the measures that address it.',
+        evidenceKind: 'report',
+        requiredBy: [{ framework: 'gdpr', clauseRef: 'art-35' }],
+      },
+    ],
+  });
+
+export const Jurisdiction = z
+  .object({
+    object: objectOf('svc.taxonomy.jurisdiction'),
+    code: Code,
+    dictionaryVersion: DictionaryVersion,
+    name: z.string().meta({ description: 'Name of the jurisdiction.' }),
+    kind: z.enum(['global', 'supranational', 'country', 'subdivision']).meta({ description: 'Level of the jurisdiction.' }),
+    parent: z.string().nullable().meta({ description: 'Code of the enclosing jurisdiction (`eu` for a member state); null at the top.' }),
+    euMember: z.boolean().meta({ description: 'True for an EU member state and its subdivisions.' }),
+    description: z.string().meta({ description: 'What applies there.' }),
+  })
+  .meta({
+    id: 'Jurisdiction',
+    examples: [
+      {
+        object: 'svc.taxonomy.jurisdiction',
+        code: 'de',
+        dictionaryVersion: 'taxonomy/jurisdictions@1.0.0',
+        name: 'Germany',
+        kind: 'country',
+        parent: 'eu',
+        euMember: true,
+        description: 'Germany, an EU member state.',
+      },
+    ],
+  });
+
+export const Regulator = z
+  .object({
+    object: objectOf('svc.taxonomy.regulator'),
+    id: z.string().meta({ description: 'Id of the regulator (`cnil`).' }),
+    dictionaryVersion: DictionaryVersion,
+    name: z.string().meta({ description: 'Official name.' }),
+    shortName: z.string().meta({ description: 'Usual abbreviation.' }),
+    jurisdiction: z.string().meta({ description: 'Code of its jurisdiction.' }),
+    kind: z
+      .enum([
+        'ai-authority',
+        'data-protection-authority',
+        'data-protection-board',
+        'cybersecurity-agency',
+        'csirt',
+        'financial-supervisor',
+        'health-regulator',
+        'attorney-general',
+      ])
+      .meta({ description: 'Kind of authority.' }),
+    url: z.string().meta({ description: 'Official website.' }),
+    dictionaries: z.array(z.string()).meta({ description: 'Ids of the dictionaries it supervises, enforces or coordinates.' }),
+    description: z.string().meta({ description: 'Its remit.' }),
+  })
+  .meta({
+    id: 'Regulator',
+    examples: [
+      {
+        object: 'svc.taxonomy.regulator',
+        id: 'cnil',
+        dictionaryVersion: 'taxonomy/regulators@1.0.0',
+        name: "Commission nationale de l'informatique et des libertés",
+        shortName: 'CNIL',
+        jurisdiction: 'fr',
+        kind: 'data-protection-authority',
+        url: 'https://www.cnil.fr',
+        dictionaries: ['gdpr'],
+        description: 'French data protection supervisory authority under the GDPR.',
+      },
+    ],
+  });
+
+export const RiskClass = z
+  .object({
+    object: objectOf('svc.taxonomy.risk_class'),
+    id: z.string().meta({ description: 'Id of the class (`high`, `gpai-systemic`).' }),
+    dictionaryVersion: DictionaryVersion,
+    name: z.string().meta({ description: 'Name of the class.' }),
+    riskLevel: z
+      .enum(['prohibited', 'high', 'limited', 'minimal', 'gpai'])
+      .meta({ description: 'The classifier `riskLevel` the class maps to.' }),
+    systemicRisk: z.boolean().meta({ description: 'True for general-purpose AI models with systemic risk.' }),
+    framework: z.string().meta({ description: 'Dictionary that defines the class (`eu-ai-act`).' }),
+    articles: z
+      .array(
+        z.object({
+          ref: z.string().meta({ description: 'Clause reference (`art-5`).' }),
+          title: z
+            .string()
+            .nullable()
+            .meta({ description: "Its title in the dictionary's latest version; null if that version lacks it." }),
+        }),
+      )
+      .meta({ description: 'Articles and annexes that define the class and its obligations.' }),
+    applicableFrom: z.iso.date().nullable().meta({ description: 'Date its obligations apply from; null when it has none of its own.' }),
+    description: z.string().meta({ description: 'What falls in the class and what it entails.' }),
+  })
+  .meta({
+    id: 'RiskClass',
+    examples: [
+      {
+        object: 'svc.taxonomy.risk_class',
+        id: 'prohibited',
+        dictionaryVersion: 'taxonomy/risk-classes@1.0.0',
+        name: 'Prohibited AI practice',
+        riskLevel: 'prohibited',
+        systemicRisk: false,
+        framework: 'eu-ai-act',
+        articles: [{ ref: 'art-5', title: 'Prohibited AI practices' }],
+        applicableFrom: '2025-02-02',
+        description: 'Practices banned outright.',
+      },
+    ],
+  });
+
+export const TaxonomyRole = z
+  .object({
+    object: objectOf('svc.taxonomy.role'),
+    id: z.string().meta({ description: 'Id of the role (`deployer`).' }),
+    dictionaryVersion: DictionaryVersion,
+    name: z.string().meta({ description: 'Name of the role.' }),
+    description: z.string().meta({ description: 'Who holds the role.' }),
+    definedBy: z
+      .array(
+        ClauseLink.extend({
+          actor: z.string().meta({ description: "The actor name the dictionary's obligations use for the role." }),
+        }),
+      )
+      .meta({ description: 'Dictionaries that define the role, with the defining clause.' }),
+  })
+  .meta({
+    id: 'TaxonomyRole',
+    examples: [
+      {
+        object: 'svc.taxonomy.role',
+        id: 'deployer',
+        dictionaryVersion: 'taxonomy/roles@1.0.0',
+        name: 'Deployer',
+        description: 'Uses an AI system under its authority in a professional activity.',
+        definedBy: [{ framework: 'eu-ai-act', clauseRef: 'art-3-4', actor: 'deployer' }],
+      },
+    ],
+  });
+
+const Versions = z
+  .record(z.string(), z.string())
+  .meta({ description: '`{ "<dictionary>": "<version>", "taxonomy/<name>": "<version>" }`: every component of the bundle.' });
+
+const ComponentChange = z.object({
+  component: z.string().meta({ description: 'A dictionary id or `taxonomy/<name>`.' }),
+  pinned: z.string().nullable().meta({ description: 'Version in the pinned bundle; null when the component is new.' }),
+  current: z.string().nullable().meta({ description: 'Version in the current content; null when it is gone.' }),
+});
+const Changes = z
+  .array(ComponentChange)
+  .meta({ description: 'Components whose version or content differ between the pinned and the current bundle.' });
+
+const Hash = z
+  .string()
+  .regex(/^sha256:[0-9a-f]{64}$/)
+  .meta({ description: '`sha256:<hex>` of the canonical bundle.' });
+
+export const BundleHash = z
+  .object({
+    object: objectOf('svc.taxonomy.bundle_hash'),
+    id: prefixedId('txp', 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({ description: 'Id of the pin.' }),
+    hash: Hash,
+    versions: Versions,
+    seq: z.int().min(1).meta({ description: "Position of the pin in the tenant's pin history (1 for the first)." }),
+    pinnedAt: Timestamp.meta({ description: 'When the bundle was pinned (ISO 8601 UTC).' }),
+    pinnedBy: z.string().meta({ description: 'Who pinned it (API key id).' }),
+    current: z.object({ hash: Hash, versions: Versions }).meta({ description: 'The bundle the service holds now.' }),
+    upToDate: z.boolean().meta({ description: 'True when the pinned bundle is the current one.' }),
+    changes: Changes,
+  })
+  .meta({
+    id: 'BundleHash',
+    examples: [
+      {
+        object: 'svc.taxonomy.bundle_hash',
+        id: 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        hash: `sha256:${'a'.repeat(64)}`,
+        versions: { gdpr: '1.0.0', 'taxonomy/roles': '1.0.0' },
+        seq: 1,
+        pinnedAt: '2026-11-23T09:00:00.000Z',
+        pinnedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        current: { hash: `sha256:${'a'.repeat(64)}`, versions: { gdpr: '1.0.0', 'taxonomy/roles': '1.0.0' } },
+        upToDate: true,
+        changes: [],
+      },
+    ],
+  });
+
+export const RepinBody = z
+  .strictObject({
+    reason: z.string().min(1).max(1000).optional().meta({ description: 'Why the pin moves; kept in the audit event.' }),
+    expectedHash: Hash.optional().meta({
+      description: 'The current bundle hash the caller reviewed; when the current bundle differs, 409 and nothing moves.',
+    }),
+  })
+  .meta({ id: 'TaxonomyRepinRequest', examples: [{ reason: 'Adopt GDPR dictionary 1.1.0 after review.' }] });
+
+export const BundleRepin = z
+  .object({
+    object: objectOf('svc.taxonomy.bundle_repin'),
+    id: prefixedId('txp', 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({ description: 'Id of the pin in force after the call.' }),
+    previousHash: Hash.nullable().meta({ description: 'Hash pinned before the call; null when the tenant had no pin.' }),
+    hash: Hash.meta({ description: 'Hash pinned after the call.' }),
+    versions: Versions,
+    changed: z.boolean().meta({ description: 'False when the pin already named the current bundle (nothing was written).' }),
+    seq: z.int().min(1).meta({ description: 'Position of the pin in force in the pin history.' }),
+    pinnedAt: Timestamp.meta({ description: 'When the pin in force was made.' }),
+    changes: Changes,
+  })
+  .meta({
+    id: 'BundleRepin',
+    examples: [
+      {
+        object: 'svc.taxonomy.bundle_repin',
+        id: 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3S',
+        previousHash: `sha256:${'a'.repeat(64)}`,
+        hash: `sha256:${'b'.repeat(64)}`,
+        versions: { gdpr: '1.1.0', 'taxonomy/roles': '1.0.0' },
+        changed: true,
+        seq: 2,
+        pinnedAt: '2026-11-23T10:00:00.000Z',
+        changes: [{ component: 'gdpr', pinned: '1.0.0', current: '1.1.0' }],
+      },
+    ],
+  });
+
+const read = meta({ auth: 'tenant', rail: 'taxonomy', permission: 'taxonomy:read', mutating: false });
+const order = 'in content order, paginated by `limit` and `cursor` (`cursor` null on the last page)';
+
+export const taxonomyRouter = railRouter('taxonomy', {
+  frameworks: {
+    method: 'GET',
+    path: '/frameworks',
+    query: PaginationQuery.extend({
+      jurisdiction: Code.optional().meta({ description: 'Only dictionaries of this jurisdiction code.' }),
+      kind: z.enum(['regulation', 'standard', 'framework']).optional().meta({ description: 'Only dictionaries of this kind.' }),
+    }),
+    responses: { 200: listOf(TaxonomyFramework) },
+    summary: 'List the framework dictionaries with their versions and content hashes',
+    description: `The dictionaries loaded, each at its latest version with every version available and its content hash, by id; ${order}. Reference data, the same for every tenant.`,
+    metadata: read,
+  },
+  controls: {
+    method: 'GET',
+    path: '/controls',
+    query: PaginationQuery.extend({
+      framework: FrameworkFilter.optional(),
+      category: z.string().min(1).max(64).optional().meta({ description: 'Only controls of this category.' }),
+    }),
+    responses: { 200: listOf(TaxonomyControl) },
+    summary: 'List the controls of the dictionaries',
+    description: `Controls of every dictionary's latest version, or of one dictionary (\`framework=gdpr\` or \`gdpr@1.0.0\`), each naming its dictionary version; by dictionary, then ${order}. 404 for an unknown dictionary or version.`,
+    metadata: read,
+  },
+  clauses: {
+    method: 'GET',
+    path: '/clauses',
+    query: PaginationQuery.extend({ framework: FrameworkFilter.optional() }),
+    responses: { 200: listOf(TaxonomyClause) },
+    summary: 'List the clauses of the dictionaries',
+    description: `Clauses of every dictionary's latest version, or of one dictionary (\`framework=gdpr\` or \`gdpr@1.0.0\`), each naming its dictionary version; by dictionary, then ${order}. 404 for an unknown dictionary or version.`,
+    metadata: read,
+  },
+  evidenceTypes: {
+    method: 'GET',
+    path: '/evidence-types',
+    query: PaginationQuery.extend({
+      framework: DictionaryId.optional().meta({ description: 'Only evidence types a clause of this dictionary asks for.' }),
+      kind: z.string().min(1).max(32).optional().meta({ description: 'Only evidence types filed under this evidence `kind`.' }),
+    }),
+    responses: { 200: listOf(EvidenceType) },
+    summary: 'List evidence types',
+    description: `Kinds of evidence with the evidence \`kind\` they are filed under and the clauses that ask for them, from the versioned taxonomy file \`taxonomy/evidence-types\`; ${order}.`,
+    metadata: read,
+  },
+  jurisdictions: {
+    method: 'GET',
+    path: '/jurisdictions',
+    query: PaginationQuery.extend({
+      parent: Code.optional().meta({ description: 'Only jurisdictions directly under this one (`eu`: the member states).' }),
+      kind: z
+        .enum(['global', 'supranational', 'country', 'subdivision'])
+        .optional()
+        .meta({ description: 'Only jurisdictions of this level.' }),
+    }),
+    responses: { 200: listOf(Jurisdiction) },
+    summary: 'List jurisdictions',
+    description: `The EU and its member states, German Länder, the UK, the US and its states, Brazil, India and \`international\`, with codes and parents, from \`taxonomy/jurisdictions\`; ${order}.`,
+    metadata: read,
+  },
+  regulators: {
+    method: 'GET',
+    path: '/regulators',
+    query: PaginationQuery.extend({
+      jurisdiction: Code.optional().meta({
+        description:
+          'Only regulators of this jurisdiction or one inside it (`de` includes the Länder authorities, `eu` the member states).',
+      }),
+      framework: DictionaryId.optional().meta({ description: 'Only regulators of this dictionary.' }),
+    }),
+    responses: { 200: listOf(Regulator) },
+    summary: 'List regulators',
+    description: `Authorities with their jurisdiction and the dictionaries they supervise or enforce, from \`taxonomy/regulators\`; ${order}.`,
+    metadata: read,
+  },
+  riskClasses: {
+    method: 'GET',
+    path: '/risk-classes',
+    query: PaginationQuery,
+    responses: { 200: listOf(RiskClass) },
+    summary: 'List the EU AI Act risk classes',
+    description: `Prohibited, high, limited and minimal risk, general-purpose AI models with and without systemic risk, each with its articles (titled from the dictionary) and the date its obligations apply from, from \`taxonomy/risk-classes\`; ${order}.`,
+    metadata: read,
+  },
+  roles: {
+    method: 'GET',
+    path: '/roles',
+    query: PaginationQuery.extend({
+      framework: DictionaryId.optional().meta({ description: 'Only roles this dictionary defines.' }),
+    }),
+    responses: { 200: listOf(TaxonomyRole) },
+    summary: 'List roles',
+    description: `Provider, deployer, importer, controller, processor and the other parties the dictionaries assign duties to, with the defining clauses, from \`taxonomy/roles\`; ${order}.`,
+    metadata: read,
+  },
+  bundleHash: {
+    method: 'GET',
+    path: '/bundle-hash',
+    responses: { 200: BundleHash },
+    summary: "The tenant's pinned content bundle hash",
+    description:
+      "The content address of the dictionary set the tenant is pinned to: SHA-256 of the canonical JSON of `{ <component>: { version, contentHash } }` over every dictionary's latest version and every taxonomy file, with the versions it names, and the current bundle beside it. The first read pins the current bundle for the tenant (recorded in the audit trail as `taxonomy.bundle_pinned`); afterwards the pin moves only through `POST /v1/taxonomy/bundle-hash/repin`.",
+    metadata: read,
+  },
+  repin: {
+    method: 'POST',
+    path: '/bundle-hash/repin',
+    body: RepinBody.optional(),
+    responses: { 200: BundleRepin },
+    summary: "Move the tenant's pin to the current content bundle",
+    description:
+      'Pins the current bundle and returns the old and new hash. When the pin already names the current bundle nothing is written (`changed: false`); otherwise a new pin is added to the history and recorded in the audit trail as `taxonomy.bundle_repinned` (with the reason), emitted as the webhook event of that name. With `expectedHash`, a current bundle that differs from it is 409 and nothing moves. Needs `taxonomy:write`.',
+    metadata: meta({ auth: 'tenant', rail: 'taxonomy', permission: 'taxonomy:write', mutating: true, audit: 'taxonomy.bundle_repinned' }),
+  },
+});
 
 /** Event types the taxonomy rail emits. */
-export const taxonomyEvents: ReturnType<typeof eventType>[] = [];
+export const taxonomyEvents: ReturnType<typeof eventType>[] = [
+  eventType('taxonomy.bundle_pinned', "The tenant's first read of the bundle hash pinned the current content bundle.", BundleRepin),
+  eventType('taxonomy.bundle_repinned', "The tenant's content bundle pin moved to the current bundle.", BundleRepin),
+];

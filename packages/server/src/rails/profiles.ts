@@ -1,7 +1,11 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
+import * as profiles from '../services/profiles.ts';
 import type { RailDeps } from './deps.ts';
 
-export function profilesHandlers(_deps: RailDeps) {
-  return initServer().router(contract.profiles, {});
+export function profilesHandlers({ db: { prisma } }: RailDeps) {
+  return initServer().router(contract.profiles, {
+    list: async ({ query }) => ({ status: 200, body: profiles.listProfiles(query) }),
+    get: async ({ params }) => ({ status: 200, body: await profiles.getProfile(prisma, params.industry) }),
+  });
 }

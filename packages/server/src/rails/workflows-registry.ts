@@ -1,7 +1,25 @@
-import { contract } from '@svc/contract';
+import { contract, workflowSnapshots } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import type { RailDeps } from './deps.ts';
+import { serveResource } from '../kit.ts';
+import * as wf from '../services/workflows-registry.ts';
+import { actor, type RailDeps } from './deps.ts';
 
-export function workflowsRegistryHandlers(_deps: RailDeps) {
-  return initServer().router(contract.workflows_registry, {});
+export function workflowsRegistryHandlers({ db }: RailDeps) {
+  // Read and checked at start: a broken catalogue file stops the server, naming the problem.
+  wf.stockCatalogue();
+  const snapshots = serveResource(db, workflowSnapshots, wf.snapshotStore);
+  return initServer().router(contract.workflows_registry, {
+    catalog: {
+      list: async ({ query }) => ({ status: 200, body: await wf.listWorkflows(db.prisma, query) }),
+      get: async ({ params }) => ({ status: 200, body: await wf.getWorkflow(db.prisma, params.id) }),
+    },
+    byFramework: async ({ query }) => ({ status: 200, body: await wf.listWorkflows(db.prisma, query) }),
+    byStakeholder: async ({ query }) => ({ status: 200, body: await wf.listWorkflows(db.prisma, query) }),
+    byCategory: async ({ query }) => ({ status: 200, body: await wf.listWorkflows(db.prisma, query) }),
+    snapshot: {
+      list: snapshots.list,
+      get: snapshots.get,
+      create: async ({ body, res }) => ({ status: 201, body: await wf.createSnapshot(db, actor(res), body, res) }),
+    },
+  });
 }
