@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { canonicalJson } from '@svc/contract';
 import { issueOperatorCredential, startServer } from '@svc/server';
 import { CONTENT_ROOT } from '@svc/server/content';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFrameworkContent } from '../packages/server/src/content/frameworks.ts';
 import {
@@ -16,7 +15,7 @@ import {
   unresolvedReferences,
 } from '../packages/server/src/services/taxonomy.ts';
 import { call as callApi, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { createIsolatedDatabase, startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
 let t: TenantFixture;
@@ -332,26 +331,8 @@ describe('taxonomy: a new dictionary version leaves the pin until the explicit r
     v2.version = '1.1.0';
     v2.controls[0].description = `${v2.controls[0].description} Reviewed every quarter.`;
     writeFileSync(join(dir, 'frameworks/gdpr@1.1.0.json'), JSON.stringify(v2));
-    const base = process.env.DATABASE_URL;
-    if (base) {
-      const name = `svc_test_taxonomy_${process.pid}`;
-      const admin = async (sql: string) => {
-        const c = new pg.Client({ connectionString: base });
-        await c.connect();
-        try {
-          await c.query(sql);
-        } finally {
-          await c.end();
-        }
-      };
-      await admin(`DROP DATABASE IF EXISTS ${name}`);
-      await admin(`CREATE DATABASE ${name}`);
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      store = { databaseUrl: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-    } else {
-      store = { dataDir: mkdtempSync(join(tmpdir(), 'svc-taxonomy-db-')) };
-    }
+    const db = await createIsolatedDatabase('taxonomy');
+    store = db ? { databaseUrl: db.url, drop: db.drop } : { dataDir: mkdtempSync(join(tmpdir(), 'svc-taxonomy-db-')) };
   });
   afterAll(async () => {
     await store?.drop?.();

@@ -47,16 +47,13 @@ function snapshot(): Blob | undefined {
 let isolated = 0;
 
 /**
- * A test server with a database of its own. On PostgreSQL the suite's files share one database,
- * and a few operations reach every tenant in it (rotating the signing key or an operator
- * credential appends to every tenant chain; a dead-letter replay without a tenant replays all): a
- * file that does those, or walks every operator route, gets its own database, dropped at close.
- * On PGlite every server is already its own in-memory database.
+ * A PostgreSQL database of its own under DATABASE_URL's server, for a file that must not share the
+ * suite's one (see startIsolatedTestServer); undefined on the embedded pass.
  */
-export async function startIsolatedTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer & { databaseUrl: string | undefined }> {
+export async function createIsolatedDatabase(tag = 'isolated'): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const base = process.env.DATABASE_URL;
-  if (!base) return { ...(await startTestServer(env)), databaseUrl: undefined };
-  const name = `svc_test_isolated_${process.pid}_${++isolated}`;
+  if (!base) return undefined;
+  const name = `svc_test_${tag}_${process.pid}_${++isolated}`;
   const admin = async (sql: string) => {
     const c = new pg.Client({ connectionString: base });
     await c.connect();
@@ -70,14 +67,26 @@ export async function startIsolatedTestServer(env: NodeJS.ProcessEnv = {}): Prom
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  const ts = await startTestServer({ ...env, DATABASE_URL: databaseUrl });
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * A test server with a database of its own. On PostgreSQL the suite's files share one database,
+ * and a few operations reach every tenant in it (rotating the signing key or an operator
+ * credential appends to every tenant chain; a dead-letter replay without a tenant replays all): a
+ * file that does those, or walks every operator route, gets its own database, dropped at close.
+ * On PGlite every server is already its own in-memory database.
+ */
+export async function startIsolatedTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer & { databaseUrl: string | undefined }> {
+  const db = await createIsolatedDatabase();
+  if (!db) return { ...(await startTestServer(env)), databaseUrl: undefined };
+  const ts = await startTestServer({ ...env, DATABASE_URL: db.url });
   return {
     ...ts,
-    databaseUrl,
+    databaseUrl: db.url,
     close: async () => {
       await ts.close();
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await db.drop();
     },
   };
 }

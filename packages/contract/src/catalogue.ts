@@ -2,6 +2,21 @@ import type { Tier } from './tiers.ts';
 
 export type Lifecycle = 'v1' | 'v1.5' | 'v2';
 
+/** The industries of the profiles rail: its sub-resources, with their literal types. */
+export const INDUSTRIES = [
+  'banking',
+  'finance',
+  'healthcare',
+  'manufacturing',
+  'engineering',
+  'energy',
+  'saas',
+  'public-sector',
+  'education',
+  'retail',
+  'telecom',
+] as const;
+
 export interface RailDefinition {
   /** Rail id; the resource kind is `svc.<id>`. */
   readonly id: string;
@@ -83,19 +98,7 @@ export const RAILS = [
   {
     id: 'profiles',
     basePath: '/v1/profiles',
-    subResources: [
-      'banking',
-      'finance',
-      'healthcare',
-      'manufacturing',
-      'engineering',
-      'energy',
-      'saas',
-      'public-sector',
-      'education',
-      'retail',
-      'telecom',
-    ],
+    subResources: INDUSTRIES,
     minTier: 'growth',
     lifecycle: 'v1',
   },

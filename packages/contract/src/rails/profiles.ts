@@ -1,27 +1,13 @@
 import { z } from 'zod';
 import { ASSESSMENT_TYPE_IDS } from '../assessment-types.ts';
-import { getRail } from '../catalogue.ts';
+import { INDUSTRIES } from '../catalogue.ts';
 import { listOf, PaginationQuery } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter } from '../resource.ts';
 import type { eventType } from '../webhook-events.ts';
 
 /** The industries of the catalogue: the profiles rail's sub-resources. */
-export const INDUSTRY_IDS = [
-  'banking',
-  'finance',
-  'healthcare',
-  'manufacturing',
-  'engineering',
-  'energy',
-  'saas',
-  'public-sector',
-  'education',
-  'retail',
-  'telecom',
-] as const;
-// The catalogue is the source of truth; the list above only gives TypeScript the literal types.
-if (getRail('profiles').subResources.join() !== INDUSTRY_IDS.join()) throw new Error('profiles: INDUSTRY_IDS differs from the catalogue');
+export const INDUSTRY_IDS = INDUSTRIES;
 
 export const IndustryId = z
   .enum(INDUSTRY_IDS)
