@@ -111,6 +111,7 @@ describe('workspace lifecycle', () => {
     });
     expect(emitted).toHaveLength(1);
     expect(emitted[0]?.data).toEqual(archived.body);
+    expect(emitted[0]?.source).toBe(`/v1/workspaces/${ws.id}`);
 
     const before = await auditCount(t);
     const again = await t.call('POST', `/v1/workspaces/${ws.id}/archive`, { body: {} });

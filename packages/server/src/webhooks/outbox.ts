@@ -25,6 +25,13 @@ const SOURCE_PATHS: Record<string, (id: string, r: Json) => string> = {
   'svc.operator.tenant': (id) => `/v1/operator/tenants/${id}`,
   'svc.operator.api_key': (id) => `/v1/operator/keys/${id}`,
   'svc.frameworks.activation': (id, r) => (typeof r.framework === 'string' ? `/v1/frameworks/${r.framework}` : `/v1/frameworks/${id}`),
+  'svc.workspace.workspace': (id) => `/v1/workspaces/${id}`,
+  'svc.workspace.principal': (_id, r) => `/v1/workspaces/${String(r.workspaceId)}/principals`,
+  'svc.workspace.team': (_id, r) => `/v1/workspaces/${String(r.workspaceId)}/teams`,
+  'svc.metadata.label': (id) => `/v1/metadata/label/${id}`,
+  'svc.onboarding.onboarding': () => '/v1/onboarding/export',
+  'svc.workflows_registry.snapshot': (id) => `/v1/workflows-registry/snapshot/${id}`,
+  'svc.taxonomy.bundle_hash': () => '/v1/taxonomy/bundle-hash',
 };
 
 /** `data` of a type built from the API representation of the resource; by default the representation itself. */
