@@ -18,11 +18,14 @@ import { glossaryHandlers } from './rails/glossary.ts';
 import { graphHandlers } from './rails/graph.ts';
 import { metadataHandlers } from './rails/metadata.ts';
 import { onboardingHandlers } from './rails/onboarding.ts';
+import { ontologyHandlers } from './rails/ontology.ts';
 import { operatorHandlers } from './rails/operator.ts';
 import { profilesHandlers } from './rails/profiles.ts';
 import { reconciliationHandlers } from './rails/reconciliation.ts';
+import { seedHandlers } from './rails/seed.ts';
 import { systemHandlers } from './rails/system.ts';
 import { taxonomyHandlers } from './rails/taxonomy.ts';
+import { trustHandlers } from './rails/trust.ts';
 import { webhooksHandlers } from './rails/webhooks.ts';
 import { workflowsRegistryHandlers } from './rails/workflows-registry.ts';
 import { workspaceHandlers } from './rails/workspace.ts';
@@ -148,6 +151,9 @@ export function createApp(opts: AppOptions): express.Express {
     frameworks: frameworksHandlers(deps),
     glossary: glossaryHandlers(deps),
     graph: graphHandlers(deps),
+    trust: trustHandlers(deps),
+    ontology: ontologyHandlers(deps),
+    seed: seedHandlers(deps),
     taxonomy: taxonomyHandlers(deps),
     onboarding: onboardingHandlers(deps),
     profiles: profilesHandlers(deps),

@@ -9,9 +9,12 @@ import { glossaryRouter } from './glossary.ts';
 import { graphRouter } from './graph.ts';
 import { metadataEvents, metadataRouter } from './metadata.ts';
 import { onboardingEvents, onboardingRouter } from './onboarding.ts';
+import { ontologyEvents, ontologyRouter } from './ontology.ts';
 import { profilesEvents, profilesRouter } from './profiles.ts';
 import { reconciliationRouter } from './reconciliation.ts';
+import { seedEvents, seedRouter } from './seed.ts';
 import { taxonomyEvents, taxonomyRouter } from './taxonomy.ts';
+import { trustEvents, trustRouter } from './trust.ts';
 import { webhooksRouter } from './webhooks.ts';
 import { workflowsRegistryEvents, workflowsRegistryRouter } from './workflows-registry.ts';
 import { workspaceEvents, workspaceRouter } from './workspace.ts';
@@ -30,6 +33,9 @@ export const railRouters = {
   events: eventsRouter,
   reconciliation: reconciliationRouter,
   webhooks: webhooksRouter,
+  trust: trustRouter,
+  ontology: ontologyRouter,
+  seed: seedRouter,
   taxonomy: taxonomyRouter,
   onboarding: onboardingRouter,
   profiles: profilesRouter,
@@ -50,4 +56,5 @@ registerEventTypes([
   ...workflowsRegistryEvents,
   ...metadataEvents,
   ...workspaceEvents,
+  ...seedEvents,
 ]);
