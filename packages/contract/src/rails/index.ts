@@ -57,4 +57,6 @@ registerEventTypes([
   ...metadataEvents,
   ...workspaceEvents,
   ...seedEvents,
+  ...ontologyEvents,
+  ...trustEvents,
 ]);
