@@ -956,6 +956,606 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/trust/posture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compute the trust posture
+         * @description Share of the controls of each activated framework that have unexpired evidence, with the parts (controls, evidenced) per framework and overall. Computed from the tenant's activations, the shipped dictionaries and its evidence at request time. Needs `trust:read`.
+         */
+        get: operations["trust.posture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/certifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List certifications
+         * @description Returns the tenant's certifications, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `trust:read`.
+         */
+        get: operations["trust.certifications.list"];
+        put?: never;
+        /**
+         * Record a certification
+         * @description Records a certification or attestation report shown on the trust page; `expired` is computed at read time. Returns 201 with the new certification, id `crt_<ULID>`. Needs `trust:write`; recorded in the audit trail as `certification.created` in the same transaction, and emitted as the webhook event `certification.created`. Send an `Idempotency-Key` so that a retry does not create a second certification.
+         */
+        post: operations["trust.certifications.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/certifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a certification
+         * @description Returns the certification with this `crt_` id. Needs `trust:read`. A certification of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["trust.certifications.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/sub-processors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sub-processors
+         * @description Returns the tenant's sub-processors, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `trust:read`.
+         */
+        get: operations["trust.subProcessors.list"];
+        put?: never;
+        /**
+         * Record a sub-processor
+         * @description Adds a sub-processor `{ name, purpose, region }` to the trust page. Returns 201 with the new sub-processor, id `sbp_<ULID>`. Needs `trust:write`; recorded in the audit trail as `sub_processor.created` in the same transaction, and emitted as the webhook event `sub_processor.created`. Send an `Idempotency-Key` so that a retry does not create a second sub-processor.
+         */
+        post: operations["trust.subProcessors.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/sub-processors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sub-processor
+         * @description Returns the sub-processor with this `sbp_` id. Needs `trust:read`. A sub-processor of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["trust.subProcessors.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of the trust page
+         * @description Whether the trust page is published, its slug and when it last changed. Needs `trust:read`.
+         */
+        get: operations["trust.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the trust page
+         * @description Makes the trust page readable without a token at `/v1/trust/public/<slug>`. A slug is unique across tenants: 409 `conflict` when another tenant holds it. Audited (`trust_page.published`). Needs `trust:write`.
+         */
+        post: operations["trust.publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish the trust page
+         * @description Takes the public page down (404 from then on); the slug stays reserved for the tenant. Audited. Needs `trust:write`.
+         */
+        post: operations["trust.unpublish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/public/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a published trust page (no token)
+         * @description The public trust page of the tenant that published this slug: posture, certifications and sub-processors. Needs no token. 404 `not_found` when no tenant has published the slug (never published, or unpublished).
+         */
+        get: operations["trust.publicPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/questionnaires": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a security questionnaire
+         * @description Answers each question from the tenant's controls and evidence: `yes` with the evidence ids when every cited control (or every control of the cited framework) has unexpired evidence; otherwise listed in `unanswerable` with why. Computes; stores nothing. Needs `trust:read`.
+         */
+        post: operations["trust.questionnaires"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List NDA requests
+         * @description NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.
+         */
+        get: operations["trust.ndaRequests.list"];
+        put?: never;
+        /**
+         * Record an NDA request
+         * @description Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.
+         */
+        post: operations["trust.ndaRequests.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an NDA request
+         * @description One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.
+         */
+        get: operations["trust.ndaRequests.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault/requests/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the acceptance of the NDA
+         * @description Records that the requester accepted the NDA (from `pending`; 409 `conflict` otherwise); from then on the vault documents are released to this request. Audited (`nda_request.accepted`). Needs `trust:write`.
+         */
+        post: operations["trust.ndaRequests.accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault/requests/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an NDA request
+         * @description Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.
+         */
+        post: operations["trust.ndaRequests.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Release a vault document's content to an accepted NDA
+         * @description For the external requester, without an API key: returns the document's content reference when the NDA request is `accepted` and the access token is its own. 403 `forbidden` when the request is pending or revoked or the token is wrong; 404 `not_found` when the document or the request does not exist or they belong to different tenants.
+         */
+        get: operations["trust.ndaDocumentContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List NDA vault documents
+         * @description Returns the tenant's NDA vault documents, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `trust:read`.
+         */
+        get: operations["trust.ndaDocuments.list"];
+        put?: never;
+        /**
+         * Add a document to the NDA vault
+         * @description Stores the document's metadata and content reference; the reference is released only through an accepted NDA. Returns 201 with the new NDA vault document, id `ndd_<ULID>`. Needs `trust:write`; recorded in the audit trail as `nda_document.created` in the same transaction, and emitted as the webhook event `nda_document.created`. Send an `Idempotency-Key` so that a retry does not create a second NDA vault document.
+         */
+        post: operations["trust.ndaDocuments.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a NDA vault document
+         * @description Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. A NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["trust.ndaDocuments.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ontology/authorities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authority nodes: the dictionaries and who publishes them
+         * @description One node `authority:<dictionary>` per dictionary, with publisher, jurisdiction, kind and version, linked to its obligations and controls (and AI-governance nodes for AI dictionaries). Built from the latest version of every shipped dictionary; public: no token is needed and no tenant data is shown. Sorted by node id, paginated by `limit` and `cursor`.
+         */
+        get: operations["ontology.authorities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ontology/obligations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Obligation nodes of the dictionaries
+         * @description One node `obligation:<dictionary>/<obligation id>` per dictionary obligation, with its clause, linked to its authority and to the controls of the same dictionary whose clause references include that clause. Built from the latest version of every shipped dictionary; public: no token is needed and no tenant data is shown. Sorted by node id, paginated by `limit` and `cursor`.
+         */
+        get: operations["ontology.obligations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ontology/controls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Control nodes of the dictionaries
+         * @description One node `control:<control id>` per dictionary control, with its clause references, linked to its authority, to the obligations sharing its clauses and, for AI dictionaries (eu-ai-act, iso-iec-42001, nist-ai-rmf, colorado-ai-act), to its `ai-governance` node. Links to tenant evidence are not shown here. Built from the latest version of every shipped dictionary; public: no token is needed and no tenant data is shown. Sorted by node id, paginated by `limit` and `cursor`.
+         */
+        get: operations["ontology.controls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ontology/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Evidence nodes: the tenant's evidence records
+         * @description One node `evidence:<evidence id>` per evidence record, linked to the controls it cites, its system (`architecture:<system id>`), its policy-as-code node when of kind `policy`, and the audit events on it. Built from the calling tenant's records at the time of the call; needs a tenant API key (401 without). Sorted by node id, paginated by `limit` and `cursor`.
+         */
+        get: operations["ontology.evidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ontology/architecture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Architecture nodes: the systems the tenant's evidence and assessments name
+         * @description One node `architecture:<system id>` per system named by the tenant's evidence or assessments, linked to that evidence and the audit events on the system; the assessment ids are in its attributes. Built from the calling tenant's records at the time of the call; needs a tenant API key (401 without). Sorted by node id, paginated by `limit` and `cursor`.
+         */
+        get: operations["ontology.architecture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ontology/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Policy-as-code nodes: the tenant's evidence of kind policy
+         * @description One node `policy:<evidence id>` per evidence record of kind `policy`, linked to that evidence record and the controls it cites. Built from the calling tenant's records at the time of the call; needs a tenant API key (401 without). Sorted by node id, paginated by `limit` and `cursor`.
+         */
+        get: operations["ontology.policies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ontology/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Walk from a node to the linked nodes of every other layer
+         * @description Walks the links from the node (breadth first, up to 4 steps) across the dictionary layers and the calling tenant's layers, and returns the nodes reached grouped by layer, each with the path walked. Authority nodes are reached but not walked through (they link to everything of their dictionary), and nodes of the start node's own layer are not walked through. Needs a tenant API key, because the answer includes the tenant's evidence, systems, policies and audit events. 404 for an unknown node.
+         */
+        get: operations["ontology.resolve"];
+        put?: never;
+        /**
+         * Walk from a node to the linked nodes of every other layer (body form)
+         * @description The same walk as `GET /v1/ontology/resolve`, with the node id in the body. Reads only; changes nothing.
+         */
+        post: operations["ontology.resolvePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seed demo content for the calling sandbox tenant
+         * @description Fills the calling sandbox tenant with coherent demo content: activates the frameworks (as `POST /v1/seed/frameworks`), creates assessments for the demo systems, then evidence citing controls of the activated frameworks (as `POST /v1/seed/evidence`). Every record is written through the product services, so each is audited and emits its webhook event. It seeds only the calling tenant and never creates tenants: a sandbox key has no operator power (tenants are created with `POST /v1/operator/tenants`). Needs `seed:write`; sandbox tenants only, others 403.
+         */
+        post: operations["seed.tenants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed/frameworks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate demo frameworks
+         * @description Activates the chosen dictionaries (default `eu-ai-act` and `gdpr`) for the calling tenant through the same service as `POST /v1/frameworks/{id}/activate`: obligations are derived and each activation is audited as `framework.activated`. Dictionaries already active are left as they are. 404 for an unknown dictionary. Needs `seed:write`; sandbox tenants only, others 403.
+         */
+        post: operations["seed.frameworks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create demo evidence
+         * @description Creates `count` (1 to 50, default 10) evidence records, each citing a control of a framework the tenant has activated (taken in dictionary order, spread across the activated frameworks) for a demo system, through the compliance evidence store: each is audited as `evidence.uploaded` and emits `evidence.uploaded`. 409 when the tenant has no activated framework (call `POST /v1/seed/frameworks` first). Needs `seed:write`; sandbox tenants only, others 403.
+         */
+        post: operations["seed.evidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the tenant's data
+         * @description Deletes every row the calling tenant owns (frameworks activated, obligations, assessments, evidence, attestations, webhook subscriptions and deliveries, labels, workspaces, ...) except its audit trail (audit events, chain head and verification records), its event index (append-only like the audit trail), its API keys and the tenant itself, in one transaction, and returns the real count per table and in total (a second reset returns 0). The reset is recorded in the audit trail as `seed.reset` with the counts, so the trail still verifies. Needs `seed:write`; sandbox tenants only, others 403.
+         */
+        post: operations["seed.reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seed/demo-tour": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A guided walkthrough of the product
+         * @description The ordered steps of a walkthrough for a new user, each a real call (method, path taken from the API contract, body built from the tenant's activated frameworks) with what it shows, and whether the tenant's data shows it was already done. Reads only. Needs `seed:read`; sandbox tenants only, others 403.
+         */
+        get: operations["seed.demoTour"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/taxonomy/frameworks": {
         parameters: {
             query?: never;
@@ -4050,6 +4650,206 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "seed.reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sandbox tenant's data was reset.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.seed.reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "seed.tenant_seeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sandbox tenant was filled with demo content.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.seed.tenant_seeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "certification.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A certification was added to the trust page.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.certification.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sub_processor.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A sub-processor was added to the trust page.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.sub_processor.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "nda_document.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A document was added to the NDA vault.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.nda_document.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "nda_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An external requester asked for the NDA vault.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.nda_request.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "nda_request.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An NDA was accepted; the vault documents are released to the request.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.nda_request.accepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "nda_request.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An NDA request was revoked.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.nda_request.revoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "trust_page.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The trust page was published.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.trust_page.published"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "trust_page.unpublished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The trust page was unpublished.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.trust_page.unpublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -5240,6 +6040,90 @@ export interface components {
         };
         /**
          * @example {
+         *       "name": "ISO/IEC 27001:2022",
+         *       "issuer": "BSI Group",
+         *       "scope": "Hosting and operation of the compliance API",
+         *       "validFrom": "2026-01-15T00:00:00.000Z",
+         *       "validUntil": "2029-01-14T00:00:00.000Z"
+         *     }
+         */
+        CreateTrustCertificationRequest: {
+            /** @description Name of the certification or attestation report (`ISO/IEC 27001:2022`). */
+            name: string;
+            /** @description Body that issued it (certification body, audit firm). */
+            issuer: string;
+            /** @description What the certificate covers, up to 2,000 characters. */
+            scope?: string;
+            /**
+             * Format: date-time
+             * @description Start of validity (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validFrom: string;
+            /**
+             * Format: date-time
+             * @description End of validity (ISO 8601 UTC), after `validFrom`; absent when it does not expire.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validUntil?: string;
+        };
+        /**
+         * @example {
+         *       "title": "SOC 2 Type II report 2026",
+         *       "contentUri": "https://files.example.com/soc2-2026.pdf",
+         *       "mediaType": "application/pdf"
+         *     }
+         */
+        CreateTrustNdaDocumentRequest: {
+            /** @description Title of the document. */
+            title: string;
+            /** @description What the document is, up to 2,000 characters. */
+            description?: string;
+            /**
+             * Format: uri
+             * @description Where the document is stored (`s3://`, `https://`); released only to an accepted NDA.
+             */
+            contentUri: string;
+            /** @description Lowercase hex SHA-256 of the document. */
+            sha256?: string;
+            /** @description IANA media type of the document (`application/pdf`). */
+            mediaType?: string;
+        };
+        /**
+         * @example {
+         *       "requesterEmail": "jo.buyer@example.com",
+         *       "requesterName": "Jo Buyer",
+         *       "company": "Example Corp"
+         *     }
+         */
+        CreateTrustNdaRequestRequest: {
+            /**
+             * Format: email
+             * @description Email address of the external requester.
+             */
+            requesterEmail: string;
+            /** @description Full name of the external requester. */
+            requesterName: string;
+            /** @description Requester's organisation. */
+            company?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Hetzner Online GmbH",
+         *       "purpose": "Infrastructure hosting",
+         *       "region": "eu/de"
+         *     }
+         */
+        CreateTrustSubProcessorRequest: {
+            /** @description Legal or trading name of the sub-processor. */
+            name: string;
+            /** @description What the sub-processor does with the data. */
+            purpose: string;
+            /** @description Where it processes the data: `<region>` or `<region>/<country>` (`eu`, `eu/de`). */
+            region: string;
+        };
+        /**
+         * @example {
          *       "url": "https://hooks.example.com/svc",
          *       "eventTypes": [
          *         "assessment.*",
@@ -5425,6 +6309,61 @@ export interface components {
              * @constant
              */
             deleted: true;
+        };
+        /**
+         * @example {
+         *       "object": "svc.seed.demo_tour",
+         *       "steps": [
+         *         {
+         *           "order": 1,
+         *           "key": "activate-framework",
+         *           "title": "Activate a framework",
+         *           "method": "POST",
+         *           "path": "/v1/frameworks/eu-ai-act/activate",
+         *           "body": {},
+         *           "shows": "The obligations the EU AI Act derives for the tenant.",
+         *           "done": false
+         *         }
+         *       ],
+         *       "completed": 0,
+         *       "total": 1,
+         *       "next": "activate-framework"
+         *     }
+         */
+        DemoTour: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.seed.demo_tour";
+            /** @description The walkthrough, in order. */
+            steps: {
+                /** @description Position in the tour, from 1. */
+                order: number;
+                /** @description Stable key of the step (`activate-framework`). */
+                key: string;
+                /** @description What the user does, in a few words. */
+                title: string;
+                /**
+                 * @description HTTP method of the real call.
+                 * @enum {string}
+                 */
+                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /** @description Path of the real call, with its parameters filled in. */
+                path: string;
+                /** @description Request body to send; null for calls without a body. */
+                body: unknown | null;
+                /** @description What the response shows the user about the product. */
+                shows: string;
+                /** @description Whether the tenant's data shows this step was already done. */
+                done: boolean;
+            }[];
+            /** @description Steps already done. */
+            completed: number;
+            /** @description Steps in the tour. */
+            total: number;
+            /** @description Key of the first step not yet done; null when all are. */
+            next: string | null;
         };
         /**
          * @example {
@@ -7344,6 +8283,141 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.ontology.node",
+         *       "id": "control:GDPR-SEC-01",
+         *       "layer": "control",
+         *       "key": "GDPR-SEC-01",
+         *       "title": "Risk-based security programme",
+         *       "framework": "gdpr",
+         *       "attributes": {
+         *         "clauseRefs": [
+         *           "art-32"
+         *         ],
+         *         "category": "security"
+         *       },
+         *       "links": [
+         *         "authority:gdpr",
+         *         "obligation:gdpr/GDPR-OBL-012"
+         *       ]
+         *     }
+         */
+        OntologyNode: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.ontology.node";
+            /** @description Id of the node: `<layer>:<key>`. */
+            id: string;
+            /**
+             * @description Layer of the node: `authority` (a dictionary and its publisher), `obligation`, `control`, `evidence`, `architecture` (a system), `policy` (policy-as-code), `audit` (audit trail), `ai-governance`.
+             * @enum {string}
+             */
+            layer: "authority" | "obligation" | "control" | "evidence" | "architecture" | "policy" | "audit" | "ai-governance";
+            /** @description Key of the node within its layer. */
+            key: string;
+            /** @description Human-readable title of the node. */
+            title: string;
+            /** @description Dictionary the node belongs to; null for tenant nodes not tied to one. */
+            framework: string | null;
+            /** @description Layer-specific facts: publisher and jurisdiction of an authority, clause references, evidence kind, audit action. */
+            attributes: {
+                [key: string]: string | string[] | null;
+            };
+            /** @description Ids of the nodes this node links to directly, in any layer. */
+            links: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.ontology.resolution",
+         *       "node": {
+         *         "object": "svc.ontology.node",
+         *         "id": "control:GDPR-SEC-01",
+         *         "layer": "control",
+         *         "key": "GDPR-SEC-01",
+         *         "title": "Risk-based security programme",
+         *         "framework": "gdpr",
+         *         "attributes": {},
+         *         "links": [
+         *           "authority:gdpr"
+         *         ]
+         *       },
+         *       "layers": {
+         *         "authority": [
+         *           {
+         *             "object": "svc.ontology.node",
+         *             "id": "authority:gdpr",
+         *             "layer": "authority",
+         *             "key": "gdpr",
+         *             "title": "General Data Protection Regulation",
+         *             "framework": "gdpr",
+         *             "attributes": {
+         *               "publisher": "European Union",
+         *               "jurisdiction": "eu"
+         *             },
+         *             "links": [],
+         *             "path": [
+         *               "control:GDPR-SEC-01",
+         *               "authority:gdpr"
+         *             ]
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        OntologyResolution: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.ontology.resolution";
+            node: components["schemas"]["OntologyNode"];
+            /** @description Nodes reached, grouped by layer (every layer other than the start node’s one that the walk reaches), each with its path. */
+            layers: {
+                [key: string]: {
+                    /**
+                     * @description Type of the object, constant for the schema.
+                     * @constant
+                     */
+                    object: "svc.ontology.node";
+                    /** @description Id of the node: `<layer>:<key>`. */
+                    id: string;
+                    /**
+                     * @description Layer of the node: `authority` (a dictionary and its publisher), `obligation`, `control`, `evidence`, `architecture` (a system), `policy` (policy-as-code), `audit` (audit trail), `ai-governance`.
+                     * @enum {string}
+                     */
+                    layer: "authority" | "obligation" | "control" | "evidence" | "architecture" | "policy" | "audit" | "ai-governance";
+                    /** @description Key of the node within its layer. */
+                    key: string;
+                    /** @description Human-readable title of the node. */
+                    title: string;
+                    /** @description Dictionary the node belongs to; null for tenant nodes not tied to one. */
+                    framework: string | null;
+                    /** @description Layer-specific facts: publisher and jurisdiction of an authority, clause references, evidence kind, audit action. */
+                    attributes: {
+                        [key: string]: string | string[] | null;
+                    };
+                    /** @description Ids of the nodes this node links to directly, in any layer. */
+                    links: string[];
+                    /** @description Node ids walked from the start node to this one, both included. */
+                    path: string[];
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "node": "control:GDPR-SEC-01"
+         *     }
+         */
+        OntologyResolveRequest: {
+            /**
+             * @description Id of a node: `<layer>:<key>`. Keys: authority `<dictionary>`, obligation `<dictionary>/<obligation id>`, control `<control id>`, evidence `<evidence id>`, architecture `<system id>`, policy `<evidence id of kind policy>`, audit `<audit event id>`, ai-governance `<dictionary>/<control id>`.
+             * @example control:GDPR-SEC-01
+             */
+            node: string;
+        };
+        /**
+         * @example {
          *       "type": "fria",
          *       "framework": "example",
          *       "why": "example"
@@ -7404,6 +8478,109 @@ export interface components {
             priority: number;
             /** @description Why a firm of this industry faces the framework. */
             why: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.public_page",
+         *       "slug": "acme-ai",
+         *       "posture": {
+         *         "object": "svc.trust.posture",
+         *         "score": 0.25,
+         *         "controls": 4,
+         *         "evidenced": 1,
+         *         "frameworks": [
+         *           {
+         *             "framework": "eu-ai-act",
+         *             "dictionaryVersion": "eu-ai-act@1.0.0",
+         *             "controls": 4,
+         *             "evidenced": 1,
+         *             "score": 0.25
+         *           }
+         *         ],
+         *         "computedAt": "2026-11-22T09:30:00.000Z"
+         *       },
+         *       "certifications": [],
+         *       "subProcessors": [
+         *         {
+         *           "name": "Hetzner Online GmbH",
+         *           "purpose": "Infrastructure hosting",
+         *           "region": "eu/de"
+         *         }
+         *       ],
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        PublicTrustPage: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.public_page";
+            /** @description Public slug of the page. */
+            slug: string;
+            posture: components["schemas"]["TrustPosture"];
+            /** @description Certifications of the tenant, newest first, each with whether it has expired. */
+            certifications: {
+                /**
+                 * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+                 * @constant
+                 */
+                object: "svc.trust.certification";
+                /**
+                 * @description Identifier with prefix `crt_`.
+                 * @example crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /** @description Name of the certification or attestation report (`ISO/IEC 27001:2022`). */
+                name: string;
+                /** @description Body that issued it (certification body, audit firm). */
+                issuer: string;
+                /** @description What the certificate covers; null when not given. */
+                scope: string | null;
+                /**
+                 * Format: date-time
+                 * @description Start of validity (ISO 8601 UTC).
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                validFrom: string;
+                /** @description End of validity (ISO 8601 UTC); null when it does not expire. */
+                validUntil: string | null;
+                /** @description True when `validUntil` is in the past at the time of the response. */
+                expired: boolean;
+                /**
+                 * Format: date-time
+                 * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                createdAt: string;
+            }[];
+            /** @description Sub-processors of the tenant as `{ name, purpose, region }`, by name. */
+            subProcessors: {
+                /** @description Legal or trading name of the sub-processor. */
+                name: string;
+                /** @description What the sub-processor does with the data. */
+                purpose: string;
+                /** @description Where it processes the data. */
+                region: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the page was last published.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "slug": "acme-ai"
+         *     }
+         */
+        PublishTrustPageRequest: {
+            /**
+             * @description Public slug of the trust page: 3 to 63 lowercase letters, digits and hyphens.
+             * @example acme-ai
+             */
+            slug: string;
         };
         /**
          * @example {
@@ -7816,6 +8993,213 @@ export interface components {
         };
         /**
          * @example {
+         *       "count": 10
+         *     }
+         * @example {}
+         */
+        SeedEvidenceRequest: {
+            /**
+             * @description How many evidence records to create, 1 to 50; 10 when absent.
+             * @example 10
+             */
+            count?: number;
+            /**
+             * @description Systems the records are spread over, in turn; absent: the demo systems.
+             * @example [
+             *       "sys_credit_scoring_v2"
+             *     ]
+             */
+            systemIds?: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.seed.evidence",
+         *       "created": 1,
+         *       "evidence": [
+         *         {
+         *           "object": "svc.compliance.evidence",
+         *           "id": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "title": "Policy: Risk-management system",
+         *           "kind": "policy",
+         *           "description": "Demo evidence for control AIA-RMS-01 (eu-ai-act@1.0.0) on system sys_credit_scoring_v2.",
+         *           "uri": "https://demo.example.com/evidence/sys_credit_scoring_v2/aia-rms-01.pdf",
+         *           "sha256": "a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *           "mediaType": "application/pdf",
+         *           "sizeBytes": 182044,
+         *           "systemId": "sys_credit_scoring_v2",
+         *           "controlIds": [
+         *             "AIA-RMS-01"
+         *           ],
+         *           "collectedAt": "2026-11-20T00:00:00.000Z",
+         *           "expiresAt": "2027-11-20T00:00:00.000Z",
+         *           "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "createdAt": "2026-11-22T09:30:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        SeedEvidenceResult: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.seed.evidence";
+            /** @description Evidence records created. */
+            created: number;
+            /** @description The created records, as `GET /v1/compliance/evidence/{id}` returns them. */
+            evidence: components["schemas"]["Evidence"][];
+        };
+        /**
+         * @example {
+         *       "frameworks": [
+         *         "eu-ai-act",
+         *         "gdpr"
+         *       ]
+         *     }
+         * @example {}
+         */
+        SeedFrameworksRequest: {
+            /**
+             * @description Dictionaries to activate, at most 10; absent: the default demo set (`eu-ai-act`, `gdpr`).
+             * @example [
+             *       "eu-ai-act",
+             *       "gdpr"
+             *     ]
+             */
+            frameworks?: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.seed.frameworks",
+         *       "activations": [
+         *         {
+         *           "object": "svc.frameworks.activation",
+         *           "id": "act_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "framework": "gdpr",
+         *           "dictionaryVersion": "gdpr@1.0.0",
+         *           "activatedAt": "2026-11-22T09:30:00.000Z",
+         *           "activatedBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "obligations": 108,
+         *           "alreadyActive": false
+         *         }
+         *       ],
+         *       "activated": 1,
+         *       "alreadyActive": 0,
+         *       "obligations": 108
+         *     }
+         */
+        SeedFrameworksResult: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.seed.frameworks";
+            /** @description One activation per requested dictionary, in request order (`alreadyActive` true for those active before). */
+            activations: components["schemas"]["Activation"][];
+            /** @description Dictionaries this call activated. */
+            activated: number;
+            /** @description Requested dictionaries that were already active (left as they were). */
+            alreadyActive: number;
+            /** @description Obligations derived by the activations this call made. */
+            obligations: number;
+        };
+        /**
+         * @example {
+         *       "status": "reset",
+         *       "deletedRecords": 231,
+         *       "tables": {
+         *         "obligation": 216,
+         *         "frameworkActivation": 2,
+         *         "evidence": 10,
+         *         "assessment": 3
+         *       },
+         *       "auditEventId": "aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        SeedReset: {
+            /**
+             * @description Always `reset`: the tenant data is gone.
+             * @constant
+             */
+            status: "reset";
+            /** @description Rows deleted, all tables together; 0 when there was nothing left to delete. */
+            deletedRecords: number;
+            /** @description Rows deleted per table (model name), only tables with at least one row deleted. */
+            tables: {
+                [key: string]: number;
+            };
+            /** @description Id of the `seed.reset` audit event that records the reset and its counts. */
+            auditEventId: string;
+        };
+        /** @example {} */
+        SeedResetRequest: Record<string, never>;
+        /**
+         * @example {
+         *       "frameworks": [
+         *         "eu-ai-act",
+         *         "gdpr"
+         *       ],
+         *       "assessments": 3,
+         *       "evidence": 12
+         *     }
+         * @example {}
+         */
+        SeedTenantRequest: {
+            /**
+             * @description Dictionaries to activate, at most 10; absent: the default demo set (`eu-ai-act`, `gdpr`).
+             * @example [
+             *       "eu-ai-act",
+             *       "gdpr"
+             *     ]
+             */
+            frameworks?: string[];
+            /**
+             * @description Assessments to create, 0 to 10; 3 when absent.
+             * @example 3
+             */
+            assessments?: number;
+            /**
+             * @description Evidence records to create, 0 to 50; 12 when absent.
+             * @example 12
+             */
+            evidence?: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.seed.tenant",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "frameworks": {
+         *         "object": "svc.seed.frameworks",
+         *         "activations": [],
+         *         "activated": 0,
+         *         "alreadyActive": 0,
+         *         "obligations": 0
+         *       },
+         *       "assessments": [],
+         *       "evidence": {
+         *         "object": "svc.seed.evidence",
+         *         "created": 0,
+         *         "evidence": []
+         *       }
+         *     }
+         */
+        SeedTenantResult: {
+            /**
+             * @description Type of the object, constant for the schema.
+             * @constant
+             */
+            object: "svc.seed.tenant";
+            /** @description The calling tenant, the only one seeded. */
+            tenantId: string;
+            /** @description What the framework step did. */
+            frameworks: components["schemas"]["SeedFrameworksResult"];
+            /** @description Assessments created, one per demo system in turn. */
+            assessments: components["schemas"]["Assessment"][];
+            /** @description What the evidence step did. */
+            evidence: components["schemas"]["SeedEvidenceResult"];
+        };
+        /**
+         * @example {
          *       "object": "svc.workflows_registry.workflow",
          *       "id": "dpia",
          *       "title": "Data protection impact assessment",
@@ -8219,6 +9603,375 @@ export interface components {
         TransitionRequest: {
             /** @description Why; kept in the audit event. */
             reason?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.certification",
+         *       "id": "crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "ISO/IEC 27001:2022",
+         *       "issuer": "BSI Group",
+         *       "scope": "Hosting and operation of the compliance API",
+         *       "validFrom": "2026-01-15T00:00:00.000Z",
+         *       "validUntil": "2029-01-14T00:00:00.000Z",
+         *       "expired": false,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrustCertification: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.certification";
+            /**
+             * @description Identifier with prefix `crt_`.
+             * @example crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Name of the certification or attestation report (`ISO/IEC 27001:2022`). */
+            name: string;
+            /** @description Body that issued it (certification body, audit firm). */
+            issuer: string;
+            /** @description What the certificate covers; null when not given. */
+            scope: string | null;
+            /**
+             * Format: date-time
+             * @description Start of validity (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validFrom: string;
+            /** @description End of validity (ISO 8601 UTC); null when it does not expire. */
+            validUntil: string | null;
+            /** @description True when `validUntil` is in the past at the time of the response. */
+            expired: boolean;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.nda_document",
+         *       "id": "ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "SOC 2 Type II report 2026",
+         *       "description": "Report of the 2026 audit period.",
+         *       "mediaType": "application/pdf",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrustNdaDocument: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.nda_document";
+            /**
+             * @description Identifier with prefix `ndd_`.
+             * @example ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Title of the document (`SOC 2 Type II report 2026`). */
+            title: string;
+            /** @description What the document is; null when not given. */
+            description: string | null;
+            /** @description IANA media type of the document; null when not given. */
+            mediaType: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.nda_document_content",
+         *       "documentId": "ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "ndaRequestId": "ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "contentUri": "https://files.example.com/soc2-2026.pdf",
+         *       "sha256": null,
+         *       "mediaType": "application/pdf"
+         *     }
+         */
+        TrustNdaDocumentContent: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.nda_document_content";
+            /** @description Id of the vault document. */
+            documentId: string;
+            /** @description Id of the accepted NDA request the content is released to. */
+            ndaRequestId: string;
+            /** @description Where the document is stored. */
+            contentUri: string;
+            /** @description Lowercase hex SHA-256 of the document; null when not given. */
+            sha256: string | null;
+            /** @description IANA media type of the document; null when not given. */
+            mediaType: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.nda_request",
+         *       "id": "ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "requesterEmail": "jo.buyer@example.com",
+         *       "requesterName": "Jo Buyer",
+         *       "company": "Example Corp",
+         *       "status": "pending",
+         *       "accessToken": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrustNdaRequest: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.nda_request";
+            /**
+             * @description Identifier with prefix `ndr_`.
+             * @example ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Email address of the external requester. */
+            requesterEmail: string;
+            /** @description Full name of the external requester. */
+            requesterName: string;
+            /** @description Requester's organisation; null when not given. */
+            company: string | null;
+            /**
+             * @description Current state of the record; changes only through the transition routes.
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "revoked";
+            /** @description Secret the requester reads the released documents with (no API key needed); shown once, in the response of `accept`, null everywhere else. Stored hashed. */
+            accessToken: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.posture",
+         *       "score": 0.25,
+         *       "controls": 4,
+         *       "evidenced": 1,
+         *       "frameworks": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "dictionaryVersion": "eu-ai-act@1.0.0",
+         *           "controls": 4,
+         *           "evidenced": 1,
+         *           "score": 0.25
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrustPosture: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.posture";
+            /** @description Share of the controls of every activated framework that have unexpired evidence, 0 to 1. */
+            score: number;
+            /** @description Controls counted, summed over the activated frameworks. */
+            controls: number;
+            /** @description Of those, the controls with unexpired evidence. */
+            evidenced: number;
+            /** @description The parts of the score, one per activated framework, by framework id. */
+            frameworks: {
+                /** @description Id of the activated framework dictionary (`eu-ai-act`). */
+                framework: string;
+                /** @description Activated `<dictionary>@<version>` whose controls are counted. */
+                dictionaryVersion: string;
+                /** @description Controls of that dictionary version. */
+                controls: number;
+                /** @description Of those, the controls cited by at least one unexpired evidence record of the tenant. */
+                evidenced: number;
+                /** @description `evidenced / controls`, 0 to 1 (0 when the version has no controls). */
+                score: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the posture was computed (ISO 8601 UTC); evidence expiring after it counts.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.questionnaire",
+         *       "answered": [
+         *         {
+         *           "id": "Q1",
+         *           "text": "Do you run a risk-management system?",
+         *           "answer": "yes",
+         *           "controlIds": [
+         *             "AIA-RMS-01"
+         *           ],
+         *           "evidenceIds": [
+         *             "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *           ]
+         *         }
+         *       ],
+         *       "unanswerable": [],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrustQuestionnaireAnswers: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.questionnaire";
+            /** @description Questions answered from the tenant's controls and evidence. */
+            answered: {
+                /** @description The question's id. */
+                id: string;
+                /** @description Text of the question. */
+                text: string;
+                /**
+                 * @description The answer: every cited control has unexpired evidence.
+                 * @constant
+                 */
+                answer: "yes";
+                /** @description Controls the answer rests on. */
+                controlIds: string[];
+                /** @description Unexpired evidence records of those controls. */
+                evidenceIds: string[];
+            }[];
+            /** @description Questions the tenant cannot answer from its data, each with why. */
+            unanswerable: {
+                /** @description The question's id. */
+                id: string;
+                /** @description Text of the question. */
+                text: string;
+                /**
+                 * @description Why it cannot be answered.
+                 * @enum {string}
+                 */
+                reason: "no_controls_cited" | "unknown_controls" | "framework_not_activated" | "missing_evidence";
+                /** @description The reason in words, naming the controls or framework concerned. */
+                detail: string;
+                /** @description The controls concerned (unknown, or without unexpired evidence). */
+                controlIds: string[];
+            }[];
+            /**
+             * Format: date-time
+             * @description When the answers were computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "questions": [
+         *         {
+         *           "id": "Q1",
+         *           "text": "Do you run a risk-management system?",
+         *           "controlIds": [
+         *             "AIA-RMS-01"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        TrustQuestionnaireRequest: {
+            /** @description The questions to answer, 1 to 200. */
+            questions: {
+                /** @description The question's id in the requester's questionnaire. */
+                id: string;
+                /** @description Text of the question, kept in the answer. */
+                text: string;
+                /** @description Controls whose evidence answers the question. */
+                controlIds?: string[];
+                /** @description Framework whose controls answer the question when `controlIds` is absent: all of its controls must be evidenced. */
+                framework?: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.status",
+         *       "published": true,
+         *       "slug": "acme-ai",
+         *       "publicPath": "/v1/trust/public/acme-ai",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrustStatus: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.status";
+            /** @description Whether the trust page is readable without a token at its slug. */
+            published: boolean;
+            /** @description Public slug of the page; null until it was first published. */
+            slug: string | null;
+            /** @description Path of the public page (`/v1/trust/public/<slug>`); null while unpublished. */
+            publicPath: string | null;
+            /** @description When the page was last published or unpublished; null when never. */
+            updatedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.trust.sub_processor",
+         *       "id": "sbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Hetzner Online GmbH",
+         *       "purpose": "Infrastructure hosting",
+         *       "region": "eu/de",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrustSubProcessor: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.trust.sub_processor";
+            /**
+             * @description Identifier with prefix `sbp_`.
+             * @example sbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Legal or trading name of the sub-processor. */
+            name: string;
+            /** @description What the sub-processor does with the data. */
+            purpose: string;
+            /** @description Where it processes the data (`eu`, `us`, `eu/de`). */
+            region: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
         };
         /**
          * @example {
@@ -11568,6 +13321,1536 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplayDeadLettersResult"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.posture": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustPosture"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.certifications.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TrustCertification"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.certifications.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrustCertificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustCertification"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.certifications.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `crt_`.
+                 * @example crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustCertification"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.subProcessors.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TrustSubProcessor"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.subProcessors.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrustSubProcessorRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustSubProcessor"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.subProcessors.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `sbp_`.
+                 * @example sbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustSubProcessor"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.status": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustStatus"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.publish": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishTrustPageRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustStatus"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.unpublish": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustStatus"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.publicPage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Public slug of the trust page: 3 to 63 lowercase letters, digits and hyphens.
+                 * @example acme-ai
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicTrustPage"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.questionnaires": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrustQuestionnaireRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustQuestionnaireAnswers"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaRequests.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only NDA requests in this state. */
+                status?: "pending" | "accepted" | "revoked";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TrustNdaRequest"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaRequests.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrustNdaRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustNdaRequest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaRequests.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `ndr_`.
+                 * @example ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustNdaRequest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaRequests.accept": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `ndr_`.
+                 * @example ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustNdaRequest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaRequests.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `ndr_`.
+                 * @example ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustNdaRequest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaDocumentContent": {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of the NDA request the content is released to; it must be `accepted`.
+                 * @example ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                ndaRequestId: string;
+                /**
+                 * @description The access token the `accept` response showed for that NDA request.
+                 * @example 5xq3Jw0r1mXbV9k2pQ7sLdZ4nT8yH6cF
+                 */
+                accessToken: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier with prefix `ndd_`.
+                 * @example ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustNdaDocumentContent"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaDocuments.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TrustNdaDocument"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaDocuments.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrustNdaDocumentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustNdaDocument"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "trust.ndaDocuments.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `ndd_`.
+                 * @example ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrustNdaDocument"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.authorities": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["OntologyNode"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.obligations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only nodes of this dictionary (`gdpr`).
+                 * @example gdpr
+                 */
+                framework?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["OntologyNode"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.controls": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only nodes of this dictionary (`gdpr`).
+                 * @example gdpr
+                 */
+                framework?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["OntologyNode"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.evidence": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["OntologyNode"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.architecture": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["OntologyNode"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.policies": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["OntologyNode"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.resolve": {
+        parameters: {
+            query: {
+                /**
+                 * @description Id of a node: `<layer>:<key>`. Keys: authority `<dictionary>`, obligation `<dictionary>/<obligation id>`, control `<control id>`, evidence `<evidence id>`, architecture `<system id>`, policy `<evidence id of kind policy>`, audit `<audit event id>`, ai-governance `<dictionary>/<control id>`.
+                 * @example control:GDPR-SEC-01
+                 */
+                node: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OntologyResolution"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "ontology.resolvePost": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OntologyResolveRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OntologyResolution"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "seed.tenants": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeedTenantRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeedTenantResult"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "seed.frameworks": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeedFrameworksRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeedFrameworksResult"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "seed.evidence": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeedEvidenceRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeedEvidenceResult"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "seed.reset": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeedResetRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeedReset"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "seed.demoTour": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DemoTour"];
                 };
             };
             400: components["responses"]["bad_request"];
@@ -19613,6 +22896,446 @@ export interface operations {
                     /** @constant */
                     type?: "workspace_team.created";
                     data?: components["schemas"]["WorkspaceTeam"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.seed.reset": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "seed.reset";
+                    data?: components["schemas"]["SeedReset"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.seed.tenant_seeded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "seed.tenant_seeded";
+                    data?: components["schemas"]["SeedTenantResult"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.certification.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "certification.created";
+                    data?: components["schemas"]["TrustCertification"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.sub_processor.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "sub_processor.created";
+                    data?: components["schemas"]["TrustSubProcessor"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.nda_document.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "nda_document.created";
+                    data?: components["schemas"]["TrustNdaDocument"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.nda_request.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "nda_request.created";
+                    data?: components["schemas"]["TrustNdaRequest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.nda_request.accepted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "nda_request.accepted";
+                    data?: components["schemas"]["TrustNdaRequest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.nda_request.revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "nda_request.revoked";
+                    data?: components["schemas"]["TrustNdaRequest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.trust_page.published": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "trust_page.published";
+                    data?: components["schemas"]["TrustStatus"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.trust_page.unpublished": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "trust_page.unpublished";
+                    data?: components["schemas"]["TrustStatus"];
                 };
             };
         };

@@ -1,7 +1,34 @@
-import { contract } from '@svc/contract';
+import { certifications, contract, ndaDocuments, subProcessors } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import type { RailDeps } from './deps.ts';
+import { serveResource } from '../kit.ts';
+import * as trust from '../services/trust.ts';
+import { actor, type RailDeps, tenantOf } from './deps.ts';
 
-export function trustHandlers(_deps: RailDeps) {
-  return initServer().router(contract.trust, {});
+export function trustHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  return initServer().router(contract.trust, {
+    posture: async ({ res }) => ({ status: 200, body: await trust.posture(prisma, tenantOf(res).tenantId) }),
+    certifications: serveResource(db, certifications, trust.certificationStore),
+    subProcessors: serveResource(db, subProcessors, trust.subProcessorStore),
+    status: async ({ res }) => ({ status: 200, body: await trust.status(prisma, tenantOf(res).tenantId) }),
+    publish: async ({ body, res }) => ({ status: 200, body: await trust.publish(prisma, actor(res), body.slug) }),
+    unpublish: async ({ res }) => ({ status: 200, body: await trust.unpublish(prisma, actor(res)) }),
+    publicPage: async ({ params }) => ({ status: 200, body: await trust.publicPage(prisma, params.slug) }),
+    questionnaires: async ({ body, res }) => ({
+      status: 200,
+      body: await trust.answerQuestionnaire(prisma, tenantOf(res).tenantId, body),
+    }),
+    ndaRequests: {
+      list: async ({ query, res }) => ({ status: 200, body: await trust.listNdaRequests(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await trust.createNdaRequest(prisma, actor(res), body) }),
+      get: async ({ params, res }) => ({ status: 200, body: await trust.getNdaRequest(prisma, tenantOf(res).tenantId, params.id) }),
+      accept: async ({ params, res }) => ({ status: 200, body: await trust.transitionNdaRequest(prisma, actor(res), params.id, 'accept') }),
+      revoke: async ({ params, res }) => ({ status: 200, body: await trust.transitionNdaRequest(prisma, actor(res), params.id, 'revoke') }),
+    },
+    ndaDocuments: serveResource(db, ndaDocuments, trust.ndaDocumentStore),
+    ndaDocumentContent: async ({ params, query }) => ({
+      status: 200,
+      body: await trust.ndaDocumentContent(prisma, params.id, query.ndaRequestId, query.accessToken),
+    }),
+  });
 }
