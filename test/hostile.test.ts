@@ -13,12 +13,15 @@ import { startIsolatedTestServer, type TestServer } from './support/server.ts';
  */
 let ts: TestServer;
 let owner: TenantFixture;
+/** For a rail open to some tiers only (seed: sandbox), created before the operator routes rotate the credential. */
+let sandbox: TenantFixture;
 const paths = new Map<string, FilledPath>();
 
 beforeAll(async () => {
   // It calls every operator route, some of which reach every tenant of the database.
   ts = await startIsolatedTestServer();
   owner = await createTenant(ts, { rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
+  sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
   for (const r of allRoutes) paths.set(r.name, await fillPath(ts, owner, r));
 });
 afterAll(() => ts?.close());
@@ -160,8 +163,6 @@ describe('the probes that once reached the database', () => {
   const POSTS = allRoutes.filter((r) => r.route.method === 'POST' && r.meta.auth === 'tenant');
 
   it('an Idempotency-Key that is empty, too long or not visible ASCII is a 400 on every POST, mutating or not', async () => {
-    // A rail open to some tiers only (seed: sandbox) is asked by a tenant of such a tier.
-    const sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
     for (const r of POSTS) {
       const path = paths.get(r.name)?.path as string;
       const only = r.meta.rail ? getRail(r.meta.rail).onlyTiers : undefined;

@@ -1,5 +1,5 @@
 import { initContract } from '@ts-rest/core';
-import { railRouters } from './rails/index.ts';
+import { type RailRouters, railRouters } from './rails/index.ts';
 
 const c = initContract();
 
@@ -7,6 +7,6 @@ const c = initContract();
  * The whole API. Each key is a namespace of the SDK and a group of Express routes; rails are keyed
  * by their catalogue id. Rails are collected in rails/index.ts; this file does not change per rail.
  */
-export const contract = c.router(railRouters);
+export const contract: RailRouters = c.router(railRouters);
 
 export type Contract = typeof contract;

@@ -24,7 +24,30 @@ import { workspaceEvents, workspaceRouter } from './workspace.ts';
  * one list they are collected from (router.ts builds the contract from it, the event registry
  * takes the events). Adding a rail: one file in rails/, one entry in each list below.
  */
-export const railRouters = {
+/** Named so that declaration files refer to each rail's router type instead of inlining them all. */
+export type RailRouters = {
+  compliance: typeof complianceRouter;
+  frameworks: typeof frameworksRouter;
+  glossary: typeof glossaryRouter;
+  graph: typeof graphRouter;
+  audit_trail: typeof auditTrailRouter;
+  events: typeof eventsRouter;
+  reconciliation: typeof reconciliationRouter;
+  webhooks: typeof webhooksRouter;
+  trust: typeof trustRouter;
+  ontology: typeof ontologyRouter;
+  seed: typeof seedRouter;
+  taxonomy: typeof taxonomyRouter;
+  onboarding: typeof onboardingRouter;
+  profiles: typeof profilesRouter;
+  workflows_registry: typeof workflowsRegistryRouter;
+  metadata: typeof metadataRouter;
+  workspace: typeof workspaceRouter;
+  operator: typeof operatorRouter;
+  system: typeof systemRouter;
+};
+
+export const railRouters: RailRouters = {
   compliance: complianceRouter,
   frameworks: frameworksRouter,
   glossary: glossaryRouter,
