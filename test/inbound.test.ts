@@ -116,8 +116,8 @@ describe('POST /inbound/{tenantId} (svc-signature)', () => {
     const before = await metric('svc', 'bad_signature');
     await refused('svc', post(`/inbound/${t.tenantId}`, body.replace('high', 'low'), signed(body)), 401, 'bad_signature');
     expect(await metric('svc', 'bad_signature')).toBe(before + 1);
-    await refused('svc', post(`/inbound/${t.tenantId}`, body, signed(body, now() - 301)), 401, 'stale_timestamp');
-    await refused('svc', post(`/inbound/${t.tenantId}`, body, signed(body, now() + 301)), 401, 'stale_timestamp');
+    await refused('svc', post(`/inbound/${t.tenantId}`, body, signed(body, now() - 330)), 401, 'stale_timestamp');
+    await refused('svc', post(`/inbound/${t.tenantId}`, body, signed(body, now() + 330)), 401, 'stale_timestamp');
     await refused('svc', post(`/inbound/${t.tenantId}`, body), 401, 'missing_signature');
     await refused('svc', post(`/inbound/${t.tenantId}`, body, { 'svc-signature': 'v1=abc' }), 401, 'malformed_signature');
     const other = await createTenant(ts);
