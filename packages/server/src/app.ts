@@ -11,20 +11,32 @@ import type { CounterStore } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
 import { auditTrailHandlers } from './rails/audit-trail.ts';
 import { complianceHandlers } from './rails/compliance.ts';
+import { contextHandlers } from './rails/context.ts';
 import type { RailDeps } from './rails/deps.ts';
 import { eventsHandlers } from './rails/events.ts';
 import { frameworksHandlers } from './rails/frameworks.ts';
 import { glossaryHandlers } from './rails/glossary.ts';
+import { governanceHandlers } from './rails/governance.ts';
 import { graphHandlers } from './rails/graph.ts';
+import { marketplaceHandlers } from './rails/marketplace.ts';
 import { metadataHandlers } from './rails/metadata.ts';
+import { notificationsHandlers } from './rails/notifications.ts';
 import { onboardingHandlers } from './rails/onboarding.ts';
 import { ontologyHandlers } from './rails/ontology.ts';
 import { operatorHandlers } from './rails/operator.ts';
+import { policyAuthoringHandlers } from './rails/policy-authoring.ts';
 import { profilesHandlers } from './rails/profiles.ts';
 import { reconciliationHandlers } from './rails/reconciliation.ts';
+import { riskHandlers } from './rails/risk.ts';
+import { riskRegisterHandlers } from './rails/risk-register.ts';
+import { searchHandlers } from './rails/search.ts';
 import { seedHandlers } from './rails/seed.ts';
+import { selfAuditHandlers } from './rails/self-audit.ts';
+import { specialistsHandlers } from './rails/specialists.ts';
+import { stakeholdersHandlers } from './rails/stakeholders.ts';
 import { systemHandlers } from './rails/system.ts';
 import { taxonomyHandlers } from './rails/taxonomy.ts';
+import { trainingRecordsHandlers } from './rails/training-records.ts';
 import { trustHandlers } from './rails/trust.ts';
 import { webhooksHandlers } from './rails/webhooks.ts';
 import { workflowsRegistryHandlers } from './rails/workflows-registry.ts';
@@ -160,6 +172,18 @@ export function createApp(opts: AppOptions): express.Express {
     workflows_registry: workflowsRegistryHandlers(deps),
     metadata: metadataHandlers(deps),
     workspace: workspaceHandlers(deps),
+    context: contextHandlers(deps),
+    search: searchHandlers(deps),
+    notifications: notificationsHandlers(deps),
+    stakeholders: stakeholdersHandlers(deps),
+    governance: governanceHandlers(deps),
+    self_audit: selfAuditHandlers(deps),
+    risk_register: riskRegisterHandlers(deps),
+    risk: riskHandlers(deps),
+    policy_authoring: policyAuthoringHandlers(deps),
+    training_records: trainingRecordsHandlers(deps),
+    marketplace: marketplaceHandlers(deps),
+    specialists: specialistsHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),

@@ -3,17 +3,29 @@ import { operatorEvents, operatorRouter, systemRouter } from '../operator.ts';
 import { registerEventTypes } from '../webhook-events.ts';
 import { auditTrailRouter } from './audit-trail.ts';
 import { complianceEvents, complianceRouter } from './compliance.ts';
+import { contextEvents, contextRouter } from './context.ts';
 import { eventsRouter } from './events.ts';
 import { frameworksEvents, frameworksRouter } from './frameworks.ts';
 import { glossaryRouter } from './glossary.ts';
+import { governanceEvents, governanceRouter } from './governance.ts';
 import { graphRouter } from './graph.ts';
+import { marketplaceEvents, marketplaceRouter } from './marketplace.ts';
 import { metadataEvents, metadataRouter } from './metadata.ts';
+import { notificationsEvents, notificationsRouter } from './notifications.ts';
 import { onboardingEvents, onboardingRouter } from './onboarding.ts';
 import { ontologyEvents, ontologyRouter } from './ontology.ts';
+import { policyAuthoringEvents, policyAuthoringRouter } from './policy-authoring.ts';
 import { profilesEvents, profilesRouter } from './profiles.ts';
 import { reconciliationRouter } from './reconciliation.ts';
+import { riskEvents, riskRouter } from './risk.ts';
+import { riskRegisterEvents, riskRegisterRouter } from './risk-register.ts';
+import { searchEvents, searchRouter } from './search.ts';
 import { seedEvents, seedRouter } from './seed.ts';
+import { selfAuditEvents, selfAuditRouter } from './self-audit.ts';
+import { specialistsEvents, specialistsRouter } from './specialists.ts';
+import { stakeholdersEvents, stakeholdersRouter } from './stakeholders.ts';
 import { taxonomyEvents, taxonomyRouter } from './taxonomy.ts';
+import { trainingRecordsEvents, trainingRecordsRouter } from './training-records.ts';
 import { trustEvents, trustRouter } from './trust.ts';
 import { webhooksRouter } from './webhooks.ts';
 import { workflowsRegistryEvents, workflowsRegistryRouter } from './workflows-registry.ts';
@@ -43,6 +55,18 @@ export type RailRouters = {
   workflows_registry: typeof workflowsRegistryRouter;
   metadata: typeof metadataRouter;
   workspace: typeof workspaceRouter;
+  context: typeof contextRouter;
+  search: typeof searchRouter;
+  notifications: typeof notificationsRouter;
+  stakeholders: typeof stakeholdersRouter;
+  governance: typeof governanceRouter;
+  self_audit: typeof selfAuditRouter;
+  risk_register: typeof riskRegisterRouter;
+  risk: typeof riskRouter;
+  policy_authoring: typeof policyAuthoringRouter;
+  training_records: typeof trainingRecordsRouter;
+  marketplace: typeof marketplaceRouter;
+  specialists: typeof specialistsRouter;
   operator: typeof operatorRouter;
   system: typeof systemRouter;
 };
@@ -65,6 +89,18 @@ export const railRouters: RailRouters = {
   workflows_registry: workflowsRegistryRouter,
   metadata: metadataRouter,
   workspace: workspaceRouter,
+  context: contextRouter,
+  search: searchRouter,
+  notifications: notificationsRouter,
+  stakeholders: stakeholdersRouter,
+  governance: governanceRouter,
+  self_audit: selfAuditRouter,
+  risk_register: riskRegisterRouter,
+  risk: riskRouter,
+  policy_authoring: policyAuthoringRouter,
+  training_records: trainingRecordsRouter,
+  marketplace: marketplaceRouter,
+  specialists: specialistsRouter,
   operator: operatorRouter,
   system: systemRouter,
 };
@@ -82,4 +118,16 @@ registerEventTypes([
   ...seedEvents,
   ...ontologyEvents,
   ...trustEvents,
+  ...contextEvents,
+  ...searchEvents,
+  ...notificationsEvents,
+  ...stakeholdersEvents,
+  ...governanceEvents,
+  ...selfAuditEvents,
+  ...riskRegisterEvents,
+  ...riskEvents,
+  ...policyAuthoringEvents,
+  ...trainingRecordsEvents,
+  ...marketplaceEvents,
+  ...specialistsEvents,
 ]);
