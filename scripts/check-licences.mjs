@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 const SHIPPED = ['@svc/contract', '@svc/server', '@svc/sdk', '@svc/cli'];
 const PERMISSIVE = new Set([
   'MIT',
+  'MIT-0',
   'ISC',
   'Apache-2.0',
   'BSD-2-Clause',
