@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { canonicalJson } from '@svc/contract';
+import { canonicalJson, getRail } from '@svc/contract';
 import { issueOperatorCredential, startServer } from '@svc/server';
 import { CONTENT_ROOT } from '@svc/server/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -294,17 +294,8 @@ describe('taxonomy: the bundle hash', () => {
 
   it('needs taxonomy:write to re-pin, and is open to sandbox tenants', async () => {
     const sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 1000 });
-    for (const path of [
-      'frameworks',
-      'controls',
-      'clauses',
-      'evidence-types',
-      'jurisdictions',
-      'regulators',
-      'risk-classes',
-      'roles',
-      'bundle-hash',
-    ]) {
+    // Every sub-resource of the catalogue's row answers a sandbox tenant.
+    for (const path of getRail('taxonomy').subResources) {
       expect((await sandbox.call('GET', `/v1/taxonomy/${path}`)).status).toBe(200);
     }
     expect((await sandbox.call('POST', '/v1/taxonomy/bundle-hash/repin', { body: {} })).status).toBe(200);

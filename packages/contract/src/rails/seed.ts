@@ -107,25 +107,8 @@ export const SeedEvidenceResult = z
       {
         object: 'svc.seed.evidence',
         created: 1,
-        evidence: [
-          {
-            object: 'svc.compliance.evidence',
-            id: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-            title: 'Policy: Risk-management system',
-            kind: 'policy',
-            description: 'Demo evidence for control AIA-RMS-01 (eu-ai-act@1.0.0) on system sys_credit_scoring_v2.',
-            uri: 'https://demo.example.com/evidence/sys_credit_scoring_v2/aia-rms-01.pdf',
-            sha256: 'a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456',
-            mediaType: 'application/pdf',
-            sizeBytes: 182044,
-            systemId: 'sys_credit_scoring_v2',
-            controlIds: ['AIA-RMS-01'],
-            collectedAt: '2026-11-20T00:00:00.000Z',
-            expiresAt: '2027-11-20T00:00:00.000Z',
-            createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-            createdAt: '2026-11-22T09:30:00.000Z',
-          },
-        ],
+        // The compliance rail's own example of an evidence record, as GET returns it.
+        evidence: Evidence.meta()?.examples ?? [],
       },
     ],
   });

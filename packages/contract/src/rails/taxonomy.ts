@@ -184,6 +184,18 @@ export const Jurisdiction = z
     ],
   });
 
+/** Kinds of authority a regulator entry may have (the server validates `content/taxonomy/regulators.json` against the same list). */
+export const REGULATOR_KINDS = [
+  'ai-authority',
+  'data-protection-authority',
+  'data-protection-board',
+  'cybersecurity-agency',
+  'csirt',
+  'financial-supervisor',
+  'health-regulator',
+  'attorney-general',
+] as const;
+
 export const Regulator = z
   .object({
     object: objectOf('svc.taxonomy.regulator'),
@@ -192,18 +204,7 @@ export const Regulator = z
     name: z.string().meta({ description: 'Official name.' }),
     shortName: z.string().meta({ description: 'Usual abbreviation.' }),
     jurisdiction: z.string().meta({ description: 'Code of its jurisdiction.' }),
-    kind: z
-      .enum([
-        'ai-authority',
-        'data-protection-authority',
-        'data-protection-board',
-        'cybersecurity-agency',
-        'csirt',
-        'financial-supervisor',
-        'health-regulator',
-        'attorney-general',
-      ])
-      .meta({ description: 'Kind of authority.' }),
+    kind: z.enum(REGULATOR_KINDS).meta({ description: 'Kind of authority.' }),
     url: z.string().meta({ description: 'Official website.' }),
     dictionaries: z.array(z.string()).meta({ description: 'Ids of the dictionaries it supervises, enforces or coordinates.' }),
     description: z.string().meta({ description: 'Its remit.' }),
