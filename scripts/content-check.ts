@@ -7,10 +7,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkContent, README_END, README_START, readmeContentBlock, updateLock } from '../packages/server/src/content/check.ts';
+import { checkRailData } from '../packages/server/src/content/rail-data.ts';
 
 const args = process.argv.slice(2);
 const strict = args.includes('--strict') || process.env.CI === 'true';
 const report = checkContent(undefined, { strict });
+// The rails' data files (profiles, workflows, taxonomy) are checked and locked the same way.
+const railData = checkRailData(undefined, { strict });
+report.errors.push(...railData.errors);
+report.warnings.push(...railData.warnings);
+Object.assign(report.hashes, railData.hashes);
 
 const rows = report.dictionaries.map((d) => [`${d.id}@${d.version}`, d.clauses, d.controls, d.questions, d.obligations, d.terms, d.edges]);
 const head = ['dictionary', 'clauses', 'controls', 'questions', 'obligations', 'terms', 'edges'];
@@ -23,6 +29,7 @@ const t = report.totals;
 console.log(
   `\n${t.dictionaries} dictionaries, ${t.terms} glossary terms, ${t.edges} crosswalk edges in ${t.crosswalks} crosswalks (${t.officialEdges} from official mappings)`,
 );
+console.log(`rail data: ${railData.files.map((f) => `${f.key} (${f.items})`).join(', ')}`);
 
 if (args.includes('--lock')) {
   if (report.errors.length > 0) {

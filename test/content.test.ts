@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONTENT_ROOT, checkContent, README_END, README_START, readContent, readmeContentBlock } from '@svc/server/content';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkRailData } from '../packages/server/src/content/rail-data.ts';
 
 const DICTIONARIES = [
   'eu-ai-act',
@@ -51,6 +52,7 @@ describe('content check', () => {
   it('passes on the shipped content, strictly, with the promised breadth', () => {
     const report = checkContent(undefined, { strict: true });
     expect(report.errors).toEqual([]);
+    expect(checkRailData(undefined, { strict: true }).errors).toEqual([]);
     expect(report.dictionaries.map((d) => d.id).sort()).toEqual([...DICTIONARIES].sort());
     expect(report.totals.terms).toBeGreaterThanOrEqual(760);
     expect(report.totals.edges).toBeGreaterThanOrEqual(500);
@@ -209,6 +211,42 @@ describe('content check', () => {
         j.clauses[0].summary = `${j.clauses[0].summary} Edited without a version bump.`;
       });
       expect(checkContent(root).errors.join('\n')).toMatch(/content of gdpr@1\.0\.0 changed without a new version/);
+    });
+
+    it("the rails' data files: a profile, workflow or taxonomy reference that does not resolve", () => {
+      root = fresh();
+      edit('profiles/industry-profiles.json', (j) => {
+        j.version = '1.0.1';
+        j.profiles[0].frameworks[0].id = 'atlantis-act';
+      });
+      edit('workflows/stock-workflows.json', (j) => {
+        j.version = '1.0.1';
+        j.workflows[0].steps[0].refs[0].ref = 'art-999';
+      });
+      edit('taxonomy/roles.json', (j) => {
+        j.version = '1.0.1';
+        j.items[0].definedBy[0].clauseRef = 'art-999';
+      });
+      const errors = checkRailData(root).errors.join('\n');
+      expect(errors).toMatch(/industry-profiles\.json: .*atlantis-act/);
+      expect(errors).toMatch(/stock-workflows\.json: .*art-999/);
+      expect(errors).toMatch(/taxonomy: .*art-999/);
+    });
+
+    it("the rails' data files: a change without a new version, and a file the lock does not know (strict)", () => {
+      root = fresh();
+      edit('taxonomy/regulators.json', (j) => {
+        j.items[0].description = `${j.items[0].description} Edited without a version bump.`;
+      });
+      expect(checkRailData(root).errors.join('\n')).toMatch(/taxonomy\/regulators@1\.0\.0: content changed without a new version/);
+      root = fresh();
+      edit('workflows/stock-workflows.json', (j) => {
+        j.version = '1.1.0';
+      });
+      expect(checkRailData(root).errors).toEqual([]);
+      expect(checkRailData(root, { strict: true }).errors.join('\n')).toMatch(
+        /workflows\/stock-workflows@1\.1\.0 is not in content\.lock\.json/,
+      );
     });
   });
 });

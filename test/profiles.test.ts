@@ -1,10 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INDUSTRY_IDS } from '@svc/contract';
+import { CONTENT_ROOT } from '@svc/server/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useContentDir } from '../packages/server/src/content/paths.ts';
 import { PROFILES_FILE, ProfileCatalogueSchema, unresolvedReferences } from '../packages/server/src/services/profiles.ts';
 import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 const FRAMEWORKS_DIR = join(PROFILES_FILE, '../../frameworks');
 
@@ -129,5 +132,30 @@ describe('profiles rail', () => {
     expect(res.status).toBe(200);
     const scoped = await t.key('viewer', ['compliance:read']);
     expectEnvelope(await t.call('GET', '/v1/profiles/banking', { token: scoped }), 403, 'forbidden');
+  });
+});
+
+describe('profiles: the content folder', () => {
+  it('are read from SVC_CONTENT_DIR like the dictionaries, and a broken file there stops the start naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-profiles-content-'));
+    cpSync(CONTENT_ROOT, dir, { recursive: true });
+    const file = join(dir, 'profiles', 'industry-profiles.json');
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.version = '1.1.0';
+    data.profiles[0].description = 'Credit institutions, as described by the operator’s own content folder for this test.';
+    writeFileSync(file, JSON.stringify(data));
+    const other = await startIsolatedTestServer({ SVC_CONTENT_DIR: dir });
+    try {
+      const u = await createTenant(other);
+      const banking = (await u.call('GET', '/v1/profiles/banking')).body;
+      expect(banking.description).toBe(data.profiles[0].description);
+    } finally {
+      await other.close();
+    }
+    data.profiles[0].frameworks = 'dora';
+    writeFileSync(file, JSON.stringify(data));
+    await expect(startIsolatedTestServer({ SVC_CONTENT_DIR: dir })).rejects.toThrow(/industry-profiles\.json: .*frameworks/);
+    // Later servers of this process read the shipped files again.
+    useContentDir(CONTENT_ROOT);
   });
 });

@@ -7,13 +7,17 @@ import { type Config, loadConfig } from './config.ts';
 import { loadCrosswalks } from './content/crosswalk-store.ts';
 import { loadFrameworks } from './content/frameworks.ts';
 import { loadGlossary } from './content/glossary-store.ts';
+import { useContentDir } from './content/paths.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { ensureSigningKey } from './services/key-rotation.ts';
+import { profileCatalogue } from './services/profiles.ts';
 import { startReconciler } from './services/reconciliation.ts';
+import { taxonomy } from './services/taxonomy.ts';
+import { stockCatalogue } from './services/workflows-registry.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
 import { resealUnderCurrentKey, resolveSecretsKey, sealExistingSecrets } from './webhooks/secrets-key.ts';
 
@@ -72,6 +76,12 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env, opts.config);
   const log = createLogger(config.logLevel, { service: 'svc-api' });
+  // The rails' data files (profiles, workflows, taxonomy) come from the same content folder as the
+  // dictionaries; each is read and checked now, so a broken file stops the start, naming the problem.
+  useContentDir(config.contentDir);
+  profileCatalogue();
+  stockCatalogue();
+  taxonomy();
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -6,7 +6,9 @@ import { CrosswalkContent, parseEndpoint } from './crosswalks.ts';
 import { compareSemver, FrameworkContent } from './frameworks.ts';
 import { GlossaryContent } from './glossary.ts';
 
-export const CONTENT_ROOT = join(import.meta.dirname, '../../content');
+export { SHIPPED_CONTENT as CONTENT_ROOT } from './paths.ts';
+
+import { SHIPPED_CONTENT as CONTENT_ROOT } from './paths.ts';
 export const LOCK_FILE = 'content.lock.json';
 
 type Kind = 'frameworks' | 'glossary' | 'crosswalks';

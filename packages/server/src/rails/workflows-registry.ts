@@ -5,8 +5,6 @@ import * as wf from '../services/workflows-registry.ts';
 import { actor, type RailDeps } from './deps.ts';
 
 export function workflowsRegistryHandlers({ db }: RailDeps) {
-  // Read and checked at start: a broken catalogue file stops the server, naming the problem.
-  wf.stockCatalogue();
   const snapshots = serveResource(db, workflowSnapshots, wf.snapshotStore);
   return initServer().router(contract.workflows_registry, {
     catalog: {

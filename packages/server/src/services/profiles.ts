@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSESSMENT_TYPE_IDS, INDUSTRY_IDS, type IndustryProfile, type IndustryProfileSummary } from '@svc/contract';
 import { z } from 'zod';
+import { contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
 import type { Tx } from '../db/client.ts';
 import { decodeCursor, toPage } from '../db/pagination.ts';
 import { ApiError } from '../errors.ts';
 
-/** The shipped profile catalogue: part of the product, checked by the schema below when read. */
-export const PROFILES_FILE = join(import.meta.dirname, '../../content/profiles/industry-profiles.json');
+/** Where the profile catalogue is in a content folder; checked by the schema below when read. */
+export const PROFILES_PATH = join('profiles', 'industry-profiles.json');
+/** The shipped catalogue. */
+export const PROFILES_FILE = join(SHIPPED_CONTENT, PROFILES_PATH);
 
 const DictId = z.string().regex(/^[a-z0-9][a-z0-9-]{1,63}$/);
 const Why = z.string().min(20).max(600);
@@ -48,17 +51,20 @@ export const ProfileCatalogueSchema = z
 export type ProfileCatalogue = z.infer<typeof ProfileCatalogueSchema>;
 export type ProfileEntry = ProfileCatalogue['profiles'][number];
 
-let cached: ProfileCatalogue | undefined;
+let cached: { file: string; catalogue: ProfileCatalogue } | undefined;
 
-/** Reads and checks the catalogue once per process; a broken file fails loudly, never silently. */
+/** Reads and checks a catalogue file; a broken file fails loudly, never silently. */
+export function readProfileCatalogue(file: string): ProfileCatalogue {
+  const parsed = ProfileCatalogueSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** The catalogue of the content folder in use (`SVC_CONTENT_DIR` or the shipped one), read once per file. */
 export function profileCatalogue(): ProfileCatalogue {
-  if (!cached) {
-    const parsed = ProfileCatalogueSchema.safeParse(JSON.parse(readFileSync(PROFILES_FILE, 'utf8')));
-    if (!parsed.success)
-      throw new Error(`${PROFILES_FILE}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    cached = parsed.data;
-  }
-  return cached;
+  const file = contentPath(PROFILES_PATH);
+  if (cached?.file !== file) cached = { file, catalogue: readProfileCatalogue(file) };
+  return cached.catalogue;
 }
 
 /**

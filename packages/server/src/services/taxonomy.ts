@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type BundleHash,
@@ -18,6 +18,7 @@ import {
 } from '@svc/contract';
 import { z } from 'zod';
 import { compareSemver } from '../content/frameworks.ts';
+import { contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
 import type { Prisma, Tx } from '../db/client.ts';
 import { decodeCursor, encodeCursor } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
@@ -34,7 +35,7 @@ type Out<S extends z.ZodType> = z.infer<S>;
 // The taxonomy files (content/taxonomy/<name>.json): versioned, checked by these schemas.
 
 /** Where the shipped taxonomy files are. */
-export const TAXONOMY_DIR = join(import.meta.dirname, '../../content/taxonomy');
+export const TAXONOMY_DIR = join(SHIPPED_CONTENT, 'taxonomy');
 
 const Id = z.string().regex(/^[a-z0-9][a-z0-9-]{1,63}$/);
 const CodeId = z.string().regex(/^[a-z][a-z0-9-]{1,31}$/);
@@ -184,8 +185,7 @@ let cached: { dir: string; content: TaxonomyContent } | undefined;
  * else the shipped ones; read and validated once per process.
  */
 export function taxonomy(): TaxonomyContent {
-  const configured = process.env.SVC_CONTENT_DIR ? join(process.env.SVC_CONTENT_DIR, 'taxonomy') : undefined;
-  const dir = configured && existsSync(configured) ? configured : TAXONOMY_DIR;
+  const dir = contentPath('taxonomy');
   if (cached?.dir !== dir) cached = { dir, content: readTaxonomy(dir) };
   return cached.content;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { canonicalJson, type StockWorkflow, WORKFLOW_SNAPSHOT_ACTION, type WorkflowSnapshot, type workflowSnapshots } from '@svc/contract';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { CONTENT_ROOT } from '../content/check.ts';
+import { contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
 import type { Database, Prisma } from '../db/client.ts';
 import { decodeCursor, toPage } from '../db/pagination.ts';
 import { insertStatement, type Row, rowFromJson, tableOf } from '../db/rows.ts';
@@ -21,7 +21,10 @@ import { type Actor, HEAD_PARAMS, recordRowChange } from './changes.ts';
  * that hash its canonical JSON.
  */
 
-export const STOCK_WORKFLOWS_FILE = join(CONTENT_ROOT, 'workflows', 'stock-workflows.json');
+/** Where the stock catalogue is in a content folder. */
+export const STOCK_WORKFLOWS_PATH = join('workflows', 'stock-workflows.json');
+/** The shipped catalogue. */
+export const STOCK_WORKFLOWS_FILE = join(SHIPPED_CONTENT, STOCK_WORKFLOWS_PATH);
 
 const Slug = z
   .string()
@@ -141,7 +144,7 @@ export interface LoadedCatalogue {
   records: Untitled[];
 }
 
-export function readCatalogue(file = STOCK_WORKFLOWS_FILE): StockCatalogue {
+export function readCatalogue(file = contentPath(STOCK_WORKFLOWS_PATH)): StockCatalogue {
   const parsed = StockCatalogueSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) {
     throw new Error(
@@ -174,12 +177,13 @@ export function prepareCatalogue(catalogue: StockCatalogue): LoadedCatalogue {
   };
 }
 
-let loaded: LoadedCatalogue | undefined;
+let loaded: { file: string; catalogue: LoadedCatalogue } | undefined;
 
-/** The shipped catalogue, read and checked once per process. */
+/** The catalogue of the content folder in use (`SVC_CONTENT_DIR` or the shipped one), read and checked once per file. */
 export function stockCatalogue(): LoadedCatalogue {
-  loaded ??= prepareCatalogue(readCatalogue());
-  return loaded;
+  const file = contentPath(STOCK_WORKFLOWS_PATH);
+  if (loaded?.file !== file) loaded = { file, catalogue: prepareCatalogue(readCatalogue(file)) };
+  return loaded.catalogue;
 }
 
 const refKey = (framework: string, kind: string, ref: string) => `${framework}|${kind}|${ref}`;

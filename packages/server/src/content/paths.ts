@@ -1,0 +1,28 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The content shipped with the server (dictionaries, glossary, crosswalks and the rails' data). */
+export const SHIPPED_CONTENT = join(import.meta.dirname, '../../content');
+
+let contentDir: string | undefined;
+
+/**
+ * The content folder of this process (`SVC_CONTENT_DIR`), set when the server starts. The rails'
+ * data files are process-wide, read once per file: in one process, the server started last decides.
+ */
+export function useContentDir(dir: string): void {
+  contentDir = dir;
+}
+
+/**
+ * A content file or folder: the one in the configured content folder when it holds it, else the
+ * shipped one. One rule for every rail's data, so an operator who points the server at a content
+ * folder gets all of it from there.
+ */
+export function contentPath(...parts: string[]): string {
+  if (contentDir) {
+    const configured = join(contentDir, ...parts);
+    if (existsSync(configured)) return configured;
+  }
+  return join(SHIPPED_CONTENT, ...parts);
+}

@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { PROFILES_PATH, readProfileCatalogue, unresolvedReferences as unresolvedProfileReferences } from '../services/profiles.ts';
+import { readTaxonomy, unresolvedReferences as unresolvedTaxonomyReferences } from '../services/taxonomy.ts';
+import { checkCatalogueRefs, readCatalogue, STOCK_WORKFLOWS_PATH } from '../services/workflows-registry.ts';
+import { CONTENT_ROOT, type ContentSet, contentHash, LOCK_FILE, readContent, readLock } from './check.ts';
+import { compareSemver, type FrameworkContent } from './frameworks.ts';
+
+/**
+ * The rails' data files beside the dictionaries: industry profiles, stock workflows and the
+ * taxonomy's reference lists. Each is checked by the schema its rail loads it with, its references
+ * are resolved against the dictionaries, and its content is pinned in the lock like a dictionary's:
+ * a changed file needs a new `version`.
+ */
+export interface RailDataReport {
+  errors: string[];
+  warnings: string[];
+  /** `<kind>/<id>@<version>` -> hash, for the lock. */
+  hashes: Record<string, string>;
+  /** One line per file for the summary: key and item count. */
+  files: { key: string; items: number }[];
+}
+
+function latestDictionaries(set: ContentSet): FrameworkContent[] {
+  const latest = new Map<string, FrameworkContent>();
+  for (const { data: f } of set.frameworks) {
+    const cur = latest.get(f.id);
+    if (!cur || compareSemver(f.version, cur.version) > 0) latest.set(f.id, f);
+  }
+  return [...latest.values()];
+}
+
+export function checkRailData(root = CONTENT_ROOT, opts: { strict?: boolean } = {}): RailDataReport {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const hashes: Record<string, string> = {};
+  const files: RailDataReport['files'] = [];
+  const dictionaries = latestDictionaries(readContent(root));
+  const attempt = <T>(file: string, read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (err) {
+      errors.push(`${file}: ${(err as Error).message.replace(`${root}/`, '')}`);
+      return undefined;
+    }
+  };
+
+  const profiles = attempt(PROFILES_PATH, () => readProfileCatalogue(join(root, PROFILES_PATH)));
+  if (profiles) {
+    const controls = new Map(dictionaries.map((d) => [d.id, new Set(d.controls.map((c) => c.id))]));
+    for (const p of unresolvedProfileReferences(profiles, controls)) errors.push(`${PROFILES_PATH}: ${p}`);
+    hashes[`profiles/industry-profiles@${profiles.version}`] = contentHash(profiles);
+    files.push({ key: `profiles/industry-profiles@${profiles.version}`, items: profiles.profiles.length });
+  }
+
+  const workflows = attempt(STOCK_WORKFLOWS_PATH, () => readCatalogue(join(root, STOCK_WORKFLOWS_PATH)));
+  if (workflows) {
+    const refs = dictionaries.map((d) => ({
+      id: d.id,
+      clauses: new Set(d.clauses.map((c) => c.ref)),
+      controls: new Set(d.controls.map((c) => c.id)),
+    }));
+    for (const p of checkCatalogueRefs(workflows, refs)) errors.push(`${STOCK_WORKFLOWS_PATH}: ${p}`);
+    hashes[`workflows/stock-workflows@${workflows.version}`] = contentHash(workflows);
+    files.push({ key: `workflows/stock-workflows@${workflows.version}`, items: workflows.workflows.length });
+  }
+
+  const taxonomy = attempt('taxonomy', () => readTaxonomy(join(root, 'taxonomy')));
+  if (taxonomy) {
+    const facts = new Map(
+      dictionaries.map((d) => [
+        d.id,
+        { clauses: new Set(d.clauses.map((c) => c.ref)), actors: new Set(d.obligations.map((o) => o.actor)), jurisdiction: d.jurisdiction },
+      ]),
+    );
+    for (const p of unresolvedTaxonomyReferences(taxonomy, facts)) errors.push(`taxonomy: ${p}`);
+    for (const [name, file] of Object.entries(taxonomy)) {
+      // The file as read, without the hash the taxonomy service adds to it.
+      const { contentHash: _served, ...data } = file;
+      const key = `taxonomy/${name}@${data.version}`;
+      hashes[key] = contentHash(data);
+      files.push({ key, items: data.items.length });
+    }
+  }
+
+  const lock = readLock(root);
+  for (const [key, hash] of Object.entries(hashes)) {
+    const locked = lock[key];
+    if (locked && locked !== hash) errors.push(`${key}: content changed without a new version (bump "version")`);
+    if (!locked) (opts.strict ? errors : warnings).push(`${key} is not in ${LOCK_FILE} yet (pnpm content:lock records it)`);
+  }
+  return { errors, warnings, hashes, files };
+}
