@@ -59,6 +59,11 @@ const Env = z
     SVC_HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(10),
     SVC_REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
     SVC_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
+    SVC_SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^/\s]+/, 'SVC_SMTP_URL must be an smtp:// or smtps:// URL')
+      .optional(),
+    SVC_SMTP_FROM: z.email('SVC_SMTP_FROM must be an email address').default('notifications@svc.example'),
   })
   .refine((e) => e.SVC_HEADERS_TIMEOUT_SECONDS <= e.SVC_REQUEST_TIMEOUT_SECONDS, {
     path: ['SVC_HEADERS_TIMEOUT_SECONDS'],
@@ -95,6 +100,8 @@ export interface Config {
   reconcileIntervalSeconds: number;
   /** Security headers, CORS and slow-client limits of every port (http/hardening.ts). */
   http: HttpHardening;
+  /** SMTP server the notifier sends email notifications through (`SVC_SMTP_URL`); absent: email deliveries wait for a process that has one. */
+  smtp: { url: string | undefined; from: string };
 }
 
 /** The one place configuration is read; invalid values stop the process with a clear message. */
@@ -132,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       requestTimeoutMs: e.SVC_REQUEST_TIMEOUT_SECONDS * 1000,
       maxHeaderBytes: e.SVC_MAX_HEADER_BYTES,
     },
+    smtp: { url: e.SVC_SMTP_URL, from: e.SVC_SMTP_FROM },
     ...overrides,
   };
 }

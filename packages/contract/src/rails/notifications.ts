@@ -1,7 +1,576 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { eventType, isEventTypeFilter } from '../webhook-events.ts';
+import { EVENT_SEVERITIES } from './events.ts';
 
-export const notificationsRouter = railRouter('notifications', {});
+/**
+ * The notifications rail: each API key (the "user" of a notification) subscribes to event types
+ * and picks channels; a background notifier turns the platform's events (the event index) into
+ * inbox notifications and Slack, Teams and email deliveries. Channel settings are the tenant's.
+ */
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+const updatedAtDescription =
+  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+
+/** Where a notification can go: the recipient's inbox, or the tenant's Slack, Teams or email channels. */
+export const NOTIFICATION_CHANNELS = ['inbox', 'slack', 'teams', 'email'] as const;
+/** The external channel kinds, each a sub-resource with its own settings. */
+export const NOTIFICATION_CHANNEL_KINDS = ['slack', 'teams', 'email'] as const;
+export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number];
+export const NOTIFICATION_DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
+
+/** Event categories of this rail: never notified about, so that notifying cannot feed itself. */
+export const NOTIFICATION_OWN_CATEGORIES = [
+  'notification',
+  'notification_subscription',
+  'notification_channel',
+  'notification_preferences',
+];
+
+const ownCategory = (filter: string) => NOTIFICATION_OWN_CATEGORIES.includes(filter.split('.')[0] as string);
+
+const EventTypeFilter = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((f) => isEventTypeFilter(f) && !ownCategory(f), {
+    message: 'not a registered event type, a category wildcard such as `evidence.*`, or `*` (except the notifications rail own events)',
+  })
+  .meta({
+    description:
+      'A registered event type (`evidence.uploaded`), a category wildcard (`assessment.*`) or `*`; the event types of the notifications rail itself are not notified.',
+    examples: ['evidence.uploaded'],
+  });
+
+const Channel = z.enum(NOTIFICATION_CHANNELS).meta({
+  description:
+    "`inbox`: a notification in the subscriber's inbox; `slack`, `teams`, `email`: a message to every active channel of that kind the tenant configured.",
+});
+
+const Severity = z
+  .enum(EVENT_SEVERITIES)
+  .meta({ description: 'Severity of an event, lowest first: debug, info, notice, warning, error, critical.' });
+
+// ---------------------------------------------------------------- subscriptions
+
+export const NotificationSubscription = z
+  .object({
+    object: z.literal('svc.notifications.notification_subscription').meta({ description: objectDescription }),
+    id: prefixedId('nsb', 'nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    subscriberId: z.string().meta({ description: 'Id of the API key the notifications are for (the key that created the subscription).' }),
+    eventTypes: z.array(z.string()).meta({ description: 'Event types, category wildcards (`assessment.*`) or `*` that select events.' }),
+    channels: z.array(Channel).meta({ description: 'Where a selected event is notified.' }),
+    status: z.enum(['active', 'paused', 'canceled']).meta({
+      description: 'Current state: only `active` subscriptions produce notifications; changes only through the transition routes.',
+    }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'NotificationSubscription',
+    examples: [
+      {
+        object: 'svc.notifications.notification_subscription',
+        id: 'nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        subscriberId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        eventTypes: ['evidence.uploaded', 'assessment.*'],
+        channels: ['inbox', 'slack'],
+        status: 'active',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateNotificationSubscriptionBody = z
+  .strictObject({
+    eventTypes: z.array(EventTypeFilter).min(1).max(50).meta({ description: 'Event types to be notified of, 1 to 50.' }),
+    channels: z
+      .array(Channel)
+      .min(1)
+      .max(4)
+      .refine((c) => new Set(c).size === c.length, { message: 'a channel is listed twice' })
+      .meta({ description: 'Channels to notify on, 1 to 4, each at most once.' }),
+  })
+  .meta({
+    id: 'CreateNotificationSubscriptionRequest',
+    examples: [{ eventTypes: ['evidence.uploaded', 'assessment.*'], channels: ['inbox', 'slack'] }],
+  });
+
+export const notificationSubscriptions = resource({
+  rail: 'notifications',
+  path: 'subscribe',
+  name: 'notification_subscription',
+  label: { one: 'notification subscription', many: 'notification subscriptions' },
+  idPrefix: 'nsb',
+  record: NotificationSubscription,
+  statusField: 'status',
+  filters: {
+    status: z.enum(['active', 'paused', 'canceled']).optional(),
+    subscriberId: z.string().min(1).max(64).optional(),
+  },
+  create: {
+    body: CreateNotificationSubscriptionBody,
+    summary: 'Subscribe to event types',
+    description:
+      "Subscribes the calling API key to the event types named (validated against the registered types; wildcards `<category>.*` and `*`) on the channels named. Events after the subscription are notified, subject to the key's preferences.",
+    eventSummary: 'An API key subscribed to notifications.',
+  },
+  transitions: {
+    pause: { from: ['active'], to: 'paused', summary: 'Pause a notification subscription' },
+    resume: { from: ['paused'], to: 'active', summary: 'Resume a notification subscription' },
+    cancel: { from: ['active', 'paused'], to: 'canceled', summary: 'Cancel a notification subscription' },
+  },
+});
+
+// ---------------------------------------------------------------- inbox
+
+claimIdPrefix('ntf', 'svc.notifications.notification');
+claimIdPrefix('npf', 'svc.notifications.preferences');
+claimIdPrefix('nch', 'svc.notifications.channel');
+claimIdPrefix('ndv', 'svc.notifications.delivery');
+
+const NotificationId = prefixedId('ntf', 'ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+
+export const Notification = z
+  .object({
+    object: z.literal('svc.notifications.notification').meta({ description: objectDescription }),
+    id: NotificationId,
+    recipientId: z.string().meta({ description: 'Id of the API key whose inbox holds the notification.' }),
+    eventId: z.string().meta({ description: 'Id of the event-index row (`evi_`) the notification was produced from.' }),
+    eventType: z.string().meta({ description: 'Registered event type of the event (`evidence.uploaded`).' }),
+    subscriptionId: z.string().meta({ description: 'Id of the subscription (`nsb_`) that selected the event.' }),
+    title: z.string().meta({ description: 'One line saying what happened.' }),
+    body: z.string().meta({ description: 'What happened, who did it and where the record is.' }),
+    resourceType: z.string().nullable().meta({ description: 'Object type of the record the event is about (`svc.compliance.evidence`).' }),
+    resourceId: z.string().meta({ description: 'Id of the record the event is about.' }),
+    path: z.string().nullable().meta({ description: 'API path of the record (`/v1/compliance/evidence/evd_...`); null when unknown.' }),
+    actor: z.string().meta({ description: 'Who caused the event (API key id, operator, source).' }),
+    severity: Severity,
+    occurredAt: Timestamp.meta({ description: 'When the event happened (ISO 8601 UTC).' }),
+    read: z.boolean().meta({ description: 'Whether the recipient marked it read.' }),
+    readAt: Timestamp.nullable().meta({ description: 'When it was marked read; null while unread.' }),
+    createdAt: Timestamp.meta({ description: 'When the notifier delivered it to the inbox.' }),
+  })
+  .meta({
+    id: 'Notification',
+    examples: [
+      {
+        object: 'svc.notifications.notification',
+        id: 'ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        recipientId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        eventId: 'evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        eventType: 'evidence.uploaded',
+        subscriptionId: 'nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        title: 'evidence.uploaded: evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        body: 'Evidence was uploaded. By key_01JD3Z8W2M6Q4X9V7K5T1B0N3R at 2026-11-22T09:30:00.000Z: /v1/compliance/evidence/evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        resourceType: 'svc.compliance.evidence',
+        resourceId: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        path: '/v1/compliance/evidence/evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        actor: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        severity: 'info',
+        occurredAt: '2026-11-22T09:30:00.000Z',
+        read: false,
+        readAt: null,
+        createdAt: '2026-11-22T09:30:00.250Z',
+      },
+    ],
+  });
+
+export const InboxQuery = PaginationQuery.extend({
+  unread: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: '`true`: only unread notifications; `false`: only read ones; absent: both.' }),
+  eventType: z.string().min(1).max(100).optional().meta({ description: 'Only notifications of this event type.' }),
+});
+
+export const InboxCounts = z
+  .object({
+    object: z.literal('svc.notifications.inbox_counts').meta({ description: objectDescription }),
+    recipientId: z.string().meta({ description: 'Id of the API key whose inbox is counted (the caller).' }),
+    total: z.int().min(0).meta({ description: 'Notifications in the inbox.' }),
+    unread: z.int().min(0).meta({ description: 'Of those, the unread ones.' }),
+  })
+  .meta({
+    id: 'NotificationInboxCounts',
+    examples: [{ object: 'svc.notifications.inbox_counts', recipientId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R', total: 12, unread: 3 }],
+  });
+
+export const MarkReadBody = z
+  .strictObject({
+    ids: z.array(NotificationId).min(1).max(200).optional().meta({ description: 'Notifications to mark read, 1 to 200, of the caller.' }),
+    upTo: Timestamp.optional().meta({
+      description: 'Marks read every notification of the caller whose event happened at or before this time (ISO 8601 UTC).',
+    }),
+  })
+  .refine((b) => (b.ids === undefined) !== (b.upTo === undefined), {
+    path: ['ids'],
+    message: 'give exactly one of ids and upTo',
+  })
+  .meta({
+    id: 'MarkNotificationsReadRequest',
+    examples: [{ ids: ['ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R'] }, { upTo: '2026-11-22T09:30:00.000Z' }],
+  });
+
+export const MarkReadResult = z
+  .object({
+    object: z.literal('svc.notifications.mark_read').meta({ description: objectDescription }),
+    marked: z.int().min(0).meta({ description: 'Notifications this call moved from unread to read.' }),
+    unread: z.int().min(0).meta({ description: "Unread notifications left in the caller's inbox after the call." }),
+  })
+  .meta({ id: 'MarkNotificationsReadResult', examples: [{ object: 'svc.notifications.mark_read', marked: 1, unread: 2 }] });
+
+// ---------------------------------------------------------------- preferences
+
+export const NotificationPreferences = z
+  .object({
+    object: z.literal('svc.notifications.preferences').meta({ description: objectDescription }),
+    principalId: z.string().meta({ description: 'Id of the API key the preferences belong to (the caller).' }),
+    mutedEventTypes: z
+      .array(z.string())
+      .meta({ description: 'Event types or wildcards never notified to this key, whatever its subscriptions say.' }),
+    minimumSeverity: Severity.meta({ description: 'Events below this severity are not notified (`debug` lets every event through).' }),
+    channels: z
+      .array(Channel)
+      .meta({ description: "Channels this key's subscriptions may use; a channel left out is switched off for every subscription." }),
+    updatedAt: Timestamp.nullable().meta({ description: 'When the preferences were last set; null while they are the defaults.' }),
+  })
+  .meta({
+    id: 'NotificationPreferences',
+    examples: [
+      {
+        object: 'svc.notifications.preferences',
+        principalId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        mutedEventTypes: ['assessment.started'],
+        minimumSeverity: 'info',
+        channels: ['inbox', 'slack', 'teams', 'email'],
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const PutPreferencesBody = z
+  .strictObject({
+    mutedEventTypes: z.array(EventTypeFilter).max(100).meta({ description: 'Event types or wildcards to mute, up to 100.' }),
+    minimumSeverity: Severity.meta({ description: 'Events below this severity are not notified.' }),
+    channels: z
+      .array(Channel)
+      .max(4)
+      .refine((c) => new Set(c).size === c.length, { message: 'a channel is listed twice' })
+      .meta({ description: 'Channels switched on for this key, each at most once; an empty list silences every channel.' }),
+  })
+  .meta({
+    id: 'PutNotificationPreferencesRequest',
+    examples: [{ mutedEventTypes: ['assessment.started'], minimumSeverity: 'info', channels: ['inbox', 'slack', 'teams', 'email'] }],
+  });
+
+// ---------------------------------------------------------------- channels
+
+const ChannelStatus = z.enum(['active', 'disabled']).meta({ description: 'Only `active` channels receive messages.' });
+
+const channelRecord = <K extends NotificationChannelKind>(kind: K) =>
+  z.object({
+    object: z.literal(`svc.notifications.${kind}_channel` as `svc.notifications.${K}_channel`).meta({ description: objectDescription }),
+    id: prefixedId('nch', 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    kind: z.literal(kind).meta({ description: 'Kind of channel.' }),
+    name: z.string().meta({ description: 'Name of the channel as shown to people.' }),
+    status: ChannelStatus,
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  });
+
+const urlHintDescription =
+  'The webhook URL with its secret part hidden (scheme, host and the last four characters): the URL carries a token and is never returned in full, not even on creation.';
+
+export const SlackChannel = channelRecord('slack')
+  .extend({ urlHint: z.string().meta({ description: urlHintDescription }) })
+  .meta({
+    id: 'NotificationSlackChannel',
+    examples: [
+      {
+        object: 'svc.notifications.slack_channel',
+        id: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        kind: 'slack',
+        name: '#compliance-alerts',
+        status: 'active',
+        urlHint: 'https://hooks.slack.com/…XXXX',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const TeamsChannel = channelRecord('teams')
+  .extend({ urlHint: z.string().meta({ description: urlHintDescription }) })
+  .meta({
+    id: 'NotificationTeamsChannel',
+    examples: [
+      {
+        object: 'svc.notifications.teams_channel',
+        id: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        kind: 'teams',
+        name: 'Compliance team',
+        status: 'active',
+        urlHint: 'https://example.webhook.office.com/…a1b2',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const EmailChannel = channelRecord('email')
+  .extend({ recipients: z.array(z.string()).meta({ description: 'Email addresses every message of the channel goes to.' }) })
+  .meta({
+    id: 'NotificationEmailChannel',
+    examples: [
+      {
+        object: 'svc.notifications.email_channel',
+        id: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        kind: 'email',
+        name: 'Compliance officers',
+        status: 'active',
+        recipients: ['dpo@example.com', 'ciso@example.com'],
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+const WebhookUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .meta({
+      description: `${what} incoming-webhook URL; https and a public address unless the operator allows private targets. Stored sealed.`,
+    });
+
+const ChannelName = z.string().min(1).max(200).meta({ description: 'Name of the channel as shown to people.' });
+
+export const CreateSlackChannelBody = z.strictObject({ name: ChannelName, url: WebhookUrl('Slack') }).meta({
+  id: 'CreateNotificationSlackChannelRequest',
+  examples: [{ name: '#compliance-alerts', url: 'https://hooks.slack.com/services/T000/B000/XXXX' }],
+});
+export const CreateTeamsChannelBody = z.strictObject({ name: ChannelName, url: WebhookUrl('Microsoft Teams') }).meta({
+  id: 'CreateNotificationTeamsChannelRequest',
+  examples: [{ name: 'Compliance team', url: 'https://example.webhook.office.com/webhookb2/abc/IncomingWebhook/def/a1b2' }],
+});
+export const CreateEmailChannelBody = z
+  .strictObject({
+    name: ChannelName,
+    recipients: z.array(z.email().max(254)).min(1).max(50).meta({ description: 'Email addresses every message goes to, 1 to 50.' }),
+  })
+  .meta({ id: 'CreateNotificationEmailChannelRequest', examples: [{ name: 'Compliance officers', recipients: ['dpo@example.com'] }] });
+
+export const NotificationDelivery = z
+  .object({
+    object: z.literal('svc.notifications.delivery').meta({ description: objectDescription }),
+    id: prefixedId('ndv', 'ndv_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    channelId: z.string().meta({ description: 'Id of the channel (`nch_`) the message goes to.' }),
+    kind: z.enum(NOTIFICATION_CHANNEL_KINDS).meta({ description: 'Kind of the channel.' }),
+    eventId: z.string().meta({ description: 'Id of the event-index row (`evi_`) the message is about.' }),
+    eventType: z.string().meta({ description: 'Registered event type of the event.' }),
+    status: z.enum(NOTIFICATION_DELIVERY_STATUSES).meta({
+      description:
+        '`pending` (waiting for its next attempt), `delivering` (an attempt is under way), `succeeded`, or `failed` after the last attempt.',
+    }),
+    attempts: z.int().min(0).meta({ description: 'Attempts made so far.' }),
+    lastStatusCode: z
+      .int()
+      .nullable()
+      .meta({ description: 'HTTP status (Slack, Teams) or SMTP reply code (email) of the last attempt; null when none came.' }),
+    lastError: z.string().nullable().meta({ description: 'Why the last attempt failed; null when it did not.' }),
+    nextAttemptAt: Timestamp.nullable().meta({ description: 'When the next attempt is due; null once succeeded or failed.' }),
+    deliveredAt: Timestamp.nullable().meta({ description: 'When the channel accepted the message; null until then.' }),
+    failedAt: Timestamp.nullable().meta({ description: 'When the last attempt failed for good; null otherwise.' }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'NotificationDelivery',
+    examples: [
+      {
+        object: 'svc.notifications.delivery',
+        id: 'ndv_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        channelId: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        kind: 'slack',
+        eventId: 'evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        eventType: 'evidence.uploaded',
+        status: 'succeeded',
+        attempts: 1,
+        lastStatusCode: 200,
+        lastError: null,
+        nextAttemptAt: null,
+        deliveredAt: '2026-11-22T09:30:01.000Z',
+        failedAt: null,
+        createdAt: '2026-11-22T09:30:00.250Z',
+      },
+    ],
+  });
+
+const ChannelIdParams = z.object({ id: prefixedId('nch', 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R') });
+
+const read = meta({ auth: 'tenant', rail: 'notifications', permission: 'notifications:read', mutating: false });
+const write = (audit: string) => meta({ auth: 'tenant', rail: 'notifications', permission: 'notifications:write', mutating: true, audit });
+
+const KIND_LABEL: Record<NotificationChannelKind, string> = { slack: 'Slack channel', teams: 'Teams channel', email: 'email channel' };
+
+function channelRoutes<R extends z.ZodObject, B extends z.ZodType>(kind: NotificationChannelKind, record: R, body: B) {
+  const label = KIND_LABEL[kind];
+  const article = /^[aeiou]/i.test(label) ? 'an' : 'a';
+  const secretNote = kind === 'email' ? '' : ' The URL is checked like a webhook target and stored sealed; responses show only `urlHint`.';
+  return {
+    list: {
+      method: 'GET',
+      path: `/${kind}`,
+      query: PaginationQuery.extend({ status: ChannelStatus.optional().meta({ description: `Only ${label}s in this state.` }) }),
+      responses: { 200: listOf(record) },
+      summary: `List ${label}s`,
+      description: `The tenant's ${label}s, newest first, as \`{ data, cursor }\`. Needs \`notifications:read\`.`,
+      metadata: read,
+    },
+    create: {
+      method: 'POST',
+      path: `/${kind}`,
+      body,
+      responses: { 201: record },
+      summary: `Add ${article} ${label}`,
+      description: `Adds ${article} ${label} of the tenant; subscriptions naming \`${kind}\` send their events to every active one.${secretNote} Audited (\`notification_channel.created\`). Needs \`notifications:write\`.`,
+      metadata: write('notification_channel.created'),
+    },
+    get: {
+      method: 'GET',
+      path: `/${kind}/:id`,
+      pathParams: ChannelIdParams,
+      responses: { 200: record },
+      summary: `Get ${article} ${label}`,
+      description: `One ${label} of the tenant; 404 \`not_found\` for an unknown id, another tenant's or another kind's. Needs \`notifications:read\`.`,
+      metadata: read,
+    },
+    disable: {
+      method: 'POST',
+      path: `/${kind}/:id/disable`,
+      pathParams: ChannelIdParams,
+      body: z.strictObject({}).optional(),
+      responses: { 200: record },
+      summary: `Disable ${article} ${label}`,
+      description: `Stops sending to the channel (from \`active\`; 409 \`conflict\` otherwise); deliveries already queued still run. Audited (\`notification_channel.disabled\`). Needs \`notifications:write\`.`,
+      metadata: write('notification_channel.disabled'),
+    },
+    enable: {
+      method: 'POST',
+      path: `/${kind}/:id/enable`,
+      pathParams: ChannelIdParams,
+      body: z.strictObject({}).optional(),
+      responses: { 200: record },
+      summary: `Enable ${article} ${label}`,
+      description: `Sends to the channel again (from \`disabled\`; 409 \`conflict\` otherwise). Audited (\`notification_channel.enabled\`). Needs \`notifications:write\`.`,
+      metadata: write('notification_channel.enabled'),
+    },
+    deliveries: {
+      method: 'GET',
+      path: `/${kind}/:id/deliveries`,
+      pathParams: ChannelIdParams,
+      query: PaginationQuery.extend({
+        status: z.enum(NOTIFICATION_DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
+      }),
+      responses: { 200: listOf(NotificationDelivery) },
+      summary: `List the deliveries of ${article} ${label}`,
+      description: `Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs \`notifications:read\`.`,
+      metadata: read,
+    },
+  } as const;
+}
+
+// ---------------------------------------------------------------- router
+
+export const notificationsRouter = railRouter('notifications', {
+  inbox: {
+    list: {
+      method: 'GET',
+      path: '/inbox',
+      query: InboxQuery,
+      responses: { 200: listOf(Notification) },
+      summary: "List the caller's notifications",
+      description:
+        'Notifications in the inbox of the calling API key, newest first, as `{ data, cursor }`; `unread=true` for the unread ones only. Needs `notifications:read`.',
+      metadata: read,
+    },
+    counts: {
+      method: 'GET',
+      path: '/inbox/counts',
+      responses: { 200: InboxCounts },
+      summary: "Count the caller's notifications",
+      description: "Total and unread notifications in the calling key's inbox, counted at request time. Needs `notifications:read`.",
+      metadata: read,
+    },
+    get: {
+      method: 'GET',
+      path: '/inbox/:id',
+      pathParams: z.object({ id: NotificationId }),
+      responses: { 200: Notification },
+      summary: 'Get a notification',
+      description:
+        "One notification of the caller's inbox; 404 `not_found` for an unknown id or one of another key or tenant. Needs `notifications:read`.",
+      metadata: read,
+    },
+  },
+  markRead: {
+    method: 'POST',
+    path: '/mark-read',
+    body: MarkReadBody,
+    responses: { 200: MarkReadResult },
+    summary: 'Mark notifications read',
+    description:
+      "Marks read the caller's notifications named in `ids` (unknown ids and other keys' are ignored), or every one whose event happened at or before `upTo`. Returns how many changed and how many stay unread. Audited (`notification.marked_read`). Needs `notifications:write`.",
+    metadata: write('notification.marked_read'),
+  },
+  subscribe: notificationSubscriptions.routes,
+  preferences: {
+    get: {
+      method: 'GET',
+      path: '/preferences',
+      responses: { 200: NotificationPreferences },
+      summary: "Get the caller's notification preferences",
+      description:
+        'Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.',
+      metadata: read,
+    },
+    put: {
+      method: 'PUT',
+      path: '/preferences',
+      body: PutPreferencesBody,
+      responses: { 200: NotificationPreferences },
+      summary: "Set the caller's notification preferences",
+      description:
+        'Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.',
+      metadata: write('notification_preferences.updated'),
+    },
+  },
+  slack: channelRoutes('slack', SlackChannel, CreateSlackChannelBody),
+  teams: channelRoutes('teams', TeamsChannel, CreateTeamsChannelBody),
+  email: channelRoutes('email', EmailChannel, CreateEmailChannelBody),
+});
+
+const AnyChannel = z.union([SlackChannel, TeamsChannel, EmailChannel]);
 
 /** Event types the notifications rail emits. */
-export const notificationsEvents: ReturnType<typeof eventType>[] = [];
+export const notificationsEvents = [
+  ...notificationSubscriptions.events,
+  eventType('notification.marked_read', 'An API key marked notifications of its inbox read.', MarkReadResult),
+  eventType('notification_preferences.updated', "An API key's notification preferences changed.", NotificationPreferences),
+  eventType('notification_channel.created', 'A Slack, Teams or email channel was added.', AnyChannel),
+  eventType('notification_channel.disabled', 'A notification channel was disabled.', AnyChannel),
+  eventType('notification_channel.enabled', 'A notification channel was enabled again.', AnyChannel),
+];

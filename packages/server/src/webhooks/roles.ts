@@ -6,6 +6,7 @@ import { migrate } from '../db/migrate.ts';
 import { createHardenedServer } from '../http/hardening.ts';
 import type { Logger } from '../logger.ts';
 import { createLogger } from '../logger.ts';
+import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { createInboundApp, type InboundMetrics } from './inbound/worker.ts';
 import { resolveSecretsKey } from './secrets-key.ts';
@@ -13,6 +14,8 @@ import { resolveSecretsKey } from './secrets-key.ts';
 /** The webhook parts a process runs, after its role: the dispatcher and the inbound worker. */
 export interface WebhookRoles {
   dispatcher: Dispatcher | undefined;
+  /** The notifier (inbox notifications and Slack, Teams and email deliveries), beside the dispatcher. */
+  notifier: Notifier | undefined;
   /** URL of the inbound webhook worker, when this process runs it. */
   webhookUrl: string | undefined;
   webhookPort: number | undefined;
@@ -25,9 +28,12 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
   const { db, config } = opts;
   const role = config.webhooks.role;
   let dispatcher: Dispatcher | undefined;
+  let notifier: Notifier | undefined;
   if (role === 'all' || role === 'dispatcher') {
     dispatcher = createDispatcher({ db, config: config.webhooks, log: opts.log });
     dispatcher.start();
+    notifier = createNotifier({ db, config, log: opts.log });
+    notifier.start();
   }
   let server: Server | undefined;
   let metrics: InboundMetrics | undefined;
@@ -48,6 +54,7 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
       });
     } catch (err) {
       await dispatcher?.stop();
+      await notifier?.stop();
       throw err;
     }
   }
@@ -57,11 +64,13 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
   if (dispatcher) opts.log.info('webhook dispatcher started', { dispatcher: dispatcher.id });
   return {
     dispatcher,
+    notifier,
     webhookUrl,
     webhookPort: port,
     metrics,
     close: async () => {
       await dispatcher?.stop();
+      await notifier?.stop();
       if (server) {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server?.close(() => resolve()));

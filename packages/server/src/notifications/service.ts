@@ -1,0 +1,340 @@
+import {
+  type EmailChannel,
+  type InboxCounts,
+  type MarkReadBody,
+  type MarkReadResult,
+  NOTIFICATION_CHANNELS,
+  type Notification,
+  type NotificationChannelKind,
+  type NotificationDelivery,
+  type NotificationPreferences,
+  type NotificationSubscription,
+  type notificationSubscriptions,
+  type PutPreferencesBody,
+  type SlackChannel,
+  type TeamsChannel,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma } from '../db/client.ts';
+import { keysetList } from '../db/pagination.ts';
+import { scopeToTenant } from '../db/tenant-scope.ts';
+import { ApiError } from '../errors.ts';
+import type {
+  NotificationChannel as ChannelRow,
+  NotificationDelivery as DeliveryRow,
+  Notification as NotificationRow,
+  NotificationPreference as PreferenceRow,
+  NotificationSubscription as SubscriptionRow,
+} from '../generated/prisma/client.ts';
+import { newId } from '../ids.ts';
+import type { Store } from '../kit.ts';
+import { type Actor, recordChange } from '../services/changes.ts';
+import { sealSecret } from '../webhooks/secret-box.ts';
+import { checkTargetUrl } from '../webhooks/targets.ts';
+
+const iso = (d: Date) => d.toISOString();
+
+// ---------------------------------------------------------------- subscriptions
+
+const renderSubscription = (r: SubscriptionRow): z.infer<typeof NotificationSubscription> => ({
+  object: 'svc.notifications.notification_subscription',
+  id: r.id,
+  subscriberId: r.subscriberId,
+  eventTypes: r.eventTypes,
+  channels: r.channels as z.infer<typeof NotificationSubscription>['channels'],
+  status: r.status as z.infer<typeof NotificationSubscription>['status'],
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+/** The subscriber is the calling API key: a key subscribes itself, its inbox is its own. */
+export const subscriptionStore: Store<typeof notificationSubscriptions> = {
+  model: 'notificationSubscription',
+  render: renderSubscription,
+  create: async ({ who, body }) => ({
+    subscriberId: who.actor,
+    eventTypes: [...new Set(body.eventTypes)],
+    channels: body.channels,
+    status: 'active',
+    createdBy: who.actor,
+  }),
+  auditData: (s) => ({ eventTypes: s.eventTypes, channels: s.channels }),
+};
+
+// ---------------------------------------------------------------- inbox
+
+type NotificationOut = z.infer<typeof Notification>;
+
+const renderNotification = (r: NotificationRow): NotificationOut => ({
+  object: 'svc.notifications.notification',
+  id: r.id,
+  recipientId: r.recipientId,
+  eventId: r.eventId,
+  eventType: r.eventType,
+  subscriptionId: r.subscriptionId,
+  title: r.title,
+  body: r.body,
+  resourceType: r.resourceType,
+  resourceId: r.resourceId,
+  path: r.path,
+  actor: r.actor,
+  severity: r.severity as NotificationOut['severity'],
+  occurredAt: iso(r.occurredAt),
+  read: r.readAt !== null,
+  readAt: r.readAt ? iso(r.readAt) : null,
+  createdAt: iso(r.createdAt),
+});
+
+export async function listInbox(
+  prisma: Prisma,
+  who: Actor,
+  query: { limit: number; cursor?: string | undefined; unread?: 'true' | 'false' | undefined; eventType?: string | undefined },
+) {
+  const db = scopeToTenant(prisma, who.tenantId);
+  const where: Record<string, unknown> = { recipientId: who.actor };
+  if (query.unread === 'true') where.readAt = null;
+  if (query.unread === 'false') where.readAt = { not: null };
+  if (query.eventType) where.eventType = query.eventType;
+  return keysetList(db.notification, query, { where, render: renderNotification });
+}
+
+export async function getNotification(prisma: Prisma, who: Actor, id: string): Promise<NotificationOut> {
+  const row = await scopeToTenant(prisma, who.tenantId).notification.findFirst({ where: { id, recipientId: who.actor } });
+  if (!row) throw new ApiError('not_found', `Notification ${id} was not found.`);
+  return renderNotification(row);
+}
+
+export async function inboxCounts(prisma: Prisma, who: Actor): Promise<z.infer<typeof InboxCounts>> {
+  const db = scopeToTenant(prisma, who.tenantId);
+  const [total, unread] = await Promise.all([
+    db.notification.count({ where: { recipientId: who.actor } }),
+    db.notification.count({ where: { recipientId: who.actor, readAt: null } }),
+  ]);
+  return { object: 'svc.notifications.inbox_counts', recipientId: who.actor, total, unread };
+}
+
+export async function markRead(prisma: Prisma, who: Actor, body: z.infer<typeof MarkReadBody>): Promise<z.infer<typeof MarkReadResult>> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const now = new Date();
+    const which: Record<string, unknown> = body.ids ? { id: { in: body.ids } } : { occurredAt: { lte: new Date(body.upTo as string) } };
+    const { count } = await db.notification.updateMany({
+      where: { recipientId: who.actor, readAt: null, ...which },
+      data: { readAt: now },
+    });
+    const unread = await db.notification.count({ where: { recipientId: who.actor, readAt: null } });
+    const out = { object: 'svc.notifications.mark_read' as const, marked: count, unread };
+    await recordChange(tx, {
+      ...who,
+      action: 'notification.marked_read',
+      resourceType: 'svc.notifications.inbox',
+      resourceId: who.actor,
+      data: { ...(body.ids ? { ids: body.ids } : { upTo: body.upTo }), marked: count },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- preferences
+
+type PreferencesOut = z.infer<typeof NotificationPreferences>;
+
+/** What a key gets until it sets its own: nothing muted, every severity, every channel. */
+export const DEFAULT_PREFERENCES = {
+  mutedEventTypes: [] as string[],
+  minimumSeverity: 'debug',
+  channels: [...NOTIFICATION_CHANNELS] as string[],
+};
+
+const renderPreferences = (principalId: string, r: PreferenceRow | null): PreferencesOut => ({
+  object: 'svc.notifications.preferences',
+  principalId,
+  mutedEventTypes: r ? r.mutedEventTypes : DEFAULT_PREFERENCES.mutedEventTypes,
+  minimumSeverity: (r ? r.minimumSeverity : DEFAULT_PREFERENCES.minimumSeverity) as PreferencesOut['minimumSeverity'],
+  channels: (r ? r.channels : DEFAULT_PREFERENCES.channels) as PreferencesOut['channels'],
+  updatedAt: r ? iso(r.updatedAt) : null,
+});
+
+export async function getPreferences(prisma: Prisma, who: Actor): Promise<PreferencesOut> {
+  const row = await scopeToTenant(prisma, who.tenantId).notificationPreference.findFirst({ where: { principalId: who.actor } });
+  return renderPreferences(who.actor, row);
+}
+
+export async function putPreferences(prisma: Prisma, who: Actor, body: z.infer<typeof PutPreferencesBody>): Promise<PreferencesOut> {
+  return prisma.$transaction(async (tx) => {
+    const now = new Date();
+    const data = {
+      mutedEventTypes: [...new Set(body.mutedEventTypes)],
+      minimumSeverity: body.minimumSeverity,
+      channels: body.channels,
+      updatedAt: now,
+    };
+    const row = await tx.notificationPreference.upsert({
+      where: { tenantId_principalId: { tenantId: who.tenantId, principalId: who.actor } },
+      create: { id: newId('npf'), tenantId: who.tenantId, principalId: who.actor, createdAt: now, ...data },
+      update: data,
+    });
+    const out = renderPreferences(who.actor, row);
+    await recordChange(tx, {
+      ...who,
+      action: 'notification_preferences.updated',
+      resourceType: 'svc.notifications.preferences',
+      resourceId: row.id,
+      data: { mutedEventTypes: out.mutedEventTypes, minimumSeverity: out.minimumSeverity, channels: out.channels },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- channels
+
+type ChannelOut = z.infer<typeof SlackChannel> | z.infer<typeof TeamsChannel> | z.infer<typeof EmailChannel>;
+
+/** Scheme, host and the last four characters: enough to recognise a URL, not to use it. */
+export function urlHint(raw: string): string {
+  const url = new URL(raw);
+  return `${url.protocol}//${url.host}/…${raw.slice(-4)}`;
+}
+
+function renderChannel(r: ChannelRow): ChannelOut {
+  const base = {
+    id: r.id,
+    name: r.name,
+    status: r.status as 'active' | 'disabled',
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+  if (r.kind === 'email') return { object: 'svc.notifications.email_channel', kind: 'email', ...base, recipients: r.recipients };
+  if (r.kind === 'teams') return { object: 'svc.notifications.teams_channel', kind: 'teams', ...base, urlHint: r.urlHint ?? '' };
+  return { object: 'svc.notifications.slack_channel', kind: 'slack', ...base, urlHint: r.urlHint ?? '' };
+}
+
+const KIND_WORDS: Record<NotificationChannelKind, string> = { slack: 'Slack channel', teams: 'Teams channel', email: 'Email channel' };
+
+async function findChannel(prisma: Prisma, tenantId: string, kind: NotificationChannelKind, id: string): Promise<ChannelRow> {
+  const row = await scopeToTenant(prisma, tenantId).notificationChannel.findFirst({ where: { id, kind } });
+  if (!row) throw new ApiError('not_found', `${KIND_WORDS[kind]} ${id} was not found.`);
+  return row;
+}
+
+export async function listChannels(
+  prisma: Prisma,
+  tenantId: string,
+  kind: NotificationChannelKind,
+  query: { limit: number; cursor?: string | undefined; status?: string | undefined },
+) {
+  const where: Record<string, unknown> = { kind };
+  if (query.status) where.status = query.status;
+  return keysetList(scopeToTenant(prisma, tenantId).notificationChannel, query, { where, render: renderChannel });
+}
+
+export async function getChannel(prisma: Prisma, tenantId: string, kind: NotificationChannelKind, id: string): Promise<ChannelOut> {
+  return renderChannel(await findChannel(prisma, tenantId, kind, id));
+}
+
+export async function createChannel(
+  prisma: Prisma,
+  who: Actor,
+  kind: NotificationChannelKind,
+  body: { name: string; url?: string; recipients?: string[] },
+  allowPrivateTargets: boolean,
+): Promise<ChannelOut> {
+  if (body.url !== undefined) checkTargetUrl(body.url, allowPrivateTargets);
+  return prisma.$transaction(async (tx) => {
+    const now = new Date();
+    const row = await tx.notificationChannel.create({
+      data: {
+        id: newId('nch'),
+        tenantId: who.tenantId,
+        kind,
+        name: body.name,
+        url: body.url !== undefined ? sealSecret(body.url) : null,
+        urlHint: body.url !== undefined ? urlHint(body.url) : null,
+        recipients: body.recipients ? [...new Set(body.recipients.map((r) => r.toLowerCase()))] : [],
+        status: 'active',
+        createdBy: who.actor,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    const out = renderChannel(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'notification_channel.created',
+      resourceType: `svc.notifications.${kind}_channel`,
+      resourceId: row.id,
+      // Never the URL: it carries the channel's token.
+      data: { kind, name: row.name, ...(kind === 'email' ? { recipients: row.recipients.length } : {}) },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function setChannelStatus(
+  prisma: Prisma,
+  who: Actor,
+  kind: NotificationChannelKind,
+  id: string,
+  verb: 'disable' | 'enable',
+): Promise<ChannelOut> {
+  const from = verb === 'disable' ? 'active' : 'disabled';
+  const to = verb === 'disable' ? 'disabled' : 'active';
+  return prisma.$transaction(async (tx) => {
+    const current = await findChannel(tx as Prisma, who.tenantId, kind, id);
+    const conflict = () =>
+      new ApiError('conflict', `${KIND_WORDS[kind]} ${id} is ${current.status}; ${verb} is allowed from ${from}.`, [
+        { field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` },
+      ]);
+    if (current.status !== from) throw conflict();
+    const { count } = await tx.notificationChannel.updateMany({
+      where: { tenantId: who.tenantId, id, status: from },
+      data: { status: to, updatedAt: new Date() },
+    });
+    if (count !== 1) throw conflict();
+    const out = renderChannel(await findChannel(tx as Prisma, who.tenantId, kind, id));
+    await recordChange(tx, {
+      ...who,
+      action: `notification_channel.${verb}d`,
+      resourceType: `svc.notifications.${kind}_channel`,
+      resourceId: id,
+      data: { from, to },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+const renderDelivery = (r: DeliveryRow): z.infer<typeof NotificationDelivery> => ({
+  object: 'svc.notifications.delivery',
+  id: r.id,
+  channelId: r.channelId,
+  kind: r.kind as NotificationChannelKind,
+  eventId: r.eventId,
+  eventType: r.eventType,
+  status: r.status as z.infer<typeof NotificationDelivery>['status'],
+  attempts: r.attemptCount,
+  lastStatusCode: r.lastStatusCode,
+  lastError: r.lastError,
+  nextAttemptAt: r.nextAttemptAt ? iso(r.nextAttemptAt) : null,
+  deliveredAt: r.deliveredAt ? iso(r.deliveredAt) : null,
+  failedAt: r.failedAt ? iso(r.failedAt) : null,
+  createdAt: iso(r.createdAt),
+});
+
+export async function listDeliveries(
+  prisma: Prisma,
+  tenantId: string,
+  kind: NotificationChannelKind,
+  id: string,
+  query: { limit: number; cursor?: string | undefined; status?: string | undefined },
+) {
+  await findChannel(prisma, tenantId, kind, id);
+  const where: Record<string, unknown> = { channelId: id };
+  if (query.status) where.status = query.status;
+  return keysetList(scopeToTenant(prisma, tenantId).notificationDelivery, query, { where, render: renderDelivery });
+}
