@@ -1,7 +1,858 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
+import { RaciGap, RaciRow } from './stakeholders.ts';
 
-export const governanceRouter = railRouter('governance', {});
+/**
+ * The governance rail: who decides what (decision rights), approvals that walk an approval chain
+ * of the stakeholders rail step by step, board meetings with their minutes and decisions,
+ * delegations with a validity period, conflicts of interest, the organisation-wide RACI chart and
+ * versioned, hashed snapshots of the governance state.
+ */
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+const updatedAtDescription =
+  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+
+const PersonId = prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const OtherPersonId = prefixedId('usr', 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X');
+const RoleRef = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const ChainRef = prefixedId('apc', 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const MeetingId = prefixedId('gbm', 'gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+
+const Subject = z.string().trim().min(1).max(300).meta({
+  description:
+    'What is approved or what a conflict concerns, as free text (`Vendor contract: Acme Analytics`); compared case-insensitively, so a conflict declared on a subject bars approvals of the same subject.',
+});
+
+// ---------------------------------------------------------------- decision rights
+
+export const GovernanceDecisionRight = z
+  .object({
+    object: z.literal('svc.governance.decision_right').meta({ description: objectDescription }),
+    id: prefixedId('gdr', 'gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    decisionType: z.string().meta({ description: 'The kind of decision (`vendor_contract`, `model_release`, `policy_exception`).' }),
+    description: z.string().nullable().meta({ description: 'What the right covers; null when not given.' }),
+    roleId: z.string().nullable().meta({ description: 'The role that decides (`rol_...`); null when a person does.' }),
+    personId: z.string().nullable().meta({ description: 'The person who decides (`usr_...`); null when a role does.' }),
+    maxAmountEur: z
+      .number()
+      .nullable()
+      .meta({ description: 'Upper bound, in euros, of the decisions the right covers; null for no bound.' }),
+    status: z.enum(['active', 'retired']).meta({ description: '`active`, or `retired` once it no longer applies.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'GovernanceDecisionRight',
+    examples: [
+      {
+        object: 'svc.governance.decision_right',
+        id: 'gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        decisionType: 'vendor_contract',
+        description: 'Signs vendor contracts up to 50,000 EUR.',
+        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        personId: null,
+        maxAmountEur: 50000,
+        status: 'active',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateGovernanceDecisionRightBody = z
+  .strictObject({
+    decisionType: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[a-z][a-z0-9_]*$/)
+      .meta({ description: 'The kind of decision, lowercase snake_case (`vendor_contract`).' }),
+    description: z.string().min(1).max(2000).optional().meta({ description: 'What the right covers.' }),
+    roleId: RoleRef.optional().meta({ description: 'The role that decides; exactly one of `roleId` and `personId`. Unknown: 422.' }),
+    personId: PersonId.optional().meta({
+      description: 'The person who decides; exactly one of `roleId` and `personId`. Unknown or inactive: 422.',
+    }),
+    maxAmountEur: z
+      .number()
+      .positive()
+      .max(1e12)
+      .optional()
+      .meta({ description: 'Upper bound, in euros, of the decisions the right covers; absent for no bound.' }),
+  })
+  .refine((b) => (b.roleId === undefined) !== (b.personId === undefined), {
+    path: ['roleId'],
+    message: 'give exactly one of roleId and personId',
+  })
+  .meta({
+    id: 'CreateGovernanceDecisionRightRequest',
+    examples: [
+      {
+        decisionType: 'vendor_contract',
+        description: 'Signs vendor contracts up to 50,000 EUR.',
+        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        maxAmountEur: 50000,
+      },
+    ],
+  });
+
+export const governanceDecisionRights = resource({
+  rail: 'governance',
+  path: 'decision-rights',
+  name: 'decision_right',
+  label: { one: 'decision right', many: 'decision rights' },
+  idPrefix: 'gdr',
+  record: GovernanceDecisionRight,
+  statusField: 'status',
+  filters: {
+    decisionType: z.string().max(64).optional().meta({ description: 'Only decision rights of this decision type.' }),
+    status: z.enum(['active', 'retired']).optional(),
+  },
+  create: {
+    body: CreateGovernanceDecisionRightBody,
+    summary: 'Define a decision right',
+    description:
+      'Says who decides a type of decision: a role or a person, up to an amount in euros when given. 422 naming the field for an unknown role, an unknown or inactive person, or both or neither of them.',
+    eventSummary: 'A decision right was defined.',
+  },
+  transitions: {
+    retire: { from: ['active'], to: 'retired', summary: 'Retire a decision right', description: 'The right no longer applies.' },
+  },
+});
+
+// ---------------------------------------------------------------- approvals
+
+export const GovernanceApprovalStep = z.object({
+  step: z.int().min(1).meta({ description: 'The step acted on, 1-based.' }),
+  approverId: z.string().meta({ description: "The chain's approver of that step." }),
+  actedBy: z.string().meta({ description: 'The person who acted: the approver, or a delegate of theirs.' }),
+  delegationId: z
+    .string()
+    .nullable()
+    .meta({ description: 'The delegation the delegate acted under (`gdl_...`); null when the approver acted.' }),
+  decision: z.enum(['approved', 'rejected']).meta({ description: 'What was decided at that step.' }),
+  comment: z.string().nullable().meta({ description: 'The comment given; null when none.' }),
+  at: Timestamp.meta({ description: 'When it was decided (ISO 8601 UTC).' }),
+});
+
+export const GovernanceApproval = z
+  .object({
+    object: z.literal('svc.governance.approval').meta({ description: objectDescription }),
+    id: prefixedId('gap', 'gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    subject: z.string().meta({ description: 'What is being approved.' }),
+    chainId: z.string().meta({ description: 'The approval chain walked (`apc_...`).' }),
+    approverIds: z
+      .array(z.string())
+      .meta({ description: "The chain's approvers in order, as they were when the approval was opened: step n is approverIds[n-1]." }),
+    status: z
+      .enum(['pending', 'approved', 'rejected'])
+      .meta({ description: '`pending` while steps remain; `approved` after the last step; `rejected` when any step rejected.' }),
+    currentStep: z
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: 'The step awaiting a decision, 1-based; null once the approval is closed.' }),
+    currentApproverId: z.string().nullable().meta({ description: 'Who must act next; null once the approval is closed.' }),
+    steps: z.array(GovernanceApprovalStep).meta({ description: 'The decisions taken so far, in order.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'GovernanceApproval',
+    examples: [
+      {
+        object: 'svc.governance.approval',
+        id: 'gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        subject: 'Vendor contract: Acme Analytics',
+        chainId: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        approverIds: ['usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X'],
+        status: 'pending',
+        currentStep: 2,
+        currentApproverId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
+        steps: [
+          {
+            step: 1,
+            approverId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            actedBy: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            delegationId: null,
+            decision: 'approved',
+            comment: 'Terms reviewed.',
+            at: '2026-11-22T10:00:00.000Z',
+          },
+        ],
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T10:00:00.000Z',
+      },
+    ],
+  });
+
+export const CreateGovernanceApprovalBody = z
+  .strictObject({
+    subject: Subject,
+    chainId: ChainRef.meta({
+      description: 'An approval chain of the tenant; unknown: 422. Every approver must be active (422 otherwise).',
+    }),
+  })
+  .meta({
+    id: 'CreateGovernanceApprovalRequest',
+    examples: [{ subject: 'Vendor contract: Acme Analytics', chainId: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }],
+  });
+
+export const GovernanceApprovalDecisionBody = z
+  .strictObject({
+    approverId: PersonId.meta({
+      description:
+        "The person acting: the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`).",
+    }),
+    comment: z.string().min(1).max(2000).optional().meta({ description: 'Why, kept with the step.' }),
+  })
+  .meta({
+    id: 'GovernanceApprovalDecisionRequest',
+    examples: [{ approverId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', comment: 'Terms reviewed.' }],
+  });
+
+export const governanceApprovals = resource({
+  rail: 'governance',
+  path: 'approvals',
+  name: 'approval',
+  label: { one: 'approval', many: 'approvals' },
+  idPrefix: 'gap',
+  record: GovernanceApproval,
+  statusField: 'status',
+  filters: {
+    status: z.enum(['pending', 'approved', 'rejected']).optional(),
+    chainId: ChainRef.optional(),
+  },
+  create: {
+    body: CreateGovernanceApprovalBody,
+    summary: 'Open an approval',
+    description:
+      "Opens an approval of a subject that walks the chain's approvers in order, pending at step 1. 422 naming `chainId` when the chain is unknown or one of its approvers is inactive.",
+    eventSummary: 'An approval was opened.',
+  },
+});
+
+export const GOVERNANCE_APPROVAL_ACTIONS = {
+  stepApproved: 'approval.step_approved',
+  approved: 'approval.approved',
+  rejected: 'approval.rejected',
+} as const;
+
+// ---------------------------------------------------------------- board meetings
+
+export const GovernanceBoardMeeting = z
+  .object({
+    object: z.literal('svc.governance.board_meeting').meta({ description: objectDescription }),
+    id: MeetingId,
+    title: z.string().meta({ description: 'Title of the meeting (`Q4 AI governance board`).' }),
+    scheduledFor: Timestamp.meta({ description: 'When the meeting is (or was) held (ISO 8601 UTC).' }),
+    attendeeIds: z.array(z.string()).meta({ description: 'People invited (`usr_...`).' }),
+    status: z.enum(['scheduled', 'held', 'minutes_approved', 'canceled']).meta({
+      description:
+        '`scheduled`, then `held` (minutes may be recorded and decisions taken), then `minutes_approved` (final); or `canceled` before it was held.',
+    }),
+    minutes: z.string().nullable().meta({ description: 'The minutes as recorded; null until recorded.' }),
+    minutesRecordedAt: Timestamp.nullable().meta({ description: 'When the minutes were last recorded; null until then.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'GovernanceBoardMeeting',
+    examples: [
+      {
+        object: 'svc.governance.board_meeting',
+        id: 'gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        title: 'Q4 AI governance board',
+        scheduledFor: '2026-12-10T14:00:00.000Z',
+        attendeeIds: [],
+        status: 'scheduled',
+        minutes: null,
+        minutesRecordedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateGovernanceBoardMeetingBody = z
+  .strictObject({
+    title: z.string().min(1).max(200).meta({ description: 'Title of the meeting.' }),
+    scheduledFor: Timestamp.meta({ description: 'When the meeting is held (ISO 8601 UTC).' }),
+    attendeeIds: z
+      .array(PersonId)
+      .max(50)
+      .optional()
+      .meta({ description: 'People of the tenant invited, each at most once; an unknown one is 422.' }),
+  })
+  .meta({
+    id: 'CreateGovernanceBoardMeetingRequest',
+    examples: [{ title: 'Q4 AI governance board', scheduledFor: '2026-12-10T14:00:00.000Z' }],
+  });
+
+export const governanceBoardMeetings = resource({
+  rail: 'governance',
+  path: 'board-meetings',
+  name: 'board_meeting',
+  label: { one: 'board meeting', many: 'board meetings' },
+  idPrefix: 'gbm',
+  record: GovernanceBoardMeeting,
+  statusField: 'status',
+  filters: { status: z.enum(['scheduled', 'held', 'minutes_approved', 'canceled']).optional() },
+  create: {
+    body: CreateGovernanceBoardMeetingBody,
+    summary: 'Schedule a board meeting',
+    description: 'Schedules a governance board meeting; minutes and decisions are recorded once it is held.',
+    eventSummary: 'A board meeting was scheduled.',
+  },
+  transitions: {
+    hold: {
+      from: ['scheduled'],
+      to: 'held',
+      action: 'board_meeting.held',
+      summary: 'Record that a board meeting was held',
+      description: 'From then on its minutes may be recorded and decisions recorded against it.',
+    },
+    approve_minutes: {
+      from: ['held'],
+      to: 'minutes_approved',
+      action: 'board_meeting.minutes_approved',
+      grant: 'approve',
+      summary: 'Approve the minutes of a board meeting',
+      description: 'Makes the minutes final; 409 when no minutes were recorded. No decision can be added afterwards.',
+    },
+    cancel: { from: ['scheduled'], to: 'canceled', summary: 'Cancel a board meeting', description: 'Only before it was held.' },
+  },
+});
+
+export const RecordGovernanceMinutesBody = z
+  .strictObject({
+    text: z.string().min(1).max(100_000).meta({ description: 'The minutes, up to 100,000 characters; replaces earlier ones.' }),
+  })
+  .meta({ id: 'GovernanceBoardMinutesRequest', examples: [{ text: 'Present: the board. The vendor contract was approved.' }] });
+
+export const GovernanceBoardDecision = z
+  .object({
+    object: z.literal('svc.governance.board_decision').meta({ description: objectDescription }),
+    id: prefixedId('gdc', 'gdc_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    meetingId: z.string().meta({ description: 'The board meeting the decision was taken at (`gbm_...`).' }),
+    title: z.string().meta({ description: 'What was decided.' }),
+    decisionType: z.string().nullable().meta({ description: 'Kind of decision (as in decision rights); null when not given.' }),
+    outcome: z.enum(['approved', 'rejected', 'deferred']).meta({ description: 'The outcome.' }),
+    votesFor: z.int().nullable().meta({ description: 'Votes for; null when no vote was counted.' }),
+    votesAgainst: z.int().nullable().meta({ description: 'Votes against; null when no vote was counted.' }),
+    abstentions: z.int().nullable().meta({ description: 'Abstentions; null when no vote was counted.' }),
+    notes: z.string().nullable().meta({ description: 'Notes; null when none.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'GovernanceBoardDecision',
+    examples: [
+      {
+        object: 'svc.governance.board_decision',
+        id: 'gdc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        meetingId: 'gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        title: 'Approve the Acme Analytics contract',
+        decisionType: 'vendor_contract',
+        outcome: 'approved',
+        votesFor: 5,
+        votesAgainst: 1,
+        abstentions: 0,
+        notes: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-12-10T15:00:00.000Z',
+      },
+    ],
+  });
+
+const Votes = z.int().min(0).max(10_000);
+
+export const CreateGovernanceBoardDecisionBody = z
+  .strictObject({
+    title: z.string().min(1).max(300).meta({ description: 'What was decided.' }),
+    decisionType: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[a-z][a-z0-9_]*$/)
+      .optional()
+      .meta({ description: 'Kind of decision, lowercase snake_case (as in decision rights).' }),
+    outcome: z.enum(['approved', 'rejected', 'deferred']).meta({ description: 'The outcome.' }),
+    votesFor: Votes.optional().meta({ description: 'Votes for, 0 to 10,000.' }),
+    votesAgainst: Votes.optional().meta({ description: 'Votes against, 0 to 10,000.' }),
+    abstentions: Votes.optional().meta({ description: 'Abstentions, 0 to 10,000.' }),
+    notes: z.string().min(1).max(5000).optional().meta({ description: 'Notes, up to 5,000 characters.' }),
+  })
+  .meta({
+    id: 'CreateGovernanceBoardDecisionRequest',
+    examples: [
+      { title: 'Approve the Acme Analytics contract', decisionType: 'vendor_contract', outcome: 'approved', votesFor: 5, votesAgainst: 1 },
+    ],
+  });
+
+claimIdPrefix('gdc', 'svc.governance.board_decision');
+
+// ---------------------------------------------------------------- delegations
+
+export const GOVERNANCE_DELEGATION_SCOPES = ['approvals', 'decisions', 'all'] as const;
+
+export const GovernanceDelegation = z
+  .object({
+    object: z.literal('svc.governance.delegation').meta({ description: objectDescription }),
+    id: prefixedId('gdl', 'gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    fromPersonId: z.string().meta({ description: 'The person whose powers are delegated (`usr_...`).' }),
+    toPersonId: z.string().meta({ description: 'The person who may act for them (`usr_...`).' }),
+    scope: z
+      .enum(GOVERNANCE_DELEGATION_SCOPES)
+      .meta({ description: '`approvals` (approval steps), `decisions` (decision rights) or `all`.' }),
+    validFrom: Timestamp.meta({ description: 'Start of validity (ISO 8601 UTC).' }),
+    validUntil: Timestamp.meta({ description: 'End of validity (ISO 8601 UTC), exclusive: from then on it grants nothing.' }),
+    status: z.enum(['active', 'revoked']).meta({ description: '`active`, or `revoked` (grants nothing).' }),
+    inForce: z.boolean().meta({
+      description: 'True when active and the time of the response is within [validFrom, validUntil): only then does it grant anything.',
+    }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'GovernanceDelegation',
+    examples: [
+      {
+        object: 'svc.governance.delegation',
+        id: 'gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        fromPersonId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        toPersonId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
+        scope: 'approvals',
+        validFrom: '2026-12-01T00:00:00.000Z',
+        validUntil: '2026-12-24T00:00:00.000Z',
+        status: 'active',
+        inForce: false,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateGovernanceDelegationBody = z
+  .strictObject({
+    fromPersonId: PersonId.meta({ description: 'The person delegating; unknown: 422.' }),
+    toPersonId: OtherPersonId.meta({
+      description: 'The delegate, another active person of the tenant; unknown, inactive or the same: 422.',
+    }),
+    scope: z.enum(GOVERNANCE_DELEGATION_SCOPES).meta({ description: '`approvals`, `decisions` or `all`.' }),
+    validFrom: Timestamp.meta({ description: 'Start of validity (ISO 8601 UTC).' }),
+    validUntil: Timestamp.meta({ description: 'End of validity (ISO 8601 UTC), after `validFrom`.' }),
+  })
+  .refine((b) => b.validUntil > b.validFrom, { path: ['validUntil'], message: 'validUntil must be after validFrom' })
+  .refine((b) => b.fromPersonId !== b.toPersonId, { path: ['toPersonId'], message: 'a person cannot delegate to themselves' })
+  .meta({
+    id: 'CreateGovernanceDelegationRequest',
+    examples: [
+      {
+        fromPersonId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        toPersonId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
+        scope: 'approvals',
+        validFrom: '2026-12-01T00:00:00.000Z',
+        validUntil: '2026-12-24T00:00:00.000Z',
+      },
+    ],
+  });
+
+export const governanceDelegations = resource({
+  rail: 'governance',
+  path: 'delegations',
+  name: 'delegation',
+  label: { one: 'delegation', many: 'delegations' },
+  idPrefix: 'gdl',
+  record: GovernanceDelegation,
+  statusField: 'status',
+  filters: {
+    fromPersonId: PersonId.optional(),
+    toPersonId: PersonId.optional(),
+    status: z.enum(['active', 'revoked']).optional(),
+  },
+  create: {
+    body: CreateGovernanceDelegationBody,
+    summary: 'Delegate powers',
+    description:
+      'Lets a person act for another within a scope during [validFrom, validUntil): an approval step may then be taken by the delegate. An expired or revoked delegation grants nothing; `inForce` says whether it grants now.',
+    eventSummary: 'A person delegated powers to another.',
+  },
+  transitions: {
+    revoke: { from: ['active'], to: 'revoked', summary: 'Revoke a delegation', description: 'It grants nothing from then on.' },
+  },
+});
+
+// ---------------------------------------------------------------- conflicts of interest
+
+export const GovernanceConflict = z
+  .object({
+    object: z.literal('svc.governance.conflict').meta({ description: objectDescription }),
+    id: prefixedId('gci', 'gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    personId: z.string().meta({ description: 'The person who declared it (`usr_...`).' }),
+    subject: z.string().meta({ description: 'What the conflict is about.' }),
+    description: z.string().nullable().meta({ description: 'The interest declared; null when not given.' }),
+    status: z
+      .enum(['open', 'managed', 'closed'])
+      .meta({ description: '`open` (bars the person from approving the subject), `managed` (mitigated) or `closed`.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'GovernanceConflictOfInterest',
+    examples: [
+      {
+        object: 'svc.governance.conflict',
+        id: 'gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        subject: 'Vendor contract: Acme Analytics',
+        description: 'Spouse is a director of Acme Analytics.',
+        status: 'open',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateGovernanceConflictBody = z
+  .strictObject({
+    personId: PersonId.meta({ description: 'The person declaring it; unknown: 422.' }),
+    subject: Subject,
+    description: z.string().min(1).max(2000).optional().meta({ description: 'The interest declared.' }),
+  })
+  .meta({
+    id: 'CreateGovernanceConflictRequest',
+    examples: [
+      {
+        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        subject: 'Vendor contract: Acme Analytics',
+        description: 'Spouse is a director of Acme Analytics.',
+      },
+    ],
+  });
+
+export const governanceConflicts = resource({
+  rail: 'governance',
+  path: 'conflicts',
+  name: 'conflict',
+  label: { one: 'conflict of interest', many: 'conflicts of interest' },
+  idPrefix: 'gci',
+  record: GovernanceConflict,
+  statusField: 'status',
+  filters: { personId: PersonId.optional(), status: z.enum(['open', 'managed', 'closed']).optional() },
+  create: {
+    body: CreateGovernanceConflictBody,
+    summary: 'Declare a conflict of interest',
+    description: 'Records a conflict a person declared about a subject; while `open`, they cannot act on an approval of that subject.',
+    eventSummary: 'A conflict of interest was declared.',
+  },
+  transitions: {
+    manage: { from: ['open'], to: 'managed', summary: 'Mark a conflict of interest managed', description: 'Mitigations are in place.' },
+    close: { from: ['open', 'managed'], to: 'closed', summary: 'Close a conflict of interest' },
+  },
+});
+
+// ---------------------------------------------------------------- organisation-wide RACI
+
+export const GovernanceOrgRaci = z
+  .object({
+    object: z.literal('svc.governance.raci').meta({ description: objectDescription }),
+    systems: z
+      .array(
+        z.object({
+          systemId: z.string().meta({ description: 'The AI system.' }),
+          data: z.array(RaciRow).meta({ description: 'Its RACI rows, as `GET /v1/stakeholders/raci` computes them.' }),
+          gaps: z.array(RaciGap).meta({ description: 'Its controls without an accountable person.' }),
+        }),
+      )
+      .meta({
+        description:
+          "Every AI system the tenant's active assignments or assessments name, by id, each with its chart over the controls of its assignments and of the activated frameworks.",
+      }),
+    gaps: z
+      .array(z.object({ systemId: z.string(), control: z.string(), reason: z.literal('no_accountable') }))
+      .meta({ description: 'Every (system, control) without an accountable person, across the organisation.' }),
+    totals: z
+      .object({
+        systems: z.int().min(0).meta({ description: 'Systems charted.' }),
+        rows: z.int().min(0).meta({ description: 'RACI rows, summed over the systems.' }),
+        gaps: z.int().min(0).meta({ description: 'Rows without an accountable person.' }),
+      })
+      .meta({ description: 'Counts over the whole chart.' }),
+    computedAt: Timestamp.meta({ description: 'When the chart was computed (ISO 8601 UTC).' }),
+  })
+  .meta({
+    id: 'GovernanceOrgRaci',
+    examples: [
+      {
+        object: 'svc.governance.raci',
+        systems: [
+          {
+            systemId: 'sys_credit_scoring_v2',
+            data: [{ control: 'AIA-RMS-02', frameworks: ['eu-ai-act'], responsible: [], accountable: null, consulted: [], informed: [] }],
+            gaps: [{ control: 'AIA-RMS-02', reason: 'no_accountable' }],
+          },
+        ],
+        gaps: [{ systemId: 'sys_credit_scoring_v2', control: 'AIA-RMS-02', reason: 'no_accountable' }],
+        totals: { systems: 1, rows: 1, gaps: 1 },
+        computedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- snapshots
+
+const SnapshotPerson = z.object({ id: z.string(), name: z.string(), email: z.string(), status: z.string(), roleIds: z.array(z.string()) });
+
+export const GovernanceState = z
+  .object({
+    people: z.array(SnapshotPerson).meta({ description: 'Every person of the tenant, by id.' }),
+    roles: z
+      .array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }))
+      .meta({ description: 'Every role, by id.' }),
+    approvalChains: z
+      .array(z.object({ id: z.string(), name: z.string(), approverIds: z.array(z.string()) }))
+      .meta({ description: 'Every approval chain, by id.' }),
+    assignments: z
+      .array(
+        z.object({
+          id: z.string(),
+          personId: z.string(),
+          roleId: z.string(),
+          raci: z.string(),
+          systemId: z.string().nullable(),
+          control: z.string().nullable(),
+        }),
+      )
+      .meta({ description: 'The active RACI assignments, by id.' }),
+    delegations: z
+      .array(
+        z.object({
+          id: z.string(),
+          fromPersonId: z.string(),
+          toPersonId: z.string(),
+          scope: z.string(),
+          validFrom: z.string(),
+          validUntil: z.string(),
+        }),
+      )
+      .meta({ description: 'The delegations in force when the snapshot was taken, by id.' }),
+    decisionRights: z
+      .array(
+        z.object({
+          id: z.string(),
+          decisionType: z.string(),
+          roleId: z.string().nullable(),
+          personId: z.string().nullable(),
+          maxAmountEur: z.number().nullable(),
+        }),
+      )
+      .meta({ description: 'The active decision rights, by id.' }),
+    openConflicts: z
+      .array(z.object({ id: z.string(), personId: z.string(), subject: z.string() }))
+      .meta({ description: 'The open conflicts of interest, by id.' }),
+  })
+  .meta({ description: 'The exported governance state; `hash` is the SHA-256 of its canonical JSON (keys sorted, no whitespace).' });
+
+export const GovernanceSnapshot = z
+  .object({
+    object: z.literal('svc.governance.snapshot').meta({ description: objectDescription }),
+    id: prefixedId('gsn', 'gsn_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    version: z
+      .int()
+      .min(1)
+      .meta({ description: "Version of the snapshot for the tenant: 1 for the first, then one more than the tenant's last." }),
+    hash: z.string().meta({ description: 'Lowercase hex SHA-256 of the canonical JSON (keys sorted, no whitespace) of `state`.' }),
+    previousHash: z.string().nullable().meta({ description: "Hash of the tenant's previous snapshot; null for the first." }),
+    changed: z.boolean().meta({ description: 'True when `hash` differs from `previousHash` (always true for the first).' }),
+    state: GovernanceState,
+    note: z.string().nullable().meta({ description: 'Why the snapshot was taken; null when not given.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'GovernanceSnapshot',
+    examples: [
+      {
+        object: 'svc.governance.snapshot',
+        id: 'gsn_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        version: 1,
+        hash: '4f1c6bd0c3b2e8f1a9d7c5b3a1e9f7d5c3b1a9e7f5d3c1b9a7e5f3d1c9b7a5e3',
+        previousHash: null,
+        changed: true,
+        state: { people: [], roles: [], approvalChains: [], assignments: [], delegations: [], decisionRights: [], openConflicts: [] },
+        note: 'Before the Q4 board',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateGovernanceSnapshotBody = z
+  .strictObject({
+    note: z.string().min(1).max(500).optional().meta({ description: 'Why the snapshot is taken, up to 500 characters.' }),
+  })
+  .meta({ id: 'CreateGovernanceSnapshotRequest', examples: [{ note: 'Before the Q4 board' }] });
+
+export const GOVERNANCE_SNAPSHOT_ACTION = 'governance_snapshot.created';
+
+export const governanceSnapshots = resource({
+  rail: 'governance',
+  path: 'snapshot',
+  name: 'snapshot',
+  label: { one: 'governance snapshot', many: 'governance snapshots' },
+  idPrefix: 'gsn',
+  record: GovernanceSnapshot,
+  setup: [{ method: 'POST', path: '/v1/governance/snapshot', body: {} }],
+});
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'governance', permission: 'governance:read', mutating: false });
+const meetingParams = z.object({ id: MeetingId });
+const approvalParams = z.object({ id: prefixedId('gap', 'gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R') });
+
+const approvalDecision = (verb: 'approve' | 'reject') =>
+  ({
+    method: 'POST',
+    path: `/approvals/:id/${verb}`,
+    pathParams: approvalParams,
+    body: GovernanceApprovalDecisionBody,
+    responses: { 200: GovernanceApproval },
+    summary: verb === 'approve' ? 'Approve the current step of an approval' : 'Reject an approval',
+    description:
+      (verb === 'approve'
+        ? 'Records the approval of the current step; after the last step the approval is `approved`, otherwise it moves to the next step. '
+        : 'Records the rejection at the current step; the approval is `rejected` and ends. ') +
+      "Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as " +
+      (verb === 'approve' ? '`approval.step_approved` (or `approval.approved` at the last step).' : '`approval.rejected`.'),
+    metadata: meta({
+      auth: 'tenant',
+      rail: 'governance',
+      permission: 'governance:approve',
+      mutating: true,
+      audit: verb === 'approve' ? GOVERNANCE_APPROVAL_ACTIONS.stepApproved : GOVERNANCE_APPROVAL_ACTIONS.rejected,
+    }),
+  }) as const;
+
+export const governanceRouter = railRouter('governance', {
+  raci: {
+    method: 'GET',
+    path: '/raci',
+    responses: { 200: GovernanceOrgRaci },
+    summary: 'Compute the organisation-wide RACI chart',
+    description:
+      "The RACI chart of every AI system the tenant's active assignments or assessments name, over the controls of its assignments and of the activated frameworks, with every (system, control) lacking an accountable person in `gaps`. Computed from the stakeholders rail's assignments at request time; stores nothing. Needs `governance:read`.",
+    metadata: read,
+  },
+  decisionRights: governanceDecisionRights.routes,
+  approvals: { ...governanceApprovals.routes, approve: approvalDecision('approve'), reject: approvalDecision('reject') },
+  boardMeetings: {
+    ...governanceBoardMeetings.routes,
+    recordMinutes: {
+      method: 'POST',
+      path: '/board-meetings/:id/minutes',
+      pathParams: meetingParams,
+      body: RecordGovernanceMinutesBody,
+      responses: { 200: GovernanceBoardMeeting },
+      summary: 'Record the minutes of a board meeting',
+      description:
+        'Records (or replaces) the minutes of a `held` meeting; 409 `conflict` naming the state otherwise (minutes are final once approved). Needs `governance:write`; audited as `board_meeting.minutes_recorded`.',
+      metadata: meta({
+        auth: 'tenant',
+        rail: 'governance',
+        permission: 'governance:write',
+        mutating: true,
+        audit: 'board_meeting.minutes_recorded',
+      }),
+    },
+    listDecisions: {
+      method: 'GET',
+      path: '/board-meetings/:id/decisions',
+      pathParams: meetingParams,
+      query: PaginationQuery,
+      responses: { 200: listOf(GovernanceBoardDecision) },
+      summary: 'List the decisions of a board meeting',
+      description:
+        'Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.',
+      metadata: read,
+    },
+    createDecision: {
+      method: 'POST',
+      path: '/board-meetings/:id/decisions',
+      pathParams: meetingParams,
+      body: CreateGovernanceBoardDecisionBody,
+      responses: { 201: GovernanceBoardDecision },
+      summary: 'Record a decision of a board meeting',
+      description:
+        'Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.',
+      metadata: meta({
+        auth: 'tenant',
+        rail: 'governance',
+        permission: 'governance:write',
+        mutating: true,
+        audit: 'board_decision.created',
+      }),
+    },
+  },
+  delegations: governanceDelegations.routes,
+  conflicts: governanceConflicts.routes,
+  snapshot: {
+    ...governanceSnapshots.routes,
+    create: {
+      method: 'POST',
+      path: '/snapshot',
+      body: CreateGovernanceSnapshotBody,
+      responses: { 201: GovernanceSnapshot },
+      summary: 'Snapshot the governance state',
+      description:
+        "Stores a versioned export of the tenant's governance state (people, roles, approval chains, active assignments, delegations in force, active decision rights, open conflicts), version one more than the tenant's last (1 for the first), with the SHA-256 of the state's canonical JSON and the previous snapshot's hash. Returns 201 with the snapshot, id `gsn_<ULID>`. Needs `governance:write`; audited as `governance_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.",
+      metadata: meta({
+        auth: 'tenant',
+        rail: 'governance',
+        permission: 'governance:write',
+        mutating: true,
+        audit: GOVERNANCE_SNAPSHOT_ACTION,
+      }),
+    },
+  },
+});
 
 /** Event types the governance rail emits. */
-export const governanceEvents: ReturnType<typeof eventType>[] = [];
+export const governanceEvents: ReturnType<typeof eventType>[] = [
+  ...governanceDecisionRights.events,
+  ...governanceApprovals.events,
+  eventType(
+    GOVERNANCE_APPROVAL_ACTIONS.stepApproved,
+    'A step of an approval was approved; the next approver must act.',
+    GovernanceApproval,
+  ),
+  eventType(
+    GOVERNANCE_APPROVAL_ACTIONS.approved,
+    'The last step of an approval was approved: the subject is approved.',
+    GovernanceApproval,
+  ),
+  eventType(GOVERNANCE_APPROVAL_ACTIONS.rejected, 'An approval was rejected at one of its steps.', GovernanceApproval),
+  ...governanceBoardMeetings.events,
+  eventType('board_meeting.minutes_recorded', 'The minutes of a held board meeting were recorded.', GovernanceBoardMeeting),
+  eventType('board_decision.created', 'A decision was recorded against a board meeting.', GovernanceBoardDecision),
+  ...governanceDelegations.events,
+  ...governanceConflicts.events,
+  eventType(GOVERNANCE_SNAPSHOT_ACTION, 'A versioned, hashed snapshot of the governance state was stored.', GovernanceSnapshot),
+];

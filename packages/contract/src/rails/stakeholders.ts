@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
 import type { eventType } from '../webhook-events.ts';
 
@@ -10,6 +11,28 @@ const createdAtDescription = 'When the record was created: ISO 8601 UTC timestam
 
 const UserId = prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const RoleId = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+
+/** Id of an AI system of the tenant, as the other rails name it (`sys_credit_scoring_v2`). */
+const SystemRef = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/)
+  .meta({ description: 'Id of an AI system of the tenant (`sys_credit_scoring_v2`).', examples: ['sys_credit_scoring_v2'] });
+
+/** Id of a control of a framework the tenant has activated. */
+const ControlRef = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
+  .meta({ description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).', examples: ['AIA-RMS-01'] });
+
+export const RACI_LETTERS = ['responsible', 'accountable', 'consulted', 'informed'] as const;
+export const RaciLetter = z.enum(RACI_LETTERS).meta({
+  description:
+    '`responsible` (does the work), `accountable` (answers for it; one per control), `consulted` (asked before) or `informed` (told after).',
+});
 
 // ---------------------------------------------------------------- users
 
@@ -193,9 +216,212 @@ export const approvalChains = resource({
   },
 });
 
+// ---------------------------------------------------------------- assignments
+
+const AssignmentId = prefixedId('asg', 'asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+
+export const StakeholderAssignment = z
+  .object({
+    object: z.literal('svc.stakeholders.assignment').meta({ description: objectDescription }),
+    id: AssignmentId,
+    personId: UserId.meta({ description: 'The person assigned.' }),
+    roleId: RoleId.meta({ description: 'The organisational role in which the person holds the assignment.' }),
+    raci: RaciLetter,
+    systemId: z.string().nullable().meta({ description: 'The AI system the assignment is for; null for the control across every system.' }),
+    control: z.string().nullable().meta({ description: 'The control the assignment is for; null for every control of the system.' }),
+    status: z
+      .enum(['active', 'removed'])
+      .meta({ description: '`active`, or `removed` once taken off the chart (kept for the record; no longer counted).' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the assignment last changed (ISO 8601 UTC); equals `createdAt` until removed.' }),
+  })
+  .meta({
+    id: 'StakeholderAssignment',
+    examples: [
+      {
+        object: 'svc.stakeholders.assignment',
+        id: 'asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        raci: 'accountable',
+        systemId: 'sys_credit_scoring_v2',
+        control: 'AIA-RMS-01',
+        status: 'active',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateStakeholderAssignmentBody = z
+  .strictObject({
+    personId: UserId.meta({ description: 'An active person of the tenant; unknown or inactive: 422.' }),
+    roleId: RoleId.meta({ description: 'A role of the tenant the assignment is held in; unknown: 422.' }),
+    raci: RaciLetter,
+    systemId: SystemRef.optional().meta({
+      description: 'The AI system; absent for a control across every system. At least one of `systemId` and `control`.',
+    }),
+    control: ControlRef.optional().meta({
+      description:
+        'A control of a framework the tenant has activated (unknown: 422); absent for every control of the system. At least one of `systemId` and `control`.',
+    }),
+  })
+  .refine((b) => b.systemId !== undefined || b.control !== undefined, {
+    path: ['systemId'],
+    message: 'give systemId, control or both',
+  })
+  .meta({
+    id: 'CreateStakeholderAssignmentRequest',
+    examples: [
+      {
+        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        raci: 'accountable',
+        systemId: 'sys_credit_scoring_v2',
+        control: 'AIA-RMS-01',
+      },
+    ],
+  });
+
+export const stakeholderAssignments = resource({
+  rail: 'stakeholders',
+  path: 'assignments',
+  name: 'assignment',
+  label: { one: 'assignment', many: 'assignments' },
+  idPrefix: 'asg',
+  record: StakeholderAssignment,
+  statusField: 'status',
+  filters: {
+    personId: UserId.optional(),
+    roleId: RoleId.optional(),
+    systemId: SystemRef.optional(),
+    control: ControlRef.optional(),
+    raci: RaciLetter.optional(),
+    status: z.enum(['active', 'removed']).optional(),
+  },
+  setup: [{ method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} }],
+  create: {
+    body: CreateStakeholderAssignmentBody,
+    summary: 'Assign a person a RACI part',
+    description:
+      'Assigns an active person, in one of their organisational roles, a RACI part for an AI system, a control, or a control of a system. 422 naming the field for an unknown or inactive person, an unknown role or a control of no activated framework; 409 when the same system and control already have an active accountable person (remove that assignment first).',
+    eventSummary: 'A person was given a RACI part.',
+  },
+  transitions: {
+    remove: {
+      from: ['active'],
+      to: 'removed',
+      summary: 'Remove an assignment',
+      description: 'Takes the assignment off the RACI chart; the record stays, marked `removed`.',
+    },
+  },
+});
+
+// ---------------------------------------------------------------- RACI
+
+export const RaciPerson = z
+  .object({
+    personId: z.string().meta({ description: 'Id of the person (`usr_...`).' }),
+    name: z.string().meta({ description: 'Full name of the person.' }),
+    roleId: z.string().meta({ description: 'The role the assignment is held in.' }),
+    roleName: z.string().nullable().meta({ description: 'Name of that role; null when the role no longer exists.' }),
+    assignmentId: z.string().meta({ description: 'The assignment this comes from (`asg_...`).' }),
+    scope: z.enum(['control', 'control_all_systems', 'system']).meta({
+      description:
+        'Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).',
+    }),
+  })
+  .meta({ description: 'A person on a RACI row, with the assignment it comes from.' });
+
+export const RaciRow = z
+  .object({
+    control: z.string().meta({ description: 'Id of the control.' }),
+    frameworks: z
+      .array(z.string())
+      .meta({ description: 'Activated frameworks the control belongs to (`eu-ai-act`); empty when it is of none (assigned only).' }),
+    responsible: z.array(RaciPerson).meta({ description: 'People responsible, by name.' }),
+    accountable: RaciPerson.nullable().meta({
+      description:
+        'The one person accountable: a control-specific assignment of the system first, then one for the control across systems, then a system-wide one. Null when none: a gap, never filled in.',
+    }),
+    consulted: z.array(RaciPerson).meta({ description: 'People consulted, by name.' }),
+    informed: z.array(RaciPerson).meta({ description: 'People informed, by name.' }),
+  })
+  .meta({ id: 'RaciRow', description: 'The RACI parts of one control, computed from the active assignments of active people.' });
+
+export const RaciGap = z.object({
+  control: z.string().meta({ description: 'Id of the control that has no accountable person.' }),
+  reason: z
+    .literal('no_accountable')
+    .meta({ description: '`no_accountable`: no active assignment of an active person makes anyone accountable for it.' }),
+});
+
+export const RaciChart = z
+  .object({
+    object: z.literal('svc.stakeholders.raci').meta({ description: objectDescription }),
+    systemId: z.string().meta({ description: 'The AI system the chart is for.' }),
+    data: z.array(RaciRow).meta({
+      description:
+        "One row per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.",
+    }),
+    gaps: z.array(RaciGap).meta({ description: 'The controls of `data` with no accountable person, by control id.' }),
+    computedAt: Timestamp.meta({ description: 'When the chart was computed (ISO 8601 UTC).' }),
+  })
+  .meta({
+    id: 'RaciChart',
+    examples: [
+      {
+        object: 'svc.stakeholders.raci',
+        systemId: 'sys_credit_scoring_v2',
+        data: [
+          {
+            control: 'AIA-RMS-01',
+            frameworks: ['eu-ai-act'],
+            responsible: [],
+            accountable: {
+              personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+              name: 'Ines Duarte',
+              roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+              roleName: 'Data protection officer',
+              assignmentId: 'asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+              scope: 'control',
+            },
+            consulted: [],
+            informed: [],
+          },
+          { control: 'AIA-RMS-02', frameworks: ['eu-ai-act'], responsible: [], accountable: null, consulted: [], informed: [] },
+        ],
+        gaps: [{ control: 'AIA-RMS-02', reason: 'no_accountable' }],
+        computedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const RaciQuery = z.object({
+  systemId: SystemRef.meta({ description: 'The AI system to chart (required).' }),
+  framework: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{1,63}$/)
+    .optional()
+    .meta({ description: 'Only the controls of this activated framework (and the controls assigned that belong to it).' }),
+});
+
 export const stakeholdersRouter = railRouter('stakeholders', {
   users: stakeholderUsers.routes,
   roles: stakeholderRoles.routes,
+  assignments: stakeholderAssignments.routes,
+  raci: {
+    method: 'GET',
+    path: '/raci',
+    query: RaciQuery,
+    responses: { 200: RaciChart },
+    summary: 'Compute the RACI chart of a system',
+    description:
+      "Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none is reported in `gaps` with `accountable: null`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.",
+    metadata: meta({ auth: 'tenant', rail: 'stakeholders', permission: 'stakeholders:read', mutating: false }),
+  },
   approvalChains: approvalChains.routes,
 });
 
@@ -204,4 +430,5 @@ export const stakeholdersEvents: ReturnType<typeof eventType>[] = [
   ...stakeholderUsers.events,
   ...stakeholderRoles.events,
   ...approvalChains.events,
+  ...stakeholderAssignments.events,
 ];
