@@ -1,7 +1,523 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
+import { IndustryId } from './profiles.ts';
 
-export const selfAuditRouter = railRouter('self_audit', {});
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+const updatedAtDescription =
+  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+
+/** Days within which evidence must have been collected to count as fresh in the posture and the drift. */
+export const SELF_AUDIT_FRESHNESS_DAYS = 365;
+/** Points of the posture score (0 to 100) given by control coverage and by evidence freshness. */
+export const SELF_AUDIT_POSTURE_WEIGHTS = { coverage: 70, freshness: 30 } as const;
+/** Points each open finding takes off the posture score, by severity. */
+export const SELF_AUDIT_SEVERITY_PENALTY = { low: 2, medium: 5, high: 10, critical: 25 } as const;
+
+export const SELF_AUDIT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const SELF_AUDIT_FINDING_STATUSES = ['open', 'closed'] as const;
+export const SELF_AUDIT_REMEDIATION_STATUSES = ['open', 'in_progress', 'resolved', 'verified'] as const;
+
+const ControlRef = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
+  .meta({ description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).' });
+
+const SystemId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/)
+  .meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.', examples: ['sys_credit_scoring_v2'] });
+
+const Severity = z.enum(SELF_AUDIT_SEVERITIES).meta({
+  description: `How serious the finding is: \`low\`, \`medium\`, \`high\` or \`critical\`; an open finding takes ${Object.entries(
+    SELF_AUDIT_SEVERITY_PENALTY,
+  )
+    .map(([s, p]) => `${p} (${s})`)
+    .join(', ')} points off the posture score.`,
+});
+
+const activateEuAiAct = { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} } as const;
+
+// ---------------------------------------------------------------- findings
+
+export const SelfAuditFinding = z
+  .object({
+    object: z.literal('svc.self_audit.finding').meta({ description: objectDescription }),
+    id: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    title: z.string().meta({ description: 'Short statement of what was found.' }),
+    description: z.string().nullable().meta({ description: 'Details of the finding; null when not given.' }),
+    severity: Severity,
+    status: z.enum(SELF_AUDIT_FINDING_STATUSES).meta({
+      description:
+        '`open` until the remediation of the finding is verified, then `closed`; back to `open` when that remediation is reopened. Never set directly.',
+    }),
+    controlId: z.string().nullable().meta({ description: 'Control of an activated framework the finding is about; null when none.' }),
+    systemId: z.string().nullable().meta({ description: 'AI system the finding concerns, as the tenant names it; null when none.' }),
+    closedAt: Timestamp.nullable().meta({ description: 'When the remediation was verified and the finding closed; null while open.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'SelfAuditFinding',
+    examples: [
+      {
+        object: 'svc.self_audit.finding',
+        id: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        title: 'Risk register not reviewed this quarter',
+        description: 'The AI risk register was last reviewed in May.',
+        severity: 'high',
+        status: 'open',
+        controlId: 'AIA-RMS-01',
+        systemId: 'sys_credit_scoring_v2',
+        closedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateSelfAuditFindingBody = z
+  .strictObject({
+    title: z.string().min(1).max(200).meta({ description: 'Short statement of what was found, up to 200 characters.' }),
+    description: z.string().min(1).max(4000).optional().meta({ description: 'Details of the finding, up to 4,000 characters.' }),
+    severity: Severity,
+    controlId: ControlRef.optional().meta({
+      description: 'Control the finding is about; it must belong to a framework the tenant has activated (422 otherwise).',
+    }),
+    systemId: SystemId.optional(),
+  })
+  .meta({
+    id: 'CreateSelfAuditFindingRequest',
+    examples: [
+      {
+        title: 'Risk register not reviewed this quarter',
+        description: 'The AI risk register was last reviewed in May.',
+        severity: 'high',
+        controlId: 'AIA-RMS-01',
+        systemId: 'sys_credit_scoring_v2',
+      },
+    ],
+  });
+
+export const selfAuditFindings = resource({
+  rail: 'self_audit',
+  path: 'findings',
+  name: 'finding',
+  label: { one: 'finding', many: 'findings' },
+  idPrefix: 'fnd',
+  record: SelfAuditFinding,
+  filters: {
+    status: z.enum(SELF_AUDIT_FINDING_STATUSES).optional().meta({ description: '`open` or `closed`.' }),
+    severity: z.enum(SELF_AUDIT_SEVERITIES).optional().meta({ description: '`low`, `medium`, `high` or `critical`.' }),
+    controlId: ControlRef.optional().meta({ description: 'A control id (`AIA-RMS-01`).' }),
+  },
+  create: {
+    body: CreateSelfAuditFindingBody,
+    summary: 'Raise a finding',
+    description:
+      'Records a finding of the tenant against its own controls, `open` until its remediation is verified. A `controlId` that is not a control of an activated framework is 422 naming `controlId`.',
+    eventSummary: 'A self-audit finding was raised.',
+  },
+  setup: [activateEuAiAct],
+});
+
+// ---------------------------------------------------------------- remediations
+
+export const SelfAuditRemediation = z
+  .object({
+    object: z.literal('svc.self_audit.remediation').meta({ description: objectDescription }),
+    id: prefixedId('rem', 'rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    findingId: z.string().meta({ description: 'The finding (`fnd_`) this remediation fixes.' }),
+    plan: z.string().meta({ description: 'What will be done to fix the finding.' }),
+    ownerId: z
+      .string()
+      .nullable()
+      .meta({ description: 'Person (`usr_` of the stakeholders rail) who owns the work; null when not given.' }),
+    dueDate: Timestamp.nullable().meta({ description: 'When the work is due (ISO 8601 UTC); null when not given.' }),
+    status: z.enum(SELF_AUDIT_REMEDIATION_STATUSES).meta({
+      description:
+        '`open` -> `in_progress` (start) -> `resolved` (resolve) -> `verified` (verify, closes the finding); `reopen` from `resolved` or `verified` back to `open` (reopens the finding). Changes only through the transition routes.',
+    }),
+    resolvedAt: Timestamp.nullable().meta({ description: 'When it was last resolved; null until then, and again after a reopen.' }),
+    verifiedAt: Timestamp.nullable().meta({ description: 'When it was verified; null until then, and again after a reopen.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'SelfAuditRemediation',
+    examples: [
+      {
+        object: 'svc.self_audit.remediation',
+        id: 'rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        plan: 'Review the risk register with the model owners and record the review.',
+        ownerId: null,
+        dueDate: '2026-12-15T00:00:00.000Z',
+        status: 'open',
+        resolvedAt: null,
+        verifiedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateSelfAuditRemediationBody = z
+  .strictObject({
+    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
+      description: 'The open finding to remediate; 422 when the tenant has no such finding.',
+    }),
+    plan: z.string().min(1).max(4000).meta({ description: 'What will be done to fix the finding, up to 4,000 characters.' }),
+    ownerId: prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
+      .optional()
+      .meta({ description: 'Active person of the stakeholders rail who owns the work; 422 when unknown or deactivated.' }),
+    dueDate: Timestamp.optional().meta({ description: 'When the work is due (ISO 8601 UTC).' }),
+  })
+  .meta({
+    id: 'CreateSelfAuditRemediationRequest',
+    examples: [
+      {
+        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        plan: 'Review the risk register with the model owners and record the review.',
+        dueDate: '2026-12-15T00:00:00.000Z',
+      },
+    ],
+  });
+
+export const selfAuditRemediations = resource({
+  rail: 'self_audit',
+  path: 'remediations',
+  name: 'remediation',
+  label: { one: 'remediation', many: 'remediations' },
+  idPrefix: 'rem',
+  record: SelfAuditRemediation,
+  statusField: 'status',
+  filters: {
+    status: z.enum(SELF_AUDIT_REMEDIATION_STATUSES).optional().meta({ description: '`open`, `in_progress`, `resolved` or `verified`.' }),
+    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').optional(),
+  },
+  create: {
+    body: CreateSelfAuditRemediationBody,
+    summary: 'Plan the remediation of a finding',
+    description:
+      'Creates the `open` remediation of an open finding. A finding has at most one remediation: 409 `conflict` naming it when one exists (reopen that one instead), and 409 when the finding is closed.',
+    eventSummary: 'The remediation of a self-audit finding was planned.',
+  },
+  transitions: {
+    start: { from: ['open'], to: 'in_progress', summary: 'Start a remediation', description: 'Work on the fix has begun.' },
+    resolve: {
+      from: ['in_progress'],
+      to: 'resolved',
+      summary: 'Resolve a remediation',
+      description: 'The fix is in place and awaits verification; sets `resolvedAt`.',
+    },
+    verify: {
+      from: ['resolved'],
+      to: 'verified',
+      grant: 'attest',
+      summary: 'Verify a remediation',
+      description:
+        'Confirms that the fix works, keeping who fixes apart from who verifies (needs the attest permission, which editors lack). Needs at least one evidence link (POST /v1/self-audit/evidence with this `remediationId`) to an evidence record that has not expired: 409 `conflict` naming `evidence` otherwise. Sets `verifiedAt` and closes the finding (`finding.closed`).',
+    },
+    reopen: {
+      from: ['resolved', 'verified'],
+      to: 'open',
+      summary: 'Reopen a remediation',
+      description:
+        'The fix did not hold: back to `open`, clearing `resolvedAt` and `verifiedAt`; a closed finding is reopened with it (`finding.reopened`).',
+    },
+  },
+  setup: [activateEuAiAct],
+});
+
+// ---------------------------------------------------------------- evidence links
+
+export const SelfAuditEvidenceLink = z
+  .object({
+    object: z.literal('svc.self_audit.evidence_link').meta({ description: objectDescription }),
+    id: prefixedId('sev', 'sev_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    evidenceId: z.string().meta({ description: 'The compliance evidence record (`evd_`) offered as proof.' }),
+    targetType: z.enum(['finding', 'remediation']).meta({ description: 'What the evidence proves: a `finding` or a `remediation`.' }),
+    targetId: z.string().meta({ description: 'Id of that finding (`fnd_`) or remediation (`rem_`).' }),
+    findingId: z.string().meta({
+      description: 'The finding concerned: the target itself, or the finding of the target remediation.',
+    }),
+    note: z.string().nullable().meta({ description: 'What the evidence shows about the target; null when not given.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'SelfAuditEvidenceLink',
+    examples: [
+      {
+        object: 'svc.self_audit.evidence_link',
+        id: 'sev_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        evidenceId: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        targetType: 'finding',
+        targetId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        note: 'Minutes of the review meeting.',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateSelfAuditEvidenceLinkBody = z
+  .strictObject({
+    evidenceId: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
+      description: 'An evidence record of the tenant (POST /v1/compliance/evidence); 422 when unknown.',
+    }),
+    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
+      .optional()
+      .meta({ description: 'The finding the evidence proves; give this or `remediationId`, not both.' }),
+    remediationId: prefixedId('rem', 'rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
+      .optional()
+      .meta({ description: 'The remediation the evidence proves; give this or `findingId`, not both.' }),
+    note: z.string().min(1).max(2000).optional().meta({ description: 'What the evidence shows, up to 2,000 characters.' }),
+  })
+  .superRefine((b, ctx) => {
+    if ((b.findingId === undefined) === (b.remediationId === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.findingId === undefined ? 'findingId' : 'remediationId'],
+        message: 'give exactly one of findingId and remediationId',
+      });
+    }
+  })
+  .meta({
+    id: 'CreateSelfAuditEvidenceLinkRequest',
+    examples: [
+      {
+        evidenceId: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        note: 'Minutes of the review meeting.',
+      },
+    ],
+  });
+
+export const selfAuditEvidenceLinks = resource({
+  rail: 'self_audit',
+  path: 'evidence',
+  name: 'evidence_link',
+  label: { one: 'evidence link', many: 'evidence links' },
+  idPrefix: 'sev',
+  record: SelfAuditEvidenceLink,
+  filters: {
+    evidenceId: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').optional(),
+    targetId: z
+      .string()
+      .regex(/^(fnd|rem)_[0-9A-HJKMNP-TV-Z]{26}$/)
+      .optional()
+      .meta({ description: 'A finding (`fnd_`) or remediation (`rem_`) id.' }),
+    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
+      .optional()
+      .meta({ description: 'Links to this finding or to its remediation.' }),
+  },
+  create: {
+    body: CreateSelfAuditEvidenceLinkBody,
+    summary: 'Link evidence to a finding or a remediation',
+    description:
+      'Links an existing compliance evidence record to a finding or to a remediation as proof (exactly one of `findingId` and `remediationId`). Unknown evidence, finding or remediation ids are 422 naming the field; the same evidence linked twice to the same target is 409 `conflict`. A remediation needs a link to unexpired evidence before it can be verified.',
+    eventSummary: 'Evidence was linked to a self-audit finding or remediation.',
+  },
+  setup: [activateEuAiAct],
+});
+
+// ---------------------------------------------------------------- posture
+
+const Counts = z
+  .object({ low: z.int().min(0), medium: z.int().min(0), high: z.int().min(0), critical: z.int().min(0) })
+  .meta({ description: 'A count per severity.' });
+
+export const SelfAuditPosture = z
+  .object({
+    object: z.literal('svc.self_audit.posture').meta({ description: objectDescription }),
+    score: z.int().min(0).max(100).meta({
+      description:
+        'Posture, 0 to 100: `coverage.points + freshness.points - findings.penalty`, rounded to the nearest integer and kept within 0 to 100.',
+    }),
+    parts: z
+      .object({
+        coverage: z
+          .object({
+            weight: z.int().meta({ description: 'Points the part gives at full coverage.' }),
+            controls: z
+              .int()
+              .min(0)
+              .meta({ description: 'Controls of the frameworks the tenant has activated (at their activated version).' }),
+            evidencedControls: z.int().min(0).meta({
+              description: 'Of those, the controls cited by at least one evidence record of the tenant (expired or not).',
+            }),
+            ratio: z.number().min(0).max(1).meta({ description: '`evidencedControls / controls`, 0 to 1 (0 when no control).' }),
+            points: z.number().min(0).meta({ description: '`weight * ratio`, to two decimals.' }),
+          })
+          .meta({ description: 'Control coverage: the share of activated controls that have evidence.' }),
+        freshness: z
+          .object({
+            weight: z.int().meta({ description: 'Points the part gives when all that evidence is fresh.' }),
+            windowDays: z.int().meta({ description: 'Evidence collected more than this many days ago is stale.' }),
+            evidence: z.int().min(0).meta({ description: 'Evidence records of the tenant citing at least one activated control.' }),
+            fresh: z.int().min(0).meta({ description: 'Of those, records not expired and collected within `windowDays`.' }),
+            expired: z.int().min(0).meta({ description: 'Of those, records whose `expiresAt` has passed.' }),
+            stale: z.int().min(0).meta({ description: 'Of those, unexpired records collected more than `windowDays` ago.' }),
+            ratio: z.number().min(0).max(1).meta({ description: '`fresh / evidence`, 0 to 1 (0 when no evidence).' }),
+            points: z.number().min(0).meta({ description: '`weight * ratio`, to two decimals.' }),
+          })
+          .meta({ description: 'Evidence freshness: the share of the evidence behind the coverage that is still valid and recent.' }),
+        findings: z
+          .object({
+            weights: Counts.meta({ description: 'Points one open finding of each severity takes off.' }),
+            open: Counts.meta({ description: 'Open findings of the tenant, per severity.' }),
+            penalty: z.int().min(0).meta({ description: 'Sum over the open findings of their weights (not capped; the score is).' }),
+          })
+          .meta({ description: 'The penalty of open findings, weighted by severity; a finding stops counting when it closes.' }),
+      })
+      .meta({ description: 'The parts of the score, each with the counts it is computed from.' }),
+    computedAt: Timestamp.meta({ description: 'When the posture was computed (ISO 8601 UTC); expiry and age are judged at this time.' }),
+  })
+  .meta({
+    id: 'SelfAuditPosture',
+    examples: [
+      {
+        object: 'svc.self_audit.posture',
+        score: 40,
+        parts: {
+          coverage: { weight: 70, controls: 10, evidencedControls: 5, ratio: 0.5, points: 35 },
+          freshness: { weight: 30, windowDays: 365, evidence: 4, fresh: 3, expired: 1, stale: 0, ratio: 0.75, points: 22.5 },
+          findings: {
+            weights: SELF_AUDIT_SEVERITY_PENALTY,
+            open: { low: 1, medium: 1, high: 1, critical: 0 },
+            penalty: 17,
+          },
+        },
+        computedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- drift
+
+export const SelfAuditDriftItem = z
+  .object({
+    control: z.string().meta({ description: 'Baseline control of the profile (`AIA-CLS-02`).' }),
+    framework: z.string().meta({ description: 'Framework dictionary the control belongs to (`eu-ai-act`).' }),
+    type: z.enum(['baseline-divergence', 'stale-evidence', 'open-finding']).meta({
+      description:
+        '`baseline-divergence`: the tenant lacks the control (its framework is not activated, or no evidence cites it); `stale-evidence`: every evidence record citing it has expired or was collected more than the freshness window ago; `open-finding`: an open self-audit finding is raised against it.',
+    }),
+    reason: z
+      .enum(['framework_not_activated', 'no_evidence', 'evidence_expired_or_stale', 'open_finding'])
+      .meta({ description: 'Which of the cases of `type` applies.' }),
+    expected: z.string().meta({ description: 'What the baseline expects, in words.' }),
+    actual: z.string().meta({ description: "What the tenant's data shows, in words." }),
+    priority: z.int().min(1).max(3).meta({ description: 'Priority of the control in the profile: 1 first, 3 last.' }),
+    title: z.string().meta({ description: 'Title of the control in its dictionary.' }),
+    evidenceIds: z.array(z.string()).meta({ description: 'Evidence records citing the control (the stale ones for `stale-evidence`).' }),
+    findingIds: z.array(z.string()).meta({ description: 'Open findings against the control (for `open-finding`).' }),
+  })
+  .meta({ description: 'One divergence of the tenant from its profile baseline.' });
+
+export const SelfAuditDrift = z
+  .object({
+    object: z.literal('svc.self_audit.drift').meta({ description: objectDescription }),
+    profile: IndustryId.meta({ description: 'Industry profile whose baseline was compared.' }),
+    profileSource: z
+      .enum(['query', 'onboarding'])
+      .meta({ description: '`query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff.' }),
+    baselineControls: z.int().min(0).meta({ description: 'Controls of the profile baseline.' }),
+    inLine: z.int().min(0).meta({ description: 'Baseline controls with no divergence at all.' }),
+    freshnessDays: z.int().meta({ description: 'Evidence collected more than this many days ago is stale.' }),
+    data: z.array(SelfAuditDriftItem).meta({ description: 'The divergences, by baseline priority, then control id, then type.' }),
+    computedAt: Timestamp.meta({ description: 'When the drift was computed (ISO 8601 UTC).' }),
+  })
+  .meta({
+    id: 'SelfAuditDrift',
+    examples: [
+      {
+        object: 'svc.self_audit.drift',
+        profile: 'education',
+        profileSource: 'query',
+        baselineControls: 6,
+        inLine: 5,
+        freshnessDays: 365,
+        data: [
+          {
+            control: 'AIA-CLS-02',
+            framework: 'eu-ai-act',
+            type: 'baseline-divergence',
+            reason: 'framework_not_activated',
+            expected: 'eu-ai-act activated and AIA-CLS-02 evidenced',
+            actual: 'eu-ai-act is not activated',
+            priority: 1,
+            title: 'High-risk classification assessment',
+            evidenceIds: [],
+            findingIds: [],
+          },
+        ],
+        computedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const SelfAuditDriftQuery = z.object({
+  profile: IndustryId.optional().meta({
+    description:
+      'Industry profile whose baseline to compare against (`banking`, `education`, ...); when absent, the profile of the tenant’s onboarding kickoff (the one in progress, else the latest).',
+  }),
+});
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'self_audit', permission: 'self_audit:read', mutating: false });
+
+export const selfAuditRouter = railRouter('self_audit', {
+  posture: {
+    method: 'GET',
+    path: '/posture',
+    responses: { 200: SelfAuditPosture },
+    summary: 'Compute the self-audit posture',
+    description: `Score 0 to 100 from three parts, each shown with its inputs: control coverage (${SELF_AUDIT_POSTURE_WEIGHTS.coverage} points times the share of the controls of the activated frameworks cited by any evidence), evidence freshness (${SELF_AUDIT_POSTURE_WEIGHTS.freshness} points times the share of that evidence not expired and collected within ${SELF_AUDIT_FRESHNESS_DAYS} days) and the penalty of open findings (${Object.entries(
+      SELF_AUDIT_SEVERITY_PENALTY,
+    )
+      .map(([s, p]) => `${s} ${p}`)
+      .join(
+        ', ',
+      )} points each). Computed from the tenant's activations, evidence and selfAuditFindings at request time; stores nothing. Needs \`self_audit:read\`.`,
+    metadata: read,
+  },
+  drift: {
+    method: 'GET',
+    path: '/drift',
+    query: SelfAuditDriftQuery,
+    responses: { 200: SelfAuditDrift },
+    summary: 'Compare the tenant with its profile baseline',
+    description: `For each control of the profile's baseline: \`baseline-divergence\` when its framework is not activated or no evidence cites it, \`stale-evidence\` when all its evidence expired or was collected more than ${SELF_AUDIT_FRESHNESS_DAYS} days ago, \`open-finding\` when an open finding is raised against it. The profile is \`profile\` (422 when not one of the industries) or that of the tenant's onboarding kickoff; 422 naming \`profile\` when neither exists. Computed at request time; stores nothing. Needs \`self_audit:read\`.`,
+    metadata: read,
+  },
+  findings: selfAuditFindings.routes,
+  remediations: selfAuditRemediations.routes,
+  evidence: selfAuditEvidenceLinks.routes,
+});
 
 /** Event types the self_audit rail emits. */
-export const selfAuditEvents: ReturnType<typeof eventType>[] = [];
+export const selfAuditEvents = [
+  ...selfAuditFindings.events,
+  ...selfAuditRemediations.events,
+  ...selfAuditEvidenceLinks.events,
+  eventType('finding.closed', 'A finding was closed: its remediation was verified.', SelfAuditFinding),
+  eventType('finding.reopened', 'A closed finding was reopened with its remediation.', SelfAuditFinding),
+];

@@ -1,7 +1,28 @@
-import { contract } from '@svc/contract';
+import { contract, selfAuditEvidenceLinks, selfAuditFindings, selfAuditRemediations } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import type { RailDeps } from './deps.ts';
+import { serveResource } from '../kit.ts';
+import * as selfAudit from '../services/self-audit.ts';
+import { actor, type RailDeps, tenantOf } from './deps.ts';
 
-export function selfAuditHandlers(_deps: RailDeps) {
-  return initServer().router(contract.self_audit, {});
+export function selfAuditHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  // start and resolve are the kit's; verify and reopen change the finding too, in the same transaction.
+  const remediationRoutes = serveResource(db, selfAuditRemediations, selfAudit.remediationStore);
+  return initServer().router(contract.self_audit, {
+    posture: async ({ res }) => ({ status: 200, body: await selfAudit.posture(prisma, tenantOf(res).tenantId) }),
+    drift: async ({ query, res }) => ({ status: 200, body: await selfAudit.drift(prisma, tenantOf(res).tenantId, query) }),
+    findings: serveResource(db, selfAuditFindings, selfAudit.findingStore),
+    remediations: {
+      ...remediationRoutes,
+      verify: async ({ params, body, res }) => ({
+        status: 200,
+        body: await selfAudit.transitionRemediation(prisma, actor(res), params.id, 'verify', body?.reason),
+      }),
+      reopen: async ({ params, body, res }) => ({
+        status: 200,
+        body: await selfAudit.transitionRemediation(prisma, actor(res), params.id, 'reopen', body?.reason),
+      }),
+    },
+    evidence: serveResource(db, selfAuditEvidenceLinks, selfAudit.evidenceLinkStore),
+  });
 }
