@@ -1,7 +1,763 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
 
-export const riskRegisterRouter = railRouter('risk_register', {});
+/**
+ * The risk_register rail: risks scored on a 5x5 likelihood x impact matrix, treatments whose
+ * implementation moves the residual score, score history, the heatmap, periodic reviews and the
+ * accountable owner's sign-off. Residual values are always computed by the server from the
+ * implemented treatments.
+ */
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+const updatedAtDescription =
+  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+
+const EXAMPLE_RISK = 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_TREATMENT = 'rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_USER = 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+
+export const RiskId = prefixedId('rsk', EXAMPLE_RISK);
+const UserId = prefixedId('usr', EXAMPLE_USER);
+/** A risk id with its own description (keeps the example). */
+const riskRef = (description: string) => RiskId.meta({ description, examples: [EXAMPLE_RISK] });
+/** A person id with its own description (keeps the example). */
+const userRef = (description: string) => UserId.meta({ description, examples: [EXAMPLE_USER] });
+
+/** Domains a risk belongs to: a fixed list. */
+export const RISK_DOMAINS = ['ai', 'privacy', 'security', 'third-party', 'operational', 'regulatory', 'financial'] as const;
+export const RiskDomain = z
+  .enum(RISK_DOMAINS)
+  .meta({ description: 'Domain of the risk: `ai`, `privacy`, `security`, `third-party`, `operational`, `regulatory` or `financial`.' });
+
+export const RISK_STATUSES = ['open', 'treated', 'accepted', 'closed'] as const;
+export const RiskStatus = z.enum(RISK_STATUSES).meta({
+  description:
+    '`open` when recorded; `treated` once an implemented treatment moved its residual; `accepted` when its accountable owner signed off the residual; `closed` through `close` (final). Implementing a treatment that moves the residual of an `accepted` risk sets it back to `treated` (the sign-off no longer matches the residual).',
+});
+
+export const RISK_RATINGS = ['low', 'medium', 'high', 'critical'] as const;
+export const RiskRating = z.enum(RISK_RATINGS).meta({
+  description:
+    'Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).',
+});
+
+const Level = (what: string) =>
+  z
+    .int()
+    .min(1)
+    .max(5)
+    .meta({ description: `${what}, 1 (rare / negligible) to 5 (almost certain / severe).` });
+const Score = (what: string) =>
+  z
+    .int()
+    .min(1)
+    .max(25)
+    .meta({ description: `${what}: likelihood x impact, 1 to 25.` });
+
+const ControlRef = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
+  .meta({ description: 'Id of a control (`AIA-RMS-01`).' });
+
+/** The thresholds of the rating bands, shared by the server and the documentation. */
+export function riskRatingOf(score: number): (typeof RISK_RATINGS)[number] {
+  if (score >= 17) return 'critical';
+  if (score >= 10) return 'high';
+  if (score >= 5) return 'medium';
+  return 'low';
+}
+
+// ---------------------------------------------------------------- treatments (declared first: a risk's create may carry them)
+
+export const RISK_TREATMENT_TYPES = ['accept', 'mitigate', 'transfer', 'avoid'] as const;
+export const RiskTreatmentType = z.enum(RISK_TREATMENT_TYPES).meta({
+  description:
+    "What the treatment does once implemented: `mitigate` lowers the residual likelihood and/or impact by the stated steps (floor 1); `transfer` lowers the residual impact by `impactReduction` steps (default 1); `avoid` sets the residual likelihood to 1; `accept` leaves the residual as it is and is implemented by the accountable owner's sign-off.",
+});
+
+const TreatmentFields = {
+  type: RiskTreatmentType,
+  description: z.string().min(1).max(2000).meta({ description: 'What is done, up to 2,000 characters.' }),
+  likelihoodReduction: z
+    .int()
+    .min(0)
+    .max(4)
+    .optional()
+    .meta({ description: 'Steps the residual likelihood goes down when implemented (`mitigate` only), 0 to 4; 0 when absent.' }),
+  impactReduction: z.int().min(0).max(4).optional().meta({
+    description: 'Steps the residual impact goes down when implemented (`mitigate` and `transfer`), 0 to 4; for `transfer` 1 when absent.',
+  }),
+  controlIds: z.array(ControlRef).max(50).optional().meta({ description: 'Controls that implement the treatment (none when absent).' }),
+};
+
+type TreatmentInput = {
+  type: (typeof RISK_TREATMENT_TYPES)[number];
+  likelihoodReduction?: number | undefined;
+  impactReduction?: number | undefined;
+};
+
+/** The reductions a treatment type admits: 422 naming the field otherwise. */
+function checkReductions(t: TreatmentInput, ctx: z.RefinementCtx, at: (string | number)[] = []): void {
+  const l = t.likelihoodReduction ?? 0;
+  const i = t.impactReduction ?? 0;
+  const issue = (field: string, message: string) => ctx.addIssue({ code: 'custom', path: [...at, field], message });
+  if (t.type === 'mitigate' && l + i === 0)
+    issue('likelihoodReduction', 'a mitigate treatment lowers the likelihood or the impact by at least one step');
+  if (t.type === 'transfer' && l > 0) issue('likelihoodReduction', 'a transfer treatment lowers the impact only');
+  if ((t.type === 'accept' || t.type === 'avoid') && l > 0) issue('likelihoodReduction', `an ${t.type} treatment takes no reduction`);
+  if ((t.type === 'accept' || t.type === 'avoid') && i > 0) issue('impactReduction', `an ${t.type} treatment takes no reduction`);
+}
+
+const InlineTreatment = z
+  .strictObject(TreatmentFields)
+  .superRefine((t, ctx) => checkReductions(t, ctx))
+  .meta({ description: 'A treatment recorded with the risk, `planned`.' });
+
+export const RiskTreatment = z
+  .object({
+    object: z.literal('svc.risk_register.treatment').meta({ description: objectDescription }),
+    id: prefixedId('rtr', EXAMPLE_TREATMENT),
+    riskId: riskRef('Id of the risk the treatment treats.'),
+    type: RiskTreatmentType,
+    description: z.string().meta({ description: 'What is done.' }),
+    likelihoodReduction: z.int().min(0).max(4).meta({ description: 'Steps the residual likelihood goes down when implemented.' }),
+    impactReduction: z.int().min(0).max(4).meta({ description: 'Steps the residual impact goes down when implemented.' }),
+    controlIds: z.array(z.string()).meta({ description: 'Controls that implement the treatment.' }),
+    status: z.enum(['planned', 'implemented']).meta({
+      description: '`planned` until `implement` (or, for `accept`, the sign-off); only implemented treatments move the residual.',
+    }),
+    implementedAt: Timestamp.nullable().meta({ description: 'When it was implemented (ISO 8601 UTC); null while planned.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'RiskTreatment',
+    examples: [
+      {
+        object: 'svc.risk_register.treatment',
+        id: EXAMPLE_TREATMENT,
+        riskId: EXAMPLE_RISK,
+        type: 'mitigate',
+        description: 'Human review of every declined application.',
+        likelihoodReduction: 1,
+        impactReduction: 1,
+        controlIds: ['AIA-HO-01'],
+        status: 'planned',
+        implementedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateRiskTreatmentBody = z
+  .strictObject({ riskId: riskRef('Id of the risk to treat; 404 when it is not a risk of the tenant.'), ...TreatmentFields })
+  .superRefine((t, ctx) => checkReductions(t, ctx))
+  .meta({
+    id: 'CreateRiskTreatmentRequest',
+    examples: [
+      {
+        riskId: EXAMPLE_RISK,
+        type: 'mitigate',
+        description: 'Human review of every declined application.',
+        likelihoodReduction: 1,
+        impactReduction: 1,
+        controlIds: ['AIA-HO-01'],
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- risks
+
+export const Risk = z
+  .object({
+    object: z.literal('svc.risk_register.risk').meta({ description: objectDescription }),
+    id: RiskId,
+    title: z.string().meta({ description: 'Short name of the risk.' }),
+    description: z.string().nullable().meta({ description: 'What could happen and why; null when not given.' }),
+    domain: RiskDomain,
+    area: z.string().nullable().meta({ description: 'Business area the risk sits in (`Lending`); null when not given.' }),
+    ownerId: UserId.nullable().meta({
+      description:
+        'Accountable owner, a person of `/v1/stakeholders/users`; only this person may sign the risk off. Null when not assigned.',
+    }),
+    controlIds: z.array(z.string()).meta({ description: 'Controls that address the risk.' }),
+    inherentLikelihood: Level('Likelihood before any treatment'),
+    inherentImpact: Level('Impact before any treatment'),
+    inherentScore: Score('Inherent score'),
+    inherentRating: RiskRating,
+    residualLikelihood: Level('Likelihood after the implemented treatments (computed)'),
+    residualImpact: Level('Impact after the implemented treatments (computed)'),
+    residualScore: Score('Residual score'),
+    residualRating: RiskRating,
+    status: RiskStatus,
+    reviewEveryDays: z.int().min(1).max(730).meta({ description: 'Days between periodic reviews.' }),
+    lastReviewedAt: Timestamp.nullable().meta({ description: 'When the latest review took place; null before the first.' }),
+    nextReviewAt: Timestamp.meta({ description: '`(lastReviewedAt, or createdAt before any review) + reviewEveryDays` (ISO 8601 UTC).' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'Risk',
+    examples: [
+      {
+        object: 'svc.risk_register.risk',
+        id: EXAMPLE_RISK,
+        title: 'Biased credit-scoring model',
+        description: 'The model declines applicants of protected groups more often.',
+        domain: 'ai',
+        area: 'Lending',
+        ownerId: EXAMPLE_USER,
+        controlIds: ['AIA-RMS-01'],
+        inherentLikelihood: 4,
+        inherentImpact: 5,
+        inherentScore: 20,
+        inherentRating: 'critical',
+        residualLikelihood: 4,
+        residualImpact: 5,
+        residualScore: 20,
+        residualRating: 'critical',
+        status: 'open',
+        reviewEveryDays: 90,
+        lastReviewedAt: null,
+        nextReviewAt: '2027-02-20T09:30:00.000Z',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateRiskBody = z
+  .strictObject({
+    title: z.string().min(1).max(200).meta({ description: 'Short name of the risk.' }),
+    description: z.string().min(1).max(4000).optional().meta({ description: 'What could happen and why, up to 4,000 characters.' }),
+    domain: RiskDomain,
+    area: z.string().min(1).max(100).optional().meta({ description: 'Business area the risk sits in (`Lending`), up to 100 characters.' }),
+    ownerId: UserId.optional().meta({
+      description: 'Accountable owner: an active person of `/v1/stakeholders/users`; an unknown or inactive person is 422.',
+    }),
+    controlIds: z.array(ControlRef).max(50).optional().meta({ description: 'Controls that address the risk (none when absent).' }),
+    inherentLikelihood: Level('Likelihood before any treatment'),
+    inherentImpact: Level('Impact before any treatment'),
+    reviewEveryDays: z.int().min(1).max(730).optional().meta({ description: 'Days between periodic reviews, 1 to 730; 90 when absent.' }),
+    treatments: z.array(InlineTreatment).max(20).optional().meta({
+      description: 'Treatments to record with the risk, all `planned` (the residual equals the inherent until one is implemented).',
+    }),
+  })
+  .meta({
+    id: 'CreateRiskRequest',
+    examples: [
+      {
+        title: 'Biased credit-scoring model',
+        description: 'The model declines applicants of protected groups more often.',
+        domain: 'ai',
+        area: 'Lending',
+        controlIds: ['AIA-RMS-01'],
+        inherentLikelihood: 4,
+        inherentImpact: 5,
+        reviewEveryDays: 90,
+      },
+    ],
+  });
+
+export const riskRegisterRisks = resource({
+  rail: 'risk_register',
+  path: 'risks',
+  name: 'risk',
+  label: { one: 'risk', many: 'risks' },
+  idPrefix: 'rsk',
+  record: Risk,
+  statusField: 'status',
+  filters: {
+    status: RiskStatus.optional().meta({ description: 'Only risks in this status.' }),
+    domain: RiskDomain.optional().meta({ description: 'Only risks of this domain.' }),
+    area: z.string().min(1).max(100).optional().meta({ description: 'Only risks of this business area (exact match).' }),
+  },
+  create: {
+    body: CreateRiskBody,
+    summary: 'Record a risk',
+    description:
+      'Records a risk with its inherent likelihood and impact (1 to 5 each); the server computes `inherentScore` (likelihood x impact), the ratings, and the residual values, equal to the inherent until a treatment is implemented. `nextReviewAt` is `createdAt + reviewEveryDays`. Treatments given inline are recorded `planned`. An unknown or inactive `ownerId` is 422.',
+    eventSummary: 'A risk was recorded in the register.',
+  },
+  transitions: {
+    close: {
+      from: ['open', 'treated', 'accepted'],
+      to: 'closed',
+      summary: 'Close a risk',
+      description:
+        'Closes a risk that no longer applies (final: record a new risk if it returns); it leaves the heatmap, the reviews due and the risk views, and takes no more treatments, reviews or sign-offs.',
+    },
+  },
+});
+
+export const riskTreatments = resource({
+  rail: 'risk_register',
+  path: 'treatments',
+  name: 'treatment',
+  label: { one: 'treatment', many: 'treatments' },
+  idPrefix: 'rtr',
+  record: RiskTreatment,
+  statusField: 'status',
+  filters: {
+    riskId: RiskId.optional().meta({ description: 'Only treatments of this risk.' }),
+    status: z.enum(['planned', 'implemented']).optional().meta({ description: 'Only treatments in this status.' }),
+    type: RiskTreatmentType.optional().meta({ description: 'Only treatments of this type.' }),
+  },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/risk-register/risks',
+      body: {
+        title: 'Vendor outage halts loan decisions',
+        domain: 'third-party',
+        area: 'Lending',
+        inherentLikelihood: 3,
+        inherentImpact: 4,
+        treatments: [{ type: 'mitigate', description: 'Second scoring provider on standby.', likelihoodReduction: 1 }],
+      },
+    },
+  ],
+  transitions: {
+    implement: {
+      from: ['planned'],
+      to: 'implemented',
+      summary: 'Implement a treatment',
+      description:
+        "Marks the treatment implemented and recomputes its risk's residual likelihood and impact from every implemented treatment (the risk becomes `treated` when its residual moved). An `accept` treatment is implemented by the owner's sign-off instead: 409 here. A treatment of a closed risk: 409.",
+    },
+  },
+});
+
+// ---------------------------------------------------------------- scores, heatmap
+
+const ScorePoint = z.object({
+  likelihood: Level('Likelihood'),
+  impact: Level('Impact'),
+  score: Score('Score'),
+  rating: RiskRating,
+});
+
+export const RiskScore = z
+  .object({
+    object: z.literal('svc.risk_register.score').meta({ description: objectDescription }),
+    riskId: RiskId,
+    title: z.string().meta({ description: 'Title of the risk.' }),
+    status: RiskStatus,
+    inherent: ScorePoint.meta({ description: 'Before any treatment.' }),
+    residual: ScorePoint.meta({ description: 'After the implemented treatments, computed.' }),
+    reduction: z
+      .int()
+      .min(0)
+      .max(24)
+      .meta({ description: '`inherent.score - residual.score`: points the implemented treatments removed.' }),
+    implementedTreatmentIds: z
+      .array(z.string())
+      .meta({ description: 'Implemented treatments of the risk, in the order they were implemented.' }),
+  })
+  .meta({
+    id: 'RiskScore',
+    examples: [
+      {
+        object: 'svc.risk_register.score',
+        riskId: EXAMPLE_RISK,
+        title: 'Biased credit-scoring model',
+        status: 'treated',
+        inherent: { likelihood: 4, impact: 5, score: 20, rating: 'critical' },
+        residual: { likelihood: 3, impact: 4, score: 12, rating: 'high' },
+        reduction: 8,
+        implementedTreatmentIds: [EXAMPLE_TREATMENT],
+      },
+    ],
+  });
+
+export const RiskScoreHistory = z
+  .object({
+    object: z.literal('svc.risk_register.score_history').meta({ description: objectDescription }),
+    riskId: RiskId,
+    inherent: ScorePoint.meta({ description: 'Before any treatment.' }),
+    residual: ScorePoint.meta({ description: 'Current residual, after every implemented treatment.' }),
+    steps: z
+      .array(
+        ScorePoint.extend({
+          at: Timestamp.meta({ description: 'When the score took this value: the risk was recorded, or the treatment implemented.' }),
+          cause: z
+            .enum(['assessed', 'treatment'])
+            .meta({ description: '`assessed`: the inherent assessment; `treatment`: an implemented treatment.' }),
+          treatmentId: z.string().nullable().meta({ description: 'The implemented treatment; null for the assessment.' }),
+          treatmentType: RiskTreatmentType.nullable().meta({ description: "The treatment's type; null for the assessment." }),
+          moved: z.boolean().meta({ description: 'Whether this step changed the residual score.' }),
+        }),
+      )
+      .meta({ description: 'The residual after the assessment and after each implemented treatment, oldest first.' }),
+    acceptedResidual: z
+      .object({
+        signOffId: z.string().meta({ description: 'The latest sign-off of the risk.' }),
+        signerId: z.string().meta({ description: 'The accountable owner who signed.' }),
+        score: Score('Residual score accepted'),
+        signedAt: Timestamp,
+        current: z.boolean().meta({ description: 'Whether the accepted score is still the residual score.' }),
+      })
+      .nullable()
+      .meta({ description: 'The residual the accountable owner last accepted; null when never signed off.' }),
+  })
+  .meta({
+    id: 'RiskScoreHistory',
+    examples: [
+      {
+        object: 'svc.risk_register.score_history',
+        riskId: EXAMPLE_RISK,
+        inherent: { likelihood: 4, impact: 5, score: 20, rating: 'critical' },
+        residual: { likelihood: 3, impact: 4, score: 12, rating: 'high' },
+        steps: [
+          {
+            at: '2026-11-22T09:30:00.000Z',
+            cause: 'assessed',
+            treatmentId: null,
+            treatmentType: null,
+            moved: false,
+            likelihood: 4,
+            impact: 5,
+            score: 20,
+            rating: 'critical',
+          },
+          {
+            at: '2026-11-23T10:00:00.000Z',
+            cause: 'treatment',
+            treatmentId: EXAMPLE_TREATMENT,
+            treatmentType: 'mitigate',
+            moved: true,
+            likelihood: 3,
+            impact: 4,
+            score: 12,
+            rating: 'high',
+          },
+        ],
+        acceptedResidual: null,
+      },
+    ],
+  });
+
+export const RiskHeatmapBasis = z.enum(['residual', 'inherent']).meta({ description: 'Which score places a risk in the matrix.' });
+
+export const RiskHeatmap = z
+  .object({
+    object: z.literal('svc.risk_register.heatmap').meta({ description: objectDescription }),
+    basis: RiskHeatmapBasis,
+    total: z.int().min(0).meta({ description: 'Risks counted (closed risks are left out unless `includeClosed=true`).' }),
+    cells: z
+      .array(
+        ScorePoint.extend({
+          count: z.int().min(0).meta({ description: 'Risks in the cell.' }),
+          riskIds: z.array(z.string()).meta({ description: 'Ids of the risks in the cell, newest first.' }),
+        }),
+      )
+      .length(25)
+      .meta({ description: 'The 25 cells, by likelihood then impact, ascending; empty cells have count 0.' }),
+    computedAt: Timestamp.meta({ description: 'When the heatmap was computed.' }),
+  })
+  .meta({
+    id: 'RiskHeatmap',
+    examples: [
+      {
+        object: 'svc.risk_register.heatmap',
+        basis: 'residual',
+        total: 1,
+        cells: [{ likelihood: 1, impact: 1, score: 1, rating: 'low', count: 1, riskIds: [EXAMPLE_RISK] }],
+        computedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- reviews
+
+export const RiskReview = z
+  .object({
+    object: z.literal('svc.risk_register.review').meta({ description: objectDescription }),
+    id: prefixedId('rrv', 'rrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    riskId: RiskId,
+    reviewerId: UserId.nullable().meta({ description: 'The person who reviewed; null when not given.' }),
+    notes: z.string().nullable().meta({ description: 'What the review found; null when not given.' }),
+    reviewedAt: Timestamp.meta({ description: 'When the review took place.' }),
+    nextReviewAt: Timestamp.meta({ description: "The risk's next review date once this review was recorded." }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'RiskReview',
+    examples: [
+      {
+        object: 'svc.risk_register.review',
+        id: 'rrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        riskId: EXAMPLE_RISK,
+        reviewerId: EXAMPLE_USER,
+        notes: 'Treatments in place; likelihood unchanged.',
+        reviewedAt: '2026-11-22T09:30:00.000Z',
+        nextReviewAt: '2027-02-20T09:30:00.000Z',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateRiskReviewBody = z
+  .strictObject({
+    riskId: riskRef('The risk reviewed; 404 when it is not a risk of the tenant.'),
+    reviewerId: UserId.optional().meta({
+      description: 'The person who reviewed: a person of `/v1/stakeholders/users` (422 when unknown).',
+    }),
+    notes: z.string().min(1).max(4000).optional().meta({ description: 'What the review found, up to 4,000 characters.' }),
+    reviewedAt: Timestamp.optional().meta({
+      description: 'When the review took place (ISO 8601 UTC), not in the future; now when absent.',
+    }),
+  })
+  .meta({
+    id: 'CreateRiskReviewRequest',
+    examples: [{ riskId: EXAMPLE_RISK, notes: 'Treatments in place; likelihood unchanged.' }],
+  });
+
+export const RiskReviewDue = z
+  .object({
+    object: z.literal('svc.risk_register.review_due').meta({ description: objectDescription }),
+    riskId: RiskId,
+    title: z.string().meta({ description: 'Title of the risk.' }),
+    ownerId: z.string().nullable().meta({ description: 'Accountable owner of the risk.' }),
+    reviewEveryDays: z.int().meta({ description: 'Days between reviews.' }),
+    lastReviewedAt: Timestamp.nullable().meta({ description: 'Latest review; null before the first.' }),
+    nextReviewAt: Timestamp.meta({ description: 'When the next review is due.' }),
+    overdue: z.boolean().meta({ description: 'True when `nextReviewAt` is in the past at the time of the response.' }),
+    daysOverdue: z.int().min(0).meta({ description: 'Whole days since `nextReviewAt`; 0 when not overdue.' }),
+  })
+  .meta({
+    id: 'RiskReviewDue',
+    examples: [
+      {
+        object: 'svc.risk_register.review_due',
+        riskId: EXAMPLE_RISK,
+        title: 'Biased credit-scoring model',
+        ownerId: EXAMPLE_USER,
+        reviewEveryDays: 90,
+        lastReviewedAt: null,
+        nextReviewAt: '2027-02-20T09:30:00.000Z',
+        overdue: false,
+        daysOverdue: 0,
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- sign-off
+
+export const RiskSignOff = z
+  .object({
+    object: z.literal('svc.risk_register.sign_off').meta({ description: objectDescription }),
+    id: prefixedId('rso', 'rso_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    riskId: RiskId,
+    signerId: userRef('The accountable owner who signed.'),
+    statement: z.string().nullable().meta({ description: "The owner's words; null when not given." }),
+    residualLikelihood: Level('Residual likelihood accepted'),
+    residualImpact: Level('Residual impact accepted'),
+    residualScore: Score('Residual score accepted'),
+    residualRating: RiskRating,
+    treatmentIds: z
+      .array(z.string())
+      .meta({ description: "The risk's implemented treatments at signing, including the `accept` treatments the sign-off implemented." }),
+    signedAt: Timestamp.meta({ description: 'When the owner signed (ISO 8601 UTC).' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+  })
+  .meta({
+    id: 'RiskSignOff',
+    examples: [
+      {
+        object: 'svc.risk_register.sign_off',
+        id: 'rso_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        riskId: EXAMPLE_RISK,
+        signerId: EXAMPLE_USER,
+        statement: 'Residual risk accepted until the next model release.',
+        residualLikelihood: 3,
+        residualImpact: 4,
+        residualScore: 12,
+        residualRating: 'high',
+        treatmentIds: [EXAMPLE_TREATMENT],
+        signedAt: '2026-11-22T09:30:00.000Z',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+      },
+    ],
+  });
+
+export const CreateRiskSignOffBody = z
+  .strictObject({
+    riskId: riskRef('The risk whose residual is accepted; 404 when it is not a risk of the tenant.'),
+    signerId: userRef("The person signing: must be the risk's accountable owner (`ownerId`), else 403."),
+    statement: z.string().min(1).max(2000).optional().meta({ description: "The owner's words, up to 2,000 characters." }),
+  })
+  .meta({
+    id: 'CreateRiskSignOffRequest',
+    examples: [{ riskId: EXAMPLE_RISK, signerId: EXAMPLE_USER, statement: 'Residual risk accepted until the next model release.' }],
+  });
+
+// ---------------------------------------------------------------- router
+
+claimIdPrefix('rrv', 'svc.risk_register.review');
+claimIdPrefix('rso', 'svc.risk_register.sign_off');
+
+const read = meta({ auth: 'tenant', rail: 'risk_register', permission: 'risk_register:read', mutating: false });
+const RiskParams = z.object({ riskId: RiskId });
+const includeClosed = z
+  .enum(['true', 'false'])
+  .optional()
+  .meta({ description: '`true` counts closed risks too; by default they are left out.' });
+
+export const riskRegisterRouter = railRouter('risk_register', {
+  risks: riskRegisterRisks.routes,
+  treatments: {
+    ...riskTreatments.routes,
+    create: {
+      method: 'POST',
+      path: '/treatments',
+      body: CreateRiskTreatmentBody,
+      responses: { 201: RiskTreatment },
+      summary: 'Plan a treatment of a risk',
+      description:
+        'Records a `planned` treatment of the risk `riskId` (404 when not a risk of the tenant; 409 when the risk is closed). The reductions a type admits are checked (422 naming the field): `mitigate` needs a likelihood or impact reduction, `transfer` an impact reduction only (1 when absent), `accept` and `avoid` none. Nothing moves until `implement`. Returns 201 with the treatment, id `rtr_<ULID>`. Needs `risk_register:write`; audited as `treatment.created` and emitted as the webhook event `treatment.created`.',
+      metadata: meta({
+        auth: 'tenant',
+        rail: 'risk_register',
+        permission: 'risk_register:write',
+        mutating: true,
+        audit: 'treatment.created',
+      }),
+    },
+  },
+  scores: {
+    list: {
+      method: 'GET',
+      path: '/scores',
+      query: PaginationQuery.extend({
+        status: RiskStatus.optional().meta({ description: 'Only risks in this status.' }),
+        domain: RiskDomain.optional().meta({ description: 'Only risks of this domain.' }),
+      }),
+      responses: { 200: listOf(RiskScore) },
+      summary: 'Current scores of the risks',
+      description:
+        'Inherent and residual scores of each risk, newest risk first, with the reduction the implemented treatments brought and which treatments they are. `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `risk_register:read`.',
+      metadata: read,
+    },
+    history: {
+      method: 'GET',
+      path: '/scores/:riskId',
+      pathParams: RiskParams,
+      responses: { 200: RiskScoreHistory },
+      summary: 'Score history of a risk',
+      description:
+        "The residual of the risk after its assessment and after each implemented treatment in order, which treatments moved it, and the residual its owner last accepted. Computed from the treatments. 404 for a risk that is not the tenant's. Needs `risk_register:read`.",
+      metadata: read,
+    },
+  },
+  heatmap: {
+    method: 'GET',
+    path: '/heatmap',
+    query: z.object({
+      basis: RiskHeatmapBasis.default('residual').meta({ description: '`residual` (default) or `inherent`: which score places a risk.' }),
+      includeClosed,
+      domain: RiskDomain.optional().meta({ description: 'Only risks of this domain.' }),
+    }),
+    responses: { 200: RiskHeatmap },
+    summary: '5x5 heatmap of the risks',
+    description:
+      'Counts the risks in each of the 25 likelihood x impact cells, by residual (default) or inherent score, with the ids of the risks per cell. Closed risks are left out unless `includeClosed=true`. Needs `risk_register:read`.',
+    metadata: read,
+  },
+  reviews: {
+    list: {
+      method: 'GET',
+      path: '/reviews',
+      query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only reviews of this risk.' }) }),
+      responses: { 200: listOf(RiskReview) },
+      summary: 'List reviews',
+      description:
+        "Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.",
+      metadata: read,
+    },
+    create: {
+      method: 'POST',
+      path: '/reviews',
+      body: CreateRiskReviewBody,
+      responses: { 201: RiskReview },
+      summary: 'Record a periodic review',
+      description:
+        "Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.",
+      metadata: meta({
+        auth: 'tenant',
+        rail: 'risk_register',
+        permission: 'risk_register:write',
+        mutating: true,
+        audit: 'risk_review.created',
+      }),
+    },
+    due: {
+      method: 'GET',
+      path: '/reviews/due',
+      query: PaginationQuery.extend({
+        overdue: z
+          .enum(['true', 'false'])
+          .optional()
+          .meta({ description: '`true`: only risks whose next review date has passed; `false`: only those not yet due; absent: all.' }),
+        ownerId: UserId.optional().meta({ description: 'Only risks of this accountable owner.' }),
+      }),
+      responses: { 200: listOf(RiskReviewDue) },
+      summary: 'Review schedule of the risks (overdue with `overdue=true`)',
+      description:
+        'For each risk that is not closed: when it was last reviewed, when the next review is due (`(lastReviewedAt or createdAt) + reviewEveryDays`) and whether that is past. Newest risk first, `{ data, cursor }`. Needs `risk_register:read`.',
+      metadata: read,
+    },
+  },
+  signOff: {
+    list: {
+      method: 'GET',
+      path: '/sign-off',
+      query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only sign-offs of this risk.' }) }),
+      responses: { 200: listOf(RiskSignOff) },
+      summary: 'List sign-offs',
+      description:
+        "Sign-offs of residual risks, newest first, as `{ data, cursor }`; `riskId` keeps one risk's. Needs `risk_register:read`.",
+      metadata: read,
+    },
+    create: {
+      method: 'POST',
+      path: '/sign-off',
+      body: CreateRiskSignOffBody,
+      responses: { 201: RiskSignOff },
+      summary: "Sign off a risk's residual as its accountable owner",
+      description:
+        "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. `signerId` must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.",
+      metadata: meta({
+        auth: 'tenant',
+        rail: 'risk_register',
+        permission: 'risk_register:approve',
+        mutating: true,
+        audit: 'risk.signed_off',
+      }),
+    },
+  },
+});
 
 /** Event types the risk_register rail emits. */
-export const riskRegisterEvents: ReturnType<typeof eventType>[] = [];
+export const riskRegisterEvents = [
+  ...riskRegisterRisks.events,
+  ...riskTreatments.events,
+  eventType('treatment.created', 'A treatment of a risk was planned.', RiskTreatment),
+  eventType('risk_review.created', 'A periodic review of a risk was recorded.', RiskReview),
+  eventType('risk.signed_off', "A risk's accountable owner accepted its residual.", RiskSignOff),
+];
