@@ -1,7 +1,560 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
+import { SpecialistFirmId, SpecialistFrameworkRef, SpecialistJurisdiction } from './specialists.ts';
 
-export const marketplaceRouter = railRouter('marketplace', {});
+/**
+ * The marketplace rail (starter and above): listed consultants and published listings of every
+ * firm, readable by every tenant of the platform (public fields only); engagements, in which a
+ * client tenant grants a firm read access to its posture; reviews of engagements; and matching,
+ * which ranks listings by fit to the caller's frameworks and open gaps.
+ */
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+const updatedAtDescription =
+  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+
+const EXAMPLE_FIRM = 'frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_LISTING = 'mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_ENGAGEMENT = 'meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_REVIEW = 'mrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+
+export const MarketplaceListingId = prefixedId('mls', EXAMPLE_LISTING);
+export const MarketplaceEngagementId = prefixedId('meg', EXAMPLE_ENGAGEMENT);
+
+claimIdPrefix('meg', 'svc.marketplace.engagement');
+claimIdPrefix('mrv', 'svc.marketplace.review');
+
+const Rating = z
+  .number()
+  .min(1)
+  .max(5)
+  .nullable()
+  .meta({ description: 'Average rating of the reviews, 1 to 5, rounded to two decimals; null without reviews.' });
+const ReviewCount = z.int().min(0).meta({ description: 'Number of reviews the average is taken over.' });
+
+// ---------------------------------------------------------------- listings (the firm's own)
+
+export const MarketplaceListing = z
+  .object({
+    object: z.literal('svc.marketplace.listing').meta({ description: objectDescription }),
+    id: MarketplaceListingId,
+    firmId: SpecialistFirmId.meta({ description: 'Firm of the tenant that offers it.' }),
+    title: z.string().meta({ description: 'Title of the offer.' }),
+    description: z.string().nullable().meta({ description: 'What the offer includes; null when not given.' }),
+    services: z.array(z.string()).meta({ description: 'Services offered (`gap assessment`, `DPIA`).' }),
+    frameworks: z.array(z.string()).meta({ description: 'Framework dictionary ids the offer covers; matching ranks by them.' }),
+    priceMinEur: z.int().min(0).meta({ description: 'Lower end of the price band, whole euros.' }),
+    priceMaxEur: z.int().min(0).meta({ description: 'Upper end of the price band, whole euros.' }),
+    revenueShareBps: z
+      .int()
+      .min(0)
+      .max(10_000)
+      .meta({ description: "The firm's share of the fees of engagements made through the listing, in basis points (8000 = 80 %)." }),
+    status: z
+      .enum(['draft', 'published', 'withdrawn'])
+      .meta({ description: '`draft` (seen by the firm only), `published` (visible to every tenant, engageable) or `withdrawn`.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'MarketplaceListing',
+    examples: [
+      {
+        object: 'svc.marketplace.listing',
+        id: EXAMPLE_LISTING,
+        firmId: EXAMPLE_FIRM,
+        title: 'EU AI Act readiness sprint',
+        description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
+        services: ['gap assessment', 'remediation plan'],
+        frameworks: ['eu-ai-act'],
+        priceMinEur: 15_000,
+        priceMaxEur: 40_000,
+        revenueShareBps: 8000,
+        status: 'draft',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateMarketplaceListingBody = z
+  .strictObject({
+    firmId: SpecialistFirmId.optional().meta({
+      description: "Firm of the tenant that offers it; absent: the tenant's first registered firm (422 when it has none).",
+    }),
+    title: z.string().min(1).max(200).meta({ description: 'Title of the offer.' }),
+    description: z.string().min(1).max(4000).optional().meta({ description: 'What the offer includes, up to 4,000 characters.' }),
+    services: z.array(z.string().min(1).max(100)).min(1).max(30).meta({ description: 'Services offered, 1 to 30.' }),
+    frameworks: z
+      .array(SpecialistFrameworkRef)
+      .min(1)
+      .max(30)
+      .meta({ description: 'Framework dictionary ids the offer covers, 1 to 30; each must exist.' }),
+    priceMinEur: z.int().min(0).max(100_000_000).meta({ description: 'Lower end of the price band, whole euros.' }),
+    priceMaxEur: z.int().min(0).max(100_000_000).meta({ description: 'Upper end of the price band, whole euros, at least `priceMinEur`.' }),
+    revenueShareBps: z
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(8000)
+      .meta({ description: "The firm's share of engagement fees in basis points; 8000 (80 %) when absent." }),
+  })
+  .refine((b) => b.priceMaxEur >= b.priceMinEur, { path: ['priceMaxEur'], message: 'priceMaxEur must be at least priceMinEur' })
+  .meta({
+    id: 'CreateMarketplaceListingRequest',
+    examples: [
+      {
+        title: 'EU AI Act readiness sprint',
+        description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
+        services: ['gap assessment', 'remediation plan'],
+        frameworks: ['eu-ai-act'],
+        priceMinEur: 15_000,
+        priceMaxEur: 40_000,
+      },
+    ],
+  });
+
+export const marketplaceListings = resource({
+  rail: 'marketplace',
+  path: 'listings',
+  name: 'listing',
+  label: { one: 'listing', many: 'listings' },
+  idPrefix: 'mls',
+  record: MarketplaceListing,
+  statusField: 'status',
+  filters: { status: z.enum(['draft', 'published', 'withdrawn']).optional(), firmId: SpecialistFirmId.optional() },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/specialists/firms',
+      body: { name: 'Northwind AI Assurance', description: 'EU AI Act and GDPR readiness for AI providers.', jurisdictions: ['EU', 'UK'] },
+    },
+  ],
+  create: {
+    body: CreateMarketplaceListingBody,
+    summary: 'Create a listing',
+    description:
+      "Creates an offer of one of the tenant's firms, in `draft`. Only specialist firms offer: a tenant below the specialist tier gets 403 `forbidden`. `frameworks` must name dictionaries that exist (422). The list and get routes here are the firm's own listings in every state; every tenant reads published ones at `GET /v1/marketplace/listings/published`.",
+    eventSummary: 'A firm created a marketplace listing.',
+  },
+  transitions: {
+    publish: {
+      from: ['draft', 'withdrawn'],
+      to: 'published',
+      summary: 'Publish a listing',
+      description: 'Makes the listing visible to every tenant and open to engagements.',
+    },
+    withdraw: {
+      from: ['draft', 'published'],
+      to: 'withdrawn',
+      summary: 'Withdraw a listing',
+      description: 'Takes the listing off the marketplace (or discards a draft); running engagements go on.',
+    },
+  },
+});
+
+const FirmSummary = z
+  .object({
+    id: SpecialistFirmId,
+    name: z.string().meta({ description: 'Name of the firm.' }),
+    averageRating: Rating,
+    reviewCount: ReviewCount,
+  })
+  .meta({ description: "The firm, with the average of its clients' reviews over all its listings." });
+
+export const MarketplacePublishedListing = z
+  .object({
+    object: z.literal('svc.marketplace.published_listing').meta({ description: objectDescription }),
+    id: MarketplaceListingId,
+    firm: FirmSummary,
+    title: z.string().meta({ description: 'Title of the offer.' }),
+    description: z.string().nullable().meta({ description: 'What the offer includes; null when not given.' }),
+    services: z.array(z.string()).meta({ description: 'Services offered.' }),
+    frameworks: z.array(z.string()).meta({ description: 'Framework dictionary ids the offer covers.' }),
+    priceMinEur: z.int().min(0).meta({ description: 'Lower end of the price band, whole euros.' }),
+    priceMaxEur: z.int().min(0).meta({ description: 'Upper end of the price band, whole euros.' }),
+    averageRating: Rating,
+    reviewCount: ReviewCount,
+    publishedAt: Timestamp.meta({ description: 'When the listing was last published (ISO 8601 UTC).' }),
+  })
+  .meta({
+    id: 'MarketplacePublishedListing',
+    examples: [
+      {
+        object: 'svc.marketplace.published_listing',
+        id: EXAMPLE_LISTING,
+        firm: { id: EXAMPLE_FIRM, name: 'Northwind AI Assurance', averageRating: 4.5, reviewCount: 2 },
+        title: 'EU AI Act readiness sprint',
+        description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
+        services: ['gap assessment', 'remediation plan'],
+        frameworks: ['eu-ai-act'],
+        priceMinEur: 15_000,
+        priceMaxEur: 40_000,
+        averageRating: 5,
+        reviewCount: 1,
+        publishedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- specialists (listed consultants)
+
+export const MarketplaceSpecialist = z
+  .object({
+    object: z.literal('svc.marketplace.specialist').meta({ description: objectDescription }),
+    id: prefixedId('csl', 'csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    name: z.string().meta({ description: 'Full name of the consultant.' }),
+    headline: z.string().meta({ description: 'One-line profile.' }),
+    expertise: z.array(z.string()).meta({ description: 'Framework dictionary ids the consultant knows.' }),
+    jurisdictions: z.array(z.string()).meta({ description: 'Jurisdiction codes the consultant works in.' }),
+    firm: FirmSummary,
+    certifications: z
+      .array(
+        z.object({
+          name: z.string().meta({ description: 'Name of the certification.' }),
+          issuer: z.string().meta({ description: 'Issuing body.' }),
+          validUntil: Timestamp.nullable().meta({ description: 'End of validity; null when it does not expire.' }),
+        }),
+      )
+      .meta({ description: 'Unexpired certifications of the consultant, by name.' }),
+  })
+  .meta({
+    id: 'MarketplaceSpecialist',
+    examples: [
+      {
+        object: 'svc.marketplace.specialist',
+        id: 'csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        name: 'Amara Okafor',
+        headline: 'Former notified-body assessor; high-risk AI conformity.',
+        expertise: ['eu-ai-act', 'gdpr'],
+        jurisdictions: ['EU'],
+        firm: { id: EXAMPLE_FIRM, name: 'Northwind AI Assurance', averageRating: 4.5, reviewCount: 2 },
+        certifications: [{ name: 'CIPP/E', issuer: 'IAPP', validUntil: '2027-03-01T00:00:00.000Z' }],
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- engagements
+
+const EngagementStatus = z
+  .enum(['active', 'ended', 'revoked'])
+  .meta({ description: '`active`: the firm reads the client’s posture and open findings; `ended` or `revoked`: it no longer does.' });
+
+export const MarketplaceEngagement = z
+  .object({
+    object: z.literal('svc.marketplace.engagement').meta({ description: objectDescription }),
+    id: MarketplaceEngagementId,
+    listingId: MarketplaceListingId.meta({ description: 'Listing the firm was engaged through.' }),
+    firmId: SpecialistFirmId.meta({ description: 'The engaged firm.' }),
+    firmName: z.string().meta({ description: 'Name of the engaged firm.' }),
+    shareRateBps: z
+      .int()
+      .min(0)
+      .max(10_000)
+      .meta({ description: "The firm's share of the engagement's fees in basis points, from the listing." }),
+    status: EngagementStatus,
+    endedAt: Timestamp.nullable().meta({ description: 'When the engagement was ended or revoked; null while active.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'MarketplaceEngagement',
+    examples: [
+      {
+        object: 'svc.marketplace.engagement',
+        id: EXAMPLE_ENGAGEMENT,
+        listingId: EXAMPLE_LISTING,
+        firmId: EXAMPLE_FIRM,
+        firmName: 'Northwind AI Assurance',
+        shareRateBps: 8000,
+        status: 'active',
+        endedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateMarketplaceEngagementBody = z
+  .strictObject({
+    listingId: MarketplaceListingId.meta({
+      description: "A published listing of another tenant's firm; unknown, unpublished or withdrawn: 404; the caller's own firm: 422.",
+    }),
+  })
+  .meta({ id: 'CreateMarketplaceEngagementRequest', examples: [{ listingId: EXAMPLE_LISTING }] });
+
+export const EndMarketplaceEngagementBody = z
+  .strictObject({
+    engagementId: MarketplaceEngagementId.meta({ description: 'An engagement of the calling (client) tenant; another tenant’s is 404.' }),
+    reason: z.string().min(1).max(1000).optional().meta({ description: 'Why; kept in the audit event.' }),
+  })
+  .meta({ id: 'EndMarketplaceEngagementRequest', examples: [{ engagementId: EXAMPLE_ENGAGEMENT, reason: 'Project delivered.' }] });
+
+// ---------------------------------------------------------------- reviews
+
+export const MarketplaceReview = z
+  .object({
+    object: z.literal('svc.marketplace.review').meta({ description: objectDescription }),
+    id: prefixedId('mrv', EXAMPLE_REVIEW),
+    engagementId: MarketplaceEngagementId.meta({ description: 'The reviewed engagement (one review each).' }),
+    listingId: MarketplaceListingId.meta({ description: 'Listing of the engagement.' }),
+    firmId: SpecialistFirmId.meta({ description: 'Firm of the engagement.' }),
+    rating: z.int().min(1).max(5).meta({ description: 'Rating, 1 (poor) to 5 (excellent).' }),
+    comment: z.string().nullable().meta({ description: 'What the client wrote; null when nothing.' }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'MarketplaceReview',
+    examples: [
+      {
+        object: 'svc.marketplace.review',
+        id: EXAMPLE_REVIEW,
+        engagementId: EXAMPLE_ENGAGEMENT,
+        listingId: EXAMPLE_LISTING,
+        firmId: EXAMPLE_FIRM,
+        rating: 5,
+        comment: 'Clear gap report, on time.',
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateMarketplaceReviewBody = z
+  .strictObject({
+    engagementId: MarketplaceEngagementId.meta({
+      description: 'An engagement of the calling (client) tenant; another tenant’s is 404; a second review of it is 409.',
+    }),
+    rating: z.int().min(1).max(5).meta({ description: 'Rating, an integer 1 to 5; anything else is 422.' }),
+    comment: z.string().min(1).max(2000).optional().meta({ description: 'What the client has to say, up to 2,000 characters.' }),
+  })
+  .meta({
+    id: 'CreateMarketplaceReviewRequest',
+    examples: [{ engagementId: EXAMPLE_ENGAGEMENT, rating: 5, comment: 'Clear gap report, on time.' }],
+  });
+
+// ---------------------------------------------------------------- matching
+
+const MATCH_EXAMPLE = {
+  object: 'svc.marketplace.match',
+  rank: 1,
+  listing: {
+    object: 'svc.marketplace.published_listing',
+    id: EXAMPLE_LISTING,
+    firm: { id: EXAMPLE_FIRM, name: 'Northwind AI Assurance', averageRating: null, reviewCount: 0 },
+    title: 'EU AI Act readiness sprint',
+    description: null,
+    services: ['gap assessment'],
+    frameworks: ['eu-ai-act'],
+    priceMinEur: 15_000,
+    priceMaxEur: 40_000,
+    averageRating: null,
+    reviewCount: 0,
+    publishedAt: '2026-11-22T09:30:00.000Z',
+  },
+  score: 100,
+  parts: {
+    frameworksMatched: ['eu-ai-act'],
+    frameworkFit: 1,
+    openFindingsCovered: 1,
+    unevidencedControlsCovered: 9,
+    gaps: 10,
+    gapFit: 1,
+  },
+};
+
+export const MarketplaceMatch = z
+  .object({
+    object: z.literal('svc.marketplace.match').meta({ description: objectDescription }),
+    rank: z.int().min(1).meta({ description: 'Position in the ranking, 1 first.' }),
+    listing: MarketplacePublishedListing,
+    score: z.number().min(0).max(100).meta({
+      description:
+        '`50 × frameworkFit + 50 × gapFit`, 0 to 100, rounded to two decimals: the sort key (ties: rating, then newest listing).',
+    }),
+    parts: z
+      .object({
+        frameworksMatched: z.array(z.string()).meta({ description: "The caller's activated frameworks the listing covers." }),
+        frameworkFit: z
+          .number()
+          .min(0)
+          .max(1)
+          .meta({ description: 'Share of the caller’s activated frameworks the listing covers (0 when none is activated).' }),
+        openFindingsCovered: z
+          .int()
+          .min(0)
+          .meta({ description: 'Open self-audit findings of the caller whose control belongs to a framework the listing covers.' }),
+        unevidencedControlsCovered: z.int().min(0).meta({
+          description: 'Controls of the caller’s activated frameworks without unexpired evidence, in frameworks the listing covers.',
+        }),
+        gaps: z.int().min(0).meta({ description: 'All gaps of the caller: open findings plus unevidenced activated controls.' }),
+        gapFit: z
+          .number()
+          .min(0)
+          .max(1)
+          .meta({ description: '`(openFindingsCovered + unevidencedControlsCovered) / gaps` (0 without gaps).' }),
+      })
+      .meta({ description: 'The parts the score is computed from.' }),
+  })
+  .meta({ id: 'MarketplaceMatch', examples: [MATCH_EXAMPLE] });
+
+export const MarketplaceMatching = z
+  .object({
+    object: z.literal('svc.marketplace.matching').meta({ description: objectDescription }),
+    basis: z
+      .object({
+        activatedFrameworks: z.array(z.string()).meta({ description: 'Framework ids the caller has activated.' }),
+        openFindings: z.int().min(0).meta({ description: 'Open self-audit findings of the caller.' }),
+        unevidencedControls: z.int().min(0).meta({ description: 'Activated controls without unexpired evidence.' }),
+      })
+      .meta({ description: "The caller's data the ranking was computed from." }),
+    data: z.array(MarketplaceMatch).meta({ description: 'Published listings of other tenants’ firms, best fit first.' }),
+    cursor: z.string().nullable().meta({ description: 'Cursor of the next page of the ranking; null on the last page.' }),
+    computedAt: Timestamp.meta({ description: 'When the ranking was computed (ISO 8601 UTC).' }),
+  })
+  .meta({
+    id: 'MarketplaceMatching',
+    examples: [
+      {
+        object: 'svc.marketplace.matching',
+        basis: { activatedFrameworks: ['eu-ai-act'], openFindings: 1, unevidencedControls: 9 },
+        data: [MATCH_EXAMPLE],
+        cursor: null,
+        computedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'marketplace', permission: 'marketplace:read', mutating: false });
+const write = (audit: string) => meta({ auth: 'tenant', rail: 'marketplace', permission: 'marketplace:write', mutating: true, audit });
+
+export const marketplaceRouter = railRouter('marketplace', {
+  specialists: {
+    method: 'GET',
+    path: '/specialists',
+    query: PaginationQuery.extend({
+      expertise: SpecialistFrameworkRef.optional().meta({ description: 'Only consultants who know this framework dictionary.' }),
+      jurisdiction: SpecialistJurisdiction.optional().meta({
+        description: 'Only consultants who work in this jurisdiction (case-insensitive).',
+      }),
+    }),
+    responses: { 200: listOf(MarketplaceSpecialist) },
+    summary: 'Find listed specialists',
+    description:
+      'Listed consultants of every firm on the platform, public fields only (no tenant ids), newest first, with their firm, its average review rating and their unexpired certifications; filtered by `expertise` and `jurisdiction`. Needs `marketplace:read`.',
+    metadata: read,
+  },
+  // Declared before the listing routes: `/listings/published` is not an id.
+  publishedListings: {
+    method: 'GET',
+    path: '/listings/published',
+    query: PaginationQuery.extend({
+      framework: SpecialistFrameworkRef.optional().meta({ description: 'Only listings that cover this framework dictionary.' }),
+      firmId: SpecialistFirmId.optional().meta({ description: 'Only listings of this firm.' }),
+    }),
+    responses: { 200: listOf(MarketplacePublishedListing) },
+    summary: 'Browse published listings',
+    description:
+      'Published listings of every firm on the platform, newest first, with the average rating of their reviews and of their firm; public fields only. Needs `marketplace:read`.',
+    metadata: read,
+  },
+  listings: marketplaceListings.routes,
+  engagements: {
+    list: {
+      method: 'GET',
+      path: '/engagements',
+      query: PaginationQuery.extend({ status: EngagementStatus.optional().meta({ description: 'Only engagements in this state.' }) }),
+      responses: { 200: listOf(MarketplaceEngagement) },
+      summary: 'List my engagements',
+      description: 'Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.',
+      metadata: read,
+    },
+    create: {
+      method: 'POST',
+      path: '/engagements',
+      body: CreateMarketplaceEngagementBody,
+      responses: { 201: MarketplaceEngagement },
+      summary: 'Engage a firm from a listing',
+      description:
+        "Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.",
+      metadata: write('marketplace_engagement.created'),
+    },
+    end: {
+      method: 'POST',
+      path: '/engagements/end',
+      body: EndMarketplaceEngagementBody,
+      responses: { 200: MarketplaceEngagement },
+      summary: 'End an engagement',
+      description:
+        'Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.',
+      metadata: write('marketplace_engagement.ended'),
+    },
+    revoke: {
+      method: 'POST',
+      path: '/engagements/revoke',
+      body: EndMarketplaceEngagementBody,
+      responses: { 200: MarketplaceEngagement },
+      summary: "Revoke a firm's access",
+      description:
+        'Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.',
+      metadata: write('marketplace_engagement.revoked'),
+    },
+  },
+  reviews: {
+    list: {
+      method: 'GET',
+      path: '/reviews',
+      query: PaginationQuery.extend({
+        firmId: SpecialistFirmId.optional().meta({ description: 'Only reviews of this firm.' }),
+        listingId: MarketplaceListingId.optional().meta({ description: 'Only reviews of engagements made through this listing.' }),
+      }),
+      responses: { 200: listOf(MarketplaceReview) },
+      summary: 'Read reviews',
+      description:
+        'Reviews of engagements on the whole platform, newest first, without the reviewing tenant; filter by firm or listing. Needs `marketplace:read`.',
+      metadata: read,
+    },
+    create: {
+      method: 'POST',
+      path: '/reviews',
+      body: CreateMarketplaceReviewBody,
+      responses: { 201: MarketplaceReview },
+      summary: 'Review an engagement',
+      description:
+        "Reviews an engagement of the calling tenant (the client), in any state: one review per engagement (409 `conflict` for a second), `rating` 1 to 5 (422 otherwise). Another tenant's engagement is 404. Audited (`marketplace_review.created`). Needs `marketplace:write`.",
+      metadata: write('marketplace_review.created'),
+    },
+  },
+  matching: {
+    method: 'GET',
+    path: '/matching',
+    query: PaginationQuery.pick({ cursor: true }).extend({
+      limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Matches per page, 1 to 100 (default 20).' }),
+    }),
+    responses: { 200: MarketplaceMatching },
+    summary: 'Rank listings by fit',
+    description:
+      "Ranks the published listings of other tenants' firms by fit to the caller: `frameworkFit` (share of its activated frameworks a listing covers) and `gapFit` (share of its gaps, open self-audit findings and activated controls without unexpired evidence, that fall in frameworks the listing covers), score `50 × frameworkFit + 50 × gapFit`, with the parts shown. Computed at request time; stores nothing. Needs `marketplace:read`.",
+    metadata: read,
+  },
+});
 
 /** Event types the marketplace rail emits. */
-export const marketplaceEvents: ReturnType<typeof eventType>[] = [];
+export const marketplaceEvents: ReturnType<typeof eventType>[] = [
+  ...marketplaceListings.events,
+  eventType('marketplace_engagement.created', 'A client engaged a firm; the firm reads its posture from now on.', MarketplaceEngagement),
+  eventType('marketplace_engagement.ended', 'A client ended an engagement; the firm lost access.', MarketplaceEngagement),
+  eventType('marketplace_engagement.revoked', "A client revoked a firm's access.", MarketplaceEngagement),
+  eventType('marketplace_review.created', 'A client reviewed an engagement.', MarketplaceReview),
+];

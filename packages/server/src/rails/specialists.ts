@@ -1,7 +1,30 @@
-import { contract } from '@svc/contract';
+import { contract, specialistCertifications, specialistConsultants, specialistFirms } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import type { RailDeps } from './deps.ts';
+import { serveResource } from '../kit.ts';
+import * as specialists from '../services/specialists.ts';
+import { actor, type RailDeps, tenantOf } from './deps.ts';
 
-export function specialistsHandlers(_deps: RailDeps) {
-  return initServer().router(contract.specialists, {});
+/**
+ * The specialists rail. The tier gate comes from the catalogue (minimum tier specialist, so
+ * specialist and enterprise tenants are admitted); nothing is re-checked here.
+ */
+export function specialistsHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  return initServer().router(contract.specialists, {
+    firms: serveResource(db, specialistFirms, specialists.firmStore),
+    consultants: serveResource(db, specialistConsultants, specialists.consultantStore),
+    certifications: serveResource(db, specialistCertifications, specialists.certificationStore),
+    clientEngagements: async ({ query, res }) => ({
+      status: 200,
+      body: await specialists.clientEngagements(prisma, tenantOf(res).tenantId, query),
+    }),
+    fees: {
+      list: async ({ query, res }) => ({ status: 200, body: await specialists.listFees(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await specialists.recordFee(prisma, actor(res), body) }),
+    },
+    billingShare: async ({ query, res }) => ({
+      status: 200,
+      body: await specialists.billingShare(prisma, tenantOf(res).tenantId, query.period),
+    }),
+  });
 }
