@@ -2300,6 +2300,830 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/context/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List documents
+         * @description Returns the tenant's documents, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `sha256` (documents whose `sha256` equals the value). Needs `context:read`.
+         */
+        get: operations["context.documents.list"];
+        put?: never;
+        /**
+         * Upload a document
+         * @description Stores a document’s text (`text`, or `contentBase64` decoded as UTF-8) with its metadata and the SHA-256 of the text; returns 201 with the document, id `doc_<ULID>`, without its text (read it at `/upload/{id}/text`). More than 1 MiB of text is 400 `bad_request` (`details[0].field` names `text` or `contentBase64`, issue `too_big`); a body over the server’s body limit is 400 too. Needs `context:write`; recorded in the audit trail as `document.uploaded` and emitted as that webhook event. Send an `Idempotency-Key` so that a retry does not store a second document.
+         */
+        post: operations["context.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/context/upload/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a document
+         * @description Returns the document with this `doc_` id. Needs `context:read`. A document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["context.documents.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/context/upload/{id}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the text of a document
+         * @description The stored text of a document; offsets returned by the rail index into it. 404 for an unknown id or another tenant's. Needs `context:read`.
+         */
+        get: operations["context.documentText"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/context/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Classify a document
+         * @description Assigns a document type and the frameworks the text concerns by rules over the text: keywords and legal citations (`Regulation (EU) 2024/1689`, `GDPR`, `Article 35`, `ISO/IEC 42001`), each rule with its weight and the spans it matched. With `documentId` the result is stored on the document (`documentType`, `frameworks`), audited as `document.classified` and emitted as that webhook event; with inline `text` nothing is stored. Needs `context:write`.
+         */
+        post: operations["context.classify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/context/clause-extract": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extract clause references and obligations
+         * @description Finds references (`Article 9`, `Art. 6(3)`, `Article 10(2)(f)`, `Annex III`, `Recital 47`, `§ 1798.100`, `A.5.1`, `Clause 6.1.2`) with their offsets, each resolved to the dictionary clauses it names (the exact clause, else its nearest parent), and obligation sentences (`shall`, `must`, `is required to`, `is obliged to`, `has to`, their negations) with their offsets. Computes; stores nothing. Needs `context:read`.
+         */
+        post: operations["context.clauseExtract"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/context/map": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Map a document to controls
+         * @description Splits the document into passages (paragraphs; the sentences of paragraphs over 500 characters; the first 2,000 passages) and scores each against the controls of the framework given, or of each activated framework: clause references the passage cites that belong to the control, and the control’s title and description terms found in it. Keeps the best 3 controls per passage and framework with a score of at least 0.3, and stores the mapping per document and framework (replacing the previous one) for `gap-analysis`. Audited as `document.mapped`, emitted as that webhook event. 422 for an unknown framework, or when none is given and none is activated. Needs `context:write`.
+         */
+        post: operations["context.map"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/context/gap-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find the gaps of a framework
+         * @description For each control of the activated framework: whether unexpired evidence cites it (`evidence.controlIds`) and whether a stored document mapping links a passage to it; returns `{ gaps }`, the controls missing `evidence`, `document` or both. 422 `validation_failed` for a framework in no dictionary; 409 `conflict` for one the tenant has not activated. Computes; stores nothing. Needs `context:read`.
+         */
+        post: operations["context.gapAnalysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/context/recommendations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rank what to close first
+         * @description The gaps of the activated frameworks (or of `framework`) ranked by a priority computed from the data: what is missing (both before one), obligations of the tenant in force now on the control’s clauses, and crosswalk reach (requirements of other dictionaries linked to the control or its clauses); each with its parts. 422 / 409 for `framework` as in `gap-analysis`. Computes; stores nothing. Needs `context:read`.
+         */
+        get: operations["context.recommendations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/kinds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the searchable kinds
+         * @description The 20 kinds of record behind `/v1/search`: id, label, scope, source, indexed fields and facet fields, in registry order. Needs `search:read`.
+         */
+        get: operations["search.kinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/frameworks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the framework dictionaries: frameworks, their controls, clauses, obligations and questions, and the glossary
+         * @description BM25 full-text search over the framework dictionaries: frameworks, their controls, clauses, obligations and questions, and the glossary (kinds `framework`, `control`, `clause`, `requirement`, `question`, `glossary_term`), best first, with facet counts over every match: `{ data: [{ kind, id, score, title, snippet, fields }], facets, total, cursor }`. `q` is required (422 when empty); facet filters narrow the matches and their counts. The index follows writes: a record created or changed through any API process is found by the next search. Pages with `limit` and the opaque `cursor` of the previous page. Needs `search:read`.
+         */
+        get: operations["search.frameworks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the tenant's evidence records
+         * @description BM25 full-text search over the tenant's evidence records (kinds `evidence`), best first, with facet counts over every match: `{ data: [{ kind, id, score, title, snippet, fields }], facets, total, cursor }`. `q` is required (422 when empty); facet filters narrow the matches and their counts. The index follows writes: a record created or changed through any API process is found by the next search. Pages with `limit` and the opaque `cursor` of the previous page. Needs `search:read`.
+         */
+        get: operations["search.evidence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the tenant's self-audit findings
+         * @description BM25 full-text search over the tenant's self-audit findings (kinds `finding`), best first, with facet counts over every match: `{ data: [{ kind, id, score, title, snippet, fields }], facets, total, cursor }`. `q` is required (422 when empty); facet filters narrow the matches and their counts. The index follows writes: a record created or changed through any API process is found by the next search. Pages with `limit` and the opaque `cursor` of the previous page. Needs `search:read`.
+         */
+        get: operations["search.findings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/specialists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search specialist consultants listed in the marketplace (with their firm), and the tenant's own
+         * @description BM25 full-text search over specialist consultants listed in the marketplace (with their firm), and the tenant's own (kinds `specialist`), best first, with facet counts over every match: `{ data: [{ kind, id, score, title, snippet, fields }], facets, total, cursor }`. `q` is required (422 when empty); facet filters narrow the matches and their counts. The index follows writes: a record created or changed through any API process is found by the next search. Pages with `limit` and the opaque `cursor` of the previous page. Needs `search:read`.
+         */
+        get: operations["search.specialists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/crosswalks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the crosswalk edges between dictionaries (ends titled from the dictionaries)
+         * @description BM25 full-text search over the crosswalk edges between dictionaries (ends titled from the dictionaries) (kinds `crosswalk`), best first, with facet counts over every match: `{ data: [{ kind, id, score, title, snippet, fields }], facets, total, cursor }`. `q` is required (422 when empty); facet filters narrow the matches and their counts. The index follows writes: a record created or changed through any API process is found by the next search. Pages with `limit` and the opaque `cursor` of the previous page. Needs `search:read`.
+         */
+        get: operations["search.crosswalks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search/multi-index": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search several kinds at once
+         * @description BM25 full-text search over the kinds named in `kinds` (all 20 when absent), ranked together, with facet counts overall (`facets`) and per kind (`kinds[]`). Reference content, the tenant's records and the marketplace are three indexes; their scores are merged as they are. The index follows writes: a record created or changed through any API process is found by the next search. An unknown kind is 422 naming `kinds`. Needs `search:read`.
+         */
+        get: operations["search.multiIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's notifications
+         * @description Notifications in the inbox of the calling API key, newest first, as `{ data, cursor }`; `unread=true` for the unread ones only. Needs `notifications:read`.
+         */
+        get: operations["notifications.inbox.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/inbox/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the caller's notifications
+         * @description Total and unread notifications in the calling key's inbox, counted at request time. Needs `notifications:read`.
+         */
+        get: operations["notifications.inbox.counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/inbox/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification
+         * @description One notification of the caller's inbox; 404 `not_found` for an unknown id or one of another key or tenant. Needs `notifications:read`.
+         */
+        get: operations["notifications.inbox.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/mark-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description Marks read the caller's notifications named in `ids` (unknown ids and other keys' are ignored), or every one whose event happened at or before `upTo`. Returns how many changed and how many stay unread. Audited (`notification.marked_read`). Needs `notifications:write`.
+         */
+        post: operations["notifications.markRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/subscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notification subscriptions
+         * @description Returns the tenant's notification subscriptions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (notification subscriptions whose `status` equals the value), `subscriberId` (notification subscriptions whose `subscriberId` equals the value). Needs `notifications:read`.
+         */
+        get: operations["notifications.subscribe.list"];
+        put?: never;
+        /**
+         * Subscribe to event types
+         * @description Subscribes the calling API key to the event types named (validated against the registered types; wildcards `<category>.*` and `*`) on the channels named. Events after the subscription are notified, subject to the key's preferences. Returns 201 with the new notification subscription, id `nsb_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_subscription.created` in the same transaction, and emitted as the webhook event `notification_subscription.created`. Send an `Idempotency-Key` so that a retry does not create a second notification subscription.
+         */
+        post: operations["notifications.subscribe.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/subscribe/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification subscription
+         * @description Returns the notification subscription with this `nsb_` id. Needs `notifications:read`. A notification subscription of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["notifications.subscribe.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/subscribe/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a notification subscription
+         * @description Allowed when the notification subscription's `status` is `active`; sets it to `paused` and returns the updated notification subscription. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_subscription.paused` (with the optional `reason`) and emitted as the webhook event `notification_subscription.paused`.
+         */
+        post: operations["notifications.subscribe.pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/subscribe/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a notification subscription
+         * @description Allowed when the notification subscription's `status` is `paused`; sets it to `active` and returns the updated notification subscription. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_subscription.resumed` (with the optional `reason`) and emitted as the webhook event `notification_subscription.resumed`.
+         */
+        post: operations["notifications.subscribe.resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/subscribe/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a notification subscription
+         * @description Allowed when the notification subscription's `status` is `active` or `paused`; sets it to `canceled` and returns the updated notification subscription. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_subscription.canceled` (with the optional `reason`) and emitted as the webhook event `notification_subscription.canceled`.
+         */
+        post: operations["notifications.subscribe.cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the caller's notification preferences
+         * @description Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.
+         */
+        get: operations["notifications.preferences.get"];
+        /**
+         * Set the caller's notification preferences
+         * @description Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.
+         */
+        put: operations["notifications.preferences.put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/slack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Slack channels
+         * @description The tenant's Slack channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+         */
+        get: operations["notifications.slack.list"];
+        put?: never;
+        /**
+         * Add a Slack channel
+         * @description Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+         */
+        post: operations["notifications.slack.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/slack/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a Slack channel
+         * @description One Slack channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+         */
+        get: operations["notifications.slack.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/slack/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a Slack channel
+         * @description Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+         */
+        post: operations["notifications.slack.disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/slack/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a Slack channel
+         * @description Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+         */
+        post: operations["notifications.slack.enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/slack/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a Slack channel
+         * @description Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs `notifications:read`.
+         */
+        get: operations["notifications.slack.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Teams channels
+         * @description The tenant's Teams channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+         */
+        get: operations["notifications.teams.list"];
+        put?: never;
+        /**
+         * Add a Teams channel
+         * @description Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+         */
+        post: operations["notifications.teams.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a Teams channel
+         * @description One Teams channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+         */
+        get: operations["notifications.teams.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/teams/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a Teams channel
+         * @description Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+         */
+        post: operations["notifications.teams.disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/teams/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a Teams channel
+         * @description Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+         */
+        post: operations["notifications.teams.enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/teams/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a Teams channel
+         * @description Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs `notifications:read`.
+         */
+        get: operations["notifications.teams.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List email channels
+         * @description The tenant's email channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+         */
+        get: operations["notifications.email.list"];
+        put?: never;
+        /**
+         * Add an email channel
+         * @description Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Audited (`notification_channel.created`). Needs `notifications:write`.
+         */
+        post: operations["notifications.email.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/email/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an email channel
+         * @description One email channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+         */
+        get: operations["notifications.email.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/email/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an email channel
+         * @description Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+         */
+        post: operations["notifications.email.disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/email/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable an email channel
+         * @description Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+         */
+        post: operations["notifications.email.enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/email/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of an email channel
+         * @description Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs `notifications:read`.
+         */
+        get: operations["notifications.email.deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stakeholders/users": {
         parameters: {
             query?: never;
@@ -2428,6 +3252,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stakeholders/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List assignments
+         * @description Returns the tenant's assignments, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `personId` (assignments whose `personId` equals the value), `roleId` (assignments whose `roleId` equals the value), `systemId` (assignments whose `systemId` equals the value), `control` (assignments whose `control` equals the value), `raci` (assignments whose `raci` equals the value), `status` (assignments whose `status` equals the value). Needs `stakeholders:read`.
+         */
+        get: operations["stakeholders.assignments.list"];
+        put?: never;
+        /**
+         * Assign a person a RACI part
+         * @description Assigns an active person, in one of their organisational roles, a RACI part for an AI system, a control, or a control of a system. 422 naming the field for an unknown or inactive person, an unknown role or a control of no activated framework; 409 when the same system and control already have an active accountable person (remove that assignment first). Returns 201 with the new assignment, id `asg_<ULID>`. Needs `stakeholders:write`; recorded in the audit trail as `assignment.created` in the same transaction, and emitted as the webhook event `assignment.created`. Send an `Idempotency-Key` so that a retry does not create a second assignment.
+         */
+        post: operations["stakeholders.assignments.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stakeholders/assignments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an assignment
+         * @description Returns the assignment with this `asg_` id. Needs `stakeholders:read`. A assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["stakeholders.assignments.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stakeholders/assignments/{id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove an assignment
+         * @description Takes the assignment off the RACI chart; the record stays, marked `removed`. Allowed when the assignment's `status` is `active`; sets it to `removed` and returns the updated assignment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `stakeholders:write`; recorded in the audit trail as `assignment.removed` (with the optional `reason`) and emitted as the webhook event `assignment.removed`.
+         */
+        post: operations["stakeholders.assignments.remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stakeholders/raci": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compute the RACI chart of a system
+         * @description Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none is reported in `gaps` with `accountable: null`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.
+         */
+        get: operations["stakeholders.raci"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stakeholders/approval-chains": {
         parameters: {
             query?: never;
@@ -2464,6 +3372,2014 @@ export interface paths {
          * @description Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. A approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["stakeholders.approvalChains.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/raci": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compute the organisation-wide RACI chart
+         * @description The RACI chart of every AI system the tenant's active assignments or assessments name, over the controls of its assignments and of the activated frameworks, with every (system, control) lacking an accountable person in `gaps`. Computed from the stakeholders rail's assignments at request time; stores nothing. Needs `governance:read`.
+         */
+        get: operations["governance.raci"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/decision-rights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List decision rights
+         * @description Returns the tenant's decision rights, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `decisionType` (decision rights whose `decisionType` equals the value), `status` (decision rights whose `status` equals the value). Needs `governance:read`.
+         */
+        get: operations["governance.decisionRights.list"];
+        put?: never;
+        /**
+         * Define a decision right
+         * @description Says who decides a type of decision: a role or a person, up to an amount in euros when given. 422 naming the field for an unknown role, an unknown or inactive person, or both or neither of them. Returns 201 with the new decision right, id `gdr_<ULID>`. Needs `governance:write`; recorded in the audit trail as `decision_right.created` in the same transaction, and emitted as the webhook event `decision_right.created`. Send an `Idempotency-Key` so that a retry does not create a second decision right.
+         */
+        post: operations["governance.decisionRights.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/decision-rights/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a decision right
+         * @description Returns the decision right with this `gdr_` id. Needs `governance:read`. A decision right of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["governance.decisionRights.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/decision-rights/{id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a decision right
+         * @description The right no longer applies. Allowed when the decision right's `status` is `active`; sets it to `retired` and returns the updated decision right. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:write`; recorded in the audit trail as `decision_right.retired` (with the optional `reason`) and emitted as the webhook event `decision_right.retired`.
+         */
+        post: operations["governance.decisionRights.retire"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approvals
+         * @description Returns the tenant's approvals, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (approvals whose `status` equals the value), `chainId` (approvals whose `chainId` equals the value). Needs `governance:read`.
+         */
+        get: operations["governance.approvals.list"];
+        put?: never;
+        /**
+         * Open an approval
+         * @description Opens an approval of a subject that walks the chain's approvers in order, pending at step 1. 422 naming `chainId` when the chain is unknown or one of its approvers is inactive. Returns 201 with the new approval, id `gap_<ULID>`. Needs `governance:write`; recorded in the audit trail as `approval.created` in the same transaction, and emitted as the webhook event `approval.created`. Send an `Idempotency-Key` so that a retry does not create a second approval.
+         */
+        post: operations["governance.approvals.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/approvals/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an approval
+         * @description Returns the approval with this `gap_` id. Needs `governance:read`. A approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["governance.approvals.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the current step of an approval
+         * @description Records the approval of the current step; after the last step the approval is `approved`, otherwise it moves to the next step. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as `approval.step_approved` (or `approval.approved` at the last step).
+         */
+        post: operations["governance.approvals.approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/approvals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an approval
+         * @description Records the rejection at the current step; the approval is `rejected` and ends. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as `approval.rejected`.
+         */
+        post: operations["governance.approvals.reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/board-meetings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List board meetings
+         * @description Returns the tenant's board meetings, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (board meetings whose `status` equals the value). Needs `governance:read`.
+         */
+        get: operations["governance.boardMeetings.list"];
+        put?: never;
+        /**
+         * Schedule a board meeting
+         * @description Schedules a governance board meeting; minutes and decisions are recorded once it is held. Returns 201 with the new board meeting, id `gbm_<ULID>`. Needs `governance:write`; recorded in the audit trail as `board_meeting.created` in the same transaction, and emitted as the webhook event `board_meeting.created`. Send an `Idempotency-Key` so that a retry does not create a second board meeting.
+         */
+        post: operations["governance.boardMeetings.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/board-meetings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a board meeting
+         * @description Returns the board meeting with this `gbm_` id. Needs `governance:read`. A board meeting of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["governance.boardMeetings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/board-meetings/{id}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a board meeting was held
+         * @description From then on its minutes may be recorded and decisions recorded against it. Allowed when the board meeting's `status` is `scheduled`; sets it to `held` and returns the updated board meeting. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:write`; recorded in the audit trail as `board_meeting.held` (with the optional `reason`) and emitted as the webhook event `board_meeting.held`.
+         */
+        post: operations["governance.boardMeetings.hold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/board-meetings/{id}/approve-minutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the minutes of a board meeting
+         * @description Makes the minutes final; 409 when no minutes were recorded. No decision can be added afterwards. Allowed when the board meeting's `status` is `held`; sets it to `minutes_approved` and returns the updated board meeting. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:approve`; recorded in the audit trail as `board_meeting.minutes_approved` (with the optional `reason`) and emitted as the webhook event `board_meeting.minutes_approved`.
+         */
+        post: operations["governance.boardMeetings.approve_minutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/board-meetings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a board meeting
+         * @description Only before it was held. Allowed when the board meeting's `status` is `scheduled`; sets it to `canceled` and returns the updated board meeting. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:write`; recorded in the audit trail as `board_meeting.canceled` (with the optional `reason`) and emitted as the webhook event `board_meeting.canceled`.
+         */
+        post: operations["governance.boardMeetings.cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/board-meetings/{id}/minutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the minutes of a board meeting
+         * @description Records (or replaces) the minutes of a `held` meeting; 409 `conflict` naming the state otherwise (minutes are final once approved). Needs `governance:write`; audited as `board_meeting.minutes_recorded`.
+         */
+        post: operations["governance.boardMeetings.recordMinutes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/board-meetings/{id}/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the decisions of a board meeting
+         * @description Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.
+         */
+        get: operations["governance.boardMeetings.listDecisions"];
+        put?: never;
+        /**
+         * Record a decision of a board meeting
+         * @description Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.
+         */
+        post: operations["governance.boardMeetings.createDecision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/delegations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delegations
+         * @description Returns the tenant's delegations, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `fromPersonId` (delegations whose `fromPersonId` equals the value), `toPersonId` (delegations whose `toPersonId` equals the value), `status` (delegations whose `status` equals the value). Needs `governance:read`.
+         */
+        get: operations["governance.delegations.list"];
+        put?: never;
+        /**
+         * Delegate powers
+         * @description Lets a person act for another within a scope during [validFrom, validUntil): an approval step may then be taken by the delegate. An expired or revoked delegation grants nothing; `inForce` says whether it grants now. Returns 201 with the new delegation, id `gdl_<ULID>`. Needs `governance:write`; recorded in the audit trail as `delegation.created` in the same transaction, and emitted as the webhook event `delegation.created`. Send an `Idempotency-Key` so that a retry does not create a second delegation.
+         */
+        post: operations["governance.delegations.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/delegations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delegation
+         * @description Returns the delegation with this `gdl_` id. Needs `governance:read`. A delegation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["governance.delegations.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/delegations/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a delegation
+         * @description It grants nothing from then on. Allowed when the delegation's `status` is `active`; sets it to `revoked` and returns the updated delegation. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:write`; recorded in the audit trail as `delegation.revoked` (with the optional `reason`) and emitted as the webhook event `delegation.revoked`.
+         */
+        post: operations["governance.delegations.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/conflicts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List conflicts of interest
+         * @description Returns the tenant's conflicts of interest, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `personId` (conflicts of interest whose `personId` equals the value), `status` (conflicts of interest whose `status` equals the value). Needs `governance:read`.
+         */
+        get: operations["governance.conflicts.list"];
+        put?: never;
+        /**
+         * Declare a conflict of interest
+         * @description Records a conflict a person declared about a subject; while `open`, they cannot act on an approval of that subject. Returns 201 with the new conflict of interest, id `gci_<ULID>`. Needs `governance:write`; recorded in the audit trail as `conflict.created` in the same transaction, and emitted as the webhook event `conflict.created`. Send an `Idempotency-Key` so that a retry does not create a second conflict of interest.
+         */
+        post: operations["governance.conflicts.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/conflicts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a conflict of interest
+         * @description Returns the conflict of interest with this `gci_` id. Needs `governance:read`. A conflict of interest of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["governance.conflicts.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/conflicts/{id}/manage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conflict of interest managed
+         * @description Mitigations are in place. Allowed when the conflict of interest's `status` is `open`; sets it to `managed` and returns the updated conflict of interest. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:write`; recorded in the audit trail as `conflict.managed` (with the optional `reason`) and emitted as the webhook event `conflict.managed`.
+         */
+        post: operations["governance.conflicts.manage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/conflicts/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a conflict of interest
+         * @description Allowed when the conflict of interest's `status` is `open` or `managed`; sets it to `closed` and returns the updated conflict of interest. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:write`; recorded in the audit trail as `conflict.closed` (with the optional `reason`) and emitted as the webhook event `conflict.closed`.
+         */
+        post: operations["governance.conflicts.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List governance snapshots
+         * @description Returns the tenant's governance snapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `governance:read`.
+         */
+        get: operations["governance.snapshot.list"];
+        put?: never;
+        /**
+         * Snapshot the governance state
+         * @description Stores a versioned export of the tenant's governance state (people, roles, approval chains, active assignments, delegations in force, active decision rights, open conflicts), version one more than the tenant's last (1 for the first), with the SHA-256 of the state's canonical JSON and the previous snapshot's hash. Returns 201 with the snapshot, id `gsn_<ULID>`. Needs `governance:write`; audited as `governance_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.
+         */
+        post: operations["governance.snapshot.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/governance/snapshot/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a governance snapshot
+         * @description Returns the governance snapshot with this `gsn_` id. Needs `governance:read`. A governance snapshot of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["governance.snapshot.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/posture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compute the self-audit posture
+         * @description Score 0 to 100 from three parts, each shown with its inputs: control coverage (70 points times the share of the controls of the activated frameworks cited by any evidence), evidence freshness (30 points times the share of that evidence not expired and collected within 365 days) and the penalty of open findings (low 2, medium 5, high 10, critical 25 points each). Computed from the tenant's activations, evidence and selfAuditFindings at request time; stores nothing. Needs `self_audit:read`.
+         */
+        get: operations["self_audit.posture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare the tenant with its profile baseline
+         * @description For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff; 422 naming `profile` when neither exists. Computed at request time; stores nothing. Needs `self_audit:read`.
+         */
+        get: operations["self_audit.drift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List findings
+         * @description Returns the tenant's findings, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (findings whose `status` equals the value), `severity` (findings whose `severity` equals the value), `controlId` (findings whose `controlId` equals the value). Needs `self_audit:read`.
+         */
+        get: operations["self_audit.findings.list"];
+        put?: never;
+        /**
+         * Raise a finding
+         * @description Records a finding of the tenant against its own controls, `open` until its remediation is verified. A `controlId` that is not a control of an activated framework is 422 naming `controlId`. Returns 201 with the new finding, id `fnd_<ULID>`. Needs `self_audit:write`; recorded in the audit trail as `finding.created` in the same transaction, and emitted as the webhook event `finding.created`. Send an `Idempotency-Key` so that a retry does not create a second finding.
+         */
+        post: operations["self_audit.findings.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/findings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a finding
+         * @description Returns the finding with this `fnd_` id. Needs `self_audit:read`. A finding of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["self_audit.findings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/remediations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List remediations
+         * @description Returns the tenant's remediations, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (remediations whose `status` equals the value), `findingId` (remediations whose `findingId` equals the value). Needs `self_audit:read`.
+         */
+        get: operations["self_audit.remediations.list"];
+        put?: never;
+        /**
+         * Plan the remediation of a finding
+         * @description Creates the `open` remediation of an open finding. A finding has at most one remediation: 409 `conflict` naming it when one exists (reopen that one instead), and 409 when the finding is closed. Returns 201 with the new remediation, id `rem_<ULID>`. Needs `self_audit:write`; recorded in the audit trail as `remediation.created` in the same transaction, and emitted as the webhook event `remediation.created`. Send an `Idempotency-Key` so that a retry does not create a second remediation.
+         */
+        post: operations["self_audit.remediations.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/remediations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a remediation
+         * @description Returns the remediation with this `rem_` id. Needs `self_audit:read`. A remediation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["self_audit.remediations.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/remediations/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a remediation
+         * @description Work on the fix has begun. Allowed when the remediation's `status` is `open`; sets it to `in_progress` and returns the updated remediation. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `self_audit:write`; recorded in the audit trail as `remediation.started` (with the optional `reason`) and emitted as the webhook event `remediation.started`.
+         */
+        post: operations["self_audit.remediations.start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/remediations/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a remediation
+         * @description The fix is in place and awaits verification; sets `resolvedAt`. Allowed when the remediation's `status` is `in_progress`; sets it to `resolved` and returns the updated remediation. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `self_audit:write`; recorded in the audit trail as `remediation.resolved` (with the optional `reason`) and emitted as the webhook event `remediation.resolved`.
+         */
+        post: operations["self_audit.remediations.resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/remediations/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a remediation
+         * @description Confirms that the fix works, keeping who fixes apart from who verifies (needs the attest permission, which editors lack). Needs at least one evidence link (POST /v1/self-audit/evidence with this `remediationId`) to an evidence record that has not expired: 409 `conflict` naming `evidence` otherwise. Sets `verifiedAt` and closes the finding (`finding.closed`). Allowed when the remediation's `status` is `resolved`; sets it to `verified` and returns the updated remediation. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `self_audit:attest`; recorded in the audit trail as `remediation.verified` (with the optional `reason`) and emitted as the webhook event `remediation.verified`.
+         */
+        post: operations["self_audit.remediations.verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/remediations/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a remediation
+         * @description The fix did not hold: back to `open`, clearing `resolvedAt` and `verifiedAt`; a closed finding is reopened with it (`finding.reopened`). Allowed when the remediation's `status` is `resolved` or `verified`; sets it to `open` and returns the updated remediation. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `self_audit:write`; recorded in the audit trail as `remediation.reopened` (with the optional `reason`) and emitted as the webhook event `remediation.reopened`.
+         */
+        post: operations["self_audit.remediations.reopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List evidence links
+         * @description Returns the tenant's evidence links, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `evidenceId` (evidence links whose `evidenceId` equals the value), `targetId` (evidence links whose `targetId` equals the value), `findingId` (evidence links whose `findingId` equals the value). Needs `self_audit:read`.
+         */
+        get: operations["self_audit.evidence.list"];
+        put?: never;
+        /**
+         * Link evidence to a finding or a remediation
+         * @description Links an existing compliance evidence record to a finding or to a remediation as proof (exactly one of `findingId` and `remediationId`). Unknown evidence, finding or remediation ids are 422 naming the field; the same evidence linked twice to the same target is 409 `conflict`. A remediation needs a link to unexpired evidence before it can be verified. Returns 201 with the new evidence link, id `sev_<ULID>`. Needs `self_audit:write`; recorded in the audit trail as `evidence_link.created` in the same transaction, and emitted as the webhook event `evidence_link.created`. Send an `Idempotency-Key` so that a retry does not create a second evidence link.
+         */
+        post: operations["self_audit.evidence.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/self-audit/evidence/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an evidence link
+         * @description Returns the evidence link with this `sev_` id. Needs `self_audit:read`. A evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["self_audit.evidence.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/risks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List risks
+         * @description Returns the tenant's risks, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (risks whose `status` equals the value), `domain` (risks whose `domain` equals the value), `area` (risks whose `area` equals the value). Needs `risk_register:read`.
+         */
+        get: operations["risk_register.risks.list"];
+        put?: never;
+        /**
+         * Record a risk
+         * @description Records a risk with its inherent likelihood and impact (1 to 5 each); the server computes `inherentScore` (likelihood x impact), the ratings, and the residual values, equal to the inherent until a treatment is implemented. `nextReviewAt` is `createdAt + reviewEveryDays`. Treatments given inline are recorded `planned`. An unknown or inactive `ownerId` is 422. Returns 201 with the new risk, id `rsk_<ULID>`. Needs `risk_register:write`; recorded in the audit trail as `risk.created` in the same transaction, and emitted as the webhook event `risk.created`. Send an `Idempotency-Key` so that a retry does not create a second risk.
+         */
+        post: operations["risk_register.risks.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/risks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a risk
+         * @description Returns the risk with this `rsk_` id. Needs `risk_register:read`. A risk of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["risk_register.risks.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/risks/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a risk
+         * @description Closes a risk that no longer applies (final: record a new risk if it returns); it leaves the heatmap, the reviews due and the risk views, and takes no more treatments, reviews or sign-offs. Allowed when the risk's `status` is `open` or `treated` or `accepted`; sets it to `closed` and returns the updated risk. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `risk_register:write`; recorded in the audit trail as `risk.closed` (with the optional `reason`) and emitted as the webhook event `risk.closed`.
+         */
+        post: operations["risk_register.risks.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/treatments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List treatments
+         * @description Returns the tenant's treatments, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `riskId` (treatments whose `riskId` equals the value), `status` (treatments whose `status` equals the value), `type` (treatments whose `type` equals the value). Needs `risk_register:read`.
+         */
+        get: operations["risk_register.treatments.list"];
+        put?: never;
+        /**
+         * Plan a treatment of a risk
+         * @description Records a `planned` treatment of the risk `riskId` (404 when not a risk of the tenant; 409 when the risk is closed). The reductions a type admits are checked (422 naming the field): `mitigate` needs a likelihood or impact reduction, `transfer` an impact reduction only (1 when absent), `accept` and `avoid` none. Nothing moves until `implement`. Returns 201 with the treatment, id `rtr_<ULID>`. Needs `risk_register:write`; audited as `treatment.created` and emitted as the webhook event `treatment.created`.
+         */
+        post: operations["risk_register.treatments.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/treatments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a treatment
+         * @description Returns the treatment with this `rtr_` id. Needs `risk_register:read`. A treatment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["risk_register.treatments.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/treatments/{id}/implement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Implement a treatment
+         * @description Marks the treatment implemented and recomputes its risk's residual likelihood and impact from every implemented treatment (the risk becomes `treated` when its residual moved). An `accept` treatment is implemented by the owner's sign-off instead: 409 here. A treatment of a closed risk: 409. Allowed when the treatment's `status` is `planned`; sets it to `implemented` and returns the updated treatment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `risk_register:write`; recorded in the audit trail as `treatment.implemented` (with the optional `reason`) and emitted as the webhook event `treatment.implemented`.
+         */
+        post: operations["risk_register.treatments.implement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current scores of the risks
+         * @description Inherent and residual scores of each risk, newest risk first, with the reduction the implemented treatments brought and which treatments they are. `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `risk_register:read`.
+         */
+        get: operations["risk_register.scores.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/scores/{riskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Score history of a risk
+         * @description The residual of the risk after its assessment and after each implemented treatment in order, which treatments moved it, and the residual its owner last accepted. Computed from the treatments. 404 for a risk that is not the tenant's. Needs `risk_register:read`.
+         */
+        get: operations["risk_register.scores.history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * 5x5 heatmap of the risks
+         * @description Counts the risks in each of the 25 likelihood x impact cells, by residual (default) or inherent score, with the ids of the risks per cell. Closed risks are left out unless `includeClosed=true`. Needs `risk_register:read`.
+         */
+        get: operations["risk_register.heatmap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reviews
+         * @description Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.
+         */
+        get: operations["risk_register.reviews.list"];
+        put?: never;
+        /**
+         * Record a periodic review
+         * @description Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.
+         */
+        post: operations["risk_register.reviews.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/reviews/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Review schedule of the risks (overdue with `overdue=true`)
+         * @description For each risk that is not closed: when it was last reviewed, when the next review is due (`(lastReviewedAt or createdAt) + reviewEveryDays`) and whether that is past. Newest risk first, `{ data, cursor }`. Needs `risk_register:read`.
+         */
+        get: operations["risk_register.reviews.due"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk-register/sign-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sign-offs
+         * @description Sign-offs of residual risks, newest first, as `{ data, cursor }`; `riskId` keeps one risk's. Needs `risk_register:read`.
+         */
+        get: operations["risk_register.signOff.list"];
+        put?: never;
+        /**
+         * Sign off a risk's residual as its accountable owner
+         * @description Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. `signerId` must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.
+         */
+        post: operations["risk_register.signOff.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk/navigate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Risks grouped by business area
+         * @description The register's risks grouped by `area`, with counts per status and residual rating and the worst residual score of each area, worst area first. Computed from the register at request time. Needs `risk:read`.
+         */
+        get: operations["risk.navigate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk/policy-gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Risks no published policy covers
+         * @description Risks that name no control, or none of whose controls is in the `controlIds` of a **published** policy of the tenant (draft, in-approval and retired policies do not count; they are listed as `unpublishedPolicyIds`). Newest risk first, `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `risk:read`.
+         */
+        get: operations["risk.policyGaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk/watchlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the watched risks
+         * @description The tenant's watched risks with each risk as it is now, most recently added first, `{ data, cursor }`. Needs `risk:read`.
+         */
+        get: operations["risk.watchlist.list"];
+        put?: never;
+        /**
+         * Watch a risk
+         * @description Adds a risk of the register to the tenant's watchlist (404 when not the tenant's risk; 409 when it is already watched). Returns 201 with the entry, id `rwl_<ULID>`. Needs `risk:write`; audited as `risk_watch.created` and emitted as the webhook event `risk_watch.created`.
+         */
+        post: operations["risk.watchlist.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk/watchlist/{riskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop watching a risk
+         * @description Takes the risk off the watchlist; `removed: false` when it was not on it (nothing is recorded then). 404 when the risk is not the tenant's. Needs `risk:write`; audited as `risk_watch.removed` and emitted as the webhook event `risk_watch.removed`.
+         */
+        delete: operations["risk.watchlist.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk/top-risks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top risks by residual score, treatable first
+         * @description The `limit` risks with the highest residual score; at the same score a treatable risk (not signed off, no implemented `accept` treatment) ranks before an accepted one, then the higher inherent score, then the newer risk. Closed risks are left out unless `includeClosed=true`. Needs `risk:read`.
+         */
+        get: operations["risk.topRisks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/risk/by-domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Risk counts and average residual per domain
+         * @description For every domain of the fixed list: how many risks, their mean residual and inherent scores, the highest residual and the counts per residual rating. Closed risks are left out unless `includeClosed=true`. Needs `risk:read`.
+         */
+        get: operations["risk.byDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List policies
+         * @description Returns the tenant's policies in every state (each starts as a draft), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Filters `status` and `controlId`, combined with AND. Needs `policy_authoring:read`.
+         */
+        get: operations["policy_authoring.drafts.list"];
+        put?: never;
+        /**
+         * Draft a policy
+         * @description Creates a `draft` policy, id `pol_<ULID>`, with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Needs `policy_authoring:write`; audited as `policy.drafted` and emitted as the webhook event of that name. Send an `Idempotency-Key` so that a retry does not create a second policy.
+         */
+        post: operations["policy_authoring.drafts.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/draft/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a policy
+         * @description Returns the policy with this `pol_` id, whatever its state. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+         */
+        get: operations["policy_authoring.drafts.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a version of a policy
+         * @description Adds an immutable version numbered `currentVersion + 1`. Allowed while the policy is `draft`; on a `published` policy it opens a new draft revision (the policy becomes `draft` again and covers its controls only once the revision is published; the published version stays readable with its attestations). While `in_approval` or `retired`: 409 `conflict` naming the state, and nothing changes. Needs `policy_authoring:write`; audited as `policy.version_added`. 404 for another tenant's policy.
+         */
+        post: operations["policy_authoring.versions.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/version/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a policy's versions
+         * @description Returns the versions of the policy, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+         */
+        get: operations["policy_authoring.versions.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/version/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two versions of a policy
+         * @description Line diff between any two versions (either order): the lines added and removed (longest common subsequence of lines) with counts. A version the policy does not have is 404. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+         */
+        get: operations["policy_authoring.versions.diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/version/{id}/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a version of a policy
+         * @description Returns version `number` of the policy; 404 when the policy has no such version. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+         */
+        get: operations["policy_authoring.versions.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List publication walks
+         * @description Returns the tenant's approval walks (one per submission), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), with each step's decision. Needs `policy_authoring:read`.
+         */
+        get: operations["policy_authoring.publish.list"];
+        put?: never;
+        /**
+         * Submit a policy for publication
+         * @description Starts walking the approval chain for the policy's current version: the policy becomes `in_approval` and the first approver of the chain is awaited. Allowed from `draft`; otherwise 409 `conflict` naming the state. The chain must be the tenant's (422 otherwise) and its approvers active people. Needs `policy_authoring:write`; audited as `policy.submitted`. 404 for another tenant's policy.
+         */
+        post: operations["policy_authoring.publish.start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/publish/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the current step
+         * @description Records the approval of the current step by its approver (another person: 409 naming the awaited one). The last step's approval publishes the version under approval: the policy becomes `published` with `publishedVersion` set, and coverage of attestations starts afresh for that version. A policy not `in_approval`: 409 naming its state. Needs `policy_authoring:approve`; audited as `policy.approved` (and `policy.published` for the last step).
+         */
+        post: operations["policy_authoring.publish.approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/publish/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject at the current step
+         * @description Records the rejection by the approver of the current step (another person: 409): the walk ends `rejected` and the policy returns to `draft`. A policy not `in_approval`: 409 naming its state. Needs `policy_authoring:approve`; audited as `policy.rejected`.
+         */
+        post: operations["policy_authoring.publish.reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/attest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List attestations
+         * @description Returns the tenant's attestations, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `policy_authoring:read`.
+         */
+        get: operations["policy_authoring.attest.list"];
+        put?: never;
+        /**
+         * Record an attestation
+         * @description Records that the person attests the policy's published version. Only a `published` policy (409 naming the state otherwise); once per person per version (409 the second time). Needs `policy_authoring:attest`; audited as `policy.attested`.
+         */
+        post: operations["policy_authoring.attest.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/attest/{id}/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Attestation coverage of a policy
+         * @description Who among the active people (optionally of the given roles) has attested the policy's published version and who has not, with counts and share. A new published version starts from nobody. A never-published policy counts everybody as pending with `version` null. Computed at request time. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+         */
+        get: operations["policy_authoring.attest.coverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a policy
+         * @description Moves a `published` policy to `retired`: it no longer covers its controls and takes no attestations. From any other state: 409 `conflict` naming it, and nothing changes. Needs `policy_authoring:write`; audited as `policy.retired` (with the optional `reason`).
+         */
+        post: operations["policy_authoring.retire"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/policies/gap-fill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Controls without a covering policy, with proposed outlines
+         * @description For each framework the tenant has activated, the controls that no `published` policy lists, each with a proposed policy outline built from the control's dictionary text (title, purpose, the clauses it cites with their summaries, suggested sections). Paged in dictionary order with `limit` and `cursor`; the counts cover every page. Computed at request time. Needs `policy_authoring:read`.
+         */
+        get: operations["policy_authoring.gapFill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/training-records/modules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List training modules
+         * @description Returns the tenant's training modules, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `training_records:read`.
+         */
+        get: operations["training_records.modules.list"];
+        put?: never;
+        /**
+         * Define a training module
+         * @description Defines a module, the roles that must complete it and how long a completion stays valid. Returns 201 with the new training module, id `tmd_<ULID>`. Needs `training_records:write`; recorded in the audit trail as `training.module_created` in the same transaction, and emitted as the webhook event `training.module_created`. Send an `Idempotency-Key` so that a retry does not create a second training module.
+         */
+        post: operations["training_records.modules.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/training-records/modules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a training module
+         * @description Returns the training module with this `tmd_` id. Needs `training_records:read`. A training module of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["training_records.modules.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/training-records/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List completion records
+         * @description Returns the tenant's completion records, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); filters `userId` and `moduleId` combine with AND. Needs `training_records:read`.
+         */
+        get: operations["training_records.records.list"];
+        put?: never;
+        /**
+         * Record a completion
+         * @description Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.
+         */
+        post: operations["training_records.records.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/training-records/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Training coverage per role, and who is overdue
+         * @description For each role some module is required of: the share of its active holders with an unexpired completion of every required module, and the overdue list (required module never completed, or its newest completion expired). Inactive people are left out. Computed at request time from the modules, people and completion records. Needs `training_records:read`.
+         */
+        get: operations["training_records.coverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/training-records/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List certificates
+         * @description Returns the certificates of the tenant's completions (one per completion), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), each with its verification code and signature. Needs `training_records:read`.
+         */
+        get: operations["training_records.certificates.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/training-records/certificates/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a certificate (no token)
+         * @description For anyone holding a certificate, without an API key: finds the certificate by its code, recomputes the hash of the stored completion and checks the Ed25519 signature with the published key. `valid: false` with the reason when the code is unknown (mistyped or tampered), the record was altered or the signature fails.
+         */
+        get: operations["training_records.certificates.verify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/specialists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find listed specialists
+         * @description Listed consultants of every firm on the platform, public fields only (no tenant ids), newest first, with their firm, its average review rating and their unexpired certifications; filtered by `expertise` and `jurisdiction`. Needs `marketplace:read`.
+         */
+        get: operations["marketplace.specialists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/listings/published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse published listings
+         * @description Published listings of every firm on the platform, newest first, with the average rating of their reviews and of their firm; public fields only. Needs `marketplace:read`.
+         */
+        get: operations["marketplace.publishedListings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List listings
+         * @description Returns the tenant's listings, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (listings whose `status` equals the value), `firmId` (listings whose `firmId` equals the value). Needs `marketplace:read`.
+         */
+        get: operations["marketplace.listings.list"];
+        put?: never;
+        /**
+         * Create a listing
+         * @description Creates an offer of one of the tenant's firms, in `draft`. Only specialist firms offer: a tenant below the specialist tier gets 403 `forbidden`. `frameworks` must name dictionaries that exist (422). The list and get routes here are the firm's own listings in every state; every tenant reads published ones at `GET /v1/marketplace/listings/published`. Returns 201 with the new listing, id `mls_<ULID>`. Needs `marketplace:write`; recorded in the audit trail as `listing.created` in the same transaction, and emitted as the webhook event `listing.created`. Send an `Idempotency-Key` so that a retry does not create a second listing.
+         */
+        post: operations["marketplace.listings.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/listings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a listing
+         * @description Returns the listing with this `mls_` id. Needs `marketplace:read`. A listing of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["marketplace.listings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/listings/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a listing
+         * @description Makes the listing visible to every tenant and open to engagements. Allowed when the listing's `status` is `draft` or `withdrawn`; sets it to `published` and returns the updated listing. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:approve`; recorded in the audit trail as `listing.published` (with the optional `reason`) and emitted as the webhook event `listing.published`.
+         */
+        post: operations["marketplace.listings.publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/listings/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a listing
+         * @description Takes the listing off the marketplace (or discards a draft); running engagements go on. Allowed when the listing's `status` is `draft` or `published`; sets it to `withdrawn` and returns the updated listing. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `listing.withdrawed` (with the optional `reason`) and emitted as the webhook event `listing.withdrawed`.
+         */
+        post: operations["marketplace.listings.withdraw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/engagements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my engagements
+         * @description Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.
+         */
+        get: operations["marketplace.engagements.list"];
+        put?: never;
+        /**
+         * Engage a firm from a listing
+         * @description Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.
+         */
+        post: operations["marketplace.engagements.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/engagements/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End an engagement
+         * @description Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.
+         */
+        post: operations["marketplace.engagements.end"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/engagements/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a firm's access
+         * @description Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.
+         */
+        post: operations["marketplace.engagements.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read reviews
+         * @description Reviews of engagements on the whole platform, newest first, without the reviewing tenant; filter by firm or listing. Needs `marketplace:read`.
+         */
+        get: operations["marketplace.reviews.list"];
+        put?: never;
+        /**
+         * Review an engagement
+         * @description Reviews an engagement of the calling tenant (the client), in any state: one review per engagement (409 `conflict` for a second), `rating` 1 to 5 (422 otherwise). Another tenant's engagement is 404. Audited (`marketplace_review.created`). Needs `marketplace:write`.
+         */
+        post: operations["marketplace.reviews.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/marketplace/matching": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rank listings by fit
+         * @description Ranks the published listings of other tenants' firms by fit to the caller: `frameworkFit` (share of its activated frameworks a listing covers) and `gapFit` (share of its gaps, open self-audit findings and activated controls without unexpired evidence, that fall in frameworks the listing covers), score `50 × frameworkFit + 50 × gapFit`, with the parts shown. Computed at request time; stores nothing. Needs `marketplace:read`.
+         */
+        get: operations["marketplace.matching"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/firms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List firms
+         * @description Returns the tenant's firms, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `specialists:read`.
+         */
+        get: operations["specialists.firms.list"];
+        put?: never;
+        /**
+         * Register a firm
+         * @description Registers a specialist firm of the tenant. A tenant may run several firms (brands, practices); consultants, certifications and marketplace listings belong to one of them. Returns 201 with the new firm, id `frm_<ULID>`. Needs `specialists:write`; recorded in the audit trail as `firm.created` in the same transaction, and emitted as the webhook event `firm.created`. Send an `Idempotency-Key` so that a retry does not create a second firm.
+         */
+        post: operations["specialists.firms.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/firms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a firm
+         * @description Returns the firm with this `frm_` id. Needs `specialists:read`. A firm of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["specialists.firms.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/consultants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List consultants
+         * @description Returns the tenant's consultants, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `firmId` (consultants whose `firmId` equals the value), `status` (consultants whose `status` equals the value). Needs `specialists:read`.
+         */
+        get: operations["specialists.consultants.list"];
+        put?: never;
+        /**
+         * Add a consultant
+         * @description Adds a consultant to one of the tenant's firms. `expertise` must name framework dictionaries that exist (422 naming `expertise` otherwise); a `firmId` that is not the tenant's is 422. Returns 201 with the new consultant, id `csl_<ULID>`. Needs `specialists:write`; recorded in the audit trail as `consultant.created` in the same transaction, and emitted as the webhook event `consultant.created`. Send an `Idempotency-Key` so that a retry does not create a second consultant.
+         */
+        post: operations["specialists.consultants.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/consultants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a consultant
+         * @description Returns the consultant with this `csl_` id. Needs `specialists:read`. A consultant of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["specialists.consultants.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/consultants/{id}/list-in-marketplace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a consultant in the marketplace
+         * @description Shows the consultant (public fields only) to every tenant in `GET /v1/marketplace/specialists`. Allowed when the consultant's `status` is `unlisted`; sets it to `listed` and returns the updated consultant. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `specialists:write`; recorded in the audit trail as `consultant.listed` (with the optional `reason`) and emitted as the webhook event `consultant.listed`.
+         */
+        post: operations["specialists.consultants.list_in_marketplace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/consultants/{id}/unlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a consultant out of the marketplace
+         * @description Hides the consultant from the marketplace. Allowed when the consultant's `status` is `listed`; sets it to `unlisted` and returns the updated consultant. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `specialists:write`; recorded in the audit trail as `consultant.unlisted` (with the optional `reason`) and emitted as the webhook event `consultant.unlisted`.
+         */
+        post: operations["specialists.consultants.unlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/certifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List certifications
+         * @description Returns the tenant's certifications, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `firmId` (certifications whose `firmId` equals the value). Needs `specialists:read`.
+         */
+        get: operations["specialists.certifications.list"];
+        put?: never;
+        /**
+         * Record a certification
+         * @description Records a certification of a consultant (or of the firm); `expired` is computed at read time and the marketplace shows the unexpired ones. Returns 201 with the new certification, id `scc_<ULID>`. Needs `specialists:write`; recorded in the audit trail as `specialist_certification.created` in the same transaction, and emitted as the webhook event `specialist_certification.created`. Send an `Idempotency-Key` so that a retry does not create a second certification.
+         */
+        post: operations["specialists.certifications.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/certifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a certification
+         * @description Returns the certification with this `scc_` id. Needs `specialists:read`. A certification of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["specialists.certifications.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/client-engagements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List client engagements with live posture
+         * @description One item per active engagement a client tenant made with one of the tenant's firms in the marketplace, newest first, as `{ data, cursor }`. `score` and `openFindings` are computed at request time from that client's activated frameworks, unexpired evidence and open self-audit findings; an engagement the client ended or revoked disappears at once. Needs `specialists:read`.
+         */
+        get: operations["specialists.clientEngagements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/billing-share/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recorded fees
+         * @description Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.
+         */
+        get: operations["specialists.fees.list"];
+        put?: never;
+        /**
+         * Record a fee of an engagement
+         * @description Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.
+         */
+        post: operations["specialists.fees.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/specialists/billing-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compute the billing share
+         * @description The firm's revenue share per engagement and period: the fees recorded, the engagement's rate in basis points (agreed through the listing when the client engaged), the firm's share (each fee × rate / 10,000, rounded half up to the cent) and the platform's, with totals per currency. Computed at request time; stores nothing. Needs `specialists:read`.
+         */
+        get: operations["specialists.billingShare"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5022,6 +7938,246 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "document.uploaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A document was uploaded to the context rail.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.document.uploaded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.classified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A classification was stored on a document.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.document.classified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.mapped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A document's passages were mapped to controls.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.document.mapped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_subscription.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key subscribed to notifications.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_subscription.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_subscription.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a notification subscription.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_subscription.paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_subscription.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a notification subscription.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_subscription.resumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_subscription.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a notification subscription.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_subscription.canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification.marked_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key marked notifications of its inbox read.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification.marked_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_preferences.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key's notification preferences changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_preferences.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_channel.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A Slack, Teams or email channel was added.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_channel.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_channel.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A notification channel was disabled.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_channel.disabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_channel.enabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A notification channel was enabled again.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_channel.enabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "user.created": {
         parameters: {
             query?: never;
@@ -5122,6 +8278,1106 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "assignment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person was given a RACI part.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assignment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assignment.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove an assignment.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assignment.removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "decision_right.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A decision right was defined.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.decision_right.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "decision_right.retired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a decision right.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.decision_right.retired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approval was opened.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.approval.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.step_approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A step of an approval was approved; the next approver must act.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.approval.step_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The last step of an approval was approved: the subject is approved.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.approval.approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approval was rejected at one of its steps.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.approval.rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board_meeting.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A board meeting was scheduled.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.board_meeting.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board_meeting.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a board meeting was held.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.board_meeting.held"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board_meeting.minutes_approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve the minutes of a board meeting.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.board_meeting.minutes_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board_meeting.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a board meeting.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.board_meeting.canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board_meeting.minutes_recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The minutes of a held board meeting were recorded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.board_meeting.minutes_recorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board_decision.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A decision was recorded against a board meeting.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.board_decision.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delegation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person delegated powers to another.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.delegation.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delegation.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a delegation.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.delegation.revoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conflict.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A conflict of interest was declared.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.conflict.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conflict.managed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conflict of interest managed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.conflict.managed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conflict.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a conflict of interest.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.conflict.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "governance_snapshot.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A versioned, hashed snapshot of the governance state was stored.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.governance_snapshot.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finding.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A self-audit finding was raised.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.finding.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "remediation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The remediation of a self-audit finding was planned.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.remediation.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "remediation.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a remediation.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.remediation.started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "remediation.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a remediation.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.remediation.resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "remediation.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a remediation.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.remediation.verified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "remediation.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a remediation.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.remediation.reopened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "evidence_link.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evidence was linked to a self-audit finding or remediation.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.evidence_link.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finding.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A finding was closed: its remediation was verified.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.finding.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "finding.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A closed finding was reopened with its remediation.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.finding.reopened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "risk.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A risk was recorded in the register.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.risk.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "risk.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a risk.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.risk.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "treatment.implemented": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Implement a treatment.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.treatment.implemented"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "treatment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A treatment of a risk was planned.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.treatment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "risk_review.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A periodic review of a risk was recorded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.risk_review.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "risk.signed_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A risk's accountable owner accepted its residual.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.risk.signed_off"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "risk_watch.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A risk was added to the tenant's watchlist.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.risk_watch.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "risk_watch.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A risk was taken off the tenant's watchlist.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.risk_watch.removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.version_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new immutable version of a policy was added.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.policy.version_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A policy was submitted for publication through an approval chain.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.policy.submitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approver approved a step of a publication walk.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.policy.approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "policy.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An approver rejected a publication; the policy is a draft again.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.policy.rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "training.module_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training module was defined.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.training.module_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A firm created a marketplace listing.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.listing.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a listing.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.listing.published"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "listing.withdrawed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a listing.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.listing.withdrawed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "marketplace_engagement.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client engaged a firm; the firm reads its posture from now on.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.marketplace_engagement.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "marketplace_engagement.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client ended an engagement; the firm lost access.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.marketplace_engagement.ended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "marketplace_engagement.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client revoked a firm's access.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.marketplace_engagement.revoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "marketplace_review.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A client reviewed an engagement.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.marketplace_review.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "firm.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A specialist firm was registered.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.firm.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "consultant.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A consultant was added to a firm.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.consultant.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "consultant.listed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a consultant in the marketplace.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.consultant.listed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "consultant.unlisted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a consultant out of the marketplace.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.consultant.unlisted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "specialist_certification.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A certification of a consultant or firm was recorded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.specialist_certification.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "specialist_fee.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A firm recorded a fee of an engagement.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.specialist_fee.recorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -5175,6 +9431,24 @@ export interface components {
             obligations: number;
             /** @description True when the framework was active before this call. */
             alreadyActive: boolean;
+        };
+        /**
+         * @example {
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "text": "Purpose\nEvery high-risk AI system has a documented risk management system.\nRisks are reviewed every month.",
+         *       "note": "Monthly reviews"
+         *     }
+         */
+        AddPolicyVersionRequest: {
+            /**
+             * @description Id of the policy (`pol_`) to add the version to.
+             * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            policyId: string;
+            /** @description The new text, up to 200,000 characters. */
+            text: string;
+            /** @description What changed, up to 1,000 characters. */
+            note?: string;
         };
         /**
          * @example {
@@ -5434,6 +9708,24 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "userId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        AttestPolicyRequest: {
+            /**
+             * @description Id of the published policy.
+             * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            policyId: string;
+            /**
+             * @description Id of the active person (`usr_`) attesting; unknown or inactive is 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            userId: string;
         };
         /**
          * @description Self-contained: verifiable offline with `svc audit verify <file>`.
@@ -5948,6 +10240,20 @@ export interface components {
         };
         /**
          * @example {
+         *       "text": "Data Protection Impact Assessment under Article 35 GDPR."
+         *     }
+         */
+        ClassifyContextRequest: {
+            /**
+             * @description Id of an uploaded document. Give `documentId` or `text`.
+             * @example doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            documentId?: string;
+            /** @description Inline text to work on instead of a document, up to 200,000 characters; nothing is stored for it. */
+            text?: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.frameworks.clause",
          *       "framework": "eu-ai-act",
          *       "dictionaryVersion": "eu-ai-act@1.0.0",
@@ -5978,6 +10284,584 @@ export interface components {
             summary: string;
             /** @description Reference of the enclosing clause; null at the top level. */
             parentRef: string | null;
+        };
+        /**
+         * @example {
+         *       "text": "Providers shall meet Article 10(2)(f) and keep the documentation of Annex IV of Regulation (EU) 2024/1689."
+         *     }
+         */
+        ClauseExtractRequest: {
+            /**
+             * @description Id of an uploaded document. Give `documentId` or `text`.
+             * @example doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            documentId?: string;
+            /** @description Inline text to work on instead of a document, up to 200,000 characters; nothing is stored for it. */
+            text?: string;
+            /**
+             * @description Resolve references against this dictionary only. When absent: the framework a reference names next to it, else the frameworks the text cites, else the tenant’s activated frameworks.
+             * @example eu-ai-act
+             */
+            framework?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.context.classification",
+         *       "documentId": null,
+         *       "documentType": "dpia",
+         *       "score": 0.7273,
+         *       "candidates": [
+         *         {
+         *           "documentType": "dpia",
+         *           "score": 0.7273,
+         *           "points": 8,
+         *           "evidence": [
+         *             {
+         *               "rule": "type.dpia.keyword",
+         *               "kind": "keyword",
+         *               "weight": 4,
+         *               "matches": [
+         *                 {
+         *                   "start": 0,
+         *                   "end": 31,
+         *                   "text": "Data Protection Impact Assessment"
+         *                 }
+         *               ],
+         *               "matchCount": 1
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "frameworks": [
+         *         {
+         *           "framework": "gdpr",
+         *           "score": 0.5714,
+         *           "points": 4,
+         *           "evidence": [
+         *             {
+         *               "rule": "framework.gdpr.name",
+         *               "kind": "citation",
+         *               "weight": 3,
+         *               "matches": [
+         *                 {
+         *                   "start": 52,
+         *                   "end": 56,
+         *                   "text": "GDPR"
+         *                 }
+         *               ],
+         *               "matchCount": 1
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "stored": false,
+         *       "classifiedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        ContextClassification: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.context.classification";
+            /** @description The document classified; null for inline text. */
+            documentId: string | null;
+            /** @description The best-scoring type; null when no type rule matched. */
+            documentType: ("policy" | "contract" | "data_processing_agreement" | "procedure" | "risk_assessment" | "dpia" | "fria" | "technical_documentation" | "incident_report" | "audit_report" | "privacy_notice" | "training_material") | null;
+            /** @description Score of `documentType` (0 when null). */
+            score: number;
+            /** @description Every type with a matching rule, best first. */
+            candidates: {
+                /**
+                 * @description Kind of document, one of policy, contract, data_processing_agreement, procedure, risk_assessment, dpia, fria, technical_documentation, incident_report, audit_report, privacy_notice, training_material.
+                 * @enum {string}
+                 */
+                documentType: "policy" | "contract" | "data_processing_agreement" | "procedure" | "risk_assessment" | "dpia" | "fria" | "technical_documentation" | "incident_report" | "audit_report" | "privacy_notice" | "training_material";
+                /** @description Points / (points + 3): 0 to 1, higher with more and stronger matches. */
+                score: number;
+                /** @description Sum of the rule weights matched (each rule counted at most 3 times). */
+                points: number;
+                /** @description The rules that fired for this type. */
+                evidence: {
+                    /** @description Id of the rule that fired (`type.dpia.keyword`, `framework.gdpr.citation`). */
+                    rule: string;
+                    /**
+                     * @description What the rule looks for: a keyword or term, or a legal citation or name.
+                     * @enum {string}
+                     */
+                    kind: "keyword" | "citation";
+                    /** @description Points the rule adds per match; a rule counts at most 3 matches. */
+                    weight: number;
+                    /** @description Where it matched, at most 5 spans shown. */
+                    matches: {
+                        /** @description Offset of the first character in the document text (UTF-16 code units, from 0). */
+                        start: number;
+                        /** @description Offset just past the last character (exclusive). */
+                        end: number;
+                        /** @description The text between `start` and `end`. */
+                        text: string;
+                    }[];
+                    /** @description How many times it matched in all. */
+                    matchCount: number;
+                }[];
+            }[];
+            /** @description Frameworks the text concerns (score at least 0.4, that is 2 points), best first. */
+            frameworks: {
+                /** @description Id of the framework dictionary. */
+                framework: string;
+                /** @description Points / (points + 3), as for types. */
+                score: number;
+                /** @description Sum of the rule weights matched. */
+                points: number;
+                /** @description The rules that fired for this framework. */
+                evidence: {
+                    /** @description Id of the rule that fired (`type.dpia.keyword`, `framework.gdpr.citation`). */
+                    rule: string;
+                    /**
+                     * @description What the rule looks for: a keyword or term, or a legal citation or name.
+                     * @enum {string}
+                     */
+                    kind: "keyword" | "citation";
+                    /** @description Points the rule adds per match; a rule counts at most 3 matches. */
+                    weight: number;
+                    /** @description Where it matched, at most 5 spans shown. */
+                    matches: {
+                        /** @description Offset of the first character in the document text (UTF-16 code units, from 0). */
+                        start: number;
+                        /** @description Offset just past the last character (exclusive). */
+                        end: number;
+                        /** @description The text between `start` and `end`. */
+                        text: string;
+                    }[];
+                    /** @description How many times it matched in all. */
+                    matchCount: number;
+                }[];
+            }[];
+            /** @description True when the classification was stored on the document (a `documentId` was given). */
+            stored: boolean;
+            /**
+             * Format: date-time
+             * @description When it was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            classifiedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.context.clause_extraction",
+         *       "documentId": null,
+         *       "frameworksConsidered": [
+         *         "eu-ai-act"
+         *       ],
+         *       "references": [
+         *         {
+         *           "start": 22,
+         *           "end": 37,
+         *           "text": "Article 10(2)(f)",
+         *           "kind": "article",
+         *           "ref": "art-10-2-f",
+         *           "namedFramework": null,
+         *           "resolved": [
+         *             {
+         *               "framework": "eu-ai-act",
+         *               "dictionaryVersion": "eu-ai-act@1.0.0",
+         *               "ref": "art-10-2",
+         *               "title": "Data governance and management practices",
+         *               "exact": false
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "obligations": [
+         *         {
+         *           "start": 0,
+         *           "end": 105,
+         *           "text": "Providers shall meet Article 10(2)(f) and keep the documentation of Annex IV of Regulation (EU) 2024/1689.",
+         *           "modal": "shall",
+         *           "negated": false,
+         *           "references": [
+         *             "art-10-2-f",
+         *             "annex-iv"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ContextClauseExtraction: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.context.clause_extraction";
+            /** @description The document read; null for inline text. */
+            documentId: string | null;
+            /** @description Dictionaries references without a named framework were resolved against. */
+            frameworksConsidered: string[];
+            /** @description References in order of appearance (at most 1,000). */
+            references: {
+                /** @description Offset of the first character in the document text (UTF-16 code units, from 0). */
+                start: number;
+                /** @description Offset just past the last character (exclusive). */
+                end: number;
+                /** @description The text between `start` and `end`. */
+                text: string;
+                /**
+                 * @description What is cited: an article, annex, recital, section (`§`), or a standard clause (`A.5.1`, `Clause 6.1.2`).
+                 * @enum {string}
+                 */
+                kind: "article" | "annex" | "recital" | "section" | "clause";
+                /** @description The citation in dictionary form (`art-10-2-f`, `annex-iii`, `sec-1798-100`, `A.5.1`, `recital-47`). */
+                ref: string;
+                /** @description Framework named right after the reference (`of the GDPR`); null when none. */
+                namedFramework: string | null;
+                /** @description Dictionary clauses the reference resolves to; empty when none exists. */
+                resolved: {
+                    /** @description Id of the dictionary holding the clause. */
+                    framework: string;
+                    /** @description `<dictionary>@<version>` of the clause. */
+                    dictionaryVersion: string;
+                    /** @description Ref of the clause in the dictionary (`art-10-2-f`). */
+                    ref: string;
+                    /** @description Title of the clause. */
+                    title: string;
+                    /** @description False when only a parent of the cited ref exists (`art-10` for `Article 10(2)(x)`). */
+                    exact: boolean;
+                }[];
+            }[];
+            /** @description Obligation sentences in order of appearance (at most 1,000). */
+            obligations: {
+                /** @description Offset of the first character in the document text (UTF-16 code units, from 0). */
+                start: number;
+                /** @description Offset just past the last character (exclusive). */
+                end: number;
+                /** @description The text between `start` and `end`. */
+                text: string;
+                /** @description The obligation phrase found (`shall`, `must`, `is required to`, ...), in lower case. */
+                modal: string;
+                /** @description True for a prohibition (`shall not`, `must not`). */
+                negated: boolean;
+                /** @description Refs (`art-9`) of the references inside the sentence. */
+                references: string[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.context.document",
+         *       "id": "doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "AI risk management policy",
+         *       "mediaType": "text/plain",
+         *       "source": "risk-policy.txt",
+         *       "metadata": {
+         *         "owner": "compliance"
+         *       },
+         *       "sha256": "5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d",
+         *       "sizeBytes": 176,
+         *       "characters": 176,
+         *       "preview": "Policy. The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689.",
+         *       "documentType": null,
+         *       "frameworks": [],
+         *       "classifiedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        ContextDocument: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.context.document";
+            /**
+             * @description Identifier with prefix `doc_`.
+             * @example doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Title of the document. */
+            title: string;
+            /** @description IANA media type of the text as uploaded (`text/plain`, `text/markdown`). */
+            mediaType: string;
+            /** @description Where the document came from (file name or URI); null when not given. */
+            source: string | null;
+            /** @description Free key/value metadata given at upload. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Lowercase hex SHA-256 of the UTF-8 bytes of the stored text. */
+            sha256: string;
+            /** @description Size of the stored text in UTF-8 bytes (at most 1 MiB). */
+            sizeBytes: number;
+            /** @description Length of the text in UTF-16 code units: the unit of every offset the rail returns. */
+            characters: number;
+            /** @description The first 200 characters of the text. */
+            preview: string;
+            /** @description Type assigned by the last stored classification; null until classified or when no rule matched. */
+            documentType: ("policy" | "contract" | "data_processing_agreement" | "procedure" | "risk_assessment" | "dpia" | "fria" | "technical_documentation" | "incident_report" | "audit_report" | "privacy_notice" | "training_material") | null;
+            /** @description Framework ids the last stored classification found the document concerns. */
+            frameworks: string[];
+            /** @description When the classification was last stored; null until then. */
+            classifiedAt: string | null;
+            /** @description Id of the API key whose request uploaded the document. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the document was uploaded (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.context.document_text",
+         *       "id": "doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "sha256": "5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d",
+         *       "text": "Policy. The provider shall establish a risk management system."
+         *     }
+         */
+        ContextDocumentText: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.context.document_text";
+            /** @description Id of the document. */
+            id: string;
+            /** @description Lowercase hex SHA-256 of the UTF-8 bytes of the text. */
+            sha256: string;
+            /** @description The stored text; every offset of the rail indexes into it. */
+            text: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.context.gap_analysis",
+         *       "framework": "eu-ai-act",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "controls": 71,
+         *       "covered": 1,
+         *       "gaps": [
+         *         {
+         *           "control": "AIA-CLS-01",
+         *           "title": "AI system inventory and role determination",
+         *           "missing": [
+         *             "evidence",
+         *             "document"
+         *           ],
+         *           "evidenceIds": [],
+         *           "documentIds": []
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        ContextGapAnalysis: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.context.gap_analysis";
+            /** @description Id of the dictionary analysed. */
+            framework: string;
+            /** @description Activated `<dictionary>@<version>` whose controls are counted. */
+            dictionaryVersion: string;
+            /** @description Controls of that version. */
+            controls: number;
+            /** @description Of those, controls with both unexpired evidence and a mapped document passage. */
+            covered: number;
+            /** @description Controls lacking evidence, a document, or both, in dictionary order. */
+            gaps: {
+                /** @description Id of the control. */
+                control: string;
+                /** @description Title of the control. */
+                title: string;
+                /** @description What the control lacks: unexpired `evidence` citing it, a `document` passage mapped to it, or both. */
+                missing: ("evidence" | "document")[];
+                /** @description Unexpired evidence citing the control (empty when `evidence` is missing). */
+                evidenceIds: string[];
+                /** @description Documents with a passage mapped to the control (empty when `document` is missing). */
+                documentIds: string[];
+            }[];
+            /**
+             * Format: date-time
+             * @description When it was computed (ISO 8601 UTC); evidence expiring after it counts.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.context.mapping",
+         *       "documentId": "doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "frameworks": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "dictionaryVersion": "eu-ai-act@1.0.0",
+         *           "mappingId": "cxm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "controls": 1
+         *         }
+         *       ],
+         *       "mappings": [
+         *         {
+         *           "passage": {
+         *             "start": 8,
+         *             "end": 121,
+         *             "text": "The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689."
+         *           },
+         *           "control": "AIA-RMS-01",
+         *           "controlTitle": "Risk management system",
+         *           "framework": "eu-ai-act",
+         *           "score": 0.85,
+         *           "reason": "cites art-9 (a clause of the control); title terms 3/3 (risk, management, system); description terms 4/21"
+         *         }
+         *       ],
+         *       "mappedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        ContextMapping: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.context.mapping";
+            /** @description The document mapped. */
+            documentId: string;
+            /** @description The frameworks mapped, by id. */
+            frameworks: {
+                /** @description Id of the dictionary. */
+                framework: string;
+                /** @description `<dictionary>@<version>` whose controls were scored. */
+                dictionaryVersion: string;
+                /** @description Id (`cxm_`) of the stored mapping of this document and framework; a new map replaces it. */
+                mappingId: string;
+                /** @description Distinct controls the document maps to under it. */
+                controls: number;
+            }[];
+            /** @description Passage-to-control links, by passage then score (best 3 per passage and framework). */
+            mappings: {
+                /** @description A span of the document text. */
+                passage: {
+                    /** @description Offset of the first character in the document text (UTF-16 code units, from 0). */
+                    start: number;
+                    /** @description Offset just past the last character (exclusive). */
+                    end: number;
+                    /** @description The text between `start` and `end`. */
+                    text: string;
+                };
+                /** @description Id of the control (`AIA-RMS-01`). */
+                control: string;
+                /** @description Title of the control. */
+                controlTitle: string;
+                /** @description Id of the dictionary of the control. */
+                framework: string;
+                /** @description 0.5 × cites + 0.5 × (0.7 × share of the title terms found in the passage + 0.3 × share of the description terms), 0 to 1; cites is 1 when the passage cites a clause of the control or a sub-clause of one, 0.5 when it cites a parent of one, else 0. Mappings under 0.3 are dropped. */
+                score: number;
+                /** @description Why, in words: the clauses cited and the terms matched. */
+                reason: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the mapping was computed and stored (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            mappedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.context.recommendations",
+         *       "frameworks": [
+         *         "eu-ai-act"
+         *       ],
+         *       "method": "priority = 1.0 × missing (2 when evidence and document are missing, 1 when one is) + 0.4 × obligations in force (open or in progress, due date passed, on a clause of the control; at most 5) + 0.1 × crosswalk reach (requirements of other dictionaries linked to the control or its clauses; at most 10)",
+         *       "total": 1,
+         *       "recommendations": [
+         *         {
+         *           "rank": 1,
+         *           "framework": "eu-ai-act",
+         *           "control": "AIA-RMS-01",
+         *           "title": "Risk management system",
+         *           "missing": [
+         *             "evidence",
+         *             "document"
+         *           ],
+         *           "priority": 3.4,
+         *           "parts": [
+         *             {
+         *               "name": "missing",
+         *               "value": 2,
+         *               "weight": 1,
+         *               "cap": 2,
+         *               "points": 2
+         *             },
+         *             {
+         *               "name": "obligations_in_force",
+         *               "value": 2,
+         *               "weight": 0.4,
+         *               "cap": 5,
+         *               "points": 0.8
+         *             },
+         *             {
+         *               "name": "crosswalk_reach",
+         *               "value": 6,
+         *               "weight": 0.1,
+         *               "cap": 10,
+         *               "points": 0.6
+         *             }
+         *           ],
+         *           "action": "Record evidence for AIA-RMS-01 and upload and map a document that covers it."
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        ContextRecommendations: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.context.recommendations";
+            /** @description The activated frameworks considered. */
+            frameworks: string[];
+            /** @description The priority formula, in words. */
+            method: string;
+            /** @description Gaps ranked in all (the list holds the first `limit`). */
+            total: number;
+            /** @description Gaps by priority, highest first; ties by framework then control id. */
+            recommendations: {
+                /** @description Position, from 1. */
+                rank: number;
+                /** @description Id of the dictionary of the control. */
+                framework: string;
+                /** @description Id of the control. */
+                control: string;
+                /** @description Title of the control. */
+                title: string;
+                /** @description What the control lacks: unexpired `evidence` citing it, a `document` passage mapped to it, or both. */
+                missing: ("evidence" | "document")[];
+                /** @description Sum of the parts’ points: higher closes first. */
+                priority: number;
+                /** @description The parts the priority is computed from. */
+                parts: {
+                    /**
+                     * @description Which part: what is missing, obligations applicable now, or crosswalk reach.
+                     * @enum {string}
+                     */
+                    name: "missing" | "obligations_in_force" | "crosswalk_reach";
+                    /** @description The measured value (before the cap). */
+                    value: number;
+                    /** @description Points per unit. */
+                    weight: number;
+                    /** @description Largest value counted. */
+                    cap: number;
+                    /** @description `min(value, cap) × weight`. */
+                    points: number;
+                }[];
+                /** @description What to do, in words. */
+                action: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When it was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
         };
         /**
          * @example {
@@ -6311,6 +11195,227 @@ export interface components {
         };
         /**
          * @example {
+         *       "subject": "Vendor contract: Acme Analytics",
+         *       "chainId": "apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        CreateGovernanceApprovalRequest: {
+            /** @description What is approved or what a conflict concerns, as free text (`Vendor contract: Acme Analytics`); compared case-insensitively, so a conflict declared on a subject bars approvals of the same subject. */
+            subject: string;
+            /**
+             * @description An approval chain of the tenant; unknown: 422. Every approver must be active (422 otherwise).
+             * @example apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            chainId: string;
+        };
+        /**
+         * @example {
+         *       "title": "Approve the Acme Analytics contract",
+         *       "decisionType": "vendor_contract",
+         *       "outcome": "approved",
+         *       "votesFor": 5,
+         *       "votesAgainst": 1
+         *     }
+         */
+        CreateGovernanceBoardDecisionRequest: {
+            /** @description What was decided. */
+            title: string;
+            /** @description Kind of decision, lowercase snake_case (as in decision rights). */
+            decisionType?: string;
+            /**
+             * @description The outcome.
+             * @enum {string}
+             */
+            outcome: "approved" | "rejected" | "deferred";
+            /** @description Votes for, 0 to 10,000. */
+            votesFor?: number;
+            /** @description Votes against, 0 to 10,000. */
+            votesAgainst?: number;
+            /** @description Abstentions, 0 to 10,000. */
+            abstentions?: number;
+            /** @description Notes, up to 5,000 characters. */
+            notes?: string;
+        };
+        /**
+         * @example {
+         *       "title": "Q4 AI governance board",
+         *       "scheduledFor": "2026-12-10T14:00:00.000Z"
+         *     }
+         */
+        CreateGovernanceBoardMeetingRequest: {
+            /** @description Title of the meeting. */
+            title: string;
+            /**
+             * Format: date-time
+             * @description When the meeting is held (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            scheduledFor: string;
+            /** @description People of the tenant invited, each at most once; an unknown one is 422. */
+            attendeeIds?: string[];
+        };
+        /**
+         * @example {
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "subject": "Vendor contract: Acme Analytics",
+         *       "description": "Spouse is a director of Acme Analytics."
+         *     }
+         */
+        CreateGovernanceConflictRequest: {
+            /**
+             * @description The person declaring it; unknown: 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            personId: string;
+            /** @description What is approved or what a conflict concerns, as free text (`Vendor contract: Acme Analytics`); compared case-insensitively, so a conflict declared on a subject bars approvals of the same subject. */
+            subject: string;
+            /** @description The interest declared. */
+            description?: string;
+        };
+        /**
+         * @example {
+         *       "decisionType": "vendor_contract",
+         *       "description": "Signs vendor contracts up to 50,000 EUR.",
+         *       "roleId": "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "maxAmountEur": 50000
+         *     }
+         */
+        CreateGovernanceDecisionRightRequest: {
+            /** @description The kind of decision, lowercase snake_case (`vendor_contract`). */
+            decisionType: string;
+            /** @description What the right covers. */
+            description?: string;
+            /**
+             * @description The role that decides; exactly one of `roleId` and `personId`. Unknown: 422.
+             * @example rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            roleId?: string;
+            /**
+             * @description The person who decides; exactly one of `roleId` and `personId`. Unknown or inactive: 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            personId?: string;
+            /** @description Upper bound, in euros, of the decisions the right covers; absent for no bound. */
+            maxAmountEur?: number;
+        };
+        /**
+         * @example {
+         *       "fromPersonId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "toPersonId": "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X",
+         *       "scope": "approvals",
+         *       "validFrom": "2026-12-01T00:00:00.000Z",
+         *       "validUntil": "2026-12-24T00:00:00.000Z"
+         *     }
+         */
+        CreateGovernanceDelegationRequest: {
+            /**
+             * @description The person delegating; unknown: 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            fromPersonId: string;
+            /**
+             * @description The delegate, another active person of the tenant; unknown, inactive or the same: 422.
+             * @example usr_01JD3Z9A4D2H8K6M0P3R5T7V9X
+             */
+            toPersonId: string;
+            /**
+             * @description `approvals`, `decisions` or `all`.
+             * @enum {string}
+             */
+            scope: "approvals" | "decisions" | "all";
+            /**
+             * Format: date-time
+             * @description Start of validity (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validFrom: string;
+            /**
+             * Format: date-time
+             * @description End of validity (ISO 8601 UTC), after `validFrom`.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validUntil: string;
+        };
+        /**
+         * @example {
+         *       "note": "Before the Q4 board"
+         *     }
+         */
+        CreateGovernanceSnapshotRequest: {
+            /** @description Why the snapshot is taken, up to 500 characters. */
+            note?: string;
+        };
+        /**
+         * @example {
+         *       "listingId": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        CreateMarketplaceEngagementRequest: {
+            /**
+             * @description A published listing of another tenant's firm; unknown, unpublished or withdrawn: 404; the caller's own firm: 422.
+             * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            listingId: string;
+        };
+        /**
+         * @example {
+         *       "title": "EU AI Act readiness sprint",
+         *       "description": "Six-week gap assessment and remediation plan for high-risk AI systems.",
+         *       "services": [
+         *         "gap assessment",
+         *         "remediation plan"
+         *       ],
+         *       "frameworks": [
+         *         "eu-ai-act"
+         *       ],
+         *       "priceMinEur": 15000,
+         *       "priceMaxEur": 40000
+         *     }
+         */
+        CreateMarketplaceListingRequest: {
+            /**
+             * @description Firm of the tenant that offers it; absent: the tenant's first registered firm (422 when it has none).
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId?: string;
+            /** @description Title of the offer. */
+            title: string;
+            /** @description What the offer includes, up to 4,000 characters. */
+            description?: string;
+            /** @description Services offered, 1 to 30. */
+            services: string[];
+            /** @description Framework dictionary ids the offer covers, 1 to 30; each must exist. */
+            frameworks: string[];
+            /** @description Lower end of the price band, whole euros. */
+            priceMinEur: number;
+            /** @description Upper end of the price band, whole euros, at least `priceMinEur`. */
+            priceMaxEur: number;
+            /**
+             * @description The firm's share of engagement fees in basis points; 8000 (80 %) when absent.
+             * @default 8000
+             */
+            revenueShareBps?: number;
+        };
+        /**
+         * @example {
+         *       "engagementId": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "rating": 5,
+         *       "comment": "Clear gap report, on time."
+         *     }
+         */
+        CreateMarketplaceReviewRequest: {
+            /**
+             * @description An engagement of the calling (client) tenant; another tenant’s is 404; a second review of it is 409.
+             * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId: string;
+            /** @description Rating, an integer 1 to 5; anything else is 422. */
+            rating: number;
+            /** @description What the client has to say, up to 2,000 characters. */
+            comment?: string;
+        };
+        /**
+         * @example {
          *       "resourceType": "tenant",
          *       "resourceId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "key": "environment",
@@ -6330,6 +11435,474 @@ export interface components {
             key: string;
             /** @description Label value: 1 to 200 printable characters (no control characters); case-sensitive. */
             value: string;
+        };
+        /**
+         * @example {
+         *       "name": "Compliance officers",
+         *       "recipients": [
+         *         "dpo@example.com"
+         *       ]
+         *     }
+         */
+        CreateNotificationEmailChannelRequest: {
+            /** @description Name of the channel as shown to people. */
+            name: string;
+            /** @description Email addresses every message goes to, 1 to 50. */
+            recipients: string[];
+        };
+        /**
+         * @example {
+         *       "name": "#compliance-alerts",
+         *       "url": "https://hooks.slack.com/services/T000/B000/XXXX"
+         *     }
+         */
+        CreateNotificationSlackChannelRequest: {
+            /** @description Name of the channel as shown to people. */
+            name: string;
+            /**
+             * Format: uri
+             * @description Slack incoming-webhook URL; https and a public address unless the operator allows private targets. Stored sealed.
+             */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "eventTypes": [
+         *         "evidence.uploaded",
+         *         "assessment.*"
+         *       ],
+         *       "channels": [
+         *         "inbox",
+         *         "slack"
+         *       ]
+         *     }
+         */
+        CreateNotificationSubscriptionRequest: {
+            /** @description Event types to be notified of, 1 to 50. */
+            eventTypes: string[];
+            /** @description Channels to notify on, 1 to 4, each at most once. */
+            channels: ("inbox" | "slack" | "teams" | "email")[];
+        };
+        /**
+         * @example {
+         *       "name": "Compliance team",
+         *       "url": "https://example.webhook.office.com/webhookb2/abc/IncomingWebhook/def/a1b2"
+         *     }
+         */
+        CreateNotificationTeamsChannelRequest: {
+            /** @description Name of the channel as shown to people. */
+            name: string;
+            /**
+             * Format: uri
+             * @description Microsoft Teams incoming-webhook URL; https and a public address unless the operator allows private targets. Stored sealed.
+             */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "title": "AI risk management policy",
+         *       "controlIds": [
+         *         "AIA-RMS-01"
+         *       ],
+         *       "text": "Purpose\nEvery high-risk AI system has a documented risk management system.\nRisks are reviewed every quarter."
+         *     }
+         */
+        CreatePolicyRequest: {
+            /** @description Title of the policy. */
+            title: string;
+            /** @description Controls the policy covers: ids of controls of the shipped dictionaries, each once; an unknown id is 422. */
+            controlIds: string[];
+            /** @description Text of version 1, up to 200,000 characters; lines are compared by the diff route. */
+            text: string;
+            /**
+             * @description Id of the person (`usr_`) of the tenant who owns the policy; an unknown one is 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            ownerId?: string;
+        };
+        /**
+         * @example {
+         *       "title": "Biased credit-scoring model",
+         *       "description": "The model declines applicants of protected groups more often.",
+         *       "domain": "ai",
+         *       "area": "Lending",
+         *       "controlIds": [
+         *         "AIA-RMS-01"
+         *       ],
+         *       "inherentLikelihood": 4,
+         *       "inherentImpact": 5,
+         *       "reviewEveryDays": 90
+         *     }
+         */
+        CreateRiskRequest: {
+            /** @description Short name of the risk. */
+            title: string;
+            /** @description What could happen and why, up to 4,000 characters. */
+            description?: string;
+            /**
+             * @description Domain of the risk: `ai`, `privacy`, `security`, `third-party`, `operational`, `regulatory` or `financial`.
+             * @enum {string}
+             */
+            domain: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+            /** @description Business area the risk sits in (`Lending`), up to 100 characters. */
+            area?: string;
+            /**
+             * @description Accountable owner: an active person of `/v1/stakeholders/users`; an unknown or inactive person is 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            ownerId?: string;
+            /** @description Controls that address the risk (none when absent). */
+            controlIds?: string[];
+            /** @description Likelihood before any treatment, 1 (rare / negligible) to 5 (almost certain / severe). */
+            inherentLikelihood: number;
+            /** @description Impact before any treatment, 1 (rare / negligible) to 5 (almost certain / severe). */
+            inherentImpact: number;
+            /** @description Days between periodic reviews, 1 to 730; 90 when absent. */
+            reviewEveryDays?: number;
+            /** @description Treatments to record with the risk, all `planned` (the residual equals the inherent until one is implemented). */
+            treatments?: {
+                /**
+                 * @description What the treatment does once implemented: `mitigate` lowers the residual likelihood and/or impact by the stated steps (floor 1); `transfer` lowers the residual impact by `impactReduction` steps (default 1); `avoid` sets the residual likelihood to 1; `accept` leaves the residual as it is and is implemented by the accountable owner's sign-off.
+                 * @enum {string}
+                 */
+                type: "accept" | "mitigate" | "transfer" | "avoid";
+                /** @description What is done, up to 2,000 characters. */
+                description: string;
+                /** @description Steps the residual likelihood goes down when implemented (`mitigate` only), 0 to 4; 0 when absent. */
+                likelihoodReduction?: number;
+                /** @description Steps the residual impact goes down when implemented (`mitigate` and `transfer`), 0 to 4; for `transfer` 1 when absent. */
+                impactReduction?: number;
+                /** @description Controls that implement the treatment (none when absent). */
+                controlIds?: string[];
+            }[];
+        };
+        /**
+         * @example {
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "notes": "Treatments in place; likelihood unchanged."
+         *     }
+         */
+        CreateRiskReviewRequest: {
+            /**
+             * @description The risk reviewed; 404 when it is not a risk of the tenant.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /**
+             * @description The person who reviewed: a person of `/v1/stakeholders/users` (422 when unknown).
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            reviewerId?: string;
+            /** @description What the review found, up to 4,000 characters. */
+            notes?: string;
+            /**
+             * Format: date-time
+             * @description When the review took place (ISO 8601 UTC), not in the future; now when absent.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            reviewedAt?: string;
+        };
+        /**
+         * @example {
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "signerId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "statement": "Residual risk accepted until the next model release."
+         *     }
+         */
+        CreateRiskSignOffRequest: {
+            /**
+             * @description The risk whose residual is accepted; 404 when it is not a risk of the tenant.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /**
+             * @description The person signing: must be the risk's accountable owner (`ownerId`), else 403.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            signerId: string;
+            /** @description The owner's words, up to 2,000 characters. */
+            statement?: string;
+        };
+        /**
+         * @example {
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "type": "mitigate",
+         *       "description": "Human review of every declined application.",
+         *       "likelihoodReduction": 1,
+         *       "impactReduction": 1,
+         *       "controlIds": [
+         *         "AIA-HO-01"
+         *       ]
+         *     }
+         */
+        CreateRiskTreatmentRequest: {
+            /**
+             * @description Id of the risk to treat; 404 when it is not a risk of the tenant.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /**
+             * @description What the treatment does once implemented: `mitigate` lowers the residual likelihood and/or impact by the stated steps (floor 1); `transfer` lowers the residual impact by `impactReduction` steps (default 1); `avoid` sets the residual likelihood to 1; `accept` leaves the residual as it is and is implemented by the accountable owner's sign-off.
+             * @enum {string}
+             */
+            type: "accept" | "mitigate" | "transfer" | "avoid";
+            /** @description What is done, up to 2,000 characters. */
+            description: string;
+            /** @description Steps the residual likelihood goes down when implemented (`mitigate` only), 0 to 4; 0 when absent. */
+            likelihoodReduction?: number;
+            /** @description Steps the residual impact goes down when implemented (`mitigate` and `transfer`), 0 to 4; for `transfer` 1 when absent. */
+            impactReduction?: number;
+            /** @description Controls that implement the treatment (none when absent). */
+            controlIds?: string[];
+        };
+        /**
+         * @example {
+         *       "evidenceId": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "findingId": "fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "note": "Minutes of the review meeting."
+         *     }
+         */
+        CreateSelfAuditEvidenceLinkRequest: {
+            /**
+             * @description An evidence record of the tenant (POST /v1/compliance/evidence); 422 when unknown.
+             * @example evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            evidenceId: string;
+            /**
+             * @description The finding the evidence proves; give this or `remediationId`, not both.
+             * @example fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            findingId?: string;
+            /**
+             * @description The remediation the evidence proves; give this or `findingId`, not both.
+             * @example rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            remediationId?: string;
+            /** @description What the evidence shows, up to 2,000 characters. */
+            note?: string;
+        };
+        /**
+         * @example {
+         *       "title": "Risk register not reviewed this quarter",
+         *       "description": "The AI risk register was last reviewed in May.",
+         *       "severity": "high",
+         *       "controlId": "AIA-RMS-01",
+         *       "systemId": "sys_credit_scoring_v2"
+         *     }
+         */
+        CreateSelfAuditFindingRequest: {
+            /** @description Short statement of what was found, up to 200 characters. */
+            title: string;
+            /** @description Details of the finding, up to 4,000 characters. */
+            description?: string;
+            /**
+             * @description How serious the finding is: `low`, `medium`, `high` or `critical`; an open finding takes 2 (low), 5 (medium), 10 (high), 25 (critical) points off the posture score.
+             * @enum {string}
+             */
+            severity: "low" | "medium" | "high" | "critical";
+            /** @description Control the finding is about; it must belong to a framework the tenant has activated (422 otherwise). */
+            controlId?: string;
+            /**
+             * @description Identifier of the AI system the record concerns, as the tenant names it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+        };
+        /**
+         * @example {
+         *       "findingId": "fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "plan": "Review the risk register with the model owners and record the review.",
+         *       "dueDate": "2026-12-15T00:00:00.000Z"
+         *     }
+         */
+        CreateSelfAuditRemediationRequest: {
+            /**
+             * @description The open finding to remediate; 422 when the tenant has no such finding.
+             * @example fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            findingId: string;
+            /** @description What will be done to fix the finding, up to 4,000 characters. */
+            plan: string;
+            /**
+             * @description Active person of the stakeholders rail who owns the work; 422 when unknown or deactivated.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            ownerId?: string;
+            /**
+             * Format: date-time
+             * @description When the work is due (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            dueDate?: string;
+        };
+        /**
+         * @example {
+         *       "name": "ISO/IEC 27001:2022",
+         *       "issuer": "BSI Group",
+         *       "validFrom": "2026-01-15T00:00:00.000Z",
+         *       "validUntil": "2029-01-14T00:00:00.000Z"
+         *     }
+         * @example {
+         *       "consultantId": "csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "CIPP/E",
+         *       "issuer": "IAPP",
+         *       "validUntil": "2027-03-01T00:00:00.000Z"
+         *     }
+         */
+        CreateSpecialistCertificationRequest: {
+            /**
+             * @description Consultant of the tenant who holds the certification; absent for a certification of the firm itself.
+             * @example csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            consultantId?: string;
+            /**
+             * @description Firm of a firm-level certification; absent: the consultant's firm, or the tenant's first firm. With `consultantId` it must be that consultant's firm.
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId?: string;
+            /** @description Name of the certification (`CIPP/E`). */
+            name: string;
+            /** @description Body that issued it (`IAPP`). */
+            issuer: string;
+            /**
+             * Format: date-time
+             * @description Start of validity (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validFrom?: string;
+            /**
+             * Format: date-time
+             * @description End of validity (ISO 8601 UTC), after `validFrom`; absent when it does not expire.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validUntil?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Amara Okafor",
+         *       "headline": "Former notified-body assessor; high-risk AI conformity.",
+         *       "expertise": [
+         *         "eu-ai-act",
+         *         "gdpr"
+         *       ],
+         *       "jurisdictions": [
+         *         "EU"
+         *       ]
+         *     }
+         * @example {
+         *       "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Jonas Weber",
+         *       "headline": "GDPR and DPIA practice lead.",
+         *       "expertise": [
+         *         "gdpr"
+         *       ],
+         *       "jurisdictions": [
+         *         "EU",
+         *         "DE"
+         *       ],
+         *       "listed": true
+         *     }
+         */
+        CreateSpecialistConsultantRequest: {
+            /**
+             * @description Firm of the tenant the consultant works for; absent: the tenant's first registered firm (422 when it has none).
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId?: string;
+            /** @description Full name of the consultant. */
+            name: string;
+            /** @description One-line profile shown in the marketplace, up to 300 characters. */
+            headline: string;
+            /** @description Framework dictionary ids the consultant knows, 1 to 30; each must exist. */
+            expertise: string[];
+            /** @description Jurisdiction codes the consultant works in, 1 to 50. */
+            jurisdictions: string[];
+            /** @description Show the consultant in the marketplace from the start; false when absent. */
+            listed?: boolean;
+        };
+        /**
+         * @example {
+         *       "engagementId": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "period": "2026-11",
+         *       "amountCents": 1200000,
+         *       "currency": "EUR",
+         *       "description": "Gap assessment"
+         *     }
+         */
+        CreateSpecialistFeeRequest: {
+            /**
+             * @description An engagement of a client with one of the tenant’s firms, in any state (fees may be billed after it ended); another one is 404.
+             * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId: string;
+            /**
+             * @description Billing period: a calendar month `YYYY-MM`.
+             * @example 2026-11
+             */
+            period: string;
+            /** @description Fee billed to the client, in minor units (cents), 1 to 2,000,000,000. */
+            amountCents: number;
+            /**
+             * @description ISO 4217 currency code; `EUR` when absent.
+             * @default EUR
+             */
+            currency?: string;
+            /** @description What was billed, up to 500 characters. */
+            description?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Northwind AI Assurance",
+         *       "description": "EU AI Act and GDPR readiness for AI providers.",
+         *       "jurisdictions": [
+         *         "EU",
+         *         "UK"
+         *       ]
+         *     }
+         */
+        CreateSpecialistFirmRequest: {
+            /** @description Name of the firm as clients see it. */
+            name: string;
+            /** @description What the firm does, up to 2,000 characters. */
+            description?: string;
+            /** @description Jurisdiction codes the firm works in, 1 to 50. */
+            jurisdictions: string[];
+        };
+        /**
+         * @example {
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "roleId": "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "raci": "accountable",
+         *       "systemId": "sys_credit_scoring_v2",
+         *       "control": "AIA-RMS-01"
+         *     }
+         */
+        CreateStakeholderAssignmentRequest: {
+            /**
+             * @description An active person of the tenant; unknown or inactive: 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            personId: string;
+            /**
+             * @description A role of the tenant the assignment is held in; unknown: 422.
+             * @example rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            roleId: string;
+            /**
+             * @description `responsible` (does the work), `accountable` (answers for it; one per control), `consulted` (asked before) or `informed` (told after).
+             * @enum {string}
+             */
+            raci: "responsible" | "accountable" | "consulted" | "informed";
+            /**
+             * @description The AI system; absent for a control across every system. At least one of `systemId` and `control`.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+            /**
+             * @description A control of a framework the tenant has activated (unknown: 422); absent for every control of the system. At least one of `systemId` and `control`.
+             * @example AIA-RMS-01
+             */
+            control?: string;
         };
         /**
          * @example {
@@ -6393,6 +11966,81 @@ export interface components {
             rateLimitPerSecond?: number;
             /** @description Custom monthly quota (enterprise). */
             monthlyQuota?: number;
+        };
+        /**
+         * @example {
+         *       "title": "AI literacy basics",
+         *       "description": "What AI systems are, their risks and how to use them responsibly.",
+         *       "requiredForRoleIds": [],
+         *       "validityDays": 365,
+         *       "frameworkRefs": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "reference": "Art. 4"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "title": "AI literacy for ML engineers",
+         *       "requiredForRoleIds": [
+         *         "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *       ],
+         *       "validityDays": 365,
+         *       "frameworkRefs": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "reference": "Art. 4"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateTrainingModuleRequest: {
+            /** @description Title of the module. */
+            title: string;
+            /** @description What the module teaches, up to 2,000 characters. */
+            description?: string;
+            /** @description Roles of the tenant whose holders must complete the module, each once (an unknown role is 422); empty for an optional module. */
+            requiredForRoleIds: string[];
+            /** @description Days a completion stays valid, 1 to 3,650; never expires when absent. */
+            validityDays?: number;
+            /** @description Provisions the module answers; the framework must be a shipped dictionary (422 otherwise). */
+            frameworkRefs?: {
+                /**
+                 * @description Id of a shipped framework dictionary (`eu-ai-act`).
+                 * @example eu-ai-act
+                 */
+                framework: string;
+                /** @description The provision the module answers (`Art. 4`). */
+                reference: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "moduleId": "tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "userId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "completedAt": "2026-11-20T14:00:00.000Z",
+         *       "score": 92
+         *     }
+         */
+        CreateTrainingRecordRequest: {
+            /**
+             * @description Id of a module of the tenant; an unknown one is 422.
+             * @example tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            moduleId: string;
+            /**
+             * @description Id of a person of the tenant; an unknown one is 422.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            userId: string;
+            /**
+             * Format: date-time
+             * @description When the module was completed (ISO 8601 UTC), not in the future; now when absent.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            completedAt?: string;
+            /** @description Score in percent, 0 to 100. */
+            score?: number;
         };
         /**
          * @example {
@@ -6979,6 +12627,21 @@ export interface components {
         };
         /**
          * @example {
+         *       "engagementId": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "reason": "Project delivered."
+         *     }
+         */
+        EndMarketplaceEngagementRequest: {
+            /**
+             * @description An engagement of the calling (client) tenant; another tenant’s is 404.
+             * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId: string;
+            /** @description Why; kept in the audit event. */
+            reason?: string;
+        };
+        /**
+         * @example {
          *       "entity": "example",
          *       "phases": [
          *         {
@@ -7527,6 +13190,18 @@ export interface components {
         };
         /**
          * @example {
+         *       "framework": "eu-ai-act"
+         *     }
+         */
+        GapAnalysisRequest: {
+            /**
+             * @description Id of a framework the tenant has activated.
+             * @example eu-ai-act
+             */
+            framework: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.glossary.term",
          *       "id": "eu-ai-act:deployer",
          *       "term": "Deployer",
@@ -7604,6 +13279,609 @@ export interface components {
                  */
                 origin: "authored" | "same-name";
             }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.approval",
+         *       "id": "gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "subject": "Vendor contract: Acme Analytics",
+         *       "chainId": "apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "approverIds": [
+         *         "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X"
+         *       ],
+         *       "status": "pending",
+         *       "currentStep": 2,
+         *       "currentApproverId": "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X",
+         *       "steps": [
+         *         {
+         *           "step": 1,
+         *           "approverId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "actedBy": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "delegationId": null,
+         *           "decision": "approved",
+         *           "comment": "Terms reviewed.",
+         *           "at": "2026-11-22T10:00:00.000Z"
+         *         }
+         *       ],
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        GovernanceApproval: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.approval";
+            /**
+             * @description Identifier with prefix `gap_`.
+             * @example gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description What is being approved. */
+            subject: string;
+            /** @description The approval chain walked (`apc_...`). */
+            chainId: string;
+            /** @description The chain's approvers in order, as they were when the approval was opened: step n is approverIds[n-1]. */
+            approverIds: string[];
+            /**
+             * @description `pending` while steps remain; `approved` after the last step; `rejected` when any step rejected.
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "rejected";
+            /** @description The step awaiting a decision, 1-based; null once the approval is closed. */
+            currentStep: number | null;
+            /** @description Who must act next; null once the approval is closed. */
+            currentApproverId: string | null;
+            /** @description The decisions taken so far, in order. */
+            steps: {
+                /** @description The step acted on, 1-based. */
+                step: number;
+                /** @description The chain's approver of that step. */
+                approverId: string;
+                /** @description The person who acted: the approver, or a delegate of theirs. */
+                actedBy: string;
+                /** @description The delegation the delegate acted under (`gdl_...`); null when the approver acted. */
+                delegationId: string | null;
+                /**
+                 * @description What was decided at that step.
+                 * @enum {string}
+                 */
+                decision: "approved" | "rejected";
+                /** @description The comment given; null when none. */
+                comment: string | null;
+                /**
+                 * Format: date-time
+                 * @description When it was decided (ISO 8601 UTC).
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                at: string;
+            }[];
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "approverId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "comment": "Terms reviewed."
+         *     }
+         */
+        GovernanceApprovalDecisionRequest: {
+            /**
+             * @description The person acting: the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`).
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            approverId: string;
+            /** @description Why, kept with the step. */
+            comment?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.board_decision",
+         *       "id": "gdc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "meetingId": "gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Approve the Acme Analytics contract",
+         *       "decisionType": "vendor_contract",
+         *       "outcome": "approved",
+         *       "votesFor": 5,
+         *       "votesAgainst": 1,
+         *       "abstentions": 0,
+         *       "notes": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-12-10T15:00:00.000Z"
+         *     }
+         */
+        GovernanceBoardDecision: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.board_decision";
+            /**
+             * @description Identifier with prefix `gdc_`.
+             * @example gdc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The board meeting the decision was taken at (`gbm_...`). */
+            meetingId: string;
+            /** @description What was decided. */
+            title: string;
+            /** @description Kind of decision (as in decision rights); null when not given. */
+            decisionType: string | null;
+            /**
+             * @description The outcome.
+             * @enum {string}
+             */
+            outcome: "approved" | "rejected" | "deferred";
+            /** @description Votes for; null when no vote was counted. */
+            votesFor: number | null;
+            /** @description Votes against; null when no vote was counted. */
+            votesAgainst: number | null;
+            /** @description Abstentions; null when no vote was counted. */
+            abstentions: number | null;
+            /** @description Notes; null when none. */
+            notes: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.board_meeting",
+         *       "id": "gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Q4 AI governance board",
+         *       "scheduledFor": "2026-12-10T14:00:00.000Z",
+         *       "attendeeIds": [],
+         *       "status": "scheduled",
+         *       "minutes": null,
+         *       "minutesRecordedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        GovernanceBoardMeeting: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.board_meeting";
+            /**
+             * @description Identifier with prefix `gbm_`.
+             * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Title of the meeting (`Q4 AI governance board`). */
+            title: string;
+            /**
+             * Format: date-time
+             * @description When the meeting is (or was) held (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            scheduledFor: string;
+            /** @description People invited (`usr_...`). */
+            attendeeIds: string[];
+            /**
+             * @description `scheduled`, then `held` (minutes may be recorded and decisions taken), then `minutes_approved` (final); or `canceled` before it was held.
+             * @enum {string}
+             */
+            status: "scheduled" | "held" | "minutes_approved" | "canceled";
+            /** @description The minutes as recorded; null until recorded. */
+            minutes: string | null;
+            /** @description When the minutes were last recorded; null until then. */
+            minutesRecordedAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "text": "Present: the board. The vendor contract was approved."
+         *     }
+         */
+        GovernanceBoardMinutesRequest: {
+            /** @description The minutes, up to 100,000 characters; replaces earlier ones. */
+            text: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.conflict",
+         *       "id": "gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "subject": "Vendor contract: Acme Analytics",
+         *       "description": "Spouse is a director of Acme Analytics.",
+         *       "status": "open",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        GovernanceConflictOfInterest: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.conflict";
+            /**
+             * @description Identifier with prefix `gci_`.
+             * @example gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The person who declared it (`usr_...`). */
+            personId: string;
+            /** @description What the conflict is about. */
+            subject: string;
+            /** @description The interest declared; null when not given. */
+            description: string | null;
+            /**
+             * @description `open` (bars the person from approving the subject), `managed` (mitigated) or `closed`.
+             * @enum {string}
+             */
+            status: "open" | "managed" | "closed";
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.decision_right",
+         *       "id": "gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "decisionType": "vendor_contract",
+         *       "description": "Signs vendor contracts up to 50,000 EUR.",
+         *       "roleId": "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "personId": null,
+         *       "maxAmountEur": 50000,
+         *       "status": "active",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        GovernanceDecisionRight: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.decision_right";
+            /**
+             * @description Identifier with prefix `gdr_`.
+             * @example gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The kind of decision (`vendor_contract`, `model_release`, `policy_exception`). */
+            decisionType: string;
+            /** @description What the right covers; null when not given. */
+            description: string | null;
+            /** @description The role that decides (`rol_...`); null when a person does. */
+            roleId: string | null;
+            /** @description The person who decides (`usr_...`); null when a role does. */
+            personId: string | null;
+            /** @description Upper bound, in euros, of the decisions the right covers; null for no bound. */
+            maxAmountEur: number | null;
+            /**
+             * @description `active`, or `retired` once it no longer applies.
+             * @enum {string}
+             */
+            status: "active" | "retired";
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.delegation",
+         *       "id": "gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "fromPersonId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "toPersonId": "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X",
+         *       "scope": "approvals",
+         *       "validFrom": "2026-12-01T00:00:00.000Z",
+         *       "validUntil": "2026-12-24T00:00:00.000Z",
+         *       "status": "active",
+         *       "inForce": false,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        GovernanceDelegation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.delegation";
+            /**
+             * @description Identifier with prefix `gdl_`.
+             * @example gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The person whose powers are delegated (`usr_...`). */
+            fromPersonId: string;
+            /** @description The person who may act for them (`usr_...`). */
+            toPersonId: string;
+            /**
+             * @description `approvals` (approval steps), `decisions` (decision rights) or `all`.
+             * @enum {string}
+             */
+            scope: "approvals" | "decisions" | "all";
+            /**
+             * Format: date-time
+             * @description Start of validity (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validFrom: string;
+            /**
+             * Format: date-time
+             * @description End of validity (ISO 8601 UTC), exclusive: from then on it grants nothing.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            validUntil: string;
+            /**
+             * @description `active`, or `revoked` (grants nothing).
+             * @enum {string}
+             */
+            status: "active" | "revoked";
+            /** @description True when active and the time of the response is within [validFrom, validUntil): only then does it grant anything. */
+            inForce: boolean;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.raci",
+         *       "systems": [
+         *         {
+         *           "systemId": "sys_credit_scoring_v2",
+         *           "data": [
+         *             {
+         *               "control": "AIA-RMS-02",
+         *               "frameworks": [
+         *                 "eu-ai-act"
+         *               ],
+         *               "responsible": [],
+         *               "accountable": null,
+         *               "consulted": [],
+         *               "informed": []
+         *             }
+         *           ],
+         *           "gaps": [
+         *             {
+         *               "control": "AIA-RMS-02",
+         *               "reason": "no_accountable"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "gaps": [
+         *         {
+         *           "systemId": "sys_credit_scoring_v2",
+         *           "control": "AIA-RMS-02",
+         *           "reason": "no_accountable"
+         *         }
+         *       ],
+         *       "totals": {
+         *         "systems": 1,
+         *         "rows": 1,
+         *         "gaps": 1
+         *       },
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        GovernanceOrgRaci: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.raci";
+            /** @description Every AI system the tenant's active assignments or assessments name, by id, each with its chart over the controls of its assignments and of the activated frameworks. */
+            systems: {
+                /** @description The AI system. */
+                systemId: string;
+                /** @description Its RACI rows, as `GET /v1/stakeholders/raci` computes them. */
+                data: components["schemas"]["RaciRow"][];
+                /** @description Its controls without an accountable person. */
+                gaps: {
+                    /** @description Id of the control that has no accountable person. */
+                    control: string;
+                    /**
+                     * @description `no_accountable`: no active assignment of an active person makes anyone accountable for it.
+                     * @constant
+                     */
+                    reason: "no_accountable";
+                }[];
+            }[];
+            /** @description Every (system, control) without an accountable person, across the organisation. */
+            gaps: {
+                systemId: string;
+                control: string;
+                /** @constant */
+                reason: "no_accountable";
+            }[];
+            /** @description Counts over the whole chart. */
+            totals: {
+                /** @description Systems charted. */
+                systems: number;
+                /** @description RACI rows, summed over the systems. */
+                rows: number;
+                /** @description Rows without an accountable person. */
+                gaps: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the chart was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.governance.snapshot",
+         *       "id": "gsn_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "version": 1,
+         *       "hash": "4f1c6bd0c3b2e8f1a9d7c5b3a1e9f7d5c3b1a9e7f5d3c1b9a7e5f3d1c9b7a5e3",
+         *       "previousHash": null,
+         *       "changed": true,
+         *       "state": {
+         *         "people": [],
+         *         "roles": [],
+         *         "approvalChains": [],
+         *         "assignments": [],
+         *         "delegations": [],
+         *         "decisionRights": [],
+         *         "openConflicts": []
+         *       },
+         *       "note": "Before the Q4 board",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        GovernanceSnapshot: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.governance.snapshot";
+            /**
+             * @description Identifier with prefix `gsn_`.
+             * @example gsn_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Version of the snapshot for the tenant: 1 for the first, then one more than the tenant's last. */
+            version: number;
+            /** @description Lowercase hex SHA-256 of the canonical JSON (keys sorted, no whitespace) of `state`. */
+            hash: string;
+            /** @description Hash of the tenant's previous snapshot; null for the first. */
+            previousHash: string | null;
+            /** @description True when `hash` differs from `previousHash` (always true for the first). */
+            changed: boolean;
+            /** @description The exported governance state; `hash` is the SHA-256 of its canonical JSON (keys sorted, no whitespace). */
+            state: {
+                /** @description Every person of the tenant, by id. */
+                people: {
+                    id: string;
+                    name: string;
+                    email: string;
+                    status: string;
+                    roleIds: string[];
+                }[];
+                /** @description Every role, by id. */
+                roles: {
+                    id: string;
+                    name: string;
+                    description: string | null;
+                }[];
+                /** @description Every approval chain, by id. */
+                approvalChains: {
+                    id: string;
+                    name: string;
+                    approverIds: string[];
+                }[];
+                /** @description The active RACI assignments, by id. */
+                assignments: {
+                    id: string;
+                    personId: string;
+                    roleId: string;
+                    raci: string;
+                    systemId: string | null;
+                    control: string | null;
+                }[];
+                /** @description The delegations in force when the snapshot was taken, by id. */
+                delegations: {
+                    id: string;
+                    fromPersonId: string;
+                    toPersonId: string;
+                    scope: string;
+                    validFrom: string;
+                    validUntil: string;
+                }[];
+                /** @description The active decision rights, by id. */
+                decisionRights: {
+                    id: string;
+                    decisionType: string;
+                    roleId: string | null;
+                    personId: string | null;
+                    maxAmountEur: number | null;
+                }[];
+                /** @description The open conflicts of interest, by id. */
+                openConflicts: {
+                    id: string;
+                    personId: string;
+                    subject: string;
+                }[];
+            };
+            /** @description Why the snapshot was taken; null when not given. */
+            note: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
         };
         /**
          * @example {
@@ -7793,6 +14071,538 @@ export interface components {
             euMember: boolean;
             /** @description What applies there. */
             description: string;
+        };
+        /**
+         * @example {
+         *       "documentId": "doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "framework": "eu-ai-act"
+         *     }
+         */
+        MapContextRequest: {
+            /**
+             * @description Id of the uploaded document to map.
+             * @example doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            documentId: string;
+            /**
+             * @description Map to this dictionary's controls (its latest version) only; when absent, to each framework the tenant has activated.
+             * @example eu-ai-act
+             */
+            framework?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.marketplace.engagement",
+         *       "id": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "listingId": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "firmName": "Northwind AI Assurance",
+         *       "shareRateBps": 8000,
+         *       "status": "active",
+         *       "endedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        MarketplaceEngagement: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.marketplace.engagement";
+            /**
+             * @description Identifier with prefix `meg_`.
+             * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Listing the firm was engaged through.
+             * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            listingId: string;
+            /**
+             * @description The engaged firm.
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId: string;
+            /** @description Name of the engaged firm. */
+            firmName: string;
+            /** @description The firm's share of the engagement's fees in basis points, from the listing. */
+            shareRateBps: number;
+            /**
+             * @description `active`: the firm reads the client’s posture and open findings; `ended` or `revoked`: it no longer does.
+             * @enum {string}
+             */
+            status: "active" | "ended" | "revoked";
+            /** @description When the engagement was ended or revoked; null while active. */
+            endedAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.marketplace.listing",
+         *       "id": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "EU AI Act readiness sprint",
+         *       "description": "Six-week gap assessment and remediation plan for high-risk AI systems.",
+         *       "services": [
+         *         "gap assessment",
+         *         "remediation plan"
+         *       ],
+         *       "frameworks": [
+         *         "eu-ai-act"
+         *       ],
+         *       "priceMinEur": 15000,
+         *       "priceMaxEur": 40000,
+         *       "revenueShareBps": 8000,
+         *       "status": "draft",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        MarketplaceListing: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.marketplace.listing";
+            /**
+             * @description Identifier with prefix `mls_`.
+             * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Firm of the tenant that offers it.
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId: string;
+            /** @description Title of the offer. */
+            title: string;
+            /** @description What the offer includes; null when not given. */
+            description: string | null;
+            /** @description Services offered (`gap assessment`, `DPIA`). */
+            services: string[];
+            /** @description Framework dictionary ids the offer covers; matching ranks by them. */
+            frameworks: string[];
+            /** @description Lower end of the price band, whole euros. */
+            priceMinEur: number;
+            /** @description Upper end of the price band, whole euros. */
+            priceMaxEur: number;
+            /** @description The firm's share of the fees of engagements made through the listing, in basis points (8000 = 80 %). */
+            revenueShareBps: number;
+            /**
+             * @description `draft` (seen by the firm only), `published` (visible to every tenant, engageable) or `withdrawn`.
+             * @enum {string}
+             */
+            status: "draft" | "published" | "withdrawn";
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.marketplace.match",
+         *       "rank": 1,
+         *       "listing": {
+         *         "object": "svc.marketplace.published_listing",
+         *         "id": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "firm": {
+         *           "id": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "name": "Northwind AI Assurance",
+         *           "averageRating": null,
+         *           "reviewCount": 0
+         *         },
+         *         "title": "EU AI Act readiness sprint",
+         *         "description": null,
+         *         "services": [
+         *           "gap assessment"
+         *         ],
+         *         "frameworks": [
+         *           "eu-ai-act"
+         *         ],
+         *         "priceMinEur": 15000,
+         *         "priceMaxEur": 40000,
+         *         "averageRating": null,
+         *         "reviewCount": 0,
+         *         "publishedAt": "2026-11-22T09:30:00.000Z"
+         *       },
+         *       "score": 100,
+         *       "parts": {
+         *         "frameworksMatched": [
+         *           "eu-ai-act"
+         *         ],
+         *         "frameworkFit": 1,
+         *         "openFindingsCovered": 1,
+         *         "unevidencedControlsCovered": 9,
+         *         "gaps": 10,
+         *         "gapFit": 1
+         *       }
+         *     }
+         */
+        MarketplaceMatch: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.marketplace.match";
+            /** @description Position in the ranking, 1 first. */
+            rank: number;
+            listing: components["schemas"]["MarketplacePublishedListing"];
+            /** @description `50 × frameworkFit + 50 × gapFit`, 0 to 100, rounded to two decimals: the sort key (ties: rating, then newest listing). */
+            score: number;
+            /** @description The parts the score is computed from. */
+            parts: {
+                /** @description The caller's activated frameworks the listing covers. */
+                frameworksMatched: string[];
+                /** @description Share of the caller’s activated frameworks the listing covers (0 when none is activated). */
+                frameworkFit: number;
+                /** @description Open self-audit findings of the caller whose control belongs to a framework the listing covers. */
+                openFindingsCovered: number;
+                /** @description Controls of the caller’s activated frameworks without unexpired evidence, in frameworks the listing covers. */
+                unevidencedControlsCovered: number;
+                /** @description All gaps of the caller: open findings plus unevidenced activated controls. */
+                gaps: number;
+                /** @description `(openFindingsCovered + unevidencedControlsCovered) / gaps` (0 without gaps). */
+                gapFit: number;
+            };
+        };
+        /**
+         * @example {
+         *       "object": "svc.marketplace.matching",
+         *       "basis": {
+         *         "activatedFrameworks": [
+         *           "eu-ai-act"
+         *         ],
+         *         "openFindings": 1,
+         *         "unevidencedControls": 9
+         *       },
+         *       "data": [
+         *         {
+         *           "object": "svc.marketplace.match",
+         *           "rank": 1,
+         *           "listing": {
+         *             "object": "svc.marketplace.published_listing",
+         *             "id": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *             "firm": {
+         *               "id": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *               "name": "Northwind AI Assurance",
+         *               "averageRating": null,
+         *               "reviewCount": 0
+         *             },
+         *             "title": "EU AI Act readiness sprint",
+         *             "description": null,
+         *             "services": [
+         *               "gap assessment"
+         *             ],
+         *             "frameworks": [
+         *               "eu-ai-act"
+         *             ],
+         *             "priceMinEur": 15000,
+         *             "priceMaxEur": 40000,
+         *             "averageRating": null,
+         *             "reviewCount": 0,
+         *             "publishedAt": "2026-11-22T09:30:00.000Z"
+         *           },
+         *           "score": 100,
+         *           "parts": {
+         *             "frameworksMatched": [
+         *               "eu-ai-act"
+         *             ],
+         *             "frameworkFit": 1,
+         *             "openFindingsCovered": 1,
+         *             "unevidencedControlsCovered": 9,
+         *             "gaps": 10,
+         *             "gapFit": 1
+         *           }
+         *         }
+         *       ],
+         *       "cursor": null,
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        MarketplaceMatching: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.marketplace.matching";
+            /** @description The caller's data the ranking was computed from. */
+            basis: {
+                /** @description Framework ids the caller has activated. */
+                activatedFrameworks: string[];
+                /** @description Open self-audit findings of the caller. */
+                openFindings: number;
+                /** @description Activated controls without unexpired evidence. */
+                unevidencedControls: number;
+            };
+            /** @description Published listings of other tenants’ firms, best fit first. */
+            data: components["schemas"]["MarketplaceMatch"][];
+            /** @description Cursor of the next page of the ranking; null on the last page. */
+            cursor: string | null;
+            /**
+             * Format: date-time
+             * @description When the ranking was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.marketplace.published_listing",
+         *       "id": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "firm": {
+         *         "id": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "name": "Northwind AI Assurance",
+         *         "averageRating": 4.5,
+         *         "reviewCount": 2
+         *       },
+         *       "title": "EU AI Act readiness sprint",
+         *       "description": "Six-week gap assessment and remediation plan for high-risk AI systems.",
+         *       "services": [
+         *         "gap assessment",
+         *         "remediation plan"
+         *       ],
+         *       "frameworks": [
+         *         "eu-ai-act"
+         *       ],
+         *       "priceMinEur": 15000,
+         *       "priceMaxEur": 40000,
+         *       "averageRating": 5,
+         *       "reviewCount": 1,
+         *       "publishedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        MarketplacePublishedListing: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.marketplace.published_listing";
+            /**
+             * @description Identifier with prefix `mls_`.
+             * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The firm, with the average of its clients' reviews over all its listings. */
+            firm: {
+                /**
+                 * @description Identifier with prefix `frm_`.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /** @description Name of the firm. */
+                name: string;
+                /** @description Average rating of the reviews, 1 to 5, rounded to two decimals; null without reviews. */
+                averageRating: number | null;
+                /** @description Number of reviews the average is taken over. */
+                reviewCount: number;
+            };
+            /** @description Title of the offer. */
+            title: string;
+            /** @description What the offer includes; null when not given. */
+            description: string | null;
+            /** @description Services offered. */
+            services: string[];
+            /** @description Framework dictionary ids the offer covers. */
+            frameworks: string[];
+            /** @description Lower end of the price band, whole euros. */
+            priceMinEur: number;
+            /** @description Upper end of the price band, whole euros. */
+            priceMaxEur: number;
+            /** @description Average rating of the reviews, 1 to 5, rounded to two decimals; null without reviews. */
+            averageRating: number | null;
+            /** @description Number of reviews the average is taken over. */
+            reviewCount: number;
+            /**
+             * Format: date-time
+             * @description When the listing was last published (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            publishedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.marketplace.review",
+         *       "id": "mrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "engagementId": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "listingId": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "rating": 5,
+         *       "comment": "Clear gap report, on time.",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        MarketplaceReview: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.marketplace.review";
+            /**
+             * @description Identifier with prefix `mrv_`.
+             * @example mrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description The reviewed engagement (one review each).
+             * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId: string;
+            /**
+             * @description Listing of the engagement.
+             * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            listingId: string;
+            /**
+             * @description Firm of the engagement.
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId: string;
+            /** @description Rating, 1 (poor) to 5 (excellent). */
+            rating: number;
+            /** @description What the client wrote; null when nothing. */
+            comment: string | null;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.marketplace.specialist",
+         *       "id": "csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Amara Okafor",
+         *       "headline": "Former notified-body assessor; high-risk AI conformity.",
+         *       "expertise": [
+         *         "eu-ai-act",
+         *         "gdpr"
+         *       ],
+         *       "jurisdictions": [
+         *         "EU"
+         *       ],
+         *       "firm": {
+         *         "id": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "name": "Northwind AI Assurance",
+         *         "averageRating": 4.5,
+         *         "reviewCount": 2
+         *       },
+         *       "certifications": [
+         *         {
+         *           "name": "CIPP/E",
+         *           "issuer": "IAPP",
+         *           "validUntil": "2027-03-01T00:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        MarketplaceSpecialist: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.marketplace.specialist";
+            /**
+             * @description Identifier with prefix `csl_`.
+             * @example csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Full name of the consultant. */
+            name: string;
+            /** @description One-line profile. */
+            headline: string;
+            /** @description Framework dictionary ids the consultant knows. */
+            expertise: string[];
+            /** @description Jurisdiction codes the consultant works in. */
+            jurisdictions: string[];
+            /** @description The firm, with the average of its clients' reviews over all its listings. */
+            firm: {
+                /**
+                 * @description Identifier with prefix `frm_`.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /** @description Name of the firm. */
+                name: string;
+                /** @description Average rating of the reviews, 1 to 5, rounded to two decimals; null without reviews. */
+                averageRating: number | null;
+                /** @description Number of reviews the average is taken over. */
+                reviewCount: number;
+            };
+            /** @description Unexpired certifications of the consultant, by name. */
+            certifications: {
+                /** @description Name of the certification. */
+                name: string;
+                /** @description Issuing body. */
+                issuer: string;
+                /** @description End of validity; null when it does not expire. */
+                validUntil: string | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "ids": [
+         *         "ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *       ]
+         *     }
+         * @example {
+         *       "upTo": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        MarkNotificationsReadRequest: {
+            /** @description Notifications to mark read, 1 to 200, of the caller. */
+            ids?: string[];
+            /**
+             * Format: date-time
+             * @description Marks read every notification of the caller whose event happened at or before this time (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            upTo?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.mark_read",
+         *       "marked": 1,
+         *       "unread": 2
+         *     }
+         */
+        MarkNotificationsReadResult: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.mark_read";
+            /** @description Notifications this call moved from unread to read. */
+            marked: number;
+            /** @description Unread notifications left in the caller's inbox after the call. */
+            unread: number;
         };
         /**
          * @example {
@@ -8014,6 +14824,420 @@ export interface components {
             object: "svc.metadata.unlabel_result";
             /** @description The labels removed by the call; empty when the record had none matching. */
             removed: components["schemas"]["MetadataLabel"][];
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.notification",
+         *       "id": "ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "recipientId": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "eventId": "evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "eventType": "evidence.uploaded",
+         *       "subscriptionId": "nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "evidence.uploaded: evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "body": "Evidence was uploaded. By key_01JD3Z8W2M6Q4X9V7K5T1B0N3R at 2026-11-22T09:30:00.000Z: /v1/compliance/evidence/evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "resourceType": "svc.compliance.evidence",
+         *       "resourceId": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "path": "/v1/compliance/evidence/evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "actor": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "severity": "info",
+         *       "occurredAt": "2026-11-22T09:30:00.000Z",
+         *       "read": false,
+         *       "readAt": null,
+         *       "createdAt": "2026-11-22T09:30:00.250Z"
+         *     }
+         */
+        Notification: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.notification";
+            /**
+             * @description Identifier with prefix `ntf_`.
+             * @example ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the API key whose inbox holds the notification. */
+            recipientId: string;
+            /** @description Id of the event-index row (`evi_`) the notification was produced from. */
+            eventId: string;
+            /** @description Registered event type of the event (`evidence.uploaded`). */
+            eventType: string;
+            /** @description Id of the subscription (`nsb_`) that selected the event. */
+            subscriptionId: string;
+            /** @description One line saying what happened. */
+            title: string;
+            /** @description What happened, who did it and where the record is. */
+            body: string;
+            /** @description Object type of the record the event is about (`svc.compliance.evidence`). */
+            resourceType: string | null;
+            /** @description Id of the record the event is about. */
+            resourceId: string;
+            /** @description API path of the record (`/v1/compliance/evidence/evd_...`); null when unknown. */
+            path: string | null;
+            /** @description Who caused the event (API key id, operator, source). */
+            actor: string;
+            /**
+             * @description Severity of an event, lowest first: debug, info, notice, warning, error, critical.
+             * @enum {string}
+             */
+            severity: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            occurredAt: string;
+            /** @description Whether the recipient marked it read. */
+            read: boolean;
+            /** @description When it was marked read; null while unread. */
+            readAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the notifier delivered it to the inbox.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.delivery",
+         *       "id": "ndv_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "channelId": "nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "kind": "slack",
+         *       "eventId": "evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "eventType": "evidence.uploaded",
+         *       "status": "succeeded",
+         *       "attempts": 1,
+         *       "lastStatusCode": 200,
+         *       "lastError": null,
+         *       "nextAttemptAt": null,
+         *       "deliveredAt": "2026-11-22T09:30:01.000Z",
+         *       "failedAt": null,
+         *       "createdAt": "2026-11-22T09:30:00.250Z"
+         *     }
+         */
+        NotificationDelivery: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.delivery";
+            /**
+             * @description Identifier with prefix `ndv_`.
+             * @example ndv_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the channel (`nch_`) the message goes to. */
+            channelId: string;
+            /**
+             * @description Kind of the channel.
+             * @enum {string}
+             */
+            kind: "slack" | "teams" | "email";
+            /** @description Id of the event-index row (`evi_`) the message is about. */
+            eventId: string;
+            /** @description Registered event type of the event. */
+            eventType: string;
+            /**
+             * @description `pending` (waiting for its next attempt), `delivering` (an attempt is under way), `succeeded`, or `failed` after the last attempt.
+             * @enum {string}
+             */
+            status: "pending" | "delivering" | "succeeded" | "failed";
+            /** @description Attempts made so far. */
+            attempts: number;
+            /** @description HTTP status (Slack, Teams) or SMTP reply code (email) of the last attempt; null when none came. */
+            lastStatusCode: number | null;
+            /** @description Why the last attempt failed; null when it did not. */
+            lastError: string | null;
+            /** @description When the next attempt is due; null once succeeded or failed. */
+            nextAttemptAt: string | null;
+            /** @description When the channel accepted the message; null until then. */
+            deliveredAt: string | null;
+            /** @description When the last attempt failed for good; null otherwise. */
+            failedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.email_channel",
+         *       "id": "nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "kind": "email",
+         *       "name": "Compliance officers",
+         *       "status": "active",
+         *       "recipients": [
+         *         "dpo@example.com",
+         *         "ciso@example.com"
+         *       ],
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        NotificationEmailChannel: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.email_channel";
+            /**
+             * @description Identifier with prefix `nch_`.
+             * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Kind of channel.
+             * @constant
+             */
+            kind: "email";
+            /** @description Name of the channel as shown to people. */
+            name: string;
+            /**
+             * @description Only `active` channels receive messages.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Id of the API key whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description Email addresses every message of the channel goes to. */
+            recipients: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.inbox_counts",
+         *       "recipientId": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "total": 12,
+         *       "unread": 3
+         *     }
+         */
+        NotificationInboxCounts: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.inbox_counts";
+            /** @description Id of the API key whose inbox is counted (the caller). */
+            recipientId: string;
+            /** @description Notifications in the inbox. */
+            total: number;
+            /** @description Of those, the unread ones. */
+            unread: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.preferences",
+         *       "principalId": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "mutedEventTypes": [
+         *         "assessment.started"
+         *       ],
+         *       "minimumSeverity": "info",
+         *       "channels": [
+         *         "inbox",
+         *         "slack",
+         *         "teams",
+         *         "email"
+         *       ],
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        NotificationPreferences: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.preferences";
+            /** @description Id of the API key the preferences belong to (the caller). */
+            principalId: string;
+            /** @description Event types or wildcards never notified to this key, whatever its subscriptions say. */
+            mutedEventTypes: string[];
+            /**
+             * @description Events below this severity are not notified (`debug` lets every event through).
+             * @enum {string}
+             */
+            minimumSeverity: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            /** @description Channels this key's subscriptions may use; a channel left out is switched off for every subscription. */
+            channels: ("inbox" | "slack" | "teams" | "email")[];
+            /** @description When the preferences were last set; null while they are the defaults. */
+            updatedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.slack_channel",
+         *       "id": "nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "kind": "slack",
+         *       "name": "#compliance-alerts",
+         *       "status": "active",
+         *       "urlHint": "https://hooks.slack.com/…XXXX",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        NotificationSlackChannel: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.slack_channel";
+            /**
+             * @description Identifier with prefix `nch_`.
+             * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Kind of channel.
+             * @constant
+             */
+            kind: "slack";
+            /** @description Name of the channel as shown to people. */
+            name: string;
+            /**
+             * @description Only `active` channels receive messages.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Id of the API key whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description The webhook URL with its secret part hidden (scheme, host and the last four characters): the URL carries a token and is never returned in full, not even on creation. */
+            urlHint: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.notification_subscription",
+         *       "id": "nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "subscriberId": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "eventTypes": [
+         *         "evidence.uploaded",
+         *         "assessment.*"
+         *       ],
+         *       "channels": [
+         *         "inbox",
+         *         "slack"
+         *       ],
+         *       "status": "active",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        NotificationSubscription: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.notification_subscription";
+            /**
+             * @description Identifier with prefix `nsb_`.
+             * @example nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the API key the notifications are for (the key that created the subscription). */
+            subscriberId: string;
+            /** @description Event types, category wildcards (`assessment.*`) or `*` that select events. */
+            eventTypes: string[];
+            /** @description Where a selected event is notified. */
+            channels: ("inbox" | "slack" | "teams" | "email")[];
+            /**
+             * @description Current state: only `active` subscriptions produce notifications; changes only through the transition routes.
+             * @enum {string}
+             */
+            status: "active" | "paused" | "canceled";
+            /** @description Id of the API key whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.teams_channel",
+         *       "id": "nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "kind": "teams",
+         *       "name": "Compliance team",
+         *       "status": "active",
+         *       "urlHint": "https://example.webhook.office.com/…a1b2",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        NotificationTeamsChannel: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.teams_channel";
+            /**
+             * @description Identifier with prefix `nch_`.
+             * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Kind of channel.
+             * @constant
+             */
+            kind: "teams";
+            /** @description Name of the channel as shown to people. */
+            name: string;
+            /**
+             * @description Only `active` channels receive messages.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Id of the API key whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description The webhook URL with its secret part hidden (scheme, host and the last four characters): the URL carries a token and is never returned in full, not even on creation. */
+            urlHint: string;
         };
         /**
          * @example {
@@ -8774,6 +15998,523 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.policy_authoring.policy",
+         *       "id": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "AI risk management policy",
+         *       "status": "draft",
+         *       "controlIds": [
+         *         "AIA-RMS-01"
+         *       ],
+         *       "ownerId": null,
+         *       "currentVersion": 1,
+         *       "publishedVersion": null,
+         *       "publishedAt": null,
+         *       "retiredAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        Policy: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.policy_authoring.policy";
+            /**
+             * @description Identifier with prefix `pol_`.
+             * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Title of the policy. */
+            title: string;
+            /**
+             * @description `draft` (versions may be added), `in_approval` (an approval chain is being walked), `published` (covers its controls; people attest it) or `retired` (covers nothing any more). Changes only through the publish, approve, reject, version and retire routes.
+             * @enum {string}
+             */
+            status: "draft" | "in_approval" | "published" | "retired";
+            /** @description Controls the policy covers once published (ids of controls of the shipped dictionaries). */
+            controlIds: string[];
+            /** @description Id of the person (`usr_`) who owns the policy; null when not given. */
+            ownerId: string | null;
+            /** @description Number of the newest version of the text. */
+            currentVersion: number;
+            /** @description Number of the version last published (the one people attest); null until the first publication. */
+            publishedVersion: number | null;
+            /** @description When the last publication took effect; null until then. */
+            publishedAt: string | null;
+            /** @description When the policy was retired; null while it is not. */
+            retiredAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the policy last changed (new version, status change).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.policy_authoring.attestation",
+         *       "id": "pat_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "version": 1,
+         *       "userId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        PolicyAttestation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.policy_authoring.attestation";
+            /**
+             * @description Identifier with prefix `pat_`.
+             * @example pat_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the policy attested. */
+            policyId: string;
+            /** @description Number of the published version attested. */
+            version: number;
+            /** @description Id of the person (`usr_`) who attested. */
+            userId: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the attestation was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.policy_authoring.attestation_coverage",
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "status": "published",
+         *       "version": 1,
+         *       "roleIds": [],
+         *       "people": 2,
+         *       "attested": 1,
+         *       "pending": 1,
+         *       "share": 0.5,
+         *       "attestedPeople": [
+         *         {
+         *           "userId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "name": "Ines Duarte",
+         *           "email": "ines.duarte@example.com",
+         *           "attestedAt": "2026-11-22T10:00:00.000Z"
+         *         }
+         *       ],
+         *       "pendingPeople": [
+         *         {
+         *           "userId": "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X",
+         *           "name": "Tomas Berg",
+         *           "email": "tomas.berg@example.com"
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T10:30:00.000Z"
+         *     }
+         */
+        PolicyAttestationCoverage: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.policy_authoring.attestation_coverage";
+            /** @description Id of the policy. */
+            policyId: string;
+            /**
+             * @description `draft` (versions may be added), `in_approval` (an approval chain is being walked), `published` (covers its controls; people attest it) or `retired` (covers nothing any more). Changes only through the publish, approve, reject, version and retire routes.
+             * @enum {string}
+             */
+            status: "draft" | "in_approval" | "published" | "retired";
+            /** @description The published version counted (`publishedVersion`); null when the policy was never published. */
+            version: number | null;
+            /** @description Roles the people were restricted to; empty when every active person counts. */
+            roleIds: string[];
+            /** @description Active people counted (holding one of `roleIds` when given). */
+            people: number;
+            /** @description Of those, the people who attested `version`. */
+            attested: number;
+            /** @description Of those, the people who have not attested `version`. */
+            pending: number;
+            /** @description `attested / people`, 0 to 1 (0 when nobody is counted). */
+            share: number;
+            /** @description The people who attested, by name. */
+            attestedPeople: {
+                /** @description Id of the person (`usr_`). */
+                userId: string;
+                /** @description Name of the person. */
+                name: string;
+                /** @description Email address of the person. */
+                email: string;
+                /**
+                 * Format: date-time
+                 * @description When they attested.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                attestedAt: string;
+            }[];
+            /** @description The people who have not attested, by name. */
+            pendingPeople: {
+                /** @description Id of the person (`usr_`). */
+                userId: string;
+                /** @description Name of the person. */
+                name: string;
+                /** @description Email address of the person. */
+                email: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the coverage was computed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "approverId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "comment": "Reviewed."
+         *     }
+         */
+        PolicyDecisionRequest: {
+            /**
+             * @description Id of the policy in approval.
+             * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            policyId: string;
+            /**
+             * @description Id of the person deciding: the approver of the current step, else 409.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            approverId: string;
+            /** @description Comment of the approver, up to 2,000 characters. */
+            comment?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.policy_authoring.policy_diff",
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "from": 1,
+         *       "to": 2,
+         *       "stats": {
+         *         "added": 1,
+         *         "removed": 1,
+         *         "unchanged": 2
+         *       },
+         *       "changes": [
+         *         {
+         *           "op": "remove",
+         *           "fromLine": 3,
+         *           "toLine": null,
+         *           "text": "Risks are reviewed every quarter."
+         *         },
+         *         {
+         *           "op": "add",
+         *           "fromLine": null,
+         *           "toLine": 3,
+         *           "text": "Risks are reviewed every month."
+         *         }
+         *       ]
+         *     }
+         */
+        PolicyDiff: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.policy_authoring.policy_diff";
+            /** @description Id of the policy. */
+            policyId: string;
+            /** @description Number of the version compared from (the older text, usually). */
+            from: number;
+            /** @description Number of the version compared to. */
+            to: number;
+            /** @description Counts of lines by kind of change. */
+            stats: {
+                /** @description Lines present in `to` and not in `from`. */
+                added: number;
+                /** @description Lines present in `from` and not in `to`. */
+                removed: number;
+                /** @description Lines common to both (longest common subsequence of lines). */
+                unchanged: number;
+            };
+            /** @description The added and removed lines, in reading order (a removal before the addition that replaces it). */
+            changes: {
+                /**
+                 * @description `add`: the line is in `to` only; `remove`: in `from` only.
+                 * @enum {string}
+                 */
+                op: "add" | "remove";
+                /** @description Line number (1-based) in `from`; null for an added line. */
+                fromLine: number | null;
+                /** @description Line number (1-based) in `to`; null for a removed line. */
+                toLine: number | null;
+                /** @description The line. */
+                text: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.policy_authoring.gap_fill",
+         *       "frameworks": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "dictionaryVersion": "eu-ai-act@1.0.0",
+         *           "controls": 71,
+         *           "covered": 1,
+         *           "gaps": 70
+         *         }
+         *       ],
+         *       "data": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "dictionaryVersion": "eu-ai-act@1.0.0",
+         *           "controlId": "AIA-RMS-02",
+         *           "controlTitle": "Risk identification and analysis",
+         *           "category": "risk-management",
+         *           "outline": {
+         *             "title": "Risk identification and analysis policy",
+         *             "purpose": "Identify and analyse the known and reasonably foreseeable risks of each high-risk AI system.",
+         *             "clauses": [
+         *               {
+         *                 "ref": "art-9",
+         *                 "title": "Risk management system",
+         *                 "summary": "A risk management system shall be established."
+         *               }
+         *             ],
+         *             "sections": [
+         *               {
+         *                 "heading": "Purpose",
+         *                 "guidance": "Identify and analyse the known and reasonably foreseeable risks."
+         *               },
+         *               {
+         *                 "heading": "Scope",
+         *                 "guidance": "Applies to the risk-management activities under eu-ai-act."
+         *               }
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "cursor": null,
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        PolicyGapFill: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.policy_authoring.gap_fill";
+            /** @description Counts per activated framework (restricted to `framework` when given), by framework id. */
+            frameworks: {
+                /** @description Id of the activated framework. */
+                framework: string;
+                /** @description Activated `<dictionary>@<version>`. */
+                dictionaryVersion: string;
+                /** @description Controls of that version. */
+                controls: number;
+                /** @description Controls listed by at least one published policy. */
+                covered: number;
+                /** @description Controls no published policy lists (`controls - covered`). */
+                gaps: number;
+            }[];
+            /** @description The uncovered controls of this page, by framework then dictionary order. */
+            data: {
+                /** @description Id of the activated framework. */
+                framework: string;
+                /** @description `<dictionary>@<version>` the control comes from. */
+                dictionaryVersion: string;
+                /** @description Id of the control no published policy covers. */
+                controlId: string;
+                /** @description Title of the control. */
+                controlTitle: string;
+                /** @description Category of the control in its dictionary (`risk-management`). */
+                category: string;
+                /** @description A proposed outline for a policy covering the control, built from the control's dictionary text. */
+                outline: {
+                    /** @description Proposed policy title, from the control title. */
+                    title: string;
+                    /** @description Proposed purpose statement: the control's dictionary description. */
+                    purpose: string;
+                    /** @description Clauses the control cites, with their dictionary text. */
+                    clauses: {
+                        /** @description Reference of the clause in the dictionary (`art-9`). */
+                        ref: string;
+                        /** @description Title of the clause. */
+                        title: string;
+                        /** @description The dictionary's summary of the clause. */
+                        summary: string;
+                    }[];
+                    /** @description Suggested sections, in order. */
+                    sections: {
+                        /** @description Heading of the proposed section. */
+                        heading: string;
+                        /** @description What the section should say, drawn from the control and its clauses. */
+                        guidance: string;
+                    }[];
+                };
+            }[];
+            /** @description Cursor of the next page; null on the last page. */
+            cursor: string | null;
+            /**
+             * Format: date-time
+             * @description When the gaps were computed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.policy_authoring.publication",
+         *       "id": "ppa_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "version": 1,
+         *       "chainId": "apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "approverIds": [
+         *         "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X"
+         *       ],
+         *       "status": "pending",
+         *       "currentStep": 2,
+         *       "awaitingApproverId": "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X",
+         *       "decisions": [
+         *         {
+         *           "step": 1,
+         *           "approverId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "decision": "approve",
+         *           "comment": null,
+         *           "at": "2026-11-22T10:00:00.000Z"
+         *         }
+         *       ],
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        PolicyPublication: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.policy_authoring.publication";
+            /**
+             * @description Identifier with prefix `ppa_`.
+             * @example ppa_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the policy being published. */
+            policyId: string;
+            /** @description Number of the version under approval. */
+            version: number;
+            /** @description Id of the approval chain (`apc_`) walked. */
+            chainId: string;
+            /** @description The approvers of the chain when the walk started, in order. */
+            approverIds: string[];
+            /**
+             * @description `pending` while steps remain, `approved` once the last step approved (the version is published), `rejected` once a step rejected.
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "rejected";
+            /** @description Step awaiting a decision (1-based); null once the walk is over. */
+            currentStep: number | null;
+            /** @description Person whose decision is awaited; null once the walk is over. */
+            awaitingApproverId: string | null;
+            /** @description Decisions taken so far, in order. */
+            decisions: {
+                /** @description Step of the chain (1-based). */
+                step: number;
+                /** @description Id of the person (`usr_`) who decided. */
+                approverId: string;
+                /**
+                 * @description What they decided.
+                 * @enum {string}
+                 */
+                decision: "approve" | "reject";
+                /** @description Their comment; null when none. */
+                comment: string | null;
+                /**
+                 * Format: date-time
+                 * @description When they decided.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                at: string;
+            }[];
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the last decision was recorded (equals `createdAt` before the first).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.policy_authoring.policy_version",
+         *       "id": "pvr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "number": 2,
+         *       "text": "Purpose\nEvery high-risk AI system has a documented risk management system.\nRisks are reviewed every month.",
+         *       "note": "Monthly reviews",
+         *       "sha256": "9f2c0f4a2d1b7e3c5a6b8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90",
+         *       "lines": 3,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        PolicyVersion: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.policy_authoring.policy_version";
+            /**
+             * @description Identifier with prefix `pvr_`.
+             * @example pvr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the policy (`pol_`). */
+            policyId: string;
+            /** @description Number of the version within its policy: 1, 2, ... */
+            number: number;
+            /** @description The text of this version; never changes. */
+            text: string;
+            /** @description What changed, in the author’s words; null when not given. */
+            note: string | null;
+            /** @description Lowercase hex SHA-256 of the UTF-8 text. */
+            sha256: string;
+            /** @description Number of lines of the text. */
+            lines: number;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
          *       "type": "fria",
          *       "framework": "example",
          *       "why": "example"
@@ -8928,6 +16669,24 @@ export interface components {
         };
         /**
          * @example {
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "chainId": "apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        PublishPolicyRequest: {
+            /**
+             * @description Id of the draft policy to publish.
+             * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            policyId: string;
+            /**
+             * @description Id of the approval chain (`apc_`) of the stakeholders rail to walk; an unknown one is 422.
+             * @example apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            chainId: string;
+        };
+        /**
+         * @example {
          *       "slug": "acme-ai"
          *     }
          */
@@ -8937,6 +16696,31 @@ export interface components {
              * @example acme-ai
              */
             slug: string;
+        };
+        /**
+         * @example {
+         *       "mutedEventTypes": [
+         *         "assessment.started"
+         *       ],
+         *       "minimumSeverity": "info",
+         *       "channels": [
+         *         "inbox",
+         *         "slack",
+         *         "teams",
+         *         "email"
+         *       ]
+         *     }
+         */
+        PutNotificationPreferencesRequest: {
+            /** @description Event types or wildcards to mute, up to 100. */
+            mutedEventTypes: string[];
+            /**
+             * @description Events below this severity are not notified.
+             * @enum {string}
+             */
+            minimumSeverity: "debug" | "info" | "notice" | "warning" | "error" | "critical";
+            /** @description Channels switched on for this key, each at most once; an empty list silences every channel. */
+            channels: ("inbox" | "slack" | "teams" | "email")[];
         };
         /**
          * @example {
@@ -8976,6 +16760,200 @@ export interface components {
              * @enum {string}
              */
             answerType: "yes_no" | "text" | "scale" | "evidence";
+        };
+        /**
+         * @example {
+         *       "object": "svc.stakeholders.raci",
+         *       "systemId": "sys_credit_scoring_v2",
+         *       "data": [
+         *         {
+         *           "control": "AIA-RMS-01",
+         *           "frameworks": [
+         *             "eu-ai-act"
+         *           ],
+         *           "responsible": [],
+         *           "accountable": {
+         *             "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *             "name": "Ines Duarte",
+         *             "roleId": "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *             "roleName": "Data protection officer",
+         *             "assignmentId": "asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *             "scope": "control"
+         *           },
+         *           "consulted": [],
+         *           "informed": []
+         *         },
+         *         {
+         *           "control": "AIA-RMS-02",
+         *           "frameworks": [
+         *             "eu-ai-act"
+         *           ],
+         *           "responsible": [],
+         *           "accountable": null,
+         *           "consulted": [],
+         *           "informed": []
+         *         }
+         *       ],
+         *       "gaps": [
+         *         {
+         *           "control": "AIA-RMS-02",
+         *           "reason": "no_accountable"
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        RaciChart: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.stakeholders.user`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.stakeholders.raci";
+            /** @description The AI system the chart is for. */
+            systemId: string;
+            /** @description One row per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks. */
+            data: components["schemas"]["RaciRow"][];
+            /** @description The controls of `data` with no accountable person, by control id. */
+            gaps: {
+                /** @description Id of the control that has no accountable person. */
+                control: string;
+                /**
+                 * @description `no_accountable`: no active assignment of an active person makes anyone accountable for it.
+                 * @constant
+                 */
+                reason: "no_accountable";
+            }[];
+            /**
+             * Format: date-time
+             * @description When the chart was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @description The RACI parts of one control, computed from the active assignments of active people.
+         * @example {
+         *       "control": "example",
+         *       "frameworks": [
+         *         "example"
+         *       ],
+         *       "responsible": [
+         *         {
+         *           "personId": "example",
+         *           "name": "example",
+         *           "roleId": "example",
+         *           "roleName": "example",
+         *           "assignmentId": "example",
+         *           "scope": "control"
+         *         }
+         *       ],
+         *       "accountable": {
+         *         "personId": "example",
+         *         "name": "example",
+         *         "roleId": "example",
+         *         "roleName": "example",
+         *         "assignmentId": "example",
+         *         "scope": "control"
+         *       },
+         *       "consulted": [
+         *         {
+         *           "personId": "example",
+         *           "name": "example",
+         *           "roleId": "example",
+         *           "roleName": "example",
+         *           "assignmentId": "example",
+         *           "scope": "control"
+         *         }
+         *       ],
+         *       "informed": [
+         *         {
+         *           "personId": "example",
+         *           "name": "example",
+         *           "roleId": "example",
+         *           "roleName": "example",
+         *           "assignmentId": "example",
+         *           "scope": "control"
+         *         }
+         *       ]
+         *     }
+         */
+        RaciRow: {
+            /** @description Id of the control. */
+            control: string;
+            /** @description Activated frameworks the control belongs to (`eu-ai-act`); empty when it is of none (assigned only). */
+            frameworks: string[];
+            /** @description People responsible, by name. */
+            responsible: {
+                /** @description Id of the person (`usr_...`). */
+                personId: string;
+                /** @description Full name of the person. */
+                name: string;
+                /** @description The role the assignment is held in. */
+                roleId: string;
+                /** @description Name of that role; null when the role no longer exists. */
+                roleName: string | null;
+                /** @description The assignment this comes from (`asg_...`). */
+                assignmentId: string;
+                /**
+                 * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                 * @enum {string}
+                 */
+                scope: "control" | "control_all_systems" | "system";
+            }[];
+            /** @description The one person accountable: a control-specific assignment of the system first, then one for the control across systems, then a system-wide one. Null when none: a gap, never filled in. */
+            accountable: {
+                /** @description Id of the person (`usr_...`). */
+                personId: string;
+                /** @description Full name of the person. */
+                name: string;
+                /** @description The role the assignment is held in. */
+                roleId: string;
+                /** @description Name of that role; null when the role no longer exists. */
+                roleName: string | null;
+                /** @description The assignment this comes from (`asg_...`). */
+                assignmentId: string;
+                /**
+                 * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                 * @enum {string}
+                 */
+                scope: "control" | "control_all_systems" | "system";
+            } | null;
+            /** @description People consulted, by name. */
+            consulted: {
+                /** @description Id of the person (`usr_...`). */
+                personId: string;
+                /** @description Full name of the person. */
+                name: string;
+                /** @description The role the assignment is held in. */
+                roleId: string;
+                /** @description Name of that role; null when the role no longer exists. */
+                roleName: string | null;
+                /** @description The assignment this comes from (`asg_...`). */
+                assignmentId: string;
+                /**
+                 * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                 * @enum {string}
+                 */
+                scope: "control" | "control_all_systems" | "system";
+            }[];
+            /** @description People informed, by name. */
+            informed: {
+                /** @description Id of the person (`usr_...`). */
+                personId: string;
+                /** @description Full name of the person. */
+                name: string;
+                /** @description The role the assignment is held in. */
+                roleId: string;
+                /** @description Name of that role; null when the role no longer exists. */
+                roleName: string | null;
+                /** @description The assignment this comes from (`asg_...`). */
+                assignmentId: string;
+                /**
+                 * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                 * @enum {string}
+                 */
+                scope: "control" | "control_all_systems" | "system";
+            }[];
         };
         /**
          * @example {
@@ -9248,6 +17226,128 @@ export interface components {
         };
         /**
          * @example {
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "reason": "Replaced by the group-wide AI policy."
+         *     }
+         */
+        RetirePolicyRequest: {
+            /**
+             * @description Id of the published policy to retire.
+             * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            policyId: string;
+            /** @description Why; kept in the audit event. */
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk_register.risk",
+         *       "id": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Biased credit-scoring model",
+         *       "description": "The model declines applicants of protected groups more often.",
+         *       "domain": "ai",
+         *       "area": "Lending",
+         *       "ownerId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "controlIds": [
+         *         "AIA-RMS-01"
+         *       ],
+         *       "inherentLikelihood": 4,
+         *       "inherentImpact": 5,
+         *       "inherentScore": 20,
+         *       "inherentRating": "critical",
+         *       "residualLikelihood": 4,
+         *       "residualImpact": 5,
+         *       "residualScore": 20,
+         *       "residualRating": "critical",
+         *       "status": "open",
+         *       "reviewEveryDays": 90,
+         *       "lastReviewedAt": null,
+         *       "nextReviewAt": "2027-02-20T09:30:00.000Z",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        Risk: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.risk";
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Short name of the risk. */
+            title: string;
+            /** @description What could happen and why; null when not given. */
+            description: string | null;
+            /**
+             * @description Domain of the risk: `ai`, `privacy`, `security`, `third-party`, `operational`, `regulatory` or `financial`.
+             * @enum {string}
+             */
+            domain: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+            /** @description Business area the risk sits in (`Lending`); null when not given. */
+            area: string | null;
+            /** @description Accountable owner, a person of `/v1/stakeholders/users`; only this person may sign the risk off. Null when not assigned. */
+            ownerId: string | null;
+            /** @description Controls that address the risk. */
+            controlIds: string[];
+            /** @description Likelihood before any treatment, 1 (rare / negligible) to 5 (almost certain / severe). */
+            inherentLikelihood: number;
+            /** @description Impact before any treatment, 1 (rare / negligible) to 5 (almost certain / severe). */
+            inherentImpact: number;
+            /** @description Inherent score: likelihood x impact, 1 to 25. */
+            inherentScore: number;
+            /**
+             * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+             * @enum {string}
+             */
+            inherentRating: "low" | "medium" | "high" | "critical";
+            /** @description Likelihood after the implemented treatments (computed), 1 (rare / negligible) to 5 (almost certain / severe). */
+            residualLikelihood: number;
+            /** @description Impact after the implemented treatments (computed), 1 (rare / negligible) to 5 (almost certain / severe). */
+            residualImpact: number;
+            /** @description Residual score: likelihood x impact, 1 to 25. */
+            residualScore: number;
+            /**
+             * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+             * @enum {string}
+             */
+            residualRating: "low" | "medium" | "high" | "critical";
+            /**
+             * @description `open` when recorded; `treated` once an implemented treatment moved its residual; `accepted` when its accountable owner signed off the residual; `closed` through `close` (final). Implementing a treatment that moves the residual of an `accepted` risk sets it back to `treated` (the sign-off no longer matches the residual).
+             * @enum {string}
+             */
+            status: "open" | "treated" | "accepted" | "closed";
+            /** @description Days between periodic reviews. */
+            reviewEveryDays: number;
+            /** @description When the latest review took place; null before the first. */
+            lastReviewedAt: string | null;
+            /**
+             * Format: date-time
+             * @description `(lastReviewedAt, or createdAt before any review) + reviewEveryDays` (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            nextReviewAt: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.taxonomy.risk_class",
          *       "id": "prohibited",
          *       "dictionaryVersion": "taxonomy/risk-classes@1.0.0",
@@ -9303,6 +17403,799 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.risk_register.heatmap",
+         *       "basis": "residual",
+         *       "total": 1,
+         *       "cells": [
+         *         {
+         *           "likelihood": 1,
+         *           "impact": 1,
+         *           "score": 1,
+         *           "rating": "low",
+         *           "count": 1,
+         *           "riskIds": [
+         *             "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *           ]
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        RiskHeatmap: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.heatmap";
+            /**
+             * @description Which score places a risk in the matrix.
+             * @enum {string}
+             */
+            basis: "residual" | "inherent";
+            /** @description Risks counted (closed risks are left out unless `includeClosed=true`). */
+            total: number;
+            /** @description The 25 cells, by likelihood then impact, ascending; empty cells have count 0. */
+            cells: {
+                /** @description Likelihood, 1 (rare / negligible) to 5 (almost certain / severe). */
+                likelihood: number;
+                /** @description Impact, 1 (rare / negligible) to 5 (almost certain / severe). */
+                impact: number;
+                /** @description Score: likelihood x impact, 1 to 25. */
+                score: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                rating: "low" | "medium" | "high" | "critical";
+                /** @description Risks in the cell. */
+                count: number;
+                /** @description Ids of the risks in the cell, newest first. */
+                riskIds: string[];
+            }[];
+            /**
+             * Format: date-time
+             * @description When the heatmap was computed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk.navigation",
+         *       "total": 1,
+         *       "areas": [
+         *         {
+         *           "area": "Lending",
+         *           "count": 1,
+         *           "byStatus": {
+         *             "open": 1,
+         *             "treated": 0,
+         *             "accepted": 0,
+         *             "closed": 0
+         *           },
+         *           "byRating": {
+         *             "low": 0,
+         *             "medium": 0,
+         *             "high": 0,
+         *             "critical": 1
+         *           },
+         *           "worstResidualScore": 20,
+         *           "worstResidualRating": "critical",
+         *           "worstRiskIds": [
+         *             "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *           ]
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        RiskNavigation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk.watch`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk.navigation";
+            /** @description Risks covered by the view. */
+            total: number;
+            /** @description One group per area, worst residual first, then by area name (the group without an area last). */
+            areas: {
+                /** @description Business area; null gathers the risks recorded without one. */
+                area: string | null;
+                /** @description Risks of the area. */
+                count: number;
+                /** @description Risks of the area per status. */
+                byStatus: {
+                    open: number;
+                    treated: number;
+                    accepted: number;
+                    closed: number;
+                };
+                /** @description Risks per residual rating band. */
+                byRating: {
+                    /** @description Risks rated low (residual 1-4). */
+                    low: number;
+                    /** @description Risks rated medium (residual 5-9). */
+                    medium: number;
+                    /** @description Risks rated high (residual 10-16). */
+                    high: number;
+                    /** @description Risks rated critical (residual 17-25). */
+                    critical: number;
+                };
+                /** @description Highest residual score of the area. */
+                worstResidualScore: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                worstResidualRating: "low" | "medium" | "high" | "critical";
+                /** @description The risks with that score, newest first. */
+                worstRiskIds: string[];
+            }[];
+            /**
+             * Format: date-time
+             * @description When the view was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk.policy_gap",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Biased credit-scoring model",
+         *       "domain": "ai",
+         *       "area": "Lending",
+         *       "status": "open",
+         *       "residualScore": 20,
+         *       "residualRating": "critical",
+         *       "reason": "no_published_policy",
+         *       "controlIds": [
+         *         "AIA-RMS-01"
+         *       ],
+         *       "unpublishedPolicyIds": [
+         *         "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *       ]
+         *     }
+         */
+        RiskPolicyGap: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk.watch`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk.policy_gap";
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description Title of the risk. */
+            title: string;
+            /**
+             * @description Domain of the risk: `ai`, `privacy`, `security`, `third-party`, `operational`, `regulatory` or `financial`.
+             * @enum {string}
+             */
+            domain: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+            /** @description Business area of the risk. */
+            area: string | null;
+            /**
+             * @description `open` when recorded; `treated` once an implemented treatment moved its residual; `accepted` when its accountable owner signed off the residual; `closed` through `close` (final). Implementing a treatment that moves the residual of an `accepted` risk sets it back to `treated` (the sign-off no longer matches the residual).
+             * @enum {string}
+             */
+            status: "open" | "treated" | "accepted" | "closed";
+            /** @description Residual score of the risk (likelihood x impact). */
+            residualScore: number;
+            /**
+             * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+             * @enum {string}
+             */
+            residualRating: "low" | "medium" | "high" | "critical";
+            /**
+             * @description `no_controls`: the risk names no control; `no_published_policy`: none of its controls is in the `controlIds` of a published policy.
+             * @enum {string}
+             */
+            reason: "no_controls" | "no_published_policy";
+            /** @description The risk's controls, none of them covered by a published policy. */
+            controlIds: string[];
+            /** @description Policies that name one of these controls but are not published (draft, in approval, retired). */
+            unpublishedPolicyIds: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk_register.review",
+         *       "id": "rrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "reviewerId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "notes": "Treatments in place; likelihood unchanged.",
+         *       "reviewedAt": "2026-11-22T09:30:00.000Z",
+         *       "nextReviewAt": "2027-02-20T09:30:00.000Z",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        RiskReview: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.review";
+            /**
+             * @description Identifier with prefix `rrv_`.
+             * @example rrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description The person who reviewed; null when not given. */
+            reviewerId: string | null;
+            /** @description What the review found; null when not given. */
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @description When the review took place.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            reviewedAt: string;
+            /**
+             * Format: date-time
+             * @description The risk's next review date once this review was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            nextReviewAt: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk_register.review_due",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Biased credit-scoring model",
+         *       "ownerId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "reviewEveryDays": 90,
+         *       "lastReviewedAt": null,
+         *       "nextReviewAt": "2027-02-20T09:30:00.000Z",
+         *       "overdue": false,
+         *       "daysOverdue": 0
+         *     }
+         */
+        RiskReviewDue: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.review_due";
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description Title of the risk. */
+            title: string;
+            /** @description Accountable owner of the risk. */
+            ownerId: string | null;
+            /** @description Days between reviews. */
+            reviewEveryDays: number;
+            /** @description Latest review; null before the first. */
+            lastReviewedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the next review is due.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            nextReviewAt: string;
+            /** @description True when `nextReviewAt` is in the past at the time of the response. */
+            overdue: boolean;
+            /** @description Whole days since `nextReviewAt`; 0 when not overdue. */
+            daysOverdue: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk.by_domain",
+         *       "total": 1,
+         *       "domains": [
+         *         {
+         *           "domain": "ai",
+         *           "count": 1,
+         *           "averageResidualScore": 20,
+         *           "averageInherentScore": 20,
+         *           "maxResidualScore": 20,
+         *           "byRating": {
+         *             "low": 0,
+         *             "medium": 0,
+         *             "high": 0,
+         *             "critical": 1
+         *           }
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        RisksByDomainView: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk.watch`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk.by_domain";
+            /** @description Risks covered by the view. */
+            total: number;
+            /** @description Every domain of the fixed list, in its order, with zero counts where there is no risk. */
+            domains: {
+                /**
+                 * @description Domain of the risk: `ai`, `privacy`, `security`, `third-party`, `operational`, `regulatory` or `financial`.
+                 * @enum {string}
+                 */
+                domain: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+                /** @description Risks of the domain. */
+                count: number;
+                /** @description Mean residual score, rounded to two decimals; null when the domain has no risk. */
+                averageResidualScore: number | null;
+                /** @description Mean inherent score, rounded to two decimals; null when the domain has no risk. */
+                averageInherentScore: number | null;
+                /** @description Highest residual score; null when none. */
+                maxResidualScore: number | null;
+                /** @description Risks per residual rating band. */
+                byRating: {
+                    /** @description Risks rated low (residual 1-4). */
+                    low: number;
+                    /** @description Risks rated medium (residual 5-9). */
+                    medium: number;
+                    /** @description Risks rated high (residual 10-16). */
+                    high: number;
+                    /** @description Risks rated critical (residual 17-25). */
+                    critical: number;
+                };
+            }[];
+            /**
+             * Format: date-time
+             * @description When the view was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk_register.score",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Biased credit-scoring model",
+         *       "status": "treated",
+         *       "inherent": {
+         *         "likelihood": 4,
+         *         "impact": 5,
+         *         "score": 20,
+         *         "rating": "critical"
+         *       },
+         *       "residual": {
+         *         "likelihood": 3,
+         *         "impact": 4,
+         *         "score": 12,
+         *         "rating": "high"
+         *       },
+         *       "reduction": 8,
+         *       "implementedTreatmentIds": [
+         *         "rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *       ]
+         *     }
+         */
+        RiskScore: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.score";
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description Title of the risk. */
+            title: string;
+            /**
+             * @description `open` when recorded; `treated` once an implemented treatment moved its residual; `accepted` when its accountable owner signed off the residual; `closed` through `close` (final). Implementing a treatment that moves the residual of an `accepted` risk sets it back to `treated` (the sign-off no longer matches the residual).
+             * @enum {string}
+             */
+            status: "open" | "treated" | "accepted" | "closed";
+            /** @description Before any treatment. */
+            inherent: {
+                /** @description Likelihood, 1 (rare / negligible) to 5 (almost certain / severe). */
+                likelihood: number;
+                /** @description Impact, 1 (rare / negligible) to 5 (almost certain / severe). */
+                impact: number;
+                /** @description Score: likelihood x impact, 1 to 25. */
+                score: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                rating: "low" | "medium" | "high" | "critical";
+            };
+            /** @description After the implemented treatments, computed. */
+            residual: {
+                /** @description Likelihood, 1 (rare / negligible) to 5 (almost certain / severe). */
+                likelihood: number;
+                /** @description Impact, 1 (rare / negligible) to 5 (almost certain / severe). */
+                impact: number;
+                /** @description Score: likelihood x impact, 1 to 25. */
+                score: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                rating: "low" | "medium" | "high" | "critical";
+            };
+            /** @description `inherent.score - residual.score`: points the implemented treatments removed. */
+            reduction: number;
+            /** @description Implemented treatments of the risk, in the order they were implemented. */
+            implementedTreatmentIds: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk_register.score_history",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "inherent": {
+         *         "likelihood": 4,
+         *         "impact": 5,
+         *         "score": 20,
+         *         "rating": "critical"
+         *       },
+         *       "residual": {
+         *         "likelihood": 3,
+         *         "impact": 4,
+         *         "score": 12,
+         *         "rating": "high"
+         *       },
+         *       "steps": [
+         *         {
+         *           "at": "2026-11-22T09:30:00.000Z",
+         *           "cause": "assessed",
+         *           "treatmentId": null,
+         *           "treatmentType": null,
+         *           "moved": false,
+         *           "likelihood": 4,
+         *           "impact": 5,
+         *           "score": 20,
+         *           "rating": "critical"
+         *         },
+         *         {
+         *           "at": "2026-11-23T10:00:00.000Z",
+         *           "cause": "treatment",
+         *           "treatmentId": "rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "treatmentType": "mitigate",
+         *           "moved": true,
+         *           "likelihood": 3,
+         *           "impact": 4,
+         *           "score": 12,
+         *           "rating": "high"
+         *         }
+         *       ],
+         *       "acceptedResidual": null
+         *     }
+         */
+        RiskScoreHistory: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.score_history";
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description Before any treatment. */
+            inherent: {
+                /** @description Likelihood, 1 (rare / negligible) to 5 (almost certain / severe). */
+                likelihood: number;
+                /** @description Impact, 1 (rare / negligible) to 5 (almost certain / severe). */
+                impact: number;
+                /** @description Score: likelihood x impact, 1 to 25. */
+                score: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                rating: "low" | "medium" | "high" | "critical";
+            };
+            /** @description Current residual, after every implemented treatment. */
+            residual: {
+                /** @description Likelihood, 1 (rare / negligible) to 5 (almost certain / severe). */
+                likelihood: number;
+                /** @description Impact, 1 (rare / negligible) to 5 (almost certain / severe). */
+                impact: number;
+                /** @description Score: likelihood x impact, 1 to 25. */
+                score: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                rating: "low" | "medium" | "high" | "critical";
+            };
+            /** @description The residual after the assessment and after each implemented treatment, oldest first. */
+            steps: {
+                /** @description Likelihood, 1 (rare / negligible) to 5 (almost certain / severe). */
+                likelihood: number;
+                /** @description Impact, 1 (rare / negligible) to 5 (almost certain / severe). */
+                impact: number;
+                /** @description Score: likelihood x impact, 1 to 25. */
+                score: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                rating: "low" | "medium" | "high" | "critical";
+                /**
+                 * Format: date-time
+                 * @description When the score took this value: the risk was recorded, or the treatment implemented.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                at: string;
+                /**
+                 * @description `assessed`: the inherent assessment; `treatment`: an implemented treatment.
+                 * @enum {string}
+                 */
+                cause: "assessed" | "treatment";
+                /** @description The implemented treatment; null for the assessment. */
+                treatmentId: string | null;
+                /** @description The treatment's type; null for the assessment. */
+                treatmentType: ("accept" | "mitigate" | "transfer" | "avoid") | null;
+                /** @description Whether this step changed the residual score. */
+                moved: boolean;
+            }[];
+            /** @description The residual the accountable owner last accepted; null when never signed off. */
+            acceptedResidual: {
+                /** @description The latest sign-off of the risk. */
+                signOffId: string;
+                /** @description The accountable owner who signed. */
+                signerId: string;
+                /** @description Residual score accepted: likelihood x impact, 1 to 25. */
+                score: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                signedAt: string;
+                /** @description Whether the accepted score is still the residual score. */
+                current: boolean;
+            } | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk_register.sign_off",
+         *       "id": "rso_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "signerId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "statement": "Residual risk accepted until the next model release.",
+         *       "residualLikelihood": 3,
+         *       "residualImpact": 4,
+         *       "residualScore": 12,
+         *       "residualRating": "high",
+         *       "treatmentIds": [
+         *         "rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *       ],
+         *       "signedAt": "2026-11-22T09:30:00.000Z",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        RiskSignOff: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.sign_off";
+            /**
+             * @description Identifier with prefix `rso_`.
+             * @example rso_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /**
+             * @description The accountable owner who signed.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            signerId: string;
+            /** @description The owner's words; null when not given. */
+            statement: string | null;
+            /** @description Residual likelihood accepted, 1 (rare / negligible) to 5 (almost certain / severe). */
+            residualLikelihood: number;
+            /** @description Residual impact accepted, 1 (rare / negligible) to 5 (almost certain / severe). */
+            residualImpact: number;
+            /** @description Residual score accepted: likelihood x impact, 1 to 25. */
+            residualScore: number;
+            /**
+             * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+             * @enum {string}
+             */
+            residualRating: "low" | "medium" | "high" | "critical";
+            /** @description The risk's implemented treatments at signing, including the `accept` treatments the sign-off implemented. */
+            treatmentIds: string[];
+            /**
+             * Format: date-time
+             * @description When the owner signed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            signedAt: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk_register.treatment",
+         *       "id": "rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "type": "mitigate",
+         *       "description": "Human review of every declined application.",
+         *       "likelihoodReduction": 1,
+         *       "impactReduction": 1,
+         *       "controlIds": [
+         *         "AIA-HO-01"
+         *       ],
+         *       "status": "planned",
+         *       "implementedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        RiskTreatment: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk_register.treatment";
+            /**
+             * @description Identifier with prefix `rtr_`.
+             * @example rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Id of the risk the treatment treats.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /**
+             * @description What the treatment does once implemented: `mitigate` lowers the residual likelihood and/or impact by the stated steps (floor 1); `transfer` lowers the residual impact by `impactReduction` steps (default 1); `avoid` sets the residual likelihood to 1; `accept` leaves the residual as it is and is implemented by the accountable owner's sign-off.
+             * @enum {string}
+             */
+            type: "accept" | "mitigate" | "transfer" | "avoid";
+            /** @description What is done. */
+            description: string;
+            /** @description Steps the residual likelihood goes down when implemented. */
+            likelihoodReduction: number;
+            /** @description Steps the residual impact goes down when implemented. */
+            impactReduction: number;
+            /** @description Controls that implement the treatment. */
+            controlIds: string[];
+            /**
+             * @description `planned` until `implement` (or, for `accept`, the sign-off); only implemented treatments move the residual.
+             * @enum {string}
+             */
+            status: "planned" | "implemented";
+            /** @description When it was implemented (ISO 8601 UTC); null while planned. */
+            implementedAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk.watch_removal",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "removed": true,
+         *       "watchId": "rwl_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        RiskUnwatched: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk.watch`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk.watch_removal";
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description True when the risk was on the watchlist and was taken off; false when it was not on it. */
+            removed: boolean;
+            /** @description The watchlist entry removed; null when there was none. */
+            watchId: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.risk.watch",
+         *       "id": "rwl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "note": "Board asked for monthly updates.",
+         *       "risk": {
+         *         "title": "Biased credit-scoring model",
+         *         "domain": "ai",
+         *         "area": "Lending",
+         *         "status": "open",
+         *         "inherentScore": 20,
+         *         "residualScore": 20,
+         *         "residualRating": "critical"
+         *       },
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        RiskWatch: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk.watch`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk.watch";
+            /**
+             * @description Identifier with prefix `rwl_`.
+             * @example rwl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Identifier with prefix `rsk_`.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description Why the risk is watched; null when not given. */
+            note: string | null;
+            /** @description The risk as it is now. */
+            risk: {
+                /** @description Title of the risk. */
+                title: string;
+                /**
+                 * @description Domain of the risk: `ai`, `privacy`, `security`, `third-party`, `operational`, `regulatory` or `financial`.
+                 * @enum {string}
+                 */
+                domain: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+                /** @description Business area of the risk. */
+                area: string | null;
+                /**
+                 * @description `open` when recorded; `treated` once an implemented treatment moved its residual; `accepted` when its accountable owner signed off the residual; `closed` through `close` (final). Implementing a treatment that moves the residual of an `accepted` risk sets it back to `treated` (the sign-off no longer matches the residual).
+                 * @enum {string}
+                 */
+                status: "open" | "treated" | "accepted" | "closed";
+                /** @description Inherent score (likelihood x impact). */
+                inherentScore: number;
+                /** @description Residual score now (likelihood x impact). */
+                residualScore: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                residualRating: "low" | "medium" | "high" | "critical";
+            };
+            /** @description Id of the API key whose request added the risk to the watchlist. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the risk was added to the watchlist.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.operator.credential",
          *       "id": "opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S",
          *       "name": "first-start operator",
@@ -9349,6 +18242,281 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.search.kind",
+         *       "id": "control",
+         *       "label": "Control of a dictionary",
+         *       "scope": "content",
+         *       "source": "framework_controls",
+         *       "indexedFields": [
+         *         "title",
+         *         "id",
+         *         "description",
+         *         "category"
+         *       ],
+         *       "facetFields": [
+         *         "framework",
+         *         "jurisdiction",
+         *         "category"
+         *       ],
+         *       "routes": [
+         *         "frameworks"
+         *       ]
+         *     }
+         */
+        SearchKind: {
+            /**
+             * @description Type of the object, constant for the schema (`svc.search.kind`).
+             * @constant
+             */
+            object: "svc.search.kind";
+            /**
+             * @description Kind id, as `kind` of a hit and in `kinds` of the multi-index search.
+             * @enum {string}
+             */
+            id: "framework" | "control" | "clause" | "requirement" | "question" | "glossary_term" | "crosswalk" | "profile" | "workflow" | "evidence" | "assessment" | "attestation" | "obligation" | "finding" | "policy" | "label" | "certification" | "sub_processor" | "person" | "specialist";
+            /** @description What the kind is, in words. */
+            label: string;
+            /**
+             * @description `content`: reference content, the same for every tenant; `tenant`: the caller's own records; `marketplace`: specialists listed by any tenant, plus the caller's own.
+             * @enum {string}
+             */
+            scope: "content" | "tenant" | "marketplace";
+            /** @description Table or content file the documents are read from. */
+            source: string;
+            /** @description Fields of the record whose text is indexed for BM25, the title field first (it weighs double). */
+            indexedFields: string[];
+            /** @description Facets counted and filterable for this kind (query parameters of the same names). */
+            facetFields: ("kind" | "framework" | "jurisdiction" | "category" | "type" | "status" | "severity" | "relationship" | "rationale" | "control" | "expertise" | "firm")[];
+            /** @description Search routes that cover the kind besides `multi-index` (`frameworks`, `evidence`, ...). */
+            routes: string[];
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "object": "svc.search.kind",
+         *           "id": "control",
+         *           "label": "Control of a dictionary",
+         *           "scope": "content",
+         *           "source": "framework_controls",
+         *           "indexedFields": [
+         *             "title",
+         *             "id",
+         *             "description",
+         *             "category"
+         *           ],
+         *           "facetFields": [
+         *             "framework",
+         *             "jurisdiction",
+         *             "category"
+         *           ],
+         *           "routes": [
+         *             "frameworks"
+         *           ]
+         *         }
+         *       ],
+         *       "cursor": null
+         *     }
+         */
+        SearchKindList: {
+            /** @description The searchable kinds, in registry order (content, tenant, marketplace). */
+            data: components["schemas"]["SearchKind"][];
+            /** @description Cursor of the next page; null on the last page. */
+            cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.search.multi_index_results",
+         *       "query": "risk",
+         *       "data": [
+         *         {
+         *           "kind": "control",
+         *           "id": "eu-ai-act@1.0.0/AIA-RMS-01",
+         *           "score": 7.4312,
+         *           "title": "Risk management system",
+         *           "snippet": "Establish, implement, document and maintain a risk management system for each high-risk AI system.",
+         *           "fields": {
+         *             "framework": [
+         *               "eu-ai-act"
+         *             ],
+         *             "jurisdiction": [
+         *               "EU"
+         *             ],
+         *             "category": "risk-management",
+         *             "controlId": "AIA-RMS-01"
+         *           }
+         *         }
+         *       ],
+         *       "facets": {
+         *         "kind": {
+         *           "control": 12,
+         *           "evidence": 1
+         *         }
+         *       },
+         *       "total": 13,
+         *       "cursor": null,
+         *       "kinds": [
+         *         {
+         *           "kind": "control",
+         *           "total": 12,
+         *           "facets": {
+         *             "framework": {
+         *               "eu-ai-act": 12
+         *             }
+         *           }
+         *         },
+         *         {
+         *           "kind": "evidence",
+         *           "total": 1,
+         *           "facets": {
+         *             "type": {
+         *               "policy": 1
+         *             },
+         *             "control": {
+         *               "AIA-RMS-01": 1
+         *             }
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        SearchMultiIndexResults: {
+            /**
+             * @description Type of the object (`svc.search.multi_index_results`).
+             * @constant
+             */
+            object: "svc.search.multi_index_results";
+            /** @description The query as searched (`q`, trimmed). */
+            query: string;
+            /** @description Hits of this page, best first (by `score`, then by kind and id). */
+            data: {
+                /**
+                 * @description Kind of the record (see `GET /v1/search/kinds`).
+                 * @enum {string}
+                 */
+                kind: "framework" | "control" | "clause" | "requirement" | "question" | "glossary_term" | "crosswalk" | "profile" | "workflow" | "evidence" | "assessment" | "attestation" | "obligation" | "finding" | "policy" | "label" | "certification" | "sub_processor" | "person" | "specialist";
+                /** @description Id of the record within its kind: the prefixed id of a tenant record, `<dictionary>@<version>/<id>` of a dictionary record, `<crosswalk>#<position>` of a crosswalk edge. */
+                id: string;
+                /** @description BM25 relevance of the record to `q` (higher is better); the order of `data`. */
+                score: number;
+                /** @description Title of the record (its name, term, question text, or the two ends of an edge). */
+                title: string;
+                /** @description Up to 200 characters of the record's other indexed text, around the first query word found in it (from its start when none is); null when the record has no other text. */
+                snippet: string | null;
+                /** @description Facet values and a few identifying fields of the record, by facet or field name (`framework`, `severity`, ...). */
+                fields: {
+                    [key: string]: string | number | boolean | string[] | null;
+                };
+            }[];
+            /** @description Per facet, the number of matching records with each value, over all matches (not only this page) after the filters. A record with several values (a crosswalk edge's two frameworks) counts under each. */
+            facets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Number of records matching `q` and the filters, over all pages. */
+            total: number;
+            /** @description Cursor of the next page; null on the last page. */
+            cursor: string | null;
+            /** @description Per kind searched, in the order of `kinds`: its matches and its own facet counts. */
+            kinds: {
+                /**
+                 * @description Kind searched.
+                 * @enum {string}
+                 */
+                kind: "framework" | "control" | "clause" | "requirement" | "question" | "glossary_term" | "crosswalk" | "profile" | "workflow" | "evidence" | "assessment" | "attestation" | "obligation" | "finding" | "policy" | "label" | "certification" | "sub_processor" | "person" | "specialist";
+                /** @description Records of this kind matching `q` and the filters. */
+                total: number;
+                /** @description Per facet, the number of matching records with each value, over all matches (not only this page) after the filters. A record with several values (a crosswalk edge's two frameworks) counts under each. */
+                facets: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.search.results",
+         *       "query": "risk management",
+         *       "data": [
+         *         {
+         *           "kind": "control",
+         *           "id": "eu-ai-act@1.0.0/AIA-RMS-01",
+         *           "score": 7.4312,
+         *           "title": "Risk management system",
+         *           "snippet": "Establish, implement, document and maintain a risk management system for each high-risk AI system.",
+         *           "fields": {
+         *             "framework": [
+         *               "eu-ai-act"
+         *             ],
+         *             "jurisdiction": [
+         *               "EU"
+         *             ],
+         *             "category": "risk-management",
+         *             "controlId": "AIA-RMS-01"
+         *           }
+         *         }
+         *       ],
+         *       "facets": {
+         *         "kind": {
+         *           "control": 12,
+         *           "clause": 4
+         *         },
+         *         "framework": {
+         *           "eu-ai-act": 9,
+         *           "iso-iec-42001": 7
+         *         },
+         *         "jurisdiction": {
+         *           "EU": 9,
+         *           "INT": 7
+         *         }
+         *       },
+         *       "total": 16,
+         *       "cursor": "eyJvIjoyMCwiaCI6IjNhZjAifQ"
+         *     }
+         */
+        SearchResults: {
+            /**
+             * @description Type of the object, constant for the schema (`svc.search.results`).
+             * @constant
+             */
+            object: "svc.search.results";
+            /** @description The query as searched (`q`, trimmed). */
+            query: string;
+            /** @description Hits of this page, best first (by `score`, then by kind and id). */
+            data: {
+                /**
+                 * @description Kind of the record (see `GET /v1/search/kinds`).
+                 * @enum {string}
+                 */
+                kind: "framework" | "control" | "clause" | "requirement" | "question" | "glossary_term" | "crosswalk" | "profile" | "workflow" | "evidence" | "assessment" | "attestation" | "obligation" | "finding" | "policy" | "label" | "certification" | "sub_processor" | "person" | "specialist";
+                /** @description Id of the record within its kind: the prefixed id of a tenant record, `<dictionary>@<version>/<id>` of a dictionary record, `<crosswalk>#<position>` of a crosswalk edge. */
+                id: string;
+                /** @description BM25 relevance of the record to `q` (higher is better); the order of `data`. */
+                score: number;
+                /** @description Title of the record (its name, term, question text, or the two ends of an edge). */
+                title: string;
+                /** @description Up to 200 characters of the record's other indexed text, around the first query word found in it (from its start when none is); null when the record has no other text. */
+                snippet: string | null;
+                /** @description Facet values and a few identifying fields of the record, by facet or field name (`framework`, `severity`, ...). */
+                fields: {
+                    [key: string]: string | number | boolean | string[] | null;
+                };
+            }[];
+            /** @description Per facet, the number of matching records with each value, over all matches (not only this page) after the filters. A record with several values (a crosswalk edge's two frameworks) counts under each. */
+            facets: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Number of records matching `q` and the filters, over all pages. */
+            total: number;
+            /** @description Cursor of the next page; null on the last page. */
+            cursor: string | null;
+        };
+        /**
+         * @example {
          *       "count": 10
          *     }
          * @example {}
@@ -9375,10 +18543,10 @@ export interface components {
          *         {
          *           "object": "svc.compliance.evidence",
          *           "id": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
-         *           "title": "Policy: Risk-management system",
+         *           "title": "Risk-management procedure v3",
          *           "kind": "policy",
-         *           "description": "Demo evidence for control AIA-RMS-01 (eu-ai-act@1.0.0) on system sys_credit_scoring_v2.",
-         *           "uri": "https://demo.example.com/evidence/sys_credit_scoring_v2/aia-rms-01.pdf",
+         *           "description": "Approved procedure covering the lifecycle of high-risk systems.",
+         *           "uri": "https://files.example.com/rm-procedure-v3.pdf",
          *           "sha256": "a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
          *           "mediaType": "application/pdf",
          *           "sizeBytes": 182044,
@@ -9553,6 +18721,787 @@ export interface components {
             assessments: components["schemas"]["Assessment"][];
             /** @description What the evidence step did. */
             evidence: components["schemas"]["SeedEvidenceResult"];
+        };
+        /**
+         * @example {
+         *       "object": "svc.self_audit.drift",
+         *       "profile": "education",
+         *       "profileSource": "query",
+         *       "baselineControls": 6,
+         *       "inLine": 5,
+         *       "freshnessDays": 365,
+         *       "data": [
+         *         {
+         *           "control": "AIA-CLS-02",
+         *           "framework": "eu-ai-act",
+         *           "type": "baseline-divergence",
+         *           "reason": "framework_not_activated",
+         *           "expected": "eu-ai-act activated and AIA-CLS-02 evidenced",
+         *           "actual": "eu-ai-act is not activated",
+         *           "priority": 1,
+         *           "title": "High-risk classification assessment",
+         *           "evidenceIds": [],
+         *           "findingIds": []
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SelfAuditDrift: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.self_audit.drift";
+            /**
+             * @description Industry profile whose baseline was compared.
+             * @example banking
+             * @enum {string}
+             */
+            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /**
+             * @description `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff.
+             * @enum {string}
+             */
+            profileSource: "query" | "onboarding";
+            /** @description Controls of the profile baseline. */
+            baselineControls: number;
+            /** @description Baseline controls with no divergence at all. */
+            inLine: number;
+            /** @description Evidence collected more than this many days ago is stale. */
+            freshnessDays: number;
+            /** @description The divergences, by baseline priority, then control id, then type. */
+            data: {
+                /** @description Baseline control of the profile (`AIA-CLS-02`). */
+                control: string;
+                /** @description Framework dictionary the control belongs to (`eu-ai-act`). */
+                framework: string;
+                /**
+                 * @description `baseline-divergence`: the tenant lacks the control (its framework is not activated, or no evidence cites it); `stale-evidence`: every evidence record citing it has expired or was collected more than the freshness window ago; `open-finding`: an open self-audit finding is raised against it.
+                 * @enum {string}
+                 */
+                type: "baseline-divergence" | "stale-evidence" | "open-finding";
+                /**
+                 * @description Which of the cases of `type` applies.
+                 * @enum {string}
+                 */
+                reason: "framework_not_activated" | "no_evidence" | "evidence_expired_or_stale" | "open_finding";
+                /** @description What the baseline expects, in words. */
+                expected: string;
+                /** @description What the tenant's data shows, in words. */
+                actual: string;
+                /** @description Priority of the control in the profile: 1 first, 3 last. */
+                priority: number;
+                /** @description Title of the control in its dictionary. */
+                title: string;
+                /** @description Evidence records citing the control (the stale ones for `stale-evidence`). */
+                evidenceIds: string[];
+                /** @description Open findings against the control (for `open-finding`). */
+                findingIds: string[];
+            }[];
+            /**
+             * Format: date-time
+             * @description When the drift was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.self_audit.evidence_link",
+         *       "id": "sev_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "evidenceId": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "targetType": "finding",
+         *       "targetId": "fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "findingId": "fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "note": "Minutes of the review meeting.",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SelfAuditEvidenceLink: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.self_audit.evidence_link";
+            /**
+             * @description Identifier with prefix `sev_`.
+             * @example sev_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The compliance evidence record (`evd_`) offered as proof. */
+            evidenceId: string;
+            /**
+             * @description What the evidence proves: a `finding` or a `remediation`.
+             * @enum {string}
+             */
+            targetType: "finding" | "remediation";
+            /** @description Id of that finding (`fnd_`) or remediation (`rem_`). */
+            targetId: string;
+            /** @description The finding concerned: the target itself, or the finding of the target remediation. */
+            findingId: string;
+            /** @description What the evidence shows about the target; null when not given. */
+            note: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.self_audit.finding",
+         *       "id": "fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Risk register not reviewed this quarter",
+         *       "description": "The AI risk register was last reviewed in May.",
+         *       "severity": "high",
+         *       "status": "open",
+         *       "controlId": "AIA-RMS-01",
+         *       "systemId": "sys_credit_scoring_v2",
+         *       "closedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SelfAuditFinding: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.self_audit.finding";
+            /**
+             * @description Identifier with prefix `fnd_`.
+             * @example fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Short statement of what was found. */
+            title: string;
+            /** @description Details of the finding; null when not given. */
+            description: string | null;
+            /**
+             * @description How serious the finding is: `low`, `medium`, `high` or `critical`; an open finding takes 2 (low), 5 (medium), 10 (high), 25 (critical) points off the posture score.
+             * @enum {string}
+             */
+            severity: "low" | "medium" | "high" | "critical";
+            /**
+             * @description `open` until the remediation of the finding is verified, then `closed`; back to `open` when that remediation is reopened. Never set directly.
+             * @enum {string}
+             */
+            status: "open" | "closed";
+            /** @description Control of an activated framework the finding is about; null when none. */
+            controlId: string | null;
+            /** @description AI system the finding concerns, as the tenant names it; null when none. */
+            systemId: string | null;
+            /** @description When the remediation was verified and the finding closed; null while open. */
+            closedAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.self_audit.posture",
+         *       "score": 40,
+         *       "parts": {
+         *         "coverage": {
+         *           "weight": 70,
+         *           "controls": 10,
+         *           "evidencedControls": 5,
+         *           "ratio": 0.5,
+         *           "points": 35
+         *         },
+         *         "freshness": {
+         *           "weight": 30,
+         *           "windowDays": 365,
+         *           "evidence": 4,
+         *           "fresh": 3,
+         *           "expired": 1,
+         *           "stale": 0,
+         *           "ratio": 0.75,
+         *           "points": 22.5
+         *         },
+         *         "findings": {
+         *           "weights": {
+         *             "low": 2,
+         *             "medium": 5,
+         *             "high": 10,
+         *             "critical": 25
+         *           },
+         *           "open": {
+         *             "low": 1,
+         *             "medium": 1,
+         *             "high": 1,
+         *             "critical": 0
+         *           },
+         *           "penalty": 17
+         *         }
+         *       },
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SelfAuditPosture: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.self_audit.posture";
+            /** @description Posture, 0 to 100: `coverage.points + freshness.points - findings.penalty`, rounded to the nearest integer and kept within 0 to 100. */
+            score: number;
+            /** @description The parts of the score, each with the counts it is computed from. */
+            parts: {
+                /** @description Control coverage: the share of activated controls that have evidence. */
+                coverage: {
+                    /** @description Points the part gives at full coverage. */
+                    weight: number;
+                    /** @description Controls of the frameworks the tenant has activated (at their activated version). */
+                    controls: number;
+                    /** @description Of those, the controls cited by at least one evidence record of the tenant (expired or not). */
+                    evidencedControls: number;
+                    /** @description `evidencedControls / controls`, 0 to 1 (0 when no control). */
+                    ratio: number;
+                    /** @description `weight * ratio`, to two decimals. */
+                    points: number;
+                };
+                /** @description Evidence freshness: the share of the evidence behind the coverage that is still valid and recent. */
+                freshness: {
+                    /** @description Points the part gives when all that evidence is fresh. */
+                    weight: number;
+                    /** @description Evidence collected more than this many days ago is stale. */
+                    windowDays: number;
+                    /** @description Evidence records of the tenant citing at least one activated control. */
+                    evidence: number;
+                    /** @description Of those, records not expired and collected within `windowDays`. */
+                    fresh: number;
+                    /** @description Of those, records whose `expiresAt` has passed. */
+                    expired: number;
+                    /** @description Of those, unexpired records collected more than `windowDays` ago. */
+                    stale: number;
+                    /** @description `fresh / evidence`, 0 to 1 (0 when no evidence). */
+                    ratio: number;
+                    /** @description `weight * ratio`, to two decimals. */
+                    points: number;
+                };
+                /** @description The penalty of open findings, weighted by severity; a finding stops counting when it closes. */
+                findings: {
+                    /** @description Points one open finding of each severity takes off. */
+                    weights: {
+                        low: number;
+                        medium: number;
+                        high: number;
+                        critical: number;
+                    };
+                    /** @description Open findings of the tenant, per severity. */
+                    open: {
+                        low: number;
+                        medium: number;
+                        high: number;
+                        critical: number;
+                    };
+                    /** @description Sum over the open findings of their weights (not capped; the score is). */
+                    penalty: number;
+                };
+            };
+            /**
+             * Format: date-time
+             * @description When the posture was computed (ISO 8601 UTC); expiry and age are judged at this time.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.self_audit.remediation",
+         *       "id": "rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "findingId": "fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "plan": "Review the risk register with the model owners and record the review.",
+         *       "ownerId": null,
+         *       "dueDate": "2026-12-15T00:00:00.000Z",
+         *       "status": "open",
+         *       "resolvedAt": null,
+         *       "verifiedAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SelfAuditRemediation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.self_audit.remediation";
+            /**
+             * @description Identifier with prefix `rem_`.
+             * @example rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The finding (`fnd_`) this remediation fixes. */
+            findingId: string;
+            /** @description What will be done to fix the finding. */
+            plan: string;
+            /** @description Person (`usr_` of the stakeholders rail) who owns the work; null when not given. */
+            ownerId: string | null;
+            /** @description When the work is due (ISO 8601 UTC); null when not given. */
+            dueDate: string | null;
+            /**
+             * @description `open` -> `in_progress` (start) -> `resolved` (resolve) -> `verified` (verify, closes the finding); `reopen` from `resolved` or `verified` back to `open` (reopens the finding). Changes only through the transition routes.
+             * @enum {string}
+             */
+            status: "open" | "in_progress" | "resolved" | "verified";
+            /** @description When it was last resolved; null until then, and again after a reopen. */
+            resolvedAt: string | null;
+            /** @description When it was verified; null until then, and again after a reopen. */
+            verifiedAt: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.specialists.billing_share",
+         *       "period": "2026-11",
+         *       "lines": [
+         *         {
+         *           "engagementId": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "tenant": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "period": "2026-11",
+         *           "currency": "EUR",
+         *           "rateBps": 8000,
+         *           "fees": 1,
+         *           "feesCents": 1200000,
+         *           "firmShareCents": 960000,
+         *           "platformShareCents": 240000
+         *         }
+         *       ],
+         *       "totals": [
+         *         {
+         *           "currency": "EUR",
+         *           "feesCents": 1200000,
+         *           "firmShareCents": 960000,
+         *           "platformShareCents": 240000
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SpecialistBillingShare: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.specialists.firm`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.specialists.billing_share";
+            /** @description The billing period asked for; null for every period. */
+            period: string | null;
+            /** @description One line per engagement, period and currency with fees, by period then engagement id. */
+            lines: {
+                /**
+                 * @description The engagement.
+                 * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                engagementId: string;
+                /** @description Id of the client tenant. */
+                tenant: string;
+                /**
+                 * @description Firm of the engagement.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                firmId: string;
+                /**
+                 * @description Billing period: a calendar month `YYYY-MM`.
+                 * @example 2026-11
+                 */
+                period: string;
+                /** @description ISO 4217 currency of the amounts. */
+                currency: string;
+                /** @description The firm’s revenue share for the engagement, in basis points (8000 = 80 %). */
+                rateBps: number;
+                /** @description Number of fee records summed. */
+                fees: number;
+                /** @description Sum of the fees recorded, in cents of `currency`. */
+                feesCents: number;
+                /** @description The firm’s share: each fee × `rateBps` / 10,000, rounded half up to the cent, summed. */
+                firmShareCents: number;
+                /** @description The rest, kept by the platform: `feesCents − firmShareCents`. */
+                platformShareCents: number;
+            }[];
+            /** @description The lines summed per currency. */
+            totals: {
+                /** @description ISO 4217 currency. */
+                currency: string;
+                /** @description Sum of the fees recorded, in cents of `currency`. */
+                feesCents: number;
+                /** @description The firm’s share: each fee × `rateBps` / 10,000, rounded half up to the cent, summed. */
+                firmShareCents: number;
+                /** @description The rest, kept by the platform: `feesCents − firmShareCents`. */
+                platformShareCents: number;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the share was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.specialists.certification",
+         *       "id": "scc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "consultantId": "csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "CIPP/E",
+         *       "issuer": "IAPP",
+         *       "validFrom": "2025-03-01T00:00:00.000Z",
+         *       "validUntil": "2027-03-01T00:00:00.000Z",
+         *       "expired": false,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SpecialistCertification: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.specialists.firm`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.specialists.certification";
+            /**
+             * @description Identifier with prefix `scc_`.
+             * @example scc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Firm the certification belongs to (the consultant’s firm, or the certified firm).
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId: string;
+            /** @description Consultant who holds it; null for a certification of the firm itself. */
+            consultantId: string | null;
+            /** @description Name of the certification (`CIPP/E`, `ISO/IEC 42001 Lead Auditor`). */
+            name: string;
+            /** @description Body that issued it (`IAPP`, `PECB`). */
+            issuer: string;
+            /** @description Start of validity (ISO 8601 UTC); null when not given. */
+            validFrom: string | null;
+            /** @description End of validity (ISO 8601 UTC); null when it does not expire. */
+            validUntil: string | null;
+            /** @description True when `validUntil` is in the past at the time of the response. */
+            expired: boolean;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.specialists.client_engagement",
+         *       "engagementId": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "tenant": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "tenantName": "Acme AI",
+         *       "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "listingId": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "since": "2026-11-22T09:30:00.000Z",
+         *       "score": 0.25,
+         *       "controls": 4,
+         *       "evidenced": 1,
+         *       "frameworks": [
+         *         "eu-ai-act"
+         *       ],
+         *       "openFindings": 2
+         *     }
+         */
+        SpecialistClientEngagement: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.specialists.firm`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.specialists.client_engagement";
+            /**
+             * @description Id of the marketplace engagement that grants the access.
+             * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId: string;
+            /** @description Id of the client tenant. */
+            tenant: string;
+            /** @description Name of the client tenant. */
+            tenantName: string;
+            /**
+             * @description Firm the client engaged.
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId: string;
+            /**
+             * @description Listing the client engaged the firm through.
+             * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            listingId: string;
+            /**
+             * Format: date-time
+             * @description When the client engaged the firm (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            since: string;
+            /** @description Client's posture score, 0 to 1: share of the controls of its activated frameworks cited by unexpired evidence (the trust rail's posture). */
+            score: number;
+            /** @description Controls counted in `score`, over the client’s activated frameworks. */
+            controls: number;
+            /** @description Of those, the controls with unexpired evidence. */
+            evidenced: number;
+            /** @description Framework ids the client has activated. */
+            frameworks: string[];
+            /** @description Self-audit findings of the client in status `open`. */
+            openFindings: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.specialists.consultant",
+         *       "id": "csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "firmId": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Amara Okafor",
+         *       "headline": "Former notified-body assessor; high-risk AI conformity.",
+         *       "expertise": [
+         *         "eu-ai-act",
+         *         "gdpr"
+         *       ],
+         *       "jurisdictions": [
+         *         "EU"
+         *       ],
+         *       "status": "unlisted",
+         *       "listed": false,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SpecialistConsultant: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.specialists.firm`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.specialists.consultant";
+            /**
+             * @description Identifier with prefix `csl_`.
+             * @example csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Id of the firm the consultant works for.
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            firmId: string;
+            /** @description Full name of the consultant. */
+            name: string;
+            /** @description One-line profile shown in the marketplace. */
+            headline: string;
+            /** @description Framework dictionary ids the consultant knows (`eu-ai-act`, `gdpr`). */
+            expertise: string[];
+            /** @description Jurisdiction codes the consultant works in, upper case. */
+            jurisdictions: string[];
+            /**
+             * @description `listed`: shown to every tenant in the marketplace; `unlisted`: seen by the firm only. Changes through `list-in-marketplace` and `unlist`.
+             * @enum {string}
+             */
+            status: "unlisted" | "listed";
+            /** @description True when `status` is `listed`. */
+            listed: boolean;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.specialists.fee",
+         *       "id": "sbs_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "engagementId": "meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "period": "2026-11",
+         *       "amountCents": 1200000,
+         *       "currency": "EUR",
+         *       "description": "Gap assessment, EU AI Act",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SpecialistFee: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.specialists.firm`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.specialists.fee";
+            /**
+             * @description Identifier with prefix `sbs_`.
+             * @example sbs_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Engagement the fee was billed for.
+             * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId: string;
+            /**
+             * @description Billing period: a calendar month `YYYY-MM`.
+             * @example 2026-11
+             */
+            period: string;
+            /** @description Fee billed to the client, in minor units (cents) of `currency`. */
+            amountCents: number;
+            /** @description ISO 4217 currency code, upper case (`EUR`). */
+            currency: string;
+            /** @description What was billed; null when not given. */
+            description: string | null;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.specialists.firm",
+         *       "id": "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Northwind AI Assurance",
+         *       "description": "EU AI Act and GDPR readiness for AI providers.",
+         *       "jurisdictions": [
+         *         "EU",
+         *         "UK"
+         *       ],
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        SpecialistFirm: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.specialists.firm`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.specialists.firm";
+            /**
+             * @description Identifier with prefix `frm_`.
+             * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Name of the firm as clients see it. */
+            name: string;
+            /** @description What the firm does; null when not given. */
+            description: string | null;
+            /** @description Jurisdiction codes the firm works in, upper case (`EU`, `US-CA`). */
+            jurisdictions: string[];
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.stakeholders.assignment",
+         *       "id": "asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "roleId": "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "raci": "accountable",
+         *       "systemId": "sys_credit_scoring_v2",
+         *       "control": "AIA-RMS-01",
+         *       "status": "active",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        StakeholderAssignment: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.stakeholders.user`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.stakeholders.assignment";
+            /**
+             * @description Identifier with prefix `asg_`.
+             * @example asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description The person assigned.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            personId: string;
+            /**
+             * @description The organisational role in which the person holds the assignment.
+             * @example rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            roleId: string;
+            /**
+             * @description `responsible` (does the work), `accountable` (answers for it; one per control), `consulted` (asked before) or `informed` (told after).
+             * @enum {string}
+             */
+            raci: "responsible" | "accountable" | "consulted" | "informed";
+            /** @description The AI system the assignment is for; null for the control across every system. */
+            systemId: string | null;
+            /** @description The control the assignment is for; null for every control of the system. */
+            control: string | null;
+            /**
+             * @description `active`, or `removed` once taken off the chart (kept for the record; no longer counted).
+             * @enum {string}
+             */
+            status: "active" | "removed";
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the assignment last changed (ISO 8601 UTC); equals `createdAt` until removed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
         };
         /**
          * @example {
@@ -10032,6 +19981,408 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.risk.top_risks",
+         *       "limit": 10,
+         *       "risks": [
+         *         {
+         *           "rank": 1,
+         *           "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "title": "Biased credit-scoring model",
+         *           "domain": "ai",
+         *           "area": "Lending",
+         *           "status": "open",
+         *           "ownerId": null,
+         *           "inherentScore": 20,
+         *           "residualScore": 20,
+         *           "residualRating": "critical",
+         *           "treatable": true,
+         *           "watched": false
+         *         }
+         *       ],
+         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TopRisksView: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.risk.watch`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.risk.top_risks";
+            /** @description How many risks were asked for. */
+            limit: number;
+            /** @description Highest residual score first; at the same score a treatable risk ranks before an accepted one, then the higher inherent score, then the newer risk. */
+            risks: {
+                /** @description Position, 1 for the highest. */
+                rank: number;
+                /**
+                 * @description Identifier with prefix `rsk_`.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                riskId: string;
+                /** @description Title of the risk. */
+                title: string;
+                /**
+                 * @description Domain of the risk: `ai`, `privacy`, `security`, `third-party`, `operational`, `regulatory` or `financial`.
+                 * @enum {string}
+                 */
+                domain: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+                /** @description Business area. */
+                area: string | null;
+                /**
+                 * @description `open` when recorded; `treated` once an implemented treatment moved its residual; `accepted` when its accountable owner signed off the residual; `closed` through `close` (final). Implementing a treatment that moves the residual of an `accepted` risk sets it back to `treated` (the sign-off no longer matches the residual).
+                 * @enum {string}
+                 */
+                status: "open" | "treated" | "accepted" | "closed";
+                /** @description Accountable owner. */
+                ownerId: string | null;
+                /** @description Inherent score. */
+                inherentScore: number;
+                /** @description Residual score (the ranking key). */
+                residualScore: number;
+                /**
+                 * @description Band of a score (likelihood x impact, 1 to 25): `low` 1-4, `medium` 5-9, `high` 10-16, `critical` 17-25 (in practice 20 and 25).
+                 * @enum {string}
+                 */
+                residualRating: "low" | "medium" | "high" | "critical";
+                /** @description True when the risk is not accepted (no sign-off, no implemented `accept` treatment): treating it can still lower the residual. */
+                treatable: boolean;
+                /** @description Whether the risk is on the tenant's watchlist. */
+                watched: boolean;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the view was computed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            computedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.training_records.certificate",
+         *       "id": "tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "recordId": "trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "moduleId": "tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "moduleTitle": "AI literacy basics",
+         *       "userId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "userName": "Ines Duarte",
+         *       "completedAt": "2026-11-20T14:00:00.000Z",
+         *       "score": 92,
+         *       "expiresAt": "2027-11-20T14:00:00.000Z",
+         *       "verificationCode": "5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d",
+         *       "keyId": "sk_0123456789abcdef01234567",
+         *       "signature": "q3v0mN1c2d3e4f5g6h7i8j9k0l1m2n3o4p5q6r7s8t9u0v1w2x3y4z5A6B7C8D9E0F1G2H3I4J5K6L7M8N9O0P1Q",
+         *       "verifyPath": "/v1/training-records/certificates/verify?code=5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d",
+         *       "issuedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrainingCertificate: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.training_records.module`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.training_records.certificate";
+            /**
+             * @description Identifier with prefix `tcf_`.
+             * @example tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the completion record (`trc_`). */
+            recordId: string;
+            /** @description Id of the module. */
+            moduleId: string;
+            /** @description Title of the module. */
+            moduleTitle: string;
+            /** @description Id of the person. */
+            userId: string;
+            /** @description Name of the person. */
+            userName: string;
+            /**
+             * Format: date-time
+             * @description When the module was completed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            completedAt: string;
+            /** @description Score in percent; null when not scored. */
+            score: number | null;
+            /** @description When the completion stops counting; null when never. */
+            expiresAt: string | null;
+            /** @description Lowercase hex SHA-256 of the canonical certificate (ids, module title, person name, dates, score, tenant); give it to the verify route to check the certificate. */
+            verificationCode: string;
+            /** @description Id of the audit signing key (`sk_`) that signed the code; its public half is at `/v1/audit-trail/keys`. */
+            keyId: string;
+            /** @description Ed25519 signature of `verificationCode` by `keyId`, base64url. */
+            signature: string;
+            /** @description Path of the public verify route for this code. */
+            verifyPath: string;
+            /**
+             * Format: date-time
+             * @description When the certificate was issued (the record was created).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            issuedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.training_records.certificate_verification",
+         *       "valid": true,
+         *       "reason": "intact",
+         *       "certificate": {
+         *         "id": "tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "moduleTitle": "AI literacy basics",
+         *         "userName": "Ines Duarte",
+         *         "completedAt": "2026-11-20T14:00:00.000Z",
+         *         "expiresAt": "2027-11-20T14:00:00.000Z",
+         *         "expired": false,
+         *         "keyId": "sk_0123456789abcdef01234567"
+         *       },
+         *       "checkedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrainingCertificateVerification: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.training_records.module`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.training_records.certificate_verification";
+            /** @description True when a certificate has this code, its record is unchanged and the signature verifies. */
+            valid: boolean;
+            /**
+             * @description `intact`; `unknown_code` (no certificate has this code: mistyped or tampered); `record_altered` (the stored record no longer hashes to the code); `bad_signature` (the signature does not verify with the published key).
+             * @enum {string}
+             */
+            reason: "intact" | "unknown_code" | "record_altered" | "bad_signature";
+            /** @description What the certificate states; null when the code is unknown. */
+            certificate: {
+                /** @description Id of the certificate. */
+                id: string;
+                /** @description Title of the module. */
+                moduleTitle: string;
+                /** @description Name of the person. */
+                userName: string;
+                /**
+                 * Format: date-time
+                 * @description When the module was completed.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                completedAt: string;
+                /** @description When the completion stops counting; null when never. */
+                expiresAt: string | null;
+                /** @description True when `expiresAt` is past. */
+                expired: boolean;
+                /** @description Signing key of the certificate. */
+                keyId: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the check ran.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            checkedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.training_records.coverage",
+         *       "at": "2026-11-22T09:30:00.000Z",
+         *       "framework": "eu-ai-act",
+         *       "roles": [
+         *         {
+         *           "roleId": "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "name": "ML engineer",
+         *           "requiredModuleIds": [
+         *             "tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *           ],
+         *           "people": 2,
+         *           "trained": 1,
+         *           "share": 0.5
+         *         }
+         *       ],
+         *       "people": 2,
+         *       "trained": 1,
+         *       "share": 0.5,
+         *       "overdue": [
+         *         {
+         *           "userId": "usr_01JD3Z9A4D2H8K6M0P3R5T7V9X",
+         *           "name": "Tomas Berg",
+         *           "moduleId": "tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "moduleTitle": "AI literacy basics",
+         *           "roleIds": [
+         *             "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *           ],
+         *           "reason": "never_completed",
+         *           "expiredAt": null
+         *         }
+         *       ]
+         *     }
+         */
+        TrainingCoverage: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.training_records.module`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.training_records.coverage";
+            /**
+             * Format: date-time
+             * @description Time the coverage is computed for (completions valid at that time count).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            at: string;
+            /** @description Framework the modules were restricted to; null for every module. */
+            framework: string | null;
+            /** @description One entry per role some module is required of, by role name. */
+            roles: {
+                /** @description Id of the role. */
+                roleId: string;
+                /** @description Name of the role. */
+                name: string;
+                /** @description Modules required of the role. */
+                requiredModuleIds: string[];
+                /** @description Active people holding the role. */
+                people: number;
+                /** @description Of those, the people with an unexpired completion of every module required of the role. */
+                trained: number;
+                /** @description `trained / people`, 0 to 1 (0 when nobody holds the role). */
+                share: number;
+            }[];
+            /** @description Active people who must complete at least one module. */
+            people: number;
+            /** @description Of those, the people with every required module valid. */
+            trained: number;
+            /** @description `trained / people`, 0 to 1. */
+            share: number;
+            /** @description Each (person, required module) pair without a valid completion, by name then module title. */
+            overdue: {
+                /** @description Id of the person. */
+                userId: string;
+                /** @description Name of the person. */
+                name: string;
+                /** @description Id of the required module. */
+                moduleId: string;
+                /** @description Title of the module. */
+                moduleTitle: string;
+                /** @description The person's roles that require the module. */
+                roleIds: string[];
+                /**
+                 * @description `never_completed`, or `expired` (the newest completion has run out).
+                 * @enum {string}
+                 */
+                reason: "never_completed" | "expired";
+                /** @description When the newest completion expired; null when never completed. */
+                expiredAt: string | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.training_records.module",
+         *       "id": "tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "AI literacy basics",
+         *       "description": "What AI systems are, their risks and how to use them responsibly.",
+         *       "requiredForRoleIds": [
+         *         "rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *       ],
+         *       "validityDays": 365,
+         *       "frameworkRefs": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "reference": "Art. 4"
+         *         }
+         *       ],
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrainingModule: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.training_records.module`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.training_records.module";
+            /**
+             * @description Identifier with prefix `tmd_`.
+             * @example tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Title of the module. */
+            title: string;
+            /** @description What the module teaches; null when not given. */
+            description: string | null;
+            /** @description Roles (`rol_`) whose active holders must complete the module; empty when it is optional. */
+            requiredForRoleIds: string[];
+            /** @description Days a completion stays valid before it must be renewed; null when it does not expire. */
+            validityDays: number | null;
+            /** @description Provisions the module answers (`eu-ai-act` `Art. 4`). */
+            frameworkRefs: {
+                /**
+                 * @description Id of a shipped framework dictionary (`eu-ai-act`).
+                 * @example eu-ai-act
+                 */
+                framework: string;
+                /** @description The provision the module answers (`Art. 4`). */
+                reference: string;
+            }[];
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.training_records.record",
+         *       "id": "trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "moduleId": "tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "userId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "completedAt": "2026-11-20T14:00:00.000Z",
+         *       "score": 92,
+         *       "expiresAt": "2027-11-20T14:00:00.000Z",
+         *       "expired": false,
+         *       "certificateId": "tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        TrainingRecord: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.training_records.module`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.training_records.record";
+            /**
+             * @description Identifier with prefix `trc_`.
+             * @example trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Id of the module completed (`tmd_`). */
+            moduleId: string;
+            /** @description Id of the person (`usr_`) who completed it. */
+            userId: string;
+            /**
+             * Format: date-time
+             * @description When the person completed the module.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            completedAt: string;
+            /** @description Score in percent, 0 to 100; null when not scored. */
+            score: number | null;
+            /** @description When the completion stops counting: `completedAt` plus the module's `validityDays`; null when it does not expire. */
+            expiresAt: string | null;
+            /** @description True when `expiresAt` is in the past at the time of the response. */
+            expired: boolean;
+            /** @description Id of the certificate (`tcf_`) issued for the completion. */
+            certificateId: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
          *       "reason": "Reviewed by the governance board."
          *     }
          */
@@ -10442,6 +20793,50 @@ export interface components {
             name?: string;
             /** @description New description, up to 2,000 characters; null clears it, absent keeps it. */
             description?: string | null;
+        };
+        /**
+         * @example {
+         *       "title": "AI risk management policy",
+         *       "text": "Policy. The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689.\n\nTechnical documentation is kept per Annex IV.",
+         *       "source": "risk-policy.txt",
+         *       "metadata": {
+         *         "owner": "compliance"
+         *       }
+         *     }
+         */
+        UploadContextDocumentRequest: {
+            /** @description Title of the document, 1 to 200 characters. */
+            title: string;
+            /** @description The document text. Give `text` or `contentBase64`, not both. At most 1 MiB of UTF-8: larger is 400 `bad_request`. */
+            text?: string;
+            /**
+             * Format: base64
+             * @description The document as base64 of UTF-8 text, decoded and stored as text (bytes that are not UTF-8 are 422). At most 1 MiB decoded: larger is 400 `bad_request`.
+             */
+            contentBase64?: string;
+            /** @description IANA media type of the text; `text/plain` when absent. */
+            mediaType?: string;
+            /** @description Where the document came from: file name or URI. */
+            source?: string;
+            /** @description Free key/value metadata, at most 20 keys of up to 64 characters, values up to 500. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @example {
+         *       "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "note": "Board asked for monthly updates."
+         *     }
+         */
+        WatchRiskRequest: {
+            /**
+             * @description The risk to watch; 404 when it is not a risk of the tenant.
+             * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            riskId: string;
+            /** @description Why the risk is watched, up to 500 characters. */
+            note?: string;
         };
         /**
          * @example {
@@ -17438,6 +27833,2239 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
+    "context.documents.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only documents whose `sha256` equals this value. Lowercase hex SHA-256 of the text: finds uploads of the same text. */
+                sha256?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["ContextDocument"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadContextDocumentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextDocument"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.documents.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `doc_`.
+                 * @example doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextDocument"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.documentText": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `doc_`.
+                 * @example doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextDocumentText"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.classify": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClassifyContextRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextClassification"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.clauseExtract": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClauseExtractRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextClauseExtraction"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.map": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MapContextRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextMapping"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.gapAnalysis": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GapAnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextGapAnalysis"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "context.recommendations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only gaps of this activated framework; all activated frameworks when absent.
+                 * @example eu-ai-act
+                 */
+                framework?: string;
+                /**
+                 * @description How many recommendations to return, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextRecommendations"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "search.kinds": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchKindList"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "search.frameworks": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description The text to search, 1 to 200 characters: words are matched against the indexed fields (case ignored; a word also matches longer words it begins); records are ranked by BM25 relevance, the title weighing double.
+                 * @example risk management
+                 */
+                q: string;
+                /** @description Only records whose facet `kind` has this value, or one of these comma-separated values. Kind of record (`control`, `clause`, ...), one of the ids of `GET /v1/search/kinds`. Filters on several facets combine with AND. */
+                kind?: string;
+                /** @description Only records whose facet `framework` has this value, or one of these comma-separated values. Framework dictionary the record belongs to or cites (`eu-ai-act`); a crosswalk edge has both of its ends. Filters on several facets combine with AND. */
+                framework?: string;
+                /** @description Only records whose facet `jurisdiction` has this value, or one of these comma-separated values. Jurisdiction: a dictionary's (`EU`), an assessment's, a sub-processor's region, a specialist's. Filters on several facets combine with AND. */
+                jurisdiction?: string;
+                /** @description Only records whose facet `category` has this value, or one of these comma-separated values. Category: a control's, a workflow's, the key of a metadata label. Filters on several facets combine with AND. */
+                category?: string;
+                /** @description Only records whose facet `type` has this value, or one of these comma-separated values. Type within the kind: a framework's kind (`regulation`), an evidence record's kind (`policy`), an assessment's type, a question's answer type, an attestation's subject type, a label's resource type. Filters on several facets combine with AND. */
+                type?: string;
+                /** @description Only records whose facet `control` has this value, or one of these comma-separated values. Control id the record cites (`AIA-RMS-01`). Filters on several facets combine with AND. */
+                control?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "search.evidence": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description The text to search, 1 to 200 characters: words are matched against the indexed fields (case ignored; a word also matches longer words it begins); records are ranked by BM25 relevance, the title weighing double.
+                 * @example risk management
+                 */
+                q: string;
+                /** @description Only records whose facet `type` has this value, or one of these comma-separated values. Type within the kind: a framework's kind (`regulation`), an evidence record's kind (`policy`), an assessment's type, a question's answer type, an attestation's subject type, a label's resource type. Filters on several facets combine with AND. */
+                type?: string;
+                /** @description Only records whose facet `control` has this value, or one of these comma-separated values. Control id the record cites (`AIA-RMS-01`). Filters on several facets combine with AND. */
+                control?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "search.findings": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description The text to search, 1 to 200 characters: words are matched against the indexed fields (case ignored; a word also matches longer words it begins); records are ranked by BM25 relevance, the title weighing double.
+                 * @example risk management
+                 */
+                q: string;
+                /** @description Only records whose facet `severity` has this value, or one of these comma-separated values. Severity of a finding: `low`, `medium`, `high` or `critical`. Filters on several facets combine with AND. */
+                severity?: string;
+                /** @description Only records whose facet `status` has this value, or one of these comma-separated values. Lifecycle state of the record (`open`, `draft`, `active`, ...). Filters on several facets combine with AND. */
+                status?: string;
+                /** @description Only records whose facet `control` has this value, or one of these comma-separated values. Control id the record cites (`AIA-RMS-01`). Filters on several facets combine with AND. */
+                control?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "search.specialists": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description The text to search, 1 to 200 characters: words are matched against the indexed fields (case ignored; a word also matches longer words it begins); records are ranked by BM25 relevance, the title weighing double.
+                 * @example risk management
+                 */
+                q: string;
+                /** @description Only records whose facet `expertise` has this value, or one of these comma-separated values. Framework id a specialist lists as expertise. Filters on several facets combine with AND. */
+                expertise?: string;
+                /** @description Only records whose facet `jurisdiction` has this value, or one of these comma-separated values. Jurisdiction: a dictionary's (`EU`), an assessment's, a sub-processor's region, a specialist's. Filters on several facets combine with AND. */
+                jurisdiction?: string;
+                /** @description Only records whose facet `firm` has this value, or one of these comma-separated values. Id of the firm a specialist belongs to (`frm_...`). Filters on several facets combine with AND. */
+                firm?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "search.crosswalks": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description The text to search, 1 to 200 characters: words are matched against the indexed fields (case ignored; a word also matches longer words it begins); records are ranked by BM25 relevance, the title weighing double.
+                 * @example risk management
+                 */
+                q: string;
+                /** @description Only records whose facet `framework` has this value, or one of these comma-separated values. Framework dictionary the record belongs to or cites (`eu-ai-act`); a crosswalk edge has both of its ends. Filters on several facets combine with AND. */
+                framework?: string;
+                /** @description Only records whose facet `relationship` has this value, or one of these comma-separated values. Relationship of a crosswalk edge: `equal`, `subset`, `superset`, `intersect` or `not_related`. Filters on several facets combine with AND. */
+                relationship?: string;
+                /** @description Only records whose facet `rationale` has this value, or one of these comma-separated values. Rationale of a crosswalk edge: `syntactic`, `semantic` or `functional`. Filters on several facets combine with AND. */
+                rationale?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "search.multiIndex": {
+        parameters: {
+            query: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description The text to search, 1 to 200 characters: words are matched against the indexed fields (case ignored; a word also matches longer words it begins); records are ranked by BM25 relevance, the title weighing double.
+                 * @example risk management
+                 */
+                q: string;
+                /** @description Only records whose facet `framework` has this value, or one of these comma-separated values. Framework dictionary the record belongs to or cites (`eu-ai-act`); a crosswalk edge has both of its ends. Filters on several facets combine with AND. */
+                framework?: string;
+                /** @description Only records whose facet `jurisdiction` has this value, or one of these comma-separated values. Jurisdiction: a dictionary's (`EU`), an assessment's, a sub-processor's region, a specialist's. Filters on several facets combine with AND. */
+                jurisdiction?: string;
+                /** @description Only records whose facet `category` has this value, or one of these comma-separated values. Category: a control's, a workflow's, the key of a metadata label. Filters on several facets combine with AND. */
+                category?: string;
+                /** @description Only records whose facet `type` has this value, or one of these comma-separated values. Type within the kind: a framework's kind (`regulation`), an evidence record's kind (`policy`), an assessment's type, a question's answer type, an attestation's subject type, a label's resource type. Filters on several facets combine with AND. */
+                type?: string;
+                /** @description Only records whose facet `status` has this value, or one of these comma-separated values. Lifecycle state of the record (`open`, `draft`, `active`, ...). Filters on several facets combine with AND. */
+                status?: string;
+                /** @description Only records whose facet `severity` has this value, or one of these comma-separated values. Severity of a finding: `low`, `medium`, `high` or `critical`. Filters on several facets combine with AND. */
+                severity?: string;
+                /** @description Only records whose facet `relationship` has this value, or one of these comma-separated values. Relationship of a crosswalk edge: `equal`, `subset`, `superset`, `intersect` or `not_related`. Filters on several facets combine with AND. */
+                relationship?: string;
+                /** @description Only records whose facet `rationale` has this value, or one of these comma-separated values. Rationale of a crosswalk edge: `syntactic`, `semantic` or `functional`. Filters on several facets combine with AND. */
+                rationale?: string;
+                /** @description Only records whose facet `control` has this value, or one of these comma-separated values. Control id the record cites (`AIA-RMS-01`). Filters on several facets combine with AND. */
+                control?: string;
+                /** @description Only records whose facet `expertise` has this value, or one of these comma-separated values. Framework id a specialist lists as expertise. Filters on several facets combine with AND. */
+                expertise?: string;
+                /** @description Only records whose facet `firm` has this value, or one of these comma-separated values. Id of the firm a specialist belongs to (`frm_...`). Filters on several facets combine with AND. */
+                firm?: string;
+                /**
+                 * @description Comma-separated kinds to search (`framework`, `control`, `clause`, `requirement`, `question`, `glossary_term`, `crosswalk`, `profile`, `workflow`, `evidence`, `assessment`, `attestation`, `obligation`, `finding`, `policy`, `label`, `certification`, `sub_processor`, `person`, `specialist`); all 20 when absent. A filter on a facet a kind does not have leaves no record of that kind.
+                 * @example control,evidence,finding
+                 */
+                kinds?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchMultiIndexResults"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.inbox.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description `true`: only unread notifications; `false`: only read ones; absent: both. */
+                unread?: "true" | "false";
+                /** @description Only notifications of this event type. */
+                eventType?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Notification"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.inbox.counts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationInboxCounts"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.inbox.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `ntf_`.
+                 * @example ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.markRead": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkNotificationsReadRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkNotificationsReadResult"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.subscribe.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only notification subscriptions whose `status` equals this value. */
+                status?: "active" | "paused" | "canceled";
+                /** @description Only notification subscriptions whose `subscriberId` equals this value. */
+                subscriberId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["NotificationSubscription"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.subscribe.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.subscribe.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nsb_`.
+                 * @example nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.subscribe.pause": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nsb_`.
+                 * @example nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.subscribe.resume": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nsb_`.
+                 * @example nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.subscribe.cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nsb_`.
+                 * @example nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSubscription"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.preferences.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.preferences.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutNotificationPreferencesRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.slack.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only Slack channels in this state. */
+                status?: "active" | "disabled";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["NotificationSlackChannel"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.slack.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationSlackChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSlackChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.slack.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSlackChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.slack.disable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSlackChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.slack.enable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSlackChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.slack.deliveries": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "delivering" | "succeeded" | "failed";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["NotificationDelivery"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.teams.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only Teams channels in this state. */
+                status?: "active" | "disabled";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["NotificationTeamsChannel"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.teams.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationTeamsChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTeamsChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.teams.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTeamsChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.teams.disable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTeamsChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.teams.enable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationTeamsChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.teams.deliveries": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "delivering" | "succeeded" | "failed";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["NotificationDelivery"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only email channels in this state. */
+                status?: "active" | "disabled";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["NotificationEmailChannel"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationEmailChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.disable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.enable": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.deliveries": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "delivering" | "succeeded" | "failed";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["NotificationDelivery"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
     "stakeholders.users.list": {
         parameters: {
             query?: {
@@ -17813,6 +30441,258 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
+    "stakeholders.assignments.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only assignments whose `personId` equals this value.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                personId?: string;
+                /**
+                 * @description Only assignments whose `roleId` equals this value.
+                 * @example rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                roleId?: string;
+                /**
+                 * @description Only assignments whose `systemId` equals this value.
+                 * @example sys_credit_scoring_v2
+                 */
+                systemId?: string;
+                /**
+                 * @description Only assignments whose `control` equals this value.
+                 * @example AIA-RMS-01
+                 */
+                control?: string;
+                /** @description Only assignments whose `raci` equals this value. */
+                raci?: "responsible" | "accountable" | "consulted" | "informed";
+                /** @description Only assignments whose `status` equals this value. */
+                status?: "active" | "removed";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["StakeholderAssignment"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "stakeholders.assignments.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStakeholderAssignmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StakeholderAssignment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "stakeholders.assignments.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asg_`.
+                 * @example asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StakeholderAssignment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "stakeholders.assignments.remove": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asg_`.
+                 * @example asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StakeholderAssignment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "stakeholders.raci": {
+        parameters: {
+            query: {
+                /**
+                 * @description The AI system to chart (required).
+                 * @example sys_credit_scoring_v2
+                 */
+                systemId: string;
+                /** @description Only the controls of this activated framework (and the controls assigned that belong to it). */
+                framework?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RaciChart"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
     "stakeholders.approvalChains.list": {
         parameters: {
             query?: {
@@ -17936,6 +30816,5850 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApprovalChain"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.raci": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceOrgRaci"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.decisionRights.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only decision rights of this decision type. */
+                decisionType?: string;
+                /** @description Only decision rights whose `status` equals this value. */
+                status?: "active" | "retired";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GovernanceDecisionRight"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.decisionRights.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGovernanceDecisionRightRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceDecisionRight"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.decisionRights.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gdr_`.
+                 * @example gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceDecisionRight"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.decisionRights.retire": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gdr_`.
+                 * @example gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceDecisionRight"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.approvals.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only approvals whose `status` equals this value. */
+                status?: "pending" | "approved" | "rejected";
+                /**
+                 * @description Only approvals whose `chainId` equals this value.
+                 * @example apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                chainId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GovernanceApproval"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.approvals.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGovernanceApprovalRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceApproval"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.approvals.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gap_`.
+                 * @example gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceApproval"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.approvals.approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gap_`.
+                 * @example gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GovernanceApprovalDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceApproval"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.approvals.reject": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gap_`.
+                 * @example gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GovernanceApprovalDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceApproval"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only board meetings whose `status` equals this value. */
+                status?: "scheduled" | "held" | "minutes_approved" | "canceled";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GovernanceBoardMeeting"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGovernanceBoardMeetingRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gbm_`.
+                 * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.hold": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gbm_`.
+                 * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.approve_minutes": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gbm_`.
+                 * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gbm_`.
+                 * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.recordMinutes": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gbm_`.
+                 * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GovernanceBoardMinutesRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.listDecisions": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gbm_`.
+                 * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GovernanceBoardDecision"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.boardMeetings.createDecision": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gbm_`.
+                 * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGovernanceBoardDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceBoardDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.delegations.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only delegations whose `fromPersonId` equals this value.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                fromPersonId?: string;
+                /**
+                 * @description Only delegations whose `toPersonId` equals this value.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                toPersonId?: string;
+                /** @description Only delegations whose `status` equals this value. */
+                status?: "active" | "revoked";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GovernanceDelegation"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.delegations.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGovernanceDelegationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceDelegation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.delegations.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gdl_`.
+                 * @example gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceDelegation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.delegations.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gdl_`.
+                 * @example gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceDelegation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.conflicts.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only conflicts of interest whose `personId` equals this value.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                personId?: string;
+                /** @description Only conflicts of interest whose `status` equals this value. */
+                status?: "open" | "managed" | "closed";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GovernanceConflictOfInterest"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.conflicts.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGovernanceConflictRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceConflictOfInterest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.conflicts.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gci_`.
+                 * @example gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceConflictOfInterest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.conflicts.manage": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gci_`.
+                 * @example gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceConflictOfInterest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.conflicts.close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gci_`.
+                 * @example gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceConflictOfInterest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.snapshot.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["GovernanceSnapshot"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.snapshot.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGovernanceSnapshotRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceSnapshot"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "governance.snapshot.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `gsn_`.
+                 * @example gsn_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GovernanceSnapshot"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.posture": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditPosture"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.drift": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Industry profile whose baseline to compare against (`banking`, `education`, ...); when absent, the profile of the tenant’s onboarding kickoff (the one in progress, else the latest).
+                 * @example banking
+                 */
+                profile?: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditDrift"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.findings.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only findings whose `status` equals this value. `open` or `closed`. */
+                status?: "open" | "closed";
+                /** @description Only findings whose `severity` equals this value. `low`, `medium`, `high` or `critical`. */
+                severity?: "low" | "medium" | "high" | "critical";
+                /** @description Only findings whose `controlId` equals this value. A control id (`AIA-RMS-01`). */
+                controlId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SelfAuditFinding"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.findings.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSelfAuditFindingRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditFinding"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.findings.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `fnd_`.
+                 * @example fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditFinding"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.remediations.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only remediations whose `status` equals this value. `open`, `in_progress`, `resolved` or `verified`. */
+                status?: "open" | "in_progress" | "resolved" | "verified";
+                /**
+                 * @description Only remediations whose `findingId` equals this value.
+                 * @example fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                findingId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SelfAuditRemediation"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.remediations.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSelfAuditRemediationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.remediations.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rem_`.
+                 * @example rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.remediations.start": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rem_`.
+                 * @example rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.remediations.resolve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rem_`.
+                 * @example rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.remediations.verify": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rem_`.
+                 * @example rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.remediations.reopen": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rem_`.
+                 * @example rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.evidence.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only evidence links whose `evidenceId` equals this value.
+                 * @example evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                evidenceId?: string;
+                /** @description Only evidence links whose `targetId` equals this value. A finding (`fnd_`) or remediation (`rem_`) id. */
+                targetId?: string;
+                /**
+                 * @description Only evidence links whose `findingId` equals this value. Links to this finding or to its remediation.
+                 * @example fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                findingId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SelfAuditEvidenceLink"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.evidence.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSelfAuditEvidenceLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditEvidenceLink"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "self_audit.evidence.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `sev_`.
+                 * @example sev_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAuditEvidenceLink"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.risks.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only risks in this status. */
+                status?: "open" | "treated" | "accepted" | "closed";
+                /** @description Only risks of this domain. */
+                domain?: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+                /** @description Only risks of this business area (exact match). */
+                area?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Risk"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.risks.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRiskRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Risk"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.risks.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rsk_`.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Risk"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.risks.close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rsk_`.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Risk"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.treatments.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only treatments of this risk.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                riskId?: string;
+                /** @description Only treatments in this status. */
+                status?: "planned" | "implemented";
+                /** @description Only treatments of this type. */
+                type?: "accept" | "mitigate" | "transfer" | "avoid";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskTreatment"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.treatments.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRiskTreatmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskTreatment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.treatments.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rtr_`.
+                 * @example rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskTreatment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.treatments.implement": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rtr_`.
+                 * @example rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskTreatment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.scores.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only risks in this status. */
+                status?: "open" | "treated" | "accepted" | "closed";
+                /** @description Only risks of this domain. */
+                domain?: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskScore"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.scores.history": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rsk_`.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                riskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskScoreHistory"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.heatmap": {
+        parameters: {
+            query?: {
+                /** @description `residual` (default) or `inherent`: which score places a risk. */
+                basis?: "residual" | "inherent";
+                /** @description `true` counts closed risks too; by default they are left out. */
+                includeClosed?: "true" | "false";
+                /** @description Only risks of this domain. */
+                domain?: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskHeatmap"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.reviews.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only reviews of this risk.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                riskId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskReview"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.reviews.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRiskReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskReview"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.reviews.due": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description `true`: only risks whose next review date has passed; `false`: only those not yet due; absent: all. */
+                overdue?: "true" | "false";
+                /**
+                 * @description Only risks of this accountable owner.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                ownerId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskReviewDue"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.signOff.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only sign-offs of this risk.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                riskId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskSignOff"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk_register.signOff.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRiskSignOffRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskSignOff"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk.navigate": {
+        parameters: {
+            query?: {
+                /** @description `true` counts closed risks too; by default the view covers the risks that are not closed. */
+                includeClosed?: "true" | "false";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskNavigation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk.policyGaps": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description `true` counts closed risks too; by default the view covers the risks that are not closed. */
+                includeClosed?: "true" | "false";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskPolicyGap"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk.watchlist.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["RiskWatch"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk.watchlist.add": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatchRiskRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskWatch"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk.watchlist.remove": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rsk_`.
+                 * @example rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                riskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RiskUnwatched"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk.topRisks": {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many risks, 1 to 100; 10 when absent.
+                 * @example 10
+                 */
+                limit?: number;
+                /** @description Only risks of this domain. */
+                domain?: "ai" | "privacy" | "security" | "third-party" | "operational" | "regulatory" | "financial";
+                /** @description `true` counts closed risks too; by default the view covers the risks that are not closed. */
+                includeClosed?: "true" | "false";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopRisksView"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "risk.byDomain": {
+        parameters: {
+            query?: {
+                /** @description `true` counts closed risks too; by default the view covers the risks that are not closed. */
+                includeClosed?: "true" | "false";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RisksByDomainView"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.drafts.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only policies in this state. */
+                status?: "draft" | "in_approval" | "published" | "retired";
+                /**
+                 * @description Only policies that list this control.
+                 * @example AIA-RMS-01
+                 */
+                controlId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Policy"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.drafts.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.drafts.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `pol_`.
+                 * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.versions.add": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddPolicyVersionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyVersion"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.versions.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `pol_`.
+                 * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["PolicyVersion"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.versions.diff": {
+        parameters: {
+            query?: {
+                /** @description Version compared from; the version before `to` when absent (or `to` itself for version 1). */
+                from?: number;
+                /** @description Version compared to; the newest version when absent. */
+                to?: number;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `pol_`.
+                 * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyDiff"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.versions.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `pol_`.
+                 * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /**
+                 * @description Number of the version: 1 for the first, counting up.
+                 * @example 1
+                 */
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyVersion"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.publish.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only the walks of this policy.
+                 * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                policyId?: string;
+                /** @description Only walks in this state. */
+                status?: "pending" | "approved" | "rejected";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["PolicyPublication"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.publish.start": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyPublication"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.publish.approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyPublication"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.publish.reject": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyPublication"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.attest.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only attestations of this policy.
+                 * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                policyId?: string;
+                /**
+                 * @description Only attestations of this person.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                userId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["PolicyAttestation"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.attest.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyAttestation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.attest.coverage": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated role ids: count only active people holding one of them.
+                 * @example rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                roleIds?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `pol_`.
+                 * @example pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyAttestationCoverage"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.retire": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetirePolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "policy_authoring.gapFill": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only this activated framework.
+                 * @example eu-ai-act
+                 */
+                framework?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyGapFill"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.modules.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TrainingModule"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.modules.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrainingModuleRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingModule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.modules.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `tmd_`.
+                 * @example tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingModule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.records.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only completions of this person.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                userId?: string;
+                /**
+                 * @description Only completions of this module.
+                 * @example tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                moduleId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TrainingRecord"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.records.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTrainingRecordRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingRecord"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.coverage": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this role (the totals then count its holders only).
+                 * @example rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                roleId?: string;
+                /**
+                 * @description Only modules citing this framework in `frameworkRefs` (`eu-ai-act` for Art. 4 AI literacy).
+                 * @example eu-ai-act
+                 */
+                framework?: string;
+                /**
+                 * @description Compute as of this time (ISO 8601 UTC); now when absent.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                at?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingCoverage"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.certificates.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only certificates of this person.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                userId?: string;
+                /**
+                 * @description Only certificates of this module.
+                 * @example tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                moduleId?: string;
+                /**
+                 * @description Only the certificate of this completion record.
+                 * @example trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                recordId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["TrainingCertificate"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "training_records.certificates.verify": {
+        parameters: {
+            query: {
+                /**
+                 * @description Verification code of the certificate: 64 hex digits.
+                 * @example 5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d
+                 */
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrainingCertificateVerification"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.specialists": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only consultants who know this framework dictionary.
+                 * @example eu-ai-act
+                 */
+                expertise?: string;
+                /**
+                 * @description Only consultants who work in this jurisdiction (case-insensitive).
+                 * @example EU
+                 */
+                jurisdiction?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MarketplaceSpecialist"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.publishedListings": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only listings that cover this framework dictionary.
+                 * @example eu-ai-act
+                 */
+                framework?: string;
+                /**
+                 * @description Only listings of this firm.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                firmId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MarketplacePublishedListing"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.listings.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only listings whose `status` equals this value. */
+                status?: "draft" | "published" | "withdrawn";
+                /**
+                 * @description Only listings whose `firmId` equals this value.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                firmId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MarketplaceListing"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.listings.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMarketplaceListingRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceListing"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.listings.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `mls_`.
+                 * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceListing"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.listings.publish": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `mls_`.
+                 * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceListing"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.listings.withdraw": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `mls_`.
+                 * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceListing"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.engagements.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only engagements in this state. */
+                status?: "active" | "ended" | "revoked";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MarketplaceEngagement"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.engagements.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMarketplaceEngagementRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceEngagement"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.engagements.end": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndMarketplaceEngagementRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceEngagement"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.engagements.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndMarketplaceEngagementRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceEngagement"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.reviews.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only reviews of this firm.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                firmId?: string;
+                /**
+                 * @description Only reviews of engagements made through this listing.
+                 * @example mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                listingId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["MarketplaceReview"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.reviews.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMarketplaceReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceReview"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "marketplace.matching": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Matches per page, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketplaceMatching"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.firms.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SpecialistFirm"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.firms.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpecialistFirmRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistFirm"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.firms.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `frm_`.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistFirm"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.consultants.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only consultants whose `firmId` equals this value.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                firmId?: string;
+                /** @description Only consultants whose `status` equals this value. */
+                status?: "unlisted" | "listed";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SpecialistConsultant"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.consultants.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpecialistConsultantRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistConsultant"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.consultants.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `csl_`.
+                 * @example csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistConsultant"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.consultants.list_in_marketplace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `csl_`.
+                 * @example csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistConsultant"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.consultants.unlist": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `csl_`.
+                 * @example csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistConsultant"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.certifications.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only certifications whose `firmId` equals this value.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                firmId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SpecialistCertification"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.certifications.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpecialistCertificationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistCertification"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.certifications.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `scc_`.
+                 * @example scc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistCertification"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.clientEngagements": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only engagements of this firm of the tenant.
+                 * @example frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                firmId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SpecialistClientEngagement"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.fees.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only fees of this engagement.
+                 * @example meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                engagementId?: string;
+                /**
+                 * @description Only fees of this billing period.
+                 * @example 2026-11
+                 */
+                period?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["SpecialistFee"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.fees.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpecialistFeeRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistFee"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "specialists.billingShare": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this billing period; every period when absent.
+                 * @example 2026-11
+                 */
+                period?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpecialistBillingShare"];
                 };
             };
             400: components["responses"]["bad_request"];
@@ -24302,6 +43026,534 @@ export interface operations {
             };
         };
     };
+    "webhook.document.uploaded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "document.uploaded";
+                    data?: components["schemas"]["ContextDocument"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.document.classified": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "document.classified";
+                    data?: components["schemas"]["ContextDocument"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.document.mapped": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "document.mapped";
+                    data?: components["schemas"]["ContextMapping"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_subscription.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_subscription.created";
+                    data?: components["schemas"]["NotificationSubscription"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_subscription.paused": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_subscription.paused";
+                    data?: components["schemas"]["NotificationSubscription"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_subscription.resumed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_subscription.resumed";
+                    data?: components["schemas"]["NotificationSubscription"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_subscription.canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_subscription.canceled";
+                    data?: components["schemas"]["NotificationSubscription"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification.marked_read": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification.marked_read";
+                    data?: components["schemas"]["MarkNotificationsReadResult"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_preferences.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_preferences.updated";
+                    data?: components["schemas"]["NotificationPreferences"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_channel.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_channel.created";
+                    data?: components["schemas"]["NotificationSlackChannel"] | components["schemas"]["NotificationTeamsChannel"] | components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_channel.disabled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_channel.disabled";
+                    data?: components["schemas"]["NotificationSlackChannel"] | components["schemas"]["NotificationTeamsChannel"] | components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_channel.enabled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_channel.enabled";
+                    data?: components["schemas"]["NotificationSlackChannel"] | components["schemas"]["NotificationTeamsChannel"] | components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.user.created": {
         parameters: {
             query?: never;
@@ -24502,6 +43754,2426 @@ export interface operations {
                     /** @constant */
                     type?: "approval_chain.created";
                     data?: components["schemas"]["ApprovalChain"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assignment.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assignment.created";
+                    data?: components["schemas"]["StakeholderAssignment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assignment.removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assignment.removed";
+                    data?: components["schemas"]["StakeholderAssignment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.decision_right.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "decision_right.created";
+                    data?: components["schemas"]["GovernanceDecisionRight"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.decision_right.retired": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "decision_right.retired";
+                    data?: components["schemas"]["GovernanceDecisionRight"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.approval.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "approval.created";
+                    data?: components["schemas"]["GovernanceApproval"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.approval.step_approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "approval.step_approved";
+                    data?: components["schemas"]["GovernanceApproval"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.approval.approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "approval.approved";
+                    data?: components["schemas"]["GovernanceApproval"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.approval.rejected": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "approval.rejected";
+                    data?: components["schemas"]["GovernanceApproval"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.board_meeting.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "board_meeting.created";
+                    data?: components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.board_meeting.held": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "board_meeting.held";
+                    data?: components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.board_meeting.minutes_approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "board_meeting.minutes_approved";
+                    data?: components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.board_meeting.canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "board_meeting.canceled";
+                    data?: components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.board_meeting.minutes_recorded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "board_meeting.minutes_recorded";
+                    data?: components["schemas"]["GovernanceBoardMeeting"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.board_decision.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "board_decision.created";
+                    data?: components["schemas"]["GovernanceBoardDecision"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.delegation.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "delegation.created";
+                    data?: components["schemas"]["GovernanceDelegation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.delegation.revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "delegation.revoked";
+                    data?: components["schemas"]["GovernanceDelegation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.conflict.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "conflict.created";
+                    data?: components["schemas"]["GovernanceConflictOfInterest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.conflict.managed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "conflict.managed";
+                    data?: components["schemas"]["GovernanceConflictOfInterest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.conflict.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "conflict.closed";
+                    data?: components["schemas"]["GovernanceConflictOfInterest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.governance_snapshot.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "governance_snapshot.created";
+                    data?: components["schemas"]["GovernanceSnapshot"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.finding.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "finding.created";
+                    data?: components["schemas"]["SelfAuditFinding"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.remediation.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "remediation.created";
+                    data?: components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.remediation.started": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "remediation.started";
+                    data?: components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.remediation.resolved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "remediation.resolved";
+                    data?: components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.remediation.verified": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "remediation.verified";
+                    data?: components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.remediation.reopened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "remediation.reopened";
+                    data?: components["schemas"]["SelfAuditRemediation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.evidence_link.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "evidence_link.created";
+                    data?: components["schemas"]["SelfAuditEvidenceLink"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.finding.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "finding.closed";
+                    data?: components["schemas"]["SelfAuditFinding"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.finding.reopened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "finding.reopened";
+                    data?: components["schemas"]["SelfAuditFinding"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.risk.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "risk.created";
+                    data?: components["schemas"]["Risk"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.risk.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "risk.closed";
+                    data?: components["schemas"]["Risk"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.treatment.implemented": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "treatment.implemented";
+                    data?: components["schemas"]["RiskTreatment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.treatment.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "treatment.created";
+                    data?: components["schemas"]["RiskTreatment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.risk_review.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "risk_review.created";
+                    data?: components["schemas"]["RiskReview"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.risk.signed_off": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "risk.signed_off";
+                    data?: components["schemas"]["RiskSignOff"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.risk_watch.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "risk_watch.created";
+                    data?: components["schemas"]["RiskWatch"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.risk_watch.removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "risk_watch.removed";
+                    data?: components["schemas"]["RiskUnwatched"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.version_added": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.version_added";
+                    data?: components["schemas"]["PolicyVersion"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.submitted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.submitted";
+                    data?: components["schemas"]["PolicyPublication"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.approved";
+                    data?: components["schemas"]["PolicyPublication"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.policy.rejected": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "policy.rejected";
+                    data?: components["schemas"]["PolicyPublication"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.training.module_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "training.module_created";
+                    data?: components["schemas"]["TrainingModule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.listing.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "listing.created";
+                    data?: components["schemas"]["MarketplaceListing"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.listing.published": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "listing.published";
+                    data?: components["schemas"]["MarketplaceListing"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.listing.withdrawed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "listing.withdrawed";
+                    data?: components["schemas"]["MarketplaceListing"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.marketplace_engagement.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "marketplace_engagement.created";
+                    data?: components["schemas"]["MarketplaceEngagement"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.marketplace_engagement.ended": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "marketplace_engagement.ended";
+                    data?: components["schemas"]["MarketplaceEngagement"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.marketplace_engagement.revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "marketplace_engagement.revoked";
+                    data?: components["schemas"]["MarketplaceEngagement"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.marketplace_review.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "marketplace_review.created";
+                    data?: components["schemas"]["MarketplaceReview"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.firm.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "firm.created";
+                    data?: components["schemas"]["SpecialistFirm"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.consultant.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "consultant.created";
+                    data?: components["schemas"]["SpecialistConsultant"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.consultant.listed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "consultant.listed";
+                    data?: components["schemas"]["SpecialistConsultant"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.consultant.unlisted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "consultant.unlisted";
+                    data?: components["schemas"]["SpecialistConsultant"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.specialist_certification.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "specialist_certification.created";
+                    data?: components["schemas"]["SpecialistCertification"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.specialist_fee.recorded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "specialist_fee.recorded";
+                    data?: components["schemas"]["SpecialistFee"];
                 };
             };
         };

@@ -174,7 +174,7 @@ export function createApp(opts: AppOptions): express.Express {
     workspace: workspaceHandlers(deps),
     context: contextHandlers(deps),
     search: searchHandlers(deps),
-    notifications: notificationsHandlers(deps),
+    notifications: notificationsHandlers(deps, opts.webhooks),
     stakeholders: stakeholdersHandlers(deps),
     governance: governanceHandlers(deps),
     self_audit: selfAuditHandlers(deps),
