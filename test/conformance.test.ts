@@ -2,7 +2,7 @@ import { declaredResources, getWebhookEventType, type Resource, type TransitionS
 import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { exampleOf, makeRecord, runSetup } from './support/fixtures.ts';
+import { createBody, makeRecord, runSetup } from './support/fixtures.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -163,7 +163,7 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
 
     it('an Idempotency-Key replay returns the same response and creates nothing', async () => {
       const key = `conf-${r.object}-${Date.now()}`;
-      const body = exampleOf(spec.create?.body);
+      const body = await createBody(t, r);
       const first = await t.call('POST', r.collectionPath, { body, headers: { 'idempotency-key': key } });
       expect(first.status).toBe(201);
       const before = (await listAll(t, r, '', 200)).length;

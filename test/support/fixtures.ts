@@ -38,23 +38,60 @@ function forTenant(value: unknown, tenantId: string): unknown {
   return value;
 }
 
-/** Runs the calls a resource declares before its example is valid (activating a framework, ...). */
-export async function runSetup(t: TenantFixture, resource: Resource): Promise<void> {
-  for (const step of resource.spec.setup ?? []) {
-    const res = await t.call(step.method, step.path, { body: step.body });
-    if (res.status >= 300)
-      throw new Error(`setup ${step.method} ${step.path} of ${resource.object}: ${res.status} ${JSON.stringify(res.body)}`);
-  }
+/** What a resource's setup produced: the responses of its named steps, and the record's unique token. */
+export interface SetupContext {
+  named: Record<string, Json>;
+  unique: string;
 }
 
-/** A new record of the resource: created from the create example, or the newest one the setup brought. */
+let uniqueCounter = 0;
+const freshToken = () => `${Date.now().toString(36)}${(uniqueCounter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * A fixture with its placeholders filled: a string that is exactly `{{<as>.<field>}}` becomes that
+ * field of the named step's response (any type); `{{unique}}` inside a string becomes the token.
+ */
+export function fill(value: unknown, ctx: SetupContext): unknown {
+  if (typeof value === 'string') {
+    const ref = /^\{\{([a-zA-Z0-9_]+)\.([a-zA-Z0-9_]+)\}\}$/.exec(value);
+    if (ref) {
+      const step = ctx.named[ref[1] as string];
+      if (!step) throw new Error(`fixture names setup step ${ref[1]}, which does not exist or has not run`);
+      return step[ref[2] as string];
+    }
+    return value.replaceAll('{{unique}}', ctx.unique);
+  }
+  if (Array.isArray(value)) return value.map((v) => fill(v, ctx));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, ctx)]));
+  return value;
+}
+
+/** Runs the calls a resource declares before its example is valid (activating a framework, ...). */
+export async function runSetup(t: TenantFixture, resource: Resource): Promise<SetupContext> {
+  const ctx: SetupContext = { named: {}, unique: freshToken() };
+  for (const step of resource.spec.setup ?? []) {
+    const res = await t.call(step.method, step.path, { body: fill(step.body, ctx) });
+    if (res.status >= 300)
+      throw new Error(`setup ${step.method} ${step.path} of ${resource.object}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (step.as) ctx.named[step.as] = res.body as Json;
+  }
+  return ctx;
+}
+
+/** The body a new record is created with: the resource's fixture (or its example) for a fresh setup. */
+export async function createBody(t: TenantFixture, resource: Resource): Promise<unknown> {
+  const ctx = await runSetup(t, resource);
+  return fill(resource.spec.create?.fixture ?? exampleOf(resource.spec.create?.body), ctx);
+}
+
+/** A new record of the resource: created from its fixture or example, or the newest one the setup brought. */
 export async function makeRecord(t: TenantFixture, resource: Resource, headers: Record<string, string> = {}): Promise<Json> {
-  await runSetup(t, resource);
   if (resource.spec.create) {
-    const res = await t.call('POST', resource.collectionPath, { body: exampleOf(resource.spec.create.body), headers });
-    if (res.status !== 201) throw new Error(`create ${resource.object} from its example: ${res.status} ${JSON.stringify(res.body)}`);
+    const res = await t.call('POST', resource.collectionPath, { body: await createBody(t, resource), headers });
+    if (res.status !== 201) throw new Error(`create ${resource.object} from its fixture: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Json;
   }
+  await runSetup(t, resource);
   const res = await t.call('GET', `${resource.collectionPath}?limit=1`);
   const first = res.body?.data?.[0] as Json | undefined;
   if (!first) throw new Error(`${resource.object} has no create route and its setup brings no record`);
@@ -94,13 +131,15 @@ function paramSchemas(route: FlatRoute['route']): Record<string, unknown> {
 export async function fillPath(ts: TestServer, owner: TenantFixture, { route, meta }: FlatRoute): Promise<FilledPath> {
   let path = route.path;
   let ownsRecord = false;
+  let record: Json | undefined;
   for (const [name, schema] of Object.entries(paramSchemas(route))) {
     let value: string | undefined;
     const declared = meta.resource ? resourceByObject(meta.resource.object) : undefined;
     const example = exampleOf(schema);
     const prefix = typeof example === 'string' ? PREFIXED.exec(example)?.[1] : undefined;
     if (declared && name === 'id') {
-      value = String((await makeRecord(owner, declared)).id);
+      record = await makeRecord(owner, declared);
+      value = String(record.id);
     } else if (prefix) {
       const resource = declaredResources().find((r) => r.spec.idPrefix === prefix);
       if (resource) value = String((await makeRecord(owner, resource)).id);
@@ -119,11 +158,13 @@ export async function fillPath(ts: TestServer, owner: TenantFixture, { route, me
     if (value === undefined) throw new Error(`${route.path}: cannot fill :${name} from the contract (no resource, creator or example)`);
     path = path.replace(`:${name}`, encodeURIComponent(value));
   }
-  return { path, ownsRecord };
+  return { path, ownsRecord, ...(record ? { record } : {}) };
 }
 
 export interface FilledPath {
   path: string;
   /** True when a parameter is a record of the owner tenant (another tenant must get 404). */
   ownsRecord: boolean;
+  /** The record made for the `id` of a kit route, as created. */
+  record?: Json;
 }

@@ -16,6 +16,7 @@ export * from './rails/frameworks.ts';
 export * from './rails/glossary.ts';
 export * from './rails/governance.ts';
 export * from './rails/graph.ts';
+export * from './rails/incident-disclosures.ts';
 export * from './rails/marketplace.ts';
 export * from './rails/metadata.ts';
 export * from './rails/notifications.ts';

@@ -61,9 +61,10 @@ export interface ResourceSpec<
   /**
    * Calls a client makes before the create example is valid (activating the framework whose
    * controls it cites, ...); for a resource without `create`, the calls that bring records into
-   * being. Documentation, and the fixtures of the conformance suite.
+   * being. Documentation, and the fixtures of the conformance suite. A step named `as` lends its
+   * response's fields to later steps and to `create.fixture` (`{{<as>.<field>}}`).
    */
-  readonly setup?: readonly { readonly method: 'POST'; readonly path: string; readonly body: unknown }[];
+  readonly setup?: readonly { readonly method: 'POST'; readonly path: string; readonly body: unknown; readonly as?: string }[];
   readonly create?: {
     readonly body: Body & z.ZodType;
     /** Audit action; `<name>.created` when absent. */
@@ -75,6 +76,13 @@ export interface ResourceSpec<
     readonly summary: string;
     readonly description?: string;
     readonly eventSummary?: string;
+    /**
+     * The body the suites that walk the contract create records with, when the example cannot be
+     * sent twice (a unique name) or cites a record (a disclosure's id): the example with
+     * `{{unique}}` (a fresh token per record) and `{{<as>.<field>}}` (a field of a named setup
+     * step's response) in its strings. The example itself stays what a client would send.
+     */
+    readonly fixture?: unknown;
   };
   readonly transitions?: T;
   /** Permission area (`compliance` in `compliance:read`); the rail id when absent. */

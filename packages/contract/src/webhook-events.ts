@@ -162,11 +162,8 @@ const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
     obj({ provider: z.string(), lines: z.int() }),
   ),
 
-  e('incident.reported', 'An incident was reported.', incident),
-  e('incident.updated', 'An incident changed.', incident),
-  e('incident.disclosed', 'An incident was disclosed to an authority.', incident.extend({ authority: z.string() })),
+  // incident.reported, .updated, .disclosed, .closed and .reopened: the incident-disclosures rail's own.
   e('incident.sla_breached', 'A disclosure deadline was missed.', incident.extend({ deadline: at })),
-  e('incident.closed', 'An incident was closed.', incident),
 
   e('dsar.received', 'A data-subject request was received.', dsar),
   e('dsar.verified', "The data subject's identity was verified.", dsar),

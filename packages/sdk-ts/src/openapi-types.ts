@@ -5388,6 +5388,242 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/incident-disclosures/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List channels
+         * @description Returns the tenant's channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `regime` (channels whose `regime` equals the value). Needs `incident_disclosures:read`.
+         */
+        get: operations["incident_disclosures.channels.list"];
+        put?: never;
+        /**
+         * Register a regulator channel
+         * @description Registers the authority the tenant notifies under a regime, returned with the regime’s notification rules. 409 when a channel of that name exists for the regime. Returns 201 with the new channel, id `ich_<ULID>`. Needs `incident_disclosures:write`; recorded in the audit trail as `channel.created` in the same transaction, and emitted as the webhook event `channel.created`. Send an `Idempotency-Key` so that a retry does not create a second channel.
+         */
+        post: operations["incident_disclosures.channels.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a channel
+         * @description Returns the channel with this `ich_` id. Needs `incident_disclosures:read`. A channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["incident_disclosures.channels.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/disclosures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disclosures
+         * @description Returns the tenant's disclosures, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (disclosures whose `status` equals the value), `regime` (disclosures whose `regimes` contains the value). Needs `incident_disclosures:read`.
+         */
+        get: operations["incident_disclosures.disclosures.list"];
+        put?: never;
+        /**
+         * Open a disclosure
+         * @description Records an incident to disclose under the regimes given and computes every clock from `knownAt` (and `classifiedMajorAt` for DORA), with the legal source of each. Returns 201 with the new disclosure, id `idc_<ULID>`. Needs `incident_disclosures:write`; recorded in the audit trail as `incident.reported` in the same transaction, and emitted as the webhook event `incident.reported`. Send an `Idempotency-Key` so that a retry does not create a second disclosure.
+         */
+        post: operations["incident_disclosures.disclosures.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/disclosures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a disclosure
+         * @description Returns the disclosure with this `idc_` id. Needs `incident_disclosures:read`. A disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["incident_disclosures.disclosures.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Add facts to a disclosure
+         * @description Sets facts, factors or the DORA classification time; the clocks are recomputed (a death shortens the EU AI Act clock to 10 days). A closed disclosure: 409. Needs `incident_disclosures:write`; audited as `incident.updated`.
+         */
+        patch: operations["incident_disclosures.updateDisclosure"];
+        trace?: never;
+    };
+    "/v1/incident-disclosures/disclosures/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a disclosure
+         * @description Allowed when the disclosure's `status` is `open`; sets it to `closed` and returns the updated disclosure. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `incident_disclosures:write`; recorded in the audit trail as `incident.closed` (with the optional `reason`) and emitted as the webhook event `incident.closed`.
+         */
+        post: operations["incident_disclosures.disclosures.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/disclosures/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a disclosure
+         * @description Allowed when the disclosure's `status` is `closed`; sets it to `open` and returns the updated disclosure. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `incident_disclosures:write`; recorded in the audit trail as `incident.reopened` (with the optional `reason`) and emitted as the webhook event `incident.reopened`.
+         */
+        post: operations["incident_disclosures.disclosures.reopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List drafts
+         * @description Returns the tenant's drafts, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `disclosureId` (drafts whose `disclosureId` equals the value). Needs `incident_disclosures:read`.
+         */
+        get: operations["incident_disclosures.drafts.list"];
+        put?: never;
+        /**
+         * Draft a notification
+         * @description Builds the regulator-shaped notification of one stage from the disclosure: the fields the stage needs, filled from its facts, and the ones still missing. Drafts are versioned per stage and never sent by the service. Returns 201 with the new draft, id `idf_<ULID>`. Needs `incident_disclosures:write`; recorded in the audit trail as `disclosure_draft.created` in the same transaction, and emitted as the webhook event `disclosure_draft.created`. Send an `Idempotency-Key` so that a retry does not create a second draft.
+         */
+        post: operations["incident_disclosures.drafts.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/drafts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a draft
+         * @description Returns the draft with this `idf_` id. Needs `incident_disclosures:read`. A draft of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         */
+        get: operations["incident_disclosures.drafts.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/disclosures/{id}/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a filing with an authority
+         * @description Records that a stage was filed. The stages that count from it (NIS2 final report, DORA intermediate and final reports) then run from the real filing time. 422 for a regime the disclosure is not under or a stage the regime does not have; 409 when the stage was filed already, when the stage it follows is not filed yet, or when the disclosure is closed. Needs `incident_disclosures:write`; audited as `incident.disclosed`.
+         */
+        post: operations["incident_disclosures.recordSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/timelines/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The timeline of a disclosure
+         * @description Awareness, classification, the record, drafts, filings, deadlines and status changes of one disclosure, in time order.
+         */
+        get: operations["incident_disclosures.timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incident-disclosures/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What is due when, and what is late
+         * @description Every unfiled stage with a deadline, across the open disclosures, earliest first, with counts per state.
+         */
+        get: operations["incident_disclosures.sla"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/tenants": {
         parameters: {
             query?: never;
@@ -6218,66 +6454,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "incident.reported": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An incident was reported.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.incident.reported"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "incident.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An incident changed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.incident.updated"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "incident.disclosed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An incident was disclosed to an authority.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.incident.disclosed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "incident.sla_breached": {
         parameters: {
             query?: never;
@@ -6292,26 +6468,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.incident.sla_breached"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "incident.closed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An incident was closed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.incident.closed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7932,6 +8088,146 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.trust_page.unpublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A regulator channel was registered.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.channel.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.reported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An incident was reported for disclosure; its clocks are running.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.incident.reported"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a disclosure.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.incident.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a disclosure.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.incident.reopened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "disclosure_draft.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A notification draft was made.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.disclosure_draft.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Facts, factors or the classification of a disclosure changed; its clocks were recomputed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.incident.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.disclosed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A stage of a disclosure was filed with an authority.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.incident.disclosed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11347,6 +11643,95 @@ export interface components {
         };
         /**
          * @example {
+         *       "regime": "gdpr",
+         *       "name": "CNIL",
+         *       "submissionUrl": "https://notifications.cnil.fr/notifications/index"
+         *     }
+         */
+        CreateIncidentChannelRequest: {
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Name of the authority; unique per regime within the tenant. */
+            name: string;
+            /**
+             * Format: uri
+             * @description Where notifications are filed (https).
+             */
+            submissionUrl?: string;
+            /**
+             * Format: email
+             * @description Contact address of the authority.
+             */
+            email?: string;
+        };
+        /**
+         * @example {
+         *       "title": "Credential-stuffing attack on the customer portal",
+         *       "regimes": [
+         *         "gdpr",
+         *         "nis2"
+         *       ],
+         *       "knownAt": "2026-11-20T08:00:00.000Z",
+         *       "factors": {
+         *         "highRiskToDataSubjects": false
+         *       },
+         *       "facts": {
+         *         "nature": "Unauthorised access to 1,200 customer accounts",
+         *         "approximateDataSubjects": 1200
+         *       }
+         *     }
+         */
+        CreateIncidentDisclosureRequest: {
+            /** @description Short name of the incident. */
+            title: string;
+            /** @description Regimes under which it is disclosed, each once. */
+            regimes: ("gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd")[];
+            /**
+             * Format: date-time
+             * @description When the tenant became aware of it; now when absent. Not in the future. A back-dated record gets the deadlines of that moment.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            knownAt?: string;
+            /**
+             * Format: date-time
+             * @description When it was classified as major (DORA), not before `knownAt` and not in the future. Until it is given, the DORA initial notification is due 24 hours after awareness; once given, 4 hours after it, and never later than those 24 hours.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            classifiedMajorAt?: string;
+            factors?: components["schemas"]["IncidentFactors"];
+            facts?: components["schemas"]["IncidentFacts"];
+        };
+        /**
+         * @example {
+         *       "disclosureId": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "regime": "gdpr",
+         *       "stage": "authority-notification"
+         *     }
+         */
+        CreateIncidentDraftRequest: {
+            /**
+             * @description Identifier with prefix `idc_`.
+             * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            disclosureId: string;
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /**
+             * @description The channel to address; the tenant’s first channel of the regime when absent.
+             * @example ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            channelId?: string;
+        };
+        /**
+         * @example {
          *       "listingId": "mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
          *     }
          */
@@ -13934,6 +14319,560 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.incident_disclosures.channel",
+         *       "id": "ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "regime": "gdpr",
+         *       "name": "CNIL",
+         *       "submissionUrl": "https://notifications.cnil.fr/notifications/index",
+         *       "email": null,
+         *       "authority": "The lead supervisory authority (data protection authority)",
+         *       "rules": [
+         *         {
+         *           "stage": "authority-notification",
+         *           "title": "Notification to the supervisory authority",
+         *           "rule": "Without undue delay and, where feasible, not later than 72 hours after becoming aware of the breach; a later notification states the reasons for the delay.",
+         *           "source": "GDPR Art. 33(1)",
+         *           "fields": [
+         *             "nature",
+         *             "categoriesOfDataSubjects",
+         *             "approximateDataSubjects",
+         *             "approximateRecords",
+         *             "contactPoint",
+         *             "likelyConsequences",
+         *             "measures"
+         *           ]
+         *         }
+         *       ],
+         *       "rulesVersion": "incident-disclosures/regimes@1.0.0",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        IncidentChannel: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.incident_disclosures.disclosure`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.incident_disclosures.channel";
+            /**
+             * @description Identifier with prefix `ich_`.
+             * @example ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Name of the authority the tenant reports to under this regime (`CNIL`, `BaFin`). */
+            name: string;
+            /** @description Where notifications are filed (portal or form), when given. */
+            submissionUrl: string | null;
+            /** @description Contact address of the authority, when given. */
+            email: string | null;
+            /** @description Kind of authority the regime names (from the rules data). */
+            authority: string;
+            /** @description The notification rules of the regime, stage by stage (from the rules data, version in `rulesVersion`). */
+            rules: components["schemas"]["IncidentClockRule"][];
+            /** @description Version of the rules data the stages come from (`incident-disclosures/regimes@1.0.0`). */
+            rulesVersion: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description One computed deadline of a disclosure.
+         * @example {
+         *       "regime": "gdpr",
+         *       "stage": "example",
+         *       "title": "example",
+         *       "dueAt": "2026-11-22T09:30:00.000Z",
+         *       "basis": "example",
+         *       "rule": "example",
+         *       "source": "example",
+         *       "submittedAt": "2026-11-22T09:30:00.000Z",
+         *       "state": "pending"
+         *     }
+         */
+        IncidentClock: {
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /** @description What is sent at this stage. */
+            title: string;
+            /** @description Deadline (ISO 8601 UTC), computed from `basis`; null when the regime sets no fixed time (GDPR Art. 34: without undue delay). */
+            dueAt: string | null;
+            /** @description What the clock counts from: `aware` (`knownAt`), `classified` (`classifiedMajorAt`), or `submission:<stage>` (the filing of an earlier stage); `provisional:<stage>` while that stage is not filed yet, counted from its deadline. */
+            basis: string;
+            /** @description The deadline in words. */
+            rule: string;
+            /** @description Legal source of the deadline that applies (a shorter variant names its own provision). */
+            source: string;
+            /** @description When this stage was filed; null until then. */
+            submittedAt: string | null;
+            /**
+             * @description `pending` (not filed, not past due), `late` (not filed, past due), `submitted` or `submitted_late` (filed on or after the deadline), `no_deadline`, or `not_applicable` (the regime did not apply yet when the incident became known).
+             * @enum {string}
+             */
+            state: "pending" | "late" | "submitted" | "submitted_late" | "no_deadline" | "not_applicable";
+        };
+        /**
+         * @description One stage of a regime: what is due, by when, under which provision.
+         * @example {
+         *       "stage": "example",
+         *       "title": "example",
+         *       "rule": "example",
+         *       "source": "example",
+         *       "fields": [
+         *         "example"
+         *       ]
+         *     }
+         */
+        IncidentClockRule: {
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /** @description What is sent at this stage. */
+            title: string;
+            /** @description The deadline in words, as the source states it. */
+            rule: string;
+            /** @description Legal source of the deadline (`GDPR Art. 33(1)`). */
+            source: string;
+            /** @description Facts of the incident a draft of this stage carries (keys of `facts`). */
+            fields: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.incident_disclosures.disclosure",
+         *       "id": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Credential-stuffing attack on the customer portal",
+         *       "status": "open",
+         *       "regimes": [
+         *         "gdpr"
+         *       ],
+         *       "knownAt": "2026-11-20T08:00:00.000Z",
+         *       "classifiedMajorAt": null,
+         *       "factors": {
+         *         "highRiskToDataSubjects": false
+         *       },
+         *       "facts": {
+         *         "nature": "Unauthorised access to 1,200 customer accounts",
+         *         "approximateDataSubjects": 1200
+         *       },
+         *       "clocks": [
+         *         {
+         *           "regime": "gdpr",
+         *           "stage": "authority-notification",
+         *           "title": "Notification to the supervisory authority",
+         *           "dueAt": "2026-11-23T08:00:00.000Z",
+         *           "basis": "aware",
+         *           "rule": "Without undue delay and, where feasible, not later than 72 hours after becoming aware of the breach; a later notification states the reasons for the delay.",
+         *           "source": "GDPR Art. 33(1)",
+         *           "submittedAt": null,
+         *           "state": "pending"
+         *         }
+         *       ],
+         *       "submissions": [],
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-20T09:00:00.000Z",
+         *       "updatedAt": "2026-11-20T09:00:00.000Z"
+         *     }
+         */
+        IncidentDisclosure: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.incident_disclosures.disclosure`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.incident_disclosures.disclosure";
+            /**
+             * @description Identifier with prefix `idc_`.
+             * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Short name of the incident. */
+            title: string;
+            /**
+             * @description `open` until closed; a closed disclosure takes no filing.
+             * @enum {string}
+             */
+            status: "open" | "closed";
+            /** @description Regimes under which the incident is disclosed. */
+            regimes: ("gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd")[];
+            /**
+             * Format: date-time
+             * @description When the tenant became aware of the incident: every clock counts from here.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            knownAt: string;
+            /** @description When it was classified as major (DORA); null when not given. */
+            classifiedMajorAt: string | null;
+            factors: components["schemas"]["IncidentFactors"];
+            facts: components["schemas"]["IncidentFacts"];
+            /** @description Every stage of every regime with its computed deadline and state, by deadline. */
+            clocks: components["schemas"]["IncidentClock"][];
+            /** @description Filings made, in the order recorded. */
+            submissions: components["schemas"]["IncidentSubmission"][];
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.incident_disclosures.disclosure_draft",
+         *       "id": "idf_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "disclosureId": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "regime": "gdpr",
+         *       "stage": "authority-notification",
+         *       "version": 1,
+         *       "authority": "CNIL",
+         *       "dueAt": "2026-11-23T08:00:00.000Z",
+         *       "source": "GDPR Art. 33(1)",
+         *       "fields": {
+         *         "nature": "Unauthorised access to 1,200 customer accounts",
+         *         "approximateDataSubjects": 1200
+         *       },
+         *       "missing": [
+         *         "categoriesOfDataSubjects",
+         *         "approximateRecords",
+         *         "contactPoint",
+         *         "likelyConsequences",
+         *         "measures"
+         *       ],
+         *       "body": "Notification to the supervisory authority (GDPR Art. 33(1))\nTo: CNIL\n...",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-20T10:00:00.000Z"
+         *     }
+         */
+        IncidentDisclosureDraft: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.incident_disclosures.disclosure`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.incident_disclosures.disclosure_draft";
+            /**
+             * @description Identifier with prefix `idf_`.
+             * @example idf_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Identifier with prefix `idc_`.
+             * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            disclosureId: string;
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /** @description Draft number for this disclosure, regime and stage: 1, 2, ... */
+            version: number;
+            /** @description Authority the draft is addressed to: the channel’s name, else the kind the regime names. */
+            authority: string;
+            /** @description Deadline of the stage when the draft was made. */
+            dueAt: string | null;
+            /** @description Legal source of the stage. */
+            source: string;
+            /** @description The stage’s fields filled from the disclosure’s facts. */
+            fields: {
+                [key: string]: unknown;
+            };
+            /** @description Fields the stage needs that the disclosure does not have yet. */
+            missing: string[];
+            /** @description The notification as text, in the order the stage lists its fields. */
+            body: string;
+            /** @description Id of the API key (or operator credential) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description Facts that change which stages apply or how short a clock is; absent means false.
+         * @example {
+         *       "highRiskToDataSubjects": true,
+         *       "death": true,
+         *       "widespreadInfringement": true,
+         *       "criticalInfrastructure": true
+         *     }
+         */
+        IncidentFactors: {
+            /** @description The breach is likely to result in a high risk to people (GDPR Art. 34: data subjects must be told). */
+            highRiskToDataSubjects?: boolean;
+            /** @description The incident led to the death of a person (EU AI Act Art. 73(4): 10 days). */
+            death?: boolean;
+            /** @description A widespread infringement (EU AI Act Art. 73(3): 2 days). */
+            widespreadInfringement?: boolean;
+            /** @description A serious and irreversible disruption of critical infrastructure (EU AI Act Art. 73(3): 2 days). */
+            criticalInfrastructure?: boolean;
+        };
+        /**
+         * @description What is known of the incident; drafts carry the facts their stage needs and list the missing ones.
+         * @example {
+         *       "nature": "example",
+         *       "description": "example",
+         *       "categoriesOfDataSubjects": [
+         *         "example"
+         *       ],
+         *       "approximateDataSubjects": 0,
+         *       "approximateRecords": 0,
+         *       "contactPoint": "example",
+         *       "likelyConsequences": "example",
+         *       "measures": "example",
+         *       "suspectedMalicious": true,
+         *       "crossBorderImpact": true,
+         *       "severity": "example",
+         *       "impact": "example",
+         *       "indicatorsOfCompromise": [
+         *         "example"
+         *       ],
+         *       "rootCause": "example",
+         *       "classificationCriteria": [
+         *         "example"
+         *       ],
+         *       "systemId": "example"
+         *     }
+         */
+        IncidentFacts: {
+            /** @description Nature of the incident or breach. */
+            nature?: string;
+            /** @description What happened, in full. */
+            description?: string;
+            /** @description Categories of people concerned. */
+            categoriesOfDataSubjects?: string[];
+            /** @description Approximate number of people concerned. */
+            approximateDataSubjects?: number;
+            /** @description Approximate number of records concerned. */
+            approximateRecords?: number;
+            /** @description Who the authority can contact (DPO or other contact point). */
+            contactPoint?: string;
+            /** @description Likely consequences of the incident. */
+            likelyConsequences?: string;
+            /** @description Measures taken or proposed to address it and mitigate its effects. */
+            measures?: string;
+            /** @description Suspected of being caused by unlawful or malicious acts (NIS2 early warning). */
+            suspectedMalicious?: boolean;
+            /** @description Could have a cross-border impact (NIS2). */
+            crossBorderImpact?: boolean;
+            /** @description Assessed severity. */
+            severity?: string;
+            /** @description Impact on services, people or data. */
+            impact?: string;
+            /** @description Indicators of compromise. */
+            indicatorsOfCompromise?: string[];
+            /** @description Root cause, once known. */
+            rootCause?: string;
+            /** @description DORA classification criteria met. */
+            classificationCriteria?: string[];
+            /** @description The AI system concerned (EU AI Act). */
+            systemId?: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.incident_disclosures.sla",
+         *       "at": "2026-11-22T09:30:00.000Z",
+         *       "overdue": 0,
+         *       "dueSoon": 1,
+         *       "onTrack": 0,
+         *       "items": [
+         *         {
+         *           "disclosureId": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "title": "Credential-stuffing attack on the customer portal",
+         *           "regime": "gdpr",
+         *           "stage": "authority-notification",
+         *           "dueAt": "2026-11-23T08:00:00.000Z",
+         *           "state": "due_soon",
+         *           "hoursRemaining": 22.5,
+         *           "source": "GDPR Art. 33(1)"
+         *         }
+         *       ]
+         *     }
+         */
+        IncidentSla: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.incident_disclosures.disclosure`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.incident_disclosures.sla";
+            /**
+             * Format: date-time
+             * @description The moment the states are computed for.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            at: string;
+            /** @description Unfiled stages past due. */
+            overdue: number;
+            /** @description Unfiled stages due within 24 hours. */
+            dueSoon: number;
+            /** @description Other unfiled stages with a deadline. */
+            onTrack: number;
+            /** @description Every unfiled stage with a deadline of the open disclosures, earliest first. */
+            items: components["schemas"]["IncidentSlaItem"][];
+        };
+        /**
+         * @example {
+         *       "disclosureId": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "example",
+         *       "regime": "gdpr",
+         *       "stage": "example",
+         *       "dueAt": "2026-11-22T09:30:00.000Z",
+         *       "state": "overdue",
+         *       "hoursRemaining": 1,
+         *       "source": "example"
+         *     }
+         */
+        IncidentSlaItem: {
+            /**
+             * @description Identifier with prefix `idc_`.
+             * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            disclosureId: string;
+            /** @description Title of the disclosure. */
+            title: string;
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /**
+             * Format: date-time
+             * @description Deadline.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            dueAt: string;
+            /**
+             * @description `overdue` (past due at `at`), `due_soon` (due within 24 hours of `at`), `on_track`.
+             * @enum {string}
+             */
+            state: "overdue" | "due_soon" | "on_track";
+            /** @description Hours from `at` to the deadline, negative when overdue (one decimal). */
+            hoursRemaining: number;
+            /** @description Legal source of the deadline. */
+            source: string;
+        };
+        /**
+         * @description A filing of one stage with an authority.
+         * @example {
+         *       "regime": "gdpr",
+         *       "stage": "example",
+         *       "submittedAt": "2026-11-22T09:30:00.000Z",
+         *       "channelId": "ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "reference": "example",
+         *       "recordedBy": "example"
+         *     }
+         */
+        IncidentSubmission: {
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /**
+             * Format: date-time
+             * @description When the stage was filed with the authority.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            submittedAt: string;
+            /** @description The channel it was filed through, when named. */
+            channelId: string | null;
+            /** @description The authority’s case reference, when it gave one. */
+            reference: string | null;
+            /** @description Key that recorded the filing. */
+            recordedBy: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.incident_disclosures.timeline",
+         *       "disclosureId": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "entries": [
+         *         {
+         *           "at": "2026-11-20T08:00:00.000Z",
+         *           "kind": "aware",
+         *           "regime": null,
+         *           "stage": null,
+         *           "detail": "The tenant became aware of the incident."
+         *         },
+         *         {
+         *           "at": "2026-11-23T08:00:00.000Z",
+         *           "kind": "due",
+         *           "regime": "gdpr",
+         *           "stage": "authority-notification",
+         *           "detail": "Notification to the supervisory authority due (GDPR Art. 33(1))."
+         *         }
+         *       ]
+         *     }
+         */
+        IncidentTimeline: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.incident_disclosures.disclosure`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.incident_disclosures.timeline";
+            /**
+             * @description Identifier with prefix `idc_`.
+             * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            disclosureId: string;
+            /** @description Every entry in time order (ties: as listed in `kind`). */
+            entries: components["schemas"]["IncidentTimelineEntry"][];
+        };
+        /**
+         * @example {
+         *       "at": "2026-11-22T09:30:00.000Z",
+         *       "kind": "aware",
+         *       "regime": "gdpr",
+         *       "stage": "example",
+         *       "detail": "example"
+         *     }
+         */
+        IncidentTimelineEntry: {
+            /**
+             * Format: date-time
+             * @description When.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            at: string;
+            /**
+             * @description What happened or falls due: awareness, classification, the record, a draft, a filing, a deadline, closing, reopening.
+             * @enum {string}
+             */
+            kind: "aware" | "classified" | "reported" | "draft" | "submission" | "due" | "closed" | "reopened";
+            /** @description Regime of the entry, for drafts, filings and deadlines. */
+            regime: ("gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd") | null;
+            /** @description Stage of the entry, for drafts, filings and deadlines. */
+            stage: string | null;
+            /** @description The entry in words. */
+            detail: string;
         };
         /**
          * @example {
@@ -17063,6 +18002,36 @@ export interface components {
             lastRun: components["schemas"]["ReconciliationRun"] | null;
             /** @description Seconds between scheduled runs; 0 when scheduling is off. */
             intervalSeconds: number;
+        };
+        /**
+         * @example {
+         *       "regime": "gdpr",
+         *       "stage": "authority-notification",
+         *       "submittedAt": "2026-11-21T10:00:00.000Z",
+         *       "reference": "CNIL-2026-4411"
+         *     }
+         */
+        RecordIncidentSubmissionRequest: {
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /**
+             * Format: date-time
+             * @description When it was filed; now when absent. Not before `knownAt`, not in the future.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            submittedAt?: string;
+            /**
+             * @description A channel of the same regime it was filed through.
+             * @example ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            channelId?: string;
+            /** @description The authority’s case reference. */
+            reference?: string;
         };
         /**
          * @example {
@@ -20758,6 +21727,25 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "facts": {
+         *         "rootCause": "Reused passwords without rate limiting"
+         *       }
+         *     }
+         */
+        UpdateIncidentDisclosureRequest: {
+            /** @description Facts to set; each given key replaces the stored one, the others stay. */
+            facts?: components["schemas"]["IncidentFacts"];
+            /** @description Factors to set; each given key replaces the stored one. */
+            factors?: components["schemas"]["IncidentFactors"];
+            /**
+             * Format: date-time
+             * @description When it was classified as major (DORA), not before `knownAt`.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            classifiedMajorAt?: string;
         };
         /**
          * @example {
@@ -36673,6 +37661,701 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
+    "incident_disclosures.channels.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only channels of this regime. */
+                regime?: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["IncidentChannel"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.channels.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIncidentChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.channels.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `ich_`.
+                 * @example ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentChannel"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.disclosures.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only disclosures in this status. */
+                status?: "open" | "closed";
+                /** @description Only disclosures under this regime. */
+                regime?: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["IncidentDisclosure"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.disclosures.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIncidentDisclosureRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosure"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.disclosures.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `idc_`.
+                 * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosure"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.updateDisclosure": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `idc_`.
+                 * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateIncidentDisclosureRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosure"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.disclosures.close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `idc_`.
+                 * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosure"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.disclosures.reopen": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `idc_`.
+                 * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransitionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosure"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.drafts.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only drafts of this disclosure.
+                 * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                disclosureId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["IncidentDisclosureDraft"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.drafts.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIncidentDraftRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosureDraft"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.drafts.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `idf_`.
+                 * @example idf_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosureDraft"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.recordSubmission": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `idc_`.
+                 * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordIncidentSubmissionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDisclosure"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.timeline": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `idc_`.
+                 * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentTimeline"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "incident_disclosures.sla": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The moment to compute states for; now when absent.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                at?: string;
+                /** @description Only stages of this regime. */
+                regime?: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentSla"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
     "operator.listTenants": {
         parameters: {
             query?: {
@@ -38773,166 +40456,6 @@ export interface operations {
             };
         };
     };
-    "webhook.incident.reported": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "incident.reported";
-                    data?: {
-                        /** @description Incident id. */
-                        id: string;
-                        severity: string;
-                        status: string;
-                        /** @description AI system id. */
-                        systemId?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.incident.updated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "incident.updated";
-                    data?: {
-                        /** @description Incident id. */
-                        id: string;
-                        severity: string;
-                        status: string;
-                        /** @description AI system id. */
-                        systemId?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.incident.disclosed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "incident.disclosed";
-                    data?: {
-                        /** @description Incident id. */
-                        id: string;
-                        severity: string;
-                        status: string;
-                        /** @description AI system id. */
-                        systemId?: string;
-                        authority: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.incident.sla_breached": {
         parameters: {
             query?: never;
@@ -38968,59 +40491,6 @@ export interface operations {
                          * @example 2026-11-22T09:30:00.000Z
                          */
                         deadline: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.incident.closed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "incident.closed";
-                    data?: {
-                        /** @description Incident id. */
-                        id: string;
-                        severity: string;
-                        status: string;
-                        /** @description AI system id. */
-                        systemId?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -43006,6 +44476,314 @@ export interface operations {
                     /** @constant */
                     type?: "trust_page.unpublished";
                     data?: components["schemas"]["TrustStatus"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.channel.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "channel.created";
+                    data?: components["schemas"]["IncidentChannel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.reported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.reported";
+                    data?: components["schemas"]["IncidentDisclosure"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.closed";
+                    data?: components["schemas"]["IncidentDisclosure"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.reopened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.reopened";
+                    data?: components["schemas"]["IncidentDisclosure"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.disclosure_draft.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "disclosure_draft.created";
+                    data?: components["schemas"]["IncidentDisclosureDraft"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.updated";
+                    data?: components["schemas"]["IncidentDisclosure"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.disclosed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.disclosed";
+                    data?: components["schemas"]["IncidentDisclosure"];
                 };
             };
         };

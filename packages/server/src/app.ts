@@ -18,6 +18,7 @@ import { frameworksHandlers } from './rails/frameworks.ts';
 import { glossaryHandlers } from './rails/glossary.ts';
 import { governanceHandlers } from './rails/governance.ts';
 import { graphHandlers } from './rails/graph.ts';
+import { incidentDisclosuresHandlers } from './rails/incident-disclosures.ts';
 import { marketplaceHandlers } from './rails/marketplace.ts';
 import { metadataHandlers } from './rails/metadata.ts';
 import { notificationsHandlers } from './rails/notifications.ts';
@@ -184,6 +185,7 @@ export function createApp(opts: AppOptions): express.Express {
     training_records: trainingRecordsHandlers(deps),
     marketplace: marketplaceHandlers(deps),
     specialists: specialistsHandlers(deps),
+    incident_disclosures: incidentDisclosuresHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),

@@ -9,6 +9,7 @@ import { frameworksEvents, frameworksRouter } from './frameworks.ts';
 import { glossaryRouter } from './glossary.ts';
 import { governanceEvents, governanceRouter } from './governance.ts';
 import { graphRouter } from './graph.ts';
+import { incidentDisclosuresEvents, incidentDisclosuresRouter } from './incident-disclosures.ts';
 import { marketplaceEvents, marketplaceRouter } from './marketplace.ts';
 import { metadataEvents, metadataRouter } from './metadata.ts';
 import { notificationsEvents, notificationsRouter } from './notifications.ts';
@@ -67,6 +68,7 @@ export type RailRouters = {
   training_records: typeof trainingRecordsRouter;
   marketplace: typeof marketplaceRouter;
   specialists: typeof specialistsRouter;
+  incident_disclosures: typeof incidentDisclosuresRouter;
   operator: typeof operatorRouter;
   system: typeof systemRouter;
 };
@@ -101,6 +103,7 @@ export const railRouters: RailRouters = {
   training_records: trainingRecordsRouter,
   marketplace: marketplaceRouter,
   specialists: specialistsRouter,
+  incident_disclosures: incidentDisclosuresRouter,
   operator: operatorRouter,
   system: systemRouter,
 };
@@ -118,6 +121,7 @@ registerEventTypes([
   ...seedEvents,
   ...ontologyEvents,
   ...trustEvents,
+  ...incidentDisclosuresEvents,
   ...contextEvents,
   ...searchEvents,
   ...notificationsEvents,

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { REGIME_RULES_PATH, readRegimeRules } from '../services/incident-clocks.ts';
 import { PROFILES_PATH, readProfileCatalogue, unresolvedReferences as unresolvedProfileReferences } from '../services/profiles.ts';
 import { readTaxonomy, unresolvedReferences as unresolvedTaxonomyReferences } from '../services/taxonomy.ts';
 import { checkCatalogueRefs, readCatalogue, STOCK_WORKFLOWS_PATH } from '../services/workflows-registry.ts';
@@ -6,10 +7,10 @@ import { CONTENT_ROOT, type ContentSet, contentHash, LOCK_FILE, readContent, rea
 import { compareSemver, type FrameworkContent } from './frameworks.ts';
 
 /**
- * The rails' data files beside the dictionaries: industry profiles, stock workflows and the
- * taxonomy's reference lists. Each is checked by the schema its rail loads it with, its references
- * are resolved against the dictionaries, and its content is pinned in the lock like a dictionary's:
- * a changed file needs a new `version`.
+ * The rails' data files beside the dictionaries: industry profiles, stock workflows, the
+ * taxonomy's reference lists and the incident regimes' notification clocks. Each is checked by
+ * the schema its rail loads it with, its references are resolved against the dictionaries, and
+ * its content is pinned in the lock like a dictionary's: a changed file needs a new `version`.
  */
 export interface RailDataReport {
   errors: string[];
@@ -80,6 +81,12 @@ export function checkRailData(root = CONTENT_ROOT, opts: { strict?: boolean } = 
       hashes[key] = contentHash(data);
       files.push({ key, items: data.items.length });
     }
+  }
+
+  const regimes = attempt(REGIME_RULES_PATH, () => readRegimeRules(join(root, REGIME_RULES_PATH)));
+  if (regimes) {
+    hashes[`incident-disclosures/regimes@${regimes.version}`] = contentHash(regimes);
+    files.push({ key: `incident-disclosures/regimes@${regimes.version}`, items: regimes.regimes.length });
   }
 
   const lock = readLock(root);

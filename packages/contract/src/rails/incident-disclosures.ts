@@ -1,0 +1,592 @@
+import { z } from 'zod';
+import { prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
+
+/**
+ * The incident-disclosures rail (`/v1/incident-disclosures`, starter): the regulators a tenant
+ * reports to (channels), disclosures of an incident under one or more regimes with every clock
+ * computed from the moment the incident became known, regulator-shaped drafts, the timeline of
+ * one disclosure and the SLA view of what is due and what is late. The clocks are data
+ * (`content/incident-disclosures/regimes.json`), each with its legal source.
+ */
+
+/** Regimes whose notification clocks the service computes. */
+export const INCIDENT_REGIMES = ['gdpr', 'uk-gdpr', 'nis2', 'dora', 'eu-ai-act', 'lgpd'] as const;
+export type IncidentRegime = (typeof INCIDENT_REGIMES)[number];
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.incident_disclosures.disclosure`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+
+const Regime = z.enum(INCIDENT_REGIMES).meta({
+  description:
+    'Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).',
+});
+const StageId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z][a-z0-9-]*$/)
+  .meta({
+    description: 'Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages.',
+  });
+const DisclosureId = prefixedId('idc', 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const ChannelId = prefixedId('ich', 'ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+
+// ---------------------------------------------------------------- rules (from the data file)
+
+export const ClockRule = z
+  .object({
+    stage: StageId,
+    title: z.string().meta({ description: 'What is sent at this stage.' }),
+    rule: z.string().meta({ description: 'The deadline in words, as the source states it.' }),
+    source: z.string().meta({ description: 'Legal source of the deadline (`GDPR Art. 33(1)`).' }),
+    fields: z.array(z.string()).meta({ description: 'Facts of the incident a draft of this stage carries (keys of `facts`).' }),
+  })
+  .meta({ id: 'IncidentClockRule', description: 'One stage of a regime: what is due, by when, under which provision.' });
+
+// ---------------------------------------------------------------- channels
+
+export const IncidentChannel = z
+  .object({
+    object: z.literal('svc.incident_disclosures.channel').meta({ description: objectDescription }),
+    id: ChannelId,
+    regime: Regime,
+    name: z.string().meta({ description: 'Name of the authority the tenant reports to under this regime (`CNIL`, `BaFin`).' }),
+    submissionUrl: z.string().nullable().meta({ description: 'Where notifications are filed (portal or form), when given.' }),
+    email: z.string().nullable().meta({ description: 'Contact address of the authority, when given.' }),
+    authority: z.string().meta({ description: 'Kind of authority the regime names (from the rules data).' }),
+    rules: z
+      .array(ClockRule)
+      .meta({ description: 'The notification rules of the regime, stage by stage (from the rules data, version in `rulesVersion`).' }),
+    rulesVersion: z
+      .string()
+      .meta({ description: 'Version of the rules data the stages come from (`incident-disclosures/regimes@1.0.0`).' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'IncidentChannel',
+    examples: [
+      {
+        object: 'svc.incident_disclosures.channel',
+        id: 'ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        regime: 'gdpr',
+        name: 'CNIL',
+        submissionUrl: 'https://notifications.cnil.fr/notifications/index',
+        email: null,
+        authority: 'The lead supervisory authority (data protection authority)',
+        rules: [
+          {
+            stage: 'authority-notification',
+            title: 'Notification to the supervisory authority',
+            rule: 'Without undue delay and, where feasible, not later than 72 hours after becoming aware of the breach; a later notification states the reasons for the delay.',
+            source: 'GDPR Art. 33(1)',
+            fields: [
+              'nature',
+              'categoriesOfDataSubjects',
+              'approximateDataSubjects',
+              'approximateRecords',
+              'contactPoint',
+              'likelyConsequences',
+              'measures',
+            ],
+          },
+        ],
+        rulesVersion: 'incident-disclosures/regimes@1.0.0',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateIncidentChannelBody = z
+  .strictObject({
+    regime: Regime,
+    name: z.string().trim().min(1).max(200).meta({ description: 'Name of the authority; unique per regime within the tenant.' }),
+    submissionUrl: z
+      .url({ protocol: /^https$/ })
+      .max(2048)
+      .optional()
+      .meta({ description: 'Where notifications are filed (https).' }),
+    email: z.email().max(254).optional().meta({ description: 'Contact address of the authority.' }),
+  })
+  .meta({
+    id: 'CreateIncidentChannelRequest',
+    examples: [{ regime: 'gdpr', name: 'CNIL', submissionUrl: 'https://notifications.cnil.fr/notifications/index' }],
+  });
+
+export const incidentChannels = resource({
+  rail: 'incident_disclosures',
+  path: 'channels',
+  name: 'channel',
+  label: { one: 'channel', many: 'channels' },
+  idPrefix: 'ich',
+  record: IncidentChannel,
+  filters: { regime: Regime.optional().meta({ description: 'Only channels of this regime.' }) },
+  create: {
+    body: CreateIncidentChannelBody,
+    fixture: { regime: 'gdpr', name: 'CNIL {{unique}}', submissionUrl: 'https://notifications.cnil.fr/notifications/index' },
+    summary: 'Register a regulator channel',
+    description:
+      'Registers the authority the tenant notifies under a regime, returned with the regime’s notification rules. 409 when a channel of that name exists for the regime.',
+    eventSummary: 'A regulator channel was registered.',
+  },
+});
+
+// ---------------------------------------------------------------- disclosures
+
+export const IncidentFactors = z
+  .strictObject({
+    highRiskToDataSubjects: z
+      .boolean()
+      .optional()
+      .meta({ description: 'The breach is likely to result in a high risk to people (GDPR Art. 34: data subjects must be told).' }),
+    death: z.boolean().optional().meta({ description: 'The incident led to the death of a person (EU AI Act Art. 73(4): 10 days).' }),
+    widespreadInfringement: z.boolean().optional().meta({ description: 'A widespread infringement (EU AI Act Art. 73(3): 2 days).' }),
+    criticalInfrastructure: z
+      .boolean()
+      .optional()
+      .meta({ description: 'A serious and irreversible disruption of critical infrastructure (EU AI Act Art. 73(3): 2 days).' }),
+  })
+  .meta({ id: 'IncidentFactors', description: 'Facts that change which stages apply or how short a clock is; absent means false.' });
+
+const Text = (description: string) => z.string().trim().min(1).max(4000).meta({ description });
+export const IncidentFacts = z
+  .strictObject({
+    nature: Text('Nature of the incident or breach.').optional(),
+    description: Text('What happened, in full.').optional(),
+    categoriesOfDataSubjects: z
+      .array(z.string().trim().min(1).max(200))
+      .max(50)
+      .optional()
+      .meta({ description: 'Categories of people concerned.' }),
+    approximateDataSubjects: z.int().min(0).max(10_000_000_000).optional().meta({ description: 'Approximate number of people concerned.' }),
+    approximateRecords: z.int().min(0).max(1_000_000_000_000).optional().meta({ description: 'Approximate number of records concerned.' }),
+    contactPoint: Text('Who the authority can contact (DPO or other contact point).').optional(),
+    likelyConsequences: Text('Likely consequences of the incident.').optional(),
+    measures: Text('Measures taken or proposed to address it and mitigate its effects.').optional(),
+    suspectedMalicious: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Suspected of being caused by unlawful or malicious acts (NIS2 early warning).' }),
+    crossBorderImpact: z.boolean().optional().meta({ description: 'Could have a cross-border impact (NIS2).' }),
+    severity: Text('Assessed severity.').optional(),
+    impact: Text('Impact on services, people or data.').optional(),
+    indicatorsOfCompromise: z
+      .array(z.string().trim().min(1).max(500))
+      .max(100)
+      .optional()
+      .meta({ description: 'Indicators of compromise.' }),
+    rootCause: Text('Root cause, once known.').optional(),
+    classificationCriteria: z
+      .array(z.string().trim().min(1).max(200))
+      .max(20)
+      .optional()
+      .meta({ description: 'DORA classification criteria met.' }),
+    systemId: z.string().trim().min(1).max(200).optional().meta({ description: 'The AI system concerned (EU AI Act).' }),
+  })
+  .meta({
+    id: 'IncidentFacts',
+    description: 'What is known of the incident; drafts carry the facts their stage needs and list the missing ones.',
+  });
+
+export const IncidentClock = z
+  .object({
+    regime: Regime,
+    stage: StageId,
+    title: z.string().meta({ description: 'What is sent at this stage.' }),
+    dueAt: Timestamp.nullable().meta({
+      description:
+        'Deadline (ISO 8601 UTC), computed from `basis`; null when the regime sets no fixed time (GDPR Art. 34: without undue delay).',
+    }),
+    basis: z.string().meta({
+      description:
+        'What the clock counts from: `aware` (`knownAt`), `classified` (`classifiedMajorAt`), or `submission:<stage>` (the filing of an earlier stage); `provisional:<stage>` while that stage is not filed yet, counted from its deadline.',
+    }),
+    rule: z.string().meta({ description: 'The deadline in words.' }),
+    source: z.string().meta({ description: 'Legal source of the deadline that applies (a shorter variant names its own provision).' }),
+    submittedAt: Timestamp.nullable().meta({ description: 'When this stage was filed; null until then.' }),
+    state: z.enum(['pending', 'late', 'submitted', 'submitted_late', 'no_deadline', 'not_applicable']).meta({
+      description:
+        '`pending` (not filed, not past due), `late` (not filed, past due), `submitted` or `submitted_late` (filed on or after the deadline), `no_deadline`, or `not_applicable` (the regime did not apply yet when the incident became known).',
+    }),
+  })
+  .meta({ id: 'IncidentClock', description: 'One computed deadline of a disclosure.' });
+
+export const Submission = z
+  .object({
+    regime: Regime,
+    stage: StageId,
+    submittedAt: Timestamp.meta({ description: 'When the stage was filed with the authority.' }),
+    channelId: ChannelId.nullable().meta({ description: 'The channel it was filed through, when named.' }),
+    reference: z.string().nullable().meta({ description: 'The authority’s case reference, when it gave one.' }),
+    recordedBy: z.string().meta({ description: 'Key that recorded the filing.' }),
+  })
+  .meta({ id: 'IncidentSubmission', description: 'A filing of one stage with an authority.' });
+
+export const Disclosure = z
+  .object({
+    object: z.literal('svc.incident_disclosures.disclosure').meta({ description: objectDescription }),
+    id: DisclosureId,
+    title: z.string().meta({ description: 'Short name of the incident.' }),
+    status: z.enum(['open', 'closed']).meta({ description: '`open` until closed; a closed disclosure takes no filing.' }),
+    regimes: z.array(Regime).meta({ description: 'Regimes under which the incident is disclosed.' }),
+    knownAt: Timestamp.meta({ description: 'When the tenant became aware of the incident: every clock counts from here.' }),
+    classifiedMajorAt: Timestamp.nullable().meta({ description: 'When it was classified as major (DORA); null when not given.' }),
+    factors: IncidentFactors,
+    facts: IncidentFacts,
+    clocks: z.array(IncidentClock).meta({ description: 'Every stage of every regime with its computed deadline and state, by deadline.' }),
+    submissions: z.array(Submission).meta({ description: 'Filings made, in the order recorded.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+  })
+  .meta({
+    id: 'IncidentDisclosure',
+    examples: [
+      {
+        object: 'svc.incident_disclosures.disclosure',
+        id: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        title: 'Credential-stuffing attack on the customer portal',
+        status: 'open',
+        regimes: ['gdpr'],
+        knownAt: '2026-11-20T08:00:00.000Z',
+        classifiedMajorAt: null,
+        factors: { highRiskToDataSubjects: false },
+        facts: { nature: 'Unauthorised access to 1,200 customer accounts', approximateDataSubjects: 1200 },
+        clocks: [
+          {
+            regime: 'gdpr',
+            stage: 'authority-notification',
+            title: 'Notification to the supervisory authority',
+            dueAt: '2026-11-23T08:00:00.000Z',
+            basis: 'aware',
+            rule: 'Without undue delay and, where feasible, not later than 72 hours after becoming aware of the breach; a later notification states the reasons for the delay.',
+            source: 'GDPR Art. 33(1)',
+            submittedAt: null,
+            state: 'pending',
+          },
+        ],
+        submissions: [],
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-20T09:00:00.000Z',
+        updatedAt: '2026-11-20T09:00:00.000Z',
+      },
+    ],
+  });
+
+export const CreateDisclosureBody = z
+  .strictObject({
+    title: z.string().trim().min(1).max(200).meta({ description: 'Short name of the incident.' }),
+    regimes: z.array(Regime).min(1).max(INCIDENT_REGIMES.length).meta({ description: 'Regimes under which it is disclosed, each once.' }),
+    knownAt: Timestamp.optional().meta({
+      description:
+        'When the tenant became aware of it; now when absent. Not in the future. A back-dated record gets the deadlines of that moment.',
+    }),
+    classifiedMajorAt: Timestamp.optional().meta({
+      description:
+        'When it was classified as major (DORA), not before `knownAt` and not in the future. Until it is given, the DORA initial notification is due 24 hours after awareness; once given, 4 hours after it, and never later than those 24 hours.',
+    }),
+    factors: IncidentFactors.optional(),
+    facts: IncidentFacts.optional(),
+  })
+  .meta({
+    id: 'CreateIncidentDisclosureRequest',
+    examples: [
+      {
+        title: 'Credential-stuffing attack on the customer portal',
+        regimes: ['gdpr', 'nis2'],
+        knownAt: '2026-11-20T08:00:00.000Z',
+        factors: { highRiskToDataSubjects: false },
+        facts: { nature: 'Unauthorised access to 1,200 customer accounts', approximateDataSubjects: 1200 },
+      },
+    ],
+  });
+
+export const incidentDisclosures = resource({
+  rail: 'incident_disclosures',
+  path: 'disclosures',
+  name: 'disclosure',
+  label: { one: 'disclosure', many: 'disclosures' },
+  idPrefix: 'idc',
+  record: Disclosure,
+  statusField: 'status',
+  filters: {
+    status: z.enum(['open', 'closed']).optional().meta({ description: 'Only disclosures in this status.' }),
+    regime: Regime.optional().meta({ description: 'Only disclosures under this regime.' }),
+  },
+  filterFields: { regime: 'regimes[]' },
+  create: {
+    body: CreateDisclosureBody,
+    action: 'incident.reported',
+    summary: 'Open a disclosure',
+    description:
+      'Records an incident to disclose under the regimes given and computes every clock from `knownAt` (and `classifiedMajorAt` for DORA), with the legal source of each.',
+    eventSummary: 'An incident was reported for disclosure; its clocks are running.',
+  },
+  transitions: {
+    close: { from: ['open'], to: 'closed', action: 'incident.closed', summary: 'Close a disclosure' },
+    reopen: { from: ['closed'], to: 'open', action: 'incident.reopened', summary: 'Reopen a disclosure' },
+  },
+});
+
+const DisclosureParams = z.object({ id: DisclosureId });
+const write = (audit: string) =>
+  meta({ auth: 'tenant', rail: 'incident_disclosures', permission: 'incident_disclosures:write', mutating: true, audit });
+const read = meta({ auth: 'tenant', rail: 'incident_disclosures', permission: 'incident_disclosures:read', mutating: false });
+
+export const UpdateDisclosureBody = z
+  .strictObject({
+    facts: IncidentFacts.optional().meta({ description: 'Facts to set; each given key replaces the stored one, the others stay.' }),
+    factors: IncidentFactors.optional().meta({ description: 'Factors to set; each given key replaces the stored one.' }),
+    classifiedMajorAt: Timestamp.optional().meta({ description: 'When it was classified as major (DORA), not before `knownAt`.' }),
+  })
+  .meta({ id: 'UpdateIncidentDisclosureRequest', examples: [{ facts: { rootCause: 'Reused passwords without rate limiting' } }] });
+
+export const RecordSubmissionBody = z
+  .strictObject({
+    regime: Regime,
+    stage: StageId,
+    submittedAt: Timestamp.optional().meta({ description: 'When it was filed; now when absent. Not before `knownAt`, not in the future.' }),
+    channelId: ChannelId.optional().meta({ description: 'A channel of the same regime it was filed through.' }),
+    reference: z.string().trim().min(1).max(200).optional().meta({ description: 'The authority’s case reference.' }),
+  })
+  .meta({
+    id: 'RecordIncidentSubmissionRequest',
+    examples: [{ regime: 'gdpr', stage: 'authority-notification', submittedAt: '2026-11-21T10:00:00.000Z', reference: 'CNIL-2026-4411' }],
+  });
+
+// ---------------------------------------------------------------- drafts
+
+export const DisclosureDraft = z
+  .object({
+    object: z.literal('svc.incident_disclosures.disclosure_draft').meta({ description: objectDescription }),
+    id: prefixedId('idf', 'idf_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    disclosureId: DisclosureId,
+    regime: Regime,
+    stage: StageId,
+    version: z.int().min(1).meta({ description: 'Draft number for this disclosure, regime and stage: 1, 2, ...' }),
+    authority: z.string().meta({ description: 'Authority the draft is addressed to: the channel’s name, else the kind the regime names.' }),
+    dueAt: Timestamp.nullable().meta({ description: 'Deadline of the stage when the draft was made.' }),
+    source: z.string().meta({ description: 'Legal source of the stage.' }),
+    fields: z.record(z.string(), z.unknown()).meta({ description: 'The stage’s fields filled from the disclosure’s facts.' }),
+    missing: z.array(z.string()).meta({ description: 'Fields the stage needs that the disclosure does not have yet.' }),
+    body: z.string().meta({ description: 'The notification as text, in the order the stage lists its fields.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'IncidentDisclosureDraft',
+    examples: [
+      {
+        object: 'svc.incident_disclosures.disclosure_draft',
+        id: 'idf_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        regime: 'gdpr',
+        stage: 'authority-notification',
+        version: 1,
+        authority: 'CNIL',
+        dueAt: '2026-11-23T08:00:00.000Z',
+        source: 'GDPR Art. 33(1)',
+        fields: { nature: 'Unauthorised access to 1,200 customer accounts', approximateDataSubjects: 1200 },
+        missing: ['categoriesOfDataSubjects', 'approximateRecords', 'contactPoint', 'likelyConsequences', 'measures'],
+        body: 'Notification to the supervisory authority (GDPR Art. 33(1))\nTo: CNIL\n...',
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-20T10:00:00.000Z',
+      },
+    ],
+  });
+
+export const CreateDraftBody = z
+  .strictObject({
+    disclosureId: DisclosureId,
+    regime: Regime,
+    stage: StageId,
+    channelId: ChannelId.optional().meta({ description: 'The channel to address; the tenant’s first channel of the regime when absent.' }),
+  })
+  .meta({
+    id: 'CreateIncidentDraftRequest',
+    examples: [{ disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R', regime: 'gdpr', stage: 'authority-notification' }],
+  });
+
+export const disclosureDrafts = resource({
+  rail: 'incident_disclosures',
+  path: 'drafts',
+  name: 'disclosure_draft',
+  label: { one: 'draft', many: 'drafts' },
+  idPrefix: 'idf',
+  record: DisclosureDraft,
+  filters: { disclosureId: DisclosureId.optional().meta({ description: 'Only drafts of this disclosure.' }) },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/incident-disclosures/disclosures',
+      body: {
+        title: 'Stolen laptop',
+        regimes: ['gdpr'],
+        knownAt: '2026-11-20T08:00:00.000Z',
+        facts: { nature: 'A laptop with customer data was stolen' },
+      },
+      as: 'disclosure',
+    },
+  ],
+  create: {
+    body: CreateDraftBody,
+    fixture: { disclosureId: '{{disclosure.id}}', regime: 'gdpr', stage: 'authority-notification' },
+    summary: 'Draft a notification',
+    description:
+      'Builds the regulator-shaped notification of one stage from the disclosure: the fields the stage needs, filled from its facts, and the ones still missing. Drafts are versioned per stage and never sent by the service.',
+    eventSummary: 'A notification draft was made.',
+  },
+});
+
+// ---------------------------------------------------------------- timeline and SLA
+
+export const TimelineEntry = z
+  .object({
+    at: Timestamp.meta({ description: 'When.' }),
+    kind: z.enum(['aware', 'classified', 'reported', 'draft', 'submission', 'due', 'closed', 'reopened']).meta({
+      description: 'What happened or falls due: awareness, classification, the record, a draft, a filing, a deadline, closing, reopening.',
+    }),
+    regime: Regime.nullable().meta({ description: 'Regime of the entry, for drafts, filings and deadlines.' }),
+    stage: StageId.nullable().meta({ description: 'Stage of the entry, for drafts, filings and deadlines.' }),
+    detail: z.string().meta({ description: 'The entry in words.' }),
+  })
+  .meta({ id: 'IncidentTimelineEntry' });
+
+export const DisclosureTimeline = z
+  .object({
+    object: z.literal('svc.incident_disclosures.timeline').meta({ description: objectDescription }),
+    disclosureId: DisclosureId,
+    entries: z.array(TimelineEntry).meta({ description: 'Every entry in time order (ties: as listed in `kind`).' }),
+  })
+  .meta({
+    id: 'IncidentTimeline',
+    examples: [
+      {
+        object: 'svc.incident_disclosures.timeline',
+        disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        entries: [
+          { at: '2026-11-20T08:00:00.000Z', kind: 'aware', regime: null, stage: null, detail: 'The tenant became aware of the incident.' },
+          {
+            at: '2026-11-23T08:00:00.000Z',
+            kind: 'due',
+            regime: 'gdpr',
+            stage: 'authority-notification',
+            detail: 'Notification to the supervisory authority due (GDPR Art. 33(1)).',
+          },
+        ],
+      },
+    ],
+  });
+
+export const SlaItem = z
+  .object({
+    disclosureId: DisclosureId,
+    title: z.string().meta({ description: 'Title of the disclosure.' }),
+    regime: Regime,
+    stage: StageId,
+    dueAt: Timestamp.meta({ description: 'Deadline.' }),
+    state: z.enum(['overdue', 'due_soon', 'on_track']).meta({
+      description: '`overdue` (past due at `at`), `due_soon` (due within 24 hours of `at`), `on_track`.',
+    }),
+    hoursRemaining: z.number().meta({ description: 'Hours from `at` to the deadline, negative when overdue (one decimal).' }),
+    source: z.string().meta({ description: 'Legal source of the deadline.' }),
+  })
+  .meta({ id: 'IncidentSlaItem' });
+
+export const IncidentSla = z
+  .object({
+    object: z.literal('svc.incident_disclosures.sla').meta({ description: objectDescription }),
+    at: Timestamp.meta({ description: 'The moment the states are computed for.' }),
+    overdue: z.int().min(0).meta({ description: 'Unfiled stages past due.' }),
+    dueSoon: z.int().min(0).meta({ description: 'Unfiled stages due within 24 hours.' }),
+    onTrack: z.int().min(0).meta({ description: 'Other unfiled stages with a deadline.' }),
+    items: z.array(SlaItem).meta({ description: 'Every unfiled stage with a deadline of the open disclosures, earliest first.' }),
+  })
+  .meta({
+    id: 'IncidentSla',
+    examples: [
+      {
+        object: 'svc.incident_disclosures.sla',
+        at: '2026-11-22T09:30:00.000Z',
+        overdue: 0,
+        dueSoon: 1,
+        onTrack: 0,
+        items: [
+          {
+            disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            title: 'Credential-stuffing attack on the customer portal',
+            regime: 'gdpr',
+            stage: 'authority-notification',
+            dueAt: '2026-11-23T08:00:00.000Z',
+            state: 'due_soon',
+            hoursRemaining: 22.5,
+            source: 'GDPR Art. 33(1)',
+          },
+        ],
+      },
+    ],
+  });
+
+export const incidentDisclosuresRouter = railRouter('incident_disclosures', {
+  channels: incidentChannels.routes,
+  disclosures: incidentDisclosures.routes,
+  drafts: disclosureDrafts.routes,
+  updateDisclosure: {
+    method: 'PATCH',
+    path: '/disclosures/:id',
+    pathParams: DisclosureParams,
+    body: UpdateDisclosureBody,
+    responses: { 200: Disclosure },
+    summary: 'Add facts to a disclosure',
+    description:
+      'Sets facts, factors or the DORA classification time; the clocks are recomputed (a death shortens the EU AI Act clock to 10 days). A closed disclosure: 409. Needs `incident_disclosures:write`; audited as `incident.updated`.',
+    metadata: write('incident.updated'),
+  },
+  recordSubmission: {
+    method: 'POST',
+    path: '/disclosures/:id/submissions',
+    pathParams: DisclosureParams,
+    body: RecordSubmissionBody,
+    responses: { 200: Disclosure },
+    summary: 'Record a filing with an authority',
+    description:
+      'Records that a stage was filed. The stages that count from it (NIS2 final report, DORA intermediate and final reports) then run from the real filing time. 422 for a regime the disclosure is not under or a stage the regime does not have; 409 when the stage was filed already, when the stage it follows is not filed yet, or when the disclosure is closed. Needs `incident_disclosures:write`; audited as `incident.disclosed`.',
+    metadata: { ...write('incident.disclosed'), stateful: true },
+  },
+  timeline: {
+    method: 'GET',
+    path: '/timelines/:id',
+    pathParams: DisclosureParams,
+    responses: { 200: DisclosureTimeline },
+    summary: 'The timeline of a disclosure',
+    description: 'Awareness, classification, the record, drafts, filings, deadlines and status changes of one disclosure, in time order.',
+    metadata: read,
+  },
+  sla: {
+    method: 'GET',
+    path: '/sla',
+    query: z.object({
+      at: Timestamp.optional().meta({ description: 'The moment to compute states for; now when absent.' }),
+      regime: Regime.optional().meta({ description: 'Only stages of this regime.' }),
+    }),
+    responses: { 200: IncidentSla },
+    summary: 'What is due when, and what is late',
+    description: 'Every unfiled stage with a deadline, across the open disclosures, earliest first, with counts per state.',
+    metadata: read,
+  },
+});
+
+/** Event types the incident_disclosures rail emits. */
+export const incidentDisclosuresEvents: ReturnType<typeof eventType>[] = [
+  ...incidentChannels.events,
+  ...incidentDisclosures.events,
+  ...disclosureDrafts.events,
+  eventType('incident.updated', 'Facts, factors or the classification of a disclosure changed; its clocks were recomputed.', Disclosure),
+  eventType('incident.disclosed', 'A stage of a disclosure was filed with an authority.', Disclosure),
+];
