@@ -343,7 +343,9 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
         .slice(offset, offset + limit)
         .map((item) => personalise(item, listed.itemSchema, params, paramExamples, undefined));
       const next = offset + limit < listed.items.length ? toBase64Url(JSON.stringify({ offset: offset + limit })) : null;
-      return json({ data: page, cursor: next });
+      // A page with more than `data` and `cursor` (counts, the moment it was computed) keeps the
+      // example's other fields, so it still satisfies its own schema.
+      return json({ ...(example as Json), data: page, cursor: next });
     }
     return json(personalise(example, responseSchema, params, paramExamples, body));
   });

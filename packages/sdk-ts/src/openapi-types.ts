@@ -14140,9 +14140,14 @@ export interface components {
             }[];
             /** @description Every (system, control) without an accountable person, across the organisation. */
             gaps: {
+                /** @description The AI system. */
                 systemId: string;
+                /** @description The control without an accountable person. */
                 control: string;
-                /** @constant */
+                /**
+                 * @description Why it is a gap: nobody is accountable.
+                 * @constant
+                 */
                 reason: "no_accountable";
             }[];
             /** @description Counts over the whole chart. */
@@ -14206,54 +14211,85 @@ export interface components {
             state: {
                 /** @description Every person of the tenant, by id. */
                 people: {
+                    /** @description Person id. */
                     id: string;
+                    /** @description Full name. */
                     name: string;
+                    /** @description Work email address. */
                     email: string;
+                    /** @description `active` or `inactive`. */
                     status: string;
+                    /** @description Roles the person holds. */
                     roleIds: string[];
                 }[];
                 /** @description Every role, by id. */
                 roles: {
+                    /** @description Role id. */
                     id: string;
+                    /** @description Role name. */
                     name: string;
+                    /** @description What the role is responsible for. */
                     description: string | null;
                 }[];
                 /** @description Every approval chain, by id. */
                 approvalChains: {
+                    /** @description Chain id. */
                     id: string;
+                    /** @description Chain name. */
                     name: string;
+                    /** @description Approvers in order. */
                     approverIds: string[];
                 }[];
                 /** @description The active RACI assignments, by id. */
                 assignments: {
+                    /** @description Assignment id. */
                     id: string;
+                    /** @description The person assigned. */
                     personId: string;
+                    /** @description The role they act in. */
                     roleId: string;
+                    /** @description responsible, accountable, consulted or informed. */
                     raci: string;
+                    /** @description The AI system; null for every system. */
                     systemId: string | null;
+                    /** @description The control; null for the whole system. */
                     control: string | null;
                 }[];
                 /** @description The delegations in force when the snapshot was taken, by id. */
                 delegations: {
+                    /** @description Delegation id. */
                     id: string;
+                    /** @description Who delegates. */
                     fromPersonId: string;
+                    /** @description Who receives the delegation. */
                     toPersonId: string;
+                    /** @description What is delegated. */
                     scope: string;
+                    /** @description Start of validity (ISO 8601 UTC). */
                     validFrom: string;
+                    /** @description End of validity (ISO 8601 UTC). */
                     validUntil: string;
                 }[];
                 /** @description The active decision rights, by id. */
                 decisionRights: {
+                    /** @description Decision right id. */
                     id: string;
+                    /** @description The kind of decision. */
                     decisionType: string;
+                    /** @description The role that decides; null when a person does. */
                     roleId: string | null;
+                    /** @description The person who decides; null when a role does. */
                     personId: string | null;
+                    /** @description Upper amount in EUR; null for no limit. */
                     maxAmountEur: number | null;
                 }[];
                 /** @description The open conflicts of interest, by id. */
                 openConflicts: {
+                    /** @description Conflict id. */
                     id: string;
+                    /** @description The person with the conflict. */
                     personId: string;
+                    /** @description What it concerns. */
                     subject: string;
                 }[];
             };
@@ -18474,9 +18510,13 @@ export interface components {
                 count: number;
                 /** @description Risks of the area per status. */
                 byStatus: {
+                    /** @description Open risks. */
                     open: number;
+                    /** @description Treated risks. */
                     treated: number;
+                    /** @description Accepted risks. */
                     accepted: number;
+                    /** @description Closed risks. */
                     closed: number;
                 };
                 /** @description Risks per residual rating band. */
@@ -18927,6 +18967,7 @@ export interface components {
                 score: number;
                 /**
                  * Format: date-time
+                 * @description When the owner signed (ISO 8601 UTC).
                  * @example 2026-11-22T09:30:00.000Z
                  */
                 signedAt: string;
@@ -19970,16 +20011,24 @@ export interface components {
                 findings: {
                     /** @description Points one open finding of each severity takes off. */
                     weights: {
+                        /** @description For low severity. */
                         low: number;
+                        /** @description For medium severity. */
                         medium: number;
+                        /** @description For high severity. */
                         high: number;
+                        /** @description For critical severity. */
                         critical: number;
                     };
                     /** @description Open findings of the tenant, per severity. */
                     open: {
+                        /** @description For low severity. */
                         low: number;
+                        /** @description For medium severity. */
                         medium: number;
+                        /** @description For high severity. */
                         high: number;
+                        /** @description For critical severity. */
                         critical: number;
                     };
                     /** @description Sum over the open findings of their weights (not capped; the score is). */

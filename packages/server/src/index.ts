@@ -13,6 +13,7 @@ import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { regimeRules } from './services/incident-clocks.ts';
 import { ensureSigningKey } from './services/key-rotation.ts';
 import { profileCatalogue } from './services/profiles.ts';
 import { startReconciler } from './services/reconciliation.ts';
@@ -82,6 +83,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   profileCatalogue();
   stockCatalogue();
   taxonomy();
+  regimeRules();
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -116,8 +116,15 @@ export const governanceDecisionRights = resource({
     decisionType: z.string().max(64).optional().meta({ description: 'Only decision rights of this decision type.' }),
     status: z.enum(['active', 'retired']).optional(),
   },
+  setup: [{ method: 'POST', path: '/v1/stakeholders/roles', body: { name: 'Role {{unique}}' }, as: 'role' }],
   create: {
     body: CreateGovernanceDecisionRightBody,
+    fixture: {
+      decisionType: 'vendor_contract',
+      description: 'Signs vendor contracts up to 50,000 EUR.',
+      roleId: '{{role.id}}',
+      maxAmountEur: 50000,
+    },
     summary: 'Define a decision right',
     description:
       'Says who decides a type of decision: a role or a person, up to an amount in euros when given. 422 naming the field for an unknown role, an unknown or inactive person, or both or neither of them.',
@@ -233,8 +240,23 @@ export const governanceApprovals = resource({
     status: z.enum(['pending', 'approved', 'rejected']).optional(),
     chainId: ChainRef.optional(),
   },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/stakeholders/users',
+      body: { name: 'Ines Duarte', email: 'approver.{{unique}}@example.com' },
+      as: 'approver',
+    },
+    {
+      method: 'POST',
+      path: '/v1/stakeholders/approval-chains',
+      body: { name: 'Approval {{unique}}', approverIds: ['{{approver.id}}'] },
+      as: 'chain',
+    },
+  ],
   create: {
     body: CreateGovernanceApprovalBody,
+    fixture: { subject: 'Vendor contract {{unique}}', chainId: '{{chain.id}}' },
     summary: 'Open an approval',
     description:
       "Opens an approval of a subject that walks the chain's approvers in order, pending at step 1. 422 naming `chainId` when the chain is unknown or one of its approvers is inactive.",
@@ -485,8 +507,19 @@ export const governanceDelegations = resource({
     toPersonId: PersonId.optional(),
     status: z.enum(['active', 'revoked']).optional(),
   },
+  setup: [
+    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'from.{{unique}}@example.com' }, as: 'from' },
+    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'to.{{unique}}@example.com' }, as: 'to' },
+  ],
   create: {
     body: CreateGovernanceDelegationBody,
+    fixture: {
+      fromPersonId: '{{from.id}}',
+      toPersonId: '{{to.id}}',
+      scope: 'approvals',
+      validFrom: '2026-12-01T00:00:00.000Z',
+      validUntil: '2026-12-24T00:00:00.000Z',
+    },
     summary: 'Delegate powers',
     description:
       'Lets a person act for another within a scope during [validFrom, validUntil): an approval step may then be taken by the delegate. An expired or revoked delegation grants nothing; `inForce` says whether it grants now.',
@@ -556,8 +589,16 @@ export const governanceConflicts = resource({
   record: GovernanceConflict,
   statusField: 'status',
   filters: { personId: PersonId.optional(), status: z.enum(['open', 'managed', 'closed']).optional() },
+  setup: [
+    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'person.{{unique}}@example.com' }, as: 'person' },
+  ],
   create: {
     body: CreateGovernanceConflictBody,
+    fixture: {
+      personId: '{{person.id}}',
+      subject: 'Vendor contract: Acme Analytics',
+      description: 'Spouse is a director of Acme Analytics.',
+    },
     summary: 'Declare a conflict of interest',
     description: 'Records a conflict a person declared about a subject; while `open`, they cannot act on an approval of that subject.',
     eventSummary: 'A conflict of interest was declared.',
@@ -586,7 +627,13 @@ export const GovernanceOrgRaci = z
           "Every AI system the tenant's active assignments or assessments name, by id, each with its chart over the controls of its assignments and of the activated frameworks.",
       }),
     gaps: z
-      .array(z.object({ systemId: z.string(), control: z.string(), reason: z.literal('no_accountable') }))
+      .array(
+        z.object({
+          systemId: z.string().meta({ description: 'The AI system.' }),
+          control: z.string().meta({ description: 'The control without an accountable person.' }),
+          reason: z.literal('no_accountable').meta({ description: 'Why it is a gap: nobody is accountable.' }),
+        }),
+      )
       .meta({ description: 'Every (system, control) without an accountable person, across the organisation.' }),
     totals: z
       .object({
@@ -618,54 +665,78 @@ export const GovernanceOrgRaci = z
 
 // ---------------------------------------------------------------- snapshots
 
-const SnapshotPerson = z.object({ id: z.string(), name: z.string(), email: z.string(), status: z.string(), roleIds: z.array(z.string()) });
+const SnapshotPerson = z.object({
+  id: z.string().meta({ description: 'Person id.' }),
+  name: z.string().meta({ description: 'Full name.' }),
+  email: z.string().meta({ description: 'Work email address.' }),
+  status: z.string().meta({ description: '`active` or `inactive`.' }),
+  roleIds: z.array(z.string()).meta({ description: 'Roles the person holds.' }),
+});
 
 export const GovernanceState = z
   .object({
     people: z.array(SnapshotPerson).meta({ description: 'Every person of the tenant, by id.' }),
     roles: z
-      .array(z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }))
+      .array(
+        z.object({
+          id: z.string().meta({ description: 'Role id.' }),
+          name: z.string().meta({ description: 'Role name.' }),
+          description: z.string().nullable().meta({ description: 'What the role is responsible for.' }),
+        }),
+      )
       .meta({ description: 'Every role, by id.' }),
     approvalChains: z
-      .array(z.object({ id: z.string(), name: z.string(), approverIds: z.array(z.string()) }))
+      .array(
+        z.object({
+          id: z.string().meta({ description: 'Chain id.' }),
+          name: z.string().meta({ description: 'Chain name.' }),
+          approverIds: z.array(z.string()).meta({ description: 'Approvers in order.' }),
+        }),
+      )
       .meta({ description: 'Every approval chain, by id.' }),
     assignments: z
       .array(
         z.object({
-          id: z.string(),
-          personId: z.string(),
-          roleId: z.string(),
-          raci: z.string(),
-          systemId: z.string().nullable(),
-          control: z.string().nullable(),
+          id: z.string().meta({ description: 'Assignment id.' }),
+          personId: z.string().meta({ description: 'The person assigned.' }),
+          roleId: z.string().meta({ description: 'The role they act in.' }),
+          raci: z.string().meta({ description: 'responsible, accountable, consulted or informed.' }),
+          systemId: z.string().nullable().meta({ description: 'The AI system; null for every system.' }),
+          control: z.string().nullable().meta({ description: 'The control; null for the whole system.' }),
         }),
       )
       .meta({ description: 'The active RACI assignments, by id.' }),
     delegations: z
       .array(
         z.object({
-          id: z.string(),
-          fromPersonId: z.string(),
-          toPersonId: z.string(),
-          scope: z.string(),
-          validFrom: z.string(),
-          validUntil: z.string(),
+          id: z.string().meta({ description: 'Delegation id.' }),
+          fromPersonId: z.string().meta({ description: 'Who delegates.' }),
+          toPersonId: z.string().meta({ description: 'Who receives the delegation.' }),
+          scope: z.string().meta({ description: 'What is delegated.' }),
+          validFrom: z.string().meta({ description: 'Start of validity (ISO 8601 UTC).' }),
+          validUntil: z.string().meta({ description: 'End of validity (ISO 8601 UTC).' }),
         }),
       )
       .meta({ description: 'The delegations in force when the snapshot was taken, by id.' }),
     decisionRights: z
       .array(
         z.object({
-          id: z.string(),
-          decisionType: z.string(),
-          roleId: z.string().nullable(),
-          personId: z.string().nullable(),
-          maxAmountEur: z.number().nullable(),
+          id: z.string().meta({ description: 'Decision right id.' }),
+          decisionType: z.string().meta({ description: 'The kind of decision.' }),
+          roleId: z.string().nullable().meta({ description: 'The role that decides; null when a person does.' }),
+          personId: z.string().nullable().meta({ description: 'The person who decides; null when a role does.' }),
+          maxAmountEur: z.number().nullable().meta({ description: 'Upper amount in EUR; null for no limit.' }),
         }),
       )
       .meta({ description: 'The active decision rights, by id.' }),
     openConflicts: z
-      .array(z.object({ id: z.string(), personId: z.string(), subject: z.string() }))
+      .array(
+        z.object({
+          id: z.string().meta({ description: 'Conflict id.' }),
+          personId: z.string().meta({ description: 'The person with the conflict.' }),
+          subject: z.string().meta({ description: 'What it concerns.' }),
+        }),
+      )
       .meta({ description: 'The open conflicts of interest, by id.' }),
   })
   .meta({ description: 'The exported governance state; `hash` is the SHA-256 of its canonical JSON (keys sorted, no whitespace).' });
@@ -748,6 +819,7 @@ const approvalDecision = (verb: 'approve' | 'reject') =>
       permission: 'governance:approve',
       mutating: true,
       audit: verb === 'approve' ? GOVERNANCE_APPROVAL_ACTIONS.stepApproved : GOVERNANCE_APPROVAL_ACTIONS.rejected,
+      stateful: true,
     }),
   }) as const;
 
@@ -780,6 +852,7 @@ export const governanceRouter = railRouter('governance', {
         permission: 'governance:write',
         mutating: true,
         audit: 'board_meeting.minutes_recorded',
+        stateful: true,
       }),
     },
     listDecisions: {
@@ -808,6 +881,7 @@ export const governanceRouter = railRouter('governance', {
         permission: 'governance:write',
         mutating: true,
         audit: 'board_decision.created',
+        stateful: true,
       }),
     },
   },

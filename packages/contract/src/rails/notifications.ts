@@ -476,7 +476,7 @@ function channelRoutes<R extends z.ZodObject, B extends z.ZodType>(kind: Notific
       responses: { 200: record },
       summary: `Enable ${article} ${label}`,
       description: `Sends to the channel again (from \`disabled\`; 409 \`conflict\` otherwise). Audited (\`notification_channel.enabled\`). Needs \`notifications:write\`.`,
-      metadata: write('notification_channel.enabled'),
+      metadata: { ...write('notification_channel.enabled'), stateful: true },
     },
     deliveries: {
       method: 'GET',

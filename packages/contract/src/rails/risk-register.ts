@@ -407,7 +407,7 @@ export const RiskScoreHistory = z
         signOffId: z.string().meta({ description: 'The latest sign-off of the risk.' }),
         signerId: z.string().meta({ description: 'The accountable owner who signed.' }),
         score: Score('Residual score accepted'),
-        signedAt: Timestamp,
+        signedAt: Timestamp.meta({ description: 'When the owner signed (ISO 8601 UTC).' }),
         current: z.boolean().meta({ description: 'Whether the accepted score is still the residual score.' }),
       })
       .nullable()

@@ -42,10 +42,10 @@ export const RiskNavigation = z
           count: z.int().min(1).meta({ description: 'Risks of the area.' }),
           byStatus: z
             .object({
-              open: z.int().min(0),
-              treated: z.int().min(0),
-              accepted: z.int().min(0),
-              closed: z.int().min(0),
+              open: z.int().min(0).meta({ description: 'Open risks.' }),
+              treated: z.int().min(0).meta({ description: 'Treated risks.' }),
+              accepted: z.int().min(0).meta({ description: 'Accepted risks.' }),
+              closed: z.int().min(0).meta({ description: 'Closed risks.' }),
             })
             .meta({ description: 'Risks of the area per status.' }),
           byRating: RatingCounts,

@@ -209,8 +209,22 @@ export const selfAuditRemediations = resource({
     status: z.enum(SELF_AUDIT_REMEDIATION_STATUSES).optional().meta({ description: '`open`, `in_progress`, `resolved` or `verified`.' }),
     findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').optional(),
   },
+  setup: [
+    { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} },
+    {
+      method: 'POST',
+      path: '/v1/self-audit/findings',
+      body: { title: 'Risk register not reviewed', severity: 'high', controlId: 'AIA-RMS-01' },
+      as: 'finding',
+    },
+  ],
   create: {
     body: CreateSelfAuditRemediationBody,
+    fixture: {
+      findingId: '{{finding.id}}',
+      plan: 'Review the risk register with the model owners and record the review.',
+      dueDate: '2026-12-15T00:00:00.000Z',
+    },
     summary: 'Plan the remediation of a finding',
     description:
       'Creates the `open` remediation of an open finding. A finding has at most one remediation: 409 `conflict` naming it when one exists (reopen that one instead), and 409 when the finding is closed.',
@@ -240,7 +254,6 @@ export const selfAuditRemediations = resource({
         'The fix did not hold: back to `open`, clearing `resolvedAt` and `verifiedAt`; a closed finding is reopened with it (`finding.reopened`).',
     },
   },
-  setup: [activateEuAiAct],
 });
 
 // ---------------------------------------------------------------- evidence links
@@ -327,20 +340,40 @@ export const selfAuditEvidenceLinks = resource({
       .optional()
       .meta({ description: 'Links to this finding or to its remediation.' }),
   },
+  setup: [
+    { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} },
+    {
+      method: 'POST',
+      path: '/v1/self-audit/findings',
+      body: { title: 'Risk register not reviewed', severity: 'high', controlId: 'AIA-RMS-01' },
+      as: 'finding',
+    },
+    {
+      method: 'POST',
+      path: '/v1/compliance/evidence',
+      body: { title: 'Review minutes', kind: 'policy', controlIds: ['AIA-RMS-01'] },
+      as: 'evidence',
+    },
+  ],
   create: {
     body: CreateSelfAuditEvidenceLinkBody,
+    fixture: { evidenceId: '{{evidence.id}}', findingId: '{{finding.id}}', note: 'Minutes of the review meeting.' },
     summary: 'Link evidence to a finding or a remediation',
     description:
       'Links an existing compliance evidence record to a finding or to a remediation as proof (exactly one of `findingId` and `remediationId`). Unknown evidence, finding or remediation ids are 422 naming the field; the same evidence linked twice to the same target is 409 `conflict`. A remediation needs a link to unexpired evidence before it can be verified.',
     eventSummary: 'Evidence was linked to a self-audit finding or remediation.',
   },
-  setup: [activateEuAiAct],
 });
 
 // ---------------------------------------------------------------- posture
 
 const Counts = z
-  .object({ low: z.int().min(0), medium: z.int().min(0), high: z.int().min(0), critical: z.int().min(0) })
+  .object({
+    low: z.int().min(0).meta({ description: 'For low severity.' }),
+    medium: z.int().min(0).meta({ description: 'For medium severity.' }),
+    high: z.int().min(0).meta({ description: 'For high severity.' }),
+    critical: z.int().min(0).meta({ description: 'For critical severity.' }),
+  })
   .meta({ description: 'A count per severity.' });
 
 export const SelfAuditPosture = z

@@ -93,8 +93,10 @@ export const stakeholderUsers = resource({
     roleId: RoleId.optional().meta({ description: 'Only people holding this role.' }),
   },
   filterFields: { roleId: 'roleIds[]' },
+  setup: [{ method: 'POST', path: '/v1/stakeholders/roles', body: { name: 'Role {{unique}}' }, as: 'role' }],
   create: {
     body: CreateStakeholderUserBody,
+    fixture: { name: 'Ines Duarte', email: 'ines.{{unique}}@example.com', roleIds: ['{{role.id}}'] },
     summary: 'Add a person',
     description: 'Adds a person of the organisation, with the roles they hold; 409 when the email is already taken in the tenant.',
     eventSummary: 'A person was added to the stakeholders register.',
@@ -154,6 +156,7 @@ export const stakeholderRoles = resource({
   record: StakeholderRole,
   create: {
     body: CreateStakeholderRoleBody,
+    fixture: { name: 'Data protection officer {{unique}}', description: 'Monitors compliance with GDPR (Art. 39).' },
     summary: 'Define a role',
     description: 'Defines an organisational role; 409 when a role of that name exists in the tenant.',
     eventSummary: 'An organisational role was defined.',
@@ -208,8 +211,13 @@ export const approvalChains = resource({
   label: { one: 'approval chain', many: 'approval chains' },
   idPrefix: 'apc',
   record: ApprovalChain,
+  setup: [
+    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'first.{{unique}}@example.com' }, as: 'first' },
+    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'second.{{unique}}@example.com' }, as: 'second' },
+  ],
   create: {
     body: CreateApprovalChainBody,
+    fixture: { name: 'Policy approval', approverIds: ['{{first.id}}', '{{second.id}}'] },
     summary: 'Define an approval chain',
     description: 'Defines an ordered list of approvers that governance approvals and policy publishing walk step by step.',
     eventSummary: 'An approval chain was defined.',
@@ -301,9 +309,14 @@ export const stakeholderAssignments = resource({
     raci: RaciLetter.optional(),
     status: z.enum(['active', 'removed']).optional(),
   },
-  setup: [{ method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} }],
+  setup: [
+    { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} },
+    { method: 'POST', path: '/v1/stakeholders/roles', body: { name: 'Role {{unique}}' }, as: 'role' },
+    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'person.{{unique}}@example.com' }, as: 'person' },
+  ],
   create: {
     body: CreateStakeholderAssignmentBody,
+    fixture: { personId: '{{person.id}}', roleId: '{{role.id}}', raci: 'accountable', systemId: 'sys_{{unique}}', control: 'AIA-RMS-01' },
     summary: 'Assign a person a RACI part',
     description:
       'Assigns an active person, in one of their organisational roles, a RACI part for an AI system, a control, or a control of a system. 422 naming the field for an unknown or inactive person, an unknown role or a control of no activated framework; 409 when the same system and control already have an active accountable person (remove that assignment first).',

@@ -5,13 +5,21 @@ import { join } from 'node:path';
 export const SHIPPED_CONTENT = join(import.meta.dirname, '../../content');
 
 let contentDir: string | undefined;
+let generation = 0;
 
 /**
- * The content folder of this process (`SVC_CONTENT_DIR`), set when the server starts. The rails'
- * data files are process-wide, read once per file: in one process, the server started last decides.
+ * The content folder of this process (`SVC_CONTENT_DIR`), set when the server starts; every start
+ * reads the rails' data files afresh. They are process-wide: in one process, the server started
+ * last decides.
  */
 export function useContentDir(dir: string): void {
   contentDir = dir;
+  generation++;
+}
+
+/** Changes at every `useContentDir`: a cache of a content file keys on it and on the file's path. */
+export function contentGeneration(): number {
+  return generation;
 }
 
 /**

@@ -1,14 +1,11 @@
 import { contract, disclosureDrafts, incidentChannels, incidentDisclosures } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../kit.ts';
-import { regimeRules } from '../services/incident-clocks.ts';
 import * as incidents from '../services/incident-disclosures.ts';
 import { actor, type RailDeps, tenantOf } from './deps.ts';
 
 export function incidentDisclosuresHandlers({ db }: RailDeps) {
   const { prisma } = db;
-  // Read and checked at start: a broken rules file stops the server, naming the problem.
-  regimeRules();
   return initServer().router(contract.incident_disclosures, {
     channels: serveResource(db, incidentChannels, incidents.channelStore),
     disclosures: serveResource(db, incidentDisclosures, incidents.disclosureStore),

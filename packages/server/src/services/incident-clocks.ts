@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { INCIDENT_REGIMES, type IncidentClock, type IncidentFactors, type IncidentRegime } from '@svc/contract';
 import { z } from 'zod';
-import { contentPath } from '../content/paths.ts';
+import { contentGeneration, contentPath } from '../content/paths.ts';
 
 /**
  * The notification clocks of the incident regimes: the rules are data
@@ -69,7 +69,7 @@ export type RegimeRule = RegimeRules['regimes'][number];
 export type StageRule = RegimeRule['stages'][number];
 
 export const REGIME_RULES_PATH = 'incident-disclosures/regimes.json';
-let cached: { file: string; rules: RegimeRules } | undefined;
+let cached: { file: string; generation: number; rules: RegimeRules } | undefined;
 
 /** Reads and checks a rules file; a broken file fails loudly, naming the problem. */
 export function readRegimeRules(file: string): RegimeRules {
@@ -81,7 +81,8 @@ export function readRegimeRules(file: string): RegimeRules {
 /** The rules of the content folder in use, read and checked once per file. */
 export function regimeRules(): RegimeRules {
   const file = contentPath(REGIME_RULES_PATH);
-  if (cached?.file !== file) cached = { file, rules: readRegimeRules(file) };
+  if (cached?.file !== file || cached.generation !== contentGeneration())
+    cached = { file, generation: contentGeneration(), rules: readRegimeRules(file) };
   return cached.rules;
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ASSESSMENT_TYPE_IDS, INDUSTRY_IDS, type IndustryProfile, type IndustryProfileSummary } from '@svc/contract';
 import { z } from 'zod';
-import { contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
+import { contentGeneration, contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
 import type { Tx } from '../db/client.ts';
 import { decodeCursor, toPage } from '../db/pagination.ts';
 import { ApiError } from '../errors.ts';
@@ -51,7 +51,7 @@ export const ProfileCatalogueSchema = z
 export type ProfileCatalogue = z.infer<typeof ProfileCatalogueSchema>;
 export type ProfileEntry = ProfileCatalogue['profiles'][number];
 
-let cached: { file: string; catalogue: ProfileCatalogue } | undefined;
+let cached: { file: string; generation: number; catalogue: ProfileCatalogue } | undefined;
 
 /** Reads and checks a catalogue file; a broken file fails loudly, never silently. */
 export function readProfileCatalogue(file: string): ProfileCatalogue {
@@ -63,7 +63,8 @@ export function readProfileCatalogue(file: string): ProfileCatalogue {
 /** The catalogue of the content folder in use (`SVC_CONTENT_DIR` or the shipped one), read once per file. */
 export function profileCatalogue(): ProfileCatalogue {
   const file = contentPath(PROFILES_PATH);
-  if (cached?.file !== file) cached = { file, catalogue: readProfileCatalogue(file) };
+  if (cached?.file !== file || cached.generation !== contentGeneration())
+    cached = { file, generation: contentGeneration(), catalogue: readProfileCatalogue(file) };
   return cached.catalogue;
 }
 

@@ -97,6 +97,7 @@ function requireDistinct(field: string, ids: readonly string[]): void {
 export const userStore: Store<typeof stakeholderUsers> = {
   model: 'stakeholderUser',
   render: renderUser,
+  filterWhere: { roleId: (v) => ({ roleIds: { has: v } }) },
   create: async ({ db, who, body }) => {
     const email = body.email.toLowerCase();
     const roleIds = body.roleIds ?? [];

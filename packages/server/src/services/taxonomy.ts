@@ -18,7 +18,7 @@ import {
 } from '@svc/contract';
 import { z } from 'zod';
 import { compareSemver } from '../content/frameworks.ts';
-import { contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
+import { contentGeneration, contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
 import type { Prisma, Tx } from '../db/client.ts';
 import { decodeCursor, encodeCursor } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
@@ -178,7 +178,7 @@ export function unresolvedReferences(t: TaxonomyContent, dictionaries: ReadonlyM
   return problems;
 }
 
-let cached: { dir: string; content: TaxonomyContent } | undefined;
+let cached: { dir: string; generation: number; content: TaxonomyContent } | undefined;
 
 /**
  * The taxonomy files the service serves: `$SVC_CONTENT_DIR/taxonomy` when that folder exists,
@@ -186,7 +186,8 @@ let cached: { dir: string; content: TaxonomyContent } | undefined;
  */
 export function taxonomy(): TaxonomyContent {
   const dir = contentPath('taxonomy');
-  if (cached?.dir !== dir) cached = { dir, content: readTaxonomy(dir) };
+  if (cached?.dir !== dir || cached.generation !== contentGeneration())
+    cached = { dir, generation: contentGeneration(), content: readTaxonomy(dir) };
   return cached.content;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { canonicalJson, type StockWorkflow, WORKFLOW_SNAPSHOT_ACTION, type WorkflowSnapshot, type workflowSnapshots } from '@svc/contract';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
+import { contentGeneration, contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
 import type { Database, Prisma } from '../db/client.ts';
 import { decodeCursor, toPage } from '../db/pagination.ts';
 import { insertStatement, type Row, rowFromJson, tableOf } from '../db/rows.ts';
@@ -177,12 +177,13 @@ export function prepareCatalogue(catalogue: StockCatalogue): LoadedCatalogue {
   };
 }
 
-let loaded: { file: string; catalogue: LoadedCatalogue } | undefined;
+let loaded: { file: string; generation: number; catalogue: LoadedCatalogue } | undefined;
 
 /** The catalogue of the content folder in use (`SVC_CONTENT_DIR` or the shipped one), read and checked once per file. */
 export function stockCatalogue(): LoadedCatalogue {
   const file = contentPath(STOCK_WORKFLOWS_PATH);
-  if (loaded?.file !== file) loaded = { file, catalogue: prepareCatalogue(readCatalogue(file)) };
+  if (loaded?.file !== file || loaded.generation !== contentGeneration())
+    loaded = { file, generation: contentGeneration(), catalogue: prepareCatalogue(readCatalogue(file)) };
   return loaded.catalogue;
 }
 
