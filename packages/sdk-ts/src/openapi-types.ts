@@ -18417,10 +18417,202 @@ export interface components {
          *           "impact": 1,
          *           "score": 1,
          *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 1,
+         *           "impact": 2,
+         *           "score": 2,
+         *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 1,
+         *           "impact": 3,
+         *           "score": 3,
+         *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 1,
+         *           "impact": 4,
+         *           "score": 4,
+         *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 1,
+         *           "impact": 5,
+         *           "score": 5,
+         *           "rating": "medium",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 2,
+         *           "impact": 1,
+         *           "score": 2,
+         *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 2,
+         *           "impact": 2,
+         *           "score": 4,
+         *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 2,
+         *           "impact": 3,
+         *           "score": 6,
+         *           "rating": "medium",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 2,
+         *           "impact": 4,
+         *           "score": 8,
+         *           "rating": "medium",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 2,
+         *           "impact": 5,
+         *           "score": 10,
+         *           "rating": "high",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 3,
+         *           "impact": 1,
+         *           "score": 3,
+         *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 3,
+         *           "impact": 2,
+         *           "score": 6,
+         *           "rating": "medium",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 3,
+         *           "impact": 3,
+         *           "score": 9,
+         *           "rating": "medium",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 3,
+         *           "impact": 4,
+         *           "score": 12,
+         *           "rating": "high",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 3,
+         *           "impact": 5,
+         *           "score": 15,
+         *           "rating": "high",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 4,
+         *           "impact": 1,
+         *           "score": 4,
+         *           "rating": "low",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 4,
+         *           "impact": 2,
+         *           "score": 8,
+         *           "rating": "medium",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 4,
+         *           "impact": 3,
+         *           "score": 12,
+         *           "rating": "high",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 4,
+         *           "impact": 4,
+         *           "score": 16,
+         *           "rating": "high",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 4,
+         *           "impact": 5,
+         *           "score": 20,
+         *           "rating": "critical",
          *           "count": 1,
          *           "riskIds": [
          *             "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
          *           ]
+         *         },
+         *         {
+         *           "likelihood": 5,
+         *           "impact": 1,
+         *           "score": 5,
+         *           "rating": "medium",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 5,
+         *           "impact": 2,
+         *           "score": 10,
+         *           "rating": "high",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 5,
+         *           "impact": 3,
+         *           "score": 15,
+         *           "rating": "high",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 5,
+         *           "impact": 4,
+         *           "score": 20,
+         *           "rating": "critical",
+         *           "count": 0,
+         *           "riskIds": []
+         *         },
+         *         {
+         *           "likelihood": 5,
+         *           "impact": 5,
+         *           "score": 25,
+         *           "rating": "critical",
+         *           "count": 0,
+         *           "riskIds": []
          *         }
          *       ],
          *       "computedAt": "2026-11-22T09:30:00.000Z"

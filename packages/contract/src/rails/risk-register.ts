@@ -475,7 +475,20 @@ export const RiskHeatmap = z
         object: 'svc.risk_register.heatmap',
         basis: 'residual',
         total: 1,
-        cells: [{ likelihood: 1, impact: 1, score: 1, rating: 'low', count: 1, riskIds: [EXAMPLE_RISK] }],
+        // All 25 cells; the one risk of the example sits in likelihood 4, impact 5.
+        cells: Array.from({ length: 25 }, (_, i) => {
+          const likelihood = Math.floor(i / 5) + 1;
+          const impact = (i % 5) + 1;
+          const here = likelihood === 4 && impact === 5;
+          return {
+            likelihood,
+            impact,
+            score: likelihood * impact,
+            rating: riskRatingOf(likelihood * impact),
+            count: here ? 1 : 0,
+            riskIds: here ? [EXAMPLE_RISK] : [],
+          };
+        }),
         computedAt: '2026-11-22T09:30:00.000Z',
       },
     ],

@@ -46,6 +46,8 @@ export interface Notifier {
 }
 
 /** Event-index rows read per transaction. */
+/** Longest wait between two polls of an idle notifier. */
+const IDLE_POLL_MS = 200;
 const BATCH = 100;
 
 interface QueuedEvent {
@@ -213,6 +215,9 @@ export function createNotifier(opts: { db: Database; config: Config; log: Logger
 
   /** Reads up to BATCH queued events and writes their notifications and deliveries; returns how many it read. */
   async function produce(): Promise<number> {
+    // One cheap read while idle, rather than a transaction on every poll.
+    const waiting = await db.sql.query<{ one: number }>(`SELECT 1 AS "one" FROM "notification_queue" LIMIT 1`, []);
+    if (waiting.length === 0) return 0;
     return db.transaction(async (sql) => {
       const queued = await sql.query<{ id: string; tenant_id: string }>(
         `SELECT "id", "tenant_id" FROM "notification_queue" ORDER BY "queued_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -456,7 +461,9 @@ export function createNotifier(opts: { db: Database; config: Config; log: Logger
   }
 
   async function tick(): Promise<void> {
-    let next = wh.pollMs;
+    // Notifications are not latency-critical like webhook retries: idle polls at most every 200 ms,
+    // so the notifier does not compete with the dispatcher on a busy process.
+    let next = Math.max(wh.pollMs, IDLE_POLL_MS);
     try {
       while (running && (await produce()) === BATCH) {}
       if (running && (await deliver()) === wh.concurrency) next = 0;
