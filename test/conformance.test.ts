@@ -3,7 +3,7 @@ import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { createBody, makeRecord, runSetup } from './support/fixtures.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
  * The conformance suite: every resource declared with the kit, walked from its declaration with
@@ -11,7 +11,9 @@ import { startTestServer, type TestServer } from './support/server.ts';
  */
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer();
+  // A database of its own: its tenants subscribe to every event type, and the pending deliveries
+  // they leave would otherwise queue ahead of another suite's on a shared PostgreSQL.
+  ts = await startIsolatedTestServer();
 });
 afterAll(() => ts?.close());
 
