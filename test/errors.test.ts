@@ -110,7 +110,7 @@ describe('rate limits', () => {
   }
 
   it('sandbox: 5 per second, then 429 rate_limited with Retry-After and the X-RateLimit headers', async () => {
-    const sandbox = await createTenant(ts, { tier: 'sandbox' });
+    const sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 'tier' });
     const results = await burst(sandbox, 12);
     const ok = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
@@ -130,7 +130,7 @@ describe('rate limits', () => {
   });
 
   it('the per-second limit follows the tier (starter: 20) and a custom enterprise limit', async () => {
-    const starter = await createTenant(ts, { tier: 'starter' });
+    const starter = await createTenant(ts, { tier: 'starter', rateLimitPerSecond: 'tier' });
     const res = await starter.call('GET', '/v1/frameworks?limit=1');
     expect(res.headers.get('x-ratelimit-limit')).toBe('20');
     const custom = await createTenant(ts, { tier: 'enterprise', rateLimitPerSecond: 3 });
