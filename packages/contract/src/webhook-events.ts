@@ -86,8 +86,6 @@ const agentRun = obj({ agent: z.string(), decisionId: id('Decision id (`dec_`).'
 const report = obj({ id: id('Report id.'), template: z.string(), status: z.string(), downloadUrl: z.string().nullable().optional() });
 const policy = obj({ id: id('Policy id.'), title: z.string(), version: z.string().optional(), status: z.string() });
 const training = obj({ moduleId: id('Training module id.'), principal: z.string(), dueAt: at.optional() });
-const gpai = obj({ id: id('Summary id.'), modelName: z.string(), status: z.string() });
-const redTeam = obj({ runId: id('Red-team run id.'), systemId, status: z.string() });
 const node = obj({ nodeId: id('Hierarchy node id (workspace, team or entity).'), parentId: z.string().nullable(), kind: z.string() });
 const billing = obj({
   providerEventId: z.string(),
@@ -165,17 +163,9 @@ const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
   // incident.reported, .updated, .disclosed, .closed and .reopened: the incident-disclosures rail's own.
   e('incident.sla_breached', 'A disclosure deadline was missed.', incident.extend({ deadline: at })),
 
-  e('dsar.received', 'A data-subject request was received.', dsar),
-  e('dsar.verified', "The data subject's identity was verified.", dsar),
-  e('dsar.fulfilled', 'A data-subject request was fulfilled.', dsar),
-  e('dsar.rejected', 'A data-subject request was rejected.', dsar.extend({ reason: z.string() })),
   e('dsar.deadline_approaching', 'A data-subject request is due within 7 days.', dsar),
 
-  e('vendor.added', 'A vendor was added.', vendor),
-  e('vendor.assessed', 'A vendor assessment finished.', vendor),
-  e('vendor.risk_changed', "A vendor's risk score changed.", vendor.extend({ from: z.number(), to: z.number() })),
   e('vendor.contract_expiring', "A vendor's contract expires soon.", vendor.extend({ expiresAt: at })),
-  e('vendor.offboarded', 'A vendor was offboarded.', vendor),
 
   e('agent.invoked', 'An agent was invoked.', agentRun),
   e('agent.decision_recorded', 'An agent decision was recorded in the audit trail.', agentRun),
@@ -198,15 +188,6 @@ const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
   e('training.completed', 'A training module was completed.', training.extend({ score: z.number().optional() })),
   e('training.overdue', 'An assigned training is overdue.', training),
   e('training.certificate_issued', 'A training certificate was issued.', training.extend({ certificateId: z.string() })),
-
-  e('gpai_summary.created', 'A GPAI training-content summary was created.', gpai),
-  e('gpai_summary.published', 'A GPAI summary was published.', gpai),
-  e('gpai_summary.updated', 'A GPAI summary changed.', gpai),
-
-  e('red_team.run_started', 'A red-team run started.', redTeam),
-  e('red_team.run_completed', 'A red-team run finished.', redTeam.extend({ passed: z.int(), failed: z.int() })),
-  e('red_team.finding_reported', 'A red-team finding was reported.', redTeam.extend({ category: z.string(), severity: z.string() })),
-  e('red_team.regression_detected', 'Robustness regressed against the previous run.', redTeam.extend({ metric: z.string() })),
 
   e('hierarchy.updated', 'The workspace hierarchy changed.', node),
   e('hierarchy.node_added', 'A node was added to the hierarchy.', node),

@@ -13,12 +13,16 @@ import { auditTrailHandlers } from './rails/audit-trail.ts';
 import { complianceHandlers } from './rails/compliance.ts';
 import { contextHandlers } from './rails/context.ts';
 import type { RailDeps } from './rails/deps.ts';
+import { dsarHandlers } from './rails/dsar.ts';
 import { eventsHandlers } from './rails/events.ts';
 import { frameworksHandlers } from './rails/frameworks.ts';
 import { glossaryHandlers } from './rails/glossary.ts';
 import { governanceHandlers } from './rails/governance.ts';
+import { gpaiSummaryHandlers } from './rails/gpai-summary.ts';
 import { graphHandlers } from './rails/graph.ts';
 import { incidentDisclosuresHandlers } from './rails/incident-disclosures.ts';
+import { insuranceHandlers } from './rails/insurance.ts';
+import { litigationHoldHandlers } from './rails/litigation-hold.ts';
 import { marketplaceHandlers } from './rails/marketplace.ts';
 import { metadataHandlers } from './rails/metadata.ts';
 import { notificationsHandlers } from './rails/notifications.ts';
@@ -26,8 +30,11 @@ import { onboardingHandlers } from './rails/onboarding.ts';
 import { ontologyHandlers } from './rails/ontology.ts';
 import { operatorHandlers } from './rails/operator.ts';
 import { policyAuthoringHandlers } from './rails/policy-authoring.ts';
+import { procurementHandlers } from './rails/procurement.ts';
 import { profilesHandlers } from './rails/profiles.ts';
+import { publicDisclosureHandlers } from './rails/public-disclosure.ts';
 import { reconciliationHandlers } from './rails/reconciliation.ts';
+import { redTeamHandlers } from './rails/red-team.ts';
 import { riskHandlers } from './rails/risk.ts';
 import { riskRegisterHandlers } from './rails/risk-register.ts';
 import { searchHandlers } from './rails/search.ts';
@@ -39,7 +46,9 @@ import { systemHandlers } from './rails/system.ts';
 import { taxonomyHandlers } from './rails/taxonomy.ts';
 import { trainingRecordsHandlers } from './rails/training-records.ts';
 import { trustHandlers } from './rails/trust.ts';
+import { vendorRiskHandlers } from './rails/vendor-risk.ts';
 import { webhooksHandlers } from './rails/webhooks.ts';
+import { whistleblowerHandlers } from './rails/whistleblower.ts';
 import { workflowsRegistryHandlers } from './rails/workflows-registry.ts';
 import { workspaceHandlers } from './rails/workspace.ts';
 import type { WebhookConfig } from './webhooks/config.ts';
@@ -186,6 +195,15 @@ export function createApp(opts: AppOptions): express.Express {
     marketplace: marketplaceHandlers(deps),
     specialists: specialistsHandlers(deps),
     incident_disclosures: incidentDisclosuresHandlers(deps),
+    dsar: dsarHandlers(deps),
+    vendor_risk: vendorRiskHandlers(deps),
+    procurement: procurementHandlers(deps),
+    insurance: insuranceHandlers(deps),
+    public_disclosure: publicDisclosureHandlers(deps),
+    litigation_hold: litigationHoldHandlers(deps),
+    whistleblower: whistleblowerHandlers(deps),
+    gpai_summary: gpaiSummaryHandlers(deps),
+    red_team: redTeamHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),

@@ -4,20 +4,27 @@ import { registerEventTypes } from '../webhook-events.ts';
 import { auditTrailRouter } from './audit-trail.ts';
 import { complianceEvents, complianceRouter } from './compliance.ts';
 import { contextEvents, contextRouter } from './context.ts';
+import { dsarEvents, dsarRouter } from './dsar.ts';
 import { eventsRouter } from './events.ts';
 import { frameworksEvents, frameworksRouter } from './frameworks.ts';
 import { glossaryRouter } from './glossary.ts';
 import { governanceEvents, governanceRouter } from './governance.ts';
+import { gpaiSummaryEvents, gpaiSummaryRouter } from './gpai-summary.ts';
 import { graphRouter } from './graph.ts';
 import { incidentDisclosuresEvents, incidentDisclosuresRouter } from './incident-disclosures.ts';
+import { insuranceEvents, insuranceRouter } from './insurance.ts';
+import { litigationHoldEvents, litigationHoldRouter } from './litigation-hold.ts';
 import { marketplaceEvents, marketplaceRouter } from './marketplace.ts';
 import { metadataEvents, metadataRouter } from './metadata.ts';
 import { notificationsEvents, notificationsRouter } from './notifications.ts';
 import { onboardingEvents, onboardingRouter } from './onboarding.ts';
 import { ontologyEvents, ontologyRouter } from './ontology.ts';
 import { policyAuthoringEvents, policyAuthoringRouter } from './policy-authoring.ts';
+import { procurementEvents, procurementRouter } from './procurement.ts';
 import { profilesEvents, profilesRouter } from './profiles.ts';
+import { publicDisclosureEvents, publicDisclosureRouter } from './public-disclosure.ts';
 import { reconciliationRouter } from './reconciliation.ts';
+import { redTeamEvents, redTeamRouter } from './red-team.ts';
 import { riskEvents, riskRouter } from './risk.ts';
 import { riskRegisterEvents, riskRegisterRouter } from './risk-register.ts';
 import { searchEvents, searchRouter } from './search.ts';
@@ -28,7 +35,9 @@ import { stakeholdersEvents, stakeholdersRouter } from './stakeholders.ts';
 import { taxonomyEvents, taxonomyRouter } from './taxonomy.ts';
 import { trainingRecordsEvents, trainingRecordsRouter } from './training-records.ts';
 import { trustEvents, trustRouter } from './trust.ts';
+import { vendorRiskEvents, vendorRiskRouter } from './vendor-risk.ts';
 import { webhooksRouter } from './webhooks.ts';
+import { whistleblowerEvents, whistleblowerRouter } from './whistleblower.ts';
 import { workflowsRegistryEvents, workflowsRegistryRouter } from './workflows-registry.ts';
 import { workspaceEvents, workspaceRouter } from './workspace.ts';
 
@@ -69,6 +78,15 @@ export type RailRouters = {
   marketplace: typeof marketplaceRouter;
   specialists: typeof specialistsRouter;
   incident_disclosures: typeof incidentDisclosuresRouter;
+  dsar: typeof dsarRouter;
+  vendor_risk: typeof vendorRiskRouter;
+  procurement: typeof procurementRouter;
+  insurance: typeof insuranceRouter;
+  public_disclosure: typeof publicDisclosureRouter;
+  litigation_hold: typeof litigationHoldRouter;
+  whistleblower: typeof whistleblowerRouter;
+  gpai_summary: typeof gpaiSummaryRouter;
+  red_team: typeof redTeamRouter;
   operator: typeof operatorRouter;
   system: typeof systemRouter;
 };
@@ -104,6 +122,15 @@ export const railRouters: RailRouters = {
   marketplace: marketplaceRouter,
   specialists: specialistsRouter,
   incident_disclosures: incidentDisclosuresRouter,
+  dsar: dsarRouter,
+  vendor_risk: vendorRiskRouter,
+  procurement: procurementRouter,
+  insurance: insuranceRouter,
+  public_disclosure: publicDisclosureRouter,
+  litigation_hold: litigationHoldRouter,
+  whistleblower: whistleblowerRouter,
+  gpai_summary: gpaiSummaryRouter,
+  red_team: redTeamRouter,
   operator: operatorRouter,
   system: systemRouter,
 };
@@ -122,6 +149,15 @@ registerEventTypes([
   ...ontologyEvents,
   ...trustEvents,
   ...incidentDisclosuresEvents,
+  ...dsarEvents,
+  ...vendorRiskEvents,
+  ...procurementEvents,
+  ...insuranceEvents,
+  ...publicDisclosureEvents,
+  ...litigationHoldEvents,
+  ...whistleblowerEvents,
+  ...gpaiSummaryEvents,
+  ...redTeamEvents,
   ...contextEvents,
   ...searchEvents,
   ...notificationsEvents,

@@ -1,0 +1,7 @@
+import { contract } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import type { RailDeps } from './deps.ts';
+
+export function insuranceHandlers(_deps: RailDeps) {
+  return initServer().router(contract.insurance, {});
+}
