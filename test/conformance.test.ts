@@ -1,8 +1,8 @@
-import { declaredResources, getWebhookEventType, type Resource, type TransitionSpec } from '@svc/contract';
+import { declaredResources, getWebhookEventType, type Resource, type Tier, type TransitionSpec } from '@svc/contract';
 import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { createBody, makeRecord, runSetup } from './support/fixtures.ts';
+import { createBody, makeRecord, railsOfResource, runSetup, tierFor } from './support/fixtures.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -68,8 +68,8 @@ async function emittedEvent(t: TenantFixture, subject: string, type: string) {
   return rows[0] as { data: unknown };
 }
 
-async function subscribedTenant(): Promise<TenantFixture> {
-  const t = await createTenant(ts);
+async function subscribedTenant(tier: Tier): Promise<TenantFixture> {
+  const t = await createTenant(ts, { tier });
   const sub = await t.call('POST', '/v1/webhook-subscriptions', { body: { url: 'https://hooks.example.com/svc', eventTypes: ['*'] } });
   expect(sub.status).toBe(201);
   return t;
@@ -90,8 +90,10 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
   const made: Json[] = [];
 
   beforeAll(async () => {
-    t = await subscribedTenant();
-    other = await createTenant(ts);
+    // Enterprise, unless a rail the records need is closed to it (specialists: specialist only).
+    const tier = tierFor(railsOfResource(r));
+    t = await subscribedTenant(tier);
+    other = await createTenant(ts, { tier });
     await runSetup(other, r);
     for (let i = 0; i < 3 && (spec.create || i === 0); i++) made.push(await makeRecord(t, r));
   });

@@ -1,7 +1,7 @@
-import { ERROR_CODES, type FlatRoute, getRail } from '@svc/contract';
+import { ERROR_CODES, type FlatRoute } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallResult, call, createTenant, type TenantFixture } from './support/api.ts';
-import { allRoutes, exampleBody, type FilledPath, fillPath } from './support/fixtures.ts';
+import { type CallResult, call, type TenantFixture } from './support/api.ts';
+import { allRoutes, exampleBody, type FilledPath, fillPath, tenantsByTier } from './support/fixtures.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -13,16 +13,24 @@ import { startIsolatedTestServer, type TestServer } from './support/server.ts';
  */
 let ts: TestServer;
 let owner: TenantFixture;
-/** For a rail open to some tiers only (seed: sandbox), created before the operator routes rotate the credential. */
-let sandbox: TenantFixture;
+/**
+ * The tenant each route is called as: the owner (enterprise) unless a rail the route needs is closed
+ * to it (seed: sandbox, specialists: specialist); all made before the operator routes rotate the
+ * credential that creates tenants.
+ */
+const callers = new Map<string, TenantFixture>();
 const paths = new Map<string, FilledPath>();
 
 beforeAll(async () => {
   // It calls every operator route, some of which reach every tenant of the database.
   ts = await startIsolatedTestServer();
-  owner = await createTenant(ts, { rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
-  sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
-  for (const r of allRoutes) paths.set(r.name, await fillPath(ts, owner, r));
+  const tenants = tenantsByTier(ts, { rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
+  owner = await tenants.of('enterprise');
+  for (const r of allRoutes) {
+    const caller = await tenants.forRoute(r);
+    callers.set(r.name, caller);
+    paths.set(r.name, await fillPath(ts, caller, r));
+  }
 });
 afterAll(() => ts?.close());
 
@@ -90,9 +98,9 @@ function withValue(body: unknown, path: string[], value: unknown): unknown {
   return copy;
 }
 
-function tokenFor({ meta }: FlatRoute): string | null {
+function tokenFor({ name, meta }: FlatRoute): string | null {
   if (meta.auth === 'operator') return ts.operatorToken;
-  if (meta.auth === 'tenant') return owner.token;
+  if (meta.auth === 'tenant') return (callers.get(name) ?? owner).token;
   return null;
 }
 
@@ -165,8 +173,7 @@ describe('the probes that once reached the database', () => {
   it('an Idempotency-Key that is empty, too long or not visible ASCII is a 400 on every POST, mutating or not', async () => {
     for (const r of POSTS) {
       const path = paths.get(r.name)?.path as string;
-      const only = r.meta.rail ? getRail(r.meta.rail).onlyTiers : undefined;
-      const caller = only && !only.includes(owner.tier) ? sandbox : owner;
+      const caller = callers.get(r.name) ?? owner;
       for (const key of ['', 'k'.repeat(256), 'tab\there']) {
         const res = await call(ts.url, 'POST', path, {
           token: caller.token,

@@ -1,7 +1,7 @@
-import { getRail, permits, RAILS, type RailDefinition, ROLES, type Role, type RouteMeta } from '@svc/contract';
+import { permits, RAILS, type RailDefinition, ROLES, type Role, type RouteMeta } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { allRoutes, exampleBody, type FilledPath, fillPath, takesRecordId } from './support/fixtures.ts';
+import { allRoutes, exampleBody, type FilledPath, fillPath, takesRecordId, tenantsByTier } from './support/fixtures.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -10,8 +10,12 @@ import { startTestServer, type TestServer } from './support/server.ts';
  * ids, with a tier too low and with a role or scopes too weak.
  */
 let ts: TestServer;
-let owner: TenantFixture;
-let intruder: TenantFixture;
+/**
+ * Owners and intruders of the tier each route is walked with: enterprise, unless a rail the route
+ * needs is closed to it (the specialists rail admits the specialist tier only).
+ */
+let owners: ReturnType<typeof tenantsByTier>;
+let intruders: ReturnType<typeof tenantsByTier>;
 
 const routes = allRoutes;
 const tenantRoutes = routes.filter((r) => r.meta.auth === 'tenant');
@@ -31,13 +35,19 @@ const pathOf = (_route: unknown, name: string): string => {
 
 beforeAll(async () => {
   ts = await startTestServer();
-  owner = await createTenant(ts);
-  intruder = await createTenant(ts);
-  for (const r of routes) paths.set(r.name, await fillPath(ts, owner, r));
+  owners = tenantsByTier(ts);
+  intruders = tenantsByTier(ts);
+  for (const r of routes) paths.set(r.name, await fillPath(ts, await owners.forRoute(r), r));
 });
 afterAll(() => ts?.close());
 
 describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { route, meta }) => {
+  let owner: TenantFixture;
+  let intruder: TenantFixture;
+  beforeAll(async () => {
+    owner = await owners.forRoute({ name, route, meta });
+    intruder = await intruders.forRoute({ name, route, meta });
+  });
   const send = (token: string | null, headers: Record<string, string> = {}) =>
     call(ts.url, route.method, pathOf(route, name), { token, headers, body: exampleBody(route) });
 
@@ -90,10 +100,7 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
 
   const weakRole = ROLES.find((r) => !permits(r, [], meta.permission ?? ''));
   it(`a role or scope without ${meta.permission}: 403 naming it`, async () => {
-    // A rail open to some tiers only (seed: sandbox) is asked by a tenant of such a tier.
-    const only = meta.rail ? getRail(meta.rail).onlyTiers : undefined;
-    const holder = only && !only.includes(owner.tier) ? await createTenant(ts, { tier: only[0], rateLimitPerSecond: 100_000 }) : owner;
-    const token = weakRole ? await holder.key(weakRole as Role) : await holder.key('owner', ['nothing:read']);
+    const token = weakRole ? await owner.key(weakRole as Role) : await owner.key('owner', ['nothing:read']);
     const res = await send(token);
     const env = expectEnvelope(res, 403, 'forbidden');
     expect(env.details).toEqual([{ field: 'permission', issue: meta.permission }]);
@@ -120,7 +127,7 @@ describe.each(operatorRoutes.map((r) => [r.name, r] as const))('%s', (name, { ro
   it('no token: 401; a tenant key, even an owner one: 403', async () => {
     expectEnvelope(await call(ts.url, route.method, pathOf(route, name), { body: exampleBody(route) }), 401, 'unauthorized');
     expectEnvelope(
-      await call(ts.url, route.method, pathOf(route, name), { token: owner.token, body: exampleBody(route) }),
+      await call(ts.url, route.method, pathOf(route, name), { token: (await owners.of('enterprise')).token, body: exampleBody(route) }),
       403,
       'forbidden',
     );

@@ -1,5 +1,19 @@
-import { contract, declaredResources, type FlatRoute, flattenRoutes, type Resource, resourceByObject, type ZodType } from '@svc/contract';
-import { call, type TenantFixture } from './api.ts';
+import {
+  contract,
+  declaredResources,
+  type FlatRoute,
+  flattenRoutes,
+  getRail,
+  type RailId,
+  type Resource,
+  railForPath,
+  resourceByObject,
+  TIERS,
+  type Tier,
+  tierAdmits,
+  type ZodType,
+} from '@svc/contract';
+import { call, createTenant, type TenantFixture, type TenantOptions } from './api.ts';
 import type { TestServer } from './server.ts';
 
 /**
@@ -186,4 +200,78 @@ export interface FilledPath {
   ownsRecord: boolean;
   /** The record made for the `id` of a kit route, as created. */
   record?: Json;
+}
+
+// ---------------------------------------------------------------- the tier a walk needs
+
+/** The rails a resource's records need: its own and those of the calls its setup makes. */
+export function railsOfResource(resource: Resource): Set<string> {
+  const rails = new Set<string>([resource.spec.rail]);
+  for (const step of resource.spec.setup ?? []) {
+    const rail = railForPath(step.path);
+    if (rail) rails.add(rail.id);
+  }
+  return rails;
+}
+
+/**
+ * The rails a call of the route needs: its own, and those of the records that fill its path (a
+ * kit resource with its setup, or the route that creates ids of the parameter's prefix).
+ */
+export function railsOfRoute({ route, meta }: FlatRoute): Set<string> {
+  const rails = new Set<string>(meta.rail ? [meta.rail] : []);
+  const add = (more: Iterable<string>) => {
+    for (const r of more) rails.add(r);
+  };
+  for (const [name, schema] of Object.entries(paramSchemas(route))) {
+    const declared = meta.resource ? resourceByObject(meta.resource.object) : undefined;
+    const example = exampleOf(schema);
+    const prefix = typeof example === 'string' ? PREFIXED.exec(example)?.[1] : undefined;
+    if (declared && name === 'id') add(railsOfResource(declared));
+    else if (prefix) {
+      const resource = declaredResources().find((r) => r.spec.idPrefix === prefix);
+      if (resource) add(railsOfResource(resource));
+      else {
+        const creator = creatorOf(prefix, route.path);
+        if (creator?.meta.rail) rails.add(creator.meta.rail);
+      }
+    }
+  }
+  return rails;
+}
+
+/**
+ * The tier to walk with: enterprise unless a rail needed is closed to it (the specialists rail is
+ * for the specialist tier, the seed rail for sandbox); then the highest tier every rail admits.
+ */
+export function tierFor(rails: Iterable<string>): Tier {
+  const needed = [...rails].map((id) => getRail(id as RailId));
+  const fits = (tier: Tier) => needed.every((r) => (r.onlyTiers ? r.onlyTiers.includes(tier) : tierAdmits(tier, r.minTier)));
+  const tier = [...TIERS].reverse().find(fits);
+  if (!tier) throw new Error(`no tier admits every rail of ${needed.map((r) => r.id).join(', ')}`);
+  return tier;
+}
+
+/**
+ * One tenant per tier, made on first use (or up front with `prepare`, for a suite whose later
+ * calls rotate the operator credential that creates tenants).
+ */
+export function tenantsByTier(ts: TestServer, opts: Omit<TenantOptions, 'tier'> = {}) {
+  const made = new Map<Tier, Promise<TenantFixture>>();
+  const of = (tier: Tier): Promise<TenantFixture> => {
+    let t = made.get(tier);
+    if (!t) {
+      t = createTenant(ts, { ...opts, tier });
+      made.set(tier, t);
+    }
+    return t;
+  };
+  return {
+    of,
+    forRoute: (r: FlatRoute) => of(tierFor(railsOfRoute(r))),
+    forResource: (r: Resource) => of(tierFor(railsOfResource(r))),
+    prepare: async (routes: readonly FlatRoute[]) => {
+      for (const tier of new Set(routes.map((r) => tierFor(railsOfRoute(r))))) await of(tier);
+    },
+  };
 }

@@ -24,7 +24,10 @@ export interface RailDefinition {
   readonly subResources: readonly string[];
   readonly minTier: Tier;
   readonly lifecycle: Lifecycle;
-  /** When set, only these tiers may call the rail (the seed rail deletes data: sandbox only). */
+  /**
+   * When set, only these tiers may call the rail (the seed rail deletes data: sandbox only; the
+   * specialists rail is the specialist tier's).
+   */
   readonly onlyTiers?: readonly Tier[];
 }
 
@@ -86,6 +89,8 @@ export const RAILS = [
     subResources: ['firms', 'consultants', 'client-engagements', 'billing-share', 'certifications'],
     minTier: 'specialist',
     lifecycle: 'v1',
+    // "Tier specialist only": the rail is the specialist firms' own workspace.
+    onlyTiers: ['specialist'],
   },
   {
     id: 'seed',

@@ -5,8 +5,8 @@ import * as specialists from '../services/specialists.ts';
 import { actor, type RailDeps, tenantOf } from './deps.ts';
 
 /**
- * The specialists rail. The tier gate comes from the catalogue (minimum tier specialist, so
- * specialist and enterprise tenants are admitted); nothing is re-checked here.
+ * The specialists rail. The tier gate comes from the catalogue (the specialist tier only); nothing
+ * is re-checked here.
  */
 export function specialistsHandlers({ db }: RailDeps) {
   const { prisma } = db;
