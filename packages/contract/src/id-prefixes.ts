@@ -20,6 +20,7 @@ const PREFIXES: Readonly<Record<string, string>> = {
   ibe: 'inbound webhook event',
   rcn: 'reconciliation run',
   drf: 'reconciliation drift',
+  dla: 'deadline alert of the sweep',
   cor: 'correlation id of a request',
 };
 for (const [prefix, owner] of Object.entries(PREFIXES)) claimIdPrefix(prefix, owner);

@@ -79,7 +79,6 @@ const aiSystem = obj({ id: systemId, name: z.string(), purpose: z.string().optio
 const control = obj({ controlId: id('Control id.'), framework: z.string().optional(), status: z.string().optional() });
 const fria = obj({ id: id('FRIA (assessment) id.'), systemId, status: z.string() });
 const finding = obj({ id: id('Finding id.'), severity: status(['low', 'medium', 'high', 'critical']), title: z.string() });
-const incident = obj({ id: id('Incident id.'), severity: z.string(), status: z.string(), systemId: systemId.optional() });
 const dsar = obj({ id: id('DSAR id.'), kind: z.string(), status: z.string(), dueAt: at.optional() });
 const vendor = obj({ id: id('Vendor id.'), name: z.string(), riskScore: z.number().optional() });
 const agentRun = obj({ agent: z.string(), decisionId: id('Decision id (`dec_`).').optional(), dictionaryVersion: z.string().optional() });
@@ -160,8 +159,7 @@ const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
     obj({ provider: z.string(), lines: z.int() }),
   ),
 
-  // incident.reported, .updated, .disclosed, .closed and .reopened: the incident-disclosures rail's own.
-  e('incident.sla_breached', 'A disclosure deadline was missed.', incident.extend({ deadline: at })),
+  // incident.*: the incident-disclosures rail's own (reported, updated, disclosed, closed, reopened, sla_breached).
 
   e('dsar.deadline_approaching', 'A data-subject request is due within 7 days.', dsar),
 

@@ -6454,26 +6454,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "incident.sla_breached": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A disclosure deadline was missed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.incident.sla_breached"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "dsar.deadline_approaching": {
         parameters: {
             query?: never;
@@ -7928,6 +7908,26 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.incident.disclosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "incident.sla_breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A disclosure deadline passed without a filing (found by the deadline sweep, once per deadline).
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.incident.sla_breached"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14470,6 +14470,54 @@ export interface components {
             onTrack: number;
             /** @description Every unfiled stage with a deadline of the open disclosures, earliest first. */
             items: components["schemas"]["IncidentSlaItem"][];
+        };
+        /**
+         * @description A disclosure deadline missed: emitted once per disclosure, regime, stage and deadline by the deadline sweep.
+         * @example {
+         *       "id": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Customer database exposed through a misconfigured bucket",
+         *       "status": "open",
+         *       "regime": "gdpr",
+         *       "stage": "authority-notification",
+         *       "deadline": "2026-03-04T09:00:00.000Z",
+         *       "source": "GDPR Art. 33(1)",
+         *       "detectedAt": "2026-03-04T09:01:00.000Z"
+         *     }
+         */
+        IncidentSlaBreach: {
+            /**
+             * @description The disclosure whose deadline passed.
+             * @example idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Title of the disclosure. */
+            title: string;
+            /**
+             * @description State of the disclosure: only open disclosures are swept.
+             * @constant
+             */
+            status: "open";
+            /**
+             * @description Regime whose clocks apply: `gdpr` (Art. 33/34), `uk-gdpr`, `nis2` (Art. 23), `dora` (RTS 2025/301), `eu-ai-act` (Art. 73), `lgpd` (ANPD Res. 15/2024).
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /** @description Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages. */
+            stage: string;
+            /**
+             * Format: date-time
+             * @description The deadline that passed (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            deadline: string;
+            /** @description Legal source of the deadline (`GDPR Art. 33(1)`). */
+            source: string;
+            /**
+             * Format: date-time
+             * @description When the sweep found it late.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            detectedAt: string;
         };
         /**
          * @example {
@@ -40397,64 +40445,6 @@ export interface operations {
             };
         };
     };
-    "webhook.incident.sla_breached": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "incident.sla_breached";
-                    data?: {
-                        /** @description Incident id. */
-                        id: string;
-                        severity: string;
-                        status: string;
-                        /** @description AI system id. */
-                        systemId?: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T09:30:00.000Z
-                         */
-                        deadline: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.dsar.deadline_approaching": {
         parameters: {
             query?: never;
@@ -43928,6 +43918,50 @@ export interface operations {
                     /** @constant */
                     type?: "incident.disclosed";
                     data?: components["schemas"]["IncidentDisclosure"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.incident.sla_breached": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "incident.sla_breached";
+                    data?: components["schemas"]["IncidentSlaBreach"];
                 };
             };
         };

@@ -38,6 +38,7 @@ const Env = z
       .optional(),
     SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
     SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+    SVC_DEADLINE_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
     SVC_HSTS: z.enum(['true', 'false', '1', '0']).default('false'),
     SVC_CORS_ORIGINS: z
       .string()
@@ -98,6 +99,8 @@ export interface Config {
   authCacheMs: number;
   /** Seconds between scheduled reconciliation runs; 0 turns the schedule off. */
   reconcileIntervalSeconds: number;
+  /** Seconds between deadline sweeps (missed disclosure clocks), run beside the dispatcher; 0: off. */
+  deadlineSweepSeconds: number;
   /** Security headers, CORS and slow-client limits of every port (http/hardening.ts). */
   http: HttpHardening;
   /** SMTP server the notifier sends email notifications through (`SVC_SMTP_URL`); absent: email deliveries wait for a process that has one. */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     auditSigningKey: e.SVC_AUDIT_SIGNING_KEY,
     webhooks: loadWebhookConfig(env),
     reconcileIntervalSeconds: e.SVC_RECONCILE_INTERVAL_SECONDS,
+    deadlineSweepSeconds: e.SVC_DEADLINE_SWEEP_SECONDS,
     authCacheMs: e.SVC_AUTH_CACHE_SECONDS * 1000,
     secretsKey: e.SVC_SECRETS_KEY,
     previousSecretsKey: e.SVC_SECRETS_KEY_PREVIOUS,

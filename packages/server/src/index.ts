@@ -173,6 +173,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 export { tenantModels } from './db/tenant-scope.ts';
 export { appendAudit } from './services/audit.ts';
 export { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
+export { sweepDeadlines } from './services/deadline-alerts.ts';
 export { generateSigningKeyPem } from './services/signing.ts';
 export { createDispatcher, type Dispatcher } from './webhooks/dispatcher.ts';
 export { buildEventData } from './webhooks/outbox.ts';

@@ -583,10 +583,44 @@ export const incidentDisclosuresRouter = railRouter('incident_disclosures', {
 });
 
 /** Event types the incident_disclosures rail emits. */
+/** Data of `incident.sla_breached`: one deadline of a disclosure passed without a filing. */
+export const IncidentSlaBreach = z
+  .object({
+    id: DisclosureId.meta({ description: 'The disclosure whose deadline passed.' }),
+    title: z.string().meta({ description: 'Title of the disclosure.' }),
+    status: z.literal('open').meta({ description: 'State of the disclosure: only open disclosures are swept.' }),
+    regime: Regime,
+    stage: StageId,
+    deadline: Timestamp.meta({ description: 'The deadline that passed (ISO 8601 UTC).' }),
+    source: z.string().meta({ description: 'Legal source of the deadline (`GDPR Art. 33(1)`).' }),
+    detectedAt: Timestamp.meta({ description: 'When the sweep found it late.' }),
+  })
+  .meta({
+    id: 'IncidentSlaBreach',
+    description: 'A disclosure deadline missed: emitted once per disclosure, regime, stage and deadline by the deadline sweep.',
+    examples: [
+      {
+        id: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        title: 'Customer database exposed through a misconfigured bucket',
+        status: 'open',
+        regime: 'gdpr',
+        stage: 'authority-notification',
+        deadline: '2026-03-04T09:00:00.000Z',
+        source: 'GDPR Art. 33(1)',
+        detectedAt: '2026-03-04T09:01:00.000Z',
+      },
+    ],
+  });
+
 export const incidentDisclosuresEvents: ReturnType<typeof eventType>[] = [
   ...incidentChannels.events,
   ...incidentDisclosures.events,
   ...disclosureDrafts.events,
   eventType('incident.updated', 'Facts, factors or the classification of a disclosure changed; its clocks were recomputed.', Disclosure),
   eventType('incident.disclosed', 'A stage of a disclosure was filed with an authority.', Disclosure),
+  eventType(
+    'incident.sla_breached',
+    'A disclosure deadline passed without a filing (found by the deadline sweep, once per deadline).',
+    IncidentSlaBreach,
+  ),
 ];

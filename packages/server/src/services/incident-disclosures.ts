@@ -37,7 +37,7 @@ interface ChannelRow {
   createdAt: Date;
 }
 
-interface DisclosureRow {
+export interface DisclosureRow {
   id: string;
   title: string;
   status: string;

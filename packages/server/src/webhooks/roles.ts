@@ -7,6 +7,7 @@ import { createHardenedServer } from '../http/hardening.ts';
 import type { Logger } from '../logger.ts';
 import { createLogger } from '../logger.ts';
 import { createNotifier, type Notifier } from '../notifications/notifier.ts';
+import { startDeadlineSweep } from '../services/deadline-alerts.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { createInboundApp, type InboundMetrics } from './inbound/worker.ts';
 import { resolveSecretsKey } from './secrets-key.ts';
@@ -23,17 +24,22 @@ export interface WebhookRoles {
   close(): Promise<void>;
 }
 
-/** Starts what `config.webhooks.role` asks for: `all` both parts, `dispatcher` or `webhooks` one, `api` none. */
+/**
+ * Starts what `config.webhooks.role` asks for: `all` both parts, `dispatcher` or `webhooks` one, `api`
+ * none. The dispatcher's processes also run the notifier and the deadline sweep.
+ */
 export async function startWebhookRoles(opts: { db: Database; log: Logger; config: Config }): Promise<WebhookRoles> {
   const { db, config } = opts;
   const role = config.webhooks.role;
   let dispatcher: Dispatcher | undefined;
   let notifier: Notifier | undefined;
+  let stopSweep: (() => void) | undefined;
   if (role === 'all' || role === 'dispatcher') {
     dispatcher = createDispatcher({ db, config: config.webhooks, log: opts.log });
     dispatcher.start();
     notifier = createNotifier({ db, config, log: opts.log });
     notifier.start();
+    if (config.deadlineSweepSeconds > 0) stopSweep = startDeadlineSweep(db.prisma, opts.log, config.deadlineSweepSeconds);
   }
   let server: Server | undefined;
   let metrics: InboundMetrics | undefined;
@@ -69,6 +75,7 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
     webhookPort: port,
     metrics,
     close: async () => {
+      stopSweep?.();
       await dispatcher?.stop();
       await notifier?.stop();
       if (server) {

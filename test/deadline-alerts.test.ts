@@ -1,0 +1,138 @@
+import { getWebhookEventType } from '@svc/contract';
+import { verifyChain } from '@svc/contract/audit';
+import { sweepDeadlines } from '@svc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, type TenantFixture } from './support/api.ts';
+import { startIsolatedTestServer, type TestServer } from './support/server.ts';
+
+/**
+ * The deadline sweep runs beside the dispatcher (SVC_ROLE=all here, every second) on a database
+ * of its own: it announces each missed disclosure deadline once, as an audited change with its
+ * webhook event, and never one that is met, not yet due, or of a closed disclosure.
+ */
+let ts: TestServer;
+let t: TenantFixture;
+
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  ts = await startIsolatedTestServer({ SVC_ROLE: 'all', SVC_DEADLINE_SWEEP_SECONDS: '1', SVC_WEBHOOK_PORT: '0' });
+  t = await createTenant(ts);
+  const sub = await t.call('POST', '/v1/webhook-subscriptions', {
+    body: { url: 'https://hooks.example.com/svc', eventTypes: ['incident.sla_breached'] },
+  });
+  expect(sub.status).toBe(201);
+});
+afterAll(() => ts?.close());
+
+async function breaches(tenant: TenantFixture) {
+  const res = await tenant.call('POST', '/v1/audit-trail/query', { body: { action: 'incident.sla_breached', limit: 100 } });
+  expect(res.status).toBe(200);
+  return res.body.data as { resourceId: string; actor: string; data: { key: string; dueAt: string } }[];
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('deadline sweep: missed disclosure clocks', () => {
+  it('announces each late clock once, with the deadline worked out from knownAt, and nothing else', async () => {
+    // Known 80 hours ago, to the minute: GDPR's 72 h and NIS2's 24 h and 72 h have passed; NIS2's
+    // final report counts from a notification not filed yet, a month out.
+    const known = new Date(Math.floor((Date.now() - 80 * HOUR) / 60_000) * 60_000);
+    const late = await t.call('POST', '/v1/incident-disclosures/disclosures', {
+      body: { title: 'Bucket exposed', regimes: ['gdpr', 'nis2'], knownAt: known.toISOString() },
+    });
+    expect(late.status).toBe(201);
+    const recent = await t.call('POST', '/v1/incident-disclosures/disclosures', {
+      body: { title: 'Phishing wave', regimes: ['gdpr'], knownAt: new Date(Date.now() - HOUR).toISOString() },
+    });
+    expect(recent.status).toBe(201);
+    // Its 72 hours end 4 seconds from now, after it is closed: a closed disclosure is not swept.
+    const closed = await t.call('POST', '/v1/incident-disclosures/disclosures', {
+      body: { title: 'Lost laptop', regimes: ['gdpr'], knownAt: new Date(Date.now() - 72 * HOUR + 4000).toISOString() },
+    });
+    expect((await t.call('POST', `/v1/incident-disclosures/disclosures/${closed.body.id}/close`, { body: {} })).status).toBe(200);
+
+    const found = await waitFor(
+      () => breaches(t),
+      (rows) => rows.length >= 3,
+    );
+    const plus = (h: number) => new Date(known.getTime() + h * HOUR).toISOString();
+    expect(found.map((e) => e.data.key).sort()).toEqual(
+      [`gdpr:authority-notification:${plus(72)}`, `nis2:early-warning:${plus(24)}`, `nis2:incident-notification:${plus(72)}`].sort(),
+    );
+    await new Promise((r) => setTimeout(r, 4000));
+    for (const e of found) {
+      expect(e.resourceId).toBe(late.body.id);
+      expect(e.actor).toBe('deadline-sweep');
+    }
+
+    // Further sweeps (the closed disclosure's deadline has passed meanwhile): nothing more, nothing twice.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await breaches(t)).map((e) => e.resourceId)).toEqual([late.body.id, late.body.id, late.body.id]);
+
+    // The webhook event carries the registry's data, one per deadline.
+    const events = await ts.server.db.prisma.webhookEvent.findMany({ where: { tenantId: t.tenantId, type: 'incident.sla_breached' } });
+    expect(events).toHaveLength(3);
+    const def = getWebhookEventType('incident.sla_breached');
+    for (const e of events) {
+      expect(def?.data.safeParse(e.data).success).toBe(true);
+      expect(e.data).toMatchObject({ id: late.body.id, status: 'open', title: 'Bucket exposed' });
+    }
+    const gdpr = events.find((e) => (e.data as { regime: string }).regime === 'gdpr');
+    expect(gdpr?.data).toMatchObject({ stage: 'authority-notification', deadline: plus(72), source: 'GDPR Art. 33(1)' });
+
+    // The chain still verifies with the sweep's events in it.
+    const all = await t.call('GET', '/v1/audit-trail/events?limit=200');
+    const keys = (await t.call('GET', '/v1/audit-trail/keys')).body.data;
+    expect(verifyChain([...all.body.data].reverse(), keys, { tenantId: t.tenantId }).valid).toBe(true);
+  });
+
+  it('a filing that moves a later clock makes a new deadline; passes racing each other announce it once', async () => {
+    const other = await createTenant(ts);
+    // Known 40 days ago; the NIS2 notification was filed 35 days ago, so the final report (one month
+    // after the filing) fell due 5 days ago (Oct/Nov or whatever months: counted by the service,
+    // and checked here against the clock it shows).
+    const known = new Date(Date.now() - 40 * 24 * HOUR);
+    const d = await other.call('POST', '/v1/incident-disclosures/disclosures', {
+      body: { title: 'Ransomware', regimes: ['nis2'], knownAt: known.toISOString() },
+    });
+    expect(d.status).toBe(201);
+    const filedAt = new Date(Date.now() - 35 * 24 * HOUR).toISOString();
+    for (const stage of ['early-warning', 'incident-notification']) {
+      const f = await other.call('POST', `/v1/incident-disclosures/disclosures/${d.body.id}/submissions`, {
+        body: { regime: 'nis2', stage, submittedAt: filedAt },
+      });
+      expect(f.status, JSON.stringify(f.body)).toBe(200);
+    }
+    const now = await other.call('GET', `/v1/incident-disclosures/disclosures/${d.body.id}`);
+    const final = now.body.clocks.find((c: { stage: string }) => c.stage === 'final-report');
+    expect(final.state).toBe('late');
+    // A month after the filing, the same day number (or the month's last day).
+    const f = new Date(filedAt);
+    const expected = new Date(f);
+    expected.setUTCMonth(f.getUTCMonth() + 1);
+    if (expected.getUTCDate() !== f.getUTCDate()) expected.setUTCDate(0);
+    expect(final.dueAt).toBe(expected.toISOString());
+
+    // Two passes at once, and the scheduled one: one announcement.
+    await Promise.all([sweepDeadlines(ts.server.db.prisma), sweepDeadlines(ts.server.db.prisma)]);
+    const rows = await waitFor(
+      () => breaches(other),
+      (r) => r.length >= 1,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    // The early warning and the notification were late too until filed, and a sweep may have
+    // announced them before the filings; every deadline is announced at most once.
+    const keys = (await breaches(other)).map((e) => e.data.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.filter((k) => k.startsWith('nis2:final-report:'))).toEqual([`nis2:final-report:${final.dueAt}`]);
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+  });
+});
