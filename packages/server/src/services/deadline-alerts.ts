@@ -3,6 +3,7 @@ import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { recordChange } from './changes.ts';
 import { type DisclosureRow, renderDisclosure } from './incident-disclosures.ts';
+import { startPeriodic } from './periodic.ts';
 
 /**
  * The deadline sweep: statutory clocks are computed on every read, but a missed deadline must also
@@ -102,26 +103,10 @@ export async function sweepDeadlines(prisma: Prisma, now = new Date(), sources =
   return emitted;
 }
 
-/** The scheduled sweep of a dispatcher process; passes never overlap within the process. */
+/** The scheduled sweep of a dispatcher process. */
 export function startDeadlineSweep(prisma: Prisma, log: Logger, intervalSeconds: number): () => void {
-  let running = false;
-  let stopped = false;
-  const tick = async () => {
-    if (running || stopped) return;
-    running = true;
-    try {
-      const n = await sweepDeadlines(prisma);
-      if (n > 0) log.info('deadline alerts emitted', { count: n });
-    } catch (err) {
-      if (!stopped) log.warn('deadline sweep failed', { error: String(err) });
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), intervalSeconds * 1000);
-  timer.unref();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+  return startPeriodic('deadline sweep', log, intervalSeconds, async () => {
+    const n = await sweepDeadlines(prisma);
+    if (n > 0) log.info('deadline alerts emitted', { count: n });
+  });
 }

@@ -9,6 +9,7 @@ import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { toChainedEvent } from './audit.ts';
 import { recordChange } from './changes.ts';
+import { startPeriodic } from './periodic.ts';
 import { listPublicKeys } from './signing.ts';
 
 type Check = (typeof DRIFT_CHECKS)[number];
@@ -366,34 +367,18 @@ async function tenantsByUrgency(prisma: Prisma): Promise<string[]> {
  * keeps processes from running one tenant twice.
  */
 export function startReconciler(prisma: Prisma, log: Logger, intervalSeconds: number, concurrency = 4): () => void {
-  let running = false;
-  let stopped = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const queue = await tenantsByUrgency(prisma);
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          for (let id = queue.shift(); id !== undefined && !stopped; id = queue.shift()) {
-            try {
-              await reconcileTenant(prisma, id, 'schedule');
-            } catch (err) {
-              log.warn('reconciliation failed', { tenant_id: id, error: String(err) });
-            }
+  return startPeriodic('reconciliation', log, intervalSeconds, async (stopped) => {
+    const queue = await tenantsByUrgency(prisma);
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let id = queue.shift(); id !== undefined && !stopped(); id = queue.shift()) {
+          try {
+            await reconcileTenant(prisma, id, 'schedule');
+          } catch (err) {
+            log.warn('reconciliation failed', { tenant_id: id, error: String(err) });
           }
-        }),
-      );
-    } catch (err) {
-      if (!stopped) log.warn('reconciliation pass failed', { error: String(err) });
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), intervalSeconds * 1000);
-  timer.unref();
-  return () => {
-    stopped = true;
-    clearInterval(timer);
-  };
+        }
+      }),
+    );
+  });
 }
