@@ -21,7 +21,7 @@ import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Database, Prisma, Tx } from '../db/client.ts';
 import { keysetList } from '../db/pagination.ts';
-import { insertStatement, type Row, rowFromJson, tableOf } from '../db/rows.ts';
+import type { Row } from '../db/rows.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type {
@@ -33,11 +33,11 @@ import type {
   GovernanceBoardMeeting as MeetingRow,
   GovernanceSnapshot as SnapshotRow,
 } from '../generated/prisma/client.ts';
-import { idempotencyCompletion, idempotencyStored } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, HEAD_PARAMS, recordChange, recordRowChange } from './changes.ts';
+import { type Actor, recordChange } from './changes.ts';
 import { computeRaci, loadRaciInput, requireActivePerson } from './stakeholders.ts';
+import { appendVersion } from './versioned.ts';
 import { canonicalHash } from './workflows-registry.ts';
 
 const iso = (d: Date) => d.toISOString();
@@ -550,11 +550,7 @@ export async function governanceState(prisma: Prisma, tenantId: string, at: Date
   };
 }
 
-/**
- * Stores the tenant's next snapshot: a transaction-scoped advisory lock on the tenant's snapshot
- * sequence makes concurrent requests take versions one after the other (the unique (tenant,
- * version) index is the backstop); the row, its audit event and webhook event commit together.
- */
+/** Stores the tenant's next snapshot of its governance state, hashed (see appendVersion). */
 export async function createSnapshot(
   database: Database,
   who: Actor,
@@ -564,50 +560,21 @@ export async function createSnapshot(
   const at = new Date();
   const state = await governanceState(database.prisma, who.tenantId, at);
   const hash = canonicalHash(state);
-  const table = tableOf(database.prisma, 'governanceSnapshot');
-  const id = newId('gsn');
-  let record: Snapshot | undefined;
-  await database.transaction(async (sql) => {
-    await sql.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`svc.governance.snapshot:${who.tenantId}`], {
-      prepare: true,
-    });
-    const [previous] = await sql.query<{ version: number; hash: string }>(
-      `SELECT "version", "hash" FROM "governance_snapshots" WHERE "tenant_id" = $1 ORDER BY "version" DESC LIMIT 1`,
-      [who.tenantId],
-      { prepare: true },
-    );
-    const data = {
-      id,
-      tenantId: who.tenantId,
-      version: (previous?.version ?? 0) + 1,
+  return appendVersion<{ version: number; hash: string }, Snapshot>(database, who, res, {
+    model: 'governanceSnapshot',
+    id: newId('gsn'),
+    action: GOVERNANCE_SNAPSHOT_ACTION,
+    resourceType: 'svc.governance.snapshot',
+    previousColumns: '"version", "hash"',
+    build: (previous) => ({
       hash,
       previousHash: previous?.hash ?? null,
       state,
       note: body.note ?? null,
       createdBy: who.actor,
       createdAt: at,
-    };
-    await recordRowChange(
-      sql,
-      {
-        tenantId: who.tenantId,
-        action: GOVERNANCE_SNAPSHOT_ACTION,
-        insert: insertStatement(table, data, HEAD_PARAMS),
-        complete: (row) => {
-          record = renderSnapshot(rowFromJson(table, row) as Row & SnapshotRow);
-          return {
-            ...who,
-            action: GOVERNANCE_SNAPSHOT_ACTION,
-            resourceType: 'svc.governance.snapshot',
-            resourceId: id,
-            data: { version: record.version, hash: record.hash, previousHash: record.previousHash },
-            resource: record,
-          };
-        },
-      },
-      { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) },
-    );
+    }),
+    render: (row) => renderSnapshot(row as Row & SnapshotRow),
+    eventData: (r) => ({ version: r.version, hash: r.hash, previousHash: r.previousHash }),
   });
-  idempotencyStored(res);
-  return record as Snapshot;
 }

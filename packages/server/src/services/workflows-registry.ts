@@ -7,13 +7,13 @@ import { z } from 'zod';
 import { contentGeneration, contentPath, SHIPPED_CONTENT } from '../content/paths.ts';
 import type { Database, Prisma } from '../db/client.ts';
 import { decodeCursor, toPage } from '../db/pagination.ts';
-import { insertStatement, type Row, rowFromJson, tableOf } from '../db/rows.ts';
+import type { Row } from '../db/rows.ts';
 import { notFound } from '../errors.ts';
 import type { WorkflowSnapshot as SnapshotRow } from '../generated/prisma/client.ts';
-import { idempotencyCompletion, idempotencyStored } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, HEAD_PARAMS, recordRowChange } from './changes.ts';
+import type { Actor } from './changes.ts';
+import { appendVersion } from './versioned.ts';
 
 /**
  * The workflows registry: the stock workflow catalogue (content/workflows/stock-workflows.json),
@@ -302,12 +302,7 @@ export function diffWorkflows(
   };
 }
 
-/**
- * Records the next snapshot of the tenant: a transaction-scoped advisory lock on the tenant's
- * snapshot sequence makes concurrent requests take versions one after the other (the unique
- * (tenant, version) index is the backstop); the row, its audit event, event-index row and webhook
- * event commit together.
- */
+/** Records the tenant's next snapshot of the stock catalogue, with what changed (see appendVersion). */
 export async function createSnapshot(
   database: Database,
   who: Actor,
@@ -315,22 +310,13 @@ export async function createSnapshot(
   res: Response,
 ): Promise<Snapshot> {
   const { hash, catalogue, workflowHashes } = stockCatalogue();
-  const table = tableOf(database.prisma, 'workflowSnapshot');
-  const id = newId('wfs');
-  let record: Snapshot | undefined;
-  await database.transaction(async (sql) => {
-    await sql.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`svc.workflows_registry.snapshot:${who.tenantId}`], {
-      prepare: true,
-    });
-    const [previous] = await sql.query<{ version: number; workflows: { id: string; hash: string }[] }>(
-      `SELECT "version", "workflows" FROM "workflow_snapshots" WHERE "tenant_id" = $1 ORDER BY "version" DESC LIMIT 1`,
-      [who.tenantId],
-      { prepare: true },
-    );
-    const data = {
-      id,
-      tenantId: who.tenantId,
-      version: (previous?.version ?? 0) + 1,
+  return appendVersion<{ version: number; workflows: { id: string; hash: string }[] }, Snapshot>(database, who, res, {
+    model: 'workflowSnapshot',
+    id: newId('wfs'),
+    action: WORKFLOW_SNAPSHOT_ACTION,
+    resourceType: 'svc.workflows_registry.snapshot',
+    previousColumns: '"version", "workflows"',
+    build: (previous) => ({
       hash,
       catalogueVersion: catalogue.version,
       workflowCount: catalogue.workflows.length,
@@ -339,28 +325,8 @@ export async function createSnapshot(
       note: body.note ?? null,
       createdBy: who.actor,
       createdAt: new Date(),
-    };
-    await recordRowChange(
-      sql,
-      {
-        tenantId: who.tenantId,
-        action: WORKFLOW_SNAPSHOT_ACTION,
-        insert: insertStatement(table, data, HEAD_PARAMS),
-        complete: (row) => {
-          record = renderSnapshot(rowFromJson(table, row) as Row & SnapshotRow);
-          return {
-            ...who,
-            action: WORKFLOW_SNAPSHOT_ACTION,
-            resourceType: 'svc.workflows_registry.snapshot',
-            resourceId: id,
-            data: { version: record.version, hash: record.hash, catalogueVersion: record.catalogueVersion },
-            resource: record,
-          };
-        },
-      },
-      { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) },
-    );
+    }),
+    render: (row) => renderSnapshot(row as Row & SnapshotRow),
+    eventData: (r) => ({ version: r.version, hash: r.hash, catalogueVersion: r.catalogueVersion }),
   });
-  idempotencyStored(res);
-  return record as Snapshot;
 }
