@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { INCIDENT_REGIMES, type IncidentClock, type IncidentFactors, type IncidentRegime } from '@svc/contract';
 import { z } from 'zod';
-import { contentGeneration, contentPath } from '../content/paths.ts';
+import { dataFile } from '../content/data-file.ts';
 
 /**
  * The notification clocks of the incident regimes: the rules are data
@@ -68,25 +67,13 @@ export type RegimeRules = z.infer<typeof RegimeRulesSchema>;
 export type RegimeRule = RegimeRules['regimes'][number];
 export type StageRule = RegimeRule['stages'][number];
 
-export const REGIME_RULES_PATH = 'incident-disclosures/regimes.json';
-let cached: { file: string; generation: number; rules: RegimeRules } | undefined;
-
-/** Reads and checks a rules file; a broken file fails loudly, naming the problem. */
-export function readRegimeRules(file: string): RegimeRules {
-  const parsed = RegimeRulesSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
-}
-
+/** The regimes' notification clocks (`content/incident-disclosures/regimes.json`). */
+export const REGIME_RULES = dataFile('incident-disclosures/regimes.json', RegimeRulesSchema);
+export const REGIME_RULES_PATH = REGIME_RULES.path;
+export const readRegimeRules = REGIME_RULES.read;
 /** The rules of the content folder in use, read and checked once per file. */
-export function regimeRules(): RegimeRules {
-  const file = contentPath(REGIME_RULES_PATH);
-  if (cached?.file !== file || cached.generation !== contentGeneration())
-    cached = { file, generation: contentGeneration(), rules: readRegimeRules(file) };
-  return cached.rules;
-}
-
-export const rulesVersion = () => `incident-disclosures/regimes@${regimeRules().version}`;
+export const regimeRules = REGIME_RULES.current;
+export const rulesVersion = REGIME_RULES.versionKey;
 
 export function regimeRule(id: IncidentRegime): RegimeRule {
   const r = regimeRules().regimes.find((x) => x.id === id);
