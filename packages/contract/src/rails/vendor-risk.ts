@@ -1,7 +1,806 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
 
-export const vendorRiskRouter = railRouter('vendor_risk', {});
+/**
+ * The vendor_risk rail (`/v1/vendor-risk`, growth): the tenant's vendors, their assessments
+ * (scores 0-100 per domain), contracts (renewal terms, state derived at a date), monitoring
+ * events, and scorecards computed from all three, with every part of the score shown.
+ *
+ * The risk score (0 to 100, higher is riskier), decided here and documented on the scorecard:
+ * - assessment part: `100 - mean(domain scores)` over the four domains, each the score of the
+ *   latest completed assessment that scored it, a domain never scored counting as 0;
+ * - contract part: +15 per contract expired at `at`, +5 per contract in its notice window
+ *   (`expiring`), at most 30;
+ * - monitoring part: per event up to `at`, its severity weight (low 2, medium 5, high 10,
+ *   critical 20) x `0.5^(ageDays / 90)` (half-life 90 days);
+ * - total: the sum, capped at 100, each part and the total rounded to 2 decimals; rating
+ *   `low` < 25 <= `medium` < 50 <= `high` < 75 <= `critical`.
+ *
+ * Offboarding refuses (409) while the vendor has a contract that is not terminated and not
+ * expired (pending, active, expiring or renewed): terminate it first.
+ */
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.vendor_risk.vendor`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+const updatedAtDescription = 'When the record last changed: ISO 8601 UTC timestamp with milliseconds.';
+
+const EXAMPLE_VENDOR = 'vnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_ASSESSMENT = 'vas_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_CONTRACT = 'vct_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_EVENT = 'vmo_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_KEY = 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+
+export const VendorId = prefixedId('vnd', EXAMPLE_VENDOR);
+const vendorRef = (description: string) => VendorId.meta({ description, examples: [EXAMPLE_VENDOR] });
+
+export const VENDOR_CRITICALITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const VendorCriticality = z
+  .enum(VENDOR_CRITICALITIES)
+  .meta({ description: 'How much the tenant depends on the vendor: `low`, `medium`, `high` or `critical`.' });
+
+export const VENDOR_DATA_ACCESS = ['personal', 'special_category', 'financial', 'health', 'confidential', 'credentials'] as const;
+export const VendorDataAccess = z.enum(VENDOR_DATA_ACCESS).meta({
+  description:
+    'A category of the tenant’s data the vendor can reach: `personal`, `special_category` (GDPR Art. 9), `financial`, `health`, `confidential` (business secrets) or `credentials`.',
+});
+
+export const VendorStatus = z
+  .enum(['active', 'offboarded'])
+  .meta({ description: '`active` until `offboard`; an offboarded vendor takes no new assessment, contract or monitoring event.' });
+
+export const VENDOR_DOMAINS = ['security', 'privacy', 'resilience', 'compliance'] as const;
+export const VendorDomain = z
+  .enum(VENDOR_DOMAINS)
+  .meta({ description: 'Assessment domain: `security`, `privacy`, `resilience` or `compliance`.' });
+
+export const VendorRiskRating = z
+  .enum(['low', 'medium', 'high', 'critical'])
+  .meta({ description: 'Band of a risk score: `low` below 25, `medium` 25 to below 50, `high` 50 to below 75, `critical` 75 and above.' });
+
+/** The band of a risk score, shared by the server and the documentation. */
+export function vendorRiskRatingOf(score: number): 'low' | 'medium' | 'high' | 'critical' {
+  if (score >= 75) return 'critical';
+  if (score >= 50) return 'high';
+  if (score >= 25) return 'medium';
+  return 'low';
+}
+
+const Name = z.string().trim().min(1).max(200);
+const CalendarDate = z.iso.date().meta({ description: 'A calendar date, `YYYY-MM-DD`.', examples: ['2026-01-01'] });
+const Score100 = z.number().min(0).max(100);
+
+// ---------------------------------------------------------------- vendors
+
+export const VendorOrigin = z
+  .object({
+    kind: z.literal('procurement').meta({ description: 'Where the vendor came from: `procurement` (an onboarded award).' }),
+    rfpId: z.string().meta({ description: 'The RFP the supplier won (`rfp_`).' }),
+    awardId: z.string().meta({ description: 'The award (`awd_`).' }),
+    onboardingId: z.string().meta({ description: 'The onboarding that created the vendor (`sob_`).' }),
+  })
+  .meta({ id: 'VendorOrigin', description: 'How the vendor was added when not directly: the procurement onboarding that created it.' });
+
+export const Vendor = z
+  .object({
+    object: z.literal('svc.vendor_risk.vendor').meta({ description: objectDescription }),
+    id: VendorId,
+    name: z.string().meta({ description: 'Name of the vendor, unique within the tenant (compared without case).' }),
+    criticality: VendorCriticality,
+    services: z.array(z.string()).meta({ description: 'Services the vendor provides to the tenant.' }),
+    dataAccess: z.array(VendorDataAccess).meta({ description: 'Categories of the tenant’s data the vendor can reach; empty when none.' }),
+    status: VendorStatus,
+    riskScore: Score100.meta({
+      description:
+        'Risk score (0 to 100, higher is riskier) at its latest recomputation (`riskScoredAt`): on creation, when an assessment completes, a monitoring event is recorded or a contract is added, renewed or terminated. The live value, with its parts, is at `/v1/vendor-risk/scorecards/{vendorId}`.',
+    }),
+    riskRating: VendorRiskRating,
+    riskScoredAt: Timestamp.meta({ description: 'When `riskScore` was computed.' }),
+    origin: VendorOrigin.nullable().meta({
+      description: 'The procurement onboarding that created the vendor; null for a vendor added directly.',
+    }),
+    offboardedAt: Timestamp.nullable().meta({ description: 'When the vendor was offboarded; null while active.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'Vendor',
+    examples: [
+      {
+        object: 'svc.vendor_risk.vendor',
+        id: EXAMPLE_VENDOR,
+        name: 'Acme Cloud Hosting',
+        criticality: 'high',
+        services: ['Managed Kubernetes', 'Object storage'],
+        dataAccess: ['personal', 'confidential'],
+        status: 'active',
+        riskScore: 100,
+        riskRating: 'critical',
+        riskScoredAt: '2026-11-22T09:30:00.000Z',
+        origin: null,
+        offboardedAt: null,
+        createdBy: EXAMPLE_KEY,
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateVendorBody = z
+  .strictObject({
+    name: Name.meta({ description: 'Name of the vendor, 1 to 200 characters; unique within the tenant without case (409 otherwise).' }),
+    criticality: VendorCriticality,
+    services: z
+      .array(z.string().trim().min(1).max(200))
+      .max(50)
+      .optional()
+      .meta({ description: 'Services the vendor provides (none when absent), each up to 200 characters.' }),
+    dataAccess: z
+      .array(VendorDataAccess)
+      .max(VENDOR_DATA_ACCESS.length)
+      .optional()
+      .meta({ description: 'Categories of data the vendor can reach (none when absent); repeats are kept once.' }),
+  })
+  .meta({
+    id: 'CreateVendorRequest',
+    examples: [
+      {
+        name: 'Acme Cloud Hosting',
+        criticality: 'high',
+        services: ['Managed Kubernetes', 'Object storage'],
+        dataAccess: ['personal', 'confidential'],
+      },
+    ],
+  });
+
+export const vendorRiskVendors = resource({
+  rail: 'vendor_risk',
+  path: 'vendors',
+  name: 'vendor',
+  label: { one: 'vendor', many: 'vendors' },
+  idPrefix: 'vnd',
+  record: Vendor,
+  statusField: 'status',
+  filters: {
+    status: VendorStatus.optional().meta({ description: 'Only vendors in this status.' }),
+    criticality: VendorCriticality.optional().meta({ description: 'Only vendors of this criticality.' }),
+  },
+  create: {
+    body: CreateVendorBody,
+    action: 'vendor.added',
+    fixture: { name: 'Acme Cloud {{unique}}', criticality: 'high', services: ['Managed Kubernetes'], dataAccess: ['personal'] },
+    summary: 'Add a vendor',
+    description:
+      'Adds a third party of the tenant, `active`, with its risk score computed at once (no assessment yet: the assessment part is 100). A name already used by a vendor of the tenant (without case) is 409.',
+    eventSummary: 'A vendor was added.',
+  },
+  transitions: {
+    offboard: {
+      from: ['active'],
+      to: 'offboarded',
+      action: 'vendor.offboarded',
+      summary: 'Offboard a vendor',
+      description:
+        'Ends the relationship. Refused with 409 while the vendor has a contract that is neither terminated nor expired (terminate it first).',
+    },
+  },
+});
+
+// ---------------------------------------------------------------- assessments
+
+export const VendorAnswer = z
+  .strictObject({
+    domain: VendorDomain,
+    question: z.string().trim().min(1).max(500).meta({ description: 'The question, up to 500 characters.' }),
+    answer: z.enum(['yes', 'partial', 'no', 'not_applicable']).meta({
+      description: 'The vendor’s answer: `yes` scores 100, `partial` 50, `no` 0; `not_applicable` is left out of the domain’s mean.',
+    }),
+  })
+  .meta({ id: 'VendorQuestionnaireAnswer', description: 'One answer of a questionnaire.' });
+
+export const VendorDomainScores = z
+  .strictObject({
+    security: Score100.optional().meta({ description: 'Security score, 0 (no assurance) to 100.' }),
+    privacy: Score100.optional().meta({ description: 'Privacy score, 0 to 100.' }),
+    resilience: Score100.optional().meta({ description: 'Resilience (continuity, recovery) score, 0 to 100.' }),
+    compliance: Score100.optional().meta({ description: 'Regulatory compliance score, 0 to 100.' }),
+  })
+  .meta({
+    id: 'VendorDomainScores',
+    description: 'Scores per domain, 0 to 100 (higher is better assured); absent domains are not assessed.',
+  });
+
+export const VendorAssessment = z
+  .object({
+    object: z.literal('svc.vendor_risk.vendor_assessment').meta({ description: objectDescription }),
+    id: prefixedId('vas', EXAMPLE_ASSESSMENT),
+    vendorId: vendorRef('The vendor assessed.'),
+    title: z.string().meta({ description: 'Name of the assessment.' }),
+    answers: z.array(VendorAnswer).meta({ description: 'Questionnaire answers given; empty when the domains were scored directly.' }),
+    domainScores: VendorDomainScores.meta({
+      description:
+        'Score of each assessed domain: given directly, or the mean of its questionnaire answers (yes 100, partial 50, no 0), rounded to 2 decimals.',
+    }),
+    status: z.enum(['in_progress', 'completed']).meta({
+      description: '`in_progress` until `complete`; only completed assessments count in the vendor’s scorecard.',
+    }),
+    completedAt: Timestamp.nullable().meta({ description: 'When it was completed; null while in progress.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'VendorAssessment',
+    examples: [
+      {
+        object: 'svc.vendor_risk.vendor_assessment',
+        id: EXAMPLE_ASSESSMENT,
+        vendorId: EXAMPLE_VENDOR,
+        title: 'Annual security review 2026',
+        answers: [],
+        domainScores: { security: 80, privacy: 60 },
+        status: 'in_progress',
+        completedAt: null,
+        createdBy: EXAMPLE_KEY,
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateVendorAssessmentBody = z
+  .strictObject({
+    vendorId: vendorRef('The vendor to assess: an active vendor of the tenant (404 when unknown, 409 when offboarded).'),
+    title: Name.meta({ description: 'Name of the assessment, 1 to 200 characters.' }),
+    domainScores: VendorDomainScores.optional(),
+    answers: z
+      .array(VendorAnswer)
+      .max(500)
+      .optional()
+      .meta({ description: 'Questionnaire answers; a domain is scored from its answers. A domain both scored and answered is 422.' }),
+  })
+  .meta({
+    id: 'CreateVendorAssessmentRequest',
+    examples: [{ vendorId: EXAMPLE_VENDOR, title: 'Annual security review 2026', domainScores: { security: 80, privacy: 60 } }],
+  });
+
+const vendorSetup = [
+  {
+    method: 'POST' as const,
+    path: '/v1/vendor-risk/vendors',
+    body: { name: 'Setup vendor {{unique}}', criticality: 'medium' },
+    as: 'vendor',
+  },
+];
+
+export const vendorRiskAssessments = resource({
+  rail: 'vendor_risk',
+  path: 'assessments',
+  name: 'vendor_assessment',
+  label: { one: 'assessment', many: 'assessments' },
+  idPrefix: 'vas',
+  record: VendorAssessment,
+  statusField: 'status',
+  filters: {
+    vendorId: VendorId.optional().meta({ description: 'Only assessments of this vendor.' }),
+    status: z.enum(['in_progress', 'completed']).optional().meta({ description: 'Only assessments in this status.' }),
+  },
+  setup: vendorSetup,
+  create: {
+    body: CreateVendorAssessmentBody,
+    action: 'vendor.assessment_started',
+    fixture: { vendorId: '{{vendor.id}}', title: 'Annual review {{unique}}', domainScores: { security: 80, privacy: 60 } },
+    summary: 'Start an assessment of a vendor',
+    description:
+      'Records an assessment `in_progress` with its domain scores (0 to 100) given directly or computed from questionnaire answers (yes 100, partial 50, no 0, not applicable left out); one that scores no domain is 422 naming `domainScores`. It counts in the scorecard once completed. An unknown vendor is 404, an offboarded one 409.',
+    eventSummary: 'An assessment of a vendor was started.',
+  },
+  transitions: {
+    complete: {
+      from: ['in_progress'],
+      to: 'completed',
+      action: 'vendor.assessed',
+      summary: 'Complete an assessment',
+      description:
+        'Completes the assessment and recomputes its vendor’s risk score (its domains now count as the latest); when the score moves, `vendor.risk_changed` is emitted too.',
+    },
+  },
+});
+
+// ---------------------------------------------------------------- contracts
+
+export const VENDOR_CONTRACT_STATES = ['pending', 'active', 'expiring', 'renewed', 'expired', 'terminated'] as const;
+export const VendorContractState = z.enum(VENDOR_CONTRACT_STATES).meta({
+  description:
+    'State at a date, derived: `pending` before `startDate`; `terminated` from the day it was terminated; `expired` after the current term’s end (never for an auto-renewing contract: its term rolls over); `expiring` within the notice window (`noticePeriodDays` before the current term’s end, up to the end); `renewed` in a term after a renewal (manual or automatic); `active` otherwise.',
+});
+
+export const VendorContractRenewal = z
+  .object({
+    renewedAt: Timestamp.meta({ description: 'When `renew` was called.' }),
+    previousEndDate: CalendarDate.meta({ description: 'End of the term that was extended.' }),
+    newEndDate: CalendarDate.meta({ description: 'End of the new term.' }),
+  })
+  .meta({ id: 'VendorContractRenewal', description: 'A manual renewal of a contract.' });
+
+export const VendorContract = z
+  .object({
+    object: z.literal('svc.vendor_risk.vendor_contract').meta({ description: objectDescription }),
+    id: prefixedId('vct', EXAMPLE_CONTRACT),
+    vendorId: vendorRef('The vendor contracted.'),
+    title: z.string().meta({ description: 'Name of the contract.' }),
+    startDate: CalendarDate.meta({ description: 'First day of the contract.' }),
+    endDate: CalendarDate.meta({ description: 'Last day of the initial term, as agreed.' }),
+    currentEndDate: CalendarDate.meta({
+      description: 'Last day of the term running today: after the manual renewals and, for an auto-renewing contract, the automatic ones.',
+    }),
+    autoRenew: z.boolean().meta({ description: 'Whether the contract renews by itself at the end of each term unless notice is given.' }),
+    renewalTermMonths: z.int().min(1).max(120).meta({ description: 'Length of each renewal term in calendar months.' }),
+    noticePeriodDays: z
+      .int()
+      .min(0)
+      .max(730)
+      .meta({ description: 'Days before a term’s end by which notice must be given: the notice window.' }),
+    noticeDeadline: CalendarDate.meta({ description: '`currentEndDate - noticePeriodDays`: the day the notice window opens.' }),
+    value: z.number().min(0).meta({ description: 'Value of the contract in `currency`.' }),
+    currency: z.string().meta({ description: 'ISO 4217 currency code (`EUR`).' }),
+    status: z.enum(['in_force', 'terminated']).meta({ description: '`in_force` until `terminate` (final).' }),
+    state: VendorContractState,
+    renewals: z.array(VendorContractRenewal).meta({ description: 'Manual renewals, oldest first.' }),
+    terminatedAt: Timestamp.nullable().meta({ description: 'When it was terminated; null while in force.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+  })
+  .meta({
+    id: 'VendorContract',
+    examples: [
+      {
+        object: 'svc.vendor_risk.vendor_contract',
+        id: EXAMPLE_CONTRACT,
+        vendorId: EXAMPLE_VENDOR,
+        title: 'Hosting master services agreement',
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+        currentEndDate: '2026-12-31',
+        autoRenew: true,
+        renewalTermMonths: 12,
+        noticePeriodDays: 90,
+        noticeDeadline: '2026-10-02',
+        value: 120000,
+        currency: 'EUR',
+        status: 'in_force',
+        state: 'expiring',
+        renewals: [],
+        terminatedAt: null,
+        createdBy: EXAMPLE_KEY,
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateVendorContractBody = z
+  .strictObject({
+    vendorId: vendorRef('The vendor: an active vendor of the tenant (404 when unknown, 409 when offboarded).'),
+    title: Name.meta({ description: 'Name of the contract, 1 to 200 characters.' }),
+    startDate: CalendarDate.meta({ description: 'First day of the contract.' }),
+    endDate: CalendarDate.meta({ description: 'Last day of the initial term; not before `startDate` (422).' }),
+    autoRenew: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Renews by itself at each term’s end unless notice is given; false when absent.' }),
+    renewalTermMonths: z
+      .int()
+      .min(1)
+      .max(120)
+      .optional()
+      .meta({ description: 'Length of each renewal term in calendar months, 1 to 120; 12 when absent.' }),
+    noticePeriodDays: z.int().min(0).max(730).optional().meta({ description: 'Notice period in days, 0 to 730; 30 when absent.' }),
+    value: z.number().min(0).max(1e12).meta({ description: 'Value of the contract, 0 to 10^12.' }),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .meta({ description: 'ISO 4217 currency code, three capital letters (`EUR`).' }),
+  })
+  .meta({
+    id: 'CreateVendorContractRequest',
+    examples: [
+      {
+        vendorId: EXAMPLE_VENDOR,
+        title: 'Hosting master services agreement',
+        startDate: '2026-01-01',
+        endDate: '2026-12-31',
+        autoRenew: true,
+        renewalTermMonths: 12,
+        noticePeriodDays: 90,
+        value: 120000,
+        currency: 'EUR',
+      },
+    ],
+  });
+
+export const vendorRiskContracts = resource({
+  rail: 'vendor_risk',
+  path: 'contracts',
+  name: 'vendor_contract',
+  label: { one: 'contract', many: 'contracts' },
+  idPrefix: 'vct',
+  record: VendorContract,
+  statusField: 'status',
+  filters: {
+    vendorId: VendorId.optional().meta({ description: 'Only contracts of this vendor.' }),
+    status: z.enum(['in_force', 'terminated']).optional().meta({ description: 'Only contracts in this status.' }),
+  },
+  setup: vendorSetup,
+  create: {
+    body: CreateVendorContractBody,
+    action: 'vendor.contract_added',
+    fixture: {
+      vendorId: '{{vendor.id}}',
+      title: 'MSA {{unique}}',
+      startDate: '2026-01-01',
+      endDate: '2026-12-31',
+      autoRenew: true,
+      renewalTermMonths: 12,
+      noticePeriodDays: 90,
+      value: 120000,
+      currency: 'EUR',
+    },
+    summary: 'Add a contract with a vendor',
+    description:
+      'Records a contract `in_force` with its term and renewal terms; its `state` is derived at today’s date (and at any date through `GET /contracts/{id}/state?at=`). The vendor’s risk score is recomputed.',
+    eventSummary: 'A contract with a vendor was added.',
+  },
+  transitions: {
+    renew: {
+      from: ['in_force'],
+      to: 'in_force',
+      action: 'vendor.contract_renewed',
+      summary: 'Renew a contract',
+      description:
+        'Extends the contract’s end as known today (`currentEndDate`) by one renewal term: the new term starts the day after that end and lasts `renewalTermMonths` calendar months (a day the target month lacks is its last day), ending the day before. Recorded in `renewals`; the vendor’s risk score is recomputed.',
+    },
+    terminate: {
+      from: ['in_force'],
+      to: 'terminated',
+      action: 'vendor.contract_terminated',
+      summary: 'Terminate a contract',
+      description: 'Ends the contract today (final); the vendor’s risk score is recomputed.',
+    },
+  },
+});
+
+export const VendorContractStateAt = z
+  .object({
+    object: z.literal('svc.vendor_risk.contract_state').meta({ description: objectDescription }),
+    contractId: prefixedId('vct', EXAMPLE_CONTRACT),
+    at: CalendarDate.meta({ description: 'The date the state is derived for.' }),
+    state: VendorContractState,
+    termStartDate: CalendarDate.meta({
+      description:
+        'First day of the term `at` falls in: the start date, or the day after the end a renewal (manual or automatic) extended.',
+    }),
+    contractEndDate: CalendarDate.meta({
+      description:
+        'Last day of the contract as known at `at`: the end of the latest manual renewal made on or before that day (else the agreed end), rolled over term by term for an auto-renewing contract until `at` falls in it.',
+    }),
+    noticeDeadline: CalendarDate.meta({ description: '`contractEndDate - noticePeriodDays`: the notice window opens on this day.' }),
+    automaticRenewals: z.int().min(0).meta({ description: 'Terms rolled over automatically up to `at`.' }),
+    manualRenewals: z.int().min(0).meta({ description: 'Manual renewals made on or before `at`.' }),
+    daysToEnd: z.int().meta({ description: 'Days from `at` to `contractEndDate` (negative once expired).' }),
+  })
+  .meta({
+    id: 'VendorContractStateAt',
+    examples: [
+      {
+        object: 'svc.vendor_risk.contract_state',
+        contractId: EXAMPLE_CONTRACT,
+        at: '2027-03-01',
+        state: 'renewed',
+        termStartDate: '2027-01-01',
+        contractEndDate: '2027-12-31',
+        noticeDeadline: '2027-10-02',
+        automaticRenewals: 1,
+        manualRenewals: 0,
+        daysToEnd: 305,
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- monitoring
+
+export const VENDOR_MONITORING_TYPES = ['breach_news', 'certification_lapse', 'sanction_hit', 'incident'] as const;
+export const VENDOR_SEVERITY_WEIGHTS = { low: 2, medium: 5, high: 10, critical: 20 } as const;
+
+export const VendorMonitoringEvent = z
+  .object({
+    object: z.literal('svc.vendor_risk.vendor_monitoring_event').meta({ description: objectDescription }),
+    id: prefixedId('vmo', EXAMPLE_EVENT),
+    vendorId: vendorRef('The vendor concerned.'),
+    type: z.enum(VENDOR_MONITORING_TYPES).meta({
+      description: 'What was observed: `breach_news`, `certification_lapse`, `sanction_hit` or `incident`.',
+    }),
+    severity: z.enum(['low', 'medium', 'high', 'critical']).meta({
+      description: 'Severity; its weight in the scorecard is low 2, medium 5, high 10, critical 20, halved every 90 days of age.',
+    }),
+    title: z.string().meta({ description: 'What happened, in a line.' }),
+    details: z.string().nullable().meta({ description: 'More detail; null when not given.' }),
+    sourceUrl: z.string().nullable().meta({ description: 'Where it was reported; null when not given.' }),
+    occurredAt: Timestamp.meta({ description: 'When it happened: the age in the scorecard counts from here.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'VendorMonitoringEvent',
+    examples: [
+      {
+        object: 'svc.vendor_risk.vendor_monitoring_event',
+        id: EXAMPLE_EVENT,
+        vendorId: EXAMPLE_VENDOR,
+        type: 'breach_news',
+        severity: 'high',
+        title: 'Customer database exposed',
+        details: null,
+        sourceUrl: 'https://news.example.com/acme-breach',
+        occurredAt: '2026-11-20T08:00:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateVendorMonitoringEventBody = z
+  .strictObject({
+    vendorId: vendorRef('The vendor: an active vendor of the tenant (404 when unknown, 409 when offboarded).'),
+    type: z.enum(VENDOR_MONITORING_TYPES).meta({ description: '`breach_news`, `certification_lapse`, `sanction_hit` or `incident`.' }),
+    severity: z.enum(['low', 'medium', 'high', 'critical']).meta({ description: '`low`, `medium`, `high` or `critical`.' }),
+    title: Name.meta({ description: 'What happened, 1 to 200 characters.' }),
+    details: z.string().trim().min(1).max(4000).optional().meta({ description: 'More detail, up to 4,000 characters.' }),
+    sourceUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .optional()
+      .meta({ description: 'Where it was reported (http or https).' }),
+    occurredAt: Timestamp.optional().meta({ description: 'When it happened, not in the future (422); now when absent.' }),
+  })
+  .meta({
+    id: 'CreateVendorMonitoringEventRequest',
+    examples: [
+      {
+        vendorId: EXAMPLE_VENDOR,
+        type: 'breach_news',
+        severity: 'high',
+        title: 'Customer database exposed',
+        sourceUrl: 'https://news.example.com/acme-breach',
+        occurredAt: '2026-11-20T08:00:00.000Z',
+      },
+    ],
+  });
+
+export const vendorRiskMonitoring = resource({
+  rail: 'vendor_risk',
+  path: 'monitoring',
+  name: 'vendor_monitoring_event',
+  label: { one: 'monitoring event', many: 'monitoring events' },
+  idPrefix: 'vmo',
+  record: VendorMonitoringEvent,
+  filters: {
+    vendorId: VendorId.optional().meta({ description: 'Only events of this vendor.' }),
+    severity: z.enum(['low', 'medium', 'high', 'critical']).optional().meta({ description: 'Only events of this severity.' }),
+  },
+  setup: vendorSetup,
+  create: {
+    body: CreateVendorMonitoringEventBody,
+    action: 'vendor.monitoring_recorded',
+    fixture: {
+      vendorId: '{{vendor.id}}',
+      type: 'breach_news',
+      severity: 'high',
+      title: 'Exposure {{unique}}',
+      occurredAt: '2026-11-20T08:00:00.000Z',
+    },
+    summary: 'Record a monitoring event',
+    description:
+      'Records what was observed about a vendor; the vendor’s risk score is recomputed (it counts, decaying with age, in the scorecard).',
+    eventSummary: 'A monitoring event was recorded for a vendor.',
+  },
+});
+
+// ---------------------------------------------------------------- scorecards
+
+const Part = (description: string) => z.number().min(0).max(100).meta({ description });
+
+export const VendorScorecard = z
+  .object({
+    object: z.literal('svc.vendor_risk.scorecard').meta({ description: objectDescription }),
+    vendorId: VendorId,
+    name: z.string().meta({ description: 'Name of the vendor.' }),
+    criticality: VendorCriticality,
+    status: VendorStatus,
+    at: Timestamp.meta({ description: 'The moment the score is computed for.' }),
+    score: Part('Total risk score: the sum of the three parts, capped at 100 (2 decimals).'),
+    rating: VendorRiskRating,
+    assessment: z
+      .object({
+        part: Part('`100 - mean` of the four domain scores (a domain never scored counts as 0).'),
+        meanDomainScore: z.number().meta({ description: 'Mean of the four domain scores used.' }),
+        domains: z
+          .array(
+            z.object({
+              domain: VendorDomain,
+              score: z
+                .number()
+                .nullable()
+                .meta({ description: 'Score of the latest completed assessment that scored it; null when none did.' }),
+              assessmentId: z.string().nullable().meta({ description: 'That assessment; null when none.' }),
+              completedAt: Timestamp.nullable().meta({ description: 'When it was completed; null when none.' }),
+            }),
+          )
+          .meta({ description: 'The four domains in order: security, privacy, resilience, compliance.' }),
+      })
+      .meta({ description: 'The part from assessments completed up to `at`.' }),
+    contracts: z
+      .object({
+        part: Part('Sum of the contract penalties, at most 30.'),
+        items: z
+          .array(
+            z.object({
+              contractId: z.string().meta({ description: 'The contract.' }),
+              title: z.string().meta({ description: 'Its title.' }),
+              state: VendorContractState,
+              penalty: z.number().meta({ description: '15 when expired, 5 when expiring, 0 otherwise.' }),
+            }),
+          )
+          .meta({ description: 'Every contract of the vendor with its state at `at`.' }),
+      })
+      .meta({ description: 'The part from contracts.' }),
+    monitoring: z
+      .object({
+        part: Part('Sum of the decayed event weights (2 decimals), counted up to 100.'),
+        items: z
+          .array(
+            z.object({
+              eventId: z.string().meta({ description: 'The monitoring event.' }),
+              type: z.string().meta({ description: 'Its type.' }),
+              severity: z.string().meta({ description: 'Its severity.' }),
+              occurredAt: Timestamp.meta({ description: 'When it happened.' }),
+              ageDays: z.number().meta({ description: 'Days from `occurredAt` to `at` (2 decimals).' }),
+              weight: z.number().meta({ description: 'Weight of the severity: 2, 5, 10 or 20.' }),
+              decay: z.number().meta({ description: '`0.5^(ageDays / 90)` (4 decimals).' }),
+              penalty: z.number().meta({ description: '`weight x decay` (2 decimals).' }),
+            }),
+          )
+          .meta({ description: 'Every event that occurred up to `at`, newest first.' }),
+      })
+      .meta({ description: 'The part from monitoring events.' }),
+  })
+  .meta({
+    id: 'VendorScorecard',
+    examples: [
+      {
+        object: 'svc.vendor_risk.scorecard',
+        vendorId: EXAMPLE_VENDOR,
+        name: 'Acme Cloud Hosting',
+        criticality: 'high',
+        status: 'active',
+        at: '2026-11-22T09:30:00.000Z',
+        score: 62.5,
+        rating: 'high',
+        assessment: {
+          part: 65,
+          meanDomainScore: 35,
+          domains: [
+            { domain: 'security', score: 80, assessmentId: EXAMPLE_ASSESSMENT, completedAt: '2026-11-22T09:00:00.000Z' },
+            { domain: 'privacy', score: 60, assessmentId: EXAMPLE_ASSESSMENT, completedAt: '2026-11-22T09:00:00.000Z' },
+            { domain: 'resilience', score: null, assessmentId: null, completedAt: null },
+            { domain: 'compliance', score: null, assessmentId: null, completedAt: null },
+          ],
+        },
+        contracts: { part: 0, items: [] },
+        monitoring: { part: 0, items: [] },
+      },
+    ],
+  });
+
+export const VendorRiskChange = z
+  .object({
+    object: z.literal('svc.vendor_risk.risk_change').meta({ description: objectDescription }),
+    vendorId: VendorId,
+    name: z.string().meta({ description: 'Name of the vendor.' }),
+    from: z.number().meta({ description: 'Risk score before.' }),
+    to: z.number().meta({ description: 'Risk score after.' }),
+    fromRating: VendorRiskRating,
+    toRating: VendorRiskRating,
+    cause: z.string().meta({ description: 'The audit action that moved it (`vendor.assessed`, `vendor.monitoring_recorded`, ...).' }),
+    causeId: z.string().meta({ description: 'The record whose change moved it.' }),
+    at: Timestamp.meta({ description: 'When it was recomputed.' }),
+  })
+  .meta({
+    id: 'VendorRiskChange',
+    examples: [
+      {
+        object: 'svc.vendor_risk.risk_change',
+        vendorId: EXAMPLE_VENDOR,
+        name: 'Acme Cloud Hosting',
+        from: 100,
+        to: 65,
+        fromRating: 'critical',
+        toRating: 'high',
+        cause: 'vendor.assessed',
+        causeId: EXAMPLE_ASSESSMENT,
+        at: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'vendor_risk', permission: 'vendor_risk:read', mutating: false });
+const AtQuery = Timestamp.optional().meta({ description: 'The moment to compute for (ISO 8601 UTC); now when absent.' });
+
+export const vendorRiskRouter = railRouter('vendor_risk', {
+  vendors: vendorRiskVendors.routes,
+  assessments: vendorRiskAssessments.routes,
+  contracts: {
+    ...vendorRiskContracts.routes,
+    state: {
+      method: 'GET',
+      path: '/contracts/:id/state',
+      pathParams: z.object({ id: prefixedId('vct', EXAMPLE_CONTRACT) }),
+      query: z.object({
+        at: CalendarDate.optional().meta({ description: 'The date to derive the state for (`YYYY-MM-DD`); today (UTC) when absent.' }),
+      }),
+      responses: { 200: VendorContractStateAt },
+      summary: 'State of a contract at a date',
+      description:
+        'Derives the state of the contract at `at`: the term it falls in and the contract’s end as known that day (manual renewals made on or before it, automatic roll-overs), the notice window and the days to the end. Needs `vendor_risk:read`; another tenant’s contract is 404.',
+      metadata: read,
+    },
+  },
+  monitoring: vendorRiskMonitoring.routes,
+  scorecards: {
+    list: {
+      method: 'GET',
+      path: '/scorecards',
+      query: PaginationQuery.extend({
+        at: AtQuery,
+        sort: z
+          .enum(['score_desc', 'score_asc'])
+          .default('score_desc')
+          .meta({ description: '`score_desc` (riskiest first, default) or `score_asc`; ties by vendor id, newest first.' }),
+        status: VendorStatus.optional().meta({ description: 'Only vendors in this status.' }),
+      }),
+      responses: { 200: listOf(VendorScorecard) },
+      summary: 'Scorecards of all vendors, sorted by score',
+      description:
+        'Computes the scorecard of every vendor of the tenant at `at` from its completed assessments, contracts and monitoring events, sorted by score, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `vendor_risk:read`.',
+      metadata: read,
+    },
+    get: {
+      method: 'GET',
+      path: '/scorecards/:vendorId',
+      pathParams: z.object({ vendorId: VendorId }),
+      query: z.object({ at: AtQuery }),
+      responses: { 200: VendorScorecard },
+      summary: 'Scorecard of a vendor',
+      description:
+        'The vendor’s risk score at `at` with every part: the domains (latest completed assessment each), the contracts with their state and penalty, and the monitoring events with their age, decay and penalty. Needs `vendor_risk:read`; another tenant’s vendor is 404.',
+      metadata: read,
+    },
+  },
+});
 
 /** Event types the vendor_risk rail emits. */
-export const vendorRiskEvents: ReturnType<typeof eventType>[] = [];
+export const vendorRiskEvents: ReturnType<typeof eventType>[] = [
+  ...vendorRiskVendors.events,
+  ...vendorRiskAssessments.events,
+  ...vendorRiskContracts.events,
+  ...vendorRiskMonitoring.events,
+  eventType('vendor.risk_changed', 'A vendor’s risk score moved; `from` and `to` are the scores before and after.', VendorRiskChange),
+];
