@@ -1,7 +1,713 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
 
-export const insuranceRouter = railRouter('insurance', {});
+/**
+ * The insurance rail (`/v1/insurance`, enterprise): the tenant's insurance policies (insurer, line,
+ * limit, retention, period, covered perils), claims against them with their lifecycle and the
+ * payable amount computed from the policy's retention and limit, `coverage` (which risks of the
+ * risk register the policies in force cover, by peril, and which they do not), and quote requests
+ * with the insurers' offers ranked by premium per unit of limit, one of which is accepted into a
+ * policy.
+ */
+
+/** Lines of insurance. */
+export const INSURANCE_LINES = ['cyber', 'tech_eo', 'd_and_o', 'crime', 'ai_liability', 'general_liability'] as const;
+
+/** Perils a policy may cover: a fixed vocabulary, which the coverage view maps risk domains to. */
+export const INSURANCE_PERILS = [
+  'data_breach',
+  'ransomware',
+  'business_interruption',
+  'privacy_liability',
+  'regulatory_fines',
+  'technology_errors',
+  'ai_liability',
+  'vendor_failure',
+  'management_liability',
+  'crime_fraud',
+] as const;
+
+export const INSURANCE_CLAIM_STATUSES = ['draft', 'submitted', 'under_review', 'approved', 'denied', 'paid', 'closed'] as const;
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.insurance.policy`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+
+const EXAMPLE_POLICY = 'inp_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_QUOTE = 'iqt_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const PolicyId = prefixedId('inp', EXAMPLE_POLICY);
+const QuoteId = prefixedId('iqt', EXAMPLE_QUOTE);
+const ClaimId = prefixedId('icl', 'icl_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+
+const Line = z.enum(INSURANCE_LINES).meta({
+  description:
+    'Line of insurance: `cyber`, `tech_eo` (technology errors and omissions), `d_and_o` (directors and officers), `crime`, `ai_liability`, `general_liability`.',
+});
+const Peril = z.enum(INSURANCE_PERILS).meta({
+  description:
+    'A covered peril: `data_breach`, `ransomware`, `business_interruption`, `privacy_liability`, `regulatory_fines`, `technology_errors`, `ai_liability`, `vendor_failure`, `management_liability`, `crime_fraud`.',
+});
+const Amount = (description: string) => z.int().min(0).max(1_000_000_000_000).meta({ description });
+const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .meta({ description: 'ISO 4217 currency of every amount (`EUR`).', examples: ['EUR'] });
+const Insurer = z.string().trim().min(1).max(200).meta({ description: 'Name of the insurer.' });
+
+// ---------------------------------------------------------------- policies
+
+export const InsurancePolicyState = z.enum(['scheduled', 'in_force', 'expired', 'cancelled']).meta({
+  description:
+    'Standing at a moment: `scheduled` (before `periodStart`), `in_force` (from `periodStart` to before `periodEnd`, not cancelled by then), `expired` (from `periodEnd`), `cancelled` (at or after `cancelledAt`).',
+});
+
+export const InsurancePolicy = z
+  .object({
+    object: z.literal('svc.insurance.policy').meta({ description: objectDescription }),
+    id: PolicyId,
+    insurer: z.string().meta({ description: 'Name of the insurer.' }),
+    line: Line,
+    policyNumber: z.string().nullable().meta({ description: 'The insurer’s policy number, when given.' }),
+    currency: Currency,
+    limit: Amount('Aggregate limit of liability, in whole units of `currency`.'),
+    retention: Amount('Retention (deductible) the tenant bears per claim, in whole units of `currency`.'),
+    premium: Amount('Annual premium, when known.').nullable(),
+    periodStart: Timestamp.meta({ description: 'Start of the policy period (inclusive).' }),
+    periodEnd: Timestamp.meta({ description: 'End of the policy period (exclusive).' }),
+    perils: z.array(Peril).meta({ description: 'Covered perils.' }),
+    exclusions: z.array(z.string()).meta({ description: 'Exclusions of the wording, as stated.' }),
+    status: z.enum(['active', 'cancelled']).meta({ description: '`active` until cancelled; its standing by date is `state`.' }),
+    state: InsurancePolicyState.meta({ description: 'Standing now (see `GET /policies/{id}/standing?at=` for another moment).' }),
+    cancelledAt: Timestamp.nullable().meta({ description: 'When the policy was cancelled; null while active.' }),
+    quoteId: QuoteId.nullable().meta({ description: 'The quote request whose accepted offer became this policy, when one.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+  })
+  .meta({
+    id: 'InsurancePolicy',
+    examples: [
+      {
+        object: 'svc.insurance.policy',
+        id: EXAMPLE_POLICY,
+        insurer: 'Example Mutual',
+        line: 'cyber',
+        policyNumber: 'CY-2026-0042',
+        currency: 'EUR',
+        limit: 5_000_000,
+        retention: 100_000,
+        premium: 85_000,
+        periodStart: '2026-01-01T00:00:00.000Z',
+        periodEnd: '2027-01-01T00:00:00.000Z',
+        perils: ['data_breach', 'ransomware', 'business_interruption'],
+        exclusions: ['War and state-sponsored attacks'],
+        status: 'active',
+        state: 'in_force',
+        cancelledAt: null,
+        quoteId: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-01-02T09:30:00.000Z',
+        updatedAt: '2026-01-02T09:30:00.000Z',
+      },
+    ],
+  });
+
+const PolicyTerms = {
+  insurer: Insurer,
+  line: Line,
+  policyNumber: z.string().trim().min(1).max(100).optional().meta({ description: 'The insurer’s policy number.' }),
+  currency: Currency,
+  limit: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Aggregate limit of liability, whole units, more than 0.' }),
+  retention: Amount('Retention (deductible) per claim, whole units.'),
+  premium: Amount('Annual premium, whole units.').optional(),
+  periodStart: Timestamp.meta({ description: 'Start of the policy period (inclusive).' }),
+  periodEnd: Timestamp.meta({ description: 'End of the policy period (exclusive), after `periodStart` (422 otherwise).' }),
+  perils: z.array(Peril).min(1).max(INSURANCE_PERILS.length).meta({ description: 'Covered perils, each once.' }),
+  exclusions: z
+    .array(z.string().trim().min(1).max(500))
+    .max(50)
+    .optional()
+    .meta({ description: 'Exclusions of the wording; none when absent.' }),
+};
+
+export const CreateInsurancePolicyBody = z.strictObject(PolicyTerms).meta({
+  id: 'CreateInsurancePolicyRequest',
+  examples: [
+    {
+      insurer: 'Example Mutual',
+      line: 'cyber',
+      policyNumber: 'CY-2026-0042',
+      currency: 'EUR',
+      limit: 5_000_000,
+      retention: 100_000,
+      premium: 85_000,
+      periodStart: '2026-01-01T00:00:00.000Z',
+      periodEnd: '2027-01-01T00:00:00.000Z',
+      perils: ['data_breach', 'ransomware', 'business_interruption'],
+      exclusions: ['War and state-sponsored attacks'],
+    },
+  ],
+});
+
+export const insurancePolicies = resource({
+  rail: 'insurance',
+  path: 'policies',
+  name: 'policy',
+  label: { one: 'policy', many: 'policies' },
+  idPrefix: 'inp',
+  record: InsurancePolicy,
+  statusField: 'status',
+  filters: {
+    status: z.enum(['active', 'cancelled']).optional().meta({ description: 'Only policies in this status.' }),
+    line: Line.optional().meta({ description: 'Only policies of this line.' }),
+  },
+  create: {
+    body: CreateInsurancePolicyBody,
+    action: 'insurance_policy.created',
+    summary: 'Record an insurance policy',
+    description:
+      'Records a policy with its limit, retention, period and covered perils; its standing (`state`) is computed from the period and cancellation.',
+    eventSummary: 'An insurance policy was recorded.',
+  },
+  transitions: {
+    cancel: {
+      from: ['active'],
+      to: 'cancelled',
+      action: 'insurance_policy.cancelled',
+      summary: 'Cancel a policy',
+      description: 'Cancels the policy from now: it covers nothing from `cancelledAt` on, and losses from then take no claim.',
+    },
+  },
+});
+
+export const InsurancePolicyStanding = z
+  .object({
+    object: z.literal('svc.insurance.policy_standing').meta({ description: objectDescription }),
+    policyId: PolicyId,
+    at: Timestamp.meta({ description: 'The moment the standing is computed for.' }),
+    state: InsurancePolicyState,
+    inForce: z.boolean().meta({ description: 'True when `state` is `in_force`: a loss at `at` may be claimed.' }),
+  })
+  .meta({
+    id: 'InsurancePolicyStanding',
+    examples: [
+      {
+        object: 'svc.insurance.policy_standing',
+        policyId: EXAMPLE_POLICY,
+        at: '2026-06-01T00:00:00.000Z',
+        state: 'in_force',
+        inForce: true,
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- claims
+
+export const InsuranceClaim = z
+  .object({
+    object: z.literal('svc.insurance.claim').meta({ description: objectDescription }),
+    id: ClaimId,
+    policyId: PolicyId,
+    riskId: z.string().nullable().meta({ description: 'The risk-register risk that materialised, when named.' }),
+    title: z.string().meta({ description: 'Short name of the loss.' }),
+    description: z.string().nullable().meta({ description: 'What happened, when given.' }),
+    lossDate: Timestamp.meta({ description: 'When the loss occurred; the policy was in force then.' }),
+    currency: Currency,
+    amountClaimed: Amount('Amount of the loss claimed, whole units of the policy’s currency.'),
+    policyLimit: Amount('The policy’s aggregate limit when the claim was filed.'),
+    policyRetention: Amount('The policy’s retention when the claim was filed.'),
+    payable: Amount(
+      'Computed: `min(max(amountClaimed - policyRetention, 0), policyLimit)`, what the policy pays for this loss alone, before other claims use up the aggregate limit.',
+    ),
+    approvedAmount: Amount(
+      'Set on approval: `payable`, capped by what the aggregate limit has left after the policy’s other approved, paid or closed-paid claims; null before.',
+    ).nullable(),
+    paidAmount: Amount('Set on payment: the approved amount; null before.').nullable(),
+    status: z.enum(INSURANCE_CLAIM_STATUSES).meta({
+      description:
+        'Lifecycle: `draft` -> `submitted` -> `under_review` -> `approved` or `denied`; `approved` -> `paid`; `approved`, `paid` or `denied` -> `closed`; `denied` or `closed` -> `under_review` (reopen).',
+    }),
+    submittedAt: Timestamp.nullable().meta({ description: 'When the claim was submitted to the insurer.' }),
+    decidedAt: Timestamp.nullable().meta({ description: 'When it was last approved or denied.' }),
+    paidAt: Timestamp.nullable().meta({ description: 'When it was paid.' }),
+    closedAt: Timestamp.nullable().meta({ description: 'When it was closed.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+  })
+  .meta({
+    id: 'InsuranceClaim',
+    examples: [
+      {
+        object: 'svc.insurance.claim',
+        id: 'icl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        policyId: EXAMPLE_POLICY,
+        riskId: null,
+        title: 'Ransomware on the loan platform',
+        description: 'Systems encrypted for three days; forensics and restoration costs.',
+        lossDate: '2026-03-10T00:00:00.000Z',
+        currency: 'EUR',
+        amountClaimed: 350_000,
+        policyLimit: 5_000_000,
+        policyRetention: 100_000,
+        payable: 250_000,
+        approvedAmount: null,
+        paidAmount: null,
+        status: 'draft',
+        submittedAt: null,
+        decidedAt: null,
+        paidAt: null,
+        closedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-03-11T09:30:00.000Z',
+        updatedAt: '2026-03-11T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateInsuranceClaimBody = z
+  .strictObject({
+    policyId: PolicyId.meta({ description: 'The policy claimed under: a policy of the tenant in force at `lossDate` (422 otherwise).' }),
+    riskId: z
+      .string()
+      .min(4)
+      .max(64)
+      .optional()
+      .meta({ description: 'A risk of the risk register that materialised (422 when not the tenant’s).' }),
+    title: z.string().trim().min(1).max(200).meta({ description: 'Short name of the loss.' }),
+    description: z.string().trim().min(1).max(4000).optional().meta({ description: 'What happened.' }),
+    lossDate: Timestamp.meta({ description: 'When the loss occurred; not in the future.' }),
+    amountClaimed: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Amount of the loss, whole units of the policy’s currency.' }),
+  })
+  .meta({
+    id: 'CreateInsuranceClaimRequest',
+    examples: [
+      {
+        policyId: EXAMPLE_POLICY,
+        title: 'Ransomware on the loan platform',
+        description: 'Systems encrypted for three days; forensics and restoration costs.',
+        lossDate: '2026-03-10T00:00:00.000Z',
+        amountClaimed: 350_000,
+      },
+    ],
+  });
+
+const policySetup = {
+  method: 'POST' as const,
+  path: '/v1/insurance/policies',
+  body: {
+    insurer: 'Example Mutual',
+    line: 'cyber',
+    currency: 'EUR',
+    limit: 5_000_000,
+    retention: 100_000,
+    periodStart: '2026-01-01T00:00:00.000Z',
+    periodEnd: '2027-01-01T00:00:00.000Z',
+    perils: ['data_breach', 'ransomware'],
+  },
+  as: 'policy',
+};
+
+export const insuranceClaims = resource({
+  rail: 'insurance',
+  path: 'claims',
+  name: 'claim',
+  label: { one: 'claim', many: 'claims' },
+  idPrefix: 'icl',
+  record: InsuranceClaim,
+  statusField: 'status',
+  filters: {
+    status: z.enum(INSURANCE_CLAIM_STATUSES).optional().meta({ description: 'Only claims in this status.' }),
+    policyId: PolicyId.optional().meta({ description: 'Only claims under this policy.' }),
+  },
+  setup: [policySetup],
+  create: {
+    body: CreateInsuranceClaimBody,
+    fixture: { policyId: '{{policy.id}}', title: 'Loss {{unique}}', lossDate: '2026-03-10T00:00:00.000Z', amountClaimed: 350_000 },
+    action: 'insurance_claim.created',
+    summary: 'Draft a claim',
+    description:
+      'Drafts a claim under a policy in force at the loss date (422 naming `lossDate` otherwise: before the period, after its end or after a cancellation) and computes `payable` from the policy’s retention and limit.',
+    eventSummary: 'An insurance claim was drafted.',
+  },
+  transitions: {
+    submit: { from: ['draft'], to: 'submitted', action: 'insurance_claim.submitted', summary: 'Submit a claim to the insurer' },
+    review: { from: ['submitted'], to: 'under_review', action: 'insurance_claim.reviewed', summary: 'Put a claim under review' },
+    approve: {
+      from: ['under_review'],
+      to: 'approved',
+      action: 'insurance_claim.approved',
+      summary: 'Approve a claim',
+      description:
+        'Sets `approvedAmount`: the payable amount, capped by what the policy’s aggregate limit has left after its other approved and paid claims.',
+    },
+    deny: { from: ['under_review'], to: 'denied', action: 'insurance_claim.denied', grant: 'approve', summary: 'Deny a claim' },
+    pay: {
+      from: ['approved'],
+      to: 'paid',
+      action: 'insurance_claim.paid',
+      summary: 'Record the payment of a claim',
+      description: 'Sets `paidAmount` to the approved amount.',
+    },
+    close: { from: ['approved', 'paid', 'denied'], to: 'closed', action: 'insurance_claim.closed', summary: 'Close a claim' },
+    reopen: {
+      from: ['denied', 'closed'],
+      to: 'under_review',
+      action: 'insurance_claim.reopened',
+      summary: 'Reopen a claim',
+      description: 'Puts a denied or closed claim back under review (a new decision follows).',
+    },
+  },
+});
+
+// ---------------------------------------------------------------- coverage
+
+export const InsuranceCoveringPolicy = z
+  .object({
+    policyId: PolicyId,
+    insurer: z.string().meta({ description: 'Insurer of the policy.' }),
+    line: Line,
+    currency: Currency,
+    limit: Amount('Aggregate limit of the policy.'),
+    retention: Amount('Retention of the policy.'),
+    limitAvailable: Amount('The limit left after the approved, paid and closed-paid claims under the policy.'),
+    matchedPerils: z.array(Peril).meta({ description: 'Perils of the policy the risk’s domain maps to.' }),
+  })
+  .meta({ id: 'InsuranceCoveringPolicy' });
+
+export const InsuranceCoverageRisk = z
+  .object({
+    riskId: z.string().meta({ description: 'Id of the risk-register risk.' }),
+    title: z.string().meta({ description: 'Title of the risk.' }),
+    domain: z.string().meta({ description: 'Domain of the risk.' }),
+    status: z.string().meta({ description: 'Status of the risk (closed risks are left out).' }),
+    residualScore: z
+      .int()
+      .meta({ description: 'Residual likelihood x impact of the risk (1 to 25): the register’s measure of its exposure.' }),
+    perils: z.array(Peril).meta({ description: 'Perils the risk’s domain maps to (the mapping is listed in `mapping`).' }),
+    policies: z
+      .array(InsuranceCoveringPolicy)
+      .meta({ description: 'Policies in force at `at` covering one of those perils; empty when uncovered.' }),
+    limitAvailable: z
+      .record(z.string(), z.int())
+      .meta({ description: 'Per currency, the total limit left across the covering policies; empty when uncovered.' }),
+  })
+  .meta({ id: 'InsuranceCoverageRisk' });
+
+export const InsuranceCoverage = z
+  .object({
+    object: z.literal('svc.insurance.coverage').meta({ description: objectDescription }),
+    at: Timestamp.meta({ description: 'The moment the policies’ standing is computed for.' }),
+    policiesInForce: z.int().min(0).meta({ description: 'Policies of the tenant in force at `at`.' }),
+    covered: z
+      .array(InsuranceCoverageRisk)
+      .meta({ description: 'Open risks at least one policy in force covers, highest residual score first.' }),
+    uncovered: z.array(InsuranceCoverageRisk).meta({ description: 'Open risks no policy in force covers, highest residual score first.' }),
+    mapping: z.record(z.string(), z.array(Peril)).meta({ description: 'The fixed mapping of risk domains to the perils that cover them.' }),
+  })
+  .meta({
+    id: 'InsuranceCoverage',
+    examples: [
+      {
+        object: 'svc.insurance.coverage',
+        at: '2026-06-01T00:00:00.000Z',
+        policiesInForce: 1,
+        covered: [
+          {
+            riskId: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            title: 'Ransomware on the loan platform',
+            domain: 'security',
+            status: 'open',
+            residualScore: 12,
+            perils: ['data_breach', 'ransomware'],
+            policies: [
+              {
+                policyId: EXAMPLE_POLICY,
+                insurer: 'Example Mutual',
+                line: 'cyber',
+                currency: 'EUR',
+                limit: 5_000_000,
+                retention: 100_000,
+                limitAvailable: 5_000_000,
+                matchedPerils: ['data_breach', 'ransomware'],
+              },
+            ],
+            limitAvailable: { EUR: 5_000_000 },
+          },
+        ],
+        uncovered: [],
+        mapping: { security: ['data_breach', 'ransomware'] },
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- quotes
+
+export const InsuranceQuoteOffer = z
+  .object({
+    insurer: z.string().meta({ description: 'Insurer offering.' }),
+    premium: Amount('Annual premium offered.'),
+    limit: Amount('Aggregate limit offered.'),
+    retention: Amount('Retention offered.'),
+    premiumPerUnitOfLimit: z.number().meta({ description: 'Computed: premium / limit (6 decimals).' }),
+    receivedAt: Timestamp.meta({ description: 'When the offer was recorded.' }),
+    recordedBy: z.string().meta({ description: 'Key that recorded it.' }),
+  })
+  .meta({ id: 'InsuranceQuoteOffer' });
+
+export const InsuranceQuote = z
+  .object({
+    object: z.literal('svc.insurance.quote').meta({ description: objectDescription }),
+    id: QuoteId,
+    line: Line,
+    currency: Currency,
+    requestedLimit: Amount('Limit asked for.'),
+    perils: z.array(Peril).meta({ description: 'Perils asked to be covered.' }),
+    periodStart: Timestamp.meta({ description: 'Start of the period asked for.' }),
+    periodEnd: Timestamp.meta({ description: 'End of the period asked for (exclusive).' }),
+    notes: z.string().nullable().meta({ description: 'Notes for the insurers, when given.' }),
+    status: z
+      .enum(['open', 'accepted', 'withdrawn'])
+      .meta({ description: '`open` (takes offers) until an offer is accepted or it is withdrawn.' }),
+    offers: z.array(InsuranceQuoteOffer).meta({ description: 'Offers recorded, in the order received.' }),
+    acceptedInsurer: z.string().nullable().meta({ description: 'Insurer whose offer was accepted; null before.' }),
+    policyId: PolicyId.nullable().meta({ description: 'The policy the accepted offer became; null before.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+  })
+  .meta({
+    id: 'InsuranceQuote',
+    examples: [
+      {
+        object: 'svc.insurance.quote',
+        id: EXAMPLE_QUOTE,
+        line: 'cyber',
+        currency: 'EUR',
+        requestedLimit: 5_000_000,
+        perils: ['data_breach', 'ransomware'],
+        periodStart: '2027-01-01T00:00:00.000Z',
+        periodEnd: '2028-01-01T00:00:00.000Z',
+        notes: null,
+        status: 'open',
+        offers: [
+          {
+            insurer: 'Example Mutual',
+            premium: 90_000,
+            limit: 5_000_000,
+            retention: 100_000,
+            premiumPerUnitOfLimit: 0.018,
+            receivedAt: '2026-11-22T09:30:00.000Z',
+            recordedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+          },
+        ],
+        acceptedInsurer: null,
+        policyId: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:00:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateInsuranceQuoteBody = z
+  .strictObject({
+    line: Line,
+    currency: Currency,
+    requestedLimit: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Limit asked for, whole units.' }),
+    perils: z.array(Peril).min(1).max(INSURANCE_PERILS.length).meta({ description: 'Perils to cover, each once.' }),
+    periodStart: Timestamp.meta({ description: 'Start of the period asked for.' }),
+    periodEnd: Timestamp.meta({ description: 'End of the period asked for, after `periodStart`.' }),
+    notes: z.string().trim().min(1).max(4000).optional().meta({ description: 'Notes for the insurers.' }),
+  })
+  .meta({
+    id: 'CreateInsuranceQuoteRequest',
+    examples: [
+      {
+        line: 'cyber',
+        currency: 'EUR',
+        requestedLimit: 5_000_000,
+        perils: ['data_breach', 'ransomware'],
+        periodStart: '2027-01-01T00:00:00.000Z',
+        periodEnd: '2028-01-01T00:00:00.000Z',
+      },
+    ],
+  });
+
+export const insuranceQuotes = resource({
+  rail: 'insurance',
+  path: 'quotes',
+  name: 'quote',
+  label: { one: 'quote request', many: 'quote requests' },
+  idPrefix: 'iqt',
+  record: InsuranceQuote,
+  statusField: 'status',
+  filters: {
+    status: z.enum(['open', 'accepted', 'withdrawn']).optional().meta({ description: 'Only quote requests in this status.' }),
+    line: Line.optional().meta({ description: 'Only quote requests of this line.' }),
+  },
+  create: {
+    body: CreateInsuranceQuoteBody,
+    action: 'insurance_quote.requested',
+    summary: 'Request quotes',
+    description: 'Opens a quote request for a line with the limit, perils and period asked for; offers are recorded against it.',
+    eventSummary: 'Quotes were requested for a line of insurance.',
+  },
+  transitions: {
+    withdraw: { from: ['open'], to: 'withdrawn', action: 'insurance_quote.withdrawn', summary: 'Withdraw a quote request' },
+  },
+});
+
+export const RecordInsuranceOfferBody = z
+  .strictObject({
+    insurer: Insurer,
+    premium: Amount('Annual premium offered, whole units.'),
+    limit: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Aggregate limit offered, whole units, more than 0.' }),
+    retention: Amount('Retention offered, whole units.'),
+  })
+  .meta({
+    id: 'RecordInsuranceOfferRequest',
+    examples: [{ insurer: 'Example Mutual', premium: 90_000, limit: 5_000_000, retention: 100_000 }],
+  });
+
+export const InsuranceQuoteComparison = z
+  .object({
+    object: z.literal('svc.insurance.quote_comparison').meta({ description: objectDescription }),
+    quoteId: QuoteId,
+    requestedLimit: Amount('Limit asked for.'),
+    ranked: z
+      .array(
+        z.object({
+          rank: z
+            .int()
+            .min(1)
+            .meta({ description: '1 for the lowest premium per unit of limit; ties by lower retention, then insurer name.' }),
+          insurer: z.string().meta({ description: 'Insurer.' }),
+          premium: Amount('Premium offered.'),
+          limit: Amount('Limit offered.'),
+          retention: Amount('Retention offered.'),
+          premiumPerUnitOfLimit: z.number().meta({ description: 'premium / limit (6 decimals).' }),
+          meetsRequestedLimit: z.boolean().meta({ description: 'The limit offered is at least the limit asked for.' }),
+        }),
+      )
+      .meta({ description: 'Every offer, cheapest per unit of limit first.' }),
+  })
+  .meta({
+    id: 'InsuranceQuoteComparison',
+    examples: [
+      {
+        object: 'svc.insurance.quote_comparison',
+        quoteId: EXAMPLE_QUOTE,
+        requestedLimit: 5_000_000,
+        ranked: [
+          {
+            rank: 1,
+            insurer: 'Example Mutual',
+            premium: 90_000,
+            limit: 5_000_000,
+            retention: 100_000,
+            premiumPerUnitOfLimit: 0.018,
+            meetsRequestedLimit: true,
+          },
+        ],
+      },
+    ],
+  });
+
+export const AcceptInsuranceOfferBody = z
+  .strictObject({
+    insurer: Insurer.meta({ description: 'The insurer whose offer is accepted (422 when it made none).' }),
+    policyNumber: z.string().trim().min(1).max(100).optional().meta({ description: 'The policy number the insurer gave.' }),
+  })
+  .meta({ id: 'AcceptInsuranceOfferRequest', examples: [{ insurer: 'Example Mutual', policyNumber: 'CY-2027-0007' }] });
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:read', mutating: false });
+const IdParams = <T extends z.ZodType>(id: T) => z.object({ id });
+
+export const insuranceRouter = railRouter('insurance', {
+  policies: {
+    ...insurancePolicies.routes,
+    standing: {
+      method: 'GET',
+      path: '/policies/:id/standing',
+      pathParams: IdParams(PolicyId),
+      query: z.object({ at: Timestamp.optional().meta({ description: 'The moment; now when absent.' }) }),
+      responses: { 200: InsurancePolicyStanding },
+      summary: 'A policy’s standing at a moment',
+      description: 'Whether the policy is scheduled, in force, expired or cancelled at `at`. Needs `insurance:read`.',
+      metadata: read,
+    },
+  },
+  claims: insuranceClaims.routes,
+  coverage: {
+    method: 'GET',
+    path: '/coverage',
+    query: z.object({ at: Timestamp.optional().meta({ description: 'The moment policies must be in force; now when absent.' }) }),
+    responses: { 200: InsuranceCoverage },
+    summary: 'Which register risks the policies cover',
+    description:
+      'Maps every open risk of the risk register (`/v1/risk-register/risks`) to the policies in force at `at` whose perils cover its domain (the fixed mapping is in `mapping`), and lists the risks no policy covers. Recomputed on every call: a new, cancelled or expired policy, or a new or closed risk, changes it. Needs `insurance:read`.',
+    metadata: read,
+  },
+  quotes: {
+    ...insuranceQuotes.routes,
+    recordOffer: {
+      method: 'POST',
+      path: '/quotes/:id/offers',
+      pathParams: IdParams(QuoteId),
+      body: RecordInsuranceOfferBody,
+      responses: { 200: InsuranceQuote },
+      summary: 'Record an insurer’s offer',
+      description:
+        'Adds an insurer’s offer (premium, limit, retention) to an open quote request. An insurer offers once per request (409); a request not open: 409. Needs `insurance:write`; audited as `insurance_quote.offer_recorded`.',
+      metadata: {
+        ...meta({
+          auth: 'tenant',
+          rail: 'insurance',
+          permission: 'insurance:write',
+          mutating: true,
+          audit: 'insurance_quote.offer_recorded',
+        }),
+        stateful: true,
+      },
+    },
+    comparison: {
+      method: 'GET',
+      path: '/quotes/:id/comparison',
+      pathParams: IdParams(QuoteId),
+      responses: { 200: InsuranceQuoteComparison },
+      summary: 'Compare the offers',
+      description: 'Ranks the offers by premium per unit of limit (premium / limit), cheapest first. Needs `insurance:read`.',
+      metadata: read,
+    },
+    accept: {
+      method: 'POST',
+      path: '/quotes/:id/accept',
+      pathParams: IdParams(QuoteId),
+      body: AcceptInsuranceOfferBody,
+      responses: { 201: InsurancePolicy },
+      summary: 'Accept an offer (creates the policy)',
+      description:
+        'Accepts one insurer’s offer of an open request: creates the policy with the request’s line, perils and period and the offer’s limit, retention and premium (audited as `insurance_policy.created`), and marks the request accepted (audited as `insurance_quote.accepted`). A request not open: 409; an insurer without an offer: 422. Needs `insurance:approve`.',
+      metadata: {
+        ...meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:approve', mutating: true, audit: 'insurance_quote.accepted' }),
+        stateful: true,
+      },
+    },
+  },
+});
 
 /** Event types the insurance rail emits. */
-export const insuranceEvents: ReturnType<typeof eventType>[] = [];
+export const insuranceEvents: ReturnType<typeof eventType>[] = [
+  ...insurancePolicies.events,
+  ...insuranceClaims.events,
+  ...insuranceQuotes.events,
+  eventType('insurance_quote.offer_recorded', 'An insurer’s offer was recorded against a quote request.', InsuranceQuote),
+  eventType('insurance_quote.accepted', 'An offer was accepted; the policy it became is in `policyId`.', InsuranceQuote),
+];

@@ -1,7 +1,502 @@
-import { railRouter } from '../resource.ts';
+import { z } from 'zod';
+import { prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { railRouter, resource } from '../resource.ts';
 import type { eventType } from '../webhook-events.ts';
 
-export const litigationHoldRouter = railRouter('litigation_hold', {});
+/**
+ * The litigation_hold rail (`/v1/litigation-hold`, enterprise): legal holds over records of the
+ * tenant (named explicitly, or matched by criteria resolved when asked), their custodians and the
+ * acknowledgement of the hold notice, the append-only preservation log, and eDiscovery exports of
+ * the held records with a SHA-256 per record and of the manifest. A held record cannot be deleted
+ * (label and watchlist removal answer 409) nor reset (the sandbox reset keeps it) until every hold
+ * covering it is released.
+ */
+
+/** Record kinds a hold may cover. */
+export const LEGAL_HOLD_RECORD_TYPES = [
+  'evidence',
+  'assessment',
+  'attestation',
+  'context_document',
+  'incident_disclosure',
+  'risk',
+  'risk_watch',
+  'policy',
+  'metadata_label',
+  'dsar_request',
+  'vendor',
+  'whistleblower_report',
+] as const;
+
+/** What the preservation log records. */
+export const LEGAL_HOLD_PRESERVATION_EVENTS = [
+  'hold_created',
+  'hold_released',
+  'custodian_notified',
+  'custodian_acknowledged',
+  'deletion_refused',
+  'export_created',
+] as const;
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.litigation_hold.hold`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+
+const EXAMPLE_HOLD = 'lhd_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const HoldId = prefixedId('lhd', EXAMPLE_HOLD);
+
+export const LegalHoldRecordType = z.enum(LEGAL_HOLD_RECORD_TYPES).meta({
+  description:
+    'Kind of record: `evidence`, `assessment`, `attestation`, `context_document`, `incident_disclosure`, `risk` (risk register), `risk_watch` (watchlist entry), `policy`, `metadata_label`, `dsar_request`, `vendor`, `whistleblower_report`.',
+});
+
+export const LegalHoldTarget = z
+  .strictObject({
+    type: LegalHoldRecordType,
+    id: z
+      .string()
+      .min(4)
+      .max(64)
+      .regex(/^[a-z]{2,5}_[0-9A-Za-z]{1,40}$/)
+      .meta({ description: 'Id of the record (`rsk_...`, `mlb_...`).', examples: ['rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R'] }),
+  })
+  .meta({ id: 'LegalHoldTarget', description: 'One record a hold names explicitly.' });
+
+export const LegalHoldCriteria = z
+  .strictObject({
+    types: z
+      .array(LegalHoldRecordType)
+      .min(1)
+      .max(LEGAL_HOLD_RECORD_TYPES.length)
+      .optional()
+      .meta({ description: 'Kinds of records matched; every kind when absent.' }),
+    systemId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'Only records of this AI system (kinds that carry a system: evidence, assessments).' }),
+    createdFrom: Timestamp.optional().meta({ description: 'Only records created at or after this moment.' }),
+    createdTo: Timestamp.optional().meta({ description: 'Only records created at or before this moment.' }),
+  })
+  .refine((c) => c.types !== undefined || c.systemId !== undefined || c.createdFrom !== undefined || c.createdTo !== undefined, {
+    message: 'give at least one of types, systemId, createdFrom, createdTo',
+  })
+  .refine((c) => !c.createdFrom || !c.createdTo || c.createdFrom <= c.createdTo, {
+    message: 'createdFrom is after createdTo',
+    path: ['createdTo'],
+  })
+  .meta({
+    id: 'LegalHoldCriteria',
+    description:
+      'Records matched when the hold is checked (a record created later that matches is held too); all given conditions must hold.',
+  });
+
+// ---------------------------------------------------------------- holds
+
+export const LegalHold = z
+  .object({
+    object: z.literal('svc.litigation_hold.hold').meta({ description: objectDescription }),
+    id: HoldId,
+    matter: z.string().meta({ description: 'The matter (case, investigation, claim) the hold preserves records for.' }),
+    description: z.string().nullable().meta({ description: 'What the hold is about, when given.' }),
+    status: z.enum(['active', 'released']).meta({ description: '`active` (holds its records) or `released` (holds nothing).' }),
+    records: z.array(LegalHoldTarget).meta({ description: 'Records named explicitly.' }),
+    criteria: LegalHoldCriteria.nullable().meta({ description: 'Criteria resolved to records when checked; null when none.' }),
+    releaseReason: z.string().nullable().meta({ description: 'Why the hold was released; null while active.' }),
+    releasedBy: z.string().nullable().meta({ description: 'Key that released the hold; null while active.' }),
+    releasedAt: Timestamp.nullable().meta({ description: 'When the hold was released; null while active.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+  })
+  .meta({
+    id: 'LegalHold',
+    examples: [
+      {
+        object: 'svc.litigation_hold.hold',
+        id: EXAMPLE_HOLD,
+        matter: 'Doe v. Example Bank (credit-scoring discrimination claim)',
+        description: 'Preserve the credit-scoring model records.',
+        status: 'active',
+        records: [{ type: 'risk', id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }],
+        criteria: { types: ['evidence', 'assessment'], systemId: 'credit-scoring' },
+        releaseReason: null,
+        releasedBy: null,
+        releasedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateLegalHoldBody = z
+  .strictObject({
+    matter: z.string().trim().min(1).max(300).meta({ description: 'The matter the hold preserves records for.' }),
+    description: z.string().trim().min(1).max(4000).optional().meta({ description: 'What the hold is about.' }),
+    records: z
+      .array(LegalHoldTarget)
+      .max(500)
+      .optional()
+      .meta({ description: 'Records to hold by id; each must be a record of the tenant (422 otherwise) when its kind is stored here.' }),
+    criteria: LegalHoldCriteria.optional(),
+  })
+  .refine((b) => (b.records?.length ?? 0) > 0 || b.criteria !== undefined, {
+    message: 'give records, criteria or both',
+    path: ['records'],
+  })
+  .meta({
+    id: 'CreateLegalHoldRequest',
+    examples: [
+      {
+        matter: 'Doe v. Example Bank (credit-scoring discrimination claim)',
+        description: 'Preserve the credit-scoring model records.',
+        criteria: { types: ['evidence', 'assessment'], systemId: 'credit-scoring' },
+      },
+    ],
+  });
+
+export const legalHolds = resource({
+  rail: 'litigation_hold',
+  path: 'holds',
+  name: 'hold',
+  label: { one: 'hold', many: 'holds' },
+  idPrefix: 'lhd',
+  record: LegalHold,
+  statusField: 'status',
+  filters: { status: z.enum(['active', 'released']).optional().meta({ description: 'Only holds in this status.' }) },
+  create: {
+    body: CreateLegalHoldBody,
+    action: 'legal_hold.created',
+    summary: 'Place a legal hold',
+    description:
+      'Places a hold on the records named and/or matched by the criteria: from now on they cannot be deleted nor reset. The hold is written to the preservation log. A named record that is not the tenant’s is 422.',
+    eventSummary: 'A legal hold was placed.',
+  },
+  transitions: {
+    release: {
+      from: ['active'],
+      to: 'released',
+      action: 'legal_hold.released',
+      summary: 'Release a legal hold',
+      description:
+        'Releases the hold: it holds nothing from then on (records it covered may be deleted unless another hold covers them). The `reason` is required (422 without it) and written to the preservation log.',
+    },
+  },
+});
+
+export const LegalHeldRecord = z
+  .object({
+    type: LegalHoldRecordType,
+    id: z.string().meta({ description: 'Id of the record.' }),
+    via: z.enum(['explicit', 'criteria']).meta({ description: 'Whether the hold names the record or its criteria match it.' }),
+  })
+  .meta({ id: 'LegalHeldRecord' });
+
+export const LegalHeldRecords = z
+  .object({
+    object: z.literal('svc.litigation_hold.held_records').meta({ description: objectDescription }),
+    holdId: HoldId,
+    status: z.enum(['active', 'released']).meta({ description: 'Status of the hold; a released hold holds nothing (empty list).' }),
+    records: z.array(LegalHeldRecord).meta({ description: 'Records the hold covers now, by kind then id.' }),
+  })
+  .meta({
+    id: 'LegalHeldRecords',
+    examples: [
+      {
+        object: 'svc.litigation_hold.held_records',
+        holdId: EXAMPLE_HOLD,
+        status: 'active',
+        records: [{ type: 'risk', id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R', via: 'explicit' }],
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- custodians
+
+export const LegalHoldCustodian = z
+  .object({
+    object: z.literal('svc.litigation_hold.custodian').meta({ description: objectDescription }),
+    id: prefixedId('lcu', 'lcu_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    holdId: HoldId,
+    stakeholderUserId: z.string().nullable().meta({ description: 'The stakeholder person (`/v1/stakeholders/users`), when one.' }),
+    name: z.string().meta({ description: 'Name of the custodian.' }),
+    email: z.string().nullable().meta({ description: 'Address the hold notice goes to, when known.' }),
+    status: z.enum(['notified', 'acknowledged']).meta({ description: '`notified` (notice sent) until the custodian acknowledges it.' }),
+    noticeSentAt: Timestamp.meta({ description: 'When the hold notice was sent (the custodian was added).' }),
+    acknowledgedAt: Timestamp.nullable().meta({ description: 'When the custodian acknowledged the notice; null until then.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+  })
+  .meta({
+    id: 'LegalHoldCustodian',
+    examples: [
+      {
+        object: 'svc.litigation_hold.custodian',
+        id: 'lcu_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        holdId: EXAMPLE_HOLD,
+        stakeholderUserId: null,
+        name: 'Dana Whitfield',
+        email: 'dana.whitfield@example.com',
+        status: 'notified',
+        noticeSentAt: '2026-11-22T09:30:00.000Z',
+        acknowledgedAt: null,
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateLegalHoldCustodianBody = z
+  .strictObject({
+    holdId: HoldId.meta({ description: 'The hold; an active hold of the tenant (409 when released, 422 when unknown).' }),
+    stakeholderUserId: z
+      .string()
+      .min(4)
+      .max(64)
+      .optional()
+      .meta({ description: 'A person of `/v1/stakeholders/users`; their name and email are used when not given.' }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'Name of a free-form custodian; required without `stakeholderUserId`.' }),
+    email: z.email().max(254).optional().meta({ description: 'Address the notice goes to.' }),
+  })
+  .meta({
+    id: 'CreateLegalHoldCustodianRequest',
+    examples: [{ holdId: EXAMPLE_HOLD, name: 'Dana Whitfield', email: 'dana.whitfield@example.com' }],
+  });
+
+const holdSetup = {
+  method: 'POST' as const,
+  path: '/v1/litigation-hold/holds',
+  body: { matter: 'Matter {{unique}}', criteria: { types: ['risk'] } },
+  as: 'hold',
+};
+
+export const legalHoldCustodians = resource({
+  rail: 'litigation_hold',
+  path: 'custodians',
+  name: 'custodian',
+  label: { one: 'custodian', many: 'custodians' },
+  idPrefix: 'lcu',
+  record: LegalHoldCustodian,
+  statusField: 'status',
+  filters: {
+    holdId: HoldId.optional().meta({ description: 'Only custodians of this hold.' }),
+    status: z.enum(['notified', 'acknowledged']).optional().meta({ description: 'Only custodians in this status.' }),
+  },
+  setup: [holdSetup],
+  create: {
+    body: CreateLegalHoldCustodianBody,
+    fixture: { holdId: '{{hold.id}}', name: 'Custodian {{unique}}', email: 'custodian@example.com' },
+    action: 'custodian.notified',
+    summary: 'Add a custodian (sends the hold notice)',
+    description:
+      'Adds a custodian to an active hold and records the hold notice in the preservation log. The same person twice on one hold (same stakeholder or email): 409.',
+    eventSummary: 'A custodian was notified of a legal hold.',
+  },
+  transitions: {
+    acknowledge: {
+      from: ['notified'],
+      to: 'acknowledged',
+      summary: 'Record the custodian’s acknowledgement',
+      description: 'Records that the custodian acknowledged the hold notice (written to the preservation log).',
+    },
+  },
+});
+
+// ---------------------------------------------------------------- preservation log
+
+export const LegalHoldPreservationEntry = z
+  .object({
+    object: z.literal('svc.litigation_hold.preservation_entry').meta({ description: objectDescription }),
+    id: prefixedId('lpl', 'lpl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    holdId: HoldId.nullable().meta({ description: 'The hold the entry is about.' }),
+    event: z.enum(LEGAL_HOLD_PRESERVATION_EVENTS).meta({
+      description:
+        'What happened: `hold_created`, `hold_released`, `custodian_notified`, `custodian_acknowledged`, `deletion_refused` (a held record’s deletion was refused), `export_created`.',
+    }),
+    targetType: z.string().nullable().meta({ description: 'Kind of the record concerned (custodian, held record, export).' }),
+    targetId: z.string().nullable().meta({ description: 'Id of the record concerned.' }),
+    actor: z.string().nullable().meta({ description: 'Key whose request caused the entry, when known.' }),
+    detail: z.record(z.string(), z.unknown()).meta({ description: 'Particulars (reason, correlation id, counts).' }),
+    at: Timestamp.meta({ description: 'When it happened.' }),
+  })
+  .meta({
+    id: 'LegalHoldPreservationEntry',
+    examples: [
+      {
+        object: 'svc.litigation_hold.preservation_entry',
+        id: 'lpl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        holdId: EXAMPLE_HOLD,
+        event: 'deletion_refused',
+        targetType: 'metadata_label',
+        targetId: 'mlb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        actor: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        detail: { correlationId: 'cor_01JD3Z8W2M6Q4X9V7K5T1B0N3R' },
+        at: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const legalHoldPreservation = resource({
+  rail: 'litigation_hold',
+  path: 'preservation',
+  name: 'preservation_entry',
+  label: { one: 'preservation log entry', many: 'preservation log entries' },
+  idPrefix: 'lpl',
+  record: LegalHoldPreservationEntry,
+  filters: {
+    holdId: HoldId.optional().meta({ description: 'Only entries of this hold.' }),
+    event: z.enum(LEGAL_HOLD_PRESERVATION_EVENTS).optional().meta({ description: 'Only entries of this kind.' }),
+  },
+  setup: [holdSetup],
+});
+
+// ---------------------------------------------------------------- ediscovery
+
+export const LegalHoldExportedRecord = z
+  .object({
+    type: LegalHoldRecordType,
+    id: z.string().meta({ description: 'Id of the record.' }),
+    sha256: z.string().meta({ description: 'SHA-256 (hex) of the canonical JSON of `content` (keys sorted, no spaces).' }),
+    content: z.record(z.string(), z.unknown()).meta({
+      description: 'The stored record, every field (timestamps in ISO 8601) but the tenant id and the secrets listed in `redactedFields`.',
+    }),
+    redactedFields: z.array(z.string()).meta({
+      description:
+        'Fields left out of `content` because no role may read them (sealed reporter identities, access-code hashes, secrets, tokens).',
+    }),
+  })
+  .meta({ id: 'LegalHoldExportedRecord' });
+
+export const LegalHoldExportManifest = z
+  .object({
+    holdId: HoldId,
+    matter: z.string().meta({ description: 'Matter of the hold.' }),
+    algorithm: z.literal('sha256').meta({ description: 'Hash algorithm of every digest.' }),
+    generatedAt: Timestamp.meta({ description: 'When the export was made.' }),
+    records: z
+      .array(
+        z.object({
+          type: LegalHoldRecordType,
+          id: z.string().meta({ description: 'Id.' }),
+          sha256: z.string().meta({ description: 'Digest.' }),
+        }),
+      )
+      .meta({ description: 'Every exported record with its digest, by kind then id.' }),
+  })
+  .meta({ id: 'LegalHoldExportManifest', description: 'What `manifestHash` is the SHA-256 of (canonical JSON).' });
+
+export const LegalHoldEdiscoveryExport = z
+  .object({
+    object: z.literal('svc.litigation_hold.ediscovery_export').meta({ description: objectDescription }),
+    id: prefixedId('led', 'led_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    holdId: HoldId,
+    recordCount: z.int().min(0).meta({ description: 'Number of records exported.' }),
+    manifest: LegalHoldExportManifest,
+    manifestHash: z.string().meta({ description: 'SHA-256 (hex) of the canonical JSON of `manifest` (keys sorted, no spaces).' }),
+    records: z.array(LegalHoldExportedRecord).meta({ description: 'The held records’ contents, in manifest order.' }),
+    createdBy: z.string().meta({ description: createdByDescription }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+  })
+  .meta({
+    id: 'LegalHoldEdiscoveryExport',
+    examples: [
+      {
+        object: 'svc.litigation_hold.ediscovery_export',
+        id: 'led_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        holdId: EXAMPLE_HOLD,
+        recordCount: 1,
+        manifest: {
+          holdId: EXAMPLE_HOLD,
+          matter: 'Doe v. Example Bank (credit-scoring discrimination claim)',
+          algorithm: 'sha256',
+          generatedAt: '2026-11-22T09:30:00.000Z',
+          records: [
+            {
+              type: 'risk',
+              id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+              sha256: '9f2c6d1b0e8a7c4f3b2a19d8e7f6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4',
+            },
+          ],
+        },
+        manifestHash: '1b4f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7',
+        records: [
+          {
+            type: 'risk',
+            id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            sha256: '9f2c6d1b0e8a7c4f3b2a19d8e7f6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4',
+            content: { id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R', title: 'Biased credit-scoring model', domain: 'ai' },
+            redactedFields: [],
+          },
+        ],
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+export const CreateLegalHoldExportBody = z
+  .strictObject({ holdId: HoldId.meta({ description: 'The hold whose records to export; an active hold (409 when released).' }) })
+  .meta({ id: 'CreateLegalHoldExportRequest', examples: [{ holdId: EXAMPLE_HOLD }] });
+
+export const legalHoldExports = resource({
+  rail: 'litigation_hold',
+  path: 'ediscovery',
+  name: 'ediscovery_export',
+  label: { one: 'eDiscovery export', many: 'eDiscovery exports' },
+  idPrefix: 'led',
+  record: LegalHoldEdiscoveryExport,
+  filters: { holdId: HoldId.optional().meta({ description: 'Only exports of this hold.' }) },
+  setup: [holdSetup],
+  create: {
+    body: CreateLegalHoldExportBody,
+    fixture: { holdId: '{{hold.id}}' },
+    action: 'ediscovery_export.created',
+    summary: 'Export the held records',
+    description:
+      'Collects every record the hold covers now, with a SHA-256 of each record’s canonical JSON, and a manifest whose SHA-256 seals the export; stored, and written to the preservation log. A released hold: 409; an unknown hold: 422.',
+    eventSummary: 'An eDiscovery export of a hold was made.',
+  },
+});
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'litigation_hold', permission: 'litigation_hold:read', mutating: false });
+
+export const litigationHoldRouter = railRouter('litigation_hold', {
+  holds: {
+    ...legalHolds.routes,
+    records: {
+      method: 'GET',
+      path: '/holds/:id/records',
+      pathParams: z.object({ id: HoldId }),
+      responses: { 200: LegalHeldRecords },
+      summary: 'The records a hold covers now',
+      description:
+        'Resolves the hold: its named records and those its criteria match now, by kind then id. A released hold covers nothing. Needs `litigation_hold:read`.',
+      metadata: read,
+    },
+  },
+  custodians: legalHoldCustodians.routes,
+  preservation: legalHoldPreservation.routes,
+  ediscovery: legalHoldExports.routes,
+});
 
 /** Event types the litigation_hold rail emits. */
-export const litigationHoldEvents: ReturnType<typeof eventType>[] = [];
+export const litigationHoldEvents: ReturnType<typeof eventType>[] = [
+  ...legalHolds.events,
+  ...legalHoldCustodians.events,
+  ...legalHoldExports.events,
+];

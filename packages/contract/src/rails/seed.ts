@@ -162,6 +162,10 @@ export const SeedReset = z
       .record(z.string(), z.int())
       .meta({ description: 'Rows deleted per table (model name), only tables with at least one row deleted.' }),
     auditEventId: z.string().meta({ description: 'Id of the `seed.reset` audit event that records the reset and its counts.' }),
+    keptUnderLegalHold: z.record(z.string(), z.int()).optional().meta({
+      description:
+        'Rows kept per table (model name) because a litigation hold covers them, and the hold tables themselves; absent when nothing was held.',
+    }),
   })
   .meta({
     id: 'SeedReset',

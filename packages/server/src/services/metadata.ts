@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts';
 import type { MetadataLabel as LabelRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import { type Actor, recordChange } from './changes.ts';
+import { assertNotHeld, logRefusal } from './legal-holds.ts';
 
 /**
  * The metadata rail: `key=value` labels on the tenant's records of any kind. A label is attached
@@ -113,9 +114,24 @@ export async function addLabel(prisma: Prisma, who: Actor, input: LabelInput): P
 
 /** Removes labels in one transaction, one `label.removed` event each; returns those it removed. */
 async function removeRows(prisma: Prisma, who: Actor, where: Where): Promise<Label[]> {
+  try {
+    return await removeUnheldRows(prisma, who, where);
+  } catch (err) {
+    await logRefusal(prisma, who, err);
+    throw err;
+  }
+}
+
+async function removeUnheldRows(prisma: Prisma, who: Actor, where: Where): Promise<Label[]> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const rows = await db.metadataLabel.findMany({ where, orderBy: { id: 'asc' } });
+    // A label under a legal hold is not removed: 409 naming the hold (logged once rolled back).
+    await assertNotHeld(
+      tx,
+      who.tenantId,
+      rows.map((r) => ({ type: 'metadata_label', id: r.id })),
+    );
     const removed: Label[] = [];
     for (const row of rows) {
       // Conditional on the row still being there: a concurrent removal records nothing twice.

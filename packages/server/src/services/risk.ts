@@ -17,6 +17,7 @@ import { ApiError } from '../errors.ts';
 import type { RiskRegisterRisk as RiskRow, RiskWatch as WatchRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import { type Actor, recordChange } from './changes.ts';
+import { assertNotHeld, logRefusal } from './legal-holds.ts';
 import { riskNotFound } from './risk-register.ts';
 
 /**
@@ -201,10 +202,21 @@ export async function unwatch(prisma: Prisma, who: Actor, riskId: string): Promi
   const db = scopeToTenant(prisma, who.tenantId);
   const risk = await db.riskRegisterRisk.findFirst({ where: { id: riskId }, select: { id: true } });
   if (!risk) throw riskNotFound(riskId);
+  try {
+    return await unwatchUnheld(prisma, who, riskId);
+  } catch (err) {
+    await logRefusal(prisma, who, err);
+    throw err;
+  }
+}
+
+async function unwatchUnheld(prisma: Prisma, who: Actor, riskId: string): Promise<z.infer<typeof RiskUnwatched>> {
   return prisma.$transaction(async (tx) => {
     const scoped = scopeToTenant(tx, who.tenantId);
     const entry = await scoped.riskWatch.findFirst({ where: { riskId } });
     if (!entry) return { object: 'svc.risk.watch_removal' as const, riskId, removed: false, watchId: null };
+    // A watchlist entry under a legal hold is not removed: 409 naming the hold (logged once rolled back).
+    await assertNotHeld(tx, who.tenantId, [{ type: 'risk_watch', id: entry.id }]);
     await scoped.riskWatch.deleteMany({ where: { id: entry.id } });
     const out = { object: 'svc.risk.watch_removal' as const, riskId, removed: true, watchId: entry.id };
     await recordChange(tx, {

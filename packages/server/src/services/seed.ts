@@ -20,6 +20,7 @@ import { newId } from '../ids.ts';
 import { type Actor, recordChange } from './changes.ts';
 import { assessmentStore, evidenceStore, renderAssessment } from './compliance.ts';
 import { activateFramework } from './frameworks.ts';
+import { HOLD_TYPES, heldIds, modelOf } from './legal-holds.ts';
 
 type Prisma = Database['prisma'];
 
@@ -254,12 +255,32 @@ export async function seedTenant(
 
 /** Prisma delegate name to its generic deleteMany. */
 type Deletable = { deleteMany(args?: object): Promise<{ count: number }> };
+type Countable = { count(args?: object): Promise<number> };
+
+/** The litigation_hold rail's tables: a reset keeps them whole (holds, custodians, log, exports). */
+const HOLD_TABLES = new Set(['legalHold', 'legalHoldCustodian', 'legalHoldLogEntry', 'legalHoldExport']);
+
+/** Per model (delegate name), the ids of the tenant's records under an active legal hold. */
+async function heldOnReset(tx: Tx, tenantId: string): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (const type of HOLD_TYPES) {
+    const m = modelOf(type);
+    if (!m) continue;
+    const ids = await heldIds(tx, tenantId, type);
+    if (ids.size === 0) continue;
+    const set = out.get(m.delegate) ?? new Set<string>();
+    for (const id of ids) set.add(id);
+    out.set(m.delegate, set);
+  }
+  return out;
+}
 
 /**
  * Deletes every row the tenant owns except the audit trail, the event index and the API keys, in
  * one transaction, and records the reset (with the counts) in the audit trail. The reset's own
  * audit event gets no event-index row (nor agent dispatches), so nothing the reset writes is
- * counted by the next one.
+ * counted by the next one. Legal holds survive it: the hold tables are kept whole, and so is every
+ * record an active hold covers; the result says what was kept (`keptUnderLegalHold`, per model).
  */
 export async function resetTenant(prisma: Prisma, who: Actor): Promise<z.infer<typeof SeedReset>> {
   const models = [...tenantModels].filter((m) => !KEPT_ON_RESET.has(m)).sort();
@@ -267,13 +288,32 @@ export async function resetTenant(prisma: Prisma, who: Actor): Promise<z.infer<t
     const db = scopeToTenant(tx, who.tenantId) as unknown as Record<string, Deletable>;
     const tables: Record<string, number> = {};
     let deletedRecords = 0;
+    // Legal holds: the hold tables stay, and so does every record an active hold covers.
+    const held = await heldOnReset(tx, who.tenantId);
+    const kept: Record<string, number> = {};
     for (const model of models) {
-      const { count } = await (db[model] as Deletable).deleteMany({});
+      if (HOLD_TABLES.has(model)) {
+        const count = await (db[model] as unknown as Countable).count();
+        if (count > 0) kept[model] = count;
+        continue;
+      }
+      const ids = held.get(model);
+      const { count } = await (db[model] as Deletable).deleteMany(ids?.size ? { where: { id: { notIn: [...ids] } } } : {});
+      if (ids?.size) {
+        const left = await (db[model] as unknown as Countable).count();
+        if (left > 0) kept[model] = left;
+      }
       if (count > 0) tables[model] = count;
       deletedRecords += count;
     }
     const auditEventId = newId('aud');
-    const result = { status: 'reset' as const, deletedRecords, tables, auditEventId };
+    const result = {
+      status: 'reset' as const,
+      deletedRecords,
+      tables,
+      auditEventId,
+      ...(Object.keys(kept).length > 0 ? { keptUnderLegalHold: kept } : {}),
+    };
     await recordChange(
       tx,
       {
@@ -281,7 +321,7 @@ export async function resetTenant(prisma: Prisma, who: Actor): Promise<z.infer<t
         action: 'seed.reset',
         resourceType: 'svc.seed.reset',
         resourceId: who.tenantId,
-        data: { deletedRecords, tables },
+        data: { deletedRecords, tables, ...(Object.keys(kept).length > 0 ? { keptUnderLegalHold: kept } : {}) },
         resource: result,
       },
       { index: false, auditId: auditEventId },
