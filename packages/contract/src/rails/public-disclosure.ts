@@ -1,7 +1,447 @@
-import { railRouter } from '../resource.ts';
-import type { eventType } from '../webhook-events.ts';
+import { z } from 'zod';
+import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { meta } from '../meta.ts';
+import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { eventType } from '../webhook-events.ts';
 
-export const publicDisclosureRouter = railRouter('public_disclosure', {});
+/**
+ * The public_disclosure rail (`/v1/public-disclosure`, enterprise): documents generated from the
+ * tenant's AI-system records (compliance assessments and evidence of the system, the register
+ * risks, GPAI summaries and red-team runs its profile links) and versioned. Every generation is a
+ * new immutable version with the SHA-256 of its canonical content and the sources it used:
+ * identical inputs give the same hash, a changed record a new one. Kinds: transparency notices,
+ * EU AI Act Art. 50 disclosures (which duties of 50(1)-(4) apply, from the system profile, and the
+ * text each requires), Art. 53(1)(a)-(d) GPAI documentation (Annex XI/XII items filled from the
+ * records, missing ones listed) and model cards.
+ */
+
+const objectDescription =
+  'Type of the object, constant for the schema (for example `svc.public_disclosure.transparency_notice`); lets a client tell records apart in mixed lists and webhook payloads.';
+const createdByDescription = 'Id of the API key whose request created the record.';
+const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+
+const SystemId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/)
+  .meta({
+    description: 'Identifier of the AI system, as the tenant names it in its assessments and evidence (`systemId`).',
+    examples: ['sys_credit_scoring_v2'],
+  });
+const DocumentId = prefixedId('pdd', 'pdd_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+claimIdPrefix('pdd', 'svc.public_disclosure.document');
+const Text = (max: number, description: string) => z.string().trim().min(1).max(max).meta({ description });
+const Modality = z.enum(['text', 'image', 'audio', 'video']);
+
+// ---------------------------------------------------------------- system profiles
+
+export const SystemProfile = z
+  .object({
+    object: z.literal('svc.public_disclosure.system_profile').meta({ description: objectDescription }),
+    systemId: SystemId,
+    name: z.string().meta({ description: 'Name of the AI system.' }),
+    purpose: z.string().meta({ description: 'Intended purpose.' }),
+    provider: z.string().meta({ description: 'Provider of the system (Art. 3(3)).' }),
+    role: z
+      .enum(['provider', 'deployer', 'provider_and_deployer'])
+      .meta({ description: 'The tenant’s role for this system: Art. 50(1)-(2) bind providers, 50(3)-(4) deployers.' }),
+    deployerContext: z.string().nullable().meta({ description: 'Where and for whom the system is used.' }),
+    model: z.string().nullable().meta({ description: 'Underlying model (name and version).' }),
+    interactsWithPeople: z.boolean().meta({ description: 'Intended to interact directly with natural persons (Art. 50(1)).' }),
+    generatesSyntheticContent: z.boolean().meta({ description: 'Generates synthetic audio, image, video or text (Art. 50(2)).' }),
+    syntheticModalities: z.array(Modality).meta({ description: 'Modalities of the synthetic content it generates.' }),
+    emotionRecognition: z.boolean().meta({ description: 'Is an emotion recognition system (Art. 50(3)).' }),
+    biometricCategorisation: z.boolean().meta({ description: 'Is a biometric categorisation system (Art. 50(3)).' }),
+    deepFake: z
+      .boolean()
+      .meta({ description: 'Generates or manipulates image, audio or video content constituting a deep fake (Art. 50(4)).' }),
+    publicInterestText: z
+      .boolean()
+      .meta({ description: 'Generates or manipulates text published to inform the public on matters of public interest (Art. 50(4)).' }),
+    editorialResponsibility: z.boolean().meta({
+      description: 'Such text undergoes human review or editorial control with editorial responsibility (the Art. 50(4) exception).',
+    }),
+    generalPurposeModel: z
+      .boolean()
+      .meta({ description: 'The system is or embeds a general-purpose AI model the tenant provides (Art. 53).' }),
+    riskIds: z.array(z.string()).meta({ description: 'Risks of the risk register that concern this system.' }),
+    gpaiSummaryIds: z.array(z.string()).meta({ description: 'GPAI training-data summaries of the model (gpai_summary rail).' }),
+    redTeamTargetIds: z.array(z.string()).meta({ description: 'Red-team targets that test this system (red_team rail).' }),
+    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    updatedAt: Timestamp.meta({ description: 'When the profile last changed.' }),
+  })
+  .meta({
+    id: 'PublicDisclosureSystemProfile',
+    examples: [
+      {
+        object: 'svc.public_disclosure.system_profile',
+        systemId: 'sys_credit_scoring_v2',
+        name: 'Credit assistant',
+        purpose: 'Answers customer questions about loan applications.',
+        provider: 'Acme Bank AG',
+        role: 'provider_and_deployer',
+        deployerContext: 'Customer portal, retail customers in Germany.',
+        model: 'acme-llm 2.1',
+        interactsWithPeople: true,
+        generatesSyntheticContent: true,
+        syntheticModalities: ['text'],
+        emotionRecognition: false,
+        biometricCategorisation: false,
+        deepFake: false,
+        publicInterestText: false,
+        editorialResponsibility: false,
+        generalPurposeModel: false,
+        riskIds: [],
+        gpaiSummaryIds: [],
+        redTeamTargetIds: [],
+        createdAt: '2026-11-20T09:00:00.000Z',
+        updatedAt: '2026-11-20T09:00:00.000Z',
+      },
+    ],
+  });
+
+const IdList = (prefix: string, description: string) =>
+  z
+    .array(z.string().regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`)))
+    .max(100)
+    .optional()
+    .meta({ description });
+
+export const PutSystemProfileBody = z
+  .strictObject({
+    name: Text(200, 'Name of the AI system.'),
+    purpose: Text(4000, 'Intended purpose.'),
+    provider: Text(200, 'Provider of the system.'),
+    role: SystemProfile.shape.role,
+    deployerContext: Text(4000, 'Where and for whom the system is used.').optional(),
+    model: Text(200, 'Underlying model (name and version).').optional(),
+    interactsWithPeople: z.boolean().meta({ description: 'Intended to interact directly with natural persons.' }),
+    generatesSyntheticContent: z.boolean().meta({ description: 'Generates synthetic audio, image, video or text.' }),
+    syntheticModalities: z
+      .array(Modality)
+      .max(4)
+      .optional()
+      .meta({ description: 'Modalities of the synthetic content; none when absent.' }),
+    emotionRecognition: z.boolean().optional().meta({ description: 'Is an emotion recognition system; false when absent.' }),
+    biometricCategorisation: z.boolean().optional().meta({ description: 'Is a biometric categorisation system; false when absent.' }),
+    deepFake: z.boolean().optional().meta({ description: 'Generates or manipulates deep fakes; false when absent.' }),
+    publicInterestText: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Generates text published on matters of public interest; false when absent.' }),
+    editorialResponsibility: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Such text is under editorial responsibility; false when absent.' }),
+    generalPurposeModel: z.boolean().optional().meta({ description: 'Is or embeds a GPAI model the tenant provides; false when absent.' }),
+    riskIds: IdList('[a-z]{2,5}', 'Register risks of this system (ids of this tenant’s risk register); none when absent.'),
+    gpaiSummaryIds: IdList('[a-z]{2,5}', 'GPAI summaries of the model; none when absent.'),
+    redTeamTargetIds: IdList('[a-z]{2,5}', 'Red-team targets testing the system; none when absent.'),
+  })
+  .meta({
+    id: 'PutPublicDisclosureSystemProfileRequest',
+    examples: [
+      {
+        name: 'Credit assistant',
+        purpose: 'Answers customer questions about loan applications.',
+        provider: 'Acme Bank AG',
+        role: 'provider_and_deployer',
+        deployerContext: 'Customer portal, retail customers in Germany.',
+        model: 'acme-llm 2.1',
+        interactsWithPeople: true,
+        generatesSyntheticContent: true,
+        syntheticModalities: ['text'],
+      },
+    ],
+  });
+
+// ---------------------------------------------------------------- shared parts of generated documents
+
+export const DisclosureSource = z
+  .object({
+    type: z
+      .enum(['system_profile', 'assessment', 'evidence', 'risk', 'gpai_summary', 'red_team_run'])
+      .meta({ description: 'Kind of record used.' }),
+    id: z.string().meta({ description: 'Id of the record (the systemId for the profile).' }),
+    label: z.string().meta({ description: 'What the record is, in words.' }),
+    stamp: Timestamp.meta({ description: 'The record’s last change (or creation) when it was used: a later change makes a new hash.' }),
+  })
+  .meta({ id: 'PublicDisclosureSource', description: 'A record a generated document was built from.' });
+
+export const DisclosureSection = z
+  .object({
+    key: z.string().meta({ description: 'Stable key of the section (`53(1)(a).annex-xi-1(a)`, `intended-use`).' }),
+    title: z.string().meta({ description: 'Heading of the section.' }),
+    source: z.string().nullable().meta({ description: 'Provision the section answers (`EU AI Act Annex XI, Section 1(a)`), when one.' }),
+    content: z
+      .string()
+      .nullable()
+      .meta({ description: 'The section’s text, filled from the records; null when the records do not supply it.' }),
+    sourceIds: z.array(z.string()).meta({ description: 'Ids of the records the content comes from.' }),
+  })
+  .meta({ id: 'PublicDisclosureSection', description: 'One section of a generated document.' });
+
+const versionFields = {
+  systemId: SystemId,
+  version: z.int().min(1).meta({ description: 'Version number of this kind of document for the system: 1, 2, ...' }),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .meta({
+      description: 'SHA-256 (hex) of the canonical content (sorted-key JSON of kind, system, sections, duties, missing and sources).',
+    }),
+  previousSha256: z
+    .string()
+    .nullable()
+    .meta({ description: 'Hash of the previous version of this kind for the system; null for version 1.' }),
+  changed: z.boolean().meta({ description: 'True when the hash differs from the previous version’s (always true for version 1).' }),
+  sections: z.array(DisclosureSection).meta({ description: 'The document, section by section.' }),
+  missing: z.array(z.string()).meta({ description: 'Keys of the sections (or inputs) the records do not supply yet.' }),
+  sources: z.array(DisclosureSource).meta({ description: 'Every record the generation used, by type and id.' }),
+  createdBy: z.string().meta({ description: createdByDescription }),
+  createdAt: Timestamp.meta({ description: createdAtDescription }),
+};
+
+// ---------------------------------------------------------------- transparency notices
+
+export const TransparencyNotice = z
+  .object({
+    object: z.literal('svc.public_disclosure.transparency_notice').meta({ description: objectDescription }),
+    id: prefixedId('pdn', 'pdn_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    status: z
+      .enum(['draft', 'published', 'withdrawn'])
+      .meta({ description: '`draft` -> `published` (publish) -> `withdrawn` (withdraw); the content never changes.' }),
+    audience: z
+      .enum(['public', 'affected_persons', 'deployers'])
+      .meta({ description: 'Whom the notice addresses: the public, persons exposed to the system, or deployers.' }),
+    text: z.string().meta({ description: 'The notice as text: the sections in order.' }),
+    ...versionFields,
+    publishedAt: Timestamp.nullable().meta({ description: 'When it was published; null until then.' }),
+    updatedAt: Timestamp.meta({ description: 'When the status last changed.' }),
+  })
+  .meta({
+    id: 'PublicDisclosureTransparencyNotice',
+    examples: [
+      {
+        object: 'svc.public_disclosure.transparency_notice',
+        id: 'pdn_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        status: 'draft',
+        audience: 'public',
+        text: 'Credit assistant (sys_credit_scoring_v2)\n\nAbout this AI system: ...',
+        systemId: 'sys_credit_scoring_v2',
+        version: 1,
+        sha256: 'a3f1c2d4e5b6a7980112233445566778899aabbccddeeff00112233445566778',
+        previousSha256: null,
+        changed: true,
+        sections: [
+          {
+            key: 'system',
+            title: 'About this AI system',
+            source: null,
+            content:
+              'Credit assistant is an AI system provided by Acme Bank AG. Purpose: answers customer questions about loan applications.',
+            sourceIds: ['sys_credit_scoring_v2'],
+          },
+        ],
+        missing: ['assessments'],
+        sources: [{ type: 'system_profile', id: 'sys_credit_scoring_v2', label: 'Credit assistant', stamp: '2026-11-20T09:00:00.000Z' }],
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:00:00.000Z',
+        publishedAt: null,
+        updatedAt: '2026-11-22T09:00:00.000Z',
+      },
+    ],
+  });
+
+export const GenerateTransparencyNoticeBody = z
+  .strictObject({
+    systemId: SystemId,
+    audience: TransparencyNotice.shape.audience.optional().meta({ description: 'Whom the notice addresses; `public` when absent.' }),
+  })
+  .meta({ id: 'GenerateTransparencyNoticeRequest', examples: [{ systemId: 'sys_credit_scoring_v2', audience: 'public' }] });
+
+export const transparencyNotices = resource({
+  rail: 'public_disclosure',
+  path: 'transparency',
+  name: 'transparency_notice',
+  label: { one: 'transparency notice', many: 'transparency notices' },
+  idPrefix: 'pdn',
+  record: TransparencyNotice,
+  statusField: 'status',
+  filters: {
+    systemId: SystemId.optional().meta({ description: 'Only notices of this system.' }),
+    status: z.enum(['draft', 'published', 'withdrawn']).optional().meta({ description: 'Only notices in this status.' }),
+  },
+  create: {
+    body: GenerateTransparencyNoticeBody,
+    action: 'transparency_notice.generated',
+    summary: 'Generate a transparency notice',
+    description:
+      'Generates the next version of the system’s transparency notice from its profile and records (assessments, evidence, linked risks) and stores it immutably with its SHA-256 and sources. A system without a profile still gets a notice, with `profile` in `missing`.',
+    eventSummary: 'A transparency notice version was generated.',
+  },
+  transitions: {
+    publish: { from: ['draft'], to: 'published', action: 'transparency_notice.published', summary: 'Publish a transparency notice' },
+    withdraw: { from: ['published'], to: 'withdrawn', action: 'transparency_notice.withdrawn', summary: 'Withdraw a transparency notice' },
+  },
+});
+
+// ---------------------------------------------------------------- art-50, art-53-gpai, model-card
+
+export const Art50Duty = z
+  .object({
+    paragraph: z.enum(['50(1)', '50(2)', '50(3)', '50(4)', '50(4) text', '50(5)']).meta({ description: 'Paragraph of Art. 50.' }),
+    addressee: z.enum(['provider', 'deployer']).meta({ description: 'Who the duty binds.' }),
+    applies: z
+      .boolean()
+      .nullable()
+      .meta({ description: 'Whether it applies to this system; null while the system profile is not declared.' }),
+    reason: z.string().meta({ description: 'Why it applies or not, from the profile.' }),
+    requiredText: z
+      .string()
+      .nullable()
+      .meta({ description: 'The disclosure the duty requires, worded for this system; null when it does not apply.' }),
+    source: z.string().meta({ description: 'Legal source (`EU AI Act Art. 50(1)`).' }),
+  })
+  .meta({ id: 'PublicDisclosureArt50Duty', description: 'One transparency duty of Art. 50 and whether it applies.' });
+
+export const DisclosureDocument = z
+  .object({
+    object: z.literal('svc.public_disclosure.document').meta({ description: objectDescription }),
+    id: DocumentId,
+    kind: z
+      .enum(['art-50', 'art-53-gpai', 'model-card'])
+      .meta({ description: 'Kind of document: Art. 50 disclosure, Art. 53 GPAI documentation, or model card.' }),
+    duties: z.array(Art50Duty).meta({ description: 'Art. 50 duties with their applicability (art-50 documents; empty for other kinds).' }),
+    ...versionFields,
+  })
+  .meta({
+    id: 'PublicDisclosureDocument',
+    examples: [
+      {
+        object: 'svc.public_disclosure.document',
+        id: 'pdd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        kind: 'art-50',
+        duties: [
+          {
+            paragraph: '50(1)',
+            addressee: 'provider',
+            applies: true,
+            reason: 'The tenant provides the system and it interacts directly with natural persons.',
+            requiredText: 'You are interacting with an AI system (Credit assistant), not a human.',
+            source: 'EU AI Act Art. 50(1)',
+          },
+        ],
+        systemId: 'sys_credit_scoring_v2',
+        version: 1,
+        sha256: 'a3f1c2d4e5b6a7980112233445566778899aabbccddeeff00112233445566778',
+        previousSha256: null,
+        changed: true,
+        sections: [],
+        missing: [],
+        sources: [{ type: 'system_profile', id: 'sys_credit_scoring_v2', label: 'Credit assistant', stamp: '2026-11-20T09:00:00.000Z' }],
+        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdAt: '2026-11-22T09:00:00.000Z',
+      },
+    ],
+  });
+
+export const GenerateDisclosureDocumentBody = z
+  .strictObject({ systemId: SystemId })
+  .meta({ id: 'GeneratePublicDisclosureDocumentRequest', examples: [{ systemId: 'sys_credit_scoring_v2' }] });
+
+const read = meta({ auth: 'tenant', rail: 'public_disclosure', permission: 'public_disclosure:read', mutating: false });
+const write = (audit: string) =>
+  meta({ auth: 'tenant', rail: 'public_disclosure', permission: 'public_disclosure:write', mutating: true, audit });
+
+const DOC_WORDS = {
+  'art-50': {
+    label: 'Art. 50 disclosure',
+    what: 'which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires',
+  },
+  'art-53-gpai': {
+    label: 'Art. 53 GPAI documentation',
+    what: 'the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed',
+  },
+  'model-card': {
+    label: 'model card',
+    what: 'a model card (intended use, model, evaluation, risks, limitations, evidence) from the records',
+  },
+} as const;
+
+function documentRoutes<const K extends keyof typeof DOC_WORDS>(kind: K) {
+  const w = DOC_WORDS[kind];
+  return {
+    list: {
+      method: 'GET',
+      path: `/${kind}`,
+      query: PaginationQuery.extend({ systemId: SystemId.optional().meta({ description: 'Only versions of this system.' }) }),
+      responses: { 200: listOf(DisclosureDocument) },
+      summary: `List ${w.label} versions`,
+      description: `Every generated ${w.label} version, newest first, as \`{ data, cursor }\`. Needs \`public_disclosure:read\`.`,
+      metadata: read,
+    },
+    generate: {
+      method: 'POST',
+      path: `/${kind}`,
+      body: GenerateDisclosureDocumentBody,
+      responses: { 201: DisclosureDocument },
+      summary: `Generate a ${w.label}`,
+      description: `Generates the next version of ${w.what}, stored immutably with the SHA-256 of its canonical content and its sources. Needs \`public_disclosure:write\`; audited as \`disclosure_document.generated\`. Send an \`Idempotency-Key\` so that a retry does not make a second version.`,
+      metadata: write('disclosure_document.generated'),
+    },
+    get: {
+      method: 'GET',
+      path: `/${kind}/:id`,
+      pathParams: z.object({ id: DocumentId }),
+      responses: { 200: DisclosureDocument },
+      summary: `Get a ${w.label} version`,
+      description: `One ${w.label} version. 404 for an id of another kind or tenant. Needs \`public_disclosure:read\`.`,
+      metadata: read,
+    },
+  } as const;
+}
+
+export const publicDisclosureRouter = railRouter('public_disclosure', {
+  transparency: transparencyNotices.routes,
+  art50: documentRoutes('art-50'),
+  art53Gpai: documentRoutes('art-53-gpai'),
+  modelCard: documentRoutes('model-card'),
+  listSystems: {
+    method: 'GET',
+    path: '/systems',
+    query: PaginationQuery,
+    responses: { 200: listOf(SystemProfile) },
+    summary: 'List system profiles',
+    description: 'The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.',
+    metadata: read,
+  },
+  getSystem: {
+    method: 'GET',
+    path: '/systems/:systemId',
+    pathParams: z.object({ systemId: SystemId }),
+    responses: { 200: SystemProfile },
+    summary: 'Get a system profile',
+    description: 'The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.',
+    metadata: read,
+  },
+  putSystem: {
+    method: 'PUT',
+    path: '/systems/:systemId',
+    pathParams: z.object({ systemId: SystemId }),
+    body: PutSystemProfileBody,
+    responses: { 200: SystemProfile },
+    summary: 'Declare a system profile',
+    description:
+      'Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.',
+    metadata: write('system_profile.declared'),
+  },
+});
 
 /** Event types the public_disclosure rail emits. */
-export const publicDisclosureEvents: ReturnType<typeof eventType>[] = [];
+export const publicDisclosureEvents: ReturnType<typeof eventType>[] = [
+  ...transparencyNotices.events,
+  eventType('disclosure_document.generated', 'An Art. 50, Art. 53 GPAI or model-card version was generated.', DisclosureDocument),
+  eventType('system_profile.declared', 'An AI-system profile for public disclosure was declared or changed.', SystemProfile),
+];
