@@ -203,7 +203,7 @@ export function createApp(opts: AppOptions): express.Express {
     litigation_hold: litigationHoldHandlers(deps),
     whistleblower: whistleblowerHandlers(deps),
     gpai_summary: gpaiSummaryHandlers(deps),
-    red_team: redTeamHandlers(deps),
+    red_team: redTeamHandlers(deps, opts.webhooks),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),
