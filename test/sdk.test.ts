@@ -212,7 +212,7 @@ describe('sdk against the real server', () => {
   });
 
   it('surfaces RateLimitedError without retries and rides it out with retries', async () => {
-    const { svc: noRetry } = await tenantClient({ tier: 'sandbox' }, { maxRetries: 0 });
+    const { svc: noRetry } = await tenantClient({ tier: 'sandbox', rateLimitPerSecond: 'tier' }, { maxRetries: 0 });
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => noRetry.frameworks.list({ query: { limit: 1 } })));
     const limited = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
     expect(limited.length).toBeGreaterThan(0);
@@ -222,7 +222,7 @@ describe('sdk against the real server', () => {
     }
 
     // A second sandbox tenant, so that the window the first burst used up does not count against it.
-    const { svc: withRetry } = await tenantClient({ tier: 'sandbox' }, { maxRetries: 3 });
+    const { svc: withRetry } = await tenantClient({ tier: 'sandbox', rateLimitPerSecond: 'tier' }, { maxRetries: 3 });
     const pages = await Promise.all(Array.from({ length: 12 }, () => withRetry.frameworks.list({ query: { limit: 1 } })));
     expect(pages).toHaveLength(12);
     for (const page of pages) expect(page.data).toHaveLength(1);

@@ -52,6 +52,8 @@ const Peril = z.enum(INSURANCE_PERILS).meta({
     'A covered peril: `data_breach`, `ransomware`, `business_interruption`, `privacy_liability`, `regulatory_fines`, `technology_errors`, `ai_liability`, `vendor_failure`, `management_liability`, `crime_fraud`.',
 });
 const Amount = (description: string) => z.int().min(0).max(1_000_000_000_000).meta({ description });
+/** An amount that may be null: the description on the nullable schema, where the document shows it. */
+const NullableAmount = (description: string) => z.int().min(0).max(1_000_000_000_000).nullable().meta({ description });
 const Currency = z
   .string()
   .regex(/^[A-Z]{3}$/)
@@ -75,7 +77,7 @@ export const InsurancePolicy = z
     currency: Currency,
     limit: Amount('Aggregate limit of liability, in whole units of `currency`.'),
     retention: Amount('Retention (deductible) the tenant bears per claim, in whole units of `currency`.'),
-    premium: Amount('Annual premium, when known.').nullable(),
+    premium: NullableAmount('Annual premium, when known.'),
     periodStart: Timestamp.meta({ description: 'Start of the policy period (inclusive).' }),
     periodEnd: Timestamp.meta({ description: 'End of the policy period (exclusive).' }),
     perils: z.array(Peril).meta({ description: 'Covered perils.' }),
@@ -223,10 +225,10 @@ export const InsuranceClaim = z
     payable: Amount(
       'Computed: `min(max(amountClaimed - policyRetention, 0), policyLimit)`, what the policy pays for this loss alone, before other claims use up the aggregate limit.',
     ),
-    approvedAmount: Amount(
+    approvedAmount: NullableAmount(
       'Set on approval: `payable`, capped by what the aggregate limit has left after the policy’s other approved, paid or closed-paid claims; null before.',
-    ).nullable(),
-    paidAmount: Amount('Set on payment: the approved amount; null before.').nullable(),
+    ),
+    paidAmount: NullableAmount('Set on payment: the approved amount; null before.'),
     status: z.enum(INSURANCE_CLAIM_STATUSES).meta({
       description:
         'Lifecycle: `draft` -> `submitted` -> `under_review` -> `approved` or `denied`; `approved` -> `paid`; `approved`, `paid` or `denied` -> `closed`; `denied` or `closed` -> `under_review` (reopen).',
