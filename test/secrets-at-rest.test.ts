@@ -117,7 +117,24 @@ describe('rotating the secrets key', () => {
     });
     await t.call('POST', '/v1/webhook-subscriptions', { body: { url: 'https://hooks.example.com/r', eventTypes: ['assessment.*'] } });
     const inbound = (await t.call('POST', '/v1/webhook-inbound-secrets/svc')).body.secret as string;
+    // The other sealed columns: a Slack channel's URL and a red-team target's headers.
+    const slack = await t.call('POST', '/v1/notifications/slack', {
+      body: { name: '#compliance', url: 'https://hooks.slack.com/services/T000/B000/rotation' },
+    });
+    expect(slack.status, JSON.stringify(slack.body)).toBe(201);
+    const target = await t.call('POST', '/v1/red-team/targets', {
+      body: {
+        name: 'Model',
+        url: 'https://model.example.com/v1/chat',
+        headers: { Authorization: 'Bearer sk-rotation' },
+        bodyTemplate: { prompt: '{{prompt}}' },
+        answerPath: 'answer',
+      },
+    });
+    expect(target.status, JSON.stringify(target.body)).toBe(201);
     const before = await first.server.db.prisma.webhookSubscription.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    const channelBefore = await first.server.db.prisma.notificationChannel.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    const targetBefore = await first.server.db.prisma.redTeamTarget.findFirstOrThrow({ where: { tenantId: t.tenantId } });
     await first.server.close();
 
     // Without the previous key, the new key alone cannot read the old rows: the rotation needs both.
@@ -125,6 +142,11 @@ describe('rotating the secrets key', () => {
     const after = await rotating.server.db.prisma.webhookSubscription.findFirstOrThrow({ where: { tenantId: t.tenantId } });
     expect(after.secret).not.toBe(before.secret);
     expect(after.secret.startsWith('enc:v1:')).toBe(true);
+    const channelAfter = await rotating.server.db.prisma.notificationChannel.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    const targetAfter = await rotating.server.db.prisma.redTeamTarget.findFirstOrThrow({ where: { tenantId: t.tenantId } });
+    expect(channelAfter.url).not.toBe(channelBefore.url);
+    expect(targetAfter.headersSealed).not.toBe(targetBefore.headersSealed);
+    expect(targetAfter.headersSealed?.startsWith('enc:v1:')).toBe(true);
     const events = await rotating.server.db.prisma.auditEvent.findMany({ where: { tenantId: t.tenantId, action: 'secrets_key.rotated' } });
     expect(events.map((e) => e.data)).toEqual([
       {
@@ -132,6 +154,8 @@ describe('rotating the secrets key', () => {
         previousKeyId: expect.stringMatching(/^skey_/),
         subscriptions: 1,
         inboundSecrets: 1,
+        notificationChannels: 1,
+        redTeamTargets: 1,
       },
     ]);
     expect(JSON.stringify(events)).not.toContain(newKey);

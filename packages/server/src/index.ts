@@ -13,10 +13,13 @@ import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { dsarRules } from './services/dsar-clocks.ts';
+import { gpaiTemplate } from './services/gpai-summary.ts';
 import { regimeRules } from './services/incident-clocks.ts';
 import { ensureSigningKey } from './services/key-rotation.ts';
 import { profileCatalogue } from './services/profiles.ts';
 import { startReconciler } from './services/reconciliation.ts';
+import { corpus } from './services/red-team-corpus.ts';
 import { taxonomy } from './services/taxonomy.ts';
 import { stockCatalogue } from './services/workflows-registry.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
@@ -77,13 +80,16 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env, opts.config);
   const log = createLogger(config.logLevel, { service: 'svc-api' });
-  // The rails' data files (profiles, workflows, taxonomy) come from the same content folder as the
+  // The rails' data files (profiles, workflows, taxonomy, clocks) come from the same content folder as the
   // dictionaries; each is read and checked now, so a broken file stops the start, naming the problem.
   useContentDir(config.contentDir);
   profileCatalogue();
   stockCatalogue();
   taxonomy();
   regimeRules();
+  dsarRules();
+  gpaiTemplate();
+  corpus();
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

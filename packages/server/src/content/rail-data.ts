@@ -1,9 +1,13 @@
 import { join } from 'node:path';
-import { REGIME_RULES_PATH, readRegimeRules } from '../services/incident-clocks.ts';
+import { DSAR_RULES, type DsarRules } from '../services/dsar-clocks.ts';
+import { GPAI_TEMPLATE, type GpaiTemplateData } from '../services/gpai-summary.ts';
+import { REGIME_RULES, type RegimeRules } from '../services/incident-clocks.ts';
 import { PROFILES_PATH, readProfileCatalogue, unresolvedReferences as unresolvedProfileReferences } from '../services/profiles.ts';
+import { RED_TEAM_CORPUS, type RedTeamCorpus } from '../services/red-team-corpus.ts';
 import { readTaxonomy, unresolvedReferences as unresolvedTaxonomyReferences } from '../services/taxonomy.ts';
 import { checkCatalogueRefs, readCatalogue, STOCK_WORKFLOWS_PATH } from '../services/workflows-registry.ts';
 import { CONTENT_ROOT, type ContentSet, contentHash, LOCK_FILE, readContent, readLock } from './check.ts';
+import type { DataFile } from './data-file.ts';
 import { compareSemver, type FrameworkContent } from './frameworks.ts';
 
 /**
@@ -29,6 +33,14 @@ function latestDictionaries(set: ContentSet): FrameworkContent[] {
   }
   return [...latest.values()];
 }
+
+/** The data files checked by their schema alone, with what counts as an item of each. */
+const SELF_CHECKED: { file: DataFile<{ version: string }>; items: (data: never) => number }[] = [
+  { file: REGIME_RULES, items: (d: RegimeRules) => d.regimes.length },
+  { file: DSAR_RULES, items: (d: DsarRules) => d.regimes.length },
+  { file: GPAI_TEMPLATE, items: (d: GpaiTemplateData) => d.sections.length },
+  { file: RED_TEAM_CORPUS, items: (d: RedTeamCorpus) => d.probes.length },
+];
 
 export function checkRailData(root = CONTENT_ROOT, opts: { strict?: boolean } = {}): RailDataReport {
   const errors: string[] = [];
@@ -83,10 +95,13 @@ export function checkRailData(root = CONTENT_ROOT, opts: { strict?: boolean } = 
     }
   }
 
-  const regimes = attempt(REGIME_RULES_PATH, () => readRegimeRules(join(root, REGIME_RULES_PATH)));
-  if (regimes) {
-    hashes[`incident-disclosures/regimes@${regimes.version}`] = contentHash(regimes);
-    files.push({ key: `incident-disclosures/regimes@${regimes.version}`, items: regimes.regimes.length });
+  // Data files whose checks are all in their schema: read, hashed and counted alike.
+  for (const { file, items } of SELF_CHECKED) {
+    const data = attempt(file.path, () => file.read(join(root, file.path)));
+    if (!data) continue;
+    const key = `${file.path.replace(/\.json$/, '')}@${data.version}`;
+    hashes[key] = contentHash(data);
+    files.push({ key, items: items(data as never) });
   }
 
   const lock = readLock(root);

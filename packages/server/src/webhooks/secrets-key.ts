@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.ts';
-import type { Prisma } from '../db/client.ts';
+import type { Prisma, Tx } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { recordChange } from '../services/changes.ts';
@@ -103,7 +103,20 @@ async function rewriteSecrets(
     secret: rewrite(r.secret),
     previousSecret: r.previousSecret === null ? null : rewrite(r.previousSecret),
   });
-  const tenants = new Set([...subs, ...inbound].map((r) => r.tenantId));
+  // The other sealed columns (one value each): read alike, rewritten alike.
+  const others = await Promise.all(
+    SEALED_COLUMNS.map(async (c) => {
+      const found = (await delegate(prisma, c.model).findMany({
+        where: { [c.field]: { not: null } },
+        select: { id: true, tenantId: true, [c.field]: true },
+      })) as Record<string, string>[];
+      return {
+        ...c,
+        rows: found.filter((r) => needs({ tenantId: r.tenantId as string, secret: r[c.field] as string, previousSecret: null })),
+      };
+    }),
+  );
+  const tenants = new Set([...subs, ...inbound, ...others.flatMap((o) => o.rows)].map((r) => r.tenantId as string));
   let rows = 0;
   for (const tenantId of tenants) {
     await prisma.$transaction(async (tx) => {
@@ -117,7 +130,18 @@ async function rewriteSecrets(
         const where = { tenantId, provider: r.provider, secret: r.secret, previousSecret: r.previousSecret };
         inboundSecrets += (await tx.webhookInboundSecret.updateMany({ where, data: next(r) })).count;
       }
-      if (subscriptions + inboundSecrets === 0) return;
+      const counts: Record<string, number> = {};
+      for (const o of others) {
+        let n = 0;
+        for (const r of o.rows.filter((x) => x.tenantId === tenantId)) {
+          const stored = r[o.field] as string;
+          n += (await delegate(tx, o.model).updateMany({ where: { id: r.id, [o.field]: stored }, data: { [o.field]: rewrite(stored) } }))
+            .count;
+        }
+        if (n > 0) counts[o.count] = n;
+      }
+      const other = Object.values(counts).reduce((a, b) => a + b, 0);
+      if (subscriptions + inboundSecrets + other === 0) return;
       await recordChange(tx, {
         tenantId,
         actor: 'system',
@@ -125,13 +149,29 @@ async function rewriteSecrets(
         action,
         resourceType: 'svc.webhooks',
         resourceId: tenantId,
-        data: { ...data, subscriptions, inboundSecrets },
+        data: { ...data, subscriptions, inboundSecrets, ...counts },
       });
-      rows += subscriptions + inboundSecrets;
+      rows += subscriptions + inboundSecrets + other;
     });
   }
   return { rows, tenants: tenants.size };
 }
+
+/**
+ * Columns sealed with the secrets key besides the webhook secrets: each re-sealed by a key
+ * rotation (and sealed at start if ever found in clear), counted under `count` in the audit event.
+ */
+const SEALED_COLUMNS = [
+  { model: 'notificationChannel', field: 'url', count: 'notificationChannels' },
+  { model: 'redTeamTarget', field: 'headersSealed', count: 'redTeamTargets' },
+  { model: 'whistleblowerReport', field: 'identitySealed', count: 'whistleblowerReports' },
+] as const;
+
+type Delegate = {
+  findMany(args: object): Promise<unknown[]>;
+  updateMany(args: object): Promise<{ count: number }>;
+};
+const delegate = (client: Prisma | Tx, model: string) => (client as unknown as Record<string, Delegate>)[model] as Delegate;
 
 /**
  * Rows written before secrets were sealed (or while no key was configured) are sealed once, at
