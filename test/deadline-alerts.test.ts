@@ -135,4 +135,88 @@ describe('deadline sweep: missed disclosure clocks', () => {
     expect(keys.filter((k) => k.startsWith('nis2:final-report:'))).toEqual([`nis2:final-report:${final.dueAt}`]);
     expect(rows.length).toBeGreaterThanOrEqual(1);
   });
+
+  it('announces DSARs due within 7 days and vendor contracts in their notice window, once each', async () => {
+    const u = await createTenant(ts);
+    const sub = await u.call('POST', '/v1/webhook-subscriptions', {
+      body: { url: 'https://hooks.example.com/svc', eventTypes: ['dsar.deadline_approaching', 'vendor.contract_expiring'] },
+    });
+    expect(sub.status).toBe(201);
+    const DAY = 24 * HOUR;
+    const date = (d: Date) => d.toISOString().slice(0, 10);
+    const days = (n: number) => new Date(Date.now() + n * DAY);
+    const actions = async (action: string) => {
+      const res = await u.call('POST', '/v1/audit-trail/query', { body: { action, limit: 100 } });
+      return res.body.data as { resourceId: string; data: { key: string } }[];
+    };
+    const dsar = async (body: Record<string, unknown>) => {
+      const res = await u.call('POST', '/v1/dsar/requests', { body: { kind: 'access', subject: { name: 'Jana Novak' }, ...body } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { id: string; dueDate: string };
+    };
+    // GDPR received 27 days ago: due a month after receipt (the same day number, or the month's
+    // last day), 3 or 4 days from now. CCPA received 40 days ago: due 45 days after, 5 days out.
+    const received = days(-27);
+    const gdpr = await dsar({ regime: 'gdpr', receivedAt: received.toISOString() });
+    const due = new Date(`${date(received)}T00:00:00.000Z`);
+    due.setUTCMonth(due.getUTCMonth() + 1);
+    if (due.getUTCDate() !== received.getUTCDate()) due.setUTCDate(0);
+    expect(gdpr.dueDate).toBe(date(due));
+    const ccpa = await dsar({ regime: 'ccpa', kind: 'access', receivedAt: days(-40).toISOString() });
+    expect(ccpa.dueDate).toBe(date(new Date(Date.parse(`${date(days(-40))}T00:00:00.000Z`) + 45 * DAY)));
+    await dsar({ regime: 'gdpr' }); // received now: a month out, not announced
+
+    const v = await u.call('POST', '/v1/vendor-risk/vendors', { body: { name: 'Acme Cloud', criticality: 'high' } });
+    expect(v.status).toBe(201);
+    const contract = async (endInDays: number) => {
+      const res = await u.call('POST', '/v1/vendor-risk/contracts', {
+        body: {
+          vendorId: v.body.id,
+          title: `Hosting ${endInDays}`,
+          startDate: date(days(-100)),
+          endDate: date(days(endInDays)),
+          noticePeriodDays: 30,
+          value: 1000,
+          currency: 'EUR',
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { id: string; state: string; currentEndDate: string; noticeDeadline: string };
+    };
+    const soon = await contract(10);
+    expect(soon.state).toBe('expiring');
+    const later = await contract(200);
+    expect(later.state).toBe('active');
+
+    const approaching = await waitFor(
+      () => actions('dsar.deadline_approaching'),
+      (r) => r.length >= 2,
+    );
+    const expiring = await waitFor(
+      () => actions('vendor.contract_expiring'),
+      (r) => r.length >= 1,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await actions('dsar.deadline_approaching')).map((e) => `${e.resourceId} ${e.data.key}`).sort()).toEqual(
+      [`${gdpr.id} due:${gdpr.dueDate}`, `${ccpa.id} due:${ccpa.dueDate}`].sort(),
+    );
+    expect((await actions('vendor.contract_expiring')).map((e) => `${e.resourceId} ${e.data.key}`)).toEqual([
+      `${soon.id} end:${soon.currentEndDate}`,
+    ]);
+    expect(approaching.length + expiring.length).toBeGreaterThanOrEqual(3);
+    // The webhook events carry the registry's data.
+    for (const type of ['dsar.deadline_approaching', 'vendor.contract_expiring']) {
+      const rows = await ts.server.db.prisma.webhookEvent.findMany({ where: { tenantId: u.tenantId, type } });
+      expect(rows, type).toHaveLength(type === 'vendor.contract_expiring' ? 1 : 2);
+      for (const r of rows) expect(getWebhookEventType(type)?.data.safeParse(r.data).success, type).toBe(true);
+    }
+    const [ev] = await ts.server.db.prisma.webhookEvent.findMany({ where: { tenantId: u.tenantId, type: 'vendor.contract_expiring' } });
+    expect(ev?.data).toMatchObject({
+      id: v.body.id,
+      name: 'Acme Cloud',
+      contractId: soon.id,
+      endDate: soon.currentEndDate,
+      noticeDeadline: soon.noticeDeadline,
+    });
+  });
 });

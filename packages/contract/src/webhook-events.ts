@@ -79,8 +79,6 @@ const aiSystem = obj({ id: systemId, name: z.string(), purpose: z.string().optio
 const control = obj({ controlId: id('Control id.'), framework: z.string().optional(), status: z.string().optional() });
 const fria = obj({ id: id('FRIA (assessment) id.'), systemId, status: z.string() });
 const finding = obj({ id: id('Finding id.'), severity: status(['low', 'medium', 'high', 'critical']), title: z.string() });
-const dsar = obj({ id: id('DSAR id.'), kind: z.string(), status: z.string(), dueAt: at.optional() });
-const vendor = obj({ id: id('Vendor id.'), name: z.string(), riskScore: z.number().optional() });
 const agentRun = obj({ agent: z.string(), decisionId: id('Decision id (`dec_`).').optional(), dictionaryVersion: z.string().optional() });
 const report = obj({ id: id('Report id.'), template: z.string(), status: z.string(), downloadUrl: z.string().nullable().optional() });
 const policy = obj({ id: id('Policy id.'), title: z.string(), version: z.string().optional(), status: z.string() });
@@ -160,10 +158,6 @@ const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
   ),
 
   // incident.*: the incident-disclosures rail's own (reported, updated, disclosed, closed, reopened, sla_breached).
-
-  e('dsar.deadline_approaching', 'A data-subject request is due within 7 days.', dsar),
-
-  e('vendor.contract_expiring', "A vendor's contract expires soon.", vendor.extend({ expiresAt: at })),
 
   e('agent.invoked', 'An agent was invoked.', agentRun),
   e('agent.decision_recorded', 'An agent decision was recorded in the audit trail.', agentRun),

@@ -9238,46 +9238,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "dsar.deadline_approaching": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A data-subject request is due within 7 days.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.dsar.deadline_approaching"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "vendor.contract_expiring": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A vendor's contract expires soon.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.vendor.contract_expiring"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "agent.invoked": {
         parameters: {
             query?: never;
@@ -10978,6 +10938,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dsar.deadline_approaching": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An open request is due within its regime’s at-risk window (7 days unless the rules say otherwise); found by the deadline sweep, once per due date.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.dsar.deadline_approaching"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "vendor.added": {
         parameters: {
             query?: never;
@@ -11152,6 +11132,26 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.vendor.risk_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vendor.contract_expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contract of an active vendor entered its notice window; found by the deadline sweep, once per contract and end date.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.vendor.contract_expiring"];
         delete?: never;
         options?: never;
         head?: never;
@@ -18171,6 +18171,53 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * @description A request due soon: emitted once per request and due date by the deadline sweep.
+         * @example {
+         *       "id": "dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "regime": "gdpr",
+         *       "kind": "access",
+         *       "status": "verified",
+         *       "dueDate": "2026-12-03",
+         *       "dueAt": "2026-12-03T23:59:59.999Z",
+         *       "daysRemaining": 5,
+         *       "extended": false
+         *     }
+         */
+        DsarDeadlineApproaching: {
+            /**
+             * @description The request.
+             * @example dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Regime of the request.
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "ccpa" | "lgpd" | "dpdp";
+            /**
+             * @description What the subject asked for.
+             * @enum {string}
+             */
+            kind: "access" | "rectification" | "erasure" | "restriction" | "portability" | "objection" | "opt-out" | "limit-use" | "grievance";
+            /**
+             * @description State of the request: only open requests are swept.
+             * @enum {string}
+             */
+            status: "received" | "verified" | "in_progress";
+            /** @description Due date in force (the extended one after an extension), `YYYY-MM-DD`. */
+            dueDate: string;
+            /**
+             * Format: date-time
+             * @description End of the due day (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            dueAt: string;
+            /** @description Whole days from the sweep to the due date. */
+            daysRemaining: number;
+            /** @description True when the due date is the extended one. */
+            extended: boolean;
         };
         /**
          * @example {
@@ -31261,6 +31308,50 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        /**
+         * @description A contract inside its notice window: emitted once per contract and end date by the deadline sweep.
+         * @example {
+         *       "id": "vnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "name": "Acme Cloud",
+         *       "riskScore": 42.5,
+         *       "contractId": "vct_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "title": "Hosting agreement",
+         *       "expiresAt": "2027-01-01T00:00:00.000Z",
+         *       "endDate": "2026-12-31",
+         *       "noticeDeadline": "2026-12-01",
+         *       "autoRenew": true
+         *     }
+         */
+        VendorContractExpiring: {
+            /**
+             * @description The vendor.
+             * @example vnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Name of the vendor. */
+            name: string;
+            /** @description The vendor’s stored risk score, when it has one. */
+            riskScore?: number;
+            /**
+             * @description The contract.
+             * @example vct_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            contractId: string;
+            /** @description Title of the contract. */
+            title: string;
+            /**
+             * Format: date-time
+             * @description Start of the day after the contract’s current end (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            expiresAt: string;
+            /** @description Current end of the contract (after renewals), `YYYY-MM-DD`. */
+            endDate: string;
+            /** @description Last day to give notice, `YYYY-MM-DD`. */
+            noticeDeadline: string;
+            /** @description True when the contract renews by itself unless notice is given. */
+            autoRenew: boolean;
         };
         /**
          * @description A manual renewal of a contract.
@@ -58875,118 +58966,6 @@ export interface operations {
             };
         };
     };
-    "webhook.dsar.deadline_approaching": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "dsar.deadline_approaching";
-                    data?: {
-                        /** @description DSAR id. */
-                        id: string;
-                        kind: string;
-                        status: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T09:30:00.000Z
-                         */
-                        dueAt?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.vendor.contract_expiring": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "vendor.contract_expiring";
-                    data?: {
-                        /** @description Vendor id. */
-                        id: string;
-                        name: string;
-                        riskScore?: number;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T09:30:00.000Z
-                         */
-                        expiresAt: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.agent.invoked": {
         parameters: {
             query?: never;
@@ -62984,6 +62963,50 @@ export interface operations {
             };
         };
     };
+    "webhook.dsar.deadline_approaching": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.deadline_approaching";
+                    data?: components["schemas"]["DsarDeadlineApproaching"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.vendor.added": {
         parameters: {
             query?: never;
@@ -63360,6 +63383,50 @@ export interface operations {
                     /** @constant */
                     type?: "vendor.risk_changed";
                     data?: components["schemas"]["VendorRiskChange"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.vendor.contract_expiring": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "vendor.contract_expiring";
+                    data?: components["schemas"]["VendorContractExpiring"];
                 };
             };
         };

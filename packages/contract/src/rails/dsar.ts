@@ -982,6 +982,35 @@ export const dsarRouter = railRouter('dsar', {
 });
 
 /** Event types the dsar rail emits. */
+/** Data of `dsar.deadline_approaching`: an open request whose due date is within its regime's at-risk window. */
+export const DsarDeadlineApproaching = z
+  .object({
+    id: DsarRequestId.meta({ description: 'The request.' }),
+    regime: z.enum(DSAR_REGIMES).meta({ description: 'Regime of the request.' }),
+    kind: z.enum(DSAR_KINDS).meta({ description: 'What the subject asked for.' }),
+    status: z.enum(DSAR_OPEN_STATUSES).meta({ description: 'State of the request: only open requests are swept.' }),
+    dueDate: z.string().meta({ description: 'Due date in force (the extended one after an extension), `YYYY-MM-DD`.' }),
+    dueAt: Timestamp.meta({ description: 'End of the due day (ISO 8601 UTC).' }),
+    daysRemaining: z.int().meta({ description: 'Whole days from the sweep to the due date.' }),
+    extended: z.boolean().meta({ description: 'True when the due date is the extended one.' }),
+  })
+  .meta({
+    id: 'DsarDeadlineApproaching',
+    description: 'A request due soon: emitted once per request and due date by the deadline sweep.',
+    examples: [
+      {
+        id: 'dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        regime: 'gdpr',
+        kind: 'access',
+        status: 'verified',
+        dueDate: '2026-12-03',
+        dueAt: '2026-12-03T23:59:59.999Z',
+        daysRemaining: 5,
+        extended: false,
+      },
+    ],
+  });
+
 export const dsarEvents: ReturnType<typeof eventType>[] = [
   ...dsarRequests.events,
   ...fulfillmentItems.events,
@@ -992,4 +1021,9 @@ export const dsarEvents: ReturnType<typeof eventType>[] = [
   eventType('dsar.extended', 'A request was extended by its regime’s rule; the subject is notified.', DsarRequest),
   eventType('dsar.fulfillment_started', 'Fulfillment of a request started: one item per data store.', DsarRequest),
   eventType('dsar.store_declared', 'A data store was declared.', DsarDataStore),
+  eventType(
+    'dsar.deadline_approaching',
+    'An open request is due within its regime’s at-risk window (7 days unless the rules say otherwise); found by the deadline sweep, once per due date.',
+    DsarDeadlineApproaching,
+  ),
 ];

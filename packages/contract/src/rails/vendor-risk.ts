@@ -797,10 +797,46 @@ export const vendorRiskRouter = railRouter('vendor_risk', {
 });
 
 /** Event types the vendor_risk rail emits. */
+/** Data of `vendor.contract_expiring`: a contract of an active vendor inside its notice window. */
+export const VendorContractExpiring = z
+  .object({
+    id: VendorId.meta({ description: 'The vendor.' }),
+    name: z.string().meta({ description: 'Name of the vendor.' }),
+    riskScore: z.number().optional().meta({ description: 'The vendor’s stored risk score, when it has one.' }),
+    contractId: prefixedId('vct', EXAMPLE_CONTRACT).meta({ description: 'The contract.' }),
+    title: z.string().meta({ description: 'Title of the contract.' }),
+    expiresAt: Timestamp.meta({ description: 'Start of the day after the contract’s current end (ISO 8601 UTC).' }),
+    endDate: z.string().meta({ description: 'Current end of the contract (after renewals), `YYYY-MM-DD`.' }),
+    noticeDeadline: z.string().meta({ description: 'Last day to give notice, `YYYY-MM-DD`.' }),
+    autoRenew: z.boolean().meta({ description: 'True when the contract renews by itself unless notice is given.' }),
+  })
+  .meta({
+    id: 'VendorContractExpiring',
+    description: 'A contract inside its notice window: emitted once per contract and end date by the deadline sweep.',
+    examples: [
+      {
+        id: 'vnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        name: 'Acme Cloud',
+        riskScore: 42.5,
+        contractId: EXAMPLE_CONTRACT,
+        title: 'Hosting agreement',
+        expiresAt: '2027-01-01T00:00:00.000Z',
+        endDate: '2026-12-31',
+        noticeDeadline: '2026-12-01',
+        autoRenew: true,
+      },
+    ],
+  });
+
 export const vendorRiskEvents: ReturnType<typeof eventType>[] = [
   ...vendorRiskVendors.events,
   ...vendorRiskAssessments.events,
   ...vendorRiskContracts.events,
   ...vendorRiskMonitoring.events,
   eventType('vendor.risk_changed', 'A vendor’s risk score moved; `from` and `to` are the scores before and after.', VendorRiskChange),
+  eventType(
+    'vendor.contract_expiring',
+    'A contract of an active vendor entered its notice window; found by the deadline sweep, once per contract and end date.',
+    VendorContractExpiring,
+  ),
 ];

@@ -1,14 +1,18 @@
+import { DSAR_OPEN_STATUSES, type DsarKind, type DsarRegime } from '@svc/contract';
 import type { Prisma } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { recordChange } from './changes.ts';
+import { daysBetween, requestClocks } from './dsar-clocks.ts';
 import { type DisclosureRow, renderDisclosure } from './incident-disclosures.ts';
 import { startPeriodic } from './periodic.ts';
+import { addDays, contractStateAt } from './vendor-risk.ts';
 
 /**
  * The deadline sweep: statutory clocks are computed on every read, but a missed deadline must also
- * reach people who are not reading. Each pass asks every source for the deadlines that have passed
- * (or come close) and emits each one once, as an audited change with its webhook event: the alert
+ * reach people who are not reading. Each pass asks every source (missed disclosure clocks, DSARs
+ * due soon, vendor contracts in their notice window) for the deadlines that have passed or come
+ * close, and emits each one once, as an audited change with its webhook event: the alert
  * row's unique key (tenant, kind, record, deadline) is inserted in the same transaction as the
  * event, so any number of processes may sweep and a deadline is still announced once. A deadline
  * that moves (a filing restarts a later clock) is a new deadline and is announced again when it
@@ -72,7 +76,91 @@ export const disclosureDeadlines: DeadlineSource = {
   },
 };
 
-export const DEADLINE_SOURCES: DeadlineSource[] = [disclosureDeadlines];
+/** Open DSARs due within their regime's at-risk window (by the extended date after an extension). */
+export const dsarDeadlines: DeadlineSource = {
+  kind: 'dsar_request',
+  async scan(prisma, now) {
+    const rows = await prisma.dsarRequest.findMany({ where: { status: { in: [...DSAR_OPEN_STATUSES] } }, orderBy: { id: 'asc' } });
+    const out: DueAlert[] = [];
+    for (const row of rows) {
+      const c = requestClocks({
+        regime: row.regime as DsarRegime,
+        kind: row.kind as DsarKind,
+        receivedAt: new Date(row.receivedAt),
+        extendedAt: row.extendedAt ? new Date(row.extendedAt) : null,
+      });
+      const daysRemaining = daysBetween(now, c.effectiveDueDate);
+      if (now > c.effectiveDueAt || daysRemaining > c.rules.atRiskDays) continue;
+      out.push({
+        tenantId: row.tenantId,
+        kind: 'dsar_request',
+        subjectId: row.id,
+        key: `due:${c.effectiveDueDate}`,
+        dueAt: c.effectiveDueAt,
+        action: 'dsar.deadline_approaching',
+        resourceType: 'svc.dsar.request',
+        resource: {
+          id: row.id,
+          regime: row.regime,
+          kind: row.kind,
+          status: row.status,
+          dueDate: c.effectiveDueDate,
+          dueAt: c.effectiveDueAt.toISOString(),
+          daysRemaining,
+          extended: c.extendedDueDate !== null,
+        },
+      });
+    }
+    return out;
+  },
+};
+
+/** Contracts of active vendors inside their notice window (by the end in force after renewals). */
+export const vendorContractDeadlines: DeadlineSource = {
+  kind: 'vendor_contract',
+  async scan(prisma, now) {
+    const day = now.toISOString().slice(0, 10);
+    const contracts = await prisma.vendorRiskContract.findMany({ where: { terminatedAt: null }, orderBy: { id: 'asc' } });
+    const expiring = contracts.map((c) => ({ c, d: contractStateAt(c, day) })).filter(({ d }) => d.state === 'expiring');
+    if (expiring.length === 0) return [];
+    const vendors = new Map(
+      (
+        await prisma.vendorRiskVendor.findMany({
+          where: { id: { in: [...new Set(expiring.map(({ c }) => c.vendorId))] }, status: 'active' },
+        })
+      ).map((v) => [v.id, v]),
+    );
+    const out: DueAlert[] = [];
+    for (const { c, d } of expiring) {
+      const vendor = vendors.get(c.vendorId);
+      if (!vendor) continue;
+      const expiresAt = new Date(`${addDays(d.contractEndDate, 1)}T00:00:00.000Z`);
+      out.push({
+        tenantId: c.tenantId,
+        kind: 'vendor_contract',
+        subjectId: c.id,
+        key: `end:${d.contractEndDate}`,
+        dueAt: expiresAt,
+        action: 'vendor.contract_expiring',
+        resourceType: 'svc.vendor_risk.vendor_contract',
+        resource: {
+          id: vendor.id,
+          name: vendor.name,
+          ...(vendor.riskScore !== null ? { riskScore: vendor.riskScore } : {}),
+          contractId: c.id,
+          title: c.title,
+          expiresAt: expiresAt.toISOString(),
+          endDate: d.contractEndDate,
+          noticeDeadline: d.noticeDeadline,
+          autoRenew: c.autoRenew,
+        },
+      });
+    }
+    return out;
+  },
+};
+
+export const DEADLINE_SOURCES: DeadlineSource[] = [disclosureDeadlines, dsarDeadlines, vendorContractDeadlines];
 
 /** One pass: every source's due alerts, each emitted once. Returns how many were emitted now. */
 export async function sweepDeadlines(prisma: Prisma, now = new Date(), sources = DEADLINE_SOURCES): Promise<number> {

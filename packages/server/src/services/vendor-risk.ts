@@ -82,7 +82,7 @@ export function dateOf(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-const addDays = (date: string, n: number) => dateOf(dayOf(date) + n);
+export const addDays = (date: string, n: number) => dateOf(dayOf(date) + n);
 
 /** `date` plus `months` calendar months; a day the target month lacks becomes its last day. */
 export function addMonths(date: string, months: number): string {
