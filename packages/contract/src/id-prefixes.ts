@@ -21,6 +21,7 @@ const PREFIXES: Readonly<Record<string, string>> = {
   rcn: 'reconciliation run',
   drf: 'reconciliation drift',
   dla: 'deadline alert of the sweep',
+  job: 'background job',
   cor: 'correlation id of a request',
 };
 for (const [prefix, owner] of Object.entries(PREFIXES)) claimIdPrefix(prefix, owner);

@@ -39,6 +39,8 @@ const Env = z
     SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
     SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
     SVC_DEADLINE_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
+    SVC_JOBS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+    SVC_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
     SVC_HSTS: z.enum(['true', 'false', '1', '0']).default('false'),
     SVC_CORS_ORIGINS: z
       .string()
@@ -101,6 +103,8 @@ export interface Config {
   reconcileIntervalSeconds: number;
   /** Seconds between deadline sweeps (missed disclosure clocks), run beside the dispatcher; 0: off. */
   deadlineSweepSeconds: number;
+  /** Background jobs (jobs.ts), run beside the dispatcher: poll interval and the lease of a claim. */
+  jobs: { pollMs: number; leaseSeconds: number };
   /** Security headers, CORS and slow-client limits of every port (http/hardening.ts). */
   http: HttpHardening;
   /** SMTP server the notifier sends email notifications through (`SVC_SMTP_URL`); absent: email deliveries wait for a process that has one. */
@@ -133,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhooks: loadWebhookConfig(env),
     reconcileIntervalSeconds: e.SVC_RECONCILE_INTERVAL_SECONDS,
     deadlineSweepSeconds: e.SVC_DEADLINE_SWEEP_SECONDS,
+    jobs: { pollMs: e.SVC_JOBS_POLL_MS, leaseSeconds: e.SVC_JOB_LEASE_SECONDS },
     authCacheMs: e.SVC_AUTH_CACHE_SECONDS * 1000,
     secretsKey: e.SVC_SECRETS_KEY,
     previousSecretsKey: e.SVC_SECRETS_KEY_PREVIOUS,

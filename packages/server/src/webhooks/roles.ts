@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startAgentDispatch } from '../agents/dispatch.ts';
 import type { Config } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
@@ -8,6 +9,8 @@ import type { Logger } from '../logger.ts';
 import { createLogger } from '../logger.ts';
 import { createNotifier, type Notifier } from '../notifications/notifier.ts';
 import { startDeadlineSweep } from '../services/deadline-alerts.ts';
+import { jobHandlers } from '../services/job-handlers.ts';
+import { type JobWorker, startJobWorker } from '../services/jobs.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { createInboundApp, type InboundMetrics } from './inbound/worker.ts';
 import { resolveSecretsKey } from './secrets-key.ts';
@@ -21,6 +24,8 @@ export interface WebhookRoles {
   webhookUrl: string | undefined;
   webhookPort: number | undefined;
   metrics: InboundMetrics | undefined;
+  /** The background-job worker (report rendering, schedules, audit runs, routed agents), beside the dispatcher. */
+  jobs: JobWorker | undefined;
   close(): Promise<void>;
 }
 
@@ -34,12 +39,16 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
   let dispatcher: Dispatcher | undefined;
   let notifier: Notifier | undefined;
   let stopSweep: (() => void) | undefined;
+  let jobs: JobWorker | undefined;
+  let stopAgents: (() => void) | undefined;
   if (role === 'all' || role === 'dispatcher') {
     dispatcher = createDispatcher({ db, config: config.webhooks, log: opts.log });
     dispatcher.start();
     notifier = createNotifier({ db, config, log: opts.log });
     notifier.start();
     if (config.deadlineSweepSeconds > 0) stopSweep = startDeadlineSweep(db.prisma, opts.log, config.deadlineSweepSeconds);
+    jobs = startJobWorker({ prisma: db.prisma, log: opts.log, handlers: jobHandlers(), ...config.jobs });
+    stopAgents = startAgentDispatch(db.prisma, opts.log, config.jobs.pollMs, config.jobs.leaseSeconds);
   }
   let server: Server | undefined;
   let metrics: InboundMetrics | undefined;
@@ -59,6 +68,7 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
         s.listen(port, config.host, () => resolve(s));
       });
     } catch (err) {
+      await jobs?.stop();
       await dispatcher?.stop();
       await notifier?.stop();
       throw err;
@@ -74,8 +84,11 @@ export async function startWebhookRoles(opts: { db: Database; log: Logger; confi
     webhookUrl,
     webhookPort: port,
     metrics,
+    jobs,
     close: async () => {
       stopSweep?.();
+      stopAgents?.();
+      await jobs?.stop();
       await dispatcher?.stop();
       await notifier?.stop();
       if (server) {
