@@ -176,10 +176,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     },
   };
 }
+export { consumeDispatches } from './agents/dispatch.ts';
 export { tenantModels } from './db/tenant-scope.ts';
 export { appendAudit } from './services/audit.ts';
 export { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
 export { sweepDeadlines } from './services/deadline-alerts.ts';
+export { enqueueJob, type JobHandler, type JobRun, startJobWorker } from './services/jobs.ts';
 export { generateSigningKeyPem } from './services/signing.ts';
 export { createDispatcher, type Dispatcher } from './webhooks/dispatcher.ts';
 export { buildEventData } from './webhooks/outbox.ts';

@@ -1,6 +1,7 @@
 import { AUDIT_EXPORT_FORMAT, type AuditExport, type AuditReplay, type AuditTrailEvent, GENESIS_HASH } from '@svc/contract';
 import { verifyChain } from '@svc/contract/audit';
 import type { z } from 'zod';
+import { replayDecisions } from '../agents/runtime.ts';
 import type { Prisma } from '../db/client.ts';
 import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
@@ -87,13 +88,18 @@ export async function replayAuditRange(
 ): Promise<z.infer<typeof AuditReplay>> {
   const r = await loadRange(prisma, tenantId, range);
   const verdict = verifyChain(r.rows.map(toChainedEvent), await listPublicKeys(prisma), { tenantId, anchor: r.anchor });
-  // No agent has recorded decisions yet; when agents exist, their decisions in the range are re-run here.
+  // Every agent decision recorded in the range is re-executed from its stored input and facts.
+  const decisions = await replayDecisions(
+    prisma,
+    tenantId,
+    r.rows.filter((e) => e.action === 'agent.decision_recorded'),
+  );
   return {
     object: 'svc.audit_trail.replay',
     valid: verdict.valid,
     checked: verdict.checked,
     range: { fromSeq: r.fromSeq, toSeq: r.toSeq },
     firstBroken: verdict.firstBroken,
-    decisions: { replayed: 0, mismatched: 0 },
+    decisions: { replayed: decisions.replayed, mismatched: decisions.mismatched },
   };
 }

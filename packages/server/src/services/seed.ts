@@ -76,9 +76,9 @@ const DEMO = DemoData.parse({
 /**
  * Rows a reset keeps: the audit trail (its events, chain head and verification records), the
  * event index (append-only like the audit trail, refused by a database trigger, and each row
- * points at its audit event) and the API keys.
+ * points at its audit event), the agents' decisions (the trail's replay re-executes them) and the API keys.
  */
-const KEPT_ON_RESET = new Set(['auditEvent', 'auditChainHead', 'auditVerification', 'eventIndexRow', 'apiKey']);
+const KEPT_ON_RESET = new Set(['auditEvent', 'auditChainHead', 'auditVerification', 'eventIndexRow', 'agentDecision', 'apiKey']);
 
 const DAY = 86_400_000;
 
