@@ -4,6 +4,7 @@ import { GPAI_TEMPLATE, type GpaiTemplateData } from '../services/gpai-summary.t
 import { REGIME_RULES, type RegimeRules } from '../services/incident-clocks.ts';
 import { PROFILES_PATH, readProfileCatalogue, unresolvedReferences as unresolvedProfileReferences } from '../services/profiles.ts';
 import { RED_TEAM_CORPUS, type RedTeamCorpus } from '../services/red-team-corpus.ts';
+import { REPORT_CATALOGUE } from '../services/report-compose.ts';
 import { readTaxonomy, unresolvedReferences as unresolvedTaxonomyReferences } from '../services/taxonomy.ts';
 import { checkCatalogueRefs, readCatalogue, STOCK_WORKFLOWS_PATH } from '../services/workflows-registry.ts';
 import { CONTENT_ROOT, type ContentSet, contentHash, LOCK_FILE, readContent, readLock } from './check.ts';
@@ -40,6 +41,7 @@ const SELF_CHECKED: { file: DataFile<{ version: string }>; items: (data: never) 
   { file: DSAR_RULES, items: (d: DsarRules) => d.regimes.length },
   { file: GPAI_TEMPLATE, items: (d: GpaiTemplateData) => d.sections.length },
   { file: RED_TEAM_CORPUS, items: (d: RedTeamCorpus) => d.probes.length },
+  { file: REPORT_CATALOGUE, items: (d: { types: unknown[] }) => d.types.length },
 ];
 
 export function checkRailData(root = CONTENT_ROOT, opts: { strict?: boolean } = {}): RailDataReport {
