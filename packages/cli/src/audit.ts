@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { AUDIT_EXPORT_FORMAT, type AuditExport, PublicKey, type PublicSigningKey, type TrustedSigningKey } from '@svc/contract';
 import { keyFingerprint, verifyChain } from '@svc/contract/audit';
 import { z } from 'zod';
+import { isZip, verifyPackBytes } from './audit-pack.ts';
 
 /** Exit code of `svc audit verify` for an intact chain that no trust anchor vouches for. */
 export const EXIT_UNANCHORED = 3;
@@ -61,19 +62,33 @@ export function readTrustFile(file: string): PublicSigningKey[] {
 }
 
 /**
- * Verifies an audit export offline: no server, no database. Checks every link from the export's
+ * Verifies an audit export offline: no server, no database. A zip is taken for a pack of the
+ * reporting rail and checked by verifyPackBytes (audit-pack.ts). Checks every link from the export's
  * anchor, every hash and every signature, and that the events cover the range the export claims.
  * With a trust anchor, only keys from the anchor verify signatures; without one, the file's own
  * keys are used and the result is at best `unanchored`, because a forger who rewrites the events
  * can sign them with a key of their own and put it in the file.
  */
 export function verifyExportFile(file: string, trust: TrustAnchor = {}): VerifyReport {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw new Error(`${file} is not readable: ${(err as Error).message}`);
+  }
+  // A pack of the reporting rail (a zip): its signed manifest, its files and the export inside.
+  if (isZip(bytes)) return verifyPackBytes(bytes, trust);
   let doc: z.infer<typeof AuditExport>;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new Error(`${file} is not a readable JSON export: ${(err as Error).message}`);
   }
+  return verifyExportDocument(doc, file, trust);
+}
+
+/** The check of verifyExportFile on an export already parsed (`file` names it in messages). */
+export function verifyExportDocument(doc: z.infer<typeof AuditExport>, file: string, trust: TrustAnchor = {}): VerifyReport {
   if (doc?.format !== AUDIT_EXPORT_FORMAT || !Array.isArray(doc.events) || !Array.isArray(doc.publicKeys)) {
     throw new Error(`${file} is not an audit export (format ${AUDIT_EXPORT_FORMAT})`);
   }

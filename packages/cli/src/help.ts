@@ -102,6 +102,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
       'svc audit export --out FILE [--from-seq N] [--to-seq N] [--chunk N] [--progress]',
       'svc audit keys [--out TRUST_FILE]',
       'svc audit verify FILE [--trust TRUST_FILE] [--key-fingerprint sha256:HEX ...]   (offline)',
+      '  FILE is an audit-trail export (JSON) or a signed pack (zip) from POST /v1/reports/audit-pack or notified-body-pack',
       'svc audit rotate-key   (operator)',
     ],
     flags: [
