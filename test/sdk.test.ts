@@ -32,8 +32,15 @@ type DocBody<O> = O extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> :
 type DocQuery<O> = O extends { parameters: { query?: infer Q } } ? ([Q] extends [undefined] ? never : NonNullable<Q>) : never;
 type DocResult<O> = O extends { responses: infer R } ? JsonOf<R[Extract<keyof R, 200 | 201 | 202 | 204>]> : never;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-// Webhook deliveries are operations of the receiver, not of the SDK.
-type ApiOperation = Exclude<keyof operations, `webhook.${string}`>;
+// Webhook deliveries are operations of the receiver, not of the SDK; files (PDF, zip) have no JSON body to compare.
+type FileOperation = {
+  [N in keyof operations]: operations[N] extends {
+    responses: { 200: { content: { 'application/pdf': unknown } | { 'application/zip': unknown } } };
+  }
+    ? N
+    : never;
+}[keyof operations];
+type ApiOperation = Exclude<keyof operations, `webhook.${string}` | FileOperation>;
 type Agreement = {
   [N in ApiOperation]: [
     Same<SdkBody<N>, DocBody<operations[N]>>,

@@ -282,6 +282,14 @@ export function generateOpenApiDocument(options: OpenApiOptions = {}): Json {
         const errorCode = statusToCode(code);
         convert(schema, 'output');
         responses[status] = { $ref: `#/components/responses/${errorCode}` };
+      } else if (typeof (schema as z.ZodType).meta?.()?.contentType === 'string') {
+        // A file (a PDF, a zip): its bytes under its own media type, no JSON schema.
+        const m = (schema as z.ZodType).meta() as { contentType: string; description?: string };
+        responses[status] = {
+          description: m.description ?? 'The file',
+          headers: rateLimitHeaders,
+          content: { [m.contentType]: { schema: { type: 'string', contentMediaType: m.contentType } } },
+        };
       } else {
         const converted = convert(schema, 'output');
         responses[status] = {

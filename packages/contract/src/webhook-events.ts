@@ -51,7 +51,6 @@ const at = Timestamp;
 const obj = (shape: z.ZodRawShape) => z.looseObject(shape);
 const systemId = id('AI system id.');
 const actorField = id('Key, user or agent that caused the event.');
-const status = (values: readonly [string, ...string[]]) => z.enum(values);
 
 /** `tenant.created`: exactly the four fields of the specification. */
 export const TenantCreatedData = z
@@ -78,9 +77,6 @@ const e = eventType;
 const aiSystem = obj({ id: systemId, name: z.string(), purpose: z.string().optional(), riskLevel: z.string().optional() });
 const control = obj({ controlId: id('Control id.'), framework: z.string().optional(), status: z.string().optional() });
 const fria = obj({ id: id('FRIA (assessment) id.'), systemId, status: z.string() });
-const finding = obj({ id: id('Finding id.'), severity: status(['low', 'medium', 'high', 'critical']), title: z.string() });
-const agentRun = obj({ agent: z.string(), decisionId: id('Decision id (`dec_`).').optional(), dictionaryVersion: z.string().optional() });
-const report = obj({ id: id('Report id.'), template: z.string(), status: z.string(), downloadUrl: z.string().nullable().optional() });
 const policy = obj({ id: id('Policy id.'), title: z.string(), version: z.string().optional(), status: z.string() });
 const training = obj({ moduleId: id('Training module id.'), principal: z.string(), dueAt: at.optional() });
 const node = obj({ nodeId: id('Hierarchy node id (workspace, team or entity).'), parentId: z.string().nullable(), kind: z.string() });
@@ -146,11 +142,7 @@ const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
   ),
   e('assessment.archived', 'An assessment was archived.', obj({ id: z.string() })),
 
-  e('audit.run_started', 'An audit-engine run started.', obj({ runId: z.string(), framework: z.string(), scope: z.string() })),
-  e('audit.run_completed', 'An audit-engine run finished.', obj({ runId: z.string(), findings: z.int() })),
-  e('audit.finding_opened', 'An audit finding was opened.', finding),
-  e('audit.finding_resolved', 'An audit finding was resolved.', finding),
-  e('audit.signed_off', 'An audit was signed off.', obj({ runId: z.string(), signedOffBy: actorField })),
+  // audit.* of the audit-engine rail: its own (run_started, run_completed, finding_opened, ...).
   e(
     'audit.log_batch_received',
     'A batch of logs arrived from a log-push service at the webhook worker.',
@@ -159,16 +151,7 @@ const PLANNED_EVENT_TYPES: readonly WebhookEventType[] = [
 
   // incident.*: the incident-disclosures rail's own (reported, updated, disclosed, closed, reopened, sla_breached).
 
-  e('agent.invoked', 'An agent was invoked.', agentRun),
-  e('agent.decision_recorded', 'An agent decision was recorded in the audit trail.', agentRun),
-  e('agent.failed', 'An agent invocation failed.', agentRun.extend({ error: z.string() })),
-  e('agent.replayed', 'A decision was replayed.', agentRun.extend({ matched: z.boolean() })),
-
-  e('report.requested', 'A report was requested.', report),
-  e('report.generated', 'A report finished rendering.', report),
-  e('report.failed', 'A report failed to render.', report.extend({ error: z.string() })),
-  e('report.scheduled', 'A report schedule was created.', report.extend({ cron: z.string() })),
-  e('report.exported', 'A report was exported.', report),
+  // agent.*: the agents rail's own; report.*: the reporting rail's own.
 
   e('policy.drafted', 'A policy draft was created.', policy),
   e('policy.published', 'A policy version was published.', policy),

@@ -8408,6 +8408,1302 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agents
+         * @description The 33 agents of the catalogue in catalogue order, with their group, rule set and invocation path. Needs `agents:read`.
+         */
+        get: operations["agents.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List decisions
+         * @description The tenant’s recorded decisions, newest first, cursor-paginated. Needs `agents:read`.
+         */
+        get: operations["agents.decisions.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/decisions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get and replay a decision
+         * @description Returns the decision’s input (request and facts), dictionary version, rule set, output and hash, and re-executes it: the agent’s rules are applied again to the stored input and facts, and `replay` tells whether the same hash comes out or where the output diverges. Another tenant’s decision is 404. Needs `agents:read`.
+         */
+        get: operations["agents.decisions.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an agent
+         * @description One agent with the JSON Schemas of its input and output; an unknown slug is 404. Needs `agents:read`.
+         */
+        get: operations["agents.get"];
+        put?: never;
+        /**
+         * Invoke an agent (short form)
+         * @description The same as `POST /v1/agents/{slug}/invoke`: the body is validated against the agent’s input schema (422 naming the field), a decision is recorded and returned. An unknown slug is 404. Needs `agents:write`.
+         */
+        post: operations["agents.call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/classifier/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke classifier
+         * @description Classifies an AI system by the EU AI Act: the Art. 5 prohibited practices and their exceptions, high risk under Art. 6(1) and Annex I or Art. 6(2) and the eight Annex III areas with the Art. 6(3) derogations, Art. 50 transparency duties and general-purpose AI model scoping with the Art. 51 systemic-risk presumption; it cites the clauses and lists the obligations that follow. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.classifier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/framework-mapper/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke framework-mapper
+         * @description Given a control, lists every framework and requirement it satisfies through the crosswalks, directly or through one intermediate requirement. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.frameworkMapper"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/evidence-compiler/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke evidence-compiler
+         * @description Matches the tenant's evidence to a framework's controls, directly or through crosswalk edges, and emits a hashed evidence pack with covered and uncovered controls. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.evidenceCompiler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/fria/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke fria
+         * @description Drafts the EU AI Act Art. 27 fundamental-rights impact assessment of a system from its records, section (a) to (f), and lists what is missing. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.fria"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/incident-reporter/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke incident-reporter
+         * @description Drafts the regulator-shaped notifications of an incident per regime and stage (GDPR Art. 33, NIS2 Art. 23, DORA, EU AI Act Art. 73) with their deadlines and the fields still missing. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.incidentReporter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/training-curator/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke training-curator
+         * @description Builds a personalised AI-literacy (Art. 4) and role-specific training plan from a module catalogue, minus what the person’s valid training records already cover, by priority. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.trainingCurator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/conformity-guide/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke conformity-guide
+         * @description Assembles the conformity-assessment dossier of a high-risk system: the Annex IV technical documentation sections backed by records and those missing, and the route (Annex VI internal control or Annex VII notified body). Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.conformityGuide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/gpai-docs/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke gpai-docs
+         * @description Builds the general-purpose AI model provider disclosure pack (Art. 53(1)(a)-(d), Annex XI and XII items) from the training-content summaries and the public-disclosure records, with the items missing. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.gpaiDocs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/risk-navigator/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke risk-navigator
+         * @description Ranks the tenant's open risks and control gaps to address next by severity × exposure × regulatory weight and explains each rank. Advisory: it scores and ranks. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.riskNavigator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/governance-advisor/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke governance-advisor
+         * @description Checks the governance records (RACI, decision rights, approvals, delegations, conflicts) against governance rules and ranks the recommendations. Advisory: it scores and ranks. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.governanceAdvisor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/workflow-catalogue/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke workflow-catalogue
+         * @description Recommends workflows of the 20-workflow catalogue ranked by fit to the tenant's activated frameworks, its evidence gaps, a stakeholder and a goal, and composes them into a sequence. Advisory: it scores and ranks. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.workflowCatalogue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/policy-steward/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke policy-steward
+         * @description Drafts or updates a policy skeleton for a topic from the frameworks the tenant activated, computes the next version and the approver route; it returns the draft and does not write it. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.policySteward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/risk-officer/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke risk-officer
+         * @description Reads the risk register, recomputes each risk on the 5x5 matrix (inherent, and residual after the implemented treatments), counts the register per band and ranks the treatable risks above appetite with a drafted treatment plan for each. Advisory: it scores and ranks. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.riskOfficer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/data-classifier/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke data-classifier
+         * @description Applies the five-level data-classification dictionary (public, internal, confidential, restricted, regulated) to fields or a dataset description, flags GDPR Art. 9 special-category data and recommends a retention floor and a lawful basis per field and overall. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.dataClassifier"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/data-mapper/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke data-mapper
+         * @description Builds the data-concentration and flow map of the tenant from its declared data stores, its sub-processors and the flows given: hot spots weighted by classification, volume and kinds of subjects, store-to-store edges, and cross-border transfers flagged. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.dataMapper"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/dsar-handler/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke dsar-handler
+         * @description Triages a data-subject request by regime (GDPR, UK GDPR, CCPA, LGPD, DPDP): computes its statutory due date and state, enumerates the declared stores to search, outlines the response packet and routes it for human sign-off. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.dsarHandler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/analytics-insight/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke analytics-insight
+         * @description Surfaces drift, anomalies and KPI trends from the event index over a window: events per kind per day, z-score anomalies, trend slopes, latency over budget and the open drifts of reconciliation. Advisory: it scores and ranks. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.analyticsInsight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/bias-evaluator/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke bias-evaluator
+         * @description Computes fairness metrics from per-group outcome counts (selection rates, demographic parity difference, disparate impact ratio under the four-fifths rule, equal opportunity difference), flags them against the rules’ thresholds and writes a summary citing the EU AI Act. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.biasEvaluator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/red-team-attacker/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke red-team-attacker
+         * @description Reads a red-team run and its results, reports the severity-weighted robustness score per category as the red-team rail scores it, ranks the weakest categories and plans which probes to rerun first. Advisory: it scores and ranks. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.redTeamAttacker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/explainability-narrator/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke explainability-narrator
+         * @description Turns SHAP, LIME or integrated-gradients attributions into auditor-readable prose: ranks features by absolute attribution, computes their shares and direction and cites the EU AI Act’s transparency and explanation clauses. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.explainabilityNarrator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/vendor-prefill-bot/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke vendor-prefill-bot
+         * @description Pre-fills a security or privacy questionnaire from the tenant’s evidence: matches each question to evidence by control reference and keywords, drafts the answer citing the evidence and returns the gap list of questions it could not answer. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.vendorPrefillBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/svc-search/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke svc-search
+         * @description Cross-rail search: translates a natural-language query into BM25 terms and facet filters, runs it on the search engine over dictionaries and the tenant’s records and returns ranked hits with the parsed query. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.svcSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/alt1-search/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke alt1-search
+         * @description Search facade of the evidence surface over the same engine: its preset favours the tenant’s evidence, findings and policies. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.alt1Search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/alt2-search/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke alt2-search
+         * @description Search facade of the dictionary surface over the same engine: its preset favours clauses, controls and glossary terms. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.alt2Search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/stakeholder-report/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke stakeholder-report
+         * @description Reads who the report is for in plain words (`our board`, `the market-surveillance authority`, `Shariah supervisory board`), picks the matching one of the 13 report types by its keyword rules, and composes that report from the tenant’s records as a draft with its recommended reviewers. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.stakeholderReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/svc-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke svc-reporting
+         * @description Composes a stakeholder-shaped report (regulator, board, Shariah board, audit committee, partner, investor, customer or internal) from the tenant’s records; never publishes, always returns a draft with its recommended reviewers. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.svcReporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/alt1-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke alt1-reporting
+         * @description Composes the engineer report (controls and evidence gaps per system, technical tasks) or the executive one-page summary of key indicators from the tenant’s records, as a draft. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.alt1Reporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/alt2-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke alt2-reporting
+         * @description Composes any of the 13 stakeholder report types from the tenant’s records, as a draft with its recommended reviewers. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.alt2Reporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/svc-partner-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke svc-partner-reporting
+         * @description Composes the partner-program report: client rollups per system, the partner’s revenue share per engagement, joint-customer status and the white-label evidence pack list; never publishes. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.svcPartnerReporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/svc-consultant-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke svc-consultant-reporting
+         * @description Composes the consultant report per engagement: the engagement, the open findings the firm works on and the posture it reads, as a draft. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.svcConsultantReporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/svc-trainer-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke svc-trainer-reporting
+         * @description Composes the trainer report: the curriculum, completion per module across the cohort, and the attestations of training credit with their certificates, as a draft. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.svcTrainerReporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/alt1-partner-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke alt1-partner-reporting
+         * @description The partner-facing surface of partner reporting: client rollups, joint-customer status and the white-label evidence pack of the partner or partner-program report, without the revenue figures. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.alt1PartnerReporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/alt1-trainer-reporting/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke alt1-trainer-reporting
+         * @description The attestation surface of trainer reporting: completion per module and the attestations of training credit, without the curriculum. Deterministic: it applies rules to facts. Records a decision (`dec_`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (`agent.decision_recorded`). A missing or invalid input field is a 422 naming it. Needs `agents:write`.
+         */
+        post: operations["agents.invoke.alt1TrainerReporting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report types
+         * @description The 13 stakeholder-report types `POST /v1/reports/generate` accepts: audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 13 fit the default page).
+         */
+        get: operations["reporting.types"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a report
+         * @description Checks the type (unknown: 422 on `template`), its required inputs (a missing one: 422 naming it) and the system (not one of the tenant’s: 404), stores the report as `rendering` and answers 202 at once; a background job reads the tenant’s records, composes the report and renders the PDF, then sets `ready` and `downloadUrl` (`report.generated`), or `failed` after its last attempt (`report.failed`). Needs `reports:write`; audited and emitted as `report.requested`.
+         */
+        post: operations["reporting.generate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reports
+         * @description The tenant’s reports, newest first, cursor-paginated. Needs `reports:read`.
+         */
+        get: operations["reporting.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/export/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a report’s PDF
+         * @description A ready report: 200 with the PDF (`application/pdf`, `Content-Disposition: attachment`, `ETag` = its SHA-256), audited as `report.exported`. While it renders: 202 with the report (status `rendering`); poll again. A failed report: 409 `conflict` with its error. Needs `reports:read`.
+         */
+        get: operations["reporting.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule a recurring report
+         * @description Checks the type, its inputs and the system as `generate` does, and the cron expression and time zone (422 naming the field), stores the schedule and queues its first tick at the next due time; each tick makes one report (as `generate`) and queues the next. One report per due time, whatever the number of processes. Needs `reports:write`; audited and emitted as `report.scheduled`.
+         */
+        post: operations["reporting.schedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List report schedules
+         * @description The tenant’s schedules, newest first, cursor-paginated. Needs `reports:read`.
+         */
+        get: operations["reporting.schedules.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a report schedule
+         * @description One schedule of the tenant; another tenant’s is 404.
+         */
+        get: operations["reporting.schedules.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a report schedule
+         * @description Stops the schedule for good (status `deleted`; the reports it made stay). Deleting a deleted schedule: 409. Needs `reports:write`; audited and emitted as `report.schedule_deleted`.
+         */
+        delete: operations["reporting.schedules.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a report schedule
+         * @description An active schedule stops making reports (its queued tick finds it paused and does nothing); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_paused`.
+         */
+        post: operations["reporting.schedules.pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused report schedule
+         * @description A paused schedule is active again from its next due time after now (due times missed while paused are skipped); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_resumed`.
+         */
+        post: operations["reporting.schedules.resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/audit-pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a signed audit pack
+         * @description Builds a zip holding `audit-trail.json` (the audit-trail export of the range, as `POST /v1/audit-trail/export` gives it), `evidence-index.json` (every evidence record: id, title, SHA-256, controls, collection time), `report.pdf` (the given ready report, when `reportId` is sent), `keys.json` (the service’s public signing keys), `manifest.json` (every file with its SHA-256 and size, the tenant, the creation time, the signing key) and `manifest.sig` (Ed25519 signature of the manifest by the audit signing key). `svc audit verify pack.zip --trust keys.json` checks it offline. A report that is not ready: 409; another tenant’s: 404. Needs `reports:write`; audited and emitted as `report.audit_pack_created`.
+         */
+        post: operations["reporting.auditPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/notified-body-pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build a notified-body (conformity-assessment) pack
+         * @description Builds the signed zip a notified body reviews for one high-risk system: `technical-documentation.json` and `.md` (the nine Annex IV sections filled from the tenant’s records, each with its sources, and the sections with nothing on record listed as missing), `qms-evidence.json` (evidence citing Art. 17 or quality-management controls), `agent-decisions.json` (the agents’ decisions about the system), `keys.json`, `manifest.json` and `manifest.sig` as in the audit pack. A system that is not the tenant’s: 404. Needs `reports:write`; audited and emitted as `report.notified_body_pack_created`.
+         */
+        post: operations["reporting.notifiedBodyPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/packs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pack
+         * @description One pack of the tenant with its file list; another tenant’s is 404.
+         */
+        get: operations["reporting.packs.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/packs/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a pack
+         * @description The zip (`application/zip`, `Content-Disposition: attachment`, `ETag` = its SHA-256). Needs `reports:read`; audited as `report.exported`.
+         */
+        get: operations["reporting.packs.download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a report
+         * @description One report of the tenant with its status; another tenant’s is 404.
+         */
+        get: operations["reporting.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit schedules
+         * @description The tenant’s audit schedules, newest first, cursor-paginated, filtered by status and framework. Needs `audit_engine:read`.
+         */
+        get: operations["audit_engine.schedules.list"];
+        put?: never;
+        /**
+         * Schedule recurring audits
+         * @description Creates an active schedule: each due time of the cron expression (UTC) starts one run of the framework over the scope, once whatever the number of worker processes. The framework must be a known dictionary and the scope must select controls of its latest version (422 otherwise); the framework must be activated when a due time comes, else that due time records `lastError` and starts nothing. Needs `audit_engine:write`; audited and emitted as `audit.schedule_created`.
+         */
+        post: operations["audit_engine.schedules.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an audit schedule
+         * @description One schedule of the tenant; another tenant’s is 404.
+         */
+        get: operations["audit_engine.schedules.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an audit schedule
+         * @description Marks the schedule `deleted`: no further run starts; the record and its runs stay for the audit trail. Deleting twice: 409. Audited as `audit.schedule_deleted`.
+         */
+        delete: operations["audit_engine.schedules.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/schedules/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an audit schedule
+         * @description Stops an active schedule: its due times start nothing until it is resumed. From another state: 409. Audited as `audit.schedule_paused`.
+         */
+        post: operations["audit_engine.schedules.pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/schedules/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume an audit schedule
+         * @description Restarts a paused schedule from its next due time after now. From another state: 409. Audited as `audit.schedule_resumed`.
+         */
+        post: operations["audit_engine.schedules.resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an audit run
+         * @description Starts a run of an activated framework over a scope and answers 202 at once: the run pins the framework version the tenant activated, the tenant’s taxonomy bundle hash and the rule set, and a background job evaluates every control in scope (evidence present, evidence fresh, linked obligations met, attestations current), writes one finding per failed check and completes the run. A framework the tenant has not activated, an unknown framework or a scope that selects no control: 422 naming the field. Needs `audit_engine:write`; audited and emitted as `audit.run_started`, then `audit.run_completed` and one `audit.finding_opened` per finding.
+         */
+        post: operations["audit_engine.run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit runs
+         * @description The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.
+         */
+        get: operations["audit_engine.runs.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an audit run
+         * @description One run with its status, counts and pinned content; another tenant’s is 404.
+         */
+        get: operations["audit_engine.runs.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit findings
+         * @description Findings of the tenant’s runs, newest first, cursor-paginated, filtered by run, severity, status, control and check (combined with AND). Needs `audit_engine:read`.
+         */
+        get: operations["audit_engine.findings.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/findings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an audit finding
+         * @description One finding with the facts that led to it; another tenant’s is 404.
+         */
+        get: operations["audit_engine.findings.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/findings/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve an audit finding
+         * @description Marks an open finding `resolved` with how it was resolved. A resolved finding: 409. The run’s findings hash does not change (it covers what the run found). Needs `audit_engine:write`; audited and emitted as `audit.finding_resolved`.
+         */
+        post: operations["audit_engine.findings.resolve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay an audit run
+         * @description Re-evaluates the inputs a completed (or attested) run stored (its controls, obligations, evidence and attestations with their dates, and its as-of instant) with the current rules, and compares the hash of the findings with the stored one, listing every divergence. A running or failed run: 409. Needs `audit_engine:read`; audited as `audit.run_replayed`.
+         */
+        post: operations["audit_engine.replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/sign-off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign off an audit run
+         * @description The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`.
+         */
+        post: operations["audit_engine.signOff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit-engine/attest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attest an audit run
+         * @description Closes a signed-off run (status `attested`) with an attestation record holding the hashes of the run, of its findings and of the sign-off. Before the sign-off, or a run already attested: 409. Needs `audit_engine:attest`; audited and emitted as `audit.attested`.
+         */
+        post: operations["audit_engine.attest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/tenants": {
         parameters: {
             query?: never;
@@ -9118,106 +10414,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "audit.run_started": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An audit-engine run started.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.audit.run_started"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "audit.run_completed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An audit-engine run finished.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.audit.run_completed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "audit.finding_opened": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An audit finding was opened.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.audit.finding_opened"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "audit.finding_resolved": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An audit finding was resolved.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.audit.finding_resolved"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "audit.signed_off": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An audit was signed off.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.audit.signed_off"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "audit.log_batch_received": {
         parameters: {
             query?: never;
@@ -9232,186 +10428,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.audit.log_batch_received"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "agent.invoked": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An agent was invoked.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.agent.invoked"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "agent.decision_recorded": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An agent decision was recorded in the audit trail.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.agent.decision_recorded"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "agent.failed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An agent invocation failed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.agent.failed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "agent.replayed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A decision was replayed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.agent.replayed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.requested": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A report was requested.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.requested"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.generated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A report finished rendering.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.generated"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.failed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A report failed to render.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.failed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.scheduled": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A report schedule was created.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.scheduled"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.exported": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A report was exported.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.exported"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12378,6 +13394,466 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "agent.decision_recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent recorded a decision (invoked through the API or by a routed event).
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.agent.decision_recorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event routed to an agent could not be decided (its input was refused or a record is missing).
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.agent.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report was requested; it is rendering.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.requested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.generated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report’s PDF was rendered and stored; it is ready to download.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.generated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report could not be rendered after its last attempt.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring report was scheduled.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.scheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.exported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report’s PDF or a pack was downloaded.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.exported"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.schedule_paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report schedule was paused.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.schedule_paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.schedule_resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A paused report schedule was resumed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.schedule_resumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.schedule_deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A report schedule was deleted.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.schedule_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.audit_pack_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed audit pack was built.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.audit_pack_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.notified_body_pack_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed notified-body pack was built.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.notified_body_pack_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.schedule_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit schedule was created.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.schedule_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.schedule_paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit schedule was paused.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.schedule_paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.schedule_resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit schedule was resumed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.schedule_resumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.schedule_deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit schedule was deleted.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.schedule_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.run_started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit-engine run started; its evaluation runs in the background.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.run_started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.run_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit-engine run finished evaluating (completed or failed); the data carries its counts.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.run_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.run_replayed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A run’s stored inputs were re-evaluated; the data says whether the findings matched.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.run_replayed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.finding_opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A run found a control failing a check.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.finding_opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.finding_resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit finding was resolved.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.finding_resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.signed_off": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An accountable owner signed off an audit run.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.signed_off"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.attested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An audit run was attested and closed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.audit.attested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "document.uploaded": {
         parameters: {
             query?: never;
@@ -13927,6 +15403,5822 @@ export interface components {
             displayName?: string;
         };
         /**
+         * @example {}
+         * @example {
+         *       "template": "partner-program"
+         *     }
+         */
+        AgentAlt1PartnerReportingInput: {
+            /**
+             * @description The report type to compose, one of `partner-program`, `partner`; `partner-program` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+            /**
+             * @description Id of one marketplace engagement to report on; without it the report covers every engagement.
+             * @example eng_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId?: string;
+        };
+        /**
+         * @description The output of `alt1-partner-reporting` and the decision that records it.
+         * @example {
+         *       "template": "partner-program",
+         *       "title": "Partner-program report",
+         *       "audience": "Partner-program managers and partners",
+         *       "templateId": "pdf/partner-program@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Client rollups",
+         *           "block": "clientRollups",
+         *           "paragraphs": [
+         *             "Each client system rolled up from its assessments, evidence and findings."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "System",
+         *               "Assessments",
+         *               "Avg completion",
+         *               "Evidence",
+         *               "Open findings"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "sys_credit_scoring_v2",
+         *                 "1",
+         *                 "42.9%",
+         *                 "3",
+         *                 "1"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "partner-program-manager",
+         *         "finance-controller"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "alt1-partner-reporting",
+         *         "allowedTypes": [
+         *           "partner-program",
+         *           "partner"
+         *         ],
+         *         "defaultType": "partner-program",
+         *         "blocks": [
+         *           "clientRollups",
+         *           "jointCustomers",
+         *           "evidencePack"
+         *         ]
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "alt1-partner-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentAlt1PartnerReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "template": "executive"
+         *     }
+         */
+        AgentAlt1ReportingInput: {
+            /**
+             * @description The report type to compose, one of `engineer`, `executive`; `executive` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+        };
+        /**
+         * @description The output of `alt1-reporting` and the decision that records it.
+         * @example {
+         *       "template": "executive",
+         *       "title": "Executive one-page summary",
+         *       "audience": "Executive leadership",
+         *       "templateId": "pdf/executive@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Key indicators",
+         *           "block": "kpis",
+         *           "paragraphs": [
+         *             "The indicators of the compliance programme on the report date."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "Indicator",
+         *               "Value"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "Compliance posture",
+         *                 "12.5%"
+         *               ],
+         *               [
+         *                 "Open findings",
+         *                 "3"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "chief-executive-officer",
+         *         "chief-risk-officer"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "alt1-reporting",
+         *         "allowedTypes": [
+         *           "engineer",
+         *           "executive"
+         *         ],
+         *         "defaultType": "executive",
+         *         "blocks": null
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "alt1-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentAlt1ReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "query": "access control evidence"
+         *     }
+         * @example {
+         *       "query": "evidence older than 90 days",
+         *       "limit": 10
+         *     }
+         */
+        AgentAlt1SearchInput: {
+            /** @description What to look for, in natural language (`evidence older than 90 days`). */
+            query: string;
+            /** @description Kinds of record to search (ids of `GET /v1/search/kinds`); the facade’s preset when absent. */
+            kinds?: string[];
+            /** @description Hits to return, 1 to 50; the facade’s preset when absent. */
+            limit?: number;
+        };
+        /**
+         * @description The output of `alt1-search` and the decision that records it.
+         * @example {
+         *       "parsed": {
+         *         "terms": "risk management",
+         *         "kinds": [
+         *           "control",
+         *           "clause"
+         *         ],
+         *         "filters": {
+         *           "framework": [
+         *             "eu-ai-act"
+         *           ]
+         *         },
+         *         "dateFilter": null,
+         *         "matched": [
+         *           "framework: \"ai act\" -> eu-ai-act"
+         *         ]
+         *       },
+         *       "total": 1,
+         *       "hits": [
+         *         {
+         *           "rank": 1,
+         *           "kind": "control",
+         *           "id": "eu-ai-act@1.0.0/AIA-RMS-01",
+         *           "title": "Risk management system",
+         *           "score": 12.5,
+         *           "engineScore": 12.5,
+         *           "snippet": null,
+         *           "fields": {
+         *             "framework": [
+         *               "eu-ai-act"
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "alt1-search",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentAlt1SearchOutputDecision: {
+            /** @description How the query was understood. */
+            parsed: {
+                /** @description The BM25 terms sent to the engine (the query without the words turned into filters). */
+                terms: string;
+                /** @description Kinds searched. */
+                kinds: string[];
+                /** @description Facet filters read from the query. */
+                filters: {
+                    [key: string]: string[];
+                };
+                /** @description A date condition read from the query (`older than 90 days`), applied to the hits. */
+                dateFilter: {
+                    /** @description The date fields the condition applies to, as `kind.field` pairs joined by commas (`evidence.collectedAt`). */
+                    field: string;
+                    /** @description Hits dated before this day match (YYYY-MM-DD); null when the query sets no upper bound. */
+                    before: string | null;
+                    /** @description Hits dated on or after this day match (YYYY-MM-DD); null when the query sets no lower bound. */
+                    after: string | null;
+                } | null;
+                /** @description Which rule turned which words into a kind or a filter. */
+                matched: string[];
+            };
+            /** @description Hits after the filters, before the limit. */
+            total: number;
+            /** @description Ranked hits. */
+            hits: {
+                /** @description Position after the date condition and the boosts, 1 first. */
+                rank: number;
+                /** @description Kind of record (`control`, `evidence`). */
+                kind: string;
+                /** @description Id of the record: a dictionary reference (`eu-ai-act@1.0.0/AIA-RMS-01`) or the id of the tenant’s record. */
+                id: string;
+                /** @description Title of the record. */
+                title: string;
+                /** @description Engine score times the facade’s boost for the kind. */
+                score: number;
+                /** @description BM25 score of the engine. */
+                engineScore: number;
+                /** @description Up to 200 characters of the record’s text around the first matched term; null when the record has no text. */
+                snippet: string | null;
+                /** @description Facet and date fields of the record as the engine indexes them (`framework`, `collectedAt`). */
+                fields: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "template": "trainer"
+         *     }
+         */
+        AgentAlt1TrainerReportingInput: {
+            /**
+             * @description The report type to compose, one of `trainer`; `trainer` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+        };
+        /**
+         * @description The output of `alt1-trainer-reporting` and the decision that records it.
+         * @example {
+         *       "template": "trainer",
+         *       "title": "Training cohort and curriculum report",
+         *       "audience": "Trainers and training providers",
+         *       "templateId": "pdf/trainer@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Attestations of training credit",
+         *           "block": "trainingAttestations",
+         *           "paragraphs": [
+         *             "Each completion with its signed certificate, which attests the credit."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "Person",
+         *               "Module",
+         *               "Completed",
+         *               "Score",
+         *               "Certificate",
+         *               "Valid until"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "Ines Duarte",
+         *                 "AI literacy basics",
+         *                 "2026-11-02",
+         *                 "92",
+         *                 "crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *                 "2027-11-02"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "training-lead",
+         *         "human-resources"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "alt1-trainer-reporting",
+         *         "allowedTypes": [
+         *           "trainer"
+         *         ],
+         *         "defaultType": "trainer",
+         *         "blocks": [
+         *           "trainingCompletion",
+         *           "trainingAttestations"
+         *         ]
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "alt1-trainer-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentAlt1TrainerReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "template": "internal"
+         *     }
+         */
+        AgentAlt2ReportingInput: {
+            /**
+             * @description The report type to compose, one of `regulator`, `board`, `shariah-board`, `audit-committee`, `partner`, `investor`, `customer`, `internal`, `engineer`, `executive`, `consultant`, `trainer`, `partner-program`; `internal` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+            /**
+             * @description Id of one marketplace engagement to report on; without it the report covers every engagement.
+             * @example eng_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId?: string;
+        };
+        /**
+         * @description The output of `alt2-reporting` and the decision that records it.
+         * @example {
+         *       "template": "internal",
+         *       "title": "Internal compliance status report",
+         *       "audience": "Compliance, risk and privacy teams",
+         *       "templateId": "pdf/internal@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Records at a glance",
+         *           "block": "overview",
+         *           "paragraphs": [
+         *             "How many records of each kind the organisation keeps."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "Records",
+         *               "Count"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "Evidence items",
+         *                 "14"
+         *               ],
+         *               [
+         *                 "Risks",
+         *                 "6"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "compliance-officer"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "alt2-reporting",
+         *         "allowedTypes": [
+         *           "regulator",
+         *           "board",
+         *           "shariah-board",
+         *           "audit-committee",
+         *           "partner",
+         *           "investor",
+         *           "customer",
+         *           "internal",
+         *           "engineer",
+         *           "executive",
+         *           "consultant",
+         *           "trainer",
+         *           "partner-program"
+         *         ],
+         *         "defaultType": "internal",
+         *         "blocks": null
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "alt2-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentAlt2ReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "query": "human oversight"
+         *     }
+         * @example {
+         *       "query": "evidence older than 90 days",
+         *       "limit": 10
+         *     }
+         */
+        AgentAlt2SearchInput: {
+            /** @description What to look for, in natural language (`evidence older than 90 days`). */
+            query: string;
+            /** @description Kinds of record to search (ids of `GET /v1/search/kinds`); the facade’s preset when absent. */
+            kinds?: string[];
+            /** @description Hits to return, 1 to 50; the facade’s preset when absent. */
+            limit?: number;
+        };
+        /**
+         * @description The output of `alt2-search` and the decision that records it.
+         * @example {
+         *       "parsed": {
+         *         "terms": "risk management",
+         *         "kinds": [
+         *           "control",
+         *           "clause"
+         *         ],
+         *         "filters": {
+         *           "framework": [
+         *             "eu-ai-act"
+         *           ]
+         *         },
+         *         "dateFilter": null,
+         *         "matched": [
+         *           "framework: \"ai act\" -> eu-ai-act"
+         *         ]
+         *       },
+         *       "total": 1,
+         *       "hits": [
+         *         {
+         *           "rank": 1,
+         *           "kind": "control",
+         *           "id": "eu-ai-act@1.0.0/AIA-RMS-01",
+         *           "title": "Risk management system",
+         *           "score": 12.5,
+         *           "engineScore": 12.5,
+         *           "snippet": null,
+         *           "fields": {
+         *             "framework": [
+         *               "eu-ai-act"
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "alt2-search",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentAlt2SearchOutputDecision: {
+            /** @description How the query was understood. */
+            parsed: {
+                /** @description The BM25 terms sent to the engine (the query without the words turned into filters). */
+                terms: string;
+                /** @description Kinds searched. */
+                kinds: string[];
+                /** @description Facet filters read from the query. */
+                filters: {
+                    [key: string]: string[];
+                };
+                /** @description A date condition read from the query (`older than 90 days`), applied to the hits. */
+                dateFilter: {
+                    /** @description The date fields the condition applies to, as `kind.field` pairs joined by commas (`evidence.collectedAt`). */
+                    field: string;
+                    /** @description Hits dated before this day match (YYYY-MM-DD); null when the query sets no upper bound. */
+                    before: string | null;
+                    /** @description Hits dated on or after this day match (YYYY-MM-DD); null when the query sets no lower bound. */
+                    after: string | null;
+                } | null;
+                /** @description Which rule turned which words into a kind or a filter. */
+                matched: string[];
+            };
+            /** @description Hits after the filters, before the limit. */
+            total: number;
+            /** @description Ranked hits. */
+            hits: {
+                /** @description Position after the date condition and the boosts, 1 first. */
+                rank: number;
+                /** @description Kind of record (`control`, `evidence`). */
+                kind: string;
+                /** @description Id of the record: a dictionary reference (`eu-ai-act@1.0.0/AIA-RMS-01`) or the id of the tenant’s record. */
+                id: string;
+                /** @description Title of the record. */
+                title: string;
+                /** @description Engine score times the facade’s boost for the kind. */
+                score: number;
+                /** @description BM25 score of the engine. */
+                engineScore: number;
+                /** @description Up to 200 characters of the record’s text around the first matched term; null when the record has no text. */
+                snippet: string | null;
+                /** @description Facet and date fields of the record as the engine indexes them (`framework`, `collectedAt`). */
+                fields: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "days": 30
+         *     }
+         * @example {
+         *       "days": 7
+         *     }
+         */
+        AgentAnalyticsInsightInput: {
+            /** @description Length of the window ending today, 1 to 90 days; 30 when absent. */
+            days?: number;
+        };
+        /**
+         * @description The output of `analytics-insight` and the decision that records it.
+         * @example {
+         *       "window": {
+         *         "from": "2026-10-22",
+         *         "to": "2026-11-20",
+         *         "days": 30
+         *       },
+         *       "events": 42,
+         *       "kinds": [
+         *         {
+         *           "kind": "evidence.uploaded",
+         *           "total": 12,
+         *           "perDay": 0.4,
+         *           "slope": 0.05,
+         *           "trend": "rising"
+         *         }
+         *       ],
+         *       "anomalies": [
+         *         {
+         *           "kind": "evidence.uploaded",
+         *           "date": "2026-11-19",
+         *           "count": 9,
+         *           "mean": 0.3,
+         *           "stddev": 1.6,
+         *           "z": 5.4
+         *         }
+         *       ],
+         *       "overBudget": {
+         *         "events": 1,
+         *         "share": 0.0238,
+         *         "byKind": [
+         *           {
+         *             "kind": "incident.opened",
+         *             "count": 1
+         *           }
+         *         ]
+         *       },
+         *       "drifts": {
+         *         "open": 0,
+         *         "top": []
+         *       },
+         *       "insights": [
+         *         "evidence.uploaded: 9 events on 2026-11-19, z = 5.4 against the window."
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "analytics-insight",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentAnalyticsInsightOutputDecision: {
+            /** @description The window read, both days included. */
+            window: {
+                /** @description First day of the window (YYYY-MM-DD, UTC). */
+                from: string;
+                /** @description Last day of the window: the day of the invocation (YYYY-MM-DD, UTC). */
+                to: string;
+                /** @description Number of days in the window, 1 to 90. */
+                days: number;
+            };
+            /** @description Events of the tenant in the window. */
+            events: number;
+            /** @description Per event kind: total, daily mean and trend, busiest first. */
+            kinds: {
+                /** @description Event kind (`evidence.uploaded`). */
+                kind: string;
+                /** @description Events of the kind in the window. */
+                total: number;
+                /** @description Mean number of events of the kind per day over the window, to 4 decimals. */
+                perDay: number;
+                /** @description Least-squares slope of the daily counts, events per day per day. */
+                slope: number;
+                /**
+                 * @description `rising` or `falling` when slope × days / daily mean is beyond the rules’ threshold of 0.5 in that direction, `flat` otherwise.
+                 * @enum {string}
+                 */
+                trend: "rising" | "falling" | "flat";
+            }[];
+            /** @description Days whose count of a kind is above the z-score threshold of the rules, strongest first. */
+            anomalies: {
+                /** @description Event kind. */
+                kind: string;
+                /** @description The anomalous day (YYYY-MM-DD, UTC). */
+                date: string;
+                /** @description Events of the kind on that day (at least 3). */
+                count: number;
+                /** @description Mean daily count of the kind over the window, to 4 decimals. */
+                mean: number;
+                /** @description Population standard deviation of the daily counts of the kind over the window, to 4 decimals. */
+                stddev: number;
+                /** @description z-score of the day, (count − mean) / stddev, to 4 decimals; at least the rules’ threshold of 3. */
+                z: number;
+            }[];
+            /** @description Events whose latency exceeded their budget. */
+            overBudget: {
+                /** @description Events in the window whose latency exceeded their budget. */
+                events: number;
+                /** @description Share of the window’s events that were over budget, 0 to 1, to 4 decimals. */
+                share: number;
+                /** @description Over-budget events per kind, most first. */
+                byKind: {
+                    /** @description Event kind. */
+                    kind: string;
+                    /** @description Events of the kind over budget in the window. */
+                    count: number;
+                }[];
+            };
+            /** @description Open drift findings of reconciliation, oldest first. */
+            drifts: {
+                /** @description Number of open drift findings of the tenant (whatever the window). */
+                open: number;
+                /** @description The oldest open drift findings, at most 10, oldest first. */
+                top: {
+                    /** @description Id of the drift finding. */
+                    id: string;
+                    /** @description The reconciliation check that found the drift. */
+                    check: string;
+                    /** @description Type of drift the check reported. */
+                    type: string;
+                    /** @description What drifted: the record or setting the finding concerns. */
+                    subject: string;
+                    /** @description Whole days since the drift was first seen, 0 or more. */
+                    ageDays: number;
+                }[];
+            };
+            /** @description The signals above in sentences, most important first. */
+            insights: string[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "protectedAttribute": "sex",
+         *       "groups": [
+         *         {
+         *           "name": "male",
+         *           "selected": 80,
+         *           "total": 100
+         *         },
+         *         {
+         *           "name": "female",
+         *           "selected": 60,
+         *           "total": 100
+         *         }
+         *       ]
+         *     }
+         */
+        AgentBiasEvaluatorInput: {
+            /** @description The attribute the groups split on (`sex`, `age_band`). */
+            protectedAttribute: string;
+            /** @description Outcome counts per group, at least two groups. */
+            groups: {
+                /** @description Name of the group. */
+                name: string;
+                /** @description Members of the group with the favourable outcome. */
+                selected: number;
+                /** @description Members of the group evaluated. */
+                total: number;
+                /** @description Qualified members who got the favourable outcome. */
+                truePositives?: number;
+                /** @description Qualified members (ground truth positives). */
+                positives?: number;
+            }[];
+        };
+        /**
+         * @description The output of `bias-evaluator` and the decision that records it.
+         * @example {
+         *       "protectedAttribute": "sex",
+         *       "referenceGroup": "male",
+         *       "groups": [
+         *         {
+         *           "name": "male",
+         *           "total": 100,
+         *           "selected": 80,
+         *           "selectionRate": 0.8,
+         *           "impactRatio": 1,
+         *           "truePositiveRate": null,
+         *           "flags": []
+         *         },
+         *         {
+         *           "name": "female",
+         *           "total": 100,
+         *           "selected": 60,
+         *           "selectionRate": 0.6,
+         *           "impactRatio": 0.75,
+         *           "truePositiveRate": null,
+         *           "flags": [
+         *             "four_fifths"
+         *           ]
+         *         }
+         *       ],
+         *       "metrics": {
+         *         "demographicParityDifference": 0.2,
+         *         "disparateImpactRatio": 0.75,
+         *         "equalOpportunityDifference": null
+         *       },
+         *       "findings": [
+         *         {
+         *           "metric": "disparate_impact_ratio",
+         *           "value": 0.75,
+         *           "threshold": 0.8,
+         *           "flagged": true
+         *         }
+         *       ],
+         *       "verdict": "flagged",
+         *       "citations": [
+         *         {
+         *           "ref": "art-10-2",
+         *           "title": "Data governance practices"
+         *         }
+         *       ],
+         *       "summary": "Selection rates by sex differ: female is selected at 0.6, 75% of the rate of male (0.8).",
+         *       "object": "svc.agents.decision",
+         *       "agent": "bias-evaluator",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentBiasEvaluatorOutputDecision: {
+            /** @description The attribute the groups split on, as given. */
+            protectedAttribute: string;
+            /** @description The group with the highest selection rate, against which ratios are taken. */
+            referenceGroup: string;
+            /** @description Each group with its rates and flags, in input order. */
+            groups: {
+                /** @description Name of the group. */
+                name: string;
+                /** @description Members of the group evaluated. */
+                total: number;
+                /** @description Members of the group with the favourable outcome. */
+                selected: number;
+                /** @description Selected over total, 0 to 1, to 4 decimals. */
+                selectionRate: number;
+                /** @description Selection rate over the reference group’s. */
+                impactRatio: number;
+                /** @description True positives over positives, 0 to 1, to 4 decimals; null when they were not given or positives is 0. */
+                truePositiveRate: number | null;
+                /** @description `four_fifths` when the impact ratio is below 0.8; `parity` when the selection rate is more than 0.1 below the reference group’s. */
+                flags: string[];
+            }[];
+            /** @description The fairness metrics. */
+            metrics: {
+                /** @description Highest minus lowest selection rate. */
+                demographicParityDifference: number;
+                /** @description Lowest over highest selection rate. */
+                disparateImpactRatio: number;
+                /** @description Highest minus lowest true positive rate; null without truePositives and positives. */
+                equalOpportunityDifference: number | null;
+            };
+            /** @description Each metric against its threshold. */
+            findings: {
+                /** @description The metric: `disparate_impact_ratio`, `demographic_parity_difference` or `equal_opportunity_difference`. */
+                metric: string;
+                /** @description Value of the metric, to 4 decimals; null for the equal opportunity difference when true positives and positives were not given for every group. */
+                value: number | null;
+                /** @description Threshold of the rules: the minimum 0.8 for the disparate impact ratio, the maximum 0.1 for each difference. */
+                threshold: number;
+                /** @description Whether the value crosses the threshold (a ratio below it, a difference above it). */
+                flagged: boolean;
+            }[];
+            /**
+             * @description `flagged` when any finding is flagged, `pass` otherwise.
+             * @enum {string}
+             */
+            verdict: "pass" | "flagged";
+            /** @description Clauses of the EU AI Act the summary cites. */
+            citations: {
+                /** @description Clause reference within the dictionary (`art-10-2`). */
+                ref: string;
+                /** @description Title of the clause as the dictionary gives it. */
+                title: string;
+            }[];
+            /** @description The evaluation in prose, for a reviewer. */
+            summary: string;
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "purpose": "Screens CVs and ranks job applicants for our recruiters.",
+         *       "affectedPersons": [
+         *         "job applicants"
+         *       ]
+         *     }
+         * @example {
+         *       "aiSystem": {
+         *         "name": "Support assistant",
+         *         "purpose": "Customer support chatbot on our website that answers questions about orders.",
+         *         "providerKind": "first_party",
+         *         "intendedUsers": [
+         *           "customers"
+         *         ]
+         *       },
+         *       "jurisdiction": "eu",
+         *       "applicableFrameworks": [
+         *         "eu-ai-act"
+         *       ]
+         *     }
+         * @example {
+         *       "purpose": "Monitors employees’ emotions through their webcams during video calls.",
+         *       "affectedPersons": [
+         *         "employees"
+         *       ]
+         *     }
+         */
+        AgentClassifierInput: {
+            /** @description The AI system to classify (form A). One of `aiSystem`, `purpose` or `systemId` is required. */
+            aiSystem?: {
+                /** @description Name of the AI system. */
+                name: string;
+                /** @description What the system does and for whom, in plain language; this is the text the classifier reads. */
+                purpose: string;
+                /** @description The organisation’s role for the system: `first_party` (builds and uses it), `provider`, `deployer`, `third_party`, `importer` or `distributor`; it selects which obligations are listed. */
+                providerKind?: string;
+                /** @description Who uses the system or is affected by it (for example `employees`, `students`, `patients`); read as context. */
+                intendedUsers?: string[];
+            };
+            /** @description Jurisdiction of the use (for example `eu`); informative, the Act applies to systems placed on or used in the Union market. */
+            jurisdiction?: string;
+            /** @description Framework ids the organisation applies (for example `eu-ai-act`); an unknown id is refused with a 422. */
+            applicableFrameworks?: string[];
+            /** @description The intended purpose of the system in plain language (form B). One of `aiSystem`, `purpose` or `systemId` is required. */
+            purpose?: string;
+            /** @description Groups of persons the system affects (for example `children`, `employees`, `migrants`); read as context. */
+            affectedPersons?: string[];
+            /** @description An AI system of the tenant’s declared system profiles (`/v1/public-disclosure/systems/{systemId}`): its name, purpose, context and Art. 50 and GPAI flags are read as part of the description. 404 when the tenant has no such profile. */
+            systemId?: string;
+            /** @description Cumulative training compute of a general-purpose model in FLOPs; above 10^25 systemic risk is presumed (Art. 51(2)). */
+            trainingComputeFlops?: number;
+        };
+        /**
+         * @description The output of `classifier` and the decision that records it.
+         * @example {
+         *       "riskLevel": "high",
+         *       "area": "annex-iii-4",
+         *       "rationale": "High-risk AI system: Art. 6(2) and Annex III point 4(a) (Recruitment or selection of natural persons), matched \"cvs\".",
+         *       "applicableClauses": [
+         *         "art-6",
+         *         "art-6-2",
+         *         "art-8",
+         *         "art-9",
+         *         "art-9-2",
+         *         "art-9-5",
+         *         "art-9-6",
+         *         "art-9-8",
+         *         "art-9-9",
+         *         "art-10",
+         *         "art-10-2",
+         *         "art-10-3",
+         *         "art-10-4",
+         *         "art-10-5",
+         *         "art-11",
+         *         "art-12",
+         *         "art-12-2",
+         *         "art-13",
+         *         "art-13-2",
+         *         "art-13-3",
+         *         "art-14",
+         *         "art-14-3",
+         *         "art-14-4",
+         *         "art-15",
+         *         "art-15-3",
+         *         "art-15-4",
+         *         "art-15-5",
+         *         "art-16",
+         *         "art-17",
+         *         "art-18",
+         *         "art-19",
+         *         "art-20",
+         *         "art-21",
+         *         "art-26",
+         *         "art-26-1",
+         *         "art-26-2",
+         *         "art-26-4",
+         *         "art-26-5",
+         *         "art-26-6",
+         *         "art-26-7",
+         *         "art-26-9",
+         *         "art-26-11",
+         *         "art-26-12",
+         *         "art-43",
+         *         "art-43-2",
+         *         "art-43-4",
+         *         "art-47",
+         *         "art-48",
+         *         "art-49",
+         *         "art-49-1",
+         *         "art-72",
+         *         "art-72-2",
+         *         "art-72-3",
+         *         "art-73",
+         *         "art-73-2",
+         *         "art-73-3",
+         *         "art-73-4",
+         *         "art-73-5",
+         *         "art-73-6",
+         *         "art-86",
+         *         "annex-iii",
+         *         "annex-iii-4"
+         *       ],
+         *       "matched": [
+         *         {
+         *           "rule": "annex-iii-4a-recruitment",
+         *           "level": "high",
+         *           "area": "annex-iii-4",
+         *           "provision": "Art. 6(2) and Annex III point 4(a)",
+         *           "title": "Recruitment or selection of natural persons",
+         *           "phrases": [
+         *             {
+         *               "concept": "recruitment",
+         *               "phrase": "cvs",
+         *               "source": "purpose"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "exceptions": [],
+         *       "derogation": null,
+         *       "transparencyDuties": [],
+         *       "systemicRisk": false,
+         *       "trainingComputeFlops": null,
+         *       "obligations": [
+         *         {
+         *           "id": "AIA-OBL-018",
+         *           "title": "Establish a risk management system",
+         *           "clauseRef": "art-9",
+         *           "actor": "provider",
+         *           "applicableFrom": "2026-08-02"
+         *         },
+         *         {
+         *           "id": "AIA-OBL-067",
+         *           "title": "Use according to instructions",
+         *           "clauseRef": "art-26-1",
+         *           "actor": "deployer",
+         *           "applicableFrom": "2026-08-02"
+         *         },
+         *         {
+         *           "id": "AIA-OBL-074",
+         *           "title": "Inform workers before workplace use",
+         *           "clauseRef": "art-26-7",
+         *           "actor": "deployer",
+         *           "applicableFrom": "2026-08-02"
+         *         },
+         *         {
+         *           "id": "AIA-OBL-088",
+         *           "title": "Register high-risk systems in EU database",
+         *           "clauseRef": "art-49-1",
+         *           "actor": "provider",
+         *           "applicableFrom": "2026-08-02"
+         *         }
+         *       ],
+         *       "appliesFrom": {
+         *         "date": "2027-12-02",
+         *         "source": "Art. 113 as amended by the 2026 digital omnibus",
+         *         "asEnacted": {
+         *           "date": "2026-08-02",
+         *           "source": "Art. 113"
+         *         },
+         *         "inEffect": false
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "classifier",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentClassifierOutputDecision: {
+            /**
+             * @description EU AI Act class: prohibited practice (Art. 5), high-risk (Art. 6), general-purpose AI model (Art. 3(63), 51-55), limited risk with transparency duties (Art. 50), or minimal risk.
+             * @enum {string}
+             */
+            riskLevel: "prohibited" | "high" | "gpai" | "limited" | "minimal";
+            /** @description The provision the class mainly rests on: `art5-a` to `art5-h`, `annex-i`, `annex-iii-1` to `annex-iii-8`, `gpai`, `art50` or `minimal`. */
+            area: string;
+            /** @description Why: the provisions applied, the phrases that triggered them, the exceptions and derogations considered. */
+            rationale: string;
+            /** @description Clause ids of the `eu-ai-act` dictionary that apply, in the dictionary’s order (for example `art-5-1-f`, `annex-iii-4`). */
+            applicableClauses: string[];
+            /** @description Every rule that fired, of every class, in the rule set’s order. */
+            matched: {
+                /** @description Id of the rule that fired. */
+                rule: string;
+                /**
+                 * @description EU AI Act class: prohibited practice (Art. 5), high-risk (Art. 6), general-purpose AI model (Art. 3(63), 51-55), limited risk with transparency duties (Art. 50), or minimal risk.
+                 * @enum {string}
+                 */
+                level: "prohibited" | "high" | "gpai" | "limited" | "minimal";
+                /** @description The provision the class mainly rests on: `art5-a` to `art5-h`, `annex-i`, `annex-iii-1` to `annex-iii-8`, `gpai`, `art50` or `minimal`. */
+                area: string;
+                /** @description The provision the rule applies. */
+                provision: string;
+                /** @description What the rule recognises. */
+                title: string;
+                /** @description The phrases that made it fire. */
+                phrases: {
+                    /** @description The concept of the rule set that matched (for example `emotion` or `workplace`). */
+                    concept: string;
+                    /** @description The words of the normalised description that matched it. */
+                    phrase: string;
+                    /** @description Where they were found: `name`, `purpose`, `persons` (affected persons or intended users) or `systemProfile`. */
+                    source: string;
+                }[];
+            }[];
+            /** @description Rules whose conditions were met but that an exception or exclusion set aside (emotion recognition for safety reasons, fraud detection, biometric verification, the Art. 5(1)(h) exceptions). */
+            exceptions: {
+                /** @description Id of the rule that did not apply. */
+                rule: string;
+                /** @description Its provision. */
+                provision: string;
+                /** @description The exception or exclusion that applies. */
+                reason: string;
+                /** @description The phrases that triggered the exception. */
+                phrases: {
+                    /** @description The concept of the rule set that matched (for example `emotion` or `workplace`). */
+                    concept: string;
+                    /** @description The words of the normalised description that matched it. */
+                    phrase: string;
+                    /** @description Where they were found: `name`, `purpose`, `persons` (affected persons or intended users) or `systemProfile`. */
+                    source: string;
+                }[];
+            }[];
+            /** @description The Art. 6(3) derogation when an Annex III use shows one of its grounds; null otherwise. */
+            derogation: {
+                /** @description Whether the Annex III use is not high-risk under Art. 6(3). */
+                applies: boolean;
+                /** @description The Art. 6(3) grounds the description shows. */
+                grounds: {
+                    /** @description The ground, `art-6-3-a` to `art-6-3-d`. */
+                    clause: string;
+                    /** @description What the ground covers. */
+                    title: string;
+                    /** @description The phrases that show it. */
+                    phrases: {
+                        /** @description The concept of the rule set that matched (for example `emotion` or `workplace`). */
+                        concept: string;
+                        /** @description The words of the normalised description that matched it. */
+                        phrase: string;
+                        /** @description Where they were found: `name`, `purpose`, `persons` (affected persons or intended users) or `systemProfile`. */
+                        source: string;
+                    }[];
+                }[];
+                /** @description The phrase that shows the system profiles natural persons, which excludes the derogation; null when it does not. */
+                blockedBy: {
+                    /** @description The concept of the rule set that matched (for example `emotion` or `workplace`). */
+                    concept: string;
+                    /** @description The words of the normalised description that matched it. */
+                    phrase: string;
+                    /** @description Where they were found: `name`, `purpose`, `persons` (affected persons or intended users) or `systemProfile`. */
+                    source: string;
+                } | null;
+                /** @description The Annex III rules the derogation concerns. */
+                rules: string[];
+            } | null;
+            /** @description Art. 50 duties, which hold alongside the high-risk, GPAI and limited classes (none for a prohibited practice). */
+            transparencyDuties: {
+                /** @description The paragraph of Art. 50 (`art-50-1` to `art-50-4`). */
+                clause: string;
+                /** @description Title of the clause in the dictionary. */
+                title: string;
+                /** @description Who bears the duty: `provider` or `deployer`. */
+                holder: string;
+                /** @description What must be done. */
+                duty: string;
+                /** @description The rule that triggered it. */
+                rule: string;
+            }[];
+            /** @description For a general-purpose AI model: systemic risk presumed (compute above 10^25 FLOPs, Art. 51(2)) or designated. */
+            systemicRisk: boolean;
+            /** @description The training compute given or read from the description; null when neither. */
+            trainingComputeFlops: number | null;
+            /** @description The dictionary’s obligations of the applicable clauses for the roles the provider kind implies, by id. */
+            obligations: {
+                /** @description Obligation id in the dictionary. */
+                id: string;
+                /** @description The obligation. */
+                title: string;
+                /** @description The clause it comes from. */
+                clauseRef: string;
+                /** @description Who bears it (provider, deployer, operator, gpai-provider, ...). */
+                actor: string;
+                /** @description Date it applies from, as the dictionary gives it (YYYY-MM-DD). */
+                applicableFrom: string;
+            }[];
+            /** @description When the class’s obligations apply; null for minimal risk. */
+            appliesFrom: {
+                /** @description Date the class’s obligations apply from (YYYY-MM-DD). */
+                date: string;
+                /** @description The provision that sets the date. */
+                source: string;
+                /** @description The date as originally enacted, when an amendment moved it; null otherwise. */
+                asEnacted: {
+                    /** @description Date the obligations applied from as originally enacted (YYYY-MM-DD). */
+                    date: string;
+                    /** @description The provision that set the original date. */
+                    source: string;
+                } | null;
+                /** @description Whether the date had passed when the decision was made. */
+                inEffect: boolean;
+            } | null;
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "systemId": "sys_credit_scoring"
+         *     }
+         */
+        AgentConformityGuideInput: {
+            /** @description The AI system: the `systemId` of its disclosure profile, assessments, evidence or RACI assignments. */
+            systemId: string;
+        };
+        /**
+         * @description The output of `conformity-guide` and the decision that records it.
+         * @example {
+         *       "systemId": "sys_credit_scoring",
+         *       "route": {
+         *         "annex": "VI",
+         *         "procedure": "Internal control (Annex VI)",
+         *         "reasons": [
+         *           "Annex III point 5 system: internal control applies."
+         *         ]
+         *       },
+         *       "sections": [
+         *         {
+         *           "id": "annex-iv-1",
+         *           "ref": "EU AI Act Annex IV point 1",
+         *           "title": "General description of the AI system",
+         *           "status": "filled",
+         *           "content": [
+         *             "Credit scoring: scores consumer credit applications."
+         *           ],
+         *           "sources": [
+         *             {
+         *               "type": "profile",
+         *               "id": "sys_credit_scoring"
+         *             }
+         *           ],
+         *           "hint": "Record the system profile."
+         *         }
+         *       ],
+         *       "missing": [
+         *         "annex-iv-9"
+         *       ],
+         *       "readinessPercent": 55.6,
+         *       "object": "svc.agents.decision",
+         *       "agent": "conformity-guide",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentConformityGuideOutputDecision: {
+            /** @description The system of the dossier. */
+            systemId: string;
+            /** @description The conformity-assessment route of Art. 43. */
+            route: {
+                /**
+                 * @description `VI` internal control, `VII` assessment with a notified body.
+                 * @enum {string}
+                 */
+                annex: "VI" | "VII";
+                /** @description Name of the procedure. */
+                procedure: string;
+                /** @description The conditions that chose the route. */
+                reasons: string[];
+            };
+            /** @description Annex IV sections in order. */
+            sections: {
+                /** @description Stable id of the section. */
+                id: string;
+                /** @description Provision the section answers. */
+                ref: string;
+                /** @description Title of the section. */
+                title: string;
+                /**
+                 * @description Whether the records fill the section wholly, in part, or not at all.
+                 * @enum {string}
+                 */
+                status: "filled" | "partial" | "missing";
+                /** @description Lines drafted from the records, in order; empty when the section is missing. */
+                content: string[];
+                /** @description Records the lines were drafted from. */
+                sources: {
+                    /** @description Kind of record the content came from (`evidence`, `risk`, `assessment`, `profile`, ...). */
+                    type: string;
+                    /** @description Id of that record. */
+                    id: string;
+                }[];
+                /** @description What to record to complete the section. */
+                hint: string;
+            }[];
+            /** @description Ids of the sections without backing records. */
+            missing: string[];
+            /** @description Share of the sections backed, a partial one counting half, to one decimal. */
+            readinessPercent: number;
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "fields": [
+         *         {
+         *           "name": "email",
+         *           "sample": "ana@example.com"
+         *         },
+         *         {
+         *           "name": "diagnosis_code",
+         *           "description": "ICD-10 diagnosis of the patient"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "datasetDescription": "Payroll export with salaries, bank account numbers and trade union membership",
+         *       "jurisdiction": "eu"
+         *     }
+         */
+        AgentDataClassifierInput: {
+            /** @description The fields to classify; either this or `datasetDescription`. */
+            fields?: {
+                /** @description Name of the field (`email`, `date_of_birth`). */
+                name: string;
+                /** @description What the field holds, in words. */
+                description?: string;
+                /** @description A sample value, used for pattern matching only. */
+                sample?: string;
+            }[];
+            /** @description A description of a whole dataset, classified as one field named `dataset`. */
+            datasetDescription?: string;
+            /** @description Jurisdiction whose rules apply (`eu`, `gb`, `us-ca`, `br`, `in`); `eu` when absent. */
+            jurisdiction?: string;
+        };
+        /**
+         * @description The output of `data-classifier` and the decision that records it.
+         * @example {
+         *       "jurisdiction": "eu",
+         *       "fields": [
+         *         {
+         *           "name": "diagnosis_code",
+         *           "level": "regulated",
+         *           "categories": [
+         *             "health"
+         *           ],
+         *           "matched": [
+         *             "health: name matches \"diagnos\""
+         *           ],
+         *           "specialCategory": true,
+         *           "specialCategoryBasis": "GDPR Art. 9(1)",
+         *           "retentionFloorDays": 3650,
+         *           "lawfulBasis": "GDPR Art. 6(1)(c) legal obligation with an Art. 9(2)(h) condition (health or social care)"
+         *         }
+         *       ],
+         *       "overall": {
+         *         "level": "regulated",
+         *         "specialCategory": true,
+         *         "retentionFloorDays": 3650,
+         *         "lawfulBasis": "GDPR Art. 6(1)(c) legal obligation with an Art. 9(2)(h) condition (health or social care)",
+         *         "counts": {
+         *           "public": 0,
+         *           "internal": 0,
+         *           "confidential": 0,
+         *           "restricted": 0,
+         *           "regulated": 1
+         *         }
+         *       },
+         *       "handling": [
+         *         "Encrypt at rest and in transit; access on a need-to-know basis with logging."
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "data-classifier",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentDataClassifierOutputDecision: {
+            /** @description Jurisdiction whose rules were applied. */
+            jurisdiction: string;
+            /** @description Each field with its level, categories and recommendations, in input order. */
+            fields: {
+                /** @description Name of the field (or `dataset` for a dataset description). */
+                name: string;
+                /**
+                 * @description Classification level: public, internal, confidential, restricted or regulated.
+                 * @enum {string}
+                 */
+                level: "public" | "internal" | "confidential" | "restricted" | "regulated";
+                /** @description Data categories the rules recognised in the field. */
+                categories: string[];
+                /** @description Why: each rule that matched and on what. */
+                matched: string[];
+                /** @description Whether the field holds special-category data (GDPR Art. 9). */
+                specialCategory: boolean;
+                /** @description The provision that makes it special, null when it is not. */
+                specialCategoryBasis: string | null;
+                /** @description Minimum retention the rules attach to the most demanding category, in days (0: none). */
+                retentionFloorDays: number;
+                /** @description Recommended lawful basis for processing the field. */
+                lawfulBasis: string;
+            }[];
+            /** @description The dataset as a whole. */
+            overall: {
+                /**
+                 * @description The highest level of any field.
+                 * @enum {string}
+                 */
+                level: "public" | "internal" | "confidential" | "restricted" | "regulated";
+                /** @description Whether any field holds special-category data. */
+                specialCategory: boolean;
+                /** @description The longest retention floor of any field. */
+                retentionFloorDays: number;
+                /** @description Lawful basis recommended for the dataset as a whole (that of its highest-level field). */
+                lawfulBasis: string;
+                /** @description Fields per level. */
+                counts: {
+                    /** @description Number of fields classified `public`. */
+                    public: number;
+                    /** @description Number of fields classified `internal`. */
+                    internal: number;
+                    /** @description Number of fields classified `confidential`. */
+                    confidential: number;
+                    /** @description Number of fields classified `restricted`. */
+                    restricted: number;
+                    /** @description Number of fields classified `regulated`. */
+                    regulated: number;
+                };
+            };
+            /** @description Handling requirements of the overall level, from the dictionary. */
+            handling: string[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "flows": [
+         *         {
+         *           "from": "dst_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "to": "sbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *         }
+         *       ]
+         *     }
+         */
+        AgentDataMapperInput: {
+            /** @description Facts about declared stores that the store records do not carry. */
+            stores?: {
+                /** @description Id of a declared data store (`dst_...`). */
+                storeId: string;
+                /** @description Where the store is hosted (`eu`, `us`, `eu/de`); the tenant’s region when absent. */
+                region?: string;
+                /**
+                 * @description How many records it holds, roughly; by the kind of store when absent.
+                 * @enum {string}
+                 */
+                volume?: "low" | "medium" | "high";
+            }[];
+            /** @description Declared flows between stores and sub-processors. */
+            flows?: {
+                /** @description Id of the store (`dst_...`) or sub-processor (`sbp_...`) the data leaves. */
+                from: string;
+                /** @description Id of the store or sub-processor the data reaches. */
+                to: string;
+                /** @description Categories that flow; those both ends share when absent. */
+                categories?: string[];
+            }[];
+        };
+        /**
+         * @description The output of `data-mapper` and the decision that records it.
+         * @example {
+         *       "homeRegion": "eu",
+         *       "stores": 1,
+         *       "hotspots": [
+         *         {
+         *           "rank": 1,
+         *           "storeId": "dst_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "name": "Customer CRM",
+         *           "region": "eu",
+         *           "level": "confidential",
+         *           "categories": [
+         *             "contact",
+         *             "purchase-history"
+         *           ],
+         *           "volume": "medium",
+         *           "subjectTypes": [
+         *             "customer",
+         *             "prospect"
+         *           ],
+         *           "risk": 12
+         *         }
+         *       ],
+         *       "edges": [],
+         *       "crossBorder": [],
+         *       "concentration": [
+         *         {
+         *           "category": "contact",
+         *           "stores": 1,
+         *           "storeIds": [
+         *             "dst_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *           ]
+         *         }
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "data-mapper",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentDataMapperOutputDecision: {
+            /** @description Region of the tenant; stores with no region given are placed there. */
+            homeRegion: string;
+            /** @description Declared data stores read. */
+            stores: number;
+            /** @description Stores ranked by risk weight, highest first. */
+            hotspots: {
+                /** @description Position by risk weight, 1 for the highest. */
+                rank: number;
+                /** @description Id of the declared data store (`dst_...`). */
+                storeId: string;
+                /** @description Name of the data store as declared. */
+                name: string;
+                /** @description Region where the store is hosted: the one given in the input, else the tenant’s home region. */
+                region: string;
+                /**
+                 * @description Classification of the most sensitive category the store holds.
+                 * @enum {string}
+                 */
+                level: "public" | "internal" | "confidential" | "restricted" | "regulated";
+                /** @description Data categories the store holds, sorted. */
+                categories: string[];
+                /**
+                 * @description Rough number of records the store holds: as given in the input, else by the rules’ default for its kind of store.
+                 * @enum {string}
+                 */
+                volume: "low" | "medium" | "high";
+                /** @description Kinds of data subject whose data the store holds (`customer`, `employee`), sorted. */
+                subjectTypes: string[];
+                /** @description Level weight x volume weight x subject weight, by the rules. */
+                risk: number;
+            }[];
+            /** @description Store-to-store (and store-to-sub-processor) flow edges, sorted. */
+            edges: {
+                /** @description Id of the store (`dst_...`) or sub-processor (`sbp_...`) the data leaves. */
+                from: string;
+                /** @description Id of the store or sub-processor the data reaches. */
+                to: string;
+                /**
+                 * @description `declared` in the input, or `inferred` by the kind rules (a backup or warehouse fed by stores sharing categories).
+                 * @enum {string}
+                 */
+                origin: "declared" | "inferred";
+                /** @description Data categories that flow, sorted: those given for a declared flow (else the source’s categories the destination store also holds), or those both stores share for an inferred one. */
+                categories: string[];
+                /** @description Region of the source: the store’s region, the sub-processor’s region, or the tenant’s home region. */
+                fromRegion: string;
+                /** @description Region of the destination: the store’s region, the sub-processor’s region, or the tenant’s home region. */
+                toRegion: string;
+                /** @description Whether the two regions lie in different jurisdictions (their first segment: `eu/de` and `eu/fr` do not cross). */
+                crossBorder: boolean;
+            }[];
+            /** @description Edges that leave the jurisdiction of their origin, with the transfer mechanism needed. */
+            crossBorder: {
+                /** @description Id of the store (`dst_...`) or sub-processor (`sbp_...`) the data leaves. */
+                from: string;
+                /** @description Id of the store or sub-processor the data reaches. */
+                to: string;
+                /** @description Region of the source, whose jurisdiction’s law governs the transfer. */
+                fromRegion: string;
+                /** @description Region of the destination, in another jurisdiction. */
+                toRegion: string;
+                /** @description The transfer mechanism the rules require for the destination. */
+                mechanism: string;
+            }[];
+            /** @description Per data category, the stores holding it, most widespread first. */
+            concentration: {
+                /** @description The data category. */
+                category: string;
+                /** @description Number of declared stores holding the category. */
+                stores: number;
+                /** @description Ids of the stores holding the category, in id order. */
+                storeIds: string[];
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.agents.decision",
+         *       "id": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "agent": "classifier",
+         *       "input": {
+         *         "request": {
+         *           "purpose": "Ranks job applicants from their CVs.",
+         *           "affectedPersons": [
+         *             "job applicants"
+         *           ]
+         *         },
+         *         "facts": {}
+         *       },
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "bundleHash": "sha256:9f1e2d3c4b5a69788796a5b4c3d2e1f09f1e2d3c4b5a69788796a5b4c3d2e1f0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "output": {
+         *         "riskLevel": "high",
+         *         "rationale": "Annex III 4(a): recruitment and selection.",
+         *         "applicableClauses": [
+         *           "art-6"
+         *         ]
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "source": "api",
+         *       "eventId": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentDecision: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /** @description Everything the decision was computed from. */
+            input: {
+                /** @description The body the agent was invoked with (or the input derived from the routed event). */
+                request: unknown;
+                /** @description What the agent read from the tenant’s records and the dictionaries. */
+                facts: unknown;
+            };
+            /** @description `<dictionary>@<version>` the decision used. */
+            dictionaryVersion: string;
+            /** @description The tenant’s pinned taxonomy bundle at the time of the decision. */
+            bundleHash: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description What the agent answered. */
+            output: {
+                [key: string]: unknown;
+            };
+            /** @description `sha256:<hex>` over the canonical JSON of `input`, `dictionaryVersion`, `ruleSet` and `output`. */
+            hash: string;
+            /**
+             * @description `api`: invoked through the API; `event`: an event the event engine routed to the agent.
+             * @enum {string}
+             */
+            source: "api" | "event";
+            /** @description Event-index row of a routed event. */
+            eventId: string | null;
+            /** @description API key (or `system:event-engine`) that caused the decision. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.agents.decision",
+         *       "id": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "agent": "classifier",
+         *       "input": {
+         *         "request": {
+         *           "purpose": "Ranks job applicants from their CVs.",
+         *           "affectedPersons": [
+         *             "job applicants"
+         *           ]
+         *         },
+         *         "facts": {}
+         *       },
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "bundleHash": "sha256:9f1e2d3c4b5a69788796a5b4c3d2e1f09f1e2d3c4b5a69788796a5b4c3d2e1f0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "output": {
+         *         "riskLevel": "high",
+         *         "rationale": "Annex III 4(a): recruitment and selection.",
+         *         "applicableClauses": [
+         *           "art-6"
+         *         ]
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "source": "api",
+         *       "eventId": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "replay": {
+         *         "reproduced": true,
+         *         "intact": true,
+         *         "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *         "ruleSetChanged": false,
+         *         "divergences": [],
+         *         "error": null
+         *       }
+         *     }
+         */
+        AgentDecisionReplayed: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /** @description Everything the decision was computed from. */
+            input: {
+                /** @description The body the agent was invoked with (or the input derived from the routed event). */
+                request: unknown;
+                /** @description What the agent read from the tenant’s records and the dictionaries. */
+                facts: unknown;
+            };
+            /** @description `<dictionary>@<version>` the decision used. */
+            dictionaryVersion: string;
+            /** @description The tenant’s pinned taxonomy bundle at the time of the decision. */
+            bundleHash: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description What the agent answered. */
+            output: {
+                [key: string]: unknown;
+            };
+            /** @description `sha256:<hex>` over the canonical JSON of `input`, `dictionaryVersion`, `ruleSet` and `output`. */
+            hash: string;
+            /**
+             * @description `api`: invoked through the API; `event`: an event the event engine routed to the agent.
+             * @enum {string}
+             */
+            source: "api" | "event";
+            /** @description Event-index row of a routed event. */
+            eventId: string | null;
+            /** @description API key (or `system:event-engine`) that caused the decision. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            replay: components["schemas"]["AgentReplay"];
+        };
+        /**
+         * @example {
+         *       "object": "svc.agents.agent",
+         *       "slug": "classifier",
+         *       "title": "EU AI Act classifier",
+         *       "purpose": "Classifies an AI system by EU AI Act Annex III and GPAI scoping.",
+         *       "group": "deterministic",
+         *       "groupReason": "The risk class follows from the Act’s rules applied to the description.",
+         *       "catalogues": [
+         *         "core14",
+         *         "all31"
+         *       ],
+         *       "invokePath": "/v1/agents/classifier/invoke",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "routedEvents": [],
+         *       "inputSchema": {
+         *         "type": "object",
+         *         "properties": {
+         *           "purpose": {
+         *             "type": "string"
+         *           }
+         *         }
+         *       },
+         *       "outputSchema": {
+         *         "type": "object",
+         *         "properties": {
+         *           "riskLevel": {
+         *             "type": "string"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        AgentDetail: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.agent";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            slug: string;
+            /** @description Name of the agent. */
+            title: string;
+            /** @description What the agent does. */
+            purpose: string;
+            /**
+             * @description `deterministic`: applies rules to facts, the answer is the rules’ consequence; `advisory`: scores and ranks, the answer is a judgement a person weighs. Both are replayable.
+             * @enum {string}
+             */
+            group: "deterministic" | "advisory";
+            /** @description Why the agent is in its group. */
+            groupReason: string;
+            /** @description Lists of the specification that name the agent: the 14-agent and the 31-agent catalogues. */
+            catalogues: ("core14" | "all31")[];
+            /** @description Path of the agent’s typed invocation route. */
+            invokePath: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description Event-kind patterns the event engine routes to the agent; each routed event becomes a decision. */
+            routedEvents: string[];
+            /** @description JSON Schema (draft 2020-12). */
+            inputSchema: {
+                [key: string]: unknown;
+            };
+            /** @description JSON Schema (draft 2020-12). */
+            outputSchema: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "jurisdiction": "gdpr",
+         *       "receivedAt": "2025-01-31T09:00:00.000Z",
+         *       "kind": "access"
+         *     }
+         * @example {
+         *       "requestId": "dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        AgentDsarHandlerInput: {
+            /** @description Id of a recorded request (`dsr_...`); or give `jurisdiction`, `receivedAt` and `kind`. */
+            requestId?: string;
+            /**
+             * @description Regime of a request not yet recorded.
+             * @enum {string}
+             */
+            jurisdiction?: "gdpr" | "uk-gdpr" | "ccpa" | "lgpd" | "dpdp";
+            /**
+             * Format: date-time
+             * @description When the request was received (ISO 8601).
+             */
+            receivedAt?: string;
+            /**
+             * @description What the subject asks for.
+             * @enum {string}
+             */
+            kind?: "access" | "rectification" | "erasure" | "restriction" | "portability" | "objection" | "opt-out" | "limit-use" | "grievance";
+            /** @description Kind of data subject (`customer`, `employee`) for a request not yet recorded; `customer` when absent. */
+            subjectType?: string;
+        };
+        /**
+         * @description The output of `dsar-handler` and the decision that records it.
+         * @example {
+         *       "requestId": null,
+         *       "regime": "gdpr",
+         *       "regulator": "EU/EEA supervisory authority (lead data protection authority)",
+         *       "kind": "access",
+         *       "kindSource": "GDPR Art. 15",
+         *       "receivedAt": "2025-01-31T09:00:00.000Z",
+         *       "sla": {
+         *         "dueDate": "2025-02-28",
+         *         "rule": "Without undue delay and in any event within one month of receipt of the request.",
+         *         "source": "GDPR Art. 12(3)",
+         *         "extendedDueDate": null,
+         *         "extensionAvailable": "2 months",
+         *         "receiptConfirmationDate": null,
+         *         "daysLeft": -600,
+         *         "state": "overdue"
+         *       },
+         *       "priority": "urgent",
+         *       "stores": [],
+         *       "packet": {
+         *         "title": "Response to a data-subject request under the GDPR",
+         *         "source": "GDPR Art. 12(1), Art. 15(1)-(3)",
+         *         "sections": []
+         *       },
+         *       "signOff": {
+         *         "required": true,
+         *         "role": "data protection officer",
+         *         "reason": "Every response is released by a person."
+         *       },
+         *       "nextSteps": [
+         *         "Verify the identity of the data subject."
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "dsar-handler",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentDsarHandlerOutputDecision: {
+            /** @description The recorded request, null for a hypothetical one. */
+            requestId: string | null;
+            /**
+             * @description The regime the request falls under.
+             * @enum {string}
+             */
+            regime: "gdpr" | "uk-gdpr" | "ccpa" | "lgpd" | "dpdp";
+            /** @description The regulator of the regime. */
+            regulator: string;
+            /** @description The kind of request. */
+            kind: string;
+            /** @description The provision granting that right. */
+            kindSource: string;
+            /** @description When the request was received. */
+            receivedAt: string;
+            /** @description The statutory clock. */
+            sla: {
+                /** @description Statutory due date (end of that day, UTC). */
+                dueDate: string;
+                /** @description The statutory deadline rule in words, as the regime’s rules state it. */
+                rule: string;
+                /** @description The provision that sets the deadline (`GDPR Art. 12(3)`). */
+                source: string;
+                /** @description Due date after the extension, when the request was extended. */
+                extendedDueDate: string | null;
+                /** @description The extension the regime allows, null when none. */
+                extensionAvailable: string | null;
+                /** @description Date by which receipt must be confirmed, when the regime requires it. */
+                receiptConfirmationDate: string | null;
+                /** @description Days from the invocation date to the effective due date (negative: late). */
+                daysLeft: number;
+                /**
+                 * @description State of the clock: `closed` once the request is fulfilled or rejected, `overdue` when the effective due date has passed, `at_risk` within the regime’s at-risk days of it, `on_track` otherwise.
+                 * @enum {string}
+                 */
+                state: "on_track" | "at_risk" | "overdue" | "closed";
+            };
+            /**
+             * @description Triage priority by the state of the clock.
+             * @enum {string}
+             */
+            priority: "normal" | "high" | "urgent";
+            /** @description Declared stores holding data of the subject’s type, and what to do in each for this kind of request. */
+            stores: {
+                /** @description Id of the declared data store (`dst_...`). */
+                storeId: string;
+                /** @description Name of the data store. */
+                name: string;
+                /** @description The system the store lives in, as declared. */
+                system: string;
+                /** @description Data categories the store holds. */
+                categories: string[];
+                /** @description What to do in the store for this kind of request. */
+                action: string;
+            }[];
+            /** @description Outline of the response packet the regime requires. */
+            packet: {
+                /** @description Title of the response the regime requires. */
+                title: string;
+                /** @description The provisions that set what the response must contain. */
+                source: string;
+                /** @description Sections of the response: the request first, then one per item the regime requires the response to include. */
+                sections: {
+                    /** @description Heading of the section. */
+                    heading: string;
+                    /** @description Drafted content of the section, to be completed by the reviewer. */
+                    content: string;
+                }[];
+            };
+            /** @description Who must sign the response off before it is sent; never sent automatically. */
+            signOff: {
+                /** @description Whether a person must sign the response off; always true. */
+                required: boolean;
+                /** @description Role that signs the response off under the regime (`data protection officer`). */
+                role: string;
+                /** @description Why a person must check the response before it is sent. */
+                reason: string;
+            };
+            /** @description What to do next, by the state of the request. */
+            nextSteps: string[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "framework": "eu-ai-act"
+         *     }
+         * @example {
+         *       "framework": "iso-iec-27001",
+         *       "systemId": "sys_credit_scoring"
+         *     }
+         */
+        AgentEvidenceCompilerInput: {
+            /** @description Dictionary id whose controls the pack answers (`eu-ai-act`, `iso-iec-27001`). */
+            framework: string;
+            /** @description Only evidence recorded for this AI system; all of the tenant’s evidence when absent. */
+            systemId?: string;
+        };
+        /**
+         * @description The output of `evidence-compiler` and the decision that records it.
+         * @example {
+         *       "framework": "eu-ai-act",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T08:00:00.000Z",
+         *       "controls": [
+         *         {
+         *           "controlId": "AIA-RMS-01",
+         *           "title": "Lifecycle risk management system",
+         *           "status": "covered",
+         *           "evidence": [
+         *             {
+         *               "id": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *               "title": "Risk management procedure",
+         *               "sha256": null,
+         *               "collectedAt": "2026-10-01T00:00:00.000Z",
+         *               "freshness": "fresh",
+         *               "match": "direct",
+         *               "via": null
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "counts": {
+         *         "controls": 71,
+         *         "covered": 1,
+         *         "stale": 0,
+         *         "uncovered": 70,
+         *         "evidence": 1
+         *       },
+         *       "coveragePercent": 1.4,
+         *       "packSha256": "9f2c1a6e0b8d4f3a7c5e2b1d0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f",
+         *       "object": "svc.agents.decision",
+         *       "agent": "evidence-compiler",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentEvidenceCompilerOutputDecision: {
+            /** @description Dictionary id of the pack. */
+            framework: string;
+            /** @description The system the pack is for; null for the whole tenant. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description Moment freshness was judged at.
+             */
+            asOf: string;
+            /** @description Every control of the framework, in dictionary order. */
+            controls: {
+                /** @description Control of the framework. */
+                controlId: string;
+                /** @description Title of the control. */
+                title: string;
+                /**
+                 * @description `covered` with at least one fresh item, `stale` with only stale items, `uncovered` with none.
+                 * @enum {string}
+                 */
+                status: "covered" | "stale" | "uncovered";
+                /** @description Evidence matched to the control, direct matches first. */
+                evidence: {
+                    /** @description Evidence id. */
+                    id: string;
+                    /** @description Evidence title. */
+                    title: string;
+                    /** @description SHA-256 of the artefact; null when none was recorded. */
+                    sha256: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When the evidence was collected.
+                     */
+                    collectedAt: string;
+                    /**
+                     * @description `stale` when the evidence expired or is older than the freshness window of its kind.
+                     * @enum {string}
+                     */
+                    freshness: "fresh" | "stale";
+                    /**
+                     * @description `direct` when the evidence cites the control, `crosswalk` when it cites a control of another framework mapped to it.
+                     * @enum {string}
+                     */
+                    match: "direct" | "crosswalk";
+                    /** @description The cited control of the other framework for a crosswalk match; null for a direct one. */
+                    via: string | null;
+                }[];
+            }[];
+            /** @description Counts of the pack. */
+            counts: {
+                /** @description Controls of the framework. */
+                controls: number;
+                /** @description Controls with fresh evidence. */
+                covered: number;
+                /** @description Controls with only stale evidence. */
+                stale: number;
+                /** @description Controls without evidence. */
+                uncovered: number;
+                /** @description Distinct evidence items in the pack. */
+                evidence: number;
+            };
+            /** @description Covered controls as a percentage of all controls, to one decimal. */
+            coveragePercent: number;
+            /** @description SHA-256 of the canonical JSON of the controls and their evidence: two packs with the same content have the same hash. */
+            packSha256: string;
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "method": "shap",
+         *       "prediction": 0.82,
+         *       "baseline": 0.4,
+         *       "attributions": [
+         *         {
+         *           "feature": "income",
+         *           "value": 0.3
+         *         },
+         *         {
+         *           "feature": "debt_ratio",
+         *           "value": -0.1
+         *         },
+         *         {
+         *           "feature": "tenure_months",
+         *           "value": 0.1
+         *         }
+         *       ]
+         *     }
+         */
+        AgentExplainabilityNarratorInput: {
+            /**
+             * @description Attribution method: SHAP, LIME or integrated gradients.
+             * @enum {string}
+             */
+            method: "shap" | "lime" | "ig";
+            /** @description The model output explained. */
+            prediction: number;
+            /** @description The reference output (expected value) the attributions are relative to. */
+            baseline?: number;
+            /** @description Attribution of each feature. */
+            attributions: {
+                /** @description Name of the feature. */
+                feature: string;
+                /** @description Signed attribution of the feature: its contribution to the prediction, in the units of the model output. */
+                value: number;
+            }[];
+        };
+        /**
+         * @description The output of `explainability-narrator` and the decision that records it.
+         * @example {
+         *       "method": "shap",
+         *       "methodLabel": "SHAP values",
+         *       "prediction": 0.82,
+         *       "baseline": 0.4,
+         *       "explainedDelta": 0.42,
+         *       "features": [
+         *         {
+         *           "rank": 1,
+         *           "feature": "income",
+         *           "value": 0.3,
+         *           "share": 0.6,
+         *           "direction": "raises",
+         *           "sentence": "income raises the prediction by 0.3 (60% of the attribution)."
+         *         }
+         *       ],
+         *       "narrative": "Using SHAP values, the prediction of 0.82 against a baseline of 0.4 is driven mainly by income.",
+         *       "citations": [
+         *         {
+         *           "ref": "art-13",
+         *           "title": "Transparency and provision of information to deployers"
+         *         }
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "explainability-narrator",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentExplainabilityNarratorOutputDecision: {
+            /**
+             * @description Attribution method, as given.
+             * @enum {string}
+             */
+            method: "shap" | "lime" | "ig";
+            /** @description Readable name of the method (`SHAP values`). */
+            methodLabel: string;
+            /** @description The model output explained, as given. */
+            prediction: number;
+            /** @description The reference output, as given; null when none was. */
+            baseline: number | null;
+            /** @description Sum of the attributions. */
+            explainedDelta: number;
+            /** @description Features by absolute attribution, largest first (at most the rules’ limit). */
+            features: {
+                /** @description Position by absolute attribution, 1 for the largest. */
+                rank: number;
+                /** @description Name of the feature. */
+                feature: string;
+                /** @description Signed attribution of the feature, as given. */
+                value: number;
+                /** @description |value| over the sum of |values|, 0 to 1. */
+                share: number;
+                /**
+                 * @description `raises` for a positive attribution, `lowers` for a negative one, `neutral` when it is zero or under 1% of the total absolute attribution.
+                 * @enum {string}
+                 */
+                direction: "raises" | "lowers" | "neutral";
+                /** @description The feature’s effect in one sentence. */
+                sentence: string;
+            }[];
+            /** @description The explanation in prose for an auditor or the affected person. */
+            narrative: string;
+            /** @description Clauses of the EU AI Act the narrative cites (Art. 13 and Art. 86). */
+            citations: {
+                /** @description Clause reference within the dictionary (`art-10-2`). */
+                ref: string;
+                /** @description Title of the clause as the dictionary gives it. */
+                title: string;
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "control": "AIA-RMS-01"
+         *     }
+         * @example {
+         *       "control": "iso-27001:A.5.1"
+         *     }
+         */
+        AgentFrameworkMapperInput: {
+            /** @description The control to map: a control id (`AIA-RMS-01`, `ISO27001-A.5.1`) or `<framework>:<control or clause>` (`iso-27001:A.5.1`, `eu-ai-act:art-9`). */
+            control: string;
+        };
+        /**
+         * @description The output of `framework-mapper` and the decision that records it.
+         * @example {
+         *       "control": {
+         *         "framework": "eu-ai-act",
+         *         "kind": "control",
+         *         "ref": "AIA-RMS-01",
+         *         "title": "Lifecycle risk management system",
+         *         "clauseRefs": [
+         *           "art-9"
+         *         ]
+         *       },
+         *       "frameworks": [
+         *         {
+         *           "framework": "iso-iec-42001",
+         *           "title": "ISO/IEC 42001",
+         *           "coverage": "partial",
+         *           "requirements": [
+         *             {
+         *               "framework": "iso-iec-42001",
+         *               "kind": "control",
+         *               "ref": "ISO42001-6.1.2",
+         *               "title": "AI risk assessment",
+         *               "relationship": "intersect",
+         *               "strength": 7,
+         *               "coverage": "partial",
+         *               "hops": 1,
+         *               "via": null,
+         *               "crosswalks": [
+         *                 "eu-ai-act--iso-iec-42001"
+         *               ]
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "totals": {
+         *         "frameworks": 1,
+         *         "requirements": 1,
+         *         "full": 0,
+         *         "partial": 1
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "framework-mapper",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentFrameworkMapperOutputDecision: {
+            /** @description The control (or clause) the walk started from. */
+            control: {
+                /** @description Dictionary id of the requirement. */
+                framework: string;
+                /**
+                 * @description Whether the requirement is a control or a clause.
+                 * @enum {string}
+                 */
+                kind: "control" | "clause";
+                /** @description Control id or clause reference. */
+                ref: string;
+                /** @description Title of the requirement in the dictionary; null when the dictionary does not name it. */
+                title: string | null;
+                /** @description Clauses of its own dictionary the control cites; the walk starts from them too. */
+                clauseRefs: string[];
+            };
+            /** @description Every dictionary reached, grouped, those with full coverage first. */
+            frameworks: {
+                /** @description Dictionary id. */
+                framework: string;
+                /** @description Title of the dictionary. */
+                title: string;
+                /**
+                 * @description `full` when the other requirement is wholly met by this one, `partial` when only in part.
+                 * @enum {string}
+                 */
+                coverage: "full" | "partial";
+                /** @description Requirements of the dictionary the control satisfies, full coverage first, then by strength. */
+                requirements: {
+                    /** @description Dictionary id of the requirement. */
+                    framework: string;
+                    /**
+                     * @description Whether the requirement is a control or a clause.
+                     * @enum {string}
+                     */
+                    kind: "control" | "clause";
+                    /** @description Control id or clause reference. */
+                    ref: string;
+                    /** @description Title of the requirement in the dictionary; null when the dictionary does not name it. */
+                    title: string | null;
+                    /** @description Relationship of the starting requirement to this one, read from the starting side (`equal`, `subset`, `superset`, `intersect`). */
+                    relationship: string;
+                    /** @description Strength of the mapping from 1 to 10; through an intermediate requirement, the weaker of the two edges. */
+                    strength: number;
+                    /**
+                     * @description `full` when the other requirement is wholly met by this one, `partial` when only in part.
+                     * @enum {string}
+                     */
+                    coverage: "full" | "partial";
+                    /** @description 1 for a direct crosswalk edge, 2 through one intermediate requirement. */
+                    hops: number;
+                    /** @description The intermediate requirement of a two-step mapping; null for a direct one. */
+                    via: {
+                        /** @description Dictionary id of the requirement. */
+                        framework: string;
+                        /**
+                         * @description Whether the requirement is a control or a clause.
+                         * @enum {string}
+                         */
+                        kind: "control" | "clause";
+                        /** @description Control id or clause reference. */
+                        ref: string;
+                        /** @description Title of the requirement in the dictionary; null when the dictionary does not name it. */
+                        title: string | null;
+                    } | null;
+                    /** @description Crosswalks whose edges make the mapping. */
+                    crosswalks: string[];
+                }[];
+            }[];
+            /** @description Counts of the mapping. */
+            totals: {
+                /** @description Number of dictionaries reached. */
+                frameworks: number;
+                /** @description Number of requirements reached. */
+                requirements: number;
+                /** @description Requirements fully covered. */
+                full: number;
+                /** @description Requirements partly covered. */
+                partial: number;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "systemId": "sys_credit_scoring"
+         *     }
+         */
+        AgentFriaInput: {
+            /** @description The AI system: the `systemId` of its disclosure profile, assessments, evidence or RACI assignments. */
+            systemId: string;
+        };
+        /**
+         * @description The output of `fria` and the decision that records it.
+         * @example {
+         *       "systemId": "sys_credit_scoring",
+         *       "systemName": "Credit scoring",
+         *       "required": true,
+         *       "sections": [
+         *         {
+         *           "id": "a-processes",
+         *           "ref": "EU AI Act Art. 27(1)(a)",
+         *           "title": "Deployer's processes in which the system is used",
+         *           "status": "filled",
+         *           "content": [
+         *             "Scores consumer credit applications."
+         *           ],
+         *           "sources": [
+         *             {
+         *               "type": "profile",
+         *               "id": "sys_credit_scoring"
+         *             }
+         *           ],
+         *           "hint": "Record the system profile with its purpose and deployer context."
+         *         }
+         *       ],
+         *       "missing": [
+         *         "b-period-frequency"
+         *       ],
+         *       "completenessPercent": 83.3,
+         *       "object": "svc.agents.decision",
+         *       "agent": "fria",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentFriaOutputDecision: {
+            /** @description The system assessed. */
+            systemId: string;
+            /** @description Name from the disclosure profile; null without one. */
+            systemName: string | null;
+            /** @description Whether Art. 27 requires the assessment of this deployer role (a deployer or provider-and-deployer); true when the role is unknown. */
+            required: boolean;
+            /** @description Sections (a) to (f) of Art. 27(1), in order. */
+            sections: {
+                /** @description Stable id of the section. */
+                id: string;
+                /** @description Provision the section answers. */
+                ref: string;
+                /** @description Title of the section. */
+                title: string;
+                /**
+                 * @description Whether the records fill the section wholly, in part, or not at all.
+                 * @enum {string}
+                 */
+                status: "filled" | "partial" | "missing";
+                /** @description Lines drafted from the records, in order; empty when the section is missing. */
+                content: string[];
+                /** @description Records the lines were drafted from. */
+                sources: {
+                    /** @description Kind of record the content came from (`evidence`, `risk`, `assessment`, `profile`, ...). */
+                    type: string;
+                    /** @description Id of that record. */
+                    id: string;
+                }[];
+                /** @description What to record to complete the section. */
+                hint: string;
+            }[];
+            /** @description Ids of the sections the records do not fill. */
+            missing: string[];
+            /** @description Share of the sections filled, a partial one counting half, to one decimal. */
+            completenessPercent: number;
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "scope": "delegations"
+         *     }
+         */
+        AgentGovernanceAdvisorInput: {
+            /**
+             * @description Which rules to check; all when absent.
+             * @enum {string}
+             */
+            scope?: "all" | "systems" | "decision-rights" | "approvals" | "delegations" | "conflicts";
+        };
+        /**
+         * @description The output of `governance-advisor` and the decision that records it.
+         * @example {
+         *       "recommendations": [
+         *         {
+         *           "rank": 1,
+         *           "rule": "accountable-owner",
+         *           "severity": "high",
+         *           "score": 10,
+         *           "subjects": [
+         *             "sys_credit_scoring"
+         *           ],
+         *           "recommendation": "Assign exactly one accountable owner to each high-risk system."
+         *         }
+         *       ],
+         *       "checked": [
+         *         "accountable-owner",
+         *         "expired-delegation"
+         *       ],
+         *       "passed": [
+         *         "expired-delegation"
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "governance-advisor",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentGovernanceAdvisorOutputDecision: {
+            /** @description Findings to act on, highest score first. */
+            recommendations: {
+                /** @description Position, 1 first. */
+                rank: number;
+                /** @description The governance rule broken. */
+                rule: string;
+                /**
+                 * @description Severity of the rule.
+                 * @enum {string}
+                 */
+                severity: "high" | "medium" | "low";
+                /** @description Severity weight × the number of records concerned, with a cap. */
+                score: number;
+                /** @description Ids of the records concerned, sorted. */
+                subjects: string[];
+                /** @description What to do. */
+                recommendation: string;
+            }[];
+            /** @description Rules checked. */
+            checked: string[];
+            /** @description Rules without a finding. */
+            passed: string[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "modelName": "Atlas"
+         *     }
+         */
+        AgentGpaiDocsInput: {
+            /** @description A training-content summary of the tenant (`gps_...`). */
+            summaryId?: string;
+            /** @description Only the summaries of models with this name. */
+            modelName?: string;
+        };
+        /**
+         * @description The output of `gpai-docs` and the decision that records it.
+         * @example {
+         *       "models": [
+         *         {
+         *           "summaryId": "gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "modelName": "Atlas",
+         *           "modelVersion": "2.1",
+         *           "systemicRiskPresumed": false,
+         *           "items": [
+         *             {
+         *               "id": "training-content-summary",
+         *               "ref": "EU AI Act Art. 53(1)(d)",
+         *               "title": "Public summary of training content",
+         *               "present": true,
+         *               "sources": []
+         *             }
+         *           ],
+         *           "missing": [],
+         *           "completenessPercent": 100
+         *         }
+         *       ],
+         *       "missing": [],
+         *       "object": "svc.agents.decision",
+         *       "agent": "gpai-docs",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentGpaiDocsOutputDecision: {
+            /** @description One pack per model summary, by id. */
+            models: {
+                /** @description The training-content summary. */
+                summaryId: string;
+                /** @description Model name. */
+                modelName: string;
+                /** @description Model version. */
+                modelVersion: string;
+                /** @description Whether Art. 51(2) presumes systemic risk from the training compute; null without an energy and compute disclosure. */
+                systemicRiskPresumed: boolean | null;
+                /** @description Items of the pack, in the order of Art. 53(1). */
+                items: {
+                    /** @description Item id. */
+                    id: string;
+                    /** @description Provision of the item. */
+                    ref: string;
+                    /** @description What the item discloses. */
+                    title: string;
+                    /** @description Whether the records give it. */
+                    present: boolean;
+                    /** @description Records that give it. */
+                    sources: {
+                        /** @description Kind of record the content came from (`evidence`, `risk`, `assessment`, `profile`, ...). */
+                        type: string;
+                        /** @description Id of that record. */
+                        id: string;
+                    }[];
+                }[];
+                /** @description Ids of the items missing. */
+                missing: string[];
+                /** @description Share of the items present, to one decimal. */
+                completenessPercent: number;
+            }[];
+            /** @description Items missing from any pack (`<summaryId>:<item>`), sorted; `summary` when the tenant records no summary. */
+            missing: string[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "regime": "gdpr",
+         *       "knownAt": "2026-11-20T08:00:00.000Z",
+         *       "facts": {
+         *         "nature": "Unauthorised access to customer accounts",
+         *         "approximateDataSubjects": 1200
+         *       }
+         *     }
+         * @example {
+         *       "incidentId": "idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        AgentIncidentReporterInput: {
+            /** @description An incident disclosure of the tenant (`idc_...`); its regimes, facts and clocks are used. */
+            incidentId?: string;
+            /**
+             * @description The regime to draft for; with `incidentId` it narrows the drafts to that regime, without it facts must be given here.
+             * @enum {string}
+             */
+            regime?: "gdpr" | "uk-gdpr" | "nis2" | "dora" | "eu-ai-act" | "lgpd";
+            /**
+             * Format: date-time
+             * @description Without `incidentId`: when the incident became known; the invocation time when absent.
+             */
+            knownAt?: string;
+            /** @description Without `incidentId`: facts that change which stages apply (`highRiskToDataSubjects`, `death`, ...). */
+            factors?: {
+                [key: string]: boolean;
+            };
+            /** @description Without `incidentId`: what is known of the incident, by field name of the incident-disclosures rail. */
+            facts?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The output of `incident-reporter` and the decision that records it.
+         * @example {
+         *       "incident": {
+         *         "id": null,
+         *         "title": null,
+         *         "knownAt": "2026-11-20T08:00:00.000Z"
+         *       },
+         *       "notifications": [
+         *         {
+         *           "regime": "gdpr",
+         *           "stage": "authority-notification",
+         *           "title": "Notification of a personal-data breach to the supervisory authority",
+         *           "authority": "The lead supervisory authority (data protection authority)",
+         *           "dueAt": "2026-11-23T08:00:00.000Z",
+         *           "state": "pending",
+         *           "source": "GDPR Art. 33(1)",
+         *           "fields": [
+         *             {
+         *               "field": "nature",
+         *               "label": "Nature of the breach",
+         *               "value": "Unauthorised access to customer accounts",
+         *               "filled": true
+         *             }
+         *           ],
+         *           "missing": [
+         *             "contactPoint"
+         *           ],
+         *           "body": "Notification of a personal-data breach ..."
+         *         }
+         *       ],
+         *       "next": {
+         *         "regime": "gdpr",
+         *         "stage": "authority-notification",
+         *         "dueAt": "2026-11-23T08:00:00.000Z"
+         *       },
+         *       "missing": [
+         *         "contactPoint"
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "incident-reporter",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentIncidentReporterOutputDecision: {
+            /** @description The incident the drafts are for. */
+            incident: {
+                /** @description The disclosure drafted for; null for facts given in the request. */
+                id: string | null;
+                /** @description Its title. */
+                title: string | null;
+                /**
+                 * Format: date-time
+                 * @description When it became known: the start of the clocks.
+                 */
+                knownAt: string;
+            };
+            /** @description One draft per applicable regime and stage, earliest deadline first. */
+            notifications: {
+                /** @description Regime of the notification. */
+                regime: string;
+                /** @description Stage of the regime. */
+                stage: string;
+                /** @description What is sent at this stage. */
+                title: string;
+                /** @description Authority notified: the tenant’s channel for the regime when one is recorded, else the regime’s authority. */
+                authority: string;
+                /** @description Deadline of the stage; null when the regime sets no fixed time. */
+                dueAt: string | null;
+                /** @description State of the clock: pending, late, submitted, submitted_late, no_deadline or not_applicable. */
+                state: string;
+                /** @description Legal source of the deadline. */
+                source: string;
+                /** @description Every field the stage requires, in the regime’s order. */
+                fields: {
+                    /** @description Field name. */
+                    field: string;
+                    /** @description What the regulator asks for. */
+                    label: string;
+                    /** @description Value from the incident record; null when missing. */
+                    value: unknown;
+                    /** @description Whether the record gives a value. */
+                    filled: boolean;
+                }[];
+                /** @description Fields still to establish. */
+                missing: string[];
+                /** @description Draft text of the notification. */
+                body: string;
+            }[];
+            /** @description The earliest deadline of a notification still to send (pending or already late); null when none is. */
+            next: {
+                /** @description Regime of the notification (`gdpr`). */
+                regime: string;
+                /** @description Stage of the notification within the regime (`authority-notification`). */
+                stage: string;
+                /**
+                 * Format: date-time
+                 * @description Deadline of the notification (ISO 8601, UTC).
+                 */
+                dueAt: string;
+            } | null;
+            /** @description Every field missing from any draft, sorted. */
+            missing: string[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description The agent’s output fields (see the agent’s `outputSchema`) beside the decision’s fields.
+         * @example {
+         *       "object": "svc.agents.decision",
+         *       "agent": "classifier",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentInvocation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "topic": "ai-governance"
+         *     }
+         * @example {
+         *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        AgentPolicyStewardInput: {
+            /** @description A policy of the tenant (`pol_...`) to update. */
+            policyId?: string;
+            /** @description Topic of the template (`ai-governance`, `data-protection`, `information-security`, `incident-response`, `acceptable-use`); inferred from the policy title when absent. */
+            topic?: string;
+        };
+        /**
+         * @description The output of `policy-steward` and the decision that records it.
+         * @example {
+         *       "topic": "ai-governance",
+         *       "policyId": null,
+         *       "title": "AI governance policy",
+         *       "nextVersion": 1,
+         *       "sections": [
+         *         {
+         *           "heading": "Purpose and scope",
+         *           "status": "new",
+         *           "frameworks": [],
+         *           "controlIds": [],
+         *           "text": "This policy sets ..."
+         *         }
+         *       ],
+         *       "draft": "# AI governance policy\n\n## Purpose and scope\n\nThis policy sets ...",
+         *       "controlIds": [],
+         *       "route": {
+         *         "chainId": null,
+         *         "approvers": [],
+         *         "blocked": true
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "policy-steward",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentPolicyStewardOutputDecision: {
+            /** @description Topic of the template used. */
+            topic: string;
+            /** @description The policy updated; null for a new draft. */
+            policyId: string | null;
+            /** @description Title of the draft. */
+            title: string;
+            /** @description Number the draft would take: 1 for a new policy, the current version plus one otherwise. */
+            nextVersion: number;
+            /** @description Sections of the draft in template order. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /**
+                 * @description `present` when the current text has the heading, `new` when the draft adds it.
+                 * @enum {string}
+                 */
+                status: "present" | "new";
+                /** @description Activated dictionaries that call for the section. */
+                frameworks: string[];
+                /** @description Controls the section answers. */
+                controlIds: string[];
+                /** @description Skeleton text of the section. */
+                text: string;
+            }[];
+            /** @description The full draft text. */
+            draft: string;
+            /** @description Every control the draft answers, sorted. */
+            controlIds: string[];
+            /** @description The approver route of the draft. */
+            route: {
+                /** @description Approval chain the publication would walk; null when none fits. */
+                chainId: string | null;
+                /** @description Approvers in order. */
+                approvers: {
+                    /** @description Step, 1 first. */
+                    step: number;
+                    /** @description Approver. */
+                    personId: string;
+                    /** @description Name of the approver; null when unknown. */
+                    name: string | null;
+                    /** @description Why the approver cannot act now (inactive, conflict declared); empty when they can. */
+                    issues: string[];
+                }[];
+                /** @description Whether a step of the route cannot be acted on. */
+                blocked: boolean;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "runId": "rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        AgentRedTeamAttackerInput: {
+            /** @description Id of a red-team run; the latest run of the tenant when absent. */
+            runId?: string;
+        };
+        /**
+         * @description The output of `red-team-attacker` and the decision that records it.
+         * @example {
+         *       "runId": "rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "status": "completed",
+         *       "overall": 72.5,
+         *       "categories": [
+         *         {
+         *           "category": "prompt_injection",
+         *           "score": 50,
+         *           "probes": 4,
+         *           "passed": 2,
+         *           "failed": 2,
+         *           "errored": 0,
+         *           "rank": 1,
+         *           "grade": "weak"
+         *         }
+         *       ],
+         *       "weakest": [
+         *         "prompt_injection"
+         *       ],
+         *       "retestPlan": [
+         *         {
+         *           "order": 1,
+         *           "probeId": "pi-001",
+         *           "category": "prompt_injection",
+         *           "severity": "critical",
+         *           "reason": "failed"
+         *         }
+         *       ],
+         *       "summary": "Robustness 72.5 of 100; weakest category prompt_injection at 50.",
+         *       "object": "svc.agents.decision",
+         *       "agent": "red-team-attacker",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentRedTeamAttackerOutputDecision: {
+            /** @description The run read, null when the tenant has none. */
+            runId: string | null;
+            /** @description State of the run. */
+            status: string | null;
+            /** @description Severity-weighted pass rate of the run, 0 to 100; null when nothing was judged. */
+            overall: number | null;
+            /** @description Categories of the run, weakest first. */
+            categories: {
+                /** @description Probe category (`prompt_injection`). */
+                category: string;
+                /** @description Severity-weighted pass rate of the judged probes of the category, 0 to 100 to one decimal; null when none was judged. */
+                score: number | null;
+                /** @description Results recorded for the category in the run. */
+                probes: number;
+                /** @description Probes of the category judged passed. */
+                passed: number;
+                /** @description Probes of the category judged failed. */
+                failed: number;
+                /** @description Probes of the category that errored and were not judged. */
+                errored: number;
+                /** @description Weakest first. */
+                rank: number;
+                /**
+                 * @description `strong` for a score of 90 or more, `adequate` from 70, `weak` below 70, `untested` without a score.
+                 * @enum {string}
+                 */
+                grade: "strong" | "adequate" | "weak" | "untested";
+            }[];
+            /** @description Categories graded weak, weakest first. */
+            weakest: string[];
+            /** @description Probes to rerun first: failed and errored probes by severity and category weakness. */
+            retestPlan: {
+                /** @description Position in the retest order, 1 first. */
+                order: number;
+                /** @description Id of the probe in the red-team corpus. */
+                probeId: string;
+                /** @description Category of the probe. */
+                category: string;
+                /** @description Severity of the probe in the corpus (`critical`, `high`, ...). */
+                severity: string;
+                /** @description Why it is rerun: `failed`, `errored` (not judged) or `not_run` (a probe of the run’s categories without a result). */
+                reason: string;
+            }[];
+            /** @description The run’s robustness and weakest categories in one sentence, or how to queue a run when the tenant has none. */
+            summary: string;
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description The decision re-executed from its stored input, facts and rules.
+         * @example {
+         *       "reproduced": true,
+         *       "intact": true,
+         *       "hash": "example",
+         *       "ruleSetChanged": true,
+         *       "divergences": [
+         *         {
+         *           "path": "example",
+         *           "stored": {},
+         *           "replayed": {}
+         *         }
+         *       ],
+         *       "error": "example"
+         *     }
+         */
+        AgentReplay: {
+            /** @description True when re-executing the stored input with the rule set gives the same hash. */
+            reproduced: boolean;
+            /** @description True when the stored input, dictionary version, rule set and output still hash to the recorded hash (the record was not altered). */
+            intact: boolean;
+            /** @description The hash of the re-executed decision. */
+            hash: string;
+            /** @description True when the rule set of this version of the service differs from the one the decision recorded. */
+            ruleSetChanged: boolean;
+            /** @description Where the replayed output differs from the recorded one (the first 50). */
+            divergences: {
+                /** @description JSON path in the output (`riskLevel`, `sections[2].heading`). */
+                path: string;
+                /** @description The recorded value. */
+                stored: unknown;
+                /** @description The value the replay produced. */
+                replayed: unknown;
+            }[];
+            /** @description Why the decision could not be re-executed, if it could not. */
+            error: string | null;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "framework": "eu-ai-act",
+         *       "limit": 5
+         *     }
+         */
+        AgentRiskNavigatorInput: {
+            /** @description Only gaps of this dictionary and risks citing its controls. */
+            framework?: string;
+            /** @description How many items to return; 10 when absent. */
+            limit?: number;
+        };
+        /**
+         * @description The output of `risk-navigator` and the decision that records it.
+         * @example {
+         *       "items": [
+         *         {
+         *           "rank": 1,
+         *           "kind": "risk",
+         *           "id": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "title": "Biased credit decisions",
+         *           "framework": "eu-ai-act",
+         *           "score": 30,
+         *           "factors": {
+         *             "severity": 20,
+         *             "exposure": 1,
+         *             "regulatoryWeight": 1.5
+         *           },
+         *           "explanation": [
+         *             "Residual likelihood 4 × impact 5 = 20."
+         *           ]
+         *         }
+         *       ],
+         *       "considered": {
+         *         "risks": 1,
+         *         "controlGaps": 0
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "risk-navigator",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentRiskNavigatorOutputDecision: {
+            /** @description The items to address next, best first. */
+            items: {
+                /** @description Position, 1 first. */
+                rank: number;
+                /**
+                 * @description A risk of the register, or a control of an activated framework without evidence or covering policy.
+                 * @enum {string}
+                 */
+                kind: "risk" | "control_gap";
+                /** @description Risk id or control id. */
+                id: string;
+                /** @description Title of the risk or the control. */
+                title: string;
+                /** @description Dictionary of the control gap or of the most weighty control the risk cites; null when none. */
+                framework: string | null;
+                /** @description Severity × exposure × regulatory weight, to two decimals. */
+                score: number;
+                /** @description The three factors of the score. */
+                factors: {
+                    /** @description Residual likelihood × impact for a risk, the category severity for a control gap. */
+                    severity: number;
+                    /** @description Product of the exposure multipliers that apply. */
+                    exposure: number;
+                    /** @description Weight of the domain or the dictionary. */
+                    regulatoryWeight: number;
+                };
+                /** @description Why the item ranks where it does, one statement per factor. */
+                explanation: string[];
+            }[];
+            /** @description How many open risks and control gaps were ranked. */
+            considered: {
+                /** @description Open risks of the register in scope (those citing a control of `framework` when it is given). */
+                risks: number;
+                /** @description Controls of the activated frameworks in scope covered by neither evidence nor a published policy. */
+                controlGaps: number;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "limit": 5
+         *     }
+         * @example {
+         *       "limit": 10
+         *     }
+         */
+        AgentRiskOfficerInput: {
+            /** @description How many treatable risks to return, 1 to 50; 5 when absent. */
+            limit?: number;
+        };
+        /**
+         * @description The output of `risk-officer` and the decision that records it.
+         * @example {
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "appetite": 9,
+         *       "summary": {
+         *         "risks": 1,
+         *         "open": 1,
+         *         "inherent": {
+         *           "low": 0,
+         *           "medium": 0,
+         *           "high": 0,
+         *           "critical": 1
+         *         },
+         *         "residual": {
+         *           "low": 0,
+         *           "medium": 0,
+         *           "high": 1,
+         *           "critical": 0
+         *         },
+         *         "aboveAppetite": 1
+         *       },
+         *       "topRisks": [
+         *         {
+         *           "rank": 1,
+         *           "riskId": "rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "title": "Biased scoring",
+         *           "domain": "ai",
+         *           "inherent": {
+         *             "likelihood": 4,
+         *             "impact": 5,
+         *             "score": 20,
+         *             "band": "critical"
+         *           },
+         *           "residual": {
+         *             "likelihood": 2,
+         *             "impact": 5,
+         *             "score": 10,
+         *             "band": "high"
+         *           },
+         *           "controlEffectiveness": 0.5,
+         *           "priority": 10,
+         *           "plan": {
+         *             "option": "mitigate",
+         *             "source": "planned",
+         *             "treatmentId": "rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *             "description": "Add a human review of declined applications.",
+         *             "projected": {
+         *               "likelihood": 1,
+         *               "impact": 5,
+         *               "score": 5,
+         *               "band": "medium"
+         *             },
+         *             "withinAppetite": true,
+         *             "ownerId": null,
+         *             "targetDate": "2026-12-20",
+         *             "steps": [
+         *               "Confirm the owner of the risk.",
+         *               "Implement: Add a human review of declined applications."
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "untreatable": [],
+         *       "object": "svc.agents.decision",
+         *       "agent": "risk-officer",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentRiskOfficerOutputDecision: {
+            /** @description When the register was read; target dates count from it. */
+            asOf: string;
+            /** @description Residual score above which a risk needs treatment (the rules’ risk appetite). */
+            appetite: number;
+            /** @description The register in numbers. */
+            summary: {
+                /** @description Risks in the register. */
+                risks: number;
+                /** @description Risks that are neither accepted nor closed. */
+                open: number;
+                /** @description Risks per band of their inherent score. */
+                inherent: {
+                    /** @description Number of risks whose score is in the low band (1 to 4). */
+                    low: number;
+                    /** @description Number of risks whose score is in the medium band (5 to 9). */
+                    medium: number;
+                    /** @description Number of risks whose score is in the high band (10 to 16). */
+                    high: number;
+                    /** @description Number of risks whose score is in the critical band (17 to 25). */
+                    critical: number;
+                };
+                /** @description Risks per band of their residual score. */
+                residual: {
+                    /** @description Number of risks whose score is in the low band (1 to 4). */
+                    low: number;
+                    /** @description Number of risks whose score is in the medium band (5 to 9). */
+                    medium: number;
+                    /** @description Number of risks whose score is in the high band (10 to 16). */
+                    high: number;
+                    /** @description Number of risks whose score is in the critical band (17 to 25). */
+                    critical: number;
+                };
+                /** @description Open risks whose residual score is above the appetite. */
+                aboveAppetite: number;
+            };
+            /** @description The treatable risks ranked: open, residual above appetite and a treatment option that lowers it. */
+            topRisks: {
+                /** @description Position, 1 first. */
+                rank: number;
+                /** @description Id of the risk. */
+                riskId: string;
+                /** @description Title of the risk. */
+                title: string;
+                /** @description Domain of the risk. */
+                domain: string;
+                /** @description The risk before any treatment. */
+                inherent: {
+                    /** @description Likelihood on the 1 to 5 scale. */
+                    likelihood: number;
+                    /** @description Impact on the 1 to 5 scale. */
+                    impact: number;
+                    /** @description Likelihood x impact, 1 to 25. */
+                    score: number;
+                    /**
+                     * @description Rating band of the score (low < 5, medium < 10, high < 17, critical).
+                     * @enum {string}
+                     */
+                    band: "low" | "medium" | "high" | "critical";
+                };
+                /** @description The risk after its implemented treatments, applied in the order they were implemented. */
+                residual: {
+                    /** @description Likelihood on the 1 to 5 scale. */
+                    likelihood: number;
+                    /** @description Impact on the 1 to 5 scale. */
+                    impact: number;
+                    /** @description Likelihood x impact, 1 to 25. */
+                    score: number;
+                    /**
+                     * @description Rating band of the score (low < 5, medium < 10, high < 17, critical).
+                     * @enum {string}
+                     */
+                    band: "low" | "medium" | "high" | "critical";
+                };
+                /** @description Share of the inherent score the implemented treatments removed, 0 to 1. */
+                controlEffectiveness: number;
+                /** @description Ranking value: residual score weighted by the domain weight of the rules. */
+                priority: number;
+                /** @description The drafted treatment plan: the option that lowers the residual most. */
+                plan: {
+                    /**
+                     * @description The treatment type proposed.
+                     * @enum {string}
+                     */
+                    option: "mitigate" | "transfer" | "avoid";
+                    /**
+                     * @description `planned`: a treatment already planned on the risk; `catalogue`: an option of the rules for its domain.
+                     * @enum {string}
+                     */
+                    source: "planned" | "catalogue";
+                    /** @description Id of the planned treatment, null for a catalogue option. */
+                    treatmentId: string | null;
+                    /** @description What the treatment does. */
+                    description: string;
+                    /** @description The residual once the treatment is implemented. */
+                    projected: {
+                        /** @description Likelihood on the 1 to 5 scale. */
+                        likelihood: number;
+                        /** @description Impact on the 1 to 5 scale. */
+                        impact: number;
+                        /** @description Likelihood x impact, 1 to 25. */
+                        score: number;
+                        /**
+                         * @description Rating band of the score (low < 5, medium < 10, high < 17, critical).
+                         * @enum {string}
+                         */
+                        band: "low" | "medium" | "high" | "critical";
+                    };
+                    /** @description Whether the projected residual is at or below the appetite. */
+                    withinAppetite: boolean;
+                    /** @description Accountable owner of the risk, null when none is named. */
+                    ownerId: string | null;
+                    /** @description Date by which the treatment should be implemented, by the band of the residual. */
+                    targetDate: string;
+                    /** @description The plan, step by step. */
+                    steps: string[];
+                };
+            }[];
+            /** @description Open risks above appetite for which no option lowers the residual, with the reason. */
+            untreatable: {
+                /** @description Id of the risk (`rsk_...`). */
+                riskId: string;
+                /** @description Why it is untreatable: neither a treatment planned on the risk nor a catalogue option of the rules for its domain lowers its residual score. */
+                reason: string;
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description The rules a decision applied, named by id, version and content hash.
+         * @example {
+         *       "id": "example",
+         *       "version": "example",
+         *       "hash": "example"
+         *     }
+         */
+        AgentRuleSet: {
+            /** @description Id of the rule set (`classifier-rules`). */
+            id: string;
+            /** @description Semantic version of the rule set. */
+            version: string;
+            /** @description `sha256:<hex>` of the canonical JSON of the rules. */
+            hash: string;
+        };
+        /**
+         * @example {
+         *       "stakeholder": "board of directors"
+         *     }
+         * @example {
+         *       "stakeholder": "market surveillance authority",
+         *       "systemId": "sys_credit_scoring_v2"
+         *     }
+         */
+        AgentStakeholderReportInput: {
+            /** @description Who will read the report, in plain words (`board of directors`, `our auditors’ committee`, `a prospective customer`). */
+            stakeholder: string;
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+        };
+        /**
+         * @description The output of `stakeholder-report` and the decision that records it.
+         * @example {
+         *       "template": "board",
+         *       "title": "Board compliance and risk report",
+         *       "audience": "Board of directors",
+         *       "templateId": "pdf/board@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Top risks",
+         *           "block": "topRisks",
+         *           "paragraphs": [
+         *             "The risks of the register with the highest residual score."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "Risk",
+         *               "Domain",
+         *               "Inherent",
+         *               "Residual",
+         *               "Rating",
+         *               "Status"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "Biased scoring",
+         *                 "ai",
+         *                 "20",
+         *                 "20",
+         *                 "critical",
+         *                 "open"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "chief-risk-officer",
+         *         "company-secretary",
+         *         "chief-executive-officer"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "stakeholder-report",
+         *         "allowedTypes": [
+         *           "regulator",
+         *           "board",
+         *           "shariah-board",
+         *           "audit-committee",
+         *           "partner",
+         *           "investor",
+         *           "customer",
+         *           "internal",
+         *           "engineer",
+         *           "executive",
+         *           "consultant",
+         *           "trainer",
+         *           "partner-program"
+         *         ],
+         *         "defaultType": "internal",
+         *         "blocks": null
+         *       },
+         *       "selection": {
+         *         "stakeholder": "board of directors",
+         *         "type": "board",
+         *         "matchedKeywords": [
+         *           "board of directors",
+         *           "board"
+         *         ]
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "stakeholder-report",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentStakeholderReportOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /** @description How the report type was chosen. */
+            selection: {
+                /** @description The words given. */
+                stakeholder: string;
+                /**
+                 * @description The report type they map to.
+                 * @enum {string}
+                 */
+                type: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The keywords of that type found in the words, longest first. */
+                matchedKeywords: string[];
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.agents.agent",
+         *       "slug": "classifier",
+         *       "title": "EU AI Act classifier",
+         *       "purpose": "Classifies an AI system by EU AI Act Annex III and GPAI scoping.",
+         *       "group": "deterministic",
+         *       "groupReason": "The risk class follows from the Act’s rules applied to the description.",
+         *       "catalogues": [
+         *         "core14",
+         *         "all31"
+         *       ],
+         *       "invokePath": "/v1/agents/classifier/invoke",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "routedEvents": []
+         *     }
+         */
+        AgentSummary: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.agent";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            slug: string;
+            /** @description Name of the agent. */
+            title: string;
+            /** @description What the agent does. */
+            purpose: string;
+            /**
+             * @description `deterministic`: applies rules to facts, the answer is the rules’ consequence; `advisory`: scores and ranks, the answer is a judgement a person weighs. Both are replayable.
+             * @enum {string}
+             */
+            group: "deterministic" | "advisory";
+            /** @description Why the agent is in its group. */
+            groupReason: string;
+            /** @description Lists of the specification that name the agent: the 14-agent and the 31-agent catalogues. */
+            catalogues: ("core14" | "all31")[];
+            /** @description Path of the agent’s typed invocation route. */
+            invokePath: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description Event-kind patterns the event engine routes to the agent; each routed event becomes a decision. */
+            routedEvents: string[];
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "template": "consultant"
+         *     }
+         */
+        AgentSvcConsultantReportingInput: {
+            /**
+             * @description The report type to compose, one of `consultant`; `consultant` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+            /**
+             * @description Id of one marketplace engagement to report on; without it the report covers every engagement.
+             * @example eng_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId?: string;
+        };
+        /**
+         * @description The output of `svc-consultant-reporting` and the decision that records it.
+         * @example {
+         *       "template": "consultant",
+         *       "title": "Consultant engagement report",
+         *       "audience": "External consultants engaged by the organisation",
+         *       "templateId": "pdf/consultant@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Engagements",
+         *           "block": "engagements",
+         *           "paragraphs": [
+         *             "Each engagement of an advisory firm, with its status.",
+         *             "1 engagement(s) on record."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "Engagement",
+         *               "Firm",
+         *               "Listing",
+         *               "Status",
+         *               "Since",
+         *               "Ended"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "eng_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *                 "frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *                 "lst_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *                 "active",
+         *                 "2026-10-01",
+         *                 "ongoing"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "engagement-lead",
+         *         "compliance-officer"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "svc-consultant-reporting",
+         *         "allowedTypes": [
+         *           "consultant"
+         *         ],
+         *         "defaultType": "consultant",
+         *         "blocks": null
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "svc-consultant-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentSvcConsultantReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "template": "partner-program"
+         *     }
+         */
+        AgentSvcPartnerReportingInput: {
+            /**
+             * @description The report type to compose, one of `partner-program`; `partner-program` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+            /**
+             * @description Id of one marketplace engagement to report on; without it the report covers every engagement.
+             * @example eng_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            engagementId?: string;
+        };
+        /**
+         * @description The output of `svc-partner-reporting` and the decision that records it.
+         * @example {
+         *       "template": "partner-program",
+         *       "title": "Partner-program report",
+         *       "audience": "Partner-program managers and partners",
+         *       "templateId": "pdf/partner-program@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Client rollups",
+         *           "block": "clientRollups",
+         *           "paragraphs": [
+         *             "Each client system rolled up from its assessments, evidence and findings."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "System",
+         *               "Assessments",
+         *               "Avg completion",
+         *               "Evidence",
+         *               "Open findings"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "sys_credit_scoring_v2",
+         *                 "1",
+         *                 "42.9%",
+         *                 "3",
+         *                 "1"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "partner-program-manager",
+         *         "finance-controller"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "svc-partner-reporting",
+         *         "allowedTypes": [
+         *           "partner-program"
+         *         ],
+         *         "defaultType": "partner-program",
+         *         "blocks": null
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "svc-partner-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentSvcPartnerReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "template": "board"
+         *     }
+         */
+        AgentSvcReportingInput: {
+            /**
+             * @description The report type to compose, one of `regulator`, `board`, `shariah-board`, `audit-committee`, `partner`, `investor`, `customer`, `internal`; `board` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+        };
+        /**
+         * @description The output of `svc-reporting` and the decision that records it.
+         * @example {
+         *       "template": "board",
+         *       "title": "Board compliance and risk report",
+         *       "audience": "Board of directors",
+         *       "templateId": "pdf/board@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Top risks",
+         *           "block": "topRisks",
+         *           "paragraphs": [
+         *             "The risks of the register with the highest residual score."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "Risk",
+         *               "Domain",
+         *               "Inherent",
+         *               "Residual",
+         *               "Rating",
+         *               "Status"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "Biased scoring",
+         *                 "ai",
+         *                 "20",
+         *                 "20",
+         *                 "critical",
+         *                 "open"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "chief-risk-officer",
+         *         "company-secretary",
+         *         "chief-executive-officer"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "svc-reporting",
+         *         "allowedTypes": [
+         *           "regulator",
+         *           "board",
+         *           "shariah-board",
+         *           "audit-committee",
+         *           "partner",
+         *           "investor",
+         *           "customer",
+         *           "internal"
+         *         ],
+         *         "defaultType": "board",
+         *         "blocks": null
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "svc-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentSvcReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "query": "risk management controls of the ai act"
+         *     }
+         * @example {
+         *       "query": "evidence older than 90 days",
+         *       "limit": 10
+         *     }
+         */
+        AgentSvcSearchInput: {
+            /** @description What to look for, in natural language (`evidence older than 90 days`). */
+            query: string;
+            /** @description Kinds of record to search (ids of `GET /v1/search/kinds`); the facade’s preset when absent. */
+            kinds?: string[];
+            /** @description Hits to return, 1 to 50; the facade’s preset when absent. */
+            limit?: number;
+        };
+        /**
+         * @description The output of `svc-search` and the decision that records it.
+         * @example {
+         *       "parsed": {
+         *         "terms": "risk management",
+         *         "kinds": [
+         *           "control",
+         *           "clause"
+         *         ],
+         *         "filters": {
+         *           "framework": [
+         *             "eu-ai-act"
+         *           ]
+         *         },
+         *         "dateFilter": null,
+         *         "matched": [
+         *           "framework: \"ai act\" -> eu-ai-act"
+         *         ]
+         *       },
+         *       "total": 1,
+         *       "hits": [
+         *         {
+         *           "rank": 1,
+         *           "kind": "control",
+         *           "id": "eu-ai-act@1.0.0/AIA-RMS-01",
+         *           "title": "Risk management system",
+         *           "score": 12.5,
+         *           "engineScore": 12.5,
+         *           "snippet": null,
+         *           "fields": {
+         *             "framework": [
+         *               "eu-ai-act"
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "svc-search",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentSvcSearchOutputDecision: {
+            /** @description How the query was understood. */
+            parsed: {
+                /** @description The BM25 terms sent to the engine (the query without the words turned into filters). */
+                terms: string;
+                /** @description Kinds searched. */
+                kinds: string[];
+                /** @description Facet filters read from the query. */
+                filters: {
+                    [key: string]: string[];
+                };
+                /** @description A date condition read from the query (`older than 90 days`), applied to the hits. */
+                dateFilter: {
+                    /** @description The date fields the condition applies to, as `kind.field` pairs joined by commas (`evidence.collectedAt`). */
+                    field: string;
+                    /** @description Hits dated before this day match (YYYY-MM-DD); null when the query sets no upper bound. */
+                    before: string | null;
+                    /** @description Hits dated on or after this day match (YYYY-MM-DD); null when the query sets no lower bound. */
+                    after: string | null;
+                } | null;
+                /** @description Which rule turned which words into a kind or a filter. */
+                matched: string[];
+            };
+            /** @description Hits after the filters, before the limit. */
+            total: number;
+            /** @description Ranked hits. */
+            hits: {
+                /** @description Position after the date condition and the boosts, 1 first. */
+                rank: number;
+                /** @description Kind of record (`control`, `evidence`). */
+                kind: string;
+                /** @description Id of the record: a dictionary reference (`eu-ai-act@1.0.0/AIA-RMS-01`) or the id of the tenant’s record. */
+                id: string;
+                /** @description Title of the record. */
+                title: string;
+                /** @description Engine score times the facade’s boost for the kind. */
+                score: number;
+                /** @description BM25 score of the engine. */
+                engineScore: number;
+                /** @description Up to 200 characters of the record’s text around the first matched term; null when the record has no text. */
+                snippet: string | null;
+                /** @description Facet and date fields of the record as the engine indexes them (`framework`, `collectedAt`). */
+                fields: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "template": "trainer"
+         *     }
+         */
+        AgentSvcTrainerReportingInput: {
+            /**
+             * @description The report type to compose, one of `trainer`; `trainer` when absent. A type outside these is refused with 422.
+             * @enum {string}
+             */
+            template?: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /**
+             * @description Identifier of the AI system the report concerns, as the tenant names it in its assessments, evidence, findings or disclosure profile. Required by the regulator report; the others cover the whole organisation without it.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+        };
+        /**
+         * @description The output of `svc-trainer-reporting` and the decision that records it.
+         * @example {
+         *       "template": "trainer",
+         *       "title": "Training cohort and curriculum report",
+         *       "audience": "Trainers and training providers",
+         *       "templateId": "pdf/trainer@1",
+         *       "tenantId": "ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "systemId": null,
+         *       "asOf": "2026-11-20T09:00:00.000Z",
+         *       "sections": [
+         *         {
+         *           "heading": "Attestations of training credit",
+         *           "block": "trainingAttestations",
+         *           "paragraphs": [
+         *             "Each completion with its signed certificate, which attests the credit."
+         *           ],
+         *           "table": {
+         *             "columns": [
+         *               "Person",
+         *               "Module",
+         *               "Completed",
+         *               "Score",
+         *               "Certificate",
+         *               "Valid until"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "Ines Duarte",
+         *                 "AI literacy basics",
+         *                 "2026-11-02",
+         *                 "92",
+         *                 "crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *                 "2027-11-02"
+         *               ]
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "recommendedReviewers": [
+         *         "training-lead",
+         *         "human-resources"
+         *       ],
+         *       "draft": true,
+         *       "preset": {
+         *         "id": "svc-trainer-reporting",
+         *         "allowedTypes": [
+         *           "trainer"
+         *         ],
+         *         "defaultType": "trainer",
+         *         "blocks": null
+         *       },
+         *       "object": "svc.agents.decision",
+         *       "agent": "svc-trainer-reporting",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentSvcTrainerReportingOutputDecision: {
+            /**
+             * @description The report type composed.
+             * @enum {string}
+             */
+            template: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+            /** @description Title of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id of the PDF template the reporting rail renders this type with. */
+            templateId: string;
+            /** @description The tenant whose records the report is composed from. */
+            tenantId: string;
+            /** @description The AI system the report concerns; null for an organisation-wide report. */
+            systemId: string | null;
+            /**
+             * Format: date-time
+             * @description The moment the records were read; every date comparison of the report is made against it.
+             */
+            asOf: string;
+            /** @description The sections of the report, in the order of the type’s recipe. */
+            sections: {
+                /** @description Heading of the section. */
+                heading: string;
+                /** @description The part of the report recipe that computed the section (`posture`, `topRisks`, ...). */
+                block: string;
+                /** @description Paragraphs of the section: its introduction, then what the records show. */
+                paragraphs: string[];
+                /** @description The section’s table; absent when the records give it no rows. */
+                table?: {
+                    /** @description Column headings, in order. */
+                    columns: string[];
+                    /** @description Rows of cells, each as text, in the order the section presents them. */
+                    rows: string[][];
+                };
+            }[];
+            /** @description Roles that should review the draft before anyone publishes it. */
+            recommendedReviewers: string[];
+            /**
+             * @description Always true: the agent composes a draft and never publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description The preset of the agent over the report engine. */
+            preset: {
+                /** @description Id of the preset the agent applied (its slug). */
+                id: string;
+                /** @description Report types this agent composes. */
+                allowedTypes: ("regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program")[];
+                /**
+                 * @description The type it composes when the request names none.
+                 * @enum {string}
+                 */
+                defaultType: "regulator" | "board" | "shariah-board" | "audit-committee" | "partner" | "investor" | "customer" | "internal" | "engineer" | "executive" | "consultant" | "trainer" | "partner-program";
+                /** @description The recipe blocks the preset keeps, in the recipe’s order; null when it keeps every section of the type. */
+                blocks: string[] | null;
+            };
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "role": "developer"
+         *     }
+         * @example {
+         *       "role": "deployer-operator",
+         *       "systems": [
+         *         "sys_credit_scoring"
+         *       ],
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        AgentTrainingCuratorInput: {
+            /** @description Role of the catalogue (`developer`, `deployer-operator`, `executive`, `compliance`, `data-protection`, `procurement`, `hr`, `general`). */
+            role: string;
+            /** @description AI systems the person works on; their profiles add system-specific modules. */
+            systems?: string[];
+            /** @description A person of the stakeholders rail whose training records are subtracted. */
+            personId?: string;
+        };
+        /**
+         * @description The output of `training-curator` and the decision that records it.
+         * @example {
+         *       "role": "developer",
+         *       "personId": null,
+         *       "plan": [
+         *         {
+         *           "moduleId": "ai-literacy-foundations",
+         *           "title": "AI literacy foundations",
+         *           "priority": 100,
+         *           "hours": 2,
+         *           "reasons": [
+         *             "Art. 4 requires a sufficient level of AI literacy of every person dealing with AI systems."
+         *           ],
+         *           "references": [
+         *             "eu-ai-act art-4"
+         *           ]
+         *         }
+         *       ],
+         *       "covered": [],
+         *       "totalHours": 2,
+         *       "object": "svc.agents.decision",
+         *       "agent": "training-curator",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentTrainingCuratorOutputDecision: {
+            /** @description The catalogue role planned for. */
+            role: string;
+            /** @description The person whose records were subtracted; null when none was named. */
+            personId: string | null;
+            /** @description Modules to complete, highest priority first. */
+            plan: {
+                /** @description Module of the catalogue. */
+                moduleId: string;
+                /** @description Title of the module. */
+                title: string;
+                /** @description Priority: higher first. */
+                priority: number;
+                /** @description Expected duration in hours. */
+                hours: number;
+                /** @description Why the module is in the plan. */
+                reasons: string[];
+                /** @description Provisions the module answers. */
+                references: string[];
+            }[];
+            /** @description Modules the person’s valid records already cover. */
+            covered: {
+                /** @description Module of the catalogue already covered. */
+                moduleId: string;
+                /** @description Training record that covers it. */
+                recordId: string;
+                /** @description When that completion stops counting; null when never. */
+                expiresAt: string | null;
+            }[];
+            /** @description Sum of the hours of the plan. */
+            totalHours: number;
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "questionnaire": [
+         *         {
+         *           "id": "q1",
+         *           "question": "Do you encrypt customer data at rest?"
+         *         }
+         *       ]
+         *     }
+         * @example {
+         *       "template": "baseline"
+         *     }
+         */
+        AgentVendorPrefillBotInput: {
+            /** @description The vendor (`ven_...`) the questionnaire concerns, when it is one of the tenant’s. */
+            vendorId?: string;
+            /** @description The questions to pre-fill; either this or `template`. */
+            questionnaire?: {
+                /** @description Id of the question in the questionnaire. */
+                id: string;
+                /** @description Text of the question. */
+                question: string;
+                /** @description Control the question maps to (`ISO27-A.5.15`). */
+                control?: string;
+            }[];
+            /**
+             * @description A questionnaire of the rules to use instead of `questionnaire`: `baseline` covers security, privacy, resilience and compliance.
+             * @enum {string}
+             */
+            template?: "baseline";
+        };
+        /**
+         * @description The output of `vendor-prefill-bot` and the decision that records it.
+         * @example {
+         *       "vendorId": null,
+         *       "answered": 1,
+         *       "unanswered": 0,
+         *       "coverage": 1,
+         *       "answers": [
+         *         {
+         *           "questionId": "q1",
+         *           "status": "answered",
+         *           "answer": "Yes. Supported by: Access control policy (collected 2026-10-01).",
+         *           "controls": [
+         *             "ISO27-A.5.15"
+         *           ],
+         *           "evidence": [
+         *             {
+         *               "evidenceId": "evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *               "title": "Access control policy",
+         *               "match": "control"
+         *             }
+         *           ],
+         *           "confidence": "high"
+         *         }
+         *       ],
+         *       "gaps": [],
+         *       "object": "svc.agents.decision",
+         *       "agent": "vendor-prefill-bot",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentVendorPrefillBotOutputDecision: {
+            /** @description The vendor the questionnaire concerns, null when none was given. */
+            vendorId: string | null;
+            /** @description Questions with the status `answered`. */
+            answered: number;
+            /** @description Questions not answered: those `partial` or `unanswered`. */
+            unanswered: number;
+            /** @description Share of questions answered, 0 to 1. */
+            coverage: number;
+            /** @description One drafted answer per question, in questionnaire order. */
+            answers: {
+                /** @description Id of the question in the questionnaire. */
+                questionId: string;
+                /**
+                 * @description `answered` when valid (unexpired) evidence supports it, `partial` when only expired evidence matches, `unanswered` when no evidence matches.
+                 * @enum {string}
+                 */
+                status: "answered" | "partial" | "unanswered";
+                /** @description The drafted answer, null when nothing supports one. */
+                answer: string | null;
+                /** @description Controls the answer bears on: the question’s own control and those the supporting valid evidence cites, sorted. */
+                controls: string[];
+                /** @description Evidence matched to the question, valid or expired: control matches first, then keyword matches by hits. */
+                evidence: {
+                    /** @description Id of the evidence (`evd_...`). */
+                    evidenceId: string;
+                    /** @description Title of the evidence. */
+                    title: string;
+                    /**
+                     * @description `control` when the evidence cites the question’s control, `keyword` when it shares enough keywords with the question.
+                     * @enum {string}
+                     */
+                    match: "control" | "keyword";
+                }[];
+                /**
+                 * @description `high` with valid evidence citing the control, `medium` with valid keyword matches only, `low` with only expired evidence, `none` without a match.
+                 * @enum {string}
+                 */
+                confidence: "high" | "medium" | "low" | "none";
+            }[];
+            /** @description Questions left without an answer or with a partial one, and why. */
+            gaps: {
+                /** @description Id of the question in the questionnaire. */
+                questionId: string;
+                /** @description Text of the question. */
+                question: string;
+                /** @description Why it is listed: no matching evidence, only expired evidence, or keyword matches only that need confirming. */
+                reason: string;
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @example {}
+         * @example {
+         *       "framework": "eu-ai-act",
+         *       "goal": "assess a high-risk AI system before release"
+         *     }
+         */
+        AgentWorkflowCatalogueInput: {
+            /** @description Favour workflows citing this dictionary. */
+            framework?: string;
+            /** @description Favour workflows this stakeholder role takes part in (`dpo`, `system-owner`, ...). */
+            stakeholder?: string;
+            /** @description What the tenant wants to achieve, in words (`prepare for an AI Act audit`). */
+            goal?: string;
+            /** @description How many workflows to recommend; 5 when absent. */
+            limit?: number;
+        };
+        /**
+         * @description The output of `workflow-catalogue` and the decision that records it.
+         * @example {
+         *       "recommendations": [
+         *         {
+         *           "rank": 1,
+         *           "workflowId": "ai-act-risk-classification",
+         *           "title": "AI Act risk classification",
+         *           "score": 7.5,
+         *           "reasons": [
+         *             "Cites an activated framework: eu-ai-act."
+         *           ],
+         *           "gapControls": [
+         *             "AIA-CLS-02"
+         *           ]
+         *         }
+         *       ],
+         *       "sequence": [
+         *         {
+         *           "position": 1,
+         *           "workflowId": "ai-act-risk-classification",
+         *           "phase": "scope",
+         *           "steps": [
+         *             "inventory",
+         *             "classify"
+         *           ]
+         *         }
+         *       ],
+         *       "object": "svc.agents.decision",
+         *       "agent": "workflow-catalogue",
+         *       "decisionId": "dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "ruleSet": {
+         *         "id": "classifier-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d"
+         *       },
+         *       "hash": "sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AgentWorkflowCatalogueOutputDecision: {
+            /** @description Workflows by fit, best first. */
+            recommendations: {
+                /** @description Position, 1 first. */
+                rank: number;
+                /** @description Workflow of the catalogue. */
+                workflowId: string;
+                /** @description Its title. */
+                title: string;
+                /** @description Fit score, to two decimals. */
+                score: number;
+                /** @description What the score is made of. */
+                reasons: string[];
+                /** @description Controls the workflow cites that have no evidence yet, sorted. */
+                gapControls: string[];
+            }[];
+            /** @description The recommended workflows composed in phase order. */
+            sequence: {
+                /** @description Position in the sequence, 1 first. */
+                position: number;
+                /** @description Workflow to run. */
+                workflowId: string;
+                /** @description Phase of the compliance cycle the workflow belongs to. */
+                phase: string;
+                /** @description Step keys to run; a step owned by the same role with the same references as an earlier one is left out. */
+                steps: string[];
+            }[];
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.agents.decision";
+            /**
+             * @description Slug of an agent (`classifier`).
+             * @example classifier
+             */
+            agent: string;
+            /**
+             * @description Identifier with prefix `dec_`.
+             * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            decisionId: string;
+            /**
+             * @description `<dictionary>@<version>` the decision used (the tenant’s pinned version).
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            ruleSet: components["schemas"]["AgentRuleSet"];
+            /** @description `sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the decision was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
          * @example {
          *       "object": "svc.operator.api_key",
          *       "id": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
@@ -14163,6 +21455,21 @@ export interface components {
         };
         /**
          * @example {
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "statement": "The audit ran as recorded and its findings are complete."
+         *     }
+         */
+        AttestAuditRunRequest: {
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+            /** @description What the attester states; kept verbatim. */
+            statement: string;
+        };
+        /**
+         * @example {
          *       "policyId": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "userId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
          *     }
@@ -14178,6 +21485,61 @@ export interface components {
              * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             userId: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.audit_engine.attestation",
+         *       "id": "aat_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "signOffId": "aso_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "statement": "The audit ran as recorded and its findings are complete.",
+         *       "attestedBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "runHash": "sha256:3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b",
+         *       "findingsHash": "sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+         *       "signOffHash": "sha256:fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9",
+         *       "hash": "sha256:b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c",
+         *       "createdAt": "2026-11-22T10:05:00.000Z"
+         *     }
+         */
+        AuditAttestation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.audit_engine.run`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.audit_engine.attestation";
+            /**
+             * @description Identifier with prefix `aat_`.
+             * @example aat_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+            /**
+             * @description Identifier with prefix `aso_`.
+             * @example aso_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            signOffId: string;
+            /** @description The attester’s statement. */
+            statement: string;
+            /** @description Id of the key that attested. */
+            attestedBy: string;
+            /** @description SHA-256 of the canonical run record (pinned content, inputs, counts) as attested. */
+            runHash: string;
+            /** @description SHA-256 of the canonical list of the run’s findings with their ids and states. */
+            findingsHash: string;
+            /** @description The sign-off’s hash. */
+            signOffHash: string;
+            /** @description SHA-256 over the three hashes, the statement, the attester and the time. */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
         };
         /**
          * @description Self-contained: verifiable offline with `svc audit verify <file>`.
@@ -14269,6 +21631,98 @@ export interface components {
             publicKeys: components["schemas"]["AuditPublicKey"][];
             /** @description The events of the range, in sequence order. */
             events: components["schemas"]["AuditTrailEvent"][];
+        };
+        /**
+         * @example {
+         *       "object": "svc.audit_engine.finding",
+         *       "id": "aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "controlId": "AIA-RMS-02",
+         *       "check": "evidence_missing",
+         *       "severity": "high",
+         *       "status": "open",
+         *       "title": "No evidence supports control AIA-RMS-02 (Risk identification and evaluation).",
+         *       "facts": {
+         *         "tier": "high_risk",
+         *         "obligations": [
+         *           {
+         *             "id": "AIA-OBL-019",
+         *             "clauseRef": "art-9-2",
+         *             "applicableFrom": "2026-08-02T00:00:00.000Z",
+         *             "inForce": true
+         *           }
+         *         ],
+         *         "evidence": []
+         *       },
+         *       "resolution": null,
+         *       "resolvedBy": null,
+         *       "resolvedAt": null,
+         *       "createdAt": "2026-11-22T09:30:02.000Z"
+         *     }
+         */
+        AuditFinding: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.audit_engine.run`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.audit_engine.finding";
+            /**
+             * @description Identifier with prefix `aef_`.
+             * @example aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+            /** @description The control that failed the check. */
+            controlId: string;
+            /**
+             * @description The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
+             * @enum {string}
+             */
+            check: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired";
+            /**
+             * @description Severity of a finding: `critical`, `high`, `medium` or `low`.
+             * @enum {string}
+             */
+            severity: "critical" | "high" | "medium" | "low";
+            /**
+             * @description `open` until resolved.
+             * @enum {string}
+             */
+            status: "open" | "resolved";
+            /** @description What failed, in one sentence. */
+            title: string;
+            /** @description The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied. */
+            facts: {
+                [key: string]: unknown;
+            };
+            /** @description How it was resolved; null while open. */
+            resolution: string | null;
+            /** @description Key that resolved it. */
+            resolvedBy: string | null;
+            /** @description When it was resolved. */
+            resolvedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /** @example {} */
+        AuditPackRequest: {
+            /** @description First audit event to export; 1 when absent. */
+            fromSeq?: number;
+            /** @description Last audit event to export; the chain’s head when absent. */
+            toSeq?: number;
+            /**
+             * @description A ready report of the tenant whose PDF goes into the pack as `report.pdf`.
+             * @example rpt_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            reportId?: string;
         };
         /**
          * @example {
@@ -14402,6 +21856,383 @@ export interface components {
                 /** @description Number whose re-executed result hash differs from the recorded one. */
                 mismatched: number;
             };
+        };
+        /**
+         * @example {
+         *       "object": "svc.audit_engine.run",
+         *       "id": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "framework": "eu-ai-act",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "scope": "family:AIA-RMS",
+         *       "scheduleId": null,
+         *       "status": "completed",
+         *       "bundleHash": "sha256:5d41402abc4b2a76b9719d911017c592a3f1c2e4b5d6978812345678901234ab",
+         *       "bundleVersions": {
+         *         "eu-ai-act": "1.0.0"
+         *       },
+         *       "ruleSet": {
+         *         "id": "audit-engine-rules",
+         *         "version": "1.0.0",
+         *         "hash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+         *       },
+         *       "asOf": "2026-11-22T09:30:00.000Z",
+         *       "controls": 5,
+         *       "estimatedCompletion": "2026-11-22T09:30:15.000Z",
+         *       "counts": {
+         *         "controls": 5,
+         *         "controlsPassed": 3,
+         *         "findings": 3,
+         *         "bySeverity": {
+         *           "critical": 0,
+         *           "high": 2,
+         *           "medium": 1,
+         *           "low": 0
+         *         },
+         *         "byCheck": {
+         *           "evidence_missing": 1,
+         *           "obligation_unmet": 1,
+         *           "attestation_missing": 1
+         *         }
+         *       },
+         *       "findingsHash": "sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+         *       "signOffId": null,
+         *       "attestationId": null,
+         *       "error": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "completedAt": "2026-11-22T09:30:02.000Z",
+         *       "attestedAt": null,
+         *       "updatedAt": "2026-11-22T09:30:02.000Z"
+         *     }
+         */
+        AuditRun: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.audit_engine.run`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.audit_engine.run";
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Framework audited. */
+            framework: string;
+            /** @description The version of the framework’s dictionary the tenant activated, pinned by the run (`eu-ai-act@1.0.0`). */
+            dictionaryVersion: string;
+            /** @description Scope of the run, as asked. */
+            scope: string;
+            /** @description The schedule whose due time started the run; null for a run asked directly. */
+            scheduleId: string | null;
+            /**
+             * @description `running` until the evaluation ends; `completed` with its findings; `failed` when it could not be evaluated; `attested` once closed by an attestation.
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed" | "attested";
+            /** @description The tenant’s pinned taxonomy bundle hash when the run started. */
+            bundleHash: string;
+            /** @description Versions of the dictionaries in that bundle. */
+            bundleVersions: {
+                [key: string]: string;
+            };
+            /** @description The evaluation rules the run used (freshness windows, severities, costs). */
+            ruleSet: {
+                /** @description Id of the evaluation rules. */
+                id: string;
+                /** @description Their version. */
+                version: string;
+                /** @description SHA-256 of their canonical JSON. */
+                hash: string;
+            };
+            /**
+             * Format: date-time
+             * @description The instant the run evaluates at: records made later are not counted.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            asOf: string;
+            /** @description Controls in scope. */
+            controls: number;
+            /**
+             * Format: date-time
+             * @description When the run was expected to complete, from the controls in scope.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            estimatedCompletion: string;
+            /** @description What the evaluation found; null while running. */
+            counts: {
+                /** @description Controls evaluated. */
+                controls: number;
+                /** @description Controls without any finding. */
+                controlsPassed: number;
+                /** @description Findings written. */
+                findings: number;
+                /** @description Findings per severity. */
+                bySeverity: {
+                    /** @description Critical findings. */
+                    critical: number;
+                    /** @description High findings. */
+                    high: number;
+                    /** @description Medium findings. */
+                    medium: number;
+                    /** @description Low findings. */
+                    low: number;
+                };
+                /** @description Findings per failed check. */
+                byCheck: {
+                    [key: string]: number;
+                };
+            } | null;
+            /** @description SHA-256 of the canonical list of findings (control, check, severity, facts); null while running. */
+            findingsHash: string | null;
+            /** @description The sign-off of the run; null before it. */
+            signOffId: string | null;
+            /** @description The attestation that closed the run; null before it. */
+            attestationId: string | null;
+            /** @description Why a failed run failed. */
+            error: string | null;
+            /** @description Id of the API key whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /** @description When the evaluation ended. */
+            completedAt: string | null;
+            /** @description When the run was attested. */
+            attestedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the record last changed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "status": "running",
+         *       "estimatedCompletion": "2026-11-22T09:30:15.000Z",
+         *       "framework": "eu-ai-act",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "scope": "all",
+         *       "controls": 71
+         *     }
+         */
+        AuditRunAccepted: {
+            /**
+             * @description Id of the run; poll `GET /v1/audit-engine/runs/{runId}`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+            /**
+             * @description Always `running`: the evaluation happens in the background.
+             * @constant
+             */
+            status: "running";
+            /**
+             * Format: date-time
+             * @description When the run should complete: the controls in scope times the per-control cost of the rules, after a fixed start-up cost.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            estimatedCompletion: string;
+            /** @description Framework audited. */
+            framework: string;
+            /** @description The dictionary version the run pinned. */
+            dictionaryVersion: string;
+            /** @description Scope of the run. */
+            scope: string;
+            /** @description Controls in scope. */
+            controls: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.audit_engine.replay",
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "matched": true,
+         *       "storedHash": "sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+         *       "replayedHash": "sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+         *       "ruleSet": {
+         *         "stored": "audit-engine-rules@1.0.0",
+         *         "current": "audit-engine-rules@1.0.0",
+         *         "sameHash": true
+         *       },
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "asOf": "2026-11-22T09:30:00.000Z",
+         *       "findings": 3,
+         *       "divergences": []
+         *     }
+         */
+        AuditRunReplay: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.audit_engine.run`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.audit_engine.replay";
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+            /** @description True when the replayed findings hash equals the stored one. */
+            matched: boolean;
+            /** @description The run’s findings hash. */
+            storedHash: string;
+            /** @description The hash of the findings the replay computed. */
+            replayedHash: string;
+            /** @description The rules on both sides. */
+            ruleSet: {
+                /** @description `<id>@<version>` of the rules the run used. */
+                stored: string;
+                /** @description `<id>@<version>` of the rules the replay used. */
+                current: string;
+                /** @description True when the rules are byte-for-byte the same. */
+                sameHash: boolean;
+            };
+            /** @description The pinned dictionary version whose controls and obligations were replayed. */
+            dictionaryVersion: string;
+            /**
+             * Format: date-time
+             * @description The instant evaluated, as stored.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            asOf: string;
+            /** @description Findings the replay computed. */
+            findings: number;
+            /** @description Where the replay differs from the stored findings; empty when matched. */
+            divergences: {
+                /** @description The control. */
+                controlId: string;
+                /**
+                 * @description The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
+                 * @enum {string}
+                 */
+                check: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired";
+                /** @description Severity in the run’s stored findings; null when it has no such finding. */
+                stored: ("critical" | "high" | "medium" | "low") | null;
+                /** @description Severity the replay gives; null when the replay has no such finding. */
+                replayed: ("critical" | "high" | "medium" | "low") | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.audit_engine.schedule",
+         *       "id": "aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "framework": "eu-ai-act",
+         *       "scope": "all",
+         *       "cron": "0 6 * * 1",
+         *       "status": "active",
+         *       "nextRunAt": "2026-11-30T06:00:00.000Z",
+         *       "lastRunId": null,
+         *       "lastError": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AuditSchedule: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.audit_engine.run`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.audit_engine.schedule";
+            /**
+             * @description Identifier with prefix `aes_`.
+             * @example aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description Framework each run audits. */
+            framework: string;
+            /** @description Scope of each run. */
+            scope: string;
+            /** @description Five-field cron expression, evaluated in UTC. */
+            cron: string;
+            /**
+             * @description `active` (its due times start runs), `paused` (nothing runs until resumed) or `deleted`.
+             * @enum {string}
+             */
+            status: "active" | "paused" | "deleted";
+            /** @description The next due time; null when paused or deleted. */
+            nextRunAt: string | null;
+            /** @description The run its last due time started; null before the first. */
+            lastRunId: string | null;
+            /** @description Why the last due time started no run (the framework is no longer activated, ...); null otherwise. */
+            lastError: string | null;
+            /** @description Id of the API key whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.audit_engine.sign_off",
+         *       "id": "aso_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "owner": {
+         *         "name": "Dana Keller",
+         *         "email": "dana.keller@example.com",
+         *         "title": "Head of AI Governance"
+         *       },
+         *       "statement": "I reviewed the findings of this audit and accept the remediation plan.",
+         *       "signedBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "signerRole": "owner",
+         *       "findingsHash": "sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+         *       "hash": "sha256:fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9",
+         *       "createdAt": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        AuditSignOff: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.audit_engine.run`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.audit_engine.sign_off";
+            /**
+             * @description Identifier with prefix `aso_`.
+             * @example aso_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+            /** @description The accountable owner. */
+            owner: {
+                /** @description Full name. */
+                name: string;
+                /** @description Email address. */
+                email: string;
+                /** @description Job title; null when not given. */
+                title: string | null;
+            };
+            /** @description The owner’s statement. */
+            statement: string;
+            /** @description Id of the key (role owner or admin) that signed off. */
+            signedBy: string;
+            /** @description Role of that key. */
+            signerRole: string;
+            /** @description The run’s findings hash the sign-off covers. */
+            findingsHash: string;
+            /** @description SHA-256 of the canonical sign-off (run, findings hash, owner, statement, signer, time). */
+            hash: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
         };
         /**
          * @example {
@@ -15686,6 +23517,27 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             attestedAt?: string;
+        };
+        /**
+         * @example {
+         *       "framework": "eu-ai-act",
+         *       "scope": "all",
+         *       "cron": "0 6 * * 1"
+         *     }
+         */
+        CreateAuditScheduleRequest: {
+            /**
+             * @description Id of a framework dictionary the tenant has activated (`eu-ai-act`).
+             * @example eu-ai-act
+             */
+            framework: string;
+            /**
+             * @description What the audit covers: `all`, `family:<control id prefix>` (`family:AIA-RMS`), `clause:<clause ref>` (`clause:art-9`, sub-clauses included) or `system:<AI system id>` (every control, only that system’s evidence counts). A bare value is read as a control family, then as a clause.
+             * @example all
+             */
+            scope: string;
+            /** @description Five-field cron expression in UTC (`0 6 * * 1`: Mondays at 06:00), or `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`; no seconds field. */
+            cron: string;
         };
         /**
          * @example {
@@ -19596,6 +27448,26 @@ export interface components {
              * @example sys_credit_scoring_v2
              */
             systemId: string;
+        };
+        /**
+         * @description The report type, the AI system when the report is about one, and the type’s other required inputs as further fields (short texts, numbers, flags or lists of short texts).
+         * @example {
+         *       "template": "board"
+         *     }
+         */
+        GenerateReportRequest: {
+            /**
+             * @description Id of the report type (`regulator`, `board`, ...): one of `GET /v1/reports/types`.
+             * @example board
+             */
+            template: string;
+            /**
+             * @description Id of one of the tenant’s AI systems (a system id its assessments, evidence or disclosure profiles cite); another id is 404.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+        } & {
+            [key: string]: string | number | boolean | string[];
         };
         /**
          * @example {
@@ -23844,6 +31716,18 @@ export interface components {
         };
         /**
          * @example {
+         *       "systemId": "sys_credit_scoring_v2"
+         *     }
+         */
+        NotifiedBodyPackRequest: {
+            /**
+             * @description Id of one of the tenant’s AI systems (a system id its assessments, evidence or disclosure profiles cite); another id is 404.
+             * @example sys_credit_scoring_v2
+             */
+            systemId: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.compliance.obligation",
          *       "id": "obl_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "framework": "eu-ai-act",
@@ -26777,6 +34661,18 @@ export interface components {
         };
         /**
          * @example {
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
+         *     }
+         */
+        ReplayAuditRunRequest: {
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+        };
+        /**
+         * @example {
          *       "since": "2026-11-22T00:00:00.000Z"
          *     }
          */
@@ -26810,6 +34706,303 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.reporting.report",
+         *       "id": "rpt_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "template": "board",
+         *       "title": null,
+         *       "audience": null,
+         *       "systemId": "sys_credit_scoring_v2",
+         *       "inputs": {},
+         *       "status": "rendering",
+         *       "downloadUrl": null,
+         *       "sha256": null,
+         *       "sizeBytes": null,
+         *       "pages": null,
+         *       "asOf": null,
+         *       "draft": true,
+         *       "recommendedReviewers": [],
+         *       "error": null,
+         *       "scheduleId": null,
+         *       "dueAt": null,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z",
+         *       "renderedAt": null
+         *     }
+         */
+        Report: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.reporting.report`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.reporting.report";
+            /**
+             * @description Identifier with prefix `rpt_`.
+             * @example rpt_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The report type. */
+            template: string;
+            /** @description Title of the report; null until rendered. */
+            title: string | null;
+            /** @description Who the report is written for; null until rendered. */
+            audience: string | null;
+            /** @description The AI system the report is about; null for a tenant-wide report. */
+            systemId: string | null;
+            /** @description The other fields of the request (the type’s inputs). */
+            inputs: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `rendering` until the background job has stored the PDF, then `ready`; `failed` when the last attempt failed.
+             * @enum {string}
+             */
+            status: "rendering" | "ready" | "failed";
+            /** @description Where the PDF is downloaded (`/v1/reports/export/{id}`); null while rendering or after a failure. */
+            downloadUrl: string | null;
+            /** @description SHA-256 of the PDF (also its ETag); null until ready. */
+            sha256: string | null;
+            /** @description Size of the PDF in bytes; null until ready. */
+            sizeBytes: number | null;
+            /** @description Pages of the PDF; null until ready. */
+            pages: number | null;
+            /** @description The moment the facts of the report were read; null until rendered. */
+            asOf: string | null;
+            /**
+             * @description Always true: a report is a draft until a person publishes it.
+             * @constant
+             */
+            draft: true;
+            /** @description Who should review the draft; empty until rendered. */
+            recommendedReviewers: string[];
+            /** @description Why rendering failed; null otherwise. */
+            error: string | null;
+            /** @description The schedule that made the report; null for one made on request. */
+            scheduleId: string | null;
+            /** @description The schedule’s due time the report was made for; null otherwise. */
+            dueAt: string | null;
+            /** @description Id of the API key (or the schedule) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+            /** @description When the PDF was stored; null until ready. */
+            renderedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.reporting.pack",
+         *       "id": "rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "kind": "audit",
+         *       "systemId": null,
+         *       "reportId": null,
+         *       "range": {
+         *         "fromSeq": 1,
+         *         "toSeq": 42
+         *       },
+         *       "files": [
+         *         {
+         *           "name": "audit-trail.json",
+         *           "sha256": "a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *           "size": 48211
+         *         },
+         *         {
+         *           "name": "evidence-index.json",
+         *           "sha256": "b3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *           "size": 912
+         *         },
+         *         {
+         *           "name": "keys.json",
+         *           "sha256": "c3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *           "size": 301
+         *         }
+         *       ],
+         *       "keyId": "sk_3f9a1c2e4b5d69788123abcd",
+         *       "sha256": "d3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *       "sizeBytes": 20480,
+         *       "downloadUrl": "/v1/reports/packs/rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R/download",
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        ReportPack: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.reporting.report`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.reporting.pack";
+            /**
+             * @description Identifier with prefix `rpk_`.
+             * @example rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /**
+             * @description `audit` (audit pack of `POST /audit-pack`) or `notified_body` (conformity-assessment bundle of one system).
+             * @enum {string}
+             */
+            kind: "audit" | "notified_body";
+            /** @description The AI system of a notified-body pack; null for an audit pack. */
+            systemId: string | null;
+            /** @description The report whose PDF the pack holds; null when none. */
+            reportId: string | null;
+            /** @description The audit-trail range the pack exports; null for a notified-body pack. */
+            range: {
+                /** @description First audit event of the export. */
+                fromSeq: number;
+                /** @description Last audit event of the export. */
+                toSeq: number;
+            } | null;
+            /** @description The files the manifest lists (every file but `manifest.json` and `manifest.sig`). */
+            files: components["schemas"]["ReportPackFile"][];
+            /** @description The audit signing key that signed the manifest. */
+            keyId: string;
+            /** @description SHA-256 of the zip. */
+            sha256: string;
+            /** @description Size of the zip in bytes. */
+            sizeBytes: number;
+            /** @description Where the zip is downloaded (`/v1/reports/packs/{id}/download`). */
+            downloadUrl: string;
+            /** @description Id of the API key (or the schedule) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+        };
+        /**
+         * @description A file of a pack, as its manifest lists it.
+         * @example {
+         *       "name": "evidence-index.json",
+         *       "sha256": "b3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456",
+         *       "size": 912
+         *     }
+         */
+        ReportPackFile: {
+            /** @description Name of the file in the zip. */
+            name: string;
+            /** @description SHA-256 of the file’s bytes. */
+            sha256: string;
+            /** @description Size of the file in bytes. */
+            size: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.reporting.schedule",
+         *       "id": "rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "template": "board",
+         *       "systemId": null,
+         *       "inputs": {},
+         *       "cron": "0 8 1 * *",
+         *       "timezone": "UTC",
+         *       "status": "active",
+         *       "nextRunAt": "2026-12-01T08:00:00.000Z",
+         *       "lastRunAt": null,
+         *       "lastReportId": null,
+         *       "runs": 0,
+         *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "createdAt": "2026-11-22T09:30:00.000Z",
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        ReportSchedule: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.reporting.report`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.reporting.schedule";
+            /**
+             * @description Identifier with prefix `rps_`.
+             * @example rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            id: string;
+            /** @description The report type each run generates. */
+            template: string;
+            /** @description The AI system of the reports; null for tenant-wide reports. */
+            systemId: string | null;
+            /** @description The type’s other inputs, passed to every report. */
+            inputs: {
+                [key: string]: unknown;
+            };
+            /** @description Five-field cron expression (minute hour day-of-month month day-of-week). */
+            cron: string;
+            /** @description IANA time zone the expression is evaluated in (`UTC`, `Europe/Berlin`). */
+            timezone: string;
+            /**
+             * @description `active` (ticks make reports), `paused` (no tick runs until resumed) or `deleted` (stopped for good).
+             * @enum {string}
+             */
+            status: "active" | "paused" | "deleted";
+            /** @description The next due time; null unless active. */
+            nextRunAt: string | null;
+            /** @description The due time of the last report made; null before the first. */
+            lastRunAt: string | null;
+            /** @description The last report made; null before the first. */
+            lastReportId: string | null;
+            /** @description Reports made so far. */
+            runs: number;
+            /** @description Id of the API key (or the schedule) whose request created the record. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When the record was created: ISO 8601 UTC timestamp with milliseconds.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the record last changed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.reporting.report_type",
+         *       "id": "regulator",
+         *       "title": "Regulator report",
+         *       "audience": "market-surveillance authority",
+         *       "templateId": "pdf/regulator@1",
+         *       "requiredInputs": [
+         *         "systemId"
+         *       ],
+         *       "reviewers": [
+         *         "compliance-officer",
+         *         "legal"
+         *       ]
+         *     }
+         */
+        ReportType: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.reporting.report`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.reporting.report_type";
+            /** @description Id of the type, the `template` of `POST /v1/reports/generate`. */
+            id: string;
+            /** @description Name of the report. */
+            title: string;
+            /** @description Who the report is written for. */
+            audience: string;
+            /** @description Id and version of the PDF template (`pdf/regulator@1`). */
+            templateId: string;
+            /** @description Fields `POST /v1/reports/generate` needs for this type besides `template`; a missing one is 422. */
+            requiredInputs: string[];
+            /** @description Roles that review the draft before anyone publishes it. */
+            reviewers: string[];
+        };
+        /**
+         * @example {
          *       "framework": "gdpr",
          *       "kind": "clause",
          *       "ref": "art-32",
@@ -26828,6 +35021,21 @@ export interface components {
             ref: string;
             /** @description Title in the dictionary's latest version; null when that version no longer has it. */
             title: string | null;
+        };
+        /**
+         * @example {
+         *       "findingId": "aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "resolution": "Risk identification workshop minutes uploaded as evidence."
+         *     }
+         */
+        ResolveAuditFindingRequest: {
+            /**
+             * @description Identifier with prefix `aef_`.
+             * @example aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            findingId: string;
+            /** @description How the finding was resolved; kept in the audit trail. */
+            resolution: string;
         };
         /**
          * @example {
@@ -28233,6 +36441,39 @@ export interface components {
         };
         /**
          * @example {
+         *       "template": "board",
+         *       "cron": "0 8 1 * *",
+         *       "timezone": "UTC"
+         *     }
+         */
+        ScheduleReportRequest: {
+            /**
+             * @description Id of the report type (`regulator`, `board`, ...): one of `GET /v1/reports/types`.
+             * @example board
+             */
+            template: string;
+            /**
+             * @description Id of one of the tenant’s AI systems (a system id its assessments, evidence or disclosure profiles cite); another id is 404.
+             * @example sys_credit_scoring_v2
+             */
+            systemId?: string;
+            /**
+             * @description Five-field cron expression (`0 8 1 * *`: 08:00 on the first of every month).
+             * @example 0 8 1 * *
+             */
+            cron: string;
+            /**
+             * @description IANA time zone the expression is evaluated in; `UTC` when absent.
+             * @example UTC
+             */
+            timezone?: string;
+            /** @description The type’s other required inputs, given to every report the schedule makes. */
+            inputs?: {
+                [key: string]: string | number | boolean | string[];
+            };
+        };
+        /**
+         * @example {
          *       "object": "svc.search.kind",
          *       "id": "control",
          *       "label": "Control of a dictionary",
@@ -29112,6 +37353,38 @@ export interface components {
         };
         /**
          * @example {
+         *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "owner": {
+         *         "name": "Dana Keller",
+         *         "email": "dana.keller@example.com",
+         *         "title": "Head of AI Governance"
+         *       },
+         *       "statement": "I reviewed the findings of this audit and accept the remediation plan."
+         *     }
+         */
+        SignOffAuditRunRequest: {
+            /**
+             * @description Identifier with prefix `aer_`.
+             * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            runId: string;
+            /** @description The accountable owner who signs off; the calling key must have the owner or admin role. */
+            owner: {
+                /** @description Full name of the accountable owner. */
+                name: string;
+                /**
+                 * Format: email
+                 * @description Email address of the accountable owner.
+                 */
+                email: string;
+                /** @description Job title of the accountable owner. */
+                title?: string;
+            };
+            /** @description What the owner states about the run and its findings; kept verbatim. */
+            statement: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.specialists.billing_share",
          *       "period": "2026-11",
          *       "lines": [
@@ -29608,6 +37881,24 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "framework": "eu-ai-act",
+         *       "scope": "all"
+         *     }
+         */
+        StartAuditRunRequest: {
+            /**
+             * @description Id of a framework dictionary the tenant has activated (`eu-ai-act`).
+             * @example eu-ai-act
+             */
+            framework: string;
+            /**
+             * @description What the audit covers: `all`, `family:<control id prefix>` (`family:AIA-RMS`), `clause:<clause ref>` (`clause:art-9`, sub-clauses included) or `system:<AI system id>` (every control, only that system’s evidence counts). A bare value is read as a control family, then as a clause.
+             * @example all
+             */
+            scope: string;
         };
         /**
          * @example {
@@ -56866,6 +65157,3034 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
+    "agents.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only agents of this group. */
+                group?: "deterministic" | "advisory";
+                /** @description Only agents named by this catalogue. */
+                catalogue?: "core14" | "all31";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["AgentSummary"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.decisions.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only decisions of this agent.
+                 * @example classifier
+                 */
+                agent?: string;
+                /** @description Only decisions of this source. */
+                source?: "api" | "event";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["AgentDecision"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.decisions.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `dec_`.
+                 * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDecisionReplayed"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Slug of an agent (`classifier`).
+                 * @example classifier
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDetail"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.call": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Slug of an agent (`classifier`).
+                 * @example classifier
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentInvocation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.classifier": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentClassifierInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentClassifierOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.frameworkMapper": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentFrameworkMapperInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentFrameworkMapperOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.evidenceCompiler": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentEvidenceCompilerInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentEvidenceCompilerOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.fria": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentFriaInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentFriaOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.incidentReporter": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentIncidentReporterInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentIncidentReporterOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.trainingCurator": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentTrainingCuratorInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentTrainingCuratorOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.conformityGuide": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentConformityGuideInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentConformityGuideOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.gpaiDocs": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentGpaiDocsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentGpaiDocsOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.riskNavigator": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRiskNavigatorInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRiskNavigatorOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.governanceAdvisor": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentGovernanceAdvisorInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentGovernanceAdvisorOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.workflowCatalogue": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentWorkflowCatalogueInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentWorkflowCatalogueOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.policySteward": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentPolicyStewardInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPolicyStewardOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.riskOfficer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRiskOfficerInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRiskOfficerOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.dataClassifier": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentDataClassifierInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDataClassifierOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.dataMapper": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentDataMapperInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDataMapperOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.dsarHandler": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentDsarHandlerInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentDsarHandlerOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.analyticsInsight": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAnalyticsInsightInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAnalyticsInsightOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.biasEvaluator": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentBiasEvaluatorInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentBiasEvaluatorOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.redTeamAttacker": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRedTeamAttackerInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentRedTeamAttackerOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.explainabilityNarrator": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentExplainabilityNarratorInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentExplainabilityNarratorOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.vendorPrefillBot": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentVendorPrefillBotInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentVendorPrefillBotOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.svcSearch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentSvcSearchInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSvcSearchOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.alt1Search": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAlt1SearchInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAlt1SearchOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.alt2Search": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAlt2SearchInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAlt2SearchOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.stakeholderReport": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentStakeholderReportInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentStakeholderReportOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.svcReporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentSvcReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSvcReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.alt1Reporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAlt1ReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAlt1ReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.alt2Reporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAlt2ReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAlt2ReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.svcPartnerReporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentSvcPartnerReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSvcPartnerReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.svcConsultantReporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentSvcConsultantReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSvcConsultantReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.svcTrainerReporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentSvcTrainerReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentSvcTrainerReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.alt1PartnerReporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAlt1PartnerReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAlt1PartnerReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "agents.invoke.alt1TrainerReporting": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentAlt1TrainerReportingInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAlt1TrainerReportingOutputDecision"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.types": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["ReportType"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.generate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateReportRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only reports in this status. */
+                status?: "rendering" | "ready" | "failed";
+                /** @description Only reports of this type. */
+                template?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["Report"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.export": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rpt_`.
+                 * @example rpt_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF’s bytes, with `Content-Disposition: attachment` and an `ETag` holding its SHA-256. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.schedule": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScheduleReportRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.schedules.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only schedules in this status. */
+                status?: "active" | "paused" | "deleted";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["ReportSchedule"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.schedules.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rps_`.
+                 * @example rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.schedules.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rps_`.
+                 * @example rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.schedules.pause": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rps_`.
+                 * @example rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.schedules.resume": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rps_`.
+                 * @example rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.auditPack": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditPackRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPack"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.notifiedBodyPack": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotifiedBodyPackRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPack"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.packs.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rpk_`.
+                 * @example rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportPack"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.packs.download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rpk_`.
+                 * @example rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zip’s bytes, with `Content-Disposition: attachment` and an `ETag` holding its SHA-256. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "reporting.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `rpt_`.
+                 * @example rpt_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.schedules.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only schedules in this status. */
+                status?: "active" | "paused" | "deleted";
+                /** @description Only schedules of this framework. */
+                framework?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["AuditSchedule"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.schedules.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAuditScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.schedules.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `aes_`.
+                 * @example aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.schedules.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `aes_`.
+                 * @example aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.schedules.pause": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `aes_`.
+                 * @example aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.schedules.resume": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `aes_`.
+                 * @example aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSchedule"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.run": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartAuditRunRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditRunAccepted"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.runs.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only runs in this status. */
+                status?: "running" | "completed" | "failed" | "attested";
+                /** @description Only runs of this framework. */
+                framework?: string;
+                /**
+                 * @description Only runs started by this schedule.
+                 * @example aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                scheduleId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["AuditRun"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.runs.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `aer_`.
+                 * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditRun"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.findings.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Only findings of this run.
+                 * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                runId?: string;
+                /** @description Only findings of this severity. */
+                severity?: "critical" | "high" | "medium" | "low";
+                /** @description Only findings in this status. */
+                status?: "open" | "resolved";
+                /** @description Only findings of this control. */
+                controlId?: string;
+                /** @description Only findings of this check. */
+                check?: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["AuditFinding"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.findings.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `aef_`.
+                 * @example aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditFinding"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.findings.resolve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveAuditFindingRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditFinding"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.replay": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayAuditRunRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditRunReplay"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.signOff": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignOffAuditRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditSignOff"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "audit_engine.attest": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestAuditRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditAttestation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
     "operator.listTenants": {
         parameters: {
             query?: {
@@ -58664,259 +69983,6 @@ export interface operations {
             };
         };
     };
-    "webhook.audit.run_started": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "audit.run_started";
-                    data?: {
-                        runId: string;
-                        framework: string;
-                        scope: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.audit.run_completed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "audit.run_completed";
-                    data?: {
-                        runId: string;
-                        findings: number;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.audit.finding_opened": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "audit.finding_opened";
-                    data?: {
-                        /** @description Finding id. */
-                        id: string;
-                        /** @enum {string} */
-                        severity: "low" | "medium" | "high" | "critical";
-                        title: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.audit.finding_resolved": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "audit.finding_resolved";
-                    data?: {
-                        /** @description Finding id. */
-                        id: string;
-                        /** @enum {string} */
-                        severity: "low" | "medium" | "high" | "critical";
-                        title: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.audit.signed_off": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "audit.signed_off";
-                    data?: {
-                        runId: string;
-                        /** @description Key, user or agent that caused the event. */
-                        signedOffBy: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.audit.log_batch_received": {
         parameters: {
             query?: never;
@@ -58943,474 +70009,6 @@ export interface operations {
                     data?: {
                         provider: string;
                         lines: number;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.agent.invoked": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "agent.invoked";
-                    data?: {
-                        agent: string;
-                        /** @description Decision id (`dec_`). */
-                        decisionId?: string;
-                        dictionaryVersion?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.agent.decision_recorded": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "agent.decision_recorded";
-                    data?: {
-                        agent: string;
-                        /** @description Decision id (`dec_`). */
-                        decisionId?: string;
-                        dictionaryVersion?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.agent.failed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "agent.failed";
-                    data?: {
-                        agent: string;
-                        /** @description Decision id (`dec_`). */
-                        decisionId?: string;
-                        dictionaryVersion?: string;
-                        error: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.agent.replayed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "agent.replayed";
-                    data?: {
-                        agent: string;
-                        /** @description Decision id (`dec_`). */
-                        decisionId?: string;
-                        dictionaryVersion?: string;
-                        matched: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.requested": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.requested";
-                    data?: {
-                        /** @description Report id. */
-                        id: string;
-                        template: string;
-                        status: string;
-                        downloadUrl?: string | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.generated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.generated";
-                    data?: {
-                        /** @description Report id. */
-                        id: string;
-                        template: string;
-                        status: string;
-                        downloadUrl?: string | null;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.failed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.failed";
-                    data?: {
-                        /** @description Report id. */
-                        id: string;
-                        template: string;
-                        status: string;
-                        downloadUrl?: string | null;
-                        error: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.scheduled": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.scheduled";
-                    data?: {
-                        /** @description Report id. */
-                        id: string;
-                        template: string;
-                        status: string;
-                        downloadUrl?: string | null;
-                        cron: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.exported": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.exported";
-                    data?: {
-                        /** @description Report id. */
-                        id: string;
-                        template: string;
-                        status: string;
-                        downloadUrl?: string | null;
                     } & {
                         [key: string]: unknown;
                     };
@@ -66111,6 +76709,1045 @@ export interface operations {
                     /** @constant */
                     type?: "red_team.regression_detected";
                     data?: components["schemas"]["RedTeamRun"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.agent.decision_recorded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "agent.decision_recorded";
+                    data?: {
+                        /**
+                         * @description Slug of an agent (`classifier`).
+                         * @example classifier
+                         */
+                        agent: string;
+                        /**
+                         * @description Identifier with prefix `dec_`.
+                         * @example dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                         */
+                        decisionId: string;
+                        dictionaryVersion: string;
+                        hash: string;
+                        /** @enum {string} */
+                        source: "api" | "event";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.agent.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "agent.failed";
+                    data?: {
+                        /**
+                         * @description Slug of an agent (`classifier`).
+                         * @example classifier
+                         */
+                        agent: string;
+                        eventId: string;
+                        error: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.requested": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.requested";
+                    data?: components["schemas"]["Report"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.generated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.generated";
+                    data?: components["schemas"]["Report"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.failed";
+                    data?: components["schemas"]["Report"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.scheduled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.scheduled";
+                    data?: components["schemas"]["ReportSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.exported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.exported";
+                    data?: components["schemas"]["Report"] | components["schemas"]["ReportPack"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.schedule_paused": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.schedule_paused";
+                    data?: components["schemas"]["ReportSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.schedule_resumed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.schedule_resumed";
+                    data?: components["schemas"]["ReportSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.schedule_deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.schedule_deleted";
+                    data?: components["schemas"]["ReportSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.audit_pack_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.audit_pack_created";
+                    data?: components["schemas"]["ReportPack"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.notified_body_pack_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.notified_body_pack_created";
+                    data?: components["schemas"]["ReportPack"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.schedule_created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.schedule_created";
+                    data?: components["schemas"]["AuditSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.schedule_paused": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.schedule_paused";
+                    data?: components["schemas"]["AuditSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.schedule_resumed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.schedule_resumed";
+                    data?: components["schemas"]["AuditSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.schedule_deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.schedule_deleted";
+                    data?: components["schemas"]["AuditSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.run_started": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.run_started";
+                    data?: components["schemas"]["AuditRun"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.run_completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.run_completed";
+                    data?: components["schemas"]["AuditRun"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.run_replayed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.run_replayed";
+                    data?: components["schemas"]["AuditRunReplay"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.finding_opened": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.finding_opened";
+                    data?: components["schemas"]["AuditFinding"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.finding_resolved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.finding_resolved";
+                    data?: components["schemas"]["AuditFinding"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.signed_off": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.signed_off";
+                    data?: components["schemas"]["AuditSignOff"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.attested": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "audit.attested";
+                    data?: components["schemas"]["AuditAttestation"];
                 };
             };
         };

@@ -9,6 +9,8 @@ import { inputGuard } from './http/input-guard.ts';
 import { authenticate, correlation, errorMapper, notFound, rateLimit, routePolicy, tenantHeader } from './http/pipeline.ts';
 import type { CounterStore } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
+import { agentsHandlers } from './rails/agents.ts';
+import { auditEngineHandlers } from './rails/audit-engine.ts';
 import { auditTrailHandlers } from './rails/audit-trail.ts';
 import { complianceHandlers } from './rails/compliance.ts';
 import { contextHandlers } from './rails/context.ts';
@@ -35,6 +37,7 @@ import { profilesHandlers } from './rails/profiles.ts';
 import { publicDisclosureHandlers } from './rails/public-disclosure.ts';
 import { reconciliationHandlers } from './rails/reconciliation.ts';
 import { redTeamHandlers } from './rails/red-team.ts';
+import { reportingHandlers } from './rails/reporting.ts';
 import { riskHandlers } from './rails/risk.ts';
 import { riskRegisterHandlers } from './rails/risk-register.ts';
 import { searchHandlers } from './rails/search.ts';
@@ -204,6 +207,9 @@ export function createApp(opts: AppOptions): express.Express {
     whistleblower: whistleblowerHandlers(deps),
     gpai_summary: gpaiSummaryHandlers(deps),
     red_team: redTeamHandlers(deps, opts.webhooks),
+    agents: agentsHandlers(deps),
+    reporting: reportingHandlers(deps),
+    audit_engine: auditEngineHandlers(deps),
     audit_trail: auditTrailHandlers(deps),
     events: eventsHandlers(deps),
     reconciliation: reconciliationHandlers(deps),

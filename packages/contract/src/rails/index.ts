@@ -1,6 +1,8 @@
 import '../id-prefixes.ts';
 import { operatorEvents, operatorRouter, systemRouter } from '../operator.ts';
 import { registerEventTypes } from '../webhook-events.ts';
+import { agentsEvents, agentsRouter } from './agents.ts';
+import { auditEngineEvents, auditEngineRouter } from './audit-engine.ts';
 import { auditTrailRouter } from './audit-trail.ts';
 import { complianceEvents, complianceRouter } from './compliance.ts';
 import { contextEvents, contextRouter } from './context.ts';
@@ -25,6 +27,7 @@ import { profilesEvents, profilesRouter } from './profiles.ts';
 import { publicDisclosureEvents, publicDisclosureRouter } from './public-disclosure.ts';
 import { reconciliationRouter } from './reconciliation.ts';
 import { redTeamEvents, redTeamRouter } from './red-team.ts';
+import { reportingEvents, reportingRouter } from './reporting.ts';
 import { riskEvents, riskRouter } from './risk.ts';
 import { riskRegisterEvents, riskRegisterRouter } from './risk-register.ts';
 import { searchEvents, searchRouter } from './search.ts';
@@ -87,6 +90,9 @@ export type RailRouters = {
   whistleblower: typeof whistleblowerRouter;
   gpai_summary: typeof gpaiSummaryRouter;
   red_team: typeof redTeamRouter;
+  agents: typeof agentsRouter;
+  reporting: typeof reportingRouter;
+  audit_engine: typeof auditEngineRouter;
   operator: typeof operatorRouter;
   system: typeof systemRouter;
 };
@@ -131,6 +137,9 @@ export const railRouters: RailRouters = {
   whistleblower: whistleblowerRouter,
   gpai_summary: gpaiSummaryRouter,
   red_team: redTeamRouter,
+  agents: agentsRouter,
+  reporting: reportingRouter,
+  audit_engine: auditEngineRouter,
   operator: operatorRouter,
   system: systemRouter,
 };
@@ -158,6 +167,9 @@ registerEventTypes([
   ...whistleblowerEvents,
   ...gpaiSummaryEvents,
   ...redTeamEvents,
+  ...agentsEvents,
+  ...reportingEvents,
+  ...auditEngineEvents,
   ...contextEvents,
   ...searchEvents,
   ...notificationsEvents,
