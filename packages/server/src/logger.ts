@@ -1,4 +1,11 @@
-/** Structured logs: one JSON object per line on stdout, with credentials redacted. */
+import pino from 'pino';
+
+/**
+ * Structured logs: one JSON object per line on stdout, with credentials redacted. pino writes the
+ * lines (`time` ISO 8601, `level` by name, `msg`, the base fields, then the call's fields); its
+ * `redact` paths withhold the usual credential fields cheaply, and a last hook over the serialised
+ * line scrubs credentials by name at any depth and by their shape anywhere (formatLogLine).
+ */
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
@@ -64,21 +71,71 @@ function redact(value: unknown): unknown {
 
 /** The line as written: serialised once, and parsed, redacted and serialised again only when suspect. */
 export function formatLogLine(record: Record<string, unknown>): string {
-  const line = JSON.stringify(record);
+  return scrubLine(JSON.stringify(record));
+}
+
+/** The redaction of one serialised line (without its newline). */
+function scrubLine(line: string): string {
   return SUSPECT.test(line) ? JSON.stringify(redact(JSON.parse(line))) : line;
 }
 
+/**
+ * Fields withheld by pino itself before the line is built (top level and one level down, where
+ * request headers and credential objects sit); the hook below catches every other place.
+ */
+const REDACT_PATHS = [
+  'authorization',
+  'cookie',
+  'token',
+  'secret',
+  'password',
+  'apiKey',
+  'api_key',
+  'headers.authorization',
+  'headers.Authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  '*.authorization',
+  '*.token',
+  '*.secret',
+  '*.password',
+];
+
+/** pino's lines open with level then time; this one's open with time then level, as they always have. */
+const HEAD = /^\{"level":("[a-z]+"),"time":("[^"]*")/;
+
 export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
-  const min = LEVELS[level];
+  const logger = pino(
+    {
+      level,
+      // The base fields go into every call's object after `msg` (see write), so the order of a
+      // line is time, level, msg, base fields, call fields.
+      base: null,
+      messageKey: 'msg',
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      hooks: {
+        // The serialised line, newline included: redacted by name and shape as a whole.
+        streamWrite: (s) => {
+          const nl = s.endsWith('\n');
+          const out = scrubLine((nl ? s.slice(0, -1) : s).replace(HEAD, '{"time":$2,"level":$1'));
+          return nl ? `${out}\n` : out;
+        },
+      },
+    },
+    // process.stdout (not a file descriptor): one write per line, through whatever wraps stdout.
+    process.stdout,
+  );
   const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (LEVELS[lvl] < min) return;
-    process.stdout.write(`${formatLogLine({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields })}\n`);
+    if (!logger.isLevelEnabled(lvl)) return;
+    logger[lvl]({ msg, ...base, ...fields });
   };
   return {
     debug: (m, f) => write('debug', m, f),
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
-    enabled: (lvl) => LEVELS[lvl] >= min,
+    enabled: (lvl) => LEVELS[lvl] >= LEVELS[level],
   };
 }
