@@ -19,7 +19,6 @@ import { type CallOptions, type CallResult, call } from './support/api.ts';
  */
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'packages/cli/src/bin.ts');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /** A substring of a secret this long is as good as the secret to whoever finds it in a log. */
 const WINDOW = 16;
@@ -338,7 +337,9 @@ let exitCode: number | null = null;
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
 
 async function startServe(env: NodeJS.ProcessEnv): Promise<{ apiUrl: string; workerUrl: string }> {
-  const proc = spawn(TSX, [BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Node with tsx's loader, not the tsx wrapper: the wrapper relays a SIGTERM only if the child
+  // answers within 30 ms and otherwise kills it (exit 143), which a loaded machine can miss.
+  const proc = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
   proc.stdout?.setEncoding('utf8').on('data', (d: string) => {
     stdout += d;
