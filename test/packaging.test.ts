@@ -148,7 +148,7 @@ void svc.compliance.assessments.create({ body: { type: 'not-a-type', systemId: '
     const svc = join(dir, 'node_modules', '.bin', 'svc');
     const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@svc/cli/package.json'), 'utf8'));
     expect(manifest.bin).toEqual({ svc: './dist/bin.js' });
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@svc/contract', '@svc/sdk', 'zod']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@modelcontextprotocol/sdk', '@svc/contract', '@svc/sdk', 'zod']);
     expect(run(svc, ['--version'], dir).trim()).toBe('svc 0.1.0');
     const ts = await startTestServer();
     try {

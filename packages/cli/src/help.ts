@@ -147,6 +147,20 @@ export const COMMANDS: Record<string, CommandHelp> = {
     example: 'svc call GET /v1/operator/tenants --operator',
     subcommands: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
   },
+  mcp: {
+    summary: 'serve the API as Model Context Protocol tools (one per route) for AI assistants',
+    usage: ['svc mcp [--api-key KEY]', 'svc mcp --http [--port N] [--host H]'],
+    flags: [
+      '--http           streamable HTTP instead of stdio; each client sends its own Authorization: Bearer KEY',
+      '--port N         HTTP port (default 8765; 0 picks a free one)',
+      '--host H         HTTP interface (default 127.0.0.1)',
+      '--api-key KEY    tenant API key of the stdio server (same as --key; else SVC_API_KEY, else the credentials file)',
+      KEY,
+      '--url URL        server URL (else SVC_URL, else the credentials file)',
+    ],
+    example: 'svc mcp   # in an assistant\'s MCP config: {"command":"svc","args":["mcp"],"env":{"SVC_URL":"...","SVC_API_KEY":"..."}}',
+    subcommands: [],
+  },
   completion: {
     summary: 'print a shell completion script',
     usage: ['svc completion bash|zsh'],

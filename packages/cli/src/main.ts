@@ -6,6 +6,7 @@ import { EXIT_UNANCHORED, readTrustFile, type TrustAnchor, type VerifyReport, ve
 import { type Credentials, credentialsFile, readCredentials } from './credentials.ts';
 import { type Attempt, EXIT_USAGE, report } from './failure.ts';
 import { COMMANDS, commandHelp, completionScript, globalHelp, UsageError } from './help.ts';
+import { serveHttp, serveStdio } from './mcp.ts';
 import { autoTable, print as printOut, progressWanted, table } from './output.ts';
 import { serve } from './serve.ts';
 import { webhooksCommand, withRole } from './webhooks.ts';
@@ -131,6 +132,8 @@ export async function main(argv: string[]): Promise<number> {
       uri: { type: 'string' },
       description: { type: 'string' },
       controls: { type: 'string' },
+      'api-key': { type: 'string' },
+      http: { type: 'boolean', default: false },
     },
   });
   const g: Globals = { json: values.json ?? false, url: values.url, key: values.key, credentials: values.credentials };
@@ -179,6 +182,27 @@ export async function main(argv: string[]): Promise<number> {
     case 'completion':
       process.stdout.write(completionScript(sub ?? ''));
       return 0;
+    case 'mcp': {
+      // --api-key is the MCP clients' usual spelling of --key.
+      const c = context({ ...g, key: g.key ?? values['api-key'] });
+      if (values.http) {
+        const port = values.port === undefined ? 8765 : Number(values.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
+        const http = await serveHttp({
+          url: c.url,
+          port,
+          host: values.host ?? '127.0.0.1',
+          onListening: (address) => process.stderr.write(`svc mcp listening on ${address} (service ${c.url})\n`),
+        });
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await http.close();
+        return 0;
+      }
+      return await serveStdio({ url: c.url, apiKey: c.apiKey?.token });
+    }
     case 'frameworks': {
       const svc = clientFor(g, 'tenant');
       if (sub === 'list') {

@@ -9,6 +9,8 @@ export async function serve(overrides: ServeOverrides): Promise<number> {
   const server = await startServer({ config: overrides });
   const out = (line: string) => process.stderr.write(`${line}\n`);
   out(`svc listening on ${server.url} (database: ${server.db.kind === 'pglite' ? `embedded, ${server.config.dataDir}` : 'PostgreSQL'})`);
+  if (server.appUrl) out(`web application:     ${server.appUrl}`);
+  if (server.adminUrl) out(`operator console:    ${server.adminUrl}`);
   if (server.firstStart) {
     out(`sandbox tenant:      ${server.firstStart.tenantId}`);
     out(`owner API key:       ${server.firstStart.apiKey}`);

@@ -19,6 +19,8 @@ export interface ServerModule {
   loadConfig(env: NodeJS.ProcessEnv, overrides?: ServeOverrides): { webhooks: { role: string } };
   startServer(opts?: { config?: ServeOverrides }): Promise<{
     url: string;
+    appUrl: string | undefined;
+    adminUrl: string | undefined;
     db: { kind: 'pglite' | 'postgresql' };
     config: { dataDir: string; credentialsFile: string };
     firstStart: { tenantId: string; apiKey: string; operatorToken: string } | undefined;

@@ -22,6 +22,7 @@ const PREFIXES: Readonly<Record<string, string>> = {
   drf: 'reconciliation drift',
   dla: 'deadline alert of the sweep',
   job: 'background job',
+  wus: 'web application user',
   cor: 'correlation id of a request',
 };
 for (const [prefix, owner] of Object.entries(PREFIXES)) claimIdPrefix(prefix, owner);

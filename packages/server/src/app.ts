@@ -2,6 +2,7 @@ import { contract, generateOpenApiDocument } from '@svc/contract';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express, { type Response } from 'express';
 import type { Database } from './db/client.ts';
+import { DOCS_PATH, docsRouter, ERRORS_PAGE_PATH } from './docs/routes.ts';
 import { ctxOf } from './http/context.ts';
 import { corsPolicy, type HttpHardening, securityHeaders } from './http/hardening.ts';
 import { idempotency } from './http/idempotency.ts';
@@ -9,6 +10,8 @@ import { inputGuard } from './http/input-guard.ts';
 import { authenticate, correlation, errorMapper, notFound, rateLimit, routePolicy, tenantHeader } from './http/pipeline.ts';
 import type { CounterStore } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
+import { metricsHandler, routeLabel } from './observability/metrics.ts';
+import { initTracing, requestSpans } from './observability/tracing.ts';
 import { agentsHandlers } from './rails/agents.ts';
 import { auditEngineHandlers } from './rails/audit-engine.ts';
 import { auditTrailHandlers } from './rails/audit-trail.ts';
@@ -73,7 +76,14 @@ export interface AppOptions {
   reconcileIntervalSeconds: number;
   /** Security headers and CORS (slow-client limits are the HTTP server's, in index.ts). */
   http: Pick<HttpHardening, 'hsts' | 'corsOrigins'>;
+  /**
+   * Bearer token GET /metrics requires; SVC_METRICS_TOKEN of the process environment when not
+   * given. Without one /metrics is open: keep it off the public network.
+   */
+  metricsToken?: string;
 }
+
+const OPENAPI_PATH = '/v1/openapi.json';
 
 /** Marks the request as having reached its handler (the idempotency layer stores only those). */
 function markHandlers<T>(impl: T): T {
@@ -218,6 +228,11 @@ export function createApp(opts: AppOptions): express.Express {
     system: systemHandlers(deps),
   });
 
+  // Tracing is on only with an OTLP endpoint in the environment; idempotent (index.ts may have
+  // started it earlier, before the instrumented modules were loaded).
+  initTracing().catch((err: unknown) => opts.log.warn('tracing not started', { error: String(err) }));
+  const publicOrigin = () => opts.publicUrl?.()?.replace(/\/+$/, '');
+
   const app = express();
   // Every JSON answer goes through here (ts-rest, the error mapper, idempotent replays). Express's
   // own res.json runs res.send's content negotiation, charset parsing and freshness checks on every
@@ -237,9 +252,11 @@ export function createApp(opts: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  const docs = docsRouter({ openapiPath: OPENAPI_PATH, publicUrl: publicOrigin });
   const crossOrigin = corsPolicy(opts.http);
   app.use(
     series(
+      requestSpans((req) => routeLabel(req as Parameters<typeof routeLabel>[0])),
       securityHeaders(opts.http),
       // Preflights carry no credentials: answered before authentication when CORS is on.
       ...(crossOrigin ? [crossOrigin] : []),
@@ -252,9 +269,13 @@ export function createApp(opts: AppOptions): express.Express {
   const json = express.json({ limit: opts.bodyLimit, type: ['application/json', 'application/*+json'] });
   // No route reads a body on GET, HEAD or OPTIONS: the parser is skipped there (a per-request cost).
   app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS' ? next() : json(req, res, next)));
-  app.get('/v1/openapi.json', (_req, res) => {
+  app.get(OPENAPI_PATH, (_req, res) => {
     res.type('application/json').send(openapiFor(opts.publicUrl?.()));
   });
+  // Prometheus text format; see observability/metrics.ts.
+  app.get('/metrics', metricsHandler({ db: opts.db, token: opts.metricsToken ?? process.env.SVC_METRICS_TOKEN }));
+  // The API reference, the guides and the error-code pages (no token; see docs/routes.ts).
+  app.use((req, res, next) => (req.path === DOCS_PATH || req.path.startsWith(`${DOCS_PATH}/`) ? docs(req, res, next) : next()));
   app.use(
     railDispatch(markHandlers(router), {
       logInitialization: false,
@@ -265,6 +286,7 @@ export function createApp(opts: AppOptions): express.Express {
     }),
   );
   app.use(notFound);
-  app.use(errorMapper());
+  // documentation_url: the error page this service serves, under its public URL when known.
+  app.use(errorMapper({ docsUrl: () => `${publicOrigin() ?? ''}${ERRORS_PAGE_PATH}` }));
   return app;
 }

@@ -67,6 +67,17 @@ const Env = z
       .regex(/^smtps?:\/\/[^/\s]+/, 'SVC_SMTP_URL must be an smtp:// or smtps:// URL')
       .optional(),
     SVC_SMTP_FROM: z.email('SVC_SMTP_FROM must be an email address').default('notifications@svc.example'),
+    SVC_WEB: z.enum(['true', 'false', '1', '0']).default('true'),
+    SVC_WEB_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    SVC_WEB_PUBLIC_URL: z
+      .url({ protocol: /^https?$/ })
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional(),
+    SVC_WEB_SESSION_HOURS: z.coerce.number().positive().max(720).default(12),
+    SVC_CONSOLE: z.enum(['true', 'false', '1', '0']).default('true'),
+    SVC_CONSOLE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    SVC_CONSOLE_HOST: z.string().min(1).default('127.0.0.1'),
+    SVC_CONSOLE_SESSION_HOURS: z.coerce.number().positive().max(72).default(8),
   })
   .refine((e) => e.SVC_HEADERS_TIMEOUT_SECONDS <= e.SVC_REQUEST_TIMEOUT_SECONDS, {
     path: ['SVC_HEADERS_TIMEOUT_SECONDS'],
@@ -109,6 +120,28 @@ export interface Config {
   http: HttpHardening;
   /** SMTP server the notifier sends email notifications through (`SVC_SMTP_URL`); absent: email deliveries wait for a process that has one. */
   smtp: { url: string | undefined; from: string };
+  /** The tenant web application ({app_url}) on its own port, where the API runs (`SVC_WEB*`). */
+  web: WebSurfaceConfig;
+  /** The operator console ({admin_url}) on its own port, loopback by default (`SVC_CONSOLE*`). */
+  console: ConsoleSurfaceConfig;
+}
+
+export interface WebSurfaceConfig {
+  enabled: boolean;
+  /** Unset: 8082, or a free port when the API's port is 0 (tests). */
+  port: number | undefined;
+  /** Public origin of the web application (sign-in links; `https://` makes the cookies Secure); the listening URL when absent. */
+  publicUrl: string | undefined;
+  sessionHours: number;
+}
+
+export interface ConsoleSurfaceConfig {
+  enabled: boolean;
+  /** Unset: 8083, or a free port when the API's port is 0 (tests). */
+  port: number | undefined;
+  /** 127.0.0.1 unless configured: the console is for the machine's operators. */
+  host: string;
+  sessionHours: number;
 }
 
 /** The one place configuration is read; invalid values stop the process with a clear message. */
@@ -149,6 +182,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxHeaderBytes: e.SVC_MAX_HEADER_BYTES,
     },
     smtp: { url: e.SVC_SMTP_URL, from: e.SVC_SMTP_FROM },
+    web: {
+      enabled: e.SVC_WEB === 'true' || e.SVC_WEB === '1',
+      port: e.SVC_WEB_PORT,
+      publicUrl: e.SVC_WEB_PUBLIC_URL,
+      sessionHours: e.SVC_WEB_SESSION_HOURS,
+    },
+    console: {
+      enabled: e.SVC_CONSOLE === 'true' || e.SVC_CONSOLE === '1',
+      port: e.SVC_CONSOLE_PORT,
+      host: e.SVC_CONSOLE_HOST,
+      sessionHours: e.SVC_CONSOLE_SESSION_HOURS,
+    },
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { bootstrapIfEmpty, type FirstStart, writeCredentials } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
+import { type ConsoleApp, startConsole } from './console/app.ts';
 import { loadCrosswalks } from './content/crosswalk-store.ts';
 import { loadFrameworks } from './content/frameworks.ts';
 import { loadGlossary } from './content/glossary-store.ts';
@@ -13,6 +14,7 @@ import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { initTracing } from './observability/tracing.ts';
 import { dsarRules } from './services/dsar-clocks.ts';
 import { gpaiTemplate } from './services/gpai-summary.ts';
 import { regimeRules } from './services/incident-clocks.ts';
@@ -22,6 +24,7 @@ import { startReconciler } from './services/reconciliation.ts';
 import { corpus } from './services/red-team-corpus.ts';
 import { taxonomy } from './services/taxonomy.ts';
 import { stockCatalogue } from './services/workflows-registry.ts';
+import { startWebApp, type WebApp } from './web/app.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
 import { resealUnderCurrentKey, resolveSecretsKey, sealExistingSecrets } from './webhooks/secrets-key.ts';
 
@@ -73,6 +76,10 @@ export interface RunningServer {
   firstStart: FirstStart | undefined;
   /** The outbound dispatcher and the inbound webhook worker this process runs (`config.webhooks.role`). */
   webhooks: WebhookRoles;
+  /** The tenant web application ({app_url}), where this process serves the API and `SVC_WEB` is on. */
+  appUrl: string | undefined;
+  /** The operator console ({admin_url}), where this process serves the API and `SVC_CONSOLE` is on. */
+  adminUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -80,6 +87,8 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig(opts.env ?? process.env, opts.config);
   const log = createLogger(config.logLevel, { service: 'svc-api' });
+  // Before the app and the database client exist, so that their first requests and queries are traced.
+  await initTracing(opts.env ?? process.env).catch((err: unknown) => log.warn('tracing not started', { error: String(err) }));
   // The rails' data files (profiles, workflows, taxonomy, clocks) come from the same content folder as the
   // dictionaries; each is read and checked now, so a broken file stops the start, naming the problem.
   useContentDir(config.contentDir);
@@ -151,6 +160,37 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 
   const webhooks = await startWebhookRoles({ db, log, config });
 
+  // The two browser surfaces run beside the API (roles `all` and `api`), each on its own port.
+  const servesApi = config.webhooks.role === 'all' || config.webhooks.role === 'api';
+  let web: WebApp | undefined;
+  let adminConsole: ConsoleApp | undefined;
+  try {
+    if (servesApi && config.web.enabled) {
+      web = await startWebApp({ db, log: createLogger(config.logLevel, { service: 'svc-web' }), config, host: config.host });
+      log.info('web application listening', { url: web.url });
+    }
+    if (servesApi && config.console.enabled) {
+      adminConsole = await startConsole({
+        db,
+        log: createLogger(config.logLevel, { service: 'svc-console' }),
+        config,
+        dispatcher: () => webhooks.dispatcher,
+        appUrl: () => config.web.publicUrl ?? web?.url,
+      });
+      log.info('operator console listening', { url: adminConsole.url });
+    }
+  } catch (err) {
+    await web?.close();
+    await webhooks.close();
+    clearInterval(sweep);
+    stopReconciler();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await counters.close();
+    await db.close();
+    throw err;
+  }
+
   log.info('listening', {
     url,
     database: db.kind,
@@ -165,7 +205,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     config,
     firstStart,
     webhooks,
+    appUrl: web?.url,
+    adminUrl: adminConsole?.url,
     close: async () => {
+      await adminConsole?.close();
+      await web?.close();
       await webhooks.close();
       clearInterval(sweep);
       stopReconciler();

@@ -19,6 +19,7 @@ import type { Prisma } from '../db/client.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
+import { auditAppends, observeRequest, rateLimitRefusals, routeLabel } from '../observability/metrics.ts';
 import { hashToken, TOKEN_PATTERN } from '../services/credentials.ts';
 import { cacheCredential, cachedCredential } from './auth-cache.ts';
 import { ctxOf, type Principal, type RequestContext, type TenantPrincipal } from './context.ts';
@@ -45,16 +46,26 @@ export function correlation(log: Logger): RequestHandler {
     };
     res.locals.ctx = ctx;
     res.setHeader('X-Correlation-Id', correlationId);
-    if (!log.enabled('info')) return next();
     const started = process.hrtime.bigint();
+    const logged = log.enabled('info');
     res.on('finish', () => {
+      const ns = Number(process.hrtime.bigint() - started);
+      const route = (req as Request & { tsRestRoute?: AppRoute }).tsRestRoute;
+      observeRequest(req.method, metricsRoute(req), res.statusCode, ns / 1e9);
+      // The audit event of a mutating route is written with the change: a 2xx that is not a replay
+      // of a stored idempotent answer appended one.
+      const meta = route?.metadata as RouteMeta | undefined;
+      if (meta?.mutating && meta.audit && res.statusCode < 300 && !res.hasHeader('Idempotent-Replayed')) {
+        auditAppends.inc({ action: meta.audit });
+      }
+      if (!logged) return;
       const p = ctx.principal;
       log.info('request', {
         correlation_id: correlationId,
         method: req.method,
         path: req.path,
         status: res.statusCode,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+        duration_ms: ns / 1e6,
         tenant_id: p.kind === 'tenant' ? p.tenantId : undefined,
         actor: p.kind === 'tenant' ? p.keyId : p.kind === 'operator' ? p.credentialId : undefined,
       });
@@ -176,6 +187,7 @@ export function rateLimit(opts: RateLimitOptions): RequestHandler {
       res.setHeader('X-RateLimit-Remaining', String(remaining));
       res.setHeader('X-RateLimit-Reset', String(Math.ceil(hit.resetAt / 1000)));
       if (hit.count > limits.perSecond) {
+        rateLimitRefusals.inc({ limit: 'per_second', principal: ctx.principal.kind });
         const retry = Math.max(1, Math.ceil((hit.resetAt - now) / 1000));
         throw new ApiError('rate_limited', `Rate limit of ${limits.perSecond} requests per second exceeded.`, undefined, {
           'Retry-After': String(retry),
@@ -185,6 +197,7 @@ export function rateLimit(opts: RateLimitOptions): RequestHandler {
         const month = monthWindow(new Date(now));
         const used = await opts.store.hit(`m:${key}`, month.start, month.end);
         if (used.count > limits.perMonth) {
+          rateLimitRefusals.inc({ limit: 'monthly_quota', principal: ctx.principal.kind });
           const retry = Math.max(1, Math.ceil((month.end - now) / 1000));
           throw new ApiError(
             'rate_limited',
@@ -261,8 +274,21 @@ export const routePolicy = (req: Request, res: Response, next: NextFunction) => 
 /** Matchers for every route, to tell an unknown path from a known path with the wrong method. */
 const routeMatchers = flattenRoutes(contract).map(({ route }) => ({
   method: route.method,
+  path: route.path,
   pattern: new RegExp(`^${route.path.replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`),
 }));
+
+/**
+ * The route label of a request's metrics: the matched route's pattern; for a request refused
+ * before its route ran (401, 403, 429 from the steps before the router), the pattern of the
+ * contract route its method and path name; else Express's route or `unmatched`.
+ */
+function metricsRoute(req: Request): string {
+  const label = routeLabel(req as Parameters<typeof routeLabel>[0]);
+  if (label !== 'unmatched' || !req.path.startsWith('/v1/')) return label;
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  return routeMatchers.find((m) => m.method === method && m.pattern.test(req.path))?.path ?? label;
+}
 
 /** After every route: wrong method, a rail that is gated or not built, or an unknown path. */
 export const notFound: RequestHandler = (req, res, next) => {
@@ -421,8 +447,17 @@ function toApiError(err: unknown, req: Request): ApiError | undefined {
   return undefined;
 }
 
+export interface ErrorMapperOptions {
+  /**
+   * Page documenting the error codes, one anchor per code (`documentation_url` is `<page>#<code>`):
+   * the service's own /docs/errors under its public URL. Read per request (the port is known only
+   * once listening); DOCS_BASE_URL of the contract when not given.
+   */
+  docsUrl?: () => string;
+}
+
 /** The one error mapper: every failure leaves as the envelope, never with a stack trace. */
-export function errorMapper(): (err: unknown, req: Request, res: Response, next: NextFunction) => void {
+export function errorMapper(opts: ErrorMapperOptions = {}): (err: unknown, req: Request, res: Response, next: NextFunction) => void {
   return (err, req, res, _next) => {
     const ctx = res.locals.ctx as RequestContext | undefined;
     const correlationId = ctx?.correlationId ?? newId('cor');
@@ -446,7 +481,7 @@ export function errorMapper(): (err: unknown, req: Request, res: Response, next:
       message: apiErr.message,
       ...(apiErr.details && apiErr.details.length > 0 ? { details: apiErr.details } : {}),
       correlation_id: correlationId,
-      documentation_url: `${DOCS_BASE_URL}#${apiErr.code}`,
+      documentation_url: `${opts.docsUrl?.() ?? DOCS_BASE_URL}#${apiErr.code}`,
     };
     for (const [k, v] of Object.entries(apiErr.headers ?? {})) res.setHeader(k, v);
     // Every 503 tells the client when to come back, also those raised without a header of their own.

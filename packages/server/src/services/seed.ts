@@ -76,9 +76,20 @@ const DEMO = DemoData.parse({
 /**
  * Rows a reset keeps: the audit trail (its events, chain head and verification records), the
  * event index (append-only like the audit trail, refused by a database trigger, and each row
- * points at its audit event), the agents' decisions (the trail's replay re-executes them) and the API keys.
+ * points at its audit event), the agents' decisions (the trail's replay re-executes them), the API
+ * keys and the web application's people, sign-in links and sessions (a reset must not lock them out).
  */
-const KEPT_ON_RESET = new Set(['auditEvent', 'auditChainHead', 'auditVerification', 'eventIndexRow', 'agentDecision', 'apiKey']);
+const KEPT_ON_RESET = new Set([
+  'auditEvent',
+  'auditChainHead',
+  'auditVerification',
+  'eventIndexRow',
+  'agentDecision',
+  'apiKey',
+  'webUser',
+  'webSignInLink',
+  'webSession',
+]);
 
 const DAY = 86_400_000;
 
