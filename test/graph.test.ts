@@ -235,4 +235,44 @@ describe('graph: impact of a new dictionary version', () => {
     expectEnvelope(await u.call('GET', '/v1/graph/impact?framework=gdpr&to=9.9.9'), 404, 'not_found');
     expectEnvelope(await u.call('GET', '/v1/graph/impact?framework=no-such-dictionary'), 404, 'not_found');
   });
+
+  it('agents read the dictionary version the tenant pinned, not the newest one loaded', async () => {
+    const prisma = ts2.server.db.prisma;
+    // A tenant whose bundle was pinned while GDPR 1.0.0 was the newest: its pin names 1.0.0.
+    const early = await createTenant(ts2, { tier: 'growth' });
+    expect((await early.call('GET', '/v1/taxonomy/bundle-hash')).body.versions.gdpr).toBe('1.1.0');
+    const pin = await prisma.taxonomyPin.findFirstOrThrow({ where: { tenantId: early.tenantId } });
+    await prisma.taxonomyPin.create({
+      data: {
+        id: `txp_${'0'.repeat(25)}1`,
+        tenantId: early.tenantId,
+        seq: pin.seq + 1,
+        hash: `sha256:${'0'.repeat(64)}`,
+        versions: { ...(pin.versions as Record<string, string>), gdpr: '1.0.0' },
+        components: pin.components as object,
+        previousHash: pin.hash,
+        pinnedBy: pin.pinnedBy,
+      },
+    });
+    const current = await createTenant(ts2, { tier: 'growth' });
+
+    // The control 1.1.0 removed is still there for the tenant pinned at 1.0.0, and the decision says so.
+    const early1 = await early.call('POST', '/v1/agents/framework-mapper/invoke', { body: { control: removedControl } });
+    expect(early1.status, JSON.stringify(early1.body)).toBe(200);
+    expect(early1.body.dictionaryVersion).toBe('gdpr@1.0.0');
+    const replay = await early.call('GET', `/v1/agents/decisions/${early1.body.decisionId}`);
+    expect(replay.body.replay).toMatchObject({ reproduced: true, intact: true });
+    expectEnvelope(
+      await current.call('POST', '/v1/agents/framework-mapper/invoke', { body: { control: removedControl } }),
+      404,
+      'not_found',
+    );
+
+    // The reworded control is mapped under the title of the version each tenant pinned.
+    const [a, b] = await Promise.all(
+      [early, current].map((who) => who.call('POST', '/v1/agents/framework-mapper/invoke', { body: { control: changedControl } })),
+    );
+    expect([a?.status, b?.status]).toEqual([200, 200]);
+    expect([a?.body.dictionaryVersion, b?.body.dictionaryVersion]).toEqual(['gdpr@1.0.0', 'gdpr@1.1.0']);
+  });
 });

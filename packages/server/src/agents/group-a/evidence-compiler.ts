@@ -1,6 +1,6 @@
 import { groupAAgents } from '@svc/contract';
 import { defineAgent } from '../types.ts';
-import { attr, cmp, dictionaryKey, eventMatches, iso, latestKeys, percent, sha256, tenantDb } from './shared.ts';
+import { attr, cmp, dictionaryKey, eventMatches, iso, percent, pinnedKeys, sha256, tenantDb } from './shared.ts';
 
 /**
  * evidence-compiler: an evidence pack for one framework. Each control of the framework gets the
@@ -73,7 +73,7 @@ export const evidenceCompiler = defineAgent({
     ]);
     const own = new Set(controls.map((c) => c.id));
     const foreignIds = [...new Set(evidence.flatMap((e) => e.controlIds).filter((id) => !own.has(id)))].sort(cmp);
-    const keys = await latestKeys(ctx.prisma);
+    const keys = await pinnedKeys(ctx);
     const foreignRows = foreignIds.length
       ? await ctx.prisma.frameworkControl.findMany({
           where: { id: { in: foreignIds }, versionKey: { in: [...keys.values()].filter((k) => !k.startsWith(`${input.framework}@`)) } },

@@ -1,7 +1,8 @@
 import { groupAAgents } from '@svc/contract';
 import type { Prisma } from '../../db/client.ts';
+import type { AgentContext } from '../types.ts';
 import { defineAgent } from '../types.ts';
-import { cmp, latestKeys, notFound } from './shared.ts';
+import { cmp, notFound, pinnedKeys } from './shared.ts';
 
 /**
  * framework-mapper: walks the crosswalk edges from a control (and the clauses it cites) to every
@@ -139,8 +140,9 @@ function step(e: Edge, from: Node): { to: Node; relationship: string } | null {
 }
 
 /** `AIA-RMS-01`, `iso-27001:A.5.1`, `eu-ai-act:art-9` to the starting requirement; 404 when no dictionary holds it. */
-async function resolveStart(prisma: Prisma, ref: string): Promise<{ origin: Node & { clauseRefs: string[] }; start: Node[] }> {
-  const keys = await latestKeys(prisma);
+async function resolveStart(ctx: AgentContext, ref: string): Promise<{ origin: Node & { clauseRefs: string[] }; start: Node[] }> {
+  const prisma = ctx.prisma;
+  const keys = await pinnedKeys(ctx);
   const colon = ref.indexOf(':');
   if (colon < 0) {
     const row = await prisma.frameworkControl.findFirst({
@@ -175,8 +177,9 @@ async function resolveStart(prisma: Prisma, ref: string): Promise<{ origin: Node
   return { origin, start: [origin, ...citing.map((c) => ({ framework, kind: 'control' as const, ref: c.id }))] };
 }
 
-async function titlesOf(prisma: Prisma, nodes: Node[]): Promise<Record<string, string>> {
-  const keys = await latestKeys(prisma);
+async function titlesOf(ctx: AgentContext, nodes: Node[]): Promise<Record<string, string>> {
+  const prisma = ctx.prisma;
+  const keys = await pinnedKeys(ctx);
   const out: Record<string, string> = {};
   const controls = nodes.filter((n) => n.kind === 'control' && keys.has(n.framework));
   const clauses = nodes.filter((n) => n.kind === 'clause' && keys.has(n.framework));
@@ -223,7 +226,7 @@ export const frameworkMapper = defineAgent({
     return ctx.versionOf(rules.controlPrefixes[input.control.split('-')[0] as string] ?? 'eu-ai-act');
   },
   async gather(ctx, input): Promise<Facts> {
-    const { origin, start } = await resolveStart(ctx.prisma, input.control);
+    const { origin, start } = await resolveStart(ctx, input.control);
     const first = await edgesTouching(ctx.prisma, start);
     const startKeys = new Set(start.map(key));
     const reached = new Map<string, Node>();
@@ -254,7 +257,7 @@ export const frameworkMapper = defineAgent({
       origin,
       start,
       edges,
-      titles: await titlesOf(ctx.prisma, [...nodes.values()]),
+      titles: await titlesOf(ctx, [...nodes.values()]),
       frameworkTitles: Object.fromEntries(frameworks.map((f) => [f.id, f.title])),
     };
   },

@@ -1,6 +1,6 @@
 import { groupAAgents } from '@svc/contract';
 import { defineAgent } from '../types.ts';
-import { cmp, iso, latestKeys, notFound, tenantDb } from './shared.ts';
+import { cmp, iso, notFound, pinnedKeys, tenantDb } from './shared.ts';
 
 /**
  * risk-navigator: ranks the tenant's open risks and the control gaps of its activated frameworks
@@ -100,7 +100,7 @@ export const riskNavigator = defineAgent({
           orderBy: [{ versionKey: 'asc' }, { ord: 'asc' }],
         })
       : [];
-    const keys = await latestKeys(ctx.prisma);
+    const keys = await pinnedKeys(ctx);
     const cited = [...new Set(risks.flatMap((r) => r.controlIds))].sort(cmp);
     const citedRows = cited.length
       ? await ctx.prisma.frameworkControl.findMany({

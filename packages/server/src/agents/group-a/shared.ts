@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Prisma } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { AgentContext, AgentEvent } from '../types.ts';
@@ -61,10 +60,23 @@ export const attr = (event: AgentEvent, key: string): string | undefined => {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 };
 
-/** `<id>@<latest version>` of every dictionary. */
-export async function latestKeys(prisma: Prisma): Promise<Map<string, string>> {
-  const rows = await prisma.framework.findMany({ select: { id: true, latestVersion: true }, orderBy: { id: 'asc' } });
-  return new Map(rows.map((f) => [f.id, `${f.id}@${f.latestVersion}`]));
+/**
+ * `<id>@<version>` of every dictionary as the tenant's pinned bundle has it, so a decision reads
+ * the content it will be replayed against; the latest version for a dictionary the pin does not
+ * hold or whose pinned version is not loaded.
+ */
+export async function pinnedKeys(ctx: AgentContext): Promise<Map<string, string>> {
+  const [rows, loaded] = await Promise.all([
+    ctx.prisma.framework.findMany({ select: { id: true, latestVersion: true }, orderBy: { id: 'asc' } }),
+    ctx.prisma.frameworkVersion.findMany({ select: { key: true } }),
+  ]);
+  const present = new Set(loaded.map((v) => v.key));
+  return new Map(
+    rows.map((f) => {
+      const pinned = ctx.versionOf(f.id);
+      return [f.id, present.has(pinned) ? pinned : `${f.id}@${f.latestVersion}`];
+    }),
+  );
 }
 
 /** The version key of a dictionary pinned for the tenant (the latest when not pinned); 404 for an unknown id. */
