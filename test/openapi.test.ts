@@ -26,6 +26,11 @@ describe('OpenAPI document', () => {
     expect(res.body).toEqual(generateOpenApiDocument({ serverUrl: ts.url }));
     expect((res.body as { servers: { url: string }[] }).servers[0]?.url).toBe(ts.url);
     expect(committed.servers[0].url).toBe(DEFAULT_SERVER_URL);
+    // The error codes' page is the one this service serves, and it answers.
+    const docsUrl = (res.body as { externalDocs: { url: string } }).externalDocs.url;
+    expect(docsUrl).toBe(`${ts.url}/docs/errors`);
+    expect((await fetch(docsUrl)).status).toBe(200);
+    expect(committed.externalDocs.url).toBe(`${DEFAULT_SERVER_URL}/docs/errors`);
   });
 
   it('states SVC_PUBLIC_URL as servers[0].url when it is set', async () => {

@@ -40,7 +40,12 @@ export const DETAIL_ISSUES = [
   'unknown_field',
 ] as const;
 
-export const DOCS_BASE_URL = 'https://docs.svc.example/errors';
+/**
+ * The page that explains each error code (one anchor per code), as the service serves it at its
+ * default address; a running service names its own address in `documentation_url`, and the
+ * OpenAPI document its `servers[0]` origin.
+ */
+export const DOCS_BASE_URL = 'http://127.0.0.1:8080/docs/errors';
 
 export const ErrorDetail = z
   .object({

@@ -125,14 +125,14 @@ const ERROR_EXAMPLES: Record<ErrorCode, { message: string; details?: { field: st
   service_unavailable: { message: 'The database is unavailable; retry with backoff.' },
 };
 
-function errorExample(code: ErrorCode): Json {
+function errorExample(code: ErrorCode, docsUrl: string): Json {
   const { message, details } = ERROR_EXAMPLES[code];
   return {
     error: code,
     message,
     ...(details ? { details } : {}),
     correlation_id: EXAMPLE_CORRELATION_ID,
-    documentation_url: `${DOCS_BASE_URL}#${code}`,
+    documentation_url: `${docsUrl}#${code}`,
   };
 }
 
@@ -236,6 +236,7 @@ const rateLimitHeaders = {
 /** The OpenAPI 3.1 document of the whole contract. Deterministic: same contract, same bytes. */
 export function generateOpenApiDocument(options: OpenApiOptions = {}): Json {
   const serverUrl = (options.serverUrl ?? DEFAULT_SERVER_URL).replace(/\/+$/, '');
+  const docsUrl = options.serverUrl ? `${serverUrl}/docs/errors` : DOCS_BASE_URL;
   const schemas: Record<string, Json> = {};
   const convert = makeConverter(schemas);
   const paths: Record<string, Record<string, Json>> = {};
@@ -334,7 +335,7 @@ export function generateOpenApiDocument(options: OpenApiOptions = {}): Json {
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/Error' },
-          examples: { [code]: { summary: `${status} ${code}`, value: errorExample(code as ErrorCode) } },
+          examples: { [code]: { summary: `${status} ${code}`, value: errorExample(code as ErrorCode, docsUrl) } },
         },
       },
     };
@@ -421,7 +422,7 @@ export function generateOpenApiDocument(options: OpenApiOptions = {}): Json {
       },
       responses: errorResponses,
     },
-    externalDocs: { url: DOCS_BASE_URL, description: 'Error codes' },
+    externalDocs: { url: docsUrl, description: 'Error codes' },
     'x-svc-headers': HEADER_NAMES,
   };
 }

@@ -26902,7 +26902,7 @@ export interface components {
          *         }
          *       ],
          *       "correlation_id": "cor_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
-         *       "documentation_url": "https://docs.svc.example/errors#validation_failed"
+         *       "documentation_url": "http://127.0.0.1:8080/docs/errors#validation_failed"
          *     }
          */
         Error: {
