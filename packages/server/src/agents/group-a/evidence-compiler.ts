@@ -1,6 +1,6 @@
 import { groupAAgents } from '@svc/contract';
 import { defineAgent } from '../types.ts';
-import { attr, cmp, dictionaryKey, eventMatches, iso, percent, pinnedKeys, sha256, tenantDb } from './shared.ts';
+import { attr, cmp, dictionaryKey, type EdgeFact, edgeFact, eventMatches, iso, percent, pinnedKeys, sha256, tenantDb } from './shared.ts';
 
 /**
  * evidence-compiler: an evidence pack for one framework. Each control of the framework gets the
@@ -47,18 +47,7 @@ interface Facts {
   /** Controls of other dictionaries the evidence cites, with their clauses. */
   foreign: { controlId: string; framework: string; clauseRefs: string[] }[];
   /** Edges between a foreign control (or its clauses) and a requirement of the pack's framework. */
-  edges: {
-    crosswalkId: string;
-    ord: number;
-    fromDict: string;
-    fromKind: string;
-    fromRef: string;
-    toDict: string;
-    toKind: string;
-    toRef: string;
-    relationship: string;
-    strength: number;
-  }[];
+  edges: EdgeFact[];
 }
 
 export const evidenceCompiler = defineAgent({
@@ -114,18 +103,7 @@ export const evidenceCompiler = defineAgent({
         expiresAt: iso(e.expiresAt),
       })),
       foreign,
-      edges: edges.map((e) => ({
-        crosswalkId: e.crosswalkId,
-        ord: e.ord,
-        fromDict: e.fromDict,
-        fromKind: e.fromKind,
-        fromRef: e.fromRef,
-        toDict: e.toDict,
-        toKind: e.toKind,
-        toRef: e.toRef,
-        relationship: e.relationship,
-        strength: e.strength,
-      })),
+      edges: edges.map(edgeFact),
     };
   },
   decide(input, facts, r: typeof rules) {

@@ -2,7 +2,7 @@ import { groupAAgents } from '@svc/contract';
 import type { Prisma } from '../../db/client.ts';
 import type { AgentContext } from '../types.ts';
 import { defineAgent } from '../types.ts';
-import { cmp, notFound, pinnedKeys } from './shared.ts';
+import { cmp, type EdgeFact, edgeFact, notFound, pinnedKeys } from './shared.ts';
 
 /**
  * framework-mapper: walks the crosswalk edges from a control (and the clauses it cites) to every
@@ -80,18 +80,7 @@ interface Node {
   kind: Kind;
   ref: string;
 }
-interface Edge {
-  crosswalkId: string;
-  ord: number;
-  fromDict: string;
-  fromKind: string;
-  fromRef: string;
-  toDict: string;
-  toKind: string;
-  toRef: string;
-  relationship: string;
-  strength: number;
-}
+type Edge = EdgeFact;
 interface Facts {
   origin: Node & { clauseRefs: string[] };
   start: Node[];
@@ -113,18 +102,7 @@ async function edgesTouching(prisma: Prisma, nodes: Node[]): Promise<Edge[]> {
     },
     orderBy: { seq: 'asc' },
   });
-  return rows.map((e) => ({
-    crosswalkId: e.crosswalkId,
-    ord: e.ord,
-    fromDict: e.fromDict,
-    fromKind: e.fromKind,
-    fromRef: e.fromRef,
-    toDict: e.toDict,
-    toKind: e.toKind,
-    toRef: e.toRef,
-    relationship: e.relationship,
-    strength: e.strength,
-  }));
+  return rows.map(edgeFact);
 }
 
 /** One step along an edge from `from`, with the relationship read from that side. */

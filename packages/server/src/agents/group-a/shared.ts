@@ -60,6 +60,33 @@ export const attr = (event: AgentEvent, key: string): string | undefined => {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 };
 
+/** A crosswalk edge as an agent's facts hold it: the stored row without its database columns. */
+export interface EdgeFact {
+  crosswalkId: string;
+  ord: number;
+  fromDict: string;
+  fromKind: string;
+  fromRef: string;
+  toDict: string;
+  toKind: string;
+  toRef: string;
+  relationship: string;
+  strength: number;
+}
+
+export const edgeFact = (e: EdgeFact): EdgeFact => ({
+  crosswalkId: e.crosswalkId,
+  ord: e.ord,
+  fromDict: e.fromDict,
+  fromKind: e.fromKind,
+  fromRef: e.fromRef,
+  toDict: e.toDict,
+  toKind: e.toKind,
+  toRef: e.toRef,
+  relationship: e.relationship,
+  strength: e.strength,
+});
+
 /**
  * `<id>@<version>` of every dictionary as the tenant's pinned bundle has it, so a decision reads
  * the content it will be replayed against; the latest version for a dictionary the pin does not
