@@ -17,6 +17,8 @@ import { startTestServer, type TestServer } from './support/server.ts';
 const STRIPE_SECRET = 'whsec_stripe_test_secret';
 const GCP_AUDIENCE = 'https://webhooks.svc.test/cloud/gcp-pubsub/{tenantId}';
 const CERT_URL = 'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem';
+const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:svc-events';
+const SERVICE_ACCOUNT = 'pubsub@project.iam.gserviceaccount.com';
 
 let ts: TestServer;
 let t: TenantFixture;
@@ -48,6 +50,8 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     secrets[provider] = res.body.secret;
   }
+  expect((await t.call('PUT', '/v1/webhook-inbound-sources/aws-sns', { body: { sources: [TOPIC] } })).status).toBe(200);
+  expect((await t.call('PUT', '/v1/webhook-inbound-sources/gcp-pubsub', { body: { sources: [SERVICE_ACCOUNT] } })).status).toBe(200);
 });
 afterAll(() => ts?.close());
 
@@ -122,7 +126,7 @@ describe('POST /inbound/{tenantId} (svc-signature)', () => {
     await refused('svc', post(`/inbound/${t.tenantId}`, body, { 'svc-signature': 'v1=abc' }), 401, 'malformed_signature');
     const other = await createTenant(ts);
     await refused('svc', post(`/inbound/${other.tenantId}`, body, signed(body)), 401, 'not_configured');
-    await refused('svc', post('/inbound/ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', body, signed(body)), 401, 'unknown_tenant');
+    await refused('svc', post('/inbound/ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', body, signed(body)), 401, 'not_accepted');
     await refused('svc', post(`/inbound/${t.tenantId}`, '{nope', signed('{nope')), 400, 'malformed_body');
     await refused('svc', post(`/inbound/${t.tenantId}`, '{"type":"x"}', signed('{"type":"x"}')), 400, 'malformed_body');
     const big = JSON.stringify({ id: 'big', pad: 'x'.repeat(70_000) });
@@ -180,7 +184,7 @@ describe('POST /cloud/aws-sns/{tenantId} (certificate from configuration)', () =
     const m: Record<string, string> = {
       Type: 'Notification',
       MessageId: randomUUID(),
-      TopicArn: 'arn:aws:sns:eu-west-1:123456789012:svc-events',
+      TopicArn: TOPIC,
       Subject: 'Incident',
       Message: JSON.stringify({ type: 'incident.reported', id: 'inc_9' }),
       Timestamp: new Date().toISOString(),
@@ -246,6 +250,32 @@ describe('POST /cloud/aws-sns/{tenantId} (certificate from configuration)', () =
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     await refused('aws-sns', post(path(), JSON.stringify(sns({}, stranger))), 401, 'bad_signature');
   });
+
+  it("refuses a message signed by AWS for another customer's topic (cross-tenant injection), answering as for an unknown tenant", async () => {
+    // AWS signs every customer's messages with the same certificates: the attacker subscribes the
+    // victim's endpoint address to a topic of their own and re-posts what SNS signed for them.
+    const victim = await createTenant(ts);
+    const attackerTopic = 'arn:aws:sns:eu-west-1:999999999999:attacker-topic';
+    const unknown = await post('/cloud/aws-sns/ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', JSON.stringify(sns({ TopicArn: attackerTopic })));
+    const before = await metric('aws-sns', 'unknown_source');
+    // A tenant that registered no topic accepts none.
+    await refused(
+      'aws-sns',
+      post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns({ TopicArn: attackerTopic }))),
+      401,
+      'not_accepted',
+    );
+    await refused('aws-sns', post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns())), 401, 'not_accepted');
+    // One that registered its own topic accepts it, and still not the attacker's.
+    expect((await victim.call('PUT', '/v1/webhook-inbound-sources/aws-sns', { body: { sources: [TOPIC] } })).status).toBe(200);
+    const attack = await post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns({ TopicArn: attackerTopic })));
+    expect(attack.status).toBe(401);
+    expect(attack.body).toEqual({ ...unknown.body, correlation_id: attack.body.correlation_id });
+    expect(await ts.server.db.prisma.inboundEvent.count({ where: { tenantId: victim.tenantId } })).toBe(0);
+    expect(await ts.server.db.prisma.auditEvent.count({ where: { tenantId: victim.tenantId, action: 'inbound.received' } })).toBe(0);
+    expect(await metric('aws-sns', 'unknown_source')).toBe(before + 3);
+    expect((await post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns()))).status).toBe(200);
+  });
 });
 
 describe('POST /cloud/azure-event-grid/{tenantId} (shared key and handshake)', () => {
@@ -306,7 +336,8 @@ describe('POST /cloud/gcp-pubsub/{tenantId} (OIDC JWT against the configured JWK
     const body = b64({
       iss: 'https://accounts.google.com',
       aud: GCP_AUDIENCE.replace('{tenantId}', t.tenantId),
-      email: 'pubsub@project.iam.gserviceaccount.com',
+      email: SERVICE_ACCOUNT,
+      email_verified: true,
       iat: now(),
       exp: now() + 3600,
       ...claims,
@@ -354,6 +385,27 @@ describe('POST /cloud/gcp-pubsub/{tenantId} (OIDC JWT against the configured JWK
     const none = `${b64({ alg: 'none', kid: 'gcp-test-1' })}.${b64({ aud: 'x' })}.`;
     await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${none}` }), 401, 'bad_token');
   });
+
+  it("refuses a token Google minted for another customer's service account (cross-tenant injection)", async () => {
+    // Google signs every customer's push tokens with the same keys and lets the pusher pick the
+    // audience: the attacker's own push subscription can carry the victim's endpoint audience.
+    const attacker = 'attacker@evil-project.iam.gserviceaccount.com';
+    const unknown = await post(path('ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R'), push(), {
+      authorization: `Bearer ${jwt({ email: attacker, aud: GCP_AUDIENCE.replace('{tenantId}', 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R') })}`,
+    });
+    const attack = await post(path(), push(), { authorization: `Bearer ${jwt({ email: attacker })}` });
+    expect(attack.status).toBe(401);
+    expect(attack.body).toEqual({ ...unknown.body, correlation_id: attack.body.correlation_id });
+    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${jwt({ email: attacker })}` }), 401, 'not_accepted');
+    // The tenant's own account, but not verified by Google, or no account at all.
+    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${jwt({ email_verified: false })}` }), 401, 'not_accepted');
+    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${jwt({ email: undefined })}` }), 401, 'not_accepted');
+    // Another tenant that registered nothing accepts nothing, whatever the account.
+    const victim = await createTenant(ts);
+    const aud = GCP_AUDIENCE.replace('{tenantId}', victim.tenantId);
+    await refused('gcp-pubsub', post(path(victim.tenantId), push(), { authorization: `Bearer ${jwt({ aud })}` }), 401, 'not_accepted');
+    expect(await ts.server.db.prisma.inboundEvent.count({ where: { tenantId: victim.tenantId } })).toBe(0);
+  });
 });
 
 describe('POST /cloud/cloudflare-logpush/{tenantId} (HMAC over the gzip batch)', () => {
@@ -387,6 +439,28 @@ describe('POST /cloud/cloudflare-logpush/{tenantId} (HMAC over the gzip batch)',
     await refused('cloudflare-logpush', post(path(), other, signed(body)), 401, 'bad_signature');
     await refused('cloudflare-logpush', post(path(), body, signed(body, now() - 400)), 401, 'stale_timestamp');
     await refused('cloudflare-logpush', post(path(), body, { 'content-encoding': 'gzip' }), 401, 'missing_signature');
+  });
+});
+
+describe('the sources a tenant accepts (PUT /v1/webhook-inbound-sources/{provider})', () => {
+  it('replaces the list, audited with before and after; a malformed entry changes nothing', async () => {
+    const u = await createTenant(ts);
+    const empty = await u.call('GET', '/v1/webhook-inbound-sources/gcp-pubsub');
+    expect(empty.body).toEqual({ object: 'svc.webhooks.inbound_sources', provider: 'gcp-pubsub', sources: [], updatedAt: null });
+    const set = await u.call('PUT', '/v1/webhook-inbound-sources/gcp-pubsub', { body: { sources: ['Push@P.iam.gserviceaccount.com'] } });
+    expect(set.body).toMatchObject({ sources: ['push@p.iam.gserviceaccount.com'] });
+    const bad = await u.call('PUT', '/v1/webhook-inbound-sources/gcp-pubsub', {
+      body: { sources: ['x@y.iam.gserviceaccount.com', 'nope'] },
+    });
+    expect(expectEnvelope(bad, 422, 'validation_failed').details).toEqual([{ field: 'sources[1]', issue: 'not a service-account email' }]);
+    const arn = await u.call('PUT', '/v1/webhook-inbound-sources/aws-sns', { body: { sources: ['arn:aws:s3:::bucket'] } });
+    expectEnvelope(arn, 422, 'validation_failed');
+    expect((await u.call('GET', '/v1/webhook-inbound-sources/gcp-pubsub')).body.sources).toEqual(['push@p.iam.gserviceaccount.com']);
+    const audit = await ts.server.db.prisma.auditEvent.findMany({ where: { tenantId: u.tenantId, action: 'webhook_inbound_sources.set' } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.data).toMatchObject({ provider: 'gcp-pubsub', before: [], after: ['push@p.iam.gserviceaccount.com'] });
+    const reader = await u.key('viewer');
+    expect((await u.call('PUT', '/v1/webhook-inbound-sources/aws-sns', { token: reader, body: { sources: [] } })).status).toBe(403);
   });
 });
 

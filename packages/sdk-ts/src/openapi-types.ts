@@ -916,6 +916,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-inbound-sources/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant
+         * @description AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.
+         */
+        get: operations["webhooks.getInboundSources"];
+        /**
+         * Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant
+         * @description Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.
+         */
+        put: operations["webhooks.setInboundSources"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operator/webhooks/dead-letters": {
         parameters: {
             query?: never;
@@ -28801,6 +28825,32 @@ export interface components {
         };
         /**
          * @example {
+         *       "object": "svc.webhooks.inbound_sources",
+         *       "provider": "aws-sns",
+         *       "sources": [
+         *         "arn:aws:sns:eu-west-1:123456789012:compliance-events"
+         *       ],
+         *       "updatedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        InboundSources: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.webhooks.inbound_sources";
+            /**
+             * @description Cloud provider whose messages the list admits.
+             * @enum {string}
+             */
+            provider: "aws-sns" | "gcp-pubsub";
+            /** @description Topic ARNs (`aws-sns`) or push service-account emails (`gcp-pubsub`) the tenant accepts; a validly signed message from any other source is refused. */
+            sources: string[];
+            /** @description When the list was last set (ISO 8601 UTC); null when it never was. */
+            updatedAt: string | null;
+        };
+        /**
+         * @example {
          *       "object": "svc.incident_disclosures.channel",
          *       "id": "ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "regime": "gdpr",
@@ -37338,6 +37388,17 @@ export interface components {
         };
         /**
          * @example {
+         *       "sources": [
+         *         "arn:aws:sns:eu-west-1:123456789012:compliance-events"
+         *       ]
+         *     }
+         */
+        SetInboundSourcesRequest: {
+            /** @description Every source the tenant accepts, replacing the earlier list. `aws-sns`: topic ARNs (`arn:aws:sns:eu-west-1:123456789012:compliance-events`); `gcp-pubsub`: the email of the service account the push subscription authenticates as. An empty list refuses every message. */
+            sources: string[];
+        };
+        /**
+         * @example {
          *       "slug": "acme-speak-up",
          *       "enabled": true
          *     }
@@ -43912,6 +43973,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InboundSecret"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.getInboundSources": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Cloud provider whose messages the list admits.
+                 * @example aws-sns
+                 */
+                provider: "aws-sns" | "gcp-pubsub";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundSources"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "webhooks.setInboundSources": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Cloud provider whose messages the list admits.
+                 * @example aws-sns
+                 */
+                provider: "aws-sns" | "gcp-pubsub";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetInboundSourcesRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundSources"];
                 };
             };
             400: components["responses"]["bad_request"];

@@ -224,6 +224,55 @@ export const InboundSecret = z
   })
   .meta({ id: 'InboundSecret' });
 
+/** Cloud inbound providers whose messages are signed by the provider's keys, the same for all of its customers. */
+export const INBOUND_SOURCE_PROVIDERS = ['aws-sns', 'gcp-pubsub'] as const;
+
+/** An SNS topic ARN (standard and FIFO, every AWS partition). */
+export const SNS_TOPIC_ARN = /^arn:aws(-[a-z]+)*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
+/** A Google service-account email as Pub/Sub puts it in the push token's `email` claim. */
+export const GCP_SERVICE_ACCOUNT = /^[a-z0-9][a-z0-9._-]{0,62}@[a-z0-9][a-z0-9.-]{0,252}\.[a-z]{2,}$/;
+
+export const InboundSourcesBody = z
+  .strictObject({
+    sources: z.array(z.string().min(1).max(320)).max(100).meta({
+      description:
+        'Every source the tenant accepts, replacing the earlier list. `aws-sns`: topic ARNs (`arn:aws:sns:eu-west-1:123456789012:compliance-events`); `gcp-pubsub`: the email of the service account the push subscription authenticates as. An empty list refuses every message.',
+    }),
+  })
+  .meta({
+    id: 'SetInboundSourcesRequest',
+    examples: [{ sources: ['arn:aws:sns:eu-west-1:123456789012:compliance-events'] }],
+  });
+
+export const InboundSources = z
+  .object({
+    object: z.literal('svc.webhooks.inbound_sources').meta({
+      description:
+        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
+    }),
+    provider: z.enum(INBOUND_SOURCE_PROVIDERS).meta({ description: 'Cloud provider whose messages the list admits.' }),
+    sources: z.array(z.string()).meta({
+      description:
+        'Topic ARNs (`aws-sns`) or push service-account emails (`gcp-pubsub`) the tenant accepts; a validly signed message from any other source is refused.',
+    }),
+    updatedAt: Timestamp.nullable().meta({ description: 'When the list was last set (ISO 8601 UTC); null when it never was.' }),
+  })
+  .meta({
+    id: 'InboundSources',
+    examples: [
+      {
+        object: 'svc.webhooks.inbound_sources',
+        provider: 'aws-sns',
+        sources: ['arn:aws:sns:eu-west-1:123456789012:compliance-events'],
+        updatedAt: '2026-11-22T09:30:00.000Z',
+      },
+    ],
+  });
+
+const InboundSourceParams = z.object({
+  provider: z.enum(INBOUND_SOURCE_PROVIDERS).meta({ description: 'Cloud provider whose messages the list admits.', examples: ['aws-sns'] }),
+});
+
 export const DeadLetter = WebhookDelivery.extend({
   tenantId: z.string().meta({ description: 'Tenant whose event the delivery carried.' }),
 }).meta({ id: 'WebhookDeadLetter' });
@@ -387,6 +436,33 @@ export const webhooksRouter = c.router(
         permission: 'webhooks:write',
         mutating: true,
         audit: 'webhook_inbound_secret.rotated',
+      }),
+    },
+    getInboundSources: {
+      method: 'GET',
+      path: '/v1/webhook-inbound-sources/:provider',
+      pathParams: InboundSourceParams,
+      responses: { 200: InboundSources },
+      summary: 'The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
+      description:
+        "AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.",
+      metadata: read,
+    },
+    setInboundSources: {
+      method: 'PUT',
+      path: '/v1/webhook-inbound-sources/:provider',
+      pathParams: InboundSourceParams,
+      body: InboundSourcesBody,
+      responses: { 200: InboundSources },
+      summary: 'Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
+      description:
+        "Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.",
+      metadata: meta({
+        auth: 'tenant',
+        group: 'webhooks',
+        permission: 'webhooks:write',
+        mutating: true,
+        audit: 'webhook_inbound_sources.set',
       }),
     },
     ...deadLetterRoutes,

@@ -38,6 +38,14 @@ export function webhooksHandlers({ db: { prisma } }: RailDeps, config: WebhookCo
       status: 201,
       body: await webhooks.rotateInboundSecret(prisma, config, actor(res), params.provider, body?.overlapSeconds),
     }),
+    getInboundSources: async ({ params, res }) => ({
+      status: 200,
+      body: await webhooks.getInboundSources(prisma, tenantOf(res).tenantId, params.provider),
+    }),
+    setInboundSources: async ({ params, body, res }) => ({
+      status: 200,
+      body: await webhooks.setInboundSources(prisma, actor(res), params.provider, body.sources),
+    }),
     listDeadLetters: async ({ query }) => ({ status: 200, body: await webhooks.listDeadLetters(prisma, query) }),
     replayDeadLetters: async ({ body, res }) => ({ status: 200, body: await webhooks.replayDeadLetters(prisma, operatorActor(res), body) }),
   });

@@ -1,17 +1,21 @@
-import type {
-  CreateWebhookSubscriptionBody,
-  DeliveriesQuery,
-  INBOUND_SECRET_PROVIDERS,
-  ReplayBody,
-  UpdateWebhookSubscriptionBody,
-  WebhookDelivery,
-  WebhookSubscription,
+import {
+  type CreateWebhookSubscriptionBody,
+  type DeliveriesQuery,
+  GCP_SERVICE_ACCOUNT,
+  type INBOUND_SECRET_PROVIDERS,
+  type INBOUND_SOURCE_PROVIDERS,
+  type InboundSources,
+  type ReplayBody,
+  SNS_TOPIC_ARN,
+  type UpdateWebhookSubscriptionBody,
+  type WebhookDelivery,
+  type WebhookSubscription,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../db/client.ts';
 import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
-import { notFound } from '../errors.ts';
+import { ApiError, notFound } from '../errors.ts';
 import type {
   WebhookAttempt as AttemptRow,
   WebhookDelivery as DeliveryRow,
@@ -28,6 +32,7 @@ import { checkTargetUrl } from './targets.ts';
 type Subscription = z.infer<typeof WebhookSubscription>;
 type Delivery = z.infer<typeof WebhookDelivery>;
 type InboundProvider = (typeof INBOUND_SECRET_PROVIDERS)[number];
+type SourceProvider = (typeof INBOUND_SOURCE_PROVIDERS)[number];
 
 export interface Actor {
   tenantId: string;
@@ -333,4 +338,54 @@ export async function replayDeadLetters(prisma: Prisma, who: { actor: string; co
   });
   if (result.replayed > 0) outboxSignal.emit('enqueued');
   return result;
+}
+
+function renderSources(provider: SourceProvider, row: { sources: string[]; updatedAt: Date } | null): z.infer<typeof InboundSources> {
+  return { object: 'svc.webhooks.inbound_sources', provider, sources: row?.sources ?? [], updatedAt: iso(row?.updatedAt ?? null) };
+}
+
+/** The SNS topic ARNs or Pub/Sub service accounts the tenant accepts on the cloud inbound routes. */
+export async function getInboundSources(prisma: Prisma, tenantId: string, provider: SourceProvider) {
+  const row = await scopeToTenant(prisma, tenantId).webhookInboundSource.findFirst({ where: { provider } });
+  return renderSources(provider, row);
+}
+
+/**
+ * Replaces the tenant's accepted sources for a provider. Each entry must have the provider's form
+ * (a topic ARN, a service-account email, compared as written and lower-cased respectively); the old
+ * and the new list are audited.
+ */
+export async function setInboundSources(prisma: Prisma, who: Actor, provider: SourceProvider, sources: string[]) {
+  const pattern = provider === 'aws-sns' ? SNS_TOPIC_ARN : GCP_SERVICE_ACCOUNT;
+  const normalised = [...new Set(sources.map((s) => (provider === 'gcp-pubsub' ? s.trim().toLowerCase() : s.trim())))];
+  const bad = normalised.flatMap((s, i) =>
+    pattern.test(s)
+      ? []
+      : [{ field: `sources[${i}]`, issue: provider === 'aws-sns' ? 'not an SNS topic ARN' : 'not a service-account email' }],
+  );
+  if (bad.length > 0) {
+    throw new ApiError(
+      'validation_failed',
+      `Every source must be ${provider === 'aws-sns' ? 'an SNS topic ARN' : 'a service-account email'}.`,
+      bad,
+    );
+  }
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const before = await db.webhookInboundSource.findFirst({ where: { provider } });
+    const updatedAt = new Date();
+    const row = await db.webhookInboundSource.upsert({
+      where: { tenantId_provider: { tenantId: who.tenantId, provider } },
+      create: { tenantId: who.tenantId, provider, sources: normalised, updatedAt },
+      update: { sources: normalised, updatedAt },
+    });
+    await recordChange(tx, {
+      ...who,
+      action: 'webhook_inbound_sources.set',
+      resourceType: 'svc.webhooks.inbound_sources',
+      resourceId: provider,
+      data: { provider, before: before?.sources ?? [], after: normalised },
+    });
+    return renderSources(provider, row);
+  });
 }

@@ -13,10 +13,14 @@ export type RejectReason =
   | 'bad_certificate'
   | 'bad_token'
   | 'unknown_tenant'
+  | 'unknown_source'
   | 'not_configured'
   | 'malformed_body'
   | 'too_large'
   | 'unknown_provider';
+
+/** What an unknown tenant and a source the tenant does not accept are both told. */
+export const NOT_ACCEPTED = 'The message is not accepted for this tenant.';
 
 export class Rejection extends Error {
   constructor(
@@ -24,6 +28,16 @@ export class Rejection extends Error {
     message: string,
   ) {
     super(message);
+  }
+  /**
+   * The reason the caller is told. An unknown tenant and a source the tenant does not accept get
+   * one answer, so a validly signed message cannot probe which tenants exist or what they accept.
+   */
+  get publicReason(): string {
+    return this.reason === 'unknown_tenant' || this.reason === 'unknown_source' ? 'not_accepted' : this.reason;
+  }
+  get publicMessage(): string {
+    return this.reason === 'unknown_tenant' || this.reason === 'unknown_source' ? NOT_ACCEPTED : this.message;
   }
   get status(): 400 | 401 {
     return this.reason === 'malformed_body' || this.reason === 'too_large' || this.reason === 'unknown_provider' ? 400 : 401;
@@ -46,6 +60,8 @@ export interface InboundRequest {
   tenantId: string | undefined;
   /** Secrets of the tenant for this provider: current first, the previous one during an overlap. */
   secrets: string[];
+  /** Sources the tenant accepts (SNS topic ARNs, Pub/Sub service-account emails); empty refuses all. */
+  sources: readonly string[];
   config: WebhookConfig;
   now: number;
 }
@@ -147,6 +163,10 @@ export function verifyAwsSns(req: InboundRequest): Accepted {
   });
   if (!ok) throw new Rejection('bad_signature', 'The SNS signature does not verify against the configured certificates.');
   checkFresh(req, str(m.Timestamp), 'Timestamp');
+  // AWS signs every customer's messages with the same certificates: the signature proves the
+  // message came from SNS, and only the topic says it is one this tenant subscribed this endpoint to.
+  const topic = str(m.TopicArn);
+  if (!topic || !req.sources.includes(topic)) throw new Rejection('unknown_source', NOT_ACCEPTED);
   let inner: unknown = m.Message;
   try {
     inner = JSON.parse(String(m.Message));
@@ -231,6 +251,10 @@ export function verifyGcpPubSub(req: InboundRequest): Accepted {
   const audience = req.config.gcpAudience.replaceAll('{tenantId}', req.tenantId ?? '');
   const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   if (!aud.includes(audience)) throw new Rejection('bad_token', 'The token audience is not this endpoint.');
+  // Google signs the tokens of every customer's service accounts with the same keys, and anyone can
+  // mint one for any audience: only the verified service account says this tenant's push sent it.
+  const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : undefined;
+  if (!email || claims.email_verified !== true || !req.sources.includes(email)) throw new Rejection('unknown_source', NOT_ACCEPTED);
   const body = parseJson(req.raw);
   const message = isRecord(body) && isRecord(body.message) ? body.message : undefined;
   const messageId = message && (str(message.messageId) ?? str(message.message_id));

@@ -13,6 +13,7 @@ import { openSecret } from '../secret-box.ts';
 import {
   type Accepted,
   type InboundRequest,
+  NOT_ACCEPTED,
   Rejection,
   type RejectReason,
   verifyAwsSns,
@@ -129,9 +130,9 @@ export function createInboundApp(opts: {
 
   /** The tenant's secrets for a provider (current, then previous while its overlap lasts); throws for an unknown tenant. */
   async function secretsOf(tenantId: string, provider: string): Promise<string[]> {
-    if (!TENANT_ID.test(tenantId)) throw new Rejection('unknown_tenant', 'The signature could not be verified.');
+    if (!TENANT_ID.test(tenantId)) throw new Rejection('unknown_tenant', NOT_ACCEPTED);
     const tenant = await prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
-    if (!tenant) throw new Rejection('unknown_tenant', 'The signature could not be verified.');
+    if (!tenant) throw new Rejection('unknown_tenant', NOT_ACCEPTED);
     const row = await prisma.webhookInboundSecret.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
     if (!row) return [];
     const now = new Date();
@@ -140,6 +141,12 @@ export function createInboundApp(opts: {
         ? [row.secret, row.previousSecret]
         : [row.secret]
     ).map(openSecret);
+  }
+
+  /** The sources (SNS topics, Pub/Sub service accounts) the tenant accepts for a provider. */
+  async function sourcesOf(tenantId: string, provider: string): Promise<string[]> {
+    const row = await prisma.webhookInboundSource.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
+    return row?.sources ?? [];
   }
 
   /**
@@ -201,11 +208,12 @@ export function createInboundApp(opts: {
     return fresh;
   }
 
-  const requestOf = (req: Request, tenantId: string | undefined, secrets: string[]): InboundRequest => ({
+  const requestOf = (req: Request, tenantId: string | undefined, secrets: string[], sources: string[] = []): InboundRequest => ({
     raw: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
     header: (name) => req.get(name) ?? undefined,
     tenantId,
     secrets,
+    sources,
     config,
     now: Date.now(),
   });
@@ -220,7 +228,9 @@ export function createInboundApp(opts: {
           metrics.reject(provider(req), err.reason);
           log.info('inbound webhook refused', { provider: provider(req), reason: err.reason, path: req.path });
           return next(
-            new ApiError(err.status === 400 ? 'bad_request' : 'unauthorized', err.message, [{ field: 'request', issue: err.reason }]),
+            new ApiError(err.status === 400 ? 'bad_request' : 'unauthorized', err.publicMessage, [
+              { field: 'request', issue: err.publicReason },
+            ]),
           );
         }
         next(err);
@@ -269,10 +279,12 @@ export function createInboundApp(opts: {
         if (!(CLOUD_PROVIDERS as readonly string[]).includes(provider)) {
           throw new Rejection('unknown_provider', `Unknown provider ${provider}; one of ${CLOUD_PROVIDERS.join(', ')}.`);
         }
-        // SNS and Pub/Sub are verified against configured certificates and keys, not a tenant secret.
+        // Event Grid and Logpush carry the tenant's own secret, which proves the tenant asked for the
+        // message. SNS and Pub/Sub are signed with the provider's keys, the same for every customer:
+        // there the tenant's registered topics and service accounts say which messages are its own.
         const tenantSecrets = await secretsOf(tenantId, provider);
-        const secrets = provider === 'azure-event-grid' || provider === 'cloudflare-logpush' ? tenantSecrets : [];
-        const r = requestOf(req, tenantId, secrets);
+        const ownKeys = provider === 'aws-sns' || provider === 'gcp-pubsub';
+        const r = requestOf(req, tenantId, ownKeys ? [] : tenantSecrets, ownKeys ? await sourcesOf(tenantId, provider) : []);
         let items: Accepted[];
         if (provider === 'aws-sns') items = [verifyAwsSns(r)];
         else if (provider === 'azure-event-grid') items = verifyAzureEventGrid(r);
