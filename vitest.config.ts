@@ -1,8 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files whose behaviour does not depend on the database under the server: the contract's document,
+ * the SDK against mocks, the shipped content, the docs, examples, the CLI, the browser, the MCP
+ * server, the classifier's labelled set. They form the `once` project, which CI runs on the
+ * embedded pass only; the `db` project runs on the embedded database and on PostgreSQL.
+ */
+const ONCE = [
+  'test/openapi.test.ts',
+  'test/sdk-msw.test.ts',
+  'test/content.test.ts',
+  'test/supply-chain.test.ts',
+  'test/examples.test.ts',
+  'test/web.test.ts',
+  'test/mcp.test.ts',
+  'test/cli.test.ts',
+  'test/cli-ux.test.ts',
+  'test/packaging.test.ts',
+  'test/docs.test.ts',
+  'test/classifier.test.ts',
+  'test/log-secrets.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // No `include` here: each project's own (an `extends` project adds its arrays to the root's).
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -13,5 +35,9 @@ export default defineConfig({
     // tenants, where a start without SVC_SECRETS_KEY is refused: the suite configures a fixed
     // key of its own. test/secrets-at-rest.test.ts removes it to exercise the unconfigured paths.
     env: { SVC_SECRETS_KEY: 'dGVzdC1zdWl0ZS1zZWNyZXRzLWtleS0zMi1ieXRlcyE=' },
+    projects: [
+      { extends: true, test: { name: 'db', include: ['test/**/*.test.ts'], exclude: ONCE } },
+      { extends: true, test: { name: 'once', include: ONCE } },
+    ],
   },
 });

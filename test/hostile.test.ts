@@ -3,6 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, type TenantFixture } from './support/api.ts';
 import { allRoutes, exampleBody, type FilledPath, fillPath, tenantsByTier } from './support/fixtures.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
+import { probe, seeded } from './support/validation-probe.ts';
+
+const SEED = Number(process.env.SVC_TEST_SEED ?? Date.now() % 1_000_000);
+const SAMPLE = Number(process.env.SVC_HOSTILE_SAMPLE ?? 0.05);
+const sampled = seeded(SEED);
+const counts = { reaching: 0, sampledSent: 0, notSent: 0 };
 
 /**
  * Hostile values through every operation of the contract: each body field, query parameter and
@@ -10,6 +16,12 @@ import { startIsolatedTestServer, type TestServer } from './support/server.ts';
  * integers past 32 and 53 bits, -1, 1e308, empty arrays, deep objects), and each body is also
  * replaced by JSON that is not an object. Any 5xx, and any error outside the envelope, fails the
  * route. Nothing here names a rail: a route added to the contract is walked the day it exists.
+ *
+ * Every hostile request is first put through the checks the server runs before a handler (the
+ * input guard and the route's schemas, in process): each one they let through, which is what can
+ * reach a handler and the database, is sent over HTTP; of those they refuse, a sample that
+ * rotates with a printed seed (`SVC_TEST_SEED` repeats it, `SVC_HOSTILE_SAMPLE=1` sends them all)
+ * is sent, to keep checking that a refusal is rendered in the envelope.
  */
 let ts: TestServer;
 let owner: TenantFixture;
@@ -32,7 +44,14 @@ beforeAll(async () => {
     paths.set(r.name, await fillPath(ts, caller, r));
   }
 });
-afterAll(() => ts?.close());
+afterAll(async () => {
+  console.log(
+    `hostile walk: seed ${SEED} (SVC_TEST_SEED), ${counts.reaching} requests that give a handler new input sent; ` +
+      `of ${counts.sampledSent + counts.notSent} refused before the handler or equal to the plain request once validated, ` +
+      `${counts.sampledSent} sent (sample ${SAMPLE})`,
+  );
+  await ts?.close();
+});
 
 function deep(levels: number): unknown {
   let v: unknown = 'bottom';
@@ -117,6 +136,27 @@ function defect(res: CallResult): string | undefined {
   return undefined;
 }
 
+const UNPARSABLE = Symbol('unparsable');
+/** A body as the server parses it from the wire: a raw string is JSON text, anything else is serialised. */
+function wireOf(body: unknown): unknown {
+  return typeof body === 'string' ? safeJson(body) : body === undefined ? undefined : JSON.parse(JSON.stringify(body));
+}
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return UNPARSABLE;
+  }
+}
+
+/** The path parameters of a filled path, by the route's pattern. */
+function paramsOf(pattern: string, filled: string): Record<string, string> {
+  const names = pattern.match(/:[A-Za-z]+/g) ?? [];
+  const re = new RegExp(`^${pattern.split('?')[0]?.replace(/:[A-Za-z]+/g, '([^/?]+)')}(?:\\?|$)`);
+  const m = re.exec(filled);
+  return Object.fromEntries(names.map((n, i) => [n.slice(1), decodeURIComponent(m?.[i + 1] ?? '')]));
+}
+
 function querySchemaKeys(route: FlatRoute['route']): string[] {
   const query = (route as { query?: { shape?: Record<string, unknown> } }).query;
   return Object.keys(query?.shape ?? {});
@@ -129,7 +169,21 @@ describe.each(allRoutes.map((r) => [r.name, r] as const))('%s', (name, r) => {
     if (!filled) throw new Error(`no path for ${name}`);
     const token = tokenFor(r);
     const failures: string[] = [];
-    const send = async (label: string, path: string, body?: unknown) => {
+    const filledParams = paramsOf(route.path, filled.path);
+    // `params` undefined: a path segment that does not decode, which the router refuses for any route.
+    const plain = { params: filledParams, url: filled.path, body: wireOf(exampleBody(route)) };
+    const send = async (label: string, path: string, body?: unknown, params: Record<string, string> | undefined = filledParams) => {
+      const wire = wireOf(body);
+      const known = wire === UNPARSABLE || params === undefined || probe(route, { params, url: path, body: wire }, plain) !== 'reaches';
+      if (known && sampled() >= SAMPLE) {
+        counts.notSent++;
+        return;
+      }
+      if (known) counts.sampledSent++;
+      else {
+        counts.reaching++;
+        if (process.env.SVC_HOSTILE_DEBUG) console.log(`sent ${name} ${label}`);
+      }
       const res = await call(ts.url, route.method, path, { token, body });
       const why = defect(res);
       if (why) failures.push(`${label}: ${why}`);
@@ -159,7 +213,13 @@ describe.each(allRoutes.map((r) => [r.name, r] as const))('%s', (name, r) => {
     for (const param of route.path.match(/:[A-Za-z]+/g) ?? []) {
       for (const [label, value] of URL_VALUES) {
         if (value === '') continue; // an empty segment is another route (or none)
-        await send(`path ${param} = ${label}`, route.path.replace(param, value).replace(/:[A-Za-z]+/g, 'x'), example);
+        const params = Object.fromEntries((route.path.match(/:[A-Za-z]+/g) ?? []).map((p) => [p.slice(1), 'x']));
+        let decoded: string | undefined;
+        try {
+          decoded = decodeURIComponent(value);
+        } catch {}
+        const path = route.path.replace(param, value).replace(/:[A-Za-z]+/g, 'x');
+        await send(`path ${param} = ${label}`, path, example, decoded === undefined ? undefined : { ...params, [param.slice(1)]: decoded });
       }
     }
 

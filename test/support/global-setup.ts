@@ -1,15 +1,47 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildPgliteSnapshot } from '@svc/server';
+import type { TestProject } from 'vitest/node';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Whether a file of the run's selection is the browser test. */
+function runsBrowserTests(project: TestProject): boolean {
+  const filters = project.vitest.config.project ?? [];
+  return filters.length === 0 || filters.includes('once');
+}
+
+/**
+ * The browser tests need Debian's Chromium. When it is missing, scripts/ensure-chromium.sh installs
+ * it (as root, or with sudo); where it cannot, it says why and test/web.test.ts fails with the
+ * instruction. Skipped when the selection does not include the browser tests.
+ */
+function ensureChromium(): void {
+  const chromium = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
+  try {
+    accessSync(chromium, constants.X_OK);
+    return;
+  } catch {}
+  try {
+    execFileSync('sh', [join(ROOT, 'scripts/ensure-chromium.sh')], { stdio: 'inherit' });
+  } catch {
+    console.warn('chromium: could not be installed here; test/web.test.ts will say what to do');
+  }
+}
 
 /**
  * On the embedded pass, migrates an in-memory database and loads the content once, and hands the
  * dump to every test server (test/support/server.ts) through SVC_TEST_PGLITE_SNAPSHOT: each file's
  * server then starts in about a second instead of creating, migrating and loading its own.
  */
-export default async function setup(): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => void> {
+  // Each project runs the global setup; the first one does the work for both.
+  if (process.env.SVC_TEST_SETUP_DONE) return () => {};
+  process.env.SVC_TEST_SETUP_DONE = '1';
+  if (runsBrowserTests(project)) ensureChromium();
   if (process.env.DATABASE_URL) return () => {};
+  const { buildPgliteSnapshot } = await import('@svc/server');
   const dir = mkdtempSync(join(tmpdir(), 'svc-snapshot-'));
   const file = join(dir, 'pglite.tar');
   writeFileSync(file, Buffer.from(await (await buildPgliteSnapshot()).arrayBuffer()));
