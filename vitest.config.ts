@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Files whose behaviour does not depend on the database under the server: the contract's document,
@@ -36,7 +36,7 @@ export default defineConfig({
     // key of its own. test/secrets-at-rest.test.ts removes it to exercise the unconfigured paths.
     env: { SVC_SECRETS_KEY: 'dGVzdC1zdWl0ZS1zZWNyZXRzLWtleS0zMi1ieXRlcyE=' },
     projects: [
-      { extends: true, test: { name: 'db', include: ['test/**/*.test.ts'], exclude: ONCE } },
+      { extends: true, test: { name: 'db', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ONCE] } },
       { extends: true, test: { name: 'once', include: ONCE } },
     ],
   },

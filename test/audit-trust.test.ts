@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { verifyExportFile } from '@svc/cli/src/audit.ts';
+import { verifyExportFile } from '@svc/cli/src/audit-file.ts';
 import { type ChainedEvent, GENESIS_HASH, type PublicSigningKey } from '@svc/contract';
 import { hashEvent, keyFingerprint, verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { type AppRouter, initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { ACTION_ALIASES } from './action-aliases.ts';
 import { getRail, type RailId } from './catalogue.ts';
 import { listOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PaginationQuery, prefixedId } from './common.ts';
 import { commonErrorResponses } from './errors.ts';
@@ -354,8 +355,7 @@ export function resource<
   return declared;
 }
 
-/** Audit actions emitted under another registered name (declared by `create.event`). */
-export const ACTION_ALIASES: Record<string, string> = {};
+export { ACTION_ALIASES } from './action-aliases.ts';
 
 /**
  * The router of a rail: its routes under the catalogue's base path (never restated), with the

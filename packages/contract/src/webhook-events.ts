@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { ACTION_ALIASES } from './action-aliases.ts';
 import { Timestamp } from './common.ts';
-import { ACTION_ALIASES } from './resource.ts';
 
 /**
  * The outbound event types: the registry receivers subscribe to, the OpenAPI `webhooks` section and

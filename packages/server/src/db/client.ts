@@ -5,10 +5,9 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { parseUtcTimestamp, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
+import type { Prisma } from './types.ts';
 
-export type Prisma = InstanceType<typeof PrismaClient>;
-/** The client inside `$transaction(async (tx) => ...)`. */
-export type Tx = Omit<Prisma, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+export type { Prisma, Tx } from './types.ts';
 
 export interface SqlSession {
   /** Runs a script of several SQL statements. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Tx } from './client.ts';
+import type { Tx } from './types.ts';
 
 /**
  * SQL without the ORM, for the hot paths (the resource kit's writes and reads, idempotency, the

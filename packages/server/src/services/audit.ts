@@ -2,17 +2,9 @@ import type { ChainedEvent } from '@svc/contract';
 import type { Tx } from '../db/client.ts';
 import type { AuditEvent } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { recordChange } from './changes.ts';
+import { type AuditEntry, recordChange } from './changes.ts';
 
-export interface AuditEntry {
-  tenantId: string;
-  actor: string;
-  action: string;
-  resourceType: string;
-  resourceId: string;
-  correlationId: string;
-  data?: Record<string, unknown>;
-}
+export type { AuditEntry } from './changes.ts';
 
 /**
  * Appends an event to the tenant's chain, alone: no event-index row and no webhook (see

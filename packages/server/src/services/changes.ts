@@ -4,9 +4,19 @@ import type { Tx } from '../db/client.ts';
 import { Params, type Sql, sqlOf } from '../db/sql.ts';
 import { newId } from '../ids.ts';
 import { buildEventData, outboxSignal, sourcePathOf } from '../webhooks/outbox.ts';
-import type { AuditEntry } from './audit.ts';
 import { rulesFor } from './event-index.ts';
 import { signerForChain } from './signing.ts';
+
+/** What an audit event records of a change: who did what to which record, and its data. */
+export interface AuditEntry {
+  tenantId: string;
+  actor: string;
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  correlationId: string;
+  data?: Record<string, unknown>;
+}
 
 /** Who does what, for which tenant, under which correlation id: the first argument of every write. */
 export interface Actor {
