@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyExportFile } from '../packages/cli/src/audit.ts';
+import { verifyExportFile } from '../packages/cli/src/audit-file.ts';
 import { readZip } from '../packages/cli/src/audit-pack.ts';
 import type { ComposedReport } from '../packages/server/src/services/report-compose.ts';
 import { reportJobs } from '../packages/server/src/services/report-jobs.ts';
