@@ -4,6 +4,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { completingTransactions } from './response-completion.ts';
 import { parseUtcTimestamp, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
 import type { Prisma } from './types.ts';
 
@@ -73,7 +74,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // A broken idle connection must not crash the process; the pool drops it and opens a new one
     // on demand, which prepares its statements again (pg tracks them per connection).
     pool.on('error', () => {});
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
+    const prisma = completingTransactions(new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS }));
     return {
       kind: 'postgresql',
       prisma,
@@ -133,7 +134,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     opts.dataDir,
     opts.snapshot && opts.dataDir.startsWith('memory://') ? { loadDataDir: opts.snapshot } : {},
   );
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = completingTransactions(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }));
   const liteSql = (q: Pick<PGlite, 'query'>): Sql => ({
     query: async <T>(text: string, values?: readonly unknown[]) => (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
   });

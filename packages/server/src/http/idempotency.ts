@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { HEADER_NAMES, IDEMPOTENCY_KEY_MAX, type RouteMeta } from '@svc/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { Database } from '../db/client.ts';
+import { type PendingResponse, pendingResponse } from '../db/response-completion.ts';
 import type { Params } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 import { ctxOf } from './context.ts';
@@ -68,8 +69,10 @@ interface Claim {
 }
 
 export function idempotency({ db, ttlMs }: IdempotencyOptions) {
+  const faultsOn = process.env.SVC_FAULTS === '1';
   return async (req: Request, res: Response, next: NextFunction) => {
-    const meta = (req as Request & { tsRestRoute: { metadata: RouteMeta } }).tsRestRoute.metadata;
+    const route = (req as Request & { tsRestRoute: { metadata: RouteMeta; responses: Record<string, unknown> } }).tsRestRoute;
+    const meta = route.metadata;
     const key = req.get(HEADER_NAMES.idempotencyKey);
     if (req.method !== 'POST' || key === undefined) return next();
     try {
@@ -126,11 +129,28 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
       }
 
       // Store the outcome before the response leaves, so a retry that follows at once finds it.
-      ctx.idempotency = { scope, key, stored: false };
+      const claimed = { scope, key, stored: false };
+      ctx.idempotency = claimed;
+      const successes = Object.keys(route.responses).filter((code) => /^2\d\d$/.test(code));
+      const pending: PendingResponse = {
+        scope,
+        key,
+        status: successes.length === 1 ? Number(successes[0]) : undefined,
+        inTx: false,
+        changed: false,
+      };
       const send = res.json.bind(res);
       res.json = (body: unknown) => {
-        if (ctx.idempotency?.stored) return send(body);
+        // Fault injection for the tests (never set in production): the process dies after the
+        // handler's commit and before its answer leaves.
+        if (faultsOn && res.req.get('x-svc-fault') === 'exit-after-commit') process.exit(137);
+        if (claimed.stored) return send(body);
         const status = res.statusCode;
+        // The handler's transaction already stored this very answer with its change.
+        if (pending.stored && pending.stored.status === status && pending.stored.body === JSON.stringify(body ?? null)) {
+          claimed.stored = true;
+          return send(body);
+        }
         const store = ctx.handlerRan && status < 500;
         const headers = Object.fromEntries(REPLAYED_HEADERS.map((h) => [h, res.getHeader(h)]).filter(([, v]) => typeof v === 'string'));
         const done = store
@@ -148,7 +168,7 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
           .finally(() => send(body));
         return res;
       };
-      next();
+      pendingResponse.run(pending, next);
     } catch (err) {
       next(err);
     }

@@ -1,6 +1,7 @@
 import { type ChainedEvent, eventTypeForAction, filtersMatching, GENESIS_HASH } from '@svc/contract';
 import { hashEvent } from '@svc/contract/audit';
 import type { Tx } from '../db/client.ts';
+import { noteChange } from '../db/response-completion.ts';
 import { Params, type Sql, sqlOf } from '../db/sql.ts';
 import { newId } from '../ids.ts';
 import { buildEventData, outboxSignal, sourcePathOf } from '../webhooks/outbox.ts';
@@ -98,6 +99,7 @@ export interface RowChange {
  * fork impossible.
  */
 export function recordChange(executor: Tx | Sql, change: Change, opts: ChangeOptions = {}): Promise<ChainedEvent> {
+  noteChange();
   return record(sqlOf(executor), change.tenantId, change.action, undefined, () => change, opts).then((r) => r.event);
 }
 
