@@ -151,6 +151,11 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
           claimed.stored = true;
           return send(body);
         }
+        if (pending.stored) {
+          // The handler answered with something else than its transaction's result: stored below,
+          // after the commit, so a crash in between would replay the transaction's result.
+          ctx.log.debug('idempotent answer differs from the transaction result', { path: req.path, status });
+        }
         const store = ctx.handlerRan && status < 500;
         const headers = Object.fromEntries(REPLAYED_HEADERS.map((h) => [h, res.getHeader(h)]).filter(([, v]) => typeof v === 'string'));
         const done = store
