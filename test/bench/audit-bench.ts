@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendAudit, migrate, openDatabase } from '@svc/server';
 import pg from 'pg';
-import { ensureSigningKey } from '../../packages/server/src/services/key-rotation.ts';
+import { ensureSigningKey } from '../../packages/server/src/platform/ledger/key-rotation.ts';
 
 const N = Number(process.env.BENCH_AUDIT_EVENTS ?? 1000);
 const PARALLEL = Number(process.env.BENCH_AUDIT_PARALLEL ?? 8);

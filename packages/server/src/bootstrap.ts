@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Prisma } from './db/client.ts';
 import { newId } from './ids.ts';
-import { recordChange } from './services/changes.ts';
+import { recordChange } from './platform/ledger/changes.ts';
 import { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
 import { renderTenant } from './services/operator.ts';
 

@@ -114,7 +114,7 @@ export interface Config {
   reconcileIntervalSeconds: number;
   /** Seconds between deadline sweeps (missed disclosure clocks), run beside the dispatcher; 0: off. */
   deadlineSweepSeconds: number;
-  /** Background jobs (jobs.ts), run beside the dispatcher: poll interval and the lease of a claim. */
+  /** Background jobs (platform/events/jobs.ts), run beside the dispatcher: poll interval and the lease of a claim. */
   jobs: { pollMs: number; leaseSeconds: number };
   /** Security headers, CORS and slow-client limits of every port (http/hardening.ts). */
   http: HttpHardening;

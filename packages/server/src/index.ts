@@ -15,10 +15,10 @@ import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { initTracing } from './observability/tracing.ts';
+import { ensureSigningKey } from './platform/ledger/key-rotation.ts';
 import { dsarRules } from './services/dsar-clocks.ts';
 import { gpaiTemplate } from './services/gpai-summary.ts';
 import { regimeRules } from './services/incident-clocks.ts';
-import { ensureSigningKey } from './services/key-rotation.ts';
 import { profileCatalogue } from './services/profiles.ts';
 import { startReconciler } from './services/reconciliation.ts';
 import { corpus } from './services/red-team-corpus.ts';
@@ -222,11 +222,11 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
 }
 export { consumeDispatches } from './agents/dispatch.ts';
 export { tenantModels } from './db/tenant-scope.ts';
-export { appendAudit } from './services/audit.ts';
+export { sweepDeadlines } from './platform/events/deadline-sweep.ts';
+export { enqueueJob, type JobHandler, type JobRun, startJobWorker } from './platform/events/jobs.ts';
+export { appendAudit } from './platform/ledger/audit.ts';
+export { generateSigningKeyPem } from './platform/ledger/signing.ts';
 export { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
-export { sweepDeadlines } from './services/deadline-alerts.ts';
-export { enqueueJob, type JobHandler, type JobRun, startJobWorker } from './services/jobs.ts';
-export { generateSigningKeyPem } from './services/signing.ts';
 export { createDispatcher, type Dispatcher } from './webhooks/dispatcher.ts';
 export { buildEventData } from './webhooks/outbox.ts';
 export { startWebhookProcess, type WebhookRoles } from './webhooks/roles.ts';

@@ -9,8 +9,8 @@ import { ApiError } from './errors.ts';
 import { ctxOf } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
+import { type Actor, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
 import { actor } from './rails/deps.ts';
-import { type Actor, HEAD_PARAMS, recordChange, recordRowChange } from './services/changes.ts';
 
 /**
  * The server side of the resource kit: the routes a `resource({...})` declaration generates,

@@ -2,8 +2,8 @@ import type { Prisma } from '../db/client.ts';
 import { sqlOf } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { recordChange } from '../services/changes.ts';
-import { startPeriodic } from '../services/periodic.ts';
+import { startPeriodic } from '../platform/events/periodic.ts';
+import { recordChange } from '../platform/ledger/changes.ts';
 import { agentDef } from './registry.ts';
 import { invokeAgent } from './runtime.ts';
 

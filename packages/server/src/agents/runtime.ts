@@ -4,7 +4,7 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from '../services/changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { getBundleHash } from '../services/taxonomy.ts';
 import { agentDef, ruleSetOf, sha256Canonical } from './registry.ts';
 import type { AgentContext, AnyAgentDef } from './types.ts';

@@ -28,7 +28,7 @@ import type {
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from '../services/changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { sealSecret } from '../webhooks/secret-box.ts';
 import { checkTargetUrl } from '../webhooks/targets.ts';
 

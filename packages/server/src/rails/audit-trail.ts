@@ -1,7 +1,7 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
+import { listPublicKeys } from '../platform/ledger/signing.ts';
 import * as trail from '../services/audit-trail.ts';
-import { listPublicKeys } from '../services/signing.ts';
 import { type RailDeps, tenantOf } from './deps.ts';
 
 export function auditTrailHandlers({ db: { prisma } }: RailDeps) {

@@ -1,7 +1,7 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { ctxOf } from '../http/context.ts';
-import { rotateSigningKey } from '../services/key-rotation.ts';
+import { rotateSigningKey } from '../platform/ledger/key-rotation.ts';
 import * as operator from '../services/operator.ts';
 import { operatorActor, type RailDeps } from './deps.ts';
 

@@ -1,5 +1,5 @@
+import type { JobHandler } from '../platform/events/jobs.ts';
 import { executeRun, failRun, scheduleTick } from './audit-engine.ts';
-import type { JobHandler } from './jobs.ts';
 
 /**
  * Background jobs of the audit_engine rail, by kind. Both are safe to run twice (a lease that ran

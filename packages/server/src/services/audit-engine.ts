@@ -27,6 +27,8 @@ import type {
   AuditSignOff as SignOffRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
+import { enqueueJob } from '../platform/events/jobs.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import {
   type AuditInputs,
   auditRules,
@@ -37,8 +39,6 @@ import {
   evaluate,
   findingsHash,
 } from './audit-engine-rules.ts';
-import { type Actor, recordChange } from './changes.ts';
-import { enqueueJob } from './jobs.ts';
 import { canonicalHash, getBundleHash } from './taxonomy.ts';
 
 /**

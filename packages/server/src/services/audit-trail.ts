@@ -7,8 +7,8 @@ import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { AuditEvent } from '../generated/prisma/client.ts';
-import { toChainedEvent } from './audit.ts';
-import { listPublicKeys } from './signing.ts';
+import { toChainedEvent } from '../platform/ledger/audit.ts';
+import { listPublicKeys } from '../platform/ledger/signing.ts';
 
 export const EXPORT_MAX_EVENTS = 50_000;
 

@@ -19,7 +19,7 @@ import type { ContextDocument as DocumentRow } from '../generated/prisma/client.
 import { unstorable } from '../http/input-guard.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { FRAMEWORK_MIN_POINTS, FRAMEWORK_RULES, MAX_MATCHES_PER_RULE, STOP_WORDS, type TextRule, TYPE_RULES } from './context-rules.ts';
 
 /**

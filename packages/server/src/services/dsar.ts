@@ -35,9 +35,9 @@ import type {
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { assertNotHeld, logRefusal } from '../platform/ledger/hold-guard.ts';
 import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, kindsOf, requestClocks, rulesFor } from './dsar-clocks.ts';
-import { assertNotHeld, logRefusal } from './legal-holds.ts';
 
 /**
  * The dsar rail's behaviour: requests whose dates are computed from receipt by the rules data

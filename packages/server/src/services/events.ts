@@ -6,8 +6,8 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { EventIndexRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { recordChange } from './changes.ts';
-import { appendEventRow } from './event-index.ts';
+import { appendEventRow } from '../platform/events/event-index.ts';
+import { recordChange } from '../platform/ledger/changes.ts';
 
 type Row = z.infer<typeof EventRow>;
 

@@ -12,7 +12,7 @@ import type {
   FrameworkQuestion as QuestionRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { recordChange } from './changes.ts';
+import { recordChange } from '../platform/ledger/changes.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 

@@ -35,9 +35,9 @@ import type {
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { appendVersion } from '../platform/ledger/versioned.ts';
 import { computeRaci, loadRaciInput, requireActivePerson } from './stakeholders.ts';
-import { appendVersion } from './versioned.ts';
 import { canonicalHash } from './workflows-registry.ts';
 
 const iso = (d: Date) => d.toISOString();

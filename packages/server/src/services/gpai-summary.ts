@@ -20,7 +20,7 @@ import { decodeCursor, toPage } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 
 /**
  * The gpai_summary rail: training-content summaries (AI Act Art. 53(1)(d)) following the sections

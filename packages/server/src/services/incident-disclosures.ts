@@ -18,7 +18,7 @@ import type { Prisma } from '../db/client.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { applicableStages, computeClocks, regimeRule, rulesVersion, type SubmissionRecord } from './incident-clocks.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();

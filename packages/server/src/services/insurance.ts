@@ -18,7 +18,7 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { moveRecord } from './litigation-hold.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();

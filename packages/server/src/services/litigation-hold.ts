@@ -17,8 +17,8 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
-import { HOLD_TYPES, type HoldCriteria, type HoldTarget, idsHeldBy, modelOf } from './legal-holds.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { HOLD_TYPES, type HoldCriteria, type HoldTarget, idsHeldBy, modelOf } from '../platform/ledger/hold-guard.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);

@@ -7,8 +7,8 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { MetadataLabel as LabelRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
-import { assertNotHeld, logRefusal } from './legal-holds.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { assertNotHeld, logRefusal } from '../platform/ledger/hold-guard.ts';
 
 /**
  * The metadata rail: `key=value` labels on the tenant's records of any kind. A label is attached

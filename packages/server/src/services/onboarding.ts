@@ -17,7 +17,7 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { Onboarding as OnboardingRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { byPriority, type ProfileEntry, profileAssessments, profileEntry, resolveProfile } from './profiles.ts';
 
 type Task = z.infer<typeof OnboardingTask>;

@@ -7,7 +7,7 @@ import { ApiError, notFound } from '../errors.ts';
 import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../generated/prisma/client.ts';
 import { forgetCredential } from '../http/auth-cache.ts';
 import { newId } from '../ids.ts';
-import { recordChange } from './changes.ts';
+import { recordChange } from '../platform/ledger/changes.ts';
 import { issueApiKey, issueOperatorCredential } from './credentials.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -27,7 +27,7 @@ import type {
   PolicyVersion as VersionRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 
 /**
  * The policy-authoring rail. Lifecycle of a policy (status), declared once in TRANSITIONS:

@@ -16,7 +16,7 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 
 /**
  * Documents generated from the tenant's AI-system records. Each generation reads the records of one

@@ -7,10 +7,10 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import type { DriftFinding } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
-import { toChainedEvent } from './audit.ts';
-import { recordChange } from './changes.ts';
-import { startPeriodic } from './periodic.ts';
-import { listPublicKeys } from './signing.ts';
+import { startPeriodic } from '../platform/events/periodic.ts';
+import { toChainedEvent } from '../platform/ledger/audit.ts';
+import { recordChange } from '../platform/ledger/changes.ts';
+import { listPublicKeys } from '../platform/ledger/signing.ts';
 
 type Check = (typeof DRIFT_CHECKS)[number];
 type Declared = z.infer<typeof DeclaredStateBody>;

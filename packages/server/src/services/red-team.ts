@@ -19,9 +19,9 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { openSecret, sealSecret } from '../webhooks/secret-box.ts';
 import { checkTargetUrl, guardedLookup, isPrivateAddress } from '../webhooks/targets.ts';
-import { type Actor, recordChange } from './changes.ts';
 import { type CorpusProbe, corpus, corpusVersion, judge, renderProbe, type Severity } from './red-team-corpus.ts';
 
 /**

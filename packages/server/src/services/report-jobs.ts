@@ -1,7 +1,7 @@
 import type { Prisma } from '../db/client.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
-import { type Actor, recordChange } from './changes.ts';
-import type { JobHandler, JobRun } from './jobs.ts';
+import type { JobHandler, JobRun } from '../platform/events/jobs.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { composeReport, gatherReportFacts, REPORT_TYPES } from './report-compose.ts';
 import { RENDER_JOB, type ReportRow, renderReport, runTick, systemOf, TICK_JOB, WITHOUT_PDF } from './reports.ts';
 import { renderReportPdf } from './reports-pdf.ts';

@@ -6,10 +6,10 @@ import type { Prisma, Tx } from '../db/client.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { activeSigner, listPublicKeys } from '../platform/ledger/signing.ts';
 import { exportAuditRange } from './audit-trail.ts';
-import { type Actor, recordChange } from './changes.ts';
 import { reportRow, systemOf } from './reports.ts';
-import { activeSigner, listPublicKeys } from './signing.ts';
 
 /**
  * The signed packs of the reporting rail. A pack is a zip of named files, a `manifest.json` that

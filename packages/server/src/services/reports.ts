@@ -6,8 +6,8 @@ import { decodeCursor, toPage } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
-import { enqueueJob } from './jobs.ts';
+import { enqueueJob } from '../platform/events/jobs.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { REPORT_TYPES } from './report-compose.ts';
 
 /**

@@ -28,7 +28,7 @@ import type {
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 
 /**
  * The risk register: risks on a 5x5 likelihood x impact matrix whose residual values the service

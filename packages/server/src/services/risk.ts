@@ -16,8 +16,8 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { RiskRegisterRisk as RiskRow, RiskWatch as WatchRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
-import { assertNotHeld, logRefusal } from './legal-holds.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { assertNotHeld, logRefusal } from '../platform/ledger/hold-guard.ts';
 import { riskNotFound } from './risk-register.ts';
 
 /**

@@ -17,10 +17,10 @@ import { scopeToTenant, tenantModels } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { Evidence as EvidenceRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { HOLD_TYPES, heldIds, modelOf } from '../platform/ledger/hold-guard.ts';
 import { assessmentStore, evidenceStore, renderAssessment } from './compliance.ts';
 import { activateFramework } from './frameworks.ts';
-import { HOLD_TYPES, heldIds, modelOf } from './legal-holds.ts';
 
 type Prisma = Database['prisma'];
 

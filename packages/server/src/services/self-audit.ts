@@ -22,7 +22,7 @@ import type {
   SelfAuditRemediation as RemediationRow,
 } from '../generated/prisma/client.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { byPriority, profileEntry, resolveProfile } from './profiles.ts';
 
 const iso = (d: Date) => d.toISOString();

@@ -25,7 +25,7 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import type { TaxonomyPin } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { resolveVersion } from './frameworks.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };

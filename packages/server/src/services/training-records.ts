@@ -16,8 +16,8 @@ import { ApiError } from '../errors.ts';
 import type { TrainingModule as ModuleRow, TrainingRecord as RecordRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
-import { activeSigner } from './signing.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import { activeSigner } from '../platform/ledger/signing.ts';
 
 const iso = (d: Date) => d.toISOString();
 const DAY_MS = 86_400_000;

@@ -32,7 +32,7 @@ import type {
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 
 /**
  * The vendor_risk rail: vendors, assessments, contracts and monitoring events, and the scorecard

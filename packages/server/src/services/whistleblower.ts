@@ -29,8 +29,8 @@ import { scopeToTenant } from '../db/tenant-scope.ts';
 import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 import { sealSecret } from '../webhooks/secret-box.ts';
-import { type Actor, recordChange } from './changes.ts';
 
 /**
  * The whistleblower rail (Directive (EU) 2019/1937). The Art. 9(1) clocks below are the rules the

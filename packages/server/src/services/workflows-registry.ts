@@ -12,8 +12,8 @@ import { notFound } from '../errors.ts';
 import type { WorkflowSnapshot as SnapshotRow } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import type { Actor } from './changes.ts';
-import { appendVersion } from './versioned.ts';
+import type { Actor } from '../platform/ledger/changes.ts';
+import { appendVersion } from '../platform/ledger/versioned.ts';
 
 /**
  * The workflows registry: the stock workflow catalogue (content/workflows/stock-workflows.json),

@@ -19,7 +19,7 @@ import type {
   WorkspaceTeam as WorkspaceTeamRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { type Actor, recordChange } from './changes.ts';
+import { type Actor, recordChange } from '../platform/ledger/changes.ts';
 
 /**
  * The workspace rail: workspaces, the principals (users by email, API keys by id) given a role in

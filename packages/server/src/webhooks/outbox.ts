@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { eventTypeForAction, resourceByObject } from '@svc/contract';
 
-/** What the outbox needs of a change (see services/changes.ts). */
+/** What the outbox needs of a change (see platform/ledger/changes.ts). */
 export interface OutboxChange {
   tenantId: string;
   action: string;

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Prisma, Tx } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
-import { recordChange } from '../services/changes.ts';
+import { recordChange } from '../platform/ledger/changes.ts';
 import { configureSecretsKey, isSealed, openedWithPreviousOnly, sealSecret, secretsKeyId } from './secret-box.ts';
 
 export const SECRETS_KEY_FILE = 'secrets.key';

@@ -22,7 +22,7 @@ import type {
   WebhookSubscription as SubscriptionRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import { recordChange } from '../services/changes.ts';
+import { recordChange } from '../platform/ledger/changes.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
 import { openSecret, sealSecret } from './secret-box.ts';

@@ -6,8 +6,8 @@ import { DEFAULT_HARDENING, type HttpHardening, securityHeaders } from '../../ht
 import { correlation, errorMapper } from '../../http/pipeline.ts';
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
-import { recordChange } from '../../services/changes.ts';
-import { appendEventRow } from '../../services/event-index.ts';
+import { appendEventRow } from '../../platform/events/event-index.ts';
+import { recordChange } from '../../platform/ledger/changes.ts';
 import type { WebhookConfig } from '../config.ts';
 import { openSecret } from '../secret-box.ts';
 import {

@@ -1,11 +1,11 @@
 import { type ChainedEvent, eventTypeForAction, filtersMatching, GENESIS_HASH } from '@svc/contract';
 import { hashEvent } from '@svc/contract/audit';
-import type { Tx } from '../db/client.ts';
-import { noteChange } from '../db/response-completion.ts';
-import { Params, type Sql, sqlOf } from '../db/sql.ts';
-import { newId } from '../ids.ts';
-import { buildEventData, outboxSignal, sourcePathOf } from '../webhooks/outbox.ts';
-import { rulesFor } from './event-index.ts';
+import type { Tx } from '../../db/client.ts';
+import { noteChange } from '../../db/response-completion.ts';
+import { Params, type Sql, sqlOf } from '../../db/sql.ts';
+import { newId } from '../../ids.ts';
+import { buildEventData, outboxSignal, sourcePathOf } from '../../webhooks/outbox.ts';
+import { rulesFor } from '../events/event-index.ts';
 import { signerForChain } from './signing.ts';
 
 /** What an audit event records of a change: who did what to which record, and its data. */

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../../logger.ts';
 
 /**
  * A job run every `intervalSeconds` in the background of a process: passes never overlap within

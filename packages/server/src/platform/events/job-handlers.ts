@@ -1,6 +1,6 @@
-import { auditEngineJobs } from './audit-engine-jobs.ts';
+import { auditEngineJobs } from '../../services/audit-engine-jobs.ts';
+import { reportJobs } from '../../services/report-jobs.ts';
 import type { JobHandler } from './jobs.ts';
-import { reportJobs } from './report-jobs.ts';
 
 /** Every kind of background job the worker runs, by kind: one list, so a process runs them all. */
 export function jobHandlers(): Record<string, JobHandler> {

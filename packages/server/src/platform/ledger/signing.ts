@@ -1,8 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { PublicSigningKey } from '@svc/contract';
-import type { Prisma, Tx } from '../db/client.ts';
-import type { Sql } from '../db/sql.ts';
-import { ApiError } from '../errors.ts';
+import type { Prisma, Tx } from '../../db/client.ts';
+import type { Sql } from '../../db/sql.ts';
+import { ApiError } from '../../errors.ts';
 
 /**
  * Ed25519 keys that sign the audit chain. A key's id is derived from its public key, so a key

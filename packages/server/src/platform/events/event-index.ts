@@ -1,7 +1,7 @@
-import type { Tx } from '../db/client.ts';
-import { type Sql, sqlOf } from '../db/sql.ts';
-import type { EventIndexRow } from '../generated/prisma/client.ts';
-import { newId } from '../ids.ts';
+import type { Tx } from '../../db/client.ts';
+import { type Sql, sqlOf } from '../../db/sql.ts';
+import type { EventIndexRow } from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
 
 /** The event index's write side: rows appended in the caller's transaction, flagged and routed. */
 

@@ -1,8 +1,8 @@
 import { type PublicSigningKey, SIGNING_KEY_ROTATED, type SigningKeyRotation } from '@svc/contract';
 import { keyFingerprint } from '@svc/contract/audit';
-import type { Prisma, Tx } from '../db/client.ts';
-import { ApiError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { ApiError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
 import { recordChange } from './changes.ts';
 import { createGeneratedKey, holdGeneratedKey, renderPublicKey, upsertConfiguredKey } from './signing.ts';
 

@@ -16,10 +16,10 @@
  * - `heldIds(tx, tenantId, type)`: the ids of one record type held now (for bulk paths: skip them).
  */
 
-import type { Tx } from '../db/client.ts';
-import { ApiError } from '../errors.ts';
-import { Prisma as PrismaNs } from '../generated/prisma/client.ts';
-import { newId } from '../ids.ts';
+import type { Tx } from '../../db/client.ts';
+import { ApiError } from '../../errors.ts';
+import { Prisma as PrismaNs } from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
 
 /**
  * The record kinds a hold may cover, each mapped to the Prisma model(s) that store it. Kinds whose

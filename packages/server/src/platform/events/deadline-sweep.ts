@@ -1,12 +1,12 @@
 import { DSAR_OPEN_STATUSES, type DsarKind, type DsarRegime } from '@svc/contract';
-import type { Prisma } from '../db/client.ts';
-import { newId } from '../ids.ts';
-import type { Logger } from '../logger.ts';
-import { recordChange } from './changes.ts';
-import { daysBetween, requestClocks } from './dsar-clocks.ts';
-import { type DisclosureRow, renderDisclosure } from './incident-disclosures.ts';
+import type { Prisma } from '../../db/client.ts';
+import { newId } from '../../ids.ts';
+import type { Logger } from '../../logger.ts';
+import { daysBetween, requestClocks } from '../../services/dsar-clocks.ts';
+import { type DisclosureRow, renderDisclosure } from '../../services/incident-disclosures.ts';
+import { addDays, contractStateAt } from '../../services/vendor-risk.ts';
+import { recordChange } from '../ledger/changes.ts';
 import { startPeriodic } from './periodic.ts';
-import { addDays, contractStateAt } from './vendor-risk.ts';
 
 /**
  * The deadline sweep: statutory clocks are computed on every read, but a missed deadline must also

@@ -1,7 +1,7 @@
 import type { ChainedEvent } from '@svc/contract';
-import type { Tx } from '../db/client.ts';
-import type { AuditEvent } from '../generated/prisma/client.ts';
-import { newId } from '../ids.ts';
+import type { Tx } from '../../db/client.ts';
+import type { AuditEvent } from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
 import { type AuditEntry, recordChange } from './changes.ts';
 
 export type { AuditEntry } from './changes.ts';

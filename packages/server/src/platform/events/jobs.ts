@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import type { Prisma, Tx } from '../db/client.ts';
-import { sqlOf } from '../db/sql.ts';
-import { newId, randomToken } from '../ids.ts';
-import type { Logger } from '../logger.ts';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { sqlOf } from '../../db/sql.ts';
+import { newId, randomToken } from '../../ids.ts';
+import type { Logger } from '../../logger.ts';
 
 /**
  * Background jobs: one table and one worker loop for every piece of work that must not run in a

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
-import type { Database } from '../db/client.ts';
-import { insertStatement, type Row, rowFromJson, tableOf } from '../db/rows.ts';
-import { idempotencyCompletion, idempotencyStored } from '../http/idempotency.ts';
+import type { Database } from '../../db/client.ts';
+import { insertStatement, type Row, rowFromJson, tableOf } from '../../db/rows.ts';
+import { idempotencyCompletion, idempotencyStored } from '../../http/idempotency.ts';
 import { type Actor, HEAD_PARAMS, recordRowChange } from './changes.ts';
 
 /** What a versioned record of a tenant is: its table, how it is read back and what its event says. */
