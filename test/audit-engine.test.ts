@@ -1,7 +1,7 @@
 import { generateOpenApiDocument } from '@svc/contract';
 import { buildEventData, startJobWorker } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEngineJobs } from '../packages/server/src/services/audit-engine-jobs.ts';
+import { auditEngineJobs } from '../packages/server/src/rails/audit-engine/jobs.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROFILES_FILE, ProfileCatalogueSchema } from '../packages/server/src/services/profiles.ts';
+import { PROFILES_FILE, ProfileCatalogueSchema } from '../packages/server/src/rails/profiles/service.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 

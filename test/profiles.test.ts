@@ -5,7 +5,7 @@ import { INDUSTRY_IDS } from '@svc/contract';
 import { CONTENT_ROOT } from '@svc/server/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useContentDir } from '../packages/server/src/content/paths.ts';
-import { PROFILES_FILE, ProfileCatalogueSchema, unresolvedReferences } from '../packages/server/src/services/profiles.ts';
+import { PROFILES_FILE, ProfileCatalogueSchema, unresolvedReferences } from '../packages/server/src/rails/profiles/service.ts';
 import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 

@@ -7,7 +7,7 @@ import {
   REPORT_TYPES,
   type ReportFacts,
   type ReportFactsData,
-} from '../packages/server/src/services/report-compose.ts';
+} from '../packages/server/src/rails/reporting/compose.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 

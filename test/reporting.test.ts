@@ -8,10 +8,10 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyExportFile } from '../packages/cli/src/audit-file.ts';
 import { readZip } from '../packages/cli/src/audit-pack.ts';
-import type { ComposedReport } from '../packages/server/src/services/report-compose.ts';
-import { reportJobs } from '../packages/server/src/services/report-jobs.ts';
-import { nextDue } from '../packages/server/src/services/reports.ts';
-import { renderReportPdf } from '../packages/server/src/services/reports-pdf.ts';
+import type { ComposedReport } from '../packages/server/src/rails/reporting/compose.ts';
+import { reportJobs } from '../packages/server/src/rails/reporting/jobs.ts';
+import { renderReportPdf } from '../packages/server/src/rails/reporting/pdf.ts';
+import { nextDue } from '../packages/server/src/rails/reporting/service.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 

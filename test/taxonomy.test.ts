@@ -13,7 +13,7 @@ import {
   readTaxonomy,
   TAXONOMY_NAMES,
   unresolvedReferences,
-} from '../packages/server/src/services/taxonomy.ts';
+} from '../packages/server/src/rails/taxonomy/service.ts';
 import { call as callApi, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { createIsolatedDatabase, startTestServer, type TestServer } from './support/server.ts';
 
@@ -219,7 +219,7 @@ function bundleHashInChildProcess(contentDir: string): string {
     script,
     `import { join } from 'node:path';
 import { readFrameworkContent } from ${JSON.stringify(join(repo, 'packages/server/src/content/frameworks.ts'))};
-import { bundleOf, readTaxonomy, TAXONOMY_NAMES } from ${JSON.stringify(join(repo, 'packages/server/src/services/taxonomy.ts'))};
+import { bundleOf, readTaxonomy, TAXONOMY_NAMES } from ${JSON.stringify(join(repo, 'packages/server/src/rails/taxonomy/service.ts'))};
 const dir = process.argv[2] as string;
 const components: Record<string, { version: string; contentHash: string }> = {};
 const latest = new Map<string, { version: string; contentHash: string }>();

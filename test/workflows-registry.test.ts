@@ -10,7 +10,7 @@ import {
   prepareCatalogue,
   STOCK_WORKFLOWS_FILE,
   StockCatalogueSchema,
-} from '../packages/server/src/services/workflows-registry.ts';
+} from '../packages/server/src/rails/workflows-registry/service.ts';
 import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 

@@ -5,7 +5,7 @@
  * @svc/contract (assessment types, the audit hash), pg and node built-ins.
  *
  * - GET /v1/compliance/frameworks: the statement of the API's listTenantFrameworks
- *   (packages/server/src/services/compliance.ts), same text and parameters, limit 50 + 1, rendered
+ *   (packages/server/src/rails/compliance/service.ts), same text and parameters, limit 50 + 1, rendered
  *   to the same JSON. One round trip.
  * - POST /v1/compliance/assessments: the assessment row, its audit event (chained, hashed with
  *   hashEvent, one Ed25519 signature with the stored key), the event-index row and the outbox

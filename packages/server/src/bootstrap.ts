@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Prisma } from './db/client.ts';
 import { newId } from './ids.ts';
+import { issueApiKey, issueOperatorCredential } from './platform/credentials.ts';
 import { recordChange } from './platform/ledger/changes.ts';
-import { issueApiKey, issueOperatorCredential } from './services/credentials.ts';
-import { renderTenant } from './services/operator.ts';
+import { renderTenant } from './rails/operator/service.ts';
 
 export interface Credentials {
   url: string;

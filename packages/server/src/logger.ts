@@ -30,7 +30,7 @@ const SECRET_NAME = /authorization|cookie|token|secret|passw|passphrase|signatur
 
 /** Credentials recognised by their shape wherever they appear: in a message, a path, an error text. */
 const SECRET_VALUES: readonly [RegExp, string][] = [
-  // API keys and operator credentials (services/credentials.ts); the prefix tells which kind leaked.
+  // API keys and operator credentials (platform/credentials.ts); the prefix tells which kind leaked.
   [/svc_(live|test|dev|op)_[0-9A-Za-z]+/g, `svc_$1_${REDACTED}`],
   // Webhook signing secrets (webhooks/signing.ts) and Stripe's, which share the prefix.
   [/whsec_[0-9A-Za-z_+/=-]+/g, `whsec_${REDACTED}`],

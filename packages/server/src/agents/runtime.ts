@@ -5,7 +5,7 @@ import { ApiError } from '../errors.ts';
 import { detailsFrom } from '../http/validation.ts';
 import { newId } from '../ids.ts';
 import { type Actor, recordChange } from '../platform/ledger/changes.ts';
-import { getBundleHash } from '../services/taxonomy.ts';
+import { getBundleHash } from '../rails/taxonomy/service.ts';
 import { agentDef, ruleSetOf, sha256Canonical } from './registry.ts';
 import type { AgentContext, AnyAgentDef } from './types.ts';
 

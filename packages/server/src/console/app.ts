@@ -7,9 +7,9 @@ import type { WebhookDelivery as DeliveryRow } from '../generated/prisma/client.
 import { forgetCredential } from '../http/auth-cache.ts';
 import { randomToken } from '../ids.ts';
 import type { Logger } from '../logger.ts';
+import { hashToken, TOKEN_PATTERN } from '../platform/credentials.ts';
 import { recordChange } from '../platform/ledger/changes.ts';
-import { hashToken, TOKEN_PATTERN } from '../services/credentials.ts';
-import * as operator from '../services/operator.ts';
+import * as operator from '../rails/operator/service.ts';
 import { ago, createSurface, createThrottle, listen, newSessionToken, sha256, when } from '../web/kit.ts';
 import { inviteWebUser, listWebUsers } from '../web/users.ts';
 import type { Dispatcher } from '../webhooks/dispatcher.ts';

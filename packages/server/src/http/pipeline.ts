@@ -20,7 +20,7 @@ import { ApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { auditAppends, observeRequest, rateLimitRefusals, routeLabel } from '../observability/metrics.ts';
-import { hashToken, TOKEN_PATTERN } from '../services/credentials.ts';
+import { hashToken, TOKEN_PATTERN } from '../platform/credentials.ts';
 import { cacheCredential, cachedCredential } from './auth-cache.ts';
 import { ctxOf, type Principal, type RequestContext, type TenantPrincipal } from './context.ts';
 import { type CounterStore, monthWindow } from './rate-limit.ts';

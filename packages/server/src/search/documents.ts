@@ -1,8 +1,8 @@
 import type { SearchKindId } from '@svc/contract';
 import type { Prisma } from '../db/client.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
-import { profileCatalogue } from '../services/profiles.ts';
-import { stockCatalogue } from '../services/workflows-registry.ts';
+import { profileCatalogue } from '../rails/profiles/service.ts';
+import { stockCatalogue } from '../rails/workflows-registry/service.ts';
 import type { FieldValue, SearchDoc } from './engine.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/client.ts';
-import { profileCatalogue } from '../services/profiles.ts';
-import { stockCatalogue } from '../services/workflows-registry.ts';
+import { profileCatalogue } from '../rails/profiles/service.ts';
+import { stockCatalogue } from '../rails/workflows-registry/service.ts';
 import { contentDocuments, marketplaceDocuments, TENANT_KINDS, tenantDocuments, tenantDocumentsById } from './documents.ts';
 import { buildIndex, replaceDocuments, type SearchIndex } from './engine.ts';
 

@@ -7,12 +7,12 @@ import {
   type ReportCatalogue,
   type ReportFacts,
   reportCatalogue,
-} from '../../services/report-compose.ts';
+} from '../../rails/reporting/compose.ts';
 import { type AgentContext, type AgentDef, defineAgent } from '../types.ts';
 
 /**
  * The reporting agents: `stakeholder-report` and eight facades, all over the one report engine
- * (services/report-compose.ts). A facade is a preset in its rules (the types it offers, its
+ * (rails/reporting/compose.ts). A facade is a preset in its rules (the types it offers, its
  * default, the sections it keeps); gather reads the tenant's records with the engine's
  * `gatherReportFacts`, decide composes with `composeReport` under the preset. The rules carry
  * the report catalogue itself, so a stored decision replays against the recipe it was made with.

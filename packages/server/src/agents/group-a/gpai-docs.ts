@@ -1,6 +1,6 @@
 import { groupAAgents } from '@svc/contract';
 import type { GpaiSummary } from '../../generated/prisma/client.ts';
-import { buildDocument } from '../../services/gpai-summary.ts';
+import { buildDocument } from '../../rails/gpai-summary/service.ts';
 import { defineAgent } from '../types.ts';
 import { cmp, notFound, percent, tenantDb } from './shared.ts';
 

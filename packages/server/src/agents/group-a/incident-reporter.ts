@@ -1,11 +1,11 @@
 import { groupAAgents, type IncidentRegime } from '@svc/contract';
-import { computeClocks, regimeRules, type SubmissionRecord } from '../../services/incident-clocks.ts';
+import { computeClocks, regimeRules, type SubmissionRecord } from '../../rails/incident-disclosures/clocks.ts';
 import { defineAgent } from '../types.ts';
 import { attr, cmp, eventMatches, invalid, iso, notFound, sortedUnique, tenantDb } from './shared.ts';
 
 /**
  * incident-reporter: the notifications an incident owes per regime and stage. The deadlines are
- * the incident-disclosures rail's clocks (services/incident-clocks.ts); the fields each stage
+ * the incident-disclosures rail's clocks (rails/incident-disclosures/clocks.ts); the fields each stage
  * requires, their labels and the draft's layout are the rules.
  */
 

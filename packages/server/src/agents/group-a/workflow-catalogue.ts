@@ -1,5 +1,5 @@
 import { groupAAgents } from '@svc/contract';
-import { stockCatalogue } from '../../services/workflows-registry.ts';
+import { stockCatalogue } from '../../rails/workflows-registry/service.ts';
 import { defineAgent } from '../types.ts';
 import { cmp, normalise, notFound, sortedUnique, tenantDb } from './shared.ts';
 

@@ -1,12 +1,12 @@
 import { DSAR_REGIMES, type DsarKind, type DsarRegime, groupBAgents } from '@svc/contract';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { addToDate, dateOf, daysBetween, type PeriodUnit, rulesFor } from '../../services/dsar-clocks.ts';
+import { addToDate, dateOf, daysBetween, type PeriodUnit, rulesFor } from '../../rails/dsar/clocks.ts';
 import { defineAgent } from '../types.ts';
 import { invalid, notFound } from './common.ts';
 
 /**
  * The DSAR handler: the statutory rules of the request's regime and kind (`content/dsar/regimes.json`
- * through services/dsar-clocks.ts) are read into the facts, and the dates are computed with that
+ * through rails/dsar/clocks.ts) are read into the facts, and the dates are computed with that
  * service's calendar arithmetic, so that a replay computes the same dates from the same rules.
  */
 

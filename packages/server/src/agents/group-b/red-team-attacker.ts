@@ -1,7 +1,7 @@
 import { groupBAgents } from '@svc/contract';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { score } from '../../services/red-team.ts';
-import { corpus } from '../../services/red-team-corpus.ts';
+import { corpus } from '../../rails/red-team/corpus.ts';
+import { score } from '../../rails/red-team/service.ts';
 import { defineAgent } from '../types.ts';
 import { cmp, notFound } from './common.ts';
 

@@ -1,6 +1,6 @@
 import { groupBAgents, riskRatingOf } from '@svc/contract';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { applyTreatment } from '../../services/risk-register.ts';
+import { applyTreatment } from '../../rails/risk-register/service.ts';
 import { defineAgent } from '../types.ts';
 import { addDays, cmp, iso, round } from './common.ts';
 

@@ -2,9 +2,9 @@ import { DSAR_OPEN_STATUSES, type DsarKind, type DsarRegime } from '@svc/contrac
 import type { Prisma } from '../../db/client.ts';
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
-import { daysBetween, requestClocks } from '../../services/dsar-clocks.ts';
-import { type DisclosureRow, renderDisclosure } from '../../services/incident-disclosures.ts';
-import { addDays, contractStateAt } from '../../services/vendor-risk.ts';
+import { daysBetween, requestClocks } from '../../rails/dsar/clocks.ts';
+import { type DisclosureRow, renderDisclosure } from '../../rails/incident-disclosures/service.ts';
+import { addDays, contractStateAt } from '../../rails/vendor-risk/service.ts';
 import { recordChange } from '../ledger/changes.ts';
 import { startPeriodic } from './periodic.ts';
 

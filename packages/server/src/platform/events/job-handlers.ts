@@ -1,5 +1,5 @@
-import { auditEngineJobs } from '../../services/audit-engine-jobs.ts';
-import { reportJobs } from '../../services/report-jobs.ts';
+import { auditEngineJobs } from '../../rails/audit-engine/jobs.ts';
+import { reportJobs } from '../../rails/reporting/jobs.ts';
 import type { JobHandler } from './jobs.ts';
 
 /** Every kind of background job the worker runs, by kind: one list, so a process runs them all. */

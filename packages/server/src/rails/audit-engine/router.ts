@@ -1,0 +1,35 @@
+import { contract } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import * as ae from './service.ts';
+
+export function auditEngineHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  return initServer().router(contract.audit_engine, {
+    schedules: {
+      list: async ({ query, res }) => ({ status: 200, body: await ae.listSchedules(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await ae.createSchedule(prisma, actor(res), body) }),
+      get: async ({ params, res }) => ({ status: 200, body: await ae.getSchedule(prisma, tenantOf(res).tenantId, params.id) }),
+      pause: async ({ params, res }) => ({ status: 200, body: await ae.moveSchedule(prisma, actor(res), params.id, 'pause') }),
+      resume: async ({ params, res }) => ({ status: 200, body: await ae.moveSchedule(prisma, actor(res), params.id, 'resume') }),
+      delete: async ({ params, res }) => ({ status: 200, body: await ae.moveSchedule(prisma, actor(res), params.id, 'delete') }),
+    },
+    run: async ({ body, res }) => ({ status: 202, body: await ae.startRun(prisma, actor(res), body) }),
+    runs: {
+      list: async ({ query, res }) => ({ status: 200, body: await ae.listRuns(prisma, tenantOf(res).tenantId, query) }),
+      get: async ({ params, res }) => ({ status: 200, body: await ae.getRun(prisma, tenantOf(res).tenantId, params.id) }),
+    },
+    findings: {
+      list: async ({ query, res }) => ({ status: 200, body: await ae.listFindings(prisma, tenantOf(res).tenantId, query) }),
+      get: async ({ params, res }) => ({ status: 200, body: await ae.getFinding(prisma, tenantOf(res).tenantId, params.id) }),
+      resolve: async ({ body, res }) => ({ status: 200, body: await ae.resolveFinding(prisma, actor(res), body) }),
+    },
+    replay: async ({ body, res }) => ({ status: 200, body: await ae.replayRun(prisma, actor(res), body.runId) }),
+    // The permission layer admits only owner and admin keys (`audit_engine:approve`); the role is kept with the sign-off.
+    signOff: async ({ body, res }) => ({
+      status: 201,
+      body: await ae.signOff(prisma, { ...actor(res), role: tenantOf(res).role }, body),
+    }),
+    attest: async ({ body, res }) => ({ status: 201, body: await ae.attestRun(prisma, actor(res), body) }),
+  });
+}

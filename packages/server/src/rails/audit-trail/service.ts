@@ -1,0 +1,105 @@
+import { AUDIT_EXPORT_FORMAT, type AuditExport, type AuditReplay, type AuditTrailEvent, GENESIS_HASH } from '@svc/contract';
+import { verifyChain } from '@svc/contract/audit';
+import type { z } from 'zod';
+import { replayDecisions } from '../../agents/runtime.ts';
+import type { Prisma } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type { AuditEvent } from '../../generated/prisma/client.ts';
+import { toChainedEvent } from '../../platform/ledger/audit.ts';
+import { listPublicKeys } from '../../platform/ledger/signing.ts';
+
+export const EXPORT_MAX_EVENTS = 50_000;
+
+type Event = z.infer<typeof AuditTrailEvent>;
+
+function render(r: AuditEvent): Event {
+  return { object: 'svc.audit_trail.event', ...toChainedEvent(r), data: r.data as Record<string, unknown> };
+}
+
+export async function listAuditEvents(prisma: Prisma, tenantId: string, opts: { limit: number; cursor?: string }) {
+  return keysetList(scopeToTenant(prisma, tenantId).auditEvent, opts, { key: 'seq', render });
+}
+
+export async function queryAuditEvents(
+  prisma: Prisma,
+  tenantId: string,
+  q: {
+    actor?: string;
+    action?: string;
+    resourceType?: string;
+    resourceId?: string;
+    from?: string;
+    to?: string;
+    limit: number;
+    cursor?: string;
+  },
+) {
+  return keysetList(scopeToTenant(prisma, tenantId).auditEvent, q, {
+    key: 'seq',
+    filters: ['actor', 'action', 'resourceType', 'resourceId'],
+    where: q.from || q.to ? { createdAt: { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lt: new Date(q.to) } : {}) } } : {},
+    render,
+  });
+}
+
+async function loadRange(prisma: Prisma, tenantId: string, range: { fromSeq?: number; toSeq?: number }) {
+  const head = await prisma.auditChainHead.findUnique({ where: { tenantId } });
+  const headSeq = head?.seq ?? 0;
+  const fromSeq = range.fromSeq ?? 1;
+  const toSeq = Math.min(range.toSeq ?? headSeq, headSeq);
+  if (toSeq - fromSeq + 1 > EXPORT_MAX_EVENTS) {
+    throw new ApiError('validation_failed', `A range holds at most ${EXPORT_MAX_EVENTS} events; ask for consecutive ranges.`, [
+      { field: 'toSeq', issue: 'too_big' },
+    ]);
+  }
+  const db = scopeToTenant(prisma, tenantId);
+  const rows =
+    toSeq >= fromSeq ? await db.auditEvent.findMany({ where: { seq: { gte: fromSeq, lte: toSeq } }, orderBy: { seq: 'asc' } }) : [];
+  const before = fromSeq > 1 ? await db.auditEvent.findFirst({ where: { seq: fromSeq - 1 }, select: { seq: true, hash: true } }) : null;
+  const anchor = before ?? { seq: 0, hash: GENESIS_HASH };
+  return { rows, anchor, head: { seq: headSeq, hash: head?.hash ?? GENESIS_HASH }, fromSeq, toSeq: Math.max(toSeq, fromSeq - 1) };
+}
+
+export async function exportAuditRange(
+  prisma: Prisma,
+  tenantId: string,
+  range: { fromSeq?: number; toSeq?: number },
+): Promise<z.infer<typeof AuditExport>> {
+  const r = await loadRange(prisma, tenantId, range);
+  return {
+    format: AUDIT_EXPORT_FORMAT,
+    tenantId,
+    exportedAt: new Date().toISOString(),
+    range: { fromSeq: r.fromSeq, toSeq: r.toSeq },
+    anchor: r.anchor,
+    head: r.head,
+    publicKeys: await listPublicKeys(prisma),
+    events: r.rows.map(render),
+  };
+}
+
+/** Re-verifies a range as an outside checker would: links, hashes and signatures. */
+export async function replayAuditRange(
+  prisma: Prisma,
+  tenantId: string,
+  range: { fromSeq?: number; toSeq?: number },
+): Promise<z.infer<typeof AuditReplay>> {
+  const r = await loadRange(prisma, tenantId, range);
+  const verdict = verifyChain(r.rows.map(toChainedEvent), await listPublicKeys(prisma), { tenantId, anchor: r.anchor });
+  // Every agent decision recorded in the range is re-executed from its stored input and facts.
+  const decisions = await replayDecisions(
+    prisma,
+    tenantId,
+    r.rows.filter((e) => e.action === 'agent.decision_recorded'),
+  );
+  return {
+    object: 'svc.audit_trail.replay',
+    valid: verdict.valid,
+    checked: verdict.checked,
+    range: { fromSeq: r.fromSeq, toSeq: r.toSeq },
+    firstBroken: verdict.firstBroken,
+    decisions: { replayed: decisions.replayed, mismatched: decisions.mismatched },
+  };
+}

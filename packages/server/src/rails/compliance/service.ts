@@ -1,0 +1,245 @@
+import {
+  ASSESSMENT_TYPES,
+  type Assessment,
+  type AssessmentType,
+  type Attestation,
+  type assessments,
+  type attestations,
+  type Evidence,
+  type evidence,
+  type Obligation,
+  type obligations,
+  type TenantFramework,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Tx } from '../../db/client.ts';
+import { decodeCursor, toPage } from '../../db/pagination.ts';
+import type { Sql } from '../../db/sql.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import type {
+  Assessment as AssessmentRow,
+  Attestation as AttestationRow,
+  Evidence as EvidenceRow,
+  Obligation as ObligationRow,
+} from '../../generated/prisma/client.ts';
+import type { Store } from '../../kit.ts';
+
+type Page<T> = { data: T[]; cursor: string | null };
+type ListOpts = { limit: number; cursor?: string };
+
+const iso = (d: Date) => d.toISOString();
+
+const FRAMEWORKS_SQL = `
+    SELECT f."id", f."title", f."short_title", f."latest_version", a."version_key", a."created_at" AS "activated_at",
+           coalesce(o."total", 0)::int AS "total", coalesce(o."open", 0)::int AS "open"
+    FROM "frameworks" f
+    LEFT JOIN "framework_activations" a ON a."tenant_id" = $1 AND a."framework_id" = f."id"
+    LEFT JOIN LATERAL (
+      SELECT count(*) AS "total", count(*) FILTER (WHERE ob."status" = 'open') AS "open"
+      FROM "obligations" ob WHERE ob."tenant_id" = $1 AND ob."framework_id" = f."id") o ON a."id" IS NOT NULL
+    WHERE f."id" > $2 AND ($3::boolean IS NULL OR (a."id" IS NOT NULL) = $3::boolean)
+    ORDER BY f."id" LIMIT $4`;
+
+/**
+ * The framework catalogue with the tenant's activation state and obligation counts: one statement
+ * (the hot read of the compliance rail), keyset-paginated by framework id.
+ */
+export async function listTenantFrameworks(
+  sql: Sql,
+  tenantId: string,
+  opts: ListOpts & { activated?: 'true' | 'false' },
+): Promise<Page<z.infer<typeof TenantFramework>>> {
+  const after = decodeCursor(opts.cursor, 'string') ?? '';
+  const activated = opts.activated === undefined ? null : opts.activated === 'true';
+  const rows = await sql.query<{
+    id: string;
+    title: string;
+    short_title: string;
+    latest_version: string;
+    version_key: string | null;
+    activated_at: Date | null;
+    total: number;
+    open: number;
+  }>(FRAMEWORKS_SQL, [tenantId, after, activated, opts.limit + 1], { prepare: true });
+  return toPage(
+    rows,
+    opts.limit,
+    (r) => r.id,
+    (r) => ({
+      object: 'svc.compliance.framework' as const,
+      id: r.id,
+      title: r.title,
+      shortTitle: r.short_title,
+      latestVersion: r.latest_version,
+      activated: r.version_key !== null,
+      dictionaryVersion: r.version_key,
+      activatedAt: r.activated_at ? iso(r.activated_at) : null,
+      obligations: { total: Number(r.total), open: Number(r.open) },
+    }),
+  );
+}
+
+export function renderAssessment(r: AssessmentRow): z.infer<typeof Assessment> {
+  return {
+    object: 'svc.compliance.assessment',
+    id: r.id,
+    type: r.type as AssessmentType,
+    title: r.title,
+    systemId: r.systemId,
+    jurisdiction: r.jurisdiction,
+    status: r.status as 'draft',
+    completion: r.completion,
+    stages: r.stages as z.infer<typeof Assessment>['stages'],
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+type Stage = z.infer<typeof Assessment>['stages'][number];
+
+export const assessmentStore: Store<typeof assessments> = {
+  model: 'assessment',
+  render: renderAssessment,
+  create: async ({ who, body }) => ({
+    type: body.type,
+    systemId: body.systemId,
+    jurisdiction: body.jurisdiction.toLowerCase(),
+    title: body.title ?? null,
+    status: 'draft',
+    completion: 0,
+    stages: ASSESSMENT_TYPES[body.type].stages.map(([key, title]) => ({ key, title, status: 'pending' })),
+    createdBy: who.actor,
+  }),
+  auditData: (a) => ({ type: a.type, systemId: a.systemId, jurisdiction: a.jurisdiction }),
+  transitions: {
+    start: (row: AssessmentRow) => ({
+      stages: (row.stages as Stage[]).map((s, i) => (i === 0 ? { ...s, status: 'in_progress' } : s)),
+    }),
+    complete: (row: AssessmentRow) => ({
+      stages: (row.stages as Stage[]).map((s) => ({ ...s, status: 'completed' })),
+      completion: 1,
+    }),
+  },
+};
+
+export const obligationStore: Store<typeof obligations> = {
+  model: 'obligation',
+  render: (r: ObligationRow): z.infer<typeof Obligation> => ({
+    object: 'svc.compliance.obligation',
+    id: r.id,
+    framework: r.frameworkId,
+    dictionaryVersion: r.versionKey,
+    sourceRef: r.sourceRef,
+    title: r.title,
+    description: r.description,
+    clauseRef: r.clauseRef,
+    actor: r.actor,
+    status: r.status as 'open',
+    dueDate: iso(r.dueDate).slice(0, 10),
+    createdAt: iso(r.createdAt),
+  }),
+  filterWhere: { framework: (v) => ({ frameworkId: v }) },
+};
+
+/** Control ids that are not in any framework version the tenant has activated. */
+async function unknownControls(db: Tx, shared: Tx, controlIds: string[]): Promise<string[]> {
+  const versions = (await db.frameworkActivation.findMany({ select: { versionKey: true } })).map((a) => a.versionKey);
+  const found = await shared.frameworkControl.findMany({
+    where: { versionKey: { in: versions }, id: { in: controlIds } },
+    select: { id: true },
+  });
+  const known = new Set(found.map((c) => c.id));
+  return controlIds.filter((id) => !known.has(id));
+}
+
+export const evidenceStore: Store<typeof evidence> = {
+  model: 'evidence',
+  render: (r: EvidenceRow): z.infer<typeof Evidence> => ({
+    object: 'svc.compliance.evidence',
+    id: r.id,
+    title: r.title,
+    kind: r.kind as z.infer<typeof Evidence>['kind'],
+    description: r.description,
+    uri: r.uri,
+    sha256: r.sha256,
+    mediaType: r.mediaType,
+    sizeBytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
+    systemId: r.systemId,
+    controlIds: r.controlIds,
+    collectedAt: iso(r.collectedAt),
+    expiresAt: r.expiresAt ? iso(r.expiresAt) : null,
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+  }),
+  filterWhere: { controlId: (v) => ({ controlIds: { has: v } }) },
+  create: async ({ db, shared, who, body }) => {
+    const controlIds = [...new Set(body.controlIds)];
+    const unknown = await unknownControls(db, shared, controlIds);
+    if (unknown.length > 0) {
+      throw new ApiError(
+        'validation_failed',
+        `Evidence can only support controls of activated frameworks; unknown: ${unknown.join(', ')}.`,
+        unknown.map((id) => ({
+          field: `controlIds.${body.controlIds.indexOf(id)}`,
+          issue: 'invalid_value',
+          message: `control ${id} is not in an activated framework`,
+        })),
+      );
+    }
+    return {
+      title: body.title,
+      kind: body.kind,
+      description: body.description ?? null,
+      uri: body.uri ?? null,
+      sha256: body.sha256 ?? null,
+      mediaType: body.mediaType ?? null,
+      sizeBytes: body.sizeBytes ?? null,
+      systemId: body.systemId ?? null,
+      controlIds,
+      collectedAt: body.collectedAt ? new Date(body.collectedAt) : new Date(),
+      expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (e) => ({ controlIds: e.controlIds, kind: e.kind, sha256: e.sha256 }),
+};
+
+export const attestationStore: Store<typeof attestations> = {
+  model: 'attestation',
+  render: (r: AttestationRow): z.infer<typeof Attestation> => ({
+    object: 'svc.compliance.attestation',
+    id: r.id,
+    subject: { type: r.subjectType as 'control' | 'assessment', id: r.subjectId },
+    statement: r.statement,
+    attester: { name: r.attesterName, email: r.attesterEmail, title: r.attesterTitle },
+    attestedAt: iso(r.attestedAt),
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+  }),
+  create: async ({ db, shared, who, body }) => {
+    const attestedAt = body.attestedAt ? new Date(body.attestedAt) : new Date();
+    if (attestedAt.getTime() > Date.now() + 60_000) {
+      throw new ApiError('validation_failed', 'attestedAt cannot be in the future.', [{ field: 'attestedAt', issue: 'too_big' }]);
+    }
+    if (body.subject.type === 'assessment') {
+      const found = await db.assessment.findFirst({ where: { id: body.subject.id }, select: { id: true } });
+      if (!found) throw notFound('Assessment', body.subject.id);
+    } else if ((await unknownControls(db, shared, [body.subject.id])).length > 0) {
+      throw new ApiError('validation_failed', `Control ${body.subject.id} is not in an activated framework.`, [
+        { field: 'subject.id', issue: 'invalid_value' },
+      ]);
+    }
+    return {
+      subjectType: body.subject.type,
+      subjectId: body.subject.id,
+      statement: body.statement,
+      attesterName: body.attester.name,
+      attesterEmail: body.attester.email,
+      attesterTitle: body.attester.title ?? null,
+      attestedAt,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (a) => ({ subject: a.subject, attester: a.attester.email }),
+};

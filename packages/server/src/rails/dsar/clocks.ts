@@ -1,0 +1,204 @@
+import { DSAR_KINDS, DSAR_REGIMES, type DsarKind, type DsarRegime } from '@svc/contract';
+import { z } from 'zod';
+import { dataFile } from '../../content/data-file.ts';
+
+/**
+ * The statutory clocks of data-subject requests: the rules are data (`content/dsar/regimes.json`,
+ * each clock with its legal source), the calendar arithmetic is here. Every date is computed from
+ * the moment the request was received (and, for an extension, from the original due date); none
+ * is typed in by hand.
+ *
+ * Dates are calendar dates in UTC. A period ends at the end of its last day (Regulation (EEC,
+ * Euratom) No 1182/71 Art. 3(2)(c) for the EU regimes; the same reading for the others), so a
+ * request is late from the first moment of the day after its due date.
+ */
+
+const Unit = z.enum(['days', 'business_days', 'months']);
+const Source = z.string().min(5);
+const Rule = z.string().min(10);
+
+const ClockSchema = z.strictObject({ amount: z.int().min(1).max(366), unit: Unit, rule: Rule, source: Source });
+const ExtensionSchema = z.strictObject({
+  amount: z.int().min(1).max(366),
+  unit: Unit,
+  rule: Rule,
+  source: Source,
+  notice: z.strictObject({ rule: Rule, source: Source }),
+});
+
+const KindSchema = z.strictObject({
+  id: z.enum(DSAR_KINDS),
+  source: Source,
+  /** Present: replaces the regime's clock, extension or receipt confirmation for this kind (null: none). */
+  clock: ClockSchema.optional(),
+  extension: ExtensionSchema.nullable().optional(),
+  receiptConfirmation: ClockSchema.nullable().optional(),
+});
+
+const RegimeSchema = z.strictObject({
+  id: z.enum(DSAR_REGIMES),
+  title: z.string().min(3),
+  jurisdiction: z.string().min(2),
+  regulator: z.string().min(3),
+  clock: ClockSchema,
+  extension: ExtensionSchema.nullable(),
+  receiptConfirmation: ClockSchema.nullable(),
+  kinds: z.array(KindSchema).min(1),
+  answer: z.strictObject({ title: z.string().min(5), source: Source, includes: z.array(z.string().min(3)).min(1) }),
+  atRiskDays: z.int().min(0).max(90).optional(),
+});
+
+export const DsarRulesSchema = z
+  .strictObject({
+    version: z.string().regex(/^\d+\.\d+\.\d+$/),
+    description: z.string().min(20),
+    atRiskDays: z.int().min(0).max(90),
+    regimes: z.array(RegimeSchema),
+  })
+  .superRefine((d, ctx) => {
+    const ids = d.regimes.map((r) => r.id);
+    for (const id of DSAR_REGIMES)
+      if (!ids.includes(id)) ctx.addIssue({ code: 'custom', path: ['regimes'], message: `no rules for ${id}` });
+    for (const [i, r] of d.regimes.entries()) {
+      if (ids.indexOf(r.id) !== i) ctx.addIssue({ code: 'custom', path: ['regimes', i, 'id'], message: `${r.id} twice` });
+      const kinds = r.kinds.map((k) => k.id);
+      for (const [j, k] of kinds.entries())
+        if (kinds.indexOf(k) !== j) ctx.addIssue({ code: 'custom', path: ['regimes', i, 'kinds', j, 'id'], message: `${k} twice` });
+    }
+  });
+export type DsarRules = z.infer<typeof DsarRulesSchema>;
+export type DsarRegimeRule = DsarRules['regimes'][number];
+type ClockRule = z.infer<typeof ClockSchema>;
+type ExtensionRule = z.infer<typeof ExtensionSchema>;
+export type PeriodUnit = z.infer<typeof Unit>;
+
+/** The regimes' DSAR clocks (`content/dsar/regimes.json`). */
+export const DSAR_RULES = dataFile('dsar/regimes.json', DsarRulesSchema);
+export const DSAR_RULES_PATH = DSAR_RULES.path;
+export const readDsarRules = DSAR_RULES.read;
+/** The rules of the content folder in use, read and checked once per file. */
+export const dsarRules = DSAR_RULES.current;
+export const dsarRulesVersion = DSAR_RULES.versionKey;
+
+export function dsarRegimeRule(id: DsarRegime): DsarRegimeRule {
+  const r = dsarRules().regimes.find((x) => x.id === id);
+  if (!r) throw new Error(`no DSAR rules for regime ${id}`);
+  return r;
+}
+
+/** The kinds of request a regime grants, in the order of the data file. */
+export const kindsOf = (regime: DsarRegime): DsarKind[] => dsarRegimeRule(regime).kinds.map((k) => k.id);
+
+/** The rules that apply to one kind of request under a regime (the kind's own replace the regime's). */
+export interface AppliedRules {
+  regime: DsarRegimeRule;
+  kindSource: string;
+  clock: ClockRule;
+  extension: ExtensionRule | null;
+  receiptConfirmation: ClockRule | null;
+  atRiskDays: number;
+}
+
+export function rulesFor(regimeId: DsarRegime, kindId: DsarKind): AppliedRules | undefined {
+  const regime = dsarRegimeRule(regimeId);
+  const kind = regime.kinds.find((k) => k.id === kindId);
+  if (!kind) return undefined;
+  return {
+    regime,
+    kindSource: kind.source,
+    clock: kind.clock ?? regime.clock,
+    extension: kind.extension === undefined ? regime.extension : kind.extension,
+    receiptConfirmation: kind.receiptConfirmation === undefined ? regime.receiptConfirmation : kind.receiptConfirmation,
+    atRiskDays: regime.atRiskDays ?? dsarRules().atRiskDays,
+  };
+}
+
+// ---------------------------------------------------------------- calendar arithmetic (UTC dates)
+
+const DAY_MS = 86_400_000;
+
+/** The UTC calendar date of a moment, as `YYYY-MM-DD`. */
+export const dateOf = (at: Date): string => at.toISOString().slice(0, 10);
+
+const parseDate = (date: string): Date => new Date(`${date}T00:00:00.000Z`);
+
+/**
+ * A calendar date plus a period: `days` are calendar days; `business_days` skip Saturdays and
+ * Sundays (public holidays are not known); `months` end on the same day number of the month
+ * reached, or on that month's last day when the day does not exist (31 January + 1 month =
+ * 28 February, 29 in a leap year).
+ */
+export function addToDate(date: string, amount: number, unit: PeriodUnit): string {
+  const d = parseDate(date);
+  switch (unit) {
+    case 'days':
+      return dateOf(new Date(d.getTime() + amount * DAY_MS));
+    case 'months': {
+      const y = d.getUTCFullYear();
+      const m = d.getUTCMonth() + amount;
+      const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+      return dateOf(new Date(Date.UTC(y, m, Math.min(d.getUTCDate(), last))));
+    }
+    case 'business_days': {
+      let t = d.getTime();
+      let left = amount;
+      while (left > 0) {
+        t += DAY_MS;
+        const day = new Date(t).getUTCDay();
+        if (day !== 0 && day !== 6) left--;
+      }
+      return dateOf(new Date(t));
+    }
+  }
+}
+
+/** The last moment of a date (UTC): a deadline on that date is met until then. */
+export const endOfDate = (date: string): Date => new Date(parseDate(date).getTime() + DAY_MS - 1);
+
+/** Whole calendar days from the date of `at` to `date` (negative when `date` is earlier). */
+export const daysBetween = (at: Date, date: string): number =>
+  Math.round((parseDate(date).getTime() - parseDate(dateOf(at)).getTime()) / DAY_MS);
+
+export interface RequestClockInput {
+  regime: DsarRegime;
+  kind: DsarKind;
+  receivedAt: Date;
+  extendedAt: Date | null;
+}
+
+export interface RequestClocks {
+  dueDate: string;
+  dueAt: Date;
+  extendedDueDate: string | null;
+  extendedDueAt: Date | null;
+  /** The extended due date when extended, else the original. */
+  effectiveDueAt: Date;
+  effectiveDueDate: string;
+  receiptConfirmationDate: string | null;
+  rules: AppliedRules;
+}
+
+/** The request's dates from its receipt (and extension), by the rules of its regime and kind. */
+export function requestClocks(input: RequestClockInput): RequestClocks {
+  const rules = rulesFor(input.regime, input.kind);
+  if (!rules) throw new Error(`${input.regime} grants no ${input.kind} request`);
+  const received = dateOf(input.receivedAt);
+  const dueDate = addToDate(received, rules.clock.amount, rules.clock.unit);
+  // The extension counts from the original due date (the end of the first period): GDPR's "two
+  // further months" after the first month, CCPA's "additional 45 days" after the first 45.
+  const extendedDueDate = input.extendedAt && rules.extension ? addToDate(dueDate, rules.extension.amount, rules.extension.unit) : null;
+  const receiptConfirmationDate = rules.receiptConfirmation
+    ? addToDate(received, rules.receiptConfirmation.amount, rules.receiptConfirmation.unit)
+    : null;
+  const effectiveDueDate = extendedDueDate ?? dueDate;
+  return {
+    dueDate,
+    dueAt: endOfDate(dueDate),
+    extendedDueDate,
+    extendedDueAt: extendedDueDate ? endOfDate(extendedDueDate) : null,
+    effectiveDueDate,
+    effectiveDueAt: endOfDate(effectiveDueDate),
+    receiptConfirmationDate,
+    rules,
+  };
+}

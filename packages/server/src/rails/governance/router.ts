@@ -1,0 +1,57 @@
+import {
+  contract,
+  governanceApprovals,
+  governanceBoardMeetings,
+  governanceConflicts,
+  governanceDecisionRights,
+  governanceDelegations,
+  governanceSnapshots,
+} from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import { serveResource } from '../../kit.ts';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import * as governance from './service.ts';
+
+export function governanceHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  const approvals = serveResource(db, governanceApprovals, governance.approvalStore);
+  const meetings = serveResource(db, governanceBoardMeetings, governance.boardMeetingStore);
+  const snapshots = serveResource(db, governanceSnapshots, governance.snapshotStore);
+  return initServer().router(contract.governance, {
+    raci: async ({ res }) => ({ status: 200, body: await governance.orgRaci(prisma, tenantOf(res).tenantId) }),
+    decisionRights: serveResource(db, governanceDecisionRights, governance.decisionRightStore),
+    approvals: {
+      ...approvals,
+      approve: async ({ params, body, res }) => ({
+        status: 200,
+        body: await governance.decideApproval(prisma, actor(res), params.id, 'approve', body),
+      }),
+      reject: async ({ params, body, res }) => ({
+        status: 200,
+        body: await governance.decideApproval(prisma, actor(res), params.id, 'reject', body),
+      }),
+    },
+    boardMeetings: {
+      ...meetings,
+      recordMinutes: async ({ params, body, res }) => ({
+        status: 200,
+        body: await governance.recordMinutes(prisma, actor(res), params.id, body.text),
+      }),
+      listDecisions: async ({ params, query, res }) => ({
+        status: 200,
+        body: await governance.listDecisions(prisma, tenantOf(res).tenantId, params.id, query),
+      }),
+      createDecision: async ({ params, body, res }) => ({
+        status: 201,
+        body: await governance.createDecision(prisma, actor(res), params.id, body),
+      }),
+    },
+    delegations: serveResource(db, governanceDelegations, governance.delegationStore),
+    conflicts: serveResource(db, governanceConflicts, governance.conflictStore),
+    snapshot: {
+      list: snapshots.list,
+      get: snapshots.get,
+      create: async ({ body, res }) => ({ status: 201, body: await governance.createSnapshot(db, actor(res), body, res) }),
+    },
+  });
+}

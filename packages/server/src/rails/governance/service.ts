@@ -1,0 +1,580 @@
+import {
+  GOVERNANCE_APPROVAL_ACTIONS,
+  GOVERNANCE_SNAPSHOT_ACTION,
+  type GovernanceApproval,
+  type GovernanceBoardDecision,
+  type GovernanceBoardMeeting,
+  type GovernanceConflict,
+  type GovernanceDecisionRight,
+  type GovernanceDelegation,
+  type GovernanceOrgRaci,
+  type GovernanceSnapshot,
+  type GovernanceState,
+  type governanceApprovals,
+  type governanceBoardMeetings,
+  type governanceConflicts,
+  type governanceDecisionRights,
+  type governanceDelegations,
+  type governanceSnapshots,
+} from '@svc/contract';
+import type { Response } from 'express';
+import type { z } from 'zod';
+import type { Database, Prisma, Tx } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import type { Row } from '../../db/rows.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type {
+  GovernanceApproval as ApprovalRow,
+  GovernanceConflict as ConflictRow,
+  GovernanceDecisionRight as DecisionRightRow,
+  GovernanceBoardDecision as DecisionRow,
+  GovernanceDelegation as DelegationRow,
+  GovernanceBoardMeeting as MeetingRow,
+  GovernanceSnapshot as SnapshotRow,
+} from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { appendVersion } from '../../platform/ledger/versioned.ts';
+import { computeRaci, loadRaciInput, requireActivePerson } from '../stakeholders/service.ts';
+import { canonicalHash } from '../workflows-registry/service.ts';
+
+const iso = (d: Date) => d.toISOString();
+
+const invalid = (field: string, message: string) =>
+  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
+
+const stateConflict = (what: string, id: string, state: string, action: string, allowed: string) =>
+  new ApiError('conflict', `${what} ${id} is ${state}; ${action} is allowed when it is ${allowed}.`, [
+    { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
+  ]);
+
+async function requirePerson(db: Tx, field: string, id: string): Promise<void> {
+  const person = await db.stakeholderUser.findFirst({ where: { id }, select: { id: true } });
+  if (!person) throw invalid(field, `Person ${id} does not exist in this tenant.`);
+}
+
+// ---------------------------------------------------------------- decision rights
+
+const renderDecisionRight = (r: DecisionRightRow): z.infer<typeof GovernanceDecisionRight> => ({
+  object: 'svc.governance.decision_right',
+  id: r.id,
+  decisionType: r.decisionType,
+  description: r.description,
+  roleId: r.roleId,
+  personId: r.personId,
+  maxAmountEur: r.maxAmountEur,
+  status: r.status as 'active' | 'retired',
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export const decisionRightStore: Store<typeof governanceDecisionRights> = {
+  model: 'governanceDecisionRight',
+  render: renderDecisionRight,
+  create: async ({ db, who, body }) => {
+    if (body.roleId !== undefined) {
+      const role = await db.stakeholderRole.findFirst({ where: { id: body.roleId }, select: { id: true } });
+      if (!role) throw invalid('roleId', `Role ${body.roleId} does not exist in this tenant.`);
+    }
+    if (body.personId !== undefined) await requireActivePerson(db, 'personId', body.personId);
+    return {
+      decisionType: body.decisionType,
+      description: body.description ?? null,
+      roleId: body.roleId ?? null,
+      personId: body.personId ?? null,
+      maxAmountEur: body.maxAmountEur ?? null,
+      status: 'active',
+      createdBy: who.actor,
+    };
+  },
+  auditData: (d) => ({ decisionType: d.decisionType, roleId: d.roleId, personId: d.personId, maxAmountEur: d.maxAmountEur }),
+};
+
+// ---------------------------------------------------------------- approvals
+
+type Approval = z.infer<typeof GovernanceApproval>;
+type Step = Approval['steps'][number];
+
+const renderApproval = (r: ApprovalRow): Approval => {
+  const open = r.status === 'pending';
+  return {
+    object: 'svc.governance.approval',
+    id: r.id,
+    subject: r.subject,
+    chainId: r.chainId,
+    approverIds: r.approverIds,
+    status: r.status as Approval['status'],
+    currentStep: open ? r.currentStep : null,
+    currentApproverId: open ? (r.approverIds[r.currentStep - 1] ?? null) : null,
+    steps: r.steps as Step[],
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+};
+
+export const approvalStore: Store<typeof governanceApprovals> = {
+  model: 'governanceApproval',
+  render: renderApproval,
+  create: async ({ db, who, body }) => {
+    const chain = await db.approvalChain.findFirst({ where: { id: body.chainId } });
+    if (!chain) throw invalid('chainId', `Approval chain ${body.chainId} does not exist in this tenant.`);
+    const active = new Set(
+      (await db.stakeholderUser.findMany({ where: { id: { in: chain.approverIds }, status: 'active' }, select: { id: true } })).map(
+        (u) => u.id,
+      ),
+    );
+    const gone = chain.approverIds.find((id) => !active.has(id));
+    if (gone) throw invalid('chainId', `Approver ${gone} of chain ${chain.id} is not an active person: the chain cannot be walked.`);
+    return {
+      subject: body.subject,
+      chainId: chain.id,
+      approverIds: chain.approverIds,
+      currentStep: 1,
+      status: 'pending',
+      steps: [],
+      createdBy: who.actor,
+    };
+  },
+  auditData: (a) => ({ subject: a.subject, chainId: a.chainId, approverIds: a.approverIds }),
+};
+
+/**
+ * Takes the current step of a pending approval: the acting person must be the step's approver or
+ * hold a delegation from them in force now; neither may have an open conflict of interest on the
+ * subject. Approving the last step approves the whole; a rejection ends it.
+ */
+export async function decideApproval(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  verb: 'approve' | 'reject',
+  body: { approverId: string; comment?: string | undefined },
+): Promise<Approval> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await db.governanceApproval.findFirst({ where: { id } });
+    if (!row) throw new ApiError('not_found', `Approval ${id} was not found.`);
+    if (row.status !== 'pending') throw stateConflict('Approval', id, row.status, verb, 'pending');
+    const step = row.currentStep;
+    const approver = row.approverIds[step - 1] as string;
+    const acting = await db.stakeholderUser.findFirst({ where: { id: body.approverId }, select: { id: true, status: true } });
+    if (!acting) throw invalid('approverId', `Person ${body.approverId} does not exist in this tenant.`);
+    if (acting.status !== 'active') {
+      throw new ApiError('forbidden', `Person ${body.approverId} is ${acting.status} and cannot act on approvals.`, [
+        { field: 'approverId', issue: 'invalid_value', message: 'inactive' },
+      ]);
+    }
+    const now = new Date();
+    let delegationId: string | null = null;
+    if (body.approverId !== approver) {
+      const delegation = await db.governanceDelegation.findFirst({
+        where: {
+          fromPersonId: approver,
+          toPersonId: body.approverId,
+          status: 'active',
+          scope: { in: ['approvals', 'all'] },
+          validFrom: { lte: now },
+          validUntil: { gt: now },
+        },
+        orderBy: { id: 'asc' },
+        select: { id: true },
+      });
+      if (!delegation) {
+        throw new ApiError(
+          'forbidden',
+          `Step ${step} of approval ${id} is ${approver}'s to take; ${body.approverId} is not that approver and holds no delegation from them in force now.`,
+          [{ field: 'approverId', issue: 'invalid_value', message: `expected ${approver} or a delegate in force` }],
+        );
+      }
+      delegationId = delegation.id;
+    }
+    const conflict = await db.governanceConflict.findFirst({
+      where: { personId: { in: [approver, body.approverId] }, status: 'open', subject: { equals: row.subject, mode: 'insensitive' } },
+      orderBy: { id: 'asc' },
+      select: { id: true, personId: true },
+    });
+    if (conflict) {
+      throw new ApiError(
+        'conflict',
+        `${conflict.personId} has an open conflict of interest on "${row.subject}" (${conflict.id}): the approval cannot be decided by them until it is managed or closed.`,
+        [{ field: 'approverId', issue: 'invalid_value', message: `open conflict of interest: ${conflict.id}` }],
+      );
+    }
+    const last = step === row.approverIds.length;
+    const status = verb === 'reject' ? 'rejected' : last ? 'approved' : 'pending';
+    const entry: Step = {
+      step,
+      approverId: approver,
+      actedBy: body.approverId,
+      delegationId,
+      decision: verb === 'approve' ? 'approved' : 'rejected',
+      comment: body.comment ?? null,
+      at: iso(now),
+    };
+    // Conditional on the step read: a concurrent decision makes this one a conflict.
+    const updated = await db.governanceApproval.updateMany({
+      where: { id, status: 'pending', currentStep: step },
+      data: {
+        status,
+        currentStep: status === 'pending' ? step + 1 : step,
+        steps: [...(row.steps as Step[]), entry],
+        updatedAt: now,
+      },
+    });
+    if (updated.count === 0) throw new ApiError('conflict', `Approval ${id} changed meanwhile; read it again.`);
+    const out = renderApproval((await db.governanceApproval.findFirst({ where: { id } })) as ApprovalRow);
+    const action =
+      verb === 'reject'
+        ? GOVERNANCE_APPROVAL_ACTIONS.rejected
+        : last
+          ? GOVERNANCE_APPROVAL_ACTIONS.approved
+          : GOVERNANCE_APPROVAL_ACTIONS.stepApproved;
+    await recordChange(tx, {
+      ...who,
+      action,
+      resourceType: 'svc.governance.approval',
+      resourceId: id,
+      data: { step, approverId: approver, actedBy: body.approverId, delegationId, from: 'pending', to: status, comment: entry.comment },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- board meetings
+
+type Meeting = z.infer<typeof GovernanceBoardMeeting>;
+
+const renderMeeting = (r: MeetingRow): Meeting => ({
+  object: 'svc.governance.board_meeting',
+  id: r.id,
+  title: r.title,
+  scheduledFor: iso(r.scheduledFor),
+  attendeeIds: r.attendeeIds,
+  status: r.status as Meeting['status'],
+  minutes: r.minutes,
+  minutesRecordedAt: r.minutesAt ? iso(r.minutesAt) : null,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export const boardMeetingStore: Store<typeof governanceBoardMeetings> = {
+  model: 'governanceBoardMeeting',
+  render: renderMeeting,
+  create: async ({ db, who, body }) => {
+    const attendeeIds = body.attendeeIds ?? [];
+    const dup = attendeeIds.findIndex((a, i) => attendeeIds.indexOf(a) !== i);
+    if (dup >= 0) throw invalid(`attendeeIds[${dup}]`, `${attendeeIds[dup]} is named twice.`);
+    if (attendeeIds.length) {
+      const known = new Set(
+        (await db.stakeholderUser.findMany({ where: { id: { in: attendeeIds } }, select: { id: true } })).map((u) => u.id),
+      );
+      const i = attendeeIds.findIndex((a) => !known.has(a));
+      if (i >= 0) throw invalid(`attendeeIds[${i}]`, `Person ${attendeeIds[i]} does not exist in this tenant.`);
+    }
+    return { title: body.title, scheduledFor: new Date(body.scheduledFor), attendeeIds, status: 'scheduled', createdBy: who.actor };
+  },
+  auditData: (m) => ({ title: m.title, scheduledFor: m.scheduledFor }),
+  transitions: {
+    approve_minutes: (row: MeetingRow) => {
+      if (!row.minutes) {
+        throw new ApiError('conflict', `Board meeting ${row.id} is held but has no minutes recorded; record them before approving.`, [
+          { field: 'minutes', issue: 'missing', message: 'no minutes recorded' },
+        ]);
+      }
+      return {};
+    },
+  },
+};
+
+async function heldMeeting(db: Tx, id: string, action: string): Promise<MeetingRow> {
+  const meeting = await db.governanceBoardMeeting.findFirst({ where: { id } });
+  if (!meeting) throw new ApiError('not_found', `Board meeting ${id} was not found.`);
+  if (meeting.status !== 'held') throw stateConflict('Board meeting', id, meeting.status, action, 'held');
+  return meeting;
+}
+
+/** Records (or replaces) the minutes of a held meeting. */
+export async function recordMinutes(prisma: Prisma, who: Actor, id: string, text: string): Promise<Meeting> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const before = await heldMeeting(db, id, 'recording minutes');
+    const now = new Date();
+    const updated = await db.governanceBoardMeeting.updateMany({
+      where: { id, status: 'held' },
+      data: { minutes: text, minutesAt: now, updatedAt: now },
+    });
+    if (updated.count === 0) throw new ApiError('conflict', `Board meeting ${id} changed meanwhile; read it again.`);
+    const out = renderMeeting((await db.governanceBoardMeeting.findFirst({ where: { id } })) as MeetingRow);
+    await recordChange(tx, {
+      ...who,
+      action: 'board_meeting.minutes_recorded',
+      resourceType: 'svc.governance.board_meeting',
+      resourceId: id,
+      data: { length: text.length, replaced: before.minutes !== null },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+type Decision = z.infer<typeof GovernanceBoardDecision>;
+
+const renderDecision = (r: DecisionRow): Decision => ({
+  object: 'svc.governance.board_decision',
+  id: r.id,
+  meetingId: r.meetingId,
+  title: r.title,
+  decisionType: r.decisionType,
+  outcome: r.outcome as Decision['outcome'],
+  votesFor: r.votesFor,
+  votesAgainst: r.votesAgainst,
+  abstentions: r.abstentions,
+  notes: r.notes,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+export async function createDecision(
+  prisma: Prisma,
+  who: Actor,
+  meetingId: string,
+  body: {
+    title: string;
+    decisionType?: string | undefined;
+    outcome: Decision['outcome'];
+    votesFor?: number | undefined;
+    votesAgainst?: number | undefined;
+    abstentions?: number | undefined;
+    notes?: string | undefined;
+  },
+): Promise<Decision> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    await heldMeeting(db, meetingId, 'recording a decision');
+    const row = await tx.governanceBoardDecision.create({
+      data: {
+        id: newId('gdc'),
+        tenantId: who.tenantId,
+        meetingId,
+        title: body.title,
+        decisionType: body.decisionType ?? null,
+        outcome: body.outcome,
+        votesFor: body.votesFor ?? null,
+        votesAgainst: body.votesAgainst ?? null,
+        abstentions: body.abstentions ?? null,
+        notes: body.notes ?? null,
+        createdBy: who.actor,
+        createdAt: new Date(),
+      },
+    });
+    const out = renderDecision(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'board_decision.created',
+      resourceType: 'svc.governance.board_decision',
+      resourceId: row.id,
+      data: { meetingId, title: out.title, outcome: out.outcome },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function listDecisions(
+  prisma: Prisma,
+  tenantId: string,
+  meetingId: string,
+  query: { limit: number; cursor?: string | undefined },
+): Promise<{ data: Decision[]; cursor: string | null }> {
+  const db = scopeToTenant(prisma, tenantId);
+  const meeting = await db.governanceBoardMeeting.findFirst({ where: { id: meetingId }, select: { id: true } });
+  if (!meeting) throw new ApiError('not_found', `Board meeting ${meetingId} was not found.`);
+  const { cursor, limit } = query;
+  return keysetList(db.governanceBoardDecision, { limit, ...(cursor ? { cursor } : {}) }, { where: { meetingId }, render: renderDecision });
+}
+
+// ---------------------------------------------------------------- delegations
+
+const inForce = (r: { status: string; validFrom: Date; validUntil: Date }, at: Date) =>
+  r.status === 'active' && r.validFrom.getTime() <= at.getTime() && at.getTime() < r.validUntil.getTime();
+
+const renderDelegation = (r: DelegationRow): z.infer<typeof GovernanceDelegation> => ({
+  object: 'svc.governance.delegation',
+  id: r.id,
+  fromPersonId: r.fromPersonId,
+  toPersonId: r.toPersonId,
+  scope: r.scope as 'approvals',
+  validFrom: iso(r.validFrom),
+  validUntil: iso(r.validUntil),
+  status: r.status as 'active' | 'revoked',
+  inForce: inForce(r, new Date()),
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export const delegationStore: Store<typeof governanceDelegations> = {
+  model: 'governanceDelegation',
+  render: renderDelegation,
+  create: async ({ db, who, body }) => {
+    await requirePerson(db, 'fromPersonId', body.fromPersonId);
+    await requireActivePerson(db, 'toPersonId', body.toPersonId);
+    return {
+      fromPersonId: body.fromPersonId,
+      toPersonId: body.toPersonId,
+      scope: body.scope,
+      validFrom: new Date(body.validFrom),
+      validUntil: new Date(body.validUntil),
+      status: 'active',
+      createdBy: who.actor,
+    };
+  },
+  auditData: (d) => ({
+    fromPersonId: d.fromPersonId,
+    toPersonId: d.toPersonId,
+    scope: d.scope,
+    validFrom: d.validFrom,
+    validUntil: d.validUntil,
+  }),
+};
+
+// ---------------------------------------------------------------- conflicts of interest
+
+export const conflictStore: Store<typeof governanceConflicts> = {
+  model: 'governanceConflict',
+  render: (r: ConflictRow): z.infer<typeof GovernanceConflict> => ({
+    object: 'svc.governance.conflict',
+    id: r.id,
+    personId: r.personId,
+    subject: r.subject,
+    description: r.description,
+    status: r.status as 'open' | 'managed' | 'closed',
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  }),
+  create: async ({ db, who, body }) => {
+    await requirePerson(db, 'personId', body.personId);
+    return { personId: body.personId, subject: body.subject, description: body.description ?? null, status: 'open', createdBy: who.actor };
+  },
+  auditData: (c) => ({ personId: c.personId, subject: c.subject }),
+};
+
+// ---------------------------------------------------------------- organisation-wide RACI
+
+/** The RACI chart of every system the tenant's active assignments or assessments name. */
+export async function orgRaci(prisma: Prisma, tenantId: string): Promise<z.infer<typeof GovernanceOrgRaci>> {
+  const db = scopeToTenant(prisma, tenantId);
+  const [input, assessed] = await Promise.all([
+    loadRaciInput(prisma, tenantId),
+    db.assessment.findMany({ select: { systemId: true }, distinct: ['systemId'] }),
+  ]);
+  const systemIds = [
+    ...new Set([...input.systemIds, ...assessed.map((a) => a.systemId).filter((s): s is string => typeof s === 'string')]),
+  ].sort();
+  const systems = systemIds.map((systemId) => ({ systemId, ...computeRaci(input, systemId) }));
+  const gaps = systems.flatMap((s) => s.gaps.map((g) => ({ systemId: s.systemId, ...g })));
+  return {
+    object: 'svc.governance.raci',
+    systems,
+    gaps,
+    totals: { systems: systems.length, rows: systems.reduce((n, s) => n + s.data.length, 0), gaps: gaps.length },
+    computedAt: iso(new Date()),
+  };
+}
+
+// ---------------------------------------------------------------- snapshots
+
+type Snapshot = z.infer<typeof GovernanceSnapshot>;
+type State = z.infer<typeof GovernanceState>;
+
+const renderSnapshot = (r: SnapshotRow): Snapshot => ({
+  object: 'svc.governance.snapshot',
+  id: r.id,
+  version: r.version,
+  hash: r.hash,
+  previousHash: r.previousHash,
+  changed: r.hash !== r.previousHash,
+  state: r.state as State,
+  note: r.note,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+export const snapshotStore: Store<typeof governanceSnapshots> = { model: 'governanceSnapshot', render: renderSnapshot };
+
+const CAP = 10_000;
+
+/** The tenant's governance state as exported by a snapshot, every list by id. */
+export async function governanceState(prisma: Prisma, tenantId: string, at: Date): Promise<State> {
+  const db = scopeToTenant(prisma, tenantId);
+  const byId = { orderBy: { id: 'asc' as const }, take: CAP };
+  const [people, roles, chains, assignments, delegations, rights, conflicts] = await Promise.all([
+    db.stakeholderUser.findMany({ ...byId, select: { id: true, name: true, email: true, status: true, roleIds: true } }),
+    db.stakeholderRole.findMany({ ...byId, select: { id: true, name: true, description: true } }),
+    db.approvalChain.findMany({ ...byId, select: { id: true, name: true, approverIds: true } }),
+    db.stakeholderAssignment.findMany({
+      ...byId,
+      where: { status: 'active' },
+      select: { id: true, personId: true, roleId: true, raci: true, systemId: true, control: true },
+    }),
+    db.governanceDelegation.findMany({ ...byId, where: { status: 'active', validFrom: { lte: at }, validUntil: { gt: at } } }),
+    db.governanceDecisionRight.findMany({
+      ...byId,
+      where: { status: 'active' },
+      select: { id: true, decisionType: true, roleId: true, personId: true, maxAmountEur: true },
+    }),
+    db.governanceConflict.findMany({ ...byId, where: { status: 'open' }, select: { id: true, personId: true, subject: true } }),
+  ]);
+  return {
+    people,
+    roles,
+    approvalChains: chains,
+    assignments,
+    delegations: delegations.map((d) => ({
+      id: d.id,
+      fromPersonId: d.fromPersonId,
+      toPersonId: d.toPersonId,
+      scope: d.scope,
+      validFrom: iso(d.validFrom),
+      validUntil: iso(d.validUntil),
+    })),
+    decisionRights: rights,
+    openConflicts: conflicts,
+  };
+}
+
+/** Stores the tenant's next snapshot of its governance state, hashed (see appendVersion). */
+export async function createSnapshot(
+  database: Database,
+  who: Actor,
+  body: { note?: string | undefined },
+  res: Response,
+): Promise<Snapshot> {
+  const at = new Date();
+  const state = await governanceState(database.prisma, who.tenantId, at);
+  const hash = canonicalHash(state);
+  return appendVersion<{ version: number; hash: string }, Snapshot>(database, who, res, {
+    model: 'governanceSnapshot',
+    id: newId('gsn'),
+    action: GOVERNANCE_SNAPSHOT_ACTION,
+    resourceType: 'svc.governance.snapshot',
+    previousColumns: '"version", "hash"',
+    build: (previous) => ({
+      hash,
+      previousHash: previous?.hash ?? null,
+      state,
+      note: body.note ?? null,
+      createdBy: who.actor,
+      createdAt: at,
+    }),
+    render: (row) => renderSnapshot(row as Row & SnapshotRow),
+    eventData: (r) => ({ version: r.version, hash: r.hash, previousHash: r.previousHash }),
+  });
+}

@@ -1,0 +1,568 @@
+import {
+  GPAI_SYSTEMIC_RISK_FLOPS,
+  type GpaiCopyrightPolicy,
+  type GpaiDataSource,
+  type GpaiDocument,
+  type GpaiEnergyDisclosure,
+  type GpaiSummary,
+  type GpaiSummaryVersion,
+  type GpaiTemplate,
+  type gpaiCopyrightPolicies,
+  type gpaiDataSources,
+  type gpaiEnergyDisclosures,
+  type gpaiSummaries,
+  type UpdateGpaiSummaryBody,
+} from '@svc/contract';
+import { z } from 'zod';
+import { dataFile } from '../../content/data-file.ts';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { decodeCursor, toPage } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type { Store } from '../../kit.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+
+/**
+ * The gpai_summary rail: training-content summaries (AI Act Art. 53(1)(d)) following the sections
+ * of the Commission's template (data: `content/gpai-summary/template.json`), their data sources,
+ * copyright policy and energy disclosure. Completeness is computed from the records each section
+ * names; the Art. 51(2) flag from the disclosed compute.
+ */
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+// ---------------------------------------------------------------- template (data)
+
+const FILLED_BY = /^(summary\.(provider|model|modalities|illegal-content)|data-sources(:[a-z_]+(,[a-z_]+)*)?|copyright-policy)$/;
+
+export const GpaiTemplateSchema = z
+  .strictObject({
+    version: z.string().regex(/^\d+\.\d+\.\d+$/),
+    title: z.string().min(10),
+    publisher: z.string().min(3),
+    published: z.string().min(4),
+    legalBasis: z.string().min(5),
+    description: z.string().min(20),
+    sections: z
+      .array(
+        z.strictObject({
+          id: z.string().regex(/^[a-z]+\.[a-z-]+$/),
+          number: z.string().regex(/^\d+(\.\d+)?$/),
+          title: z.string().min(3),
+          content: z.string().min(10),
+          source: z.string().min(10),
+          required: z.boolean(),
+          filledBy: z.string().regex(FILLED_BY),
+        }),
+      )
+      .min(1),
+  })
+  .superRefine((d, ctx) => {
+    const ids = d.sections.map((s) => s.id);
+    for (const [i, id] of ids.entries())
+      if (ids.indexOf(id) !== i) ctx.addIssue({ code: 'custom', path: ['sections', i, 'id'], message: `${id} twice` });
+    if (!d.sections.some((s) => s.required)) ctx.addIssue({ code: 'custom', path: ['sections'], message: 'no required section' });
+  });
+export type GpaiTemplateData = z.infer<typeof GpaiTemplateSchema>;
+
+/** The sections of the Commission's template (`content/gpai-summary/template.json`). */
+export const GPAI_TEMPLATE = dataFile('gpai-summary/template.json', GpaiTemplateSchema);
+export const GPAI_TEMPLATE_PATH = GPAI_TEMPLATE.path;
+export const readGpaiTemplate = GPAI_TEMPLATE.read;
+/** The template of the content folder in use, read and checked once per file. */
+export const gpaiTemplate = GPAI_TEMPLATE.current;
+const templateVersion = GPAI_TEMPLATE.versionKey;
+
+export function renderTemplate(): z.infer<typeof GpaiTemplate> {
+  const t = gpaiTemplate();
+  return {
+    object: 'svc.gpai_summary.template',
+    version: templateVersion(),
+    title: t.title,
+    publisher: t.publisher,
+    published: t.published,
+    legalBasis: t.legalBasis,
+    sections: t.sections.map((s) => ({ ...s })),
+  };
+}
+
+// ---------------------------------------------------------------- rows
+
+interface SummaryRow {
+  id: string;
+  modelName: string;
+  modelVersion: string;
+  provider: unknown;
+  placedOnMarketAt: string | null;
+  modalities: string[];
+  trainingDataSize: unknown;
+  illegalContentMeasures: string | null;
+  status: string;
+  version: number;
+  publishedVersion: number | null;
+  publishedAt: Date | null;
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface SourceRow {
+  id: string;
+  summaryId: string;
+  type: string;
+  name: string;
+  description: string;
+  size: string | null;
+  collectedFrom: string | null;
+  collectedTo: string | null;
+  licence: string | null;
+  crawler: unknown;
+  topDomains: string[];
+  summaryVersion: number;
+  createdBy: string;
+  createdAt: Date;
+}
+
+interface PolicyRow {
+  id: string;
+  summaryId: string;
+  version: number;
+  optOutMethods: string[];
+  description: string;
+  complaintContact: string;
+  policyUrl: string | null;
+  effectiveFrom: string;
+  createdBy: string;
+  createdAt: Date;
+}
+
+interface EnergyRow {
+  id: string;
+  summaryId: string;
+  energyMwh: number | null;
+  energyBasis: string;
+  method: string;
+  computeFlops: number;
+  trainingTimeHours: number | null;
+  createdBy: string;
+  createdAt: Date;
+}
+
+type Summary = z.infer<typeof GpaiSummary>;
+
+export const renderSummary = (r: SummaryRow): Summary => ({
+  object: 'svc.gpai_summary.summary',
+  id: r.id,
+  modelName: r.modelName,
+  modelVersion: r.modelVersion,
+  provider: r.provider as Summary['provider'],
+  placedOnMarketAt: r.placedOnMarketAt,
+  modalities: (r.modalities ?? []) as Summary['modalities'],
+  trainingDataSize: (r.trainingDataSize ?? []) as Summary['trainingDataSize'],
+  illegalContentMeasures: r.illegalContentMeasures,
+  status: r.status as Summary['status'],
+  version: r.version,
+  publishedVersion: r.publishedVersion,
+  publishedAt: r.publishedAt ? iso(r.publishedAt) : null,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export const renderSource = (r: SourceRow): z.infer<typeof GpaiDataSource> => ({
+  object: 'svc.gpai_summary.data_source',
+  id: r.id,
+  summaryId: r.summaryId,
+  type: r.type as z.infer<typeof GpaiDataSource>['type'],
+  name: r.name,
+  description: r.description,
+  size: r.size,
+  collectedFrom: r.collectedFrom,
+  collectedTo: r.collectedTo,
+  licence: r.licence,
+  crawler: (r.crawler ?? null) as z.infer<typeof GpaiDataSource>['crawler'],
+  topDomains: r.topDomains ?? [],
+  summaryVersion: r.summaryVersion,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+const COPYRIGHT_SOURCE = 'Regulation (EU) 2024/1689 Art. 53(1)(c)';
+
+export const renderPolicy = (r: PolicyRow): z.infer<typeof GpaiCopyrightPolicy> => ({
+  object: 'svc.gpai_summary.copyright_policy',
+  id: r.id,
+  summaryId: r.summaryId,
+  version: r.version,
+  optOutMethods: (r.optOutMethods ?? []) as z.infer<typeof GpaiCopyrightPolicy>['optOutMethods'],
+  description: r.description,
+  complaintContact: r.complaintContact,
+  policyUrl: r.policyUrl,
+  effectiveFrom: r.effectiveFrom,
+  source: COPYRIGHT_SOURCE,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+const ENERGY_SOURCES = ['Regulation (EU) 2024/1689 Annex XI Section 1 point 2(d) and (e)', 'Regulation (EU) 2024/1689 Art. 51(2)'];
+
+/** Art. 51(2): presumed high-impact capabilities when the cumulative training compute is greater than 10^25 FLOPs. */
+export const systemicRiskPresumed = (flops: number) => flops > GPAI_SYSTEMIC_RISK_FLOPS;
+
+export const renderEnergy = (r: EnergyRow): z.infer<typeof GpaiEnergyDisclosure> => ({
+  object: 'svc.gpai_summary.energy_disclosure',
+  id: r.id,
+  summaryId: r.summaryId,
+  energyMwh: r.energyMwh,
+  energyBasis: r.energyBasis as z.infer<typeof GpaiEnergyDisclosure>['energyBasis'],
+  method: r.method,
+  computeFlops: r.computeFlops,
+  trainingTimeHours: r.trainingTimeHours,
+  systemicRiskPresumed: systemicRiskPresumed(r.computeFlops),
+  thresholdFlops: GPAI_SYSTEMIC_RISK_FLOPS,
+  sources: ENERGY_SOURCES,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+// ---------------------------------------------------------------- checks
+
+const invalid = (field: string, message: string) =>
+  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
+
+function checkModalities(modalities: string[] | undefined, sizes: { modality: string }[] | undefined): void {
+  const mods = modalities ?? [];
+  const dup = mods.findIndex((m, i) => mods.indexOf(m) !== i);
+  if (dup >= 0) throw invalid(`modalities[${dup}]`, `${mods[dup]} is named twice.`);
+  for (const [i, s] of (sizes ?? []).entries()) {
+    if (!mods.includes(s.modality)) throw invalid(`trainingDataSize[${i}].modality`, `${s.modality} is not among the modalities.`);
+    if ((sizes ?? []).findIndex((x) => x.modality === s.modality) !== i)
+      throw invalid(`trainingDataSize[${i}].modality`, `${s.modality} is given twice.`);
+  }
+}
+
+/** The summary a data source, policy or disclosure is attached to: 422 when unknown, 409 unless a draft. */
+async function draftSummary(db: Tx, id: string): Promise<SummaryRow> {
+  const row = (await db.gpaiSummary.findFirst({ where: { id } })) as SummaryRow | null;
+  if (!row) throw invalid('summaryId', `Summary ${id} does not exist in this tenant.`);
+  if (row.status !== 'draft') {
+    throw new ApiError(
+      'conflict',
+      `Summary ${id} is ${row.status} (version ${row.version}); change it first, which opens version ${row.version + 1} as a draft.`,
+      [{ field: 'status', issue: 'invalid_value', message: `current state: ${row.status}` }],
+    );
+  }
+  return row;
+}
+
+// ---------------------------------------------------------------- stores
+
+export const summaryStore: Store<typeof gpaiSummaries> = {
+  model: 'gpaiSummary',
+  render: renderSummary,
+  create: async ({ db, who, body }) => {
+    checkModalities(body.modalities, body.trainingDataSize);
+    const taken = await db.gpaiSummary.findFirst({
+      where: { modelName: { equals: body.modelName, mode: 'insensitive' }, modelVersion: body.modelVersion },
+      select: { id: true },
+    });
+    if (taken) {
+      throw new ApiError('conflict', `A summary of ${body.modelName} ${body.modelVersion} exists: ${taken.id}.`, [
+        { field: 'modelName', issue: 'invalid_value', message: 'taken' },
+      ]);
+    }
+    return {
+      modelName: body.modelName,
+      modelVersion: body.modelVersion,
+      provider: body.provider,
+      placedOnMarketAt: body.placedOnMarketAt ?? null,
+      modalities: body.modalities ?? [],
+      trainingDataSize: body.trainingDataSize ?? [],
+      illegalContentMeasures: body.illegalContentMeasures ?? null,
+      status: 'draft',
+      version: 1,
+      publishedVersion: null,
+      publishedAt: null,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (s) => ({ modelName: s.modelName, modelVersion: s.modelVersion }),
+};
+
+export const dataSourceStore: Store<typeof gpaiDataSources> = {
+  model: 'gpaiDataSource',
+  render: renderSource,
+  create: async ({ db, who, body }) => {
+    const summary = await draftSummary(db, body.summaryId);
+    if (body.type === 'crawled') {
+      if (!body.crawler) throw invalid('crawler', 'Crawled data needs its crawler (template section 2.3).');
+      if (!body.topDomains?.length)
+        throw invalid('topDomains', 'Crawled data needs at least one of its most relevant domains (template section 2.3).');
+    } else {
+      if (body.crawler) throw invalid('crawler', `A crawler is given for crawled data only, not ${body.type}.`);
+      if (body.topDomains?.length) throw invalid('topDomains', `Domains are given for crawled data only, not ${body.type}.`);
+    }
+    if (body.collectedFrom && body.collectedTo && body.collectedTo < body.collectedFrom) {
+      throw invalid('collectedTo', 'The collection period ends before it starts.');
+    }
+    return {
+      summaryId: summary.id,
+      type: body.type,
+      name: body.name,
+      description: body.description,
+      size: body.size ?? null,
+      collectedFrom: body.collectedFrom ?? null,
+      collectedTo: body.collectedTo ?? null,
+      licence: body.licence ?? null,
+      crawler: body.crawler ?? null,
+      topDomains: [...new Set(body.topDomains ?? [])],
+      summaryVersion: summary.version,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (s) => ({ summaryId: s.summaryId, type: s.type, name: s.name }),
+};
+
+export const copyrightPolicyStore: Store<typeof gpaiCopyrightPolicies> = {
+  model: 'gpaiCopyrightPolicy',
+  render: renderPolicy,
+  create: async ({ db, who, body }) => {
+    const summary = await draftSummary(db, body.summaryId);
+    const dup = body.optOutMethods.findIndex((m, i) => body.optOutMethods.indexOf(m) !== i);
+    if (dup >= 0) throw invalid(`optOutMethods[${dup}]`, `${body.optOutMethods[dup]} is named twice.`);
+    const previous = await db.gpaiCopyrightPolicy.count({ where: { summaryId: summary.id } });
+    return {
+      summaryId: summary.id,
+      version: previous + 1,
+      optOutMethods: body.optOutMethods,
+      description: body.description,
+      complaintContact: body.complaintContact,
+      policyUrl: body.policyUrl ?? null,
+      effectiveFrom: body.effectiveFrom ?? new Date().toISOString().slice(0, 10),
+      createdBy: who.actor,
+    };
+  },
+  auditData: (p) => ({ summaryId: p.summaryId, version: p.version, optOutMethods: p.optOutMethods }),
+};
+
+export const energyStore: Store<typeof gpaiEnergyDisclosures> = {
+  model: 'gpaiEnergyDisclosure',
+  render: renderEnergy,
+  create: async ({ db, who, body }) => {
+    const summary = await draftSummary(db, body.summaryId);
+    if (body.energyBasis === 'unknown' && body.energyMwh !== undefined) {
+      throw invalid('energyMwh', 'Energy is unknown: give no value (the method says how compute stands in for it).');
+    }
+    if (body.energyBasis !== 'unknown' && body.energyMwh === undefined) {
+      throw invalid('energyMwh', `Energy ${body.energyBasis}: give the value in MWh.`);
+    }
+    return {
+      summaryId: summary.id,
+      energyMwh: body.energyMwh ?? null,
+      energyBasis: body.energyBasis,
+      method: body.method,
+      computeFlops: body.computeFlops,
+      trainingTimeHours: body.trainingTimeHours ?? null,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (e) => ({ summaryId: e.summaryId, computeFlops: e.computeFlops, systemicRiskPresumed: e.systemicRiskPresumed }),
+};
+
+// ---------------------------------------------------------------- document and completeness
+
+type Document = z.infer<typeof GpaiDocument>;
+
+/** The summary following the template's sections, each filled (or not) from the records. */
+export async function buildDocument(db: Tx, row: SummaryRow, now = new Date()): Promise<Document> {
+  const [sources, policy, energy] = await Promise.all([
+    db.gpaiDataSource.findMany({ where: { summaryId: row.id }, orderBy: { id: 'asc' } }) as Promise<SourceRow[]>,
+    db.gpaiCopyrightPolicy.findFirst({ where: { summaryId: row.id }, orderBy: { version: 'desc' } }) as Promise<PolicyRow | null>,
+    db.gpaiEnergyDisclosure.findFirst({ where: { summaryId: row.id }, orderBy: { id: 'desc' } }) as Promise<EnergyRow | null>,
+  ]);
+  const s = renderSummary(row);
+  const fill = (filledBy: string): { filled: boolean; content: unknown } => {
+    switch (filledBy) {
+      case 'summary.provider':
+        return { filled: Boolean(s.provider?.name && s.provider?.contact), content: s.provider };
+      case 'summary.model':
+        return {
+          filled: Boolean(s.modelName && s.modelVersion),
+          content: { modelName: s.modelName, modelVersion: s.modelVersion, placedOnMarketAt: s.placedOnMarketAt },
+        };
+      case 'summary.modalities': {
+        const sized = new Set(s.trainingDataSize.map((t) => t.modality));
+        return {
+          filled: s.modalities.length > 0 && s.modalities.every((m) => sized.has(m)),
+          content: { modalities: s.modalities, trainingDataSize: s.trainingDataSize },
+        };
+      }
+      case 'summary.illegal-content':
+        return { filled: Boolean(s.illegalContentMeasures), content: s.illegalContentMeasures };
+      case 'copyright-policy':
+        return { filled: Boolean(policy && policy.optOutMethods.length > 0), content: policy ? renderPolicy(policy) : null };
+      default: {
+        const types = filledBy.startsWith('data-sources:') ? filledBy.slice('data-sources:'.length).split(',') : undefined;
+        const matching = sources.filter((x) => !types || types.includes(x.type)).map(renderSource);
+        return { filled: matching.length > 0, content: matching };
+      }
+    }
+  };
+  const sections = gpaiTemplate().sections.map((sec) => {
+    const f = fill(sec.filledBy);
+    return {
+      id: sec.id,
+      number: sec.number,
+      title: sec.title,
+      required: sec.required,
+      filled: f.filled,
+      content: f.content,
+      source: sec.source,
+    };
+  });
+  const missing = sections.filter((x) => x.required && !x.filled).map((x) => x.id);
+  return {
+    object: 'svc.gpai_summary.document',
+    summaryId: row.id,
+    version: row.version,
+    templateVersion: templateVersion(),
+    complete: missing.length === 0,
+    missing,
+    sections,
+    systemicRiskPresumed: energy ? systemicRiskPresumed(energy.computeFlops) : null,
+    generatedAt: now.toISOString(),
+  };
+}
+
+async function summaryRow(db: Tx, id: string): Promise<SummaryRow> {
+  const row = (await db.gpaiSummary.findFirst({ where: { id } })) as SummaryRow | null;
+  if (!row) throw new ApiError('not_found', `Summary ${id} was not found.`);
+  return row;
+}
+
+export async function document(prisma: Prisma, tenantId: string, id: string): Promise<Document> {
+  const db = scopeToTenant(prisma, tenantId);
+  return buildDocument(db, await summaryRow(db, id));
+}
+
+/** Writes the row only if it was not changed since it was read (`updatedAt`), else 409 to retry. */
+async function saveSummary(db: Tx, row: SummaryRow, data: Record<string, unknown>): Promise<SummaryRow> {
+  const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
+  const res = await db.gpaiSummary.updateMany({
+    where: { id: row.id, updatedAt: row.updatedAt, status: row.status },
+    data: { ...data, updatedAt },
+  });
+  if (res.count === 0) throw new ApiError('conflict', `Summary ${row.id} changed meanwhile; read it again and retry.`);
+  return summaryRow(db, row.id);
+}
+
+export async function updateSummary(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof UpdateGpaiSummaryBody>): Promise<Summary> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await summaryRow(db, id);
+    if (Object.values(body).every((v) => v === undefined)) {
+      throw new ApiError('validation_failed', 'Nothing to change: give at least one field.', [
+        { field: 'body', issue: 'missing', message: 'no field' },
+      ]);
+    }
+    const modalities = body.modalities ?? row.modalities;
+    const sizes = body.trainingDataSize ?? (row.trainingDataSize as { modality: string }[]);
+    if (body.modalities || body.trainingDataSize) checkModalities(modalities, sizes);
+    const data: Record<string, unknown> = {};
+    if (body.provider) data.provider = body.provider;
+    if (body.placedOnMarketAt) data.placedOnMarketAt = body.placedOnMarketAt;
+    if (body.modalities) data.modalities = body.modalities;
+    if (body.trainingDataSize) data.trainingDataSize = body.trainingDataSize;
+    if (body.illegalContentMeasures) data.illegalContentMeasures = body.illegalContentMeasures;
+    const reopened = row.status === 'published';
+    if (reopened) {
+      data.status = 'draft';
+      data.version = row.version + 1;
+    }
+    const out = renderSummary(await saveSummary(db, row, data));
+    await recordChange(tx, {
+      ...who,
+      action: 'gpai_summary.updated',
+      resourceType: 'svc.gpai_summary.summary',
+      resourceId: id,
+      data: { changed: Object.keys(data).filter((k) => k !== 'status' && k !== 'version'), version: out.version, newVersion: reopened },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function publishSummary(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<Summary> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await summaryRow(db, id);
+    if (row.status !== 'draft') {
+      throw new ApiError('conflict', `Summary ${id} is ${row.status}; publish is allowed from draft.`, [
+        { field: 'status', issue: 'invalid_value', message: `current state: ${row.status}` },
+      ]);
+    }
+    const now = new Date();
+    const doc = await buildDocument(db, row, now);
+    if (!doc.complete) {
+      throw new ApiError(
+        'validation_failed',
+        `Summary ${id} cannot be published: the template's required sections ${doc.missing.join(', ')} are not filled.`,
+        doc.missing.map((m) => ({
+          field: `sections.${m}`,
+          issue: 'missing',
+          message: gpaiTemplate().sections.find((s) => s.id === m)?.title ?? m,
+        })),
+      );
+    }
+    const saved = await saveSummary(db, row, { status: 'published', publishedVersion: row.version, publishedAt: now });
+    await db.gpaiSummaryVersion.create({
+      data: {
+        tenantId: who.tenantId,
+        summaryId: id,
+        version: row.version,
+        document: doc as object,
+        publishedBy: who.actor,
+        publishedAt: now,
+      },
+    });
+    const out = renderSummary(saved);
+    await recordChange(tx, {
+      ...who,
+      action: 'gpai_summary.published',
+      resourceType: 'svc.gpai_summary.summary',
+      resourceId: id,
+      data: { from: 'draft', to: 'published', version: row.version, ...(reason ? { reason } : {}) },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function versions(
+  prisma: Prisma,
+  tenantId: string,
+  id: string,
+  query: { limit: number; cursor?: string },
+): Promise<{ data: z.infer<typeof GpaiSummaryVersion>[]; cursor: string | null }> {
+  const db = scopeToTenant(prisma, tenantId);
+  await summaryRow(db, id);
+  const after = decodeCursor(query.cursor, 'number');
+  const rows = await db.gpaiSummaryVersion.findMany({
+    where: { summaryId: id, ...(after !== undefined ? { version: { lt: after } } : {}) },
+    orderBy: { version: 'desc' },
+    take: query.limit + 1,
+  });
+  return toPage(
+    rows,
+    query.limit,
+    (r) => r.version,
+    (r) => ({
+      object: 'svc.gpai_summary.version' as const,
+      summaryId: r.summaryId,
+      version: r.version,
+      publishedAt: iso(r.publishedAt),
+      publishedBy: r.publishedBy,
+      document: r.document as Document,
+    }),
+  );
+}

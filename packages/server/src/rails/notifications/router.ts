@@ -1,0 +1,67 @@
+import { contract, type NotificationChannelKind, notificationSubscriptions } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import type { Response } from 'express';
+import { serveResource } from '../../kit.ts';
+import * as ntf from '../../notifications/service.ts';
+import type { WebhookConfig } from '../../webhooks/config.ts';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+
+/**
+ * The notifications rail. The "user" a notification is for is the API key that calls: its id is
+ * the principal of the request, the subscriber of the subscriptions it creates, and the owner of
+ * its inbox and preferences. Channel URLs are checked like webhook targets (`allowPrivateTargets`).
+ */
+export function notificationsHandlers({ db }: RailDeps, webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'>) {
+  const { prisma } = db;
+  const allowPrivate = webhooks?.allowPrivateTargets ?? false;
+  const channel = (kind: NotificationChannelKind) => ({
+    list: async ({ query, res }: { query: { limit: number; cursor?: string; status?: string }; res: Response }) => ({
+      status: 200 as const,
+      body: (await ntf.listChannels(prisma, tenantOf(res).tenantId, kind, query)) as never,
+    }),
+    create: async ({ body, res }: { body: { name: string; url?: string; recipients?: string[] }; res: Response }) => ({
+      status: 201 as const,
+      body: (await ntf.createChannel(prisma, actor(res), kind, body, allowPrivate)) as never,
+    }),
+    get: async ({ params, res }: { params: { id: string }; res: Response }) => ({
+      status: 200 as const,
+      body: (await ntf.getChannel(prisma, tenantOf(res).tenantId, kind, params.id)) as never,
+    }),
+    disable: async ({ params, res }: { params: { id: string }; res: Response }) => ({
+      status: 200 as const,
+      body: (await ntf.setChannelStatus(prisma, actor(res), kind, params.id, 'disable')) as never,
+    }),
+    enable: async ({ params, res }: { params: { id: string }; res: Response }) => ({
+      status: 200 as const,
+      body: (await ntf.setChannelStatus(prisma, actor(res), kind, params.id, 'enable')) as never,
+    }),
+    deliveries: async ({
+      params,
+      query,
+      res,
+    }: {
+      params: { id: string };
+      query: { limit: number; cursor?: string; status?: string };
+      res: Response;
+    }) => ({
+      status: 200 as const,
+      body: await ntf.listDeliveries(prisma, tenantOf(res).tenantId, kind, params.id, query),
+    }),
+  });
+  return initServer().router(contract.notifications, {
+    inbox: {
+      list: async ({ query, res }) => ({ status: 200, body: await ntf.listInbox(prisma, actor(res), query) }),
+      counts: async ({ res }) => ({ status: 200, body: await ntf.inboxCounts(prisma, actor(res)) }),
+      get: async ({ params, res }) => ({ status: 200, body: await ntf.getNotification(prisma, actor(res), params.id) }),
+    },
+    markRead: async ({ body, res }) => ({ status: 200, body: await ntf.markRead(prisma, actor(res), body) }),
+    subscribe: serveResource(db, notificationSubscriptions, ntf.subscriptionStore),
+    preferences: {
+      get: async ({ res }) => ({ status: 200, body: await ntf.getPreferences(prisma, actor(res)) }),
+      put: async ({ body, res }) => ({ status: 200, body: await ntf.putPreferences(prisma, actor(res), body) }),
+    },
+    slack: channel('slack'),
+    teams: channel('teams'),
+    email: channel('email'),
+  });
+}

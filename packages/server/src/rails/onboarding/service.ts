@@ -1,0 +1,327 @@
+import type {
+  INDUSTRY_IDS,
+  Onboarding,
+  OnboardingChecklist,
+  OnboardingExport,
+  OnboardingMilestones,
+  OnboardingPhase,
+  OnboardingPlan,
+  OnboardingTask,
+} from '@svc/contract';
+import type { z } from 'zod';
+
+type Industry = (typeof INDUSTRY_IDS)[number];
+
+import type { Prisma, Tx } from '../../db/client.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type { Onboarding as OnboardingRow } from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { byPriority, type ProfileEntry, profileAssessments, profileEntry, resolveProfile } from '../profiles/service.ts';
+
+type Task = z.infer<typeof OnboardingTask>;
+type Phase = z.infer<typeof OnboardingPhase>;
+type Row = OnboardingRow;
+
+const OPEN = 'open';
+const DAY_MS = 86_400_000;
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * Every task of a profile in phases, before anything is left out: activate each framework (by
+ * priority), record evidence for each baseline control (one phase per priority), then create the
+ * assessments the frameworks call for. Empty phases are dropped; weeks count the phases left.
+ */
+async function fullPhases(shared: Tx, p: ProfileEntry): Promise<Phase[]> {
+  const { fwById, ctlById } = await resolveProfile(shared, p);
+  const phases: { name: string; tasks: Task[] }[] = [];
+  phases.push({
+    name: 'Activate frameworks',
+    tasks: byPriority(p.frameworks).map((f) => ({
+      id: `activate_framework:${f.id}`,
+      kind: 'activate_framework',
+      title: `Activate ${fwById.get(f.id)?.shortTitle ?? f.id}`,
+      framework: f.id,
+      controlId: null,
+      assessmentType: null,
+      priority: f.priority,
+      why: f.why,
+    })),
+  });
+  for (const priority of [1, 2, 3]) {
+    phases.push({
+      name: `Evidence for priority ${priority} baseline controls`,
+      tasks: p.controlBaseline
+        .filter((b) => b.priority === priority)
+        .map((b) => {
+          const c = ctlById.get(b.controlId);
+          return {
+            id: `collect_evidence:${b.controlId}`,
+            kind: 'collect_evidence',
+            title: `Record evidence for ${b.controlId}: ${c?.title ?? b.controlId}`,
+            framework: c?.framework ?? '',
+            controlId: b.controlId,
+            assessmentType: null,
+            priority: b.priority,
+            why: b.why,
+          };
+        }),
+    });
+  }
+  phases.push({
+    name: 'Run assessments',
+    tasks: profileAssessments(p).map((a) => ({
+      id: `run_assessment:${a.type}`,
+      kind: 'run_assessment',
+      title: `Create a ${a.type} assessment`,
+      framework: a.framework,
+      controlId: null,
+      assessmentType: a.type,
+      priority: a.priority,
+      why: a.why,
+    })),
+  });
+  return phases.filter((ph) => ph.tasks.length > 0).map((ph, i) => ({ week: i + 1, ...ph }));
+}
+
+/** When each task was done according to the tenant's data (absent: not done). */
+async function doneAt(db: Tx, tasks: readonly Task[]): Promise<Map<string, Date>> {
+  const frameworks = [...new Set(tasks.filter((t) => t.kind === 'activate_framework').map((t) => t.framework))];
+  const controls = tasks.flatMap((t) => (t.kind === 'collect_evidence' && t.controlId ? [t.controlId] : []));
+  const types = tasks.flatMap((t) => (t.kind === 'run_assessment' && t.assessmentType ? [t.assessmentType] : []));
+  const now = new Date();
+  const [activations, evidence, assessments] = await Promise.all([
+    frameworks.length === 0
+      ? []
+      : db.frameworkActivation.findMany({ where: { frameworkId: { in: frameworks } }, select: { frameworkId: true, createdAt: true } }),
+    controls.length === 0
+      ? []
+      : db.evidence.findMany({
+          where: { controlIds: { hasSome: controls }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+          select: { controlIds: true, createdAt: true },
+          orderBy: { createdAt: 'asc' },
+        }),
+    types.length === 0
+      ? []
+      : db.assessment.findMany({ where: { type: { in: types } }, select: { type: true, createdAt: true }, orderBy: { createdAt: 'asc' } }),
+  ]);
+  const done = new Map<string, Date>();
+  const first = (id: string, at: Date) => {
+    if (!done.has(id)) done.set(id, at);
+  };
+  for (const a of activations) first(`activate_framework:${a.frameworkId}`, a.createdAt);
+  for (const e of evidence) for (const c of e.controlIds) first(`collect_evidence:${c}`, e.createdAt);
+  for (const a of assessments) first(`run_assessment:${a.type}`, a.createdAt);
+  return done;
+}
+
+/** The phases with what is done left out, empty phases dropped and weeks renumbered. */
+function remaining(phases: readonly Phase[], done: ReadonlyMap<string, Date>): Phase[] {
+  return phases
+    .map((ph) => ({ ...ph, tasks: ph.tasks.filter((t) => !done.has(t.id)) }))
+    .filter((ph) => ph.tasks.length > 0)
+    .map((ph, i) => ({ ...ph, week: i + 1 }));
+}
+
+async function computePlan(
+  prisma: Tx,
+  db: Tx,
+  profile: string,
+): Promise<{ plan: z.infer<typeof OnboardingPlan>; phases: Phase[]; done: Map<string, Date> }> {
+  const p = profileEntry(profile);
+  const phases = await fullPhases(prisma, p);
+  const all = phases.flatMap((ph) => ph.tasks);
+  const done = await doneAt(db, all);
+  const left = remaining(phases, done);
+  const tasks = left.reduce((n, ph) => n + ph.tasks.length, 0);
+  return {
+    plan: {
+      object: 'svc.onboarding.plan',
+      profile: p.id,
+      phases: left,
+      totals: { tasks, alreadyDone: all.length - tasks, weeks: left.length },
+    },
+    phases,
+    done,
+  };
+}
+
+export async function plan(prisma: Prisma, tenantId: string, profile: string) {
+  return (await computePlan(prisma, scopeToTenant(prisma, tenantId), profile)).plan;
+}
+
+function render(r: Row): z.infer<typeof Onboarding> {
+  return {
+    object: 'svc.onboarding.onboarding',
+    id: r.id,
+    profile: r.profile as Industry,
+    status: r.status as 'in_progress' | 'completed',
+    phases: r.phases as Phase[],
+    startedBy: r.startedBy,
+    createdAt: r.createdAt.toISOString(),
+    completedAt: r.completedAt ? r.completedAt.toISOString() : null,
+  };
+}
+
+async function openOnboarding(db: Tx): Promise<Row | null> {
+  return db.onboarding.findFirst({ where: { openSlot: OPEN } });
+}
+
+async function resolveProfileId(db: Tx, profile: string | undefined): Promise<{ profile: string; open: Row | null }> {
+  const open = await openOnboarding(db);
+  const id = profile ?? open?.profile;
+  if (!id) {
+    throw new ApiError('not_found', 'No onboarding is in progress: pass `profile`, or start one with POST /v1/onboarding/kickoff.');
+  }
+  return { profile: id, open };
+}
+
+function buildChecklist(profile: string, open: Row | null, phases: Phase[], done: Map<string, Date>): z.infer<typeof OnboardingChecklist> {
+  const items = phases.flatMap((ph) =>
+    ph.tasks.map((t) => {
+      const at = done.get(t.id);
+      return { ...t, week: ph.week, done: at !== undefined, doneAt: at ? at.toISOString() : null };
+    }),
+  );
+  return {
+    object: 'svc.onboarding.checklist',
+    profile: profile as Industry,
+    onboardingId: open?.id ?? null,
+    items,
+    done: items.filter((i) => i.done).length,
+    total: items.length,
+  };
+}
+
+export async function checklist(prisma: Prisma, tenantId: string, query: { profile?: string }) {
+  const db = scopeToTenant(prisma, tenantId);
+  const { profile, open } = await resolveProfileId(db, query.profile);
+  const { phases, done } = await computePlan(prisma, db, profile);
+  return buildChecklist(profile, open, phases, done);
+}
+
+async function progress(db: Tx, row: Row, now = new Date()): Promise<z.infer<typeof OnboardingMilestones>> {
+  const phases = row.phases as Phase[];
+  const done = await doneAt(
+    db,
+    phases.flatMap((ph) => ph.tasks),
+  );
+  const started = row.createdAt.getTime();
+  let total = 0;
+  let doneCount = 0;
+  const out = phases.map((ph) => {
+    const n = ph.tasks.length;
+    const d = ph.tasks.filter((t) => done.has(t.id)).length;
+    total += n;
+    doneCount += d;
+    const due = new Date(started + ph.week * 7 * DAY_MS);
+    const status: 'not_started' | 'in_progress' | 'done' | 'overdue' =
+      d === n ? 'done' : now > due ? 'overdue' : d > 0 ? 'in_progress' : 'not_started';
+    return {
+      week: ph.week,
+      name: ph.name,
+      dueDate: due.toISOString().slice(0, 10),
+      total: n,
+      done: d,
+      percent: n === 0 ? 100 : round1((d / n) * 100),
+      status,
+    };
+  });
+  return {
+    object: 'svc.onboarding.milestones',
+    onboardingId: row.id,
+    profile: row.profile as Industry,
+    startedAt: row.createdAt.toISOString(),
+    phases: out,
+    overall: { total, done: doneCount, percent: total === 0 ? 100 : round1((doneCount / total) * 100) },
+  };
+}
+
+export async function milestones(prisma: Prisma, tenantId: string) {
+  const db = scopeToTenant(prisma, tenantId);
+  const open = await openOnboarding(db);
+  if (!open) throw new ApiError('not_found', 'No onboarding is in progress; start one with POST /v1/onboarding/kickoff.');
+  return progress(db, open);
+}
+
+export async function exportDocument(
+  prisma: Prisma,
+  tenantId: string,
+  query: { profile?: string },
+): Promise<z.infer<typeof OnboardingExport>> {
+  const db = scopeToTenant(prisma, tenantId);
+  const { profile, open } = await resolveProfileId(db, query.profile);
+  const computed = await computePlan(prisma, db, profile);
+  return {
+    object: 'svc.onboarding.export',
+    generatedAt: new Date().toISOString(),
+    profile: profile as Industry,
+    onboarding: open ? render(open) : null,
+    plan: computed.plan,
+    checklist: buildChecklist(profile, open, computed.phases, computed.done),
+    milestones: open ? await progress(db, open) : null,
+  };
+}
+
+/**
+ * Starts a tracked onboarding with the plan computed now. An open onboarding whose tasks are all
+ * done is closed first (audited); one still in progress makes this a 409. The unique (tenant,
+ * open_slot) index settles a race between two kickoffs.
+ */
+export async function kickoff(prisma: Prisma, who: Actor, profile: string): Promise<z.infer<typeof Onboarding>> {
+  profileEntry(profile);
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const db = scopeToTenant(tx, who.tenantId);
+      const open = await openOnboarding(db);
+      if (open) {
+        const p = await progress(db, open);
+        if (p.overall.done < p.overall.total) {
+          throw new ApiError(
+            'conflict',
+            `Onboarding ${open.id} (${open.profile}) is in progress (${p.overall.percent} % done); finish it before starting another.`,
+          );
+        }
+        const completedAt = new Date();
+        await db.onboarding.updateMany({ where: { id: open.id }, data: { status: 'completed', openSlot: null, completedAt } });
+        const closed = render({ ...open, status: 'completed', openSlot: null, completedAt });
+        await recordChange(tx, {
+          ...who,
+          action: 'onboarding.completed',
+          resourceType: 'svc.onboarding.onboarding',
+          resourceId: open.id,
+          data: { profile: open.profile, tasks: p.overall.total },
+          resource: closed,
+        });
+      }
+      const { plan: computed } = await computePlan(tx, db, profile);
+      const row = await db.onboarding.create({
+        data: {
+          id: newId('onb'),
+          tenantId: who.tenantId,
+          profile,
+          status: 'in_progress',
+          openSlot: OPEN,
+          phases: computed.phases,
+          startedBy: who.actor,
+        },
+      });
+      const rendered = render(row);
+      await recordChange(tx, {
+        ...who,
+        action: 'onboarding.started',
+        resourceType: 'svc.onboarding.onboarding',
+        resourceId: row.id,
+        data: { profile, tasks: computed.totals.tasks, weeks: computed.totals.weeks },
+        resource: rendered,
+      });
+      return rendered;
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === 'P2002') {
+      throw new ApiError('conflict', 'Another onboarding was started at the same time; it is in progress.');
+    }
+    throw err;
+  }
+}

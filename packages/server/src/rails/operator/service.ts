@@ -1,0 +1,171 @@
+import type { ApiKey, CreateKeyBody, CreateTenantBody, Environment, Tenant } from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../../generated/prisma/client.ts';
+import { forgetCredential } from '../../http/auth-cache.ts';
+import { newId } from '../../ids.ts';
+import { issueApiKey, issueOperatorCredential } from '../../platform/credentials.ts';
+import { recordChange } from '../../platform/ledger/changes.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function renderTenant(t: TenantRow): z.infer<typeof Tenant> {
+  return {
+    object: 'svc.operator.tenant',
+    id: t.id,
+    name: t.name,
+    tier: t.tier as z.infer<typeof Tenant>['tier'],
+    env: t.env as Environment,
+    region: t.region,
+    rateLimitPerSecond: t.rateLimitPerSecond,
+    monthlyQuota: t.monthlyQuota,
+    createdAt: t.createdAt.toISOString(),
+  };
+}
+
+export function renderKey(k: ApiKeyRow): z.infer<typeof ApiKey> {
+  return {
+    object: 'svc.operator.api_key',
+    id: k.id,
+    tenantId: k.tenantId,
+    name: k.name,
+    role: k.role as z.infer<typeof ApiKey>['role'],
+    scopes: k.scopes,
+    prefix: k.prefix,
+    createdAt: k.createdAt.toISOString(),
+    expiresAt: iso(k.expiresAt),
+    revokedAt: iso(k.revokedAt),
+    lastUsedAt: iso(k.lastUsedAt),
+  };
+}
+
+export interface OperatorActor {
+  actor: string;
+  correlationId: string;
+}
+
+/** Creates a tenant and its first (owner) key in one transaction. */
+export async function createTenant(prisma: Prisma, who: OperatorActor, body: z.infer<typeof CreateTenantBody>) {
+  return prisma.$transaction(async (tx) => {
+    const tenant = await tx.tenant.create({
+      data: {
+        id: newId('ten'),
+        name: body.name,
+        tier: body.tier,
+        env: body.env,
+        region: body.region,
+        rateLimitPerSecond: body.rateLimitPerSecond ?? null,
+        monthlyQuota: body.monthlyQuota ?? null,
+      },
+    });
+    const { key, token } = await issueApiKey(tx, { tenantId: tenant.id, env: body.env, role: 'owner', name: 'owner key' });
+    await recordChange(tx, {
+      tenantId: tenant.id,
+      actor: who.actor,
+      correlationId: who.correlationId,
+      action: 'tenant.created',
+      resourceType: 'svc.operator.tenant',
+      resourceId: tenant.id,
+      data: { name: tenant.name, tier: tenant.tier, env: tenant.env, region: tenant.region },
+      resource: renderTenant(tenant),
+    });
+    return { tenant: renderTenant(tenant), apiKey: { ...renderKey(key), token } };
+  });
+}
+
+export async function listTenants(prisma: Prisma, opts: { limit: number; cursor?: string }) {
+  return keysetList(prisma.tenant, opts, { render: renderTenant });
+}
+
+export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infer<typeof CreateKeyBody>) {
+  if (body.expiresAt && new Date(body.expiresAt).getTime() <= Date.now()) {
+    throw new ApiError('validation_failed', 'expiresAt must be in the future.', [{ field: 'expiresAt', issue: 'too_small' }]);
+  }
+  return prisma.$transaction(async (tx) => {
+    const tenant = await tx.tenant.findUnique({ where: { id: body.tenantId } });
+    if (!tenant) throw notFound('Tenant', body.tenantId);
+    const { key, token } = await issueApiKey(tx, {
+      tenantId: tenant.id,
+      env: tenant.env as Environment,
+      role: body.role,
+      ...(body.name ? { name: body.name } : {}),
+      ...(body.scopes ? { scopes: body.scopes } : {}),
+      ...(body.expiresAt ? { expiresAt: new Date(body.expiresAt) } : {}),
+    });
+    await recordChange(tx, {
+      tenantId: tenant.id,
+      actor: who.actor,
+      correlationId: who.correlationId,
+      action: 'api_key.created',
+      resourceType: 'svc.operator.api_key',
+      resourceId: key.id,
+      data: { role: key.role, scopes: key.scopes },
+      resource: renderKey(key),
+    });
+    return { ...renderKey(key), token };
+  });
+}
+
+export async function listKeys(prisma: Prisma, opts: { tenantId: string; limit: number; cursor?: string }) {
+  const tenant = await prisma.tenant.findUnique({ where: { id: opts.tenantId } });
+  if (!tenant) throw notFound('Tenant', opts.tenantId);
+  return keysetList(scopeToTenant(prisma, opts.tenantId).apiKey, opts, { render: renderKey });
+}
+
+/** Revokes a key; revoking a revoked key returns it unchanged. */
+export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) {
+  return prisma.$transaction(async (tx) => {
+    const key = await tx.apiKey.findUnique({ where: { id } });
+    if (!key) throw notFound('API key', id);
+    if (key.revokedAt) return renderKey(key);
+    const revoked = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+    forgetCredential({ keyId: id });
+    await recordChange(tx, {
+      tenantId: key.tenantId,
+      actor: who.actor,
+      correlationId: who.correlationId,
+      action: 'api_key.revoked',
+      resourceType: 'svc.operator.api_key',
+      resourceId: id,
+      resource: renderKey(revoked),
+    });
+    return renderKey(revoked);
+  });
+}
+
+/**
+ * Replaces the calling operator credential: a new one with the same name, the caller's revoked, in
+ * one transaction, and the rotation appended to every tenant chain (an operator credential acts on
+ * every tenant, so each tenant's trail shows which credential could act when).
+ */
+export async function rotateOperatorCredential(prisma: Prisma, who: OperatorActor & { credentialId: string }) {
+  return prisma.$transaction(async (tx) => {
+    const current = await tx.operatorCredential.findUnique({ where: { id: who.credentialId } });
+    if (!current || current.revokedAt) throw new ApiError('conflict', 'The calling operator credential is already revoked.');
+    const { credential, token } = await issueOperatorCredential(tx, current.name);
+    await tx.operatorCredential.update({ where: { id: current.id }, data: { revokedAt: new Date() } });
+    const tenants = await tx.tenant.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+    for (const { id: tenantId } of tenants) {
+      await recordChange(tx, {
+        tenantId,
+        actor: who.actor,
+        correlationId: who.correlationId,
+        action: 'operator_credential.rotated',
+        resourceType: 'svc.operator.credential',
+        resourceId: credential.id,
+        data: { credentialId: credential.id, revokedCredentialId: current.id, name: current.name },
+      });
+    }
+    return {
+      object: 'svc.operator.credential' as const,
+      id: credential.id,
+      name: credential.name,
+      token,
+      createdAt: credential.createdAt.toISOString(),
+      revokedCredentialId: current.id,
+    };
+  });
+}

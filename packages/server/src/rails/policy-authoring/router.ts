@@ -1,0 +1,46 @@
+import { contract } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import * as policies from './service.ts';
+
+export function policyAuthoringHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  return initServer().router(contract.policy_authoring, {
+    drafts: {
+      list: async ({ query, res }) => ({ status: 200, body: await policies.listPolicies(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await policies.createPolicy(prisma, actor(res), body) }),
+      get: async ({ params, res }) => ({ status: 200, body: await policies.getPolicy(prisma, tenantOf(res).tenantId, params.id) }),
+    },
+    versions: {
+      add: async ({ body, res }) => ({ status: 201, body: await policies.addVersion(prisma, actor(res), body) }),
+      list: async ({ params, query, res }) => ({
+        status: 200,
+        body: await policies.listVersions(prisma, tenantOf(res).tenantId, params.id, query),
+      }),
+      diff: async ({ params, query, res }) => ({
+        status: 200,
+        body: await policies.diffVersions(prisma, tenantOf(res).tenantId, params.id, query),
+      }),
+      get: async ({ params, res }) => ({
+        status: 200,
+        body: await policies.getVersion(prisma, tenantOf(res).tenantId, params.id, Number(params.number)),
+      }),
+    },
+    publish: {
+      start: async ({ body, res }) => ({ status: 201, body: await policies.startPublication(prisma, actor(res), body) }),
+      list: async ({ query, res }) => ({ status: 200, body: await policies.listPublications(prisma, tenantOf(res).tenantId, query) }),
+      approve: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, actor(res), body, 'approve') }),
+      reject: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, actor(res), body, 'reject') }),
+    },
+    attest: {
+      create: async ({ body, res }) => ({ status: 201, body: await policies.attest(prisma, actor(res), body) }),
+      list: async ({ query, res }) => ({ status: 200, body: await policies.listAttestations(prisma, tenantOf(res).tenantId, query) }),
+      coverage: async ({ params, query, res }) => ({
+        status: 200,
+        body: await policies.attestationCoverage(prisma, tenantOf(res).tenantId, params.id, query.roleIds),
+      }),
+    },
+    retire: async ({ body, res }) => ({ status: 200, body: await policies.retire(prisma, actor(res), body) }),
+    gapFill: async ({ query, res }) => ({ status: 200, body: await policies.gapFill(prisma, tenantOf(res).tenantId, query) }),
+  });
+}

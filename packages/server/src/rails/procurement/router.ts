@@ -1,0 +1,39 @@
+import { contract, procurementRfps } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import { serveResource } from '../../kit.ts';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import * as procurement from './service.ts';
+
+export function procurementHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  const rfpRoutes = serveResource(db, procurementRfps, procurement.rfpStore);
+  return initServer().router(contract.procurement, {
+    rfp: {
+      ...rfpRoutes,
+      // An open RFP without any bid cannot move to evaluation; the kit does the rest.
+      evaluate: async (args) => {
+        await procurement.checkEvaluable(prisma, tenantOf(args.res).tenantId, args.params.id);
+        return rfpRoutes.evaluate(args);
+      },
+      updateWeights: async ({ params, body, res }) => ({
+        status: 200,
+        body: await procurement.updateWeights(prisma, actor(res), params.id, body),
+      }),
+      createBid: async ({ params, body, res }) => ({
+        status: 201,
+        body: await procurement.createBid(prisma, actor(res), params.id, body),
+      }),
+      listBids: async ({ params, query, res }) => ({
+        status: 200,
+        body: await procurement.listBids(prisma, tenantOf(res).tenantId, params.id, query),
+      }),
+      award: async ({ params, body, res }) => ({ status: 201, body: await procurement.award(prisma, actor(res), params.id, body) }),
+    },
+    scoring: async ({ params, res }) => ({ status: 200, body: await procurement.scoring(prisma, tenantOf(res).tenantId, params.rfpId) }),
+    awards: async ({ query, res }) => ({ status: 200, body: await procurement.listAwards(prisma, tenantOf(res).tenantId, query) }),
+    onboarding: {
+      list: async ({ query, res }) => ({ status: 200, body: await procurement.listOnboardings(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await procurement.onboard(prisma, actor(res), body) }),
+    },
+  });
+}

@@ -1,0 +1,488 @@
+import type {
+  Award,
+  Bid,
+  CreateAwardBody,
+  CreateBidBody,
+  CreateOnboardingBody,
+  procurementRfps,
+  Rfp,
+  RfpScoring,
+  SupplierOnboarding,
+  UpdateRfpWeightsBody,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type {
+  ProcurementAward as AwardRow,
+  ProcurementBid as BidRow,
+  ProcurementOnboarding as OnboardingRow,
+  ProcurementRfp as RfpRow,
+} from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { addVendor, renderVendor } from '../vendor-risk/service.ts';
+
+/**
+ * The procurement rail: RFPs with weighted criteria, bids scored per criterion, the ranking
+ * (computed whenever it is read from the stored scores and the RFP's current weights: a change of
+ * weights re-ranks at once), the award and the onboarding of the awarded supplier, which adds the
+ * vendor through the vendor_risk service (audited and emitted as `vendor.added`).
+ */
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+const TIE = 1e-9;
+const round6 = (n: number) => Math.round((n + Number.EPSILON) * 1e6) / 1e6;
+
+type RfpOut = z.infer<typeof Rfp>;
+type BidOut = z.infer<typeof Bid>;
+type ScoringOut = z.infer<typeof RfpScoring>;
+type AwardOut = z.infer<typeof Award>;
+type OnboardingOut = z.infer<typeof SupplierOnboarding>;
+interface Criterion {
+  key: string;
+  name: string;
+  weight: number;
+}
+
+const criteriaOf = (r: { criteria: unknown }) => (Array.isArray(r.criteria) ? (r.criteria as Criterion[]) : []);
+const scoresOf = (b: { scores: unknown }) => (b.scores ?? {}) as Record<string, number>;
+
+// ---------------------------------------------------------------- scoring
+
+/** `sum(score x weight)` over the RFP's criteria, with each criterion's part. */
+export function weighted(criteria: readonly Criterion[], scores: Record<string, number>) {
+  const contributions = criteria.map((c) => {
+    const score = scores[c.key] ?? 0;
+    return { key: c.key, score, weight: c.weight, weighted: round6(score * c.weight) };
+  });
+  const total = criteria.reduce((s, c) => s + (scores[c.key] ?? 0) * c.weight, 0);
+  return { total, contributions };
+}
+
+/** Bids by total, best first (ties within 1e-9: the earlier bid first, sharing the place). */
+export function rank(criteria: readonly Criterion[], bids: readonly BidRow[]): ScoringOut['ranking'] {
+  const scored = bids
+    .map((b) => ({ bid: b, ...weighted(criteria, scoresOf(b)) }))
+    .sort((a, b) => (Math.abs(a.total - b.total) <= TIE ? (a.bid.id < b.bid.id ? -1 : 1) : b.total - a.total));
+  const out: ScoringOut['ranking'] = [];
+  scored.forEach((s, i) => {
+    const prev = out[i - 1];
+    const place = prev && Math.abs(scored[i - 1]!.total - s.total) <= TIE ? prev.rank : i + 1;
+    out.push({ rank: place, bidId: s.bid.id, supplierName: s.bid.supplierName, total: round6(s.total), contributions: s.contributions });
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------- rendering
+
+export function renderRfp(r: RfpRow): RfpOut {
+  return {
+    object: 'svc.procurement.rfp',
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    status: r.status as RfpOut['status'],
+    criteria: criteriaOf(r).map((c) => ({ key: c.key, name: c.name, weight: c.weight })),
+    weightsVersion: r.weightsVersion,
+    awardId: r.awardId,
+    openedAt: r.openedAt ? iso(r.openedAt) : null,
+    closedAt: r.closedAt ? iso(r.closedAt) : null,
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+export function renderBid(b: BidRow, criteria: readonly Criterion[]): BidOut {
+  return {
+    object: 'svc.procurement.bid',
+    id: b.id,
+    rfpId: b.rfpId,
+    supplierName: b.supplierName,
+    scores: { ...scoresOf(b) },
+    notes: b.notes,
+    total: round6(weighted(criteria, scoresOf(b)).total),
+    createdBy: b.createdBy,
+    createdAt: iso(b.createdAt),
+  };
+}
+
+function renderAward(a: AwardRow): AwardOut {
+  return {
+    object: 'svc.procurement.award',
+    id: a.id,
+    rfpId: a.rfpId,
+    bidId: a.bidId,
+    supplierName: a.supplierName,
+    rationale: a.rationale,
+    totalScore: a.totalScore,
+    rank: a.rank,
+    topRanked: a.rank === 1,
+    ranking: (a.ranking ?? []) as AwardOut['ranking'],
+    createdBy: a.createdBy,
+    createdAt: iso(a.createdAt),
+  };
+}
+
+function renderOnboarding(o: OnboardingRow, vendor: OnboardingOut['vendor']): OnboardingOut {
+  return {
+    object: 'svc.procurement.onboarding',
+    id: o.id,
+    rfpId: o.rfpId,
+    awardId: o.awardId,
+    bidId: o.bidId,
+    supplierName: o.supplierName,
+    vendorId: o.vendorId,
+    vendor,
+    createdBy: o.createdBy,
+    createdAt: iso(o.createdAt),
+  };
+}
+
+// ---------------------------------------------------------------- RFPs
+
+export const rfpStore: Store<typeof procurementRfps> = {
+  model: 'procurementRfp',
+  render: renderRfp,
+  create: async ({ who, body }) => ({
+    title: body.title,
+    description: body.description ?? null,
+    status: 'draft',
+    criteria: body.criteria.map((c) => ({ key: c.key, name: c.name, weight: c.weight })),
+    weightsVersion: 1,
+    awardId: null,
+    openedAt: null,
+    closedAt: null,
+    createdBy: who.actor,
+  }),
+  auditData: (r) => ({ title: r.title, criteria: r.criteria }),
+  transitions: {
+    open: () => ({ openedAt: new Date() }),
+    cancel: () => ({ closedAt: new Date() }),
+  },
+};
+
+const rfpNotFound = (id: string) => new ApiError('not_found', `RFP ${id} was not found.`);
+
+async function findRfp(db: Tx, tenantId: string, id: string): Promise<RfpRow> {
+  const row = await scopeToTenant(db, tenantId).procurementRfp.findFirst({ where: { id } });
+  if (!row) throw rfpNotFound(id);
+  return row;
+}
+
+const stateConflict = (rfp: RfpRow, what: string, allowed: string) =>
+  new ApiError('conflict', `RFP ${rfp.id} is ${rfp.status}; ${what} is allowed from ${allowed}.`, [
+    { field: 'status', issue: 'invalid_value', message: `current state: ${rfp.status}` },
+  ]);
+
+/** Before the kit's `evaluate`: an open RFP without any bid cannot be evaluated (409). */
+export async function checkEvaluable(prisma: Prisma, tenantId: string, id: string): Promise<void> {
+  const rfp = await scopeToTenant(prisma, tenantId).procurementRfp.findFirst({ where: { id } });
+  if (rfp?.status !== 'open') return; // the kit answers 404 or 409 naming the state
+  const bids = await scopeToTenant(prisma, tenantId).procurementBid.count({ where: { rfpId: id } });
+  if (bids === 0) {
+    throw new ApiError('conflict', `RFP ${id} is open with no bid; evaluate needs at least one bid (cancel it instead).`, [
+      { field: 'status', issue: 'invalid_value', message: 'current state: open, no bids' },
+    ]);
+  }
+}
+
+async function bidsOf(db: Tx, tenantId: string, rfpId: string): Promise<BidRow[]> {
+  return scopeToTenant(db, tenantId).procurementBid.findMany({ where: { rfpId }, orderBy: { id: 'asc' } });
+}
+
+function scoringOf(rfp: RfpRow, bids: readonly BidRow[], awardedBidId: string | null): ScoringOut {
+  const criteria = criteriaOf(rfp);
+  return {
+    object: 'svc.procurement.scoring',
+    rfpId: rfp.id,
+    status: rfp.status as ScoringOut['status'],
+    weightsVersion: rfp.weightsVersion,
+    criteria: criteria.map((c) => ({ key: c.key, name: c.name, weight: c.weight })),
+    ranking: rank(criteria, bids),
+    awardedBidId,
+  };
+}
+
+async function awardedBidOf(db: Tx, tenantId: string, rfp: RfpRow): Promise<string | null> {
+  if (!rfp.awardId) return null;
+  const award = await scopeToTenant(db, tenantId).procurementAward.findFirst({ where: { id: rfp.awardId }, select: { bidId: true } });
+  return award?.bidId ?? null;
+}
+
+export async function scoring(prisma: Prisma, tenantId: string, rfpId: string): Promise<ScoringOut> {
+  const rfp = await findRfp(prisma, tenantId, rfpId);
+  const [bids, awarded] = await Promise.all([bidsOf(prisma, tenantId, rfpId), awardedBidOf(prisma, tenantId, rfp)]);
+  return scoringOf(rfp, bids, awarded);
+}
+
+/** New weights for every criterion (the body's sum was checked); the ranking recomputed from the stored scores. */
+export async function updateWeights(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  body: z.infer<typeof UpdateRfpWeightsBody>,
+): Promise<ScoringOut> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const rfp = await findRfp(tx, who.tenantId, id);
+    if (rfp.status === 'awarded' || rfp.status === 'cancelled')
+      throw stateConflict(rfp, 'changing the weights', 'draft, open or evaluating');
+    const criteria = criteriaOf(rfp);
+    const given = new Map(body.criteria.map((c) => [c.key, c.weight]));
+    const unknown = body.criteria.filter((c) => !criteria.some((k) => k.key === c.key)).map((c) => c.key);
+    const missing = criteria.filter((c) => !given.has(c.key)).map((c) => c.key);
+    if (unknown.length > 0 || missing.length > 0) {
+      throw new ApiError(
+        'validation_failed',
+        `The weights must name every criterion of RFP ${id} (${criteria.map((c) => c.key).join(', ')})${missing.length ? `; missing ${missing.join(', ')}` : ''}${unknown.length ? `; unknown ${unknown.join(', ')}` : ''}.`,
+        [
+          {
+            field: 'criteria',
+            issue: 'invalid_value',
+            message: [...missing.map((k) => `missing ${k}`), ...unknown.map((k) => `unknown ${k}`)].join('; '),
+          },
+        ],
+      );
+    }
+    const next = criteria.map((c) => ({ ...c, weight: given.get(c.key) as number }));
+    const now = new Date();
+    const moved = await db.procurementRfp.updateMany({
+      where: { id, weightsVersion: rfp.weightsVersion, status: { notIn: ['awarded', 'cancelled'] } },
+      data: { criteria: next, weightsVersion: rfp.weightsVersion + 1, updatedAt: now },
+    });
+    if (moved.count === 0) throw new ApiError('conflict', `RFP ${id} changed meanwhile; read it again and retry.`);
+    const saved = await findRfp(tx, who.tenantId, id);
+    await recordChange(tx, {
+      ...who,
+      action: 'rfp.weights_changed',
+      resourceType: 'svc.procurement.rfp',
+      resourceId: id,
+      data: {
+        weightsVersion: saved.weightsVersion,
+        from: Object.fromEntries(criteria.map((c) => [c.key, c.weight])),
+        to: Object.fromEntries(next.map((c) => [c.key, c.weight])),
+      },
+      resource: renderRfp(saved),
+    });
+    return scoringOf(saved, await bidsOf(tx, who.tenantId, id), null);
+  });
+}
+
+// ---------------------------------------------------------------- bids
+
+const supplierKeyOf = (name: string) => name.trim().toLowerCase();
+
+export async function createBid(prisma: Prisma, who: Actor, rfpId: string, body: z.infer<typeof CreateBidBody>): Promise<BidOut> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const rfp = await findRfp(tx, who.tenantId, rfpId);
+    if (rfp.status !== 'open') throw stateConflict(rfp, 'a bid', 'open');
+    const criteria = criteriaOf(rfp);
+    const details = [
+      ...criteria
+        .filter((c) => body.scores[c.key] === undefined)
+        .map((c) => ({ field: `scores.${c.key}`, issue: 'missing', message: 'not scored' })),
+      ...Object.keys(body.scores)
+        .filter((k) => !criteria.some((c) => c.key === k))
+        .map((k) => ({ field: `scores.${k}`, issue: 'invalid_value', message: 'not a criterion of the RFP' })),
+    ];
+    if (details.length > 0) {
+      throw new ApiError(
+        'validation_failed',
+        `A bid scores every criterion of RFP ${rfpId} and no other: ${criteria.map((c) => c.key).join(', ')}.`,
+        details,
+      );
+    }
+    const supplierKey = supplierKeyOf(body.supplierName);
+    const taken = await db.procurementBid.findFirst({ where: { rfpId, supplierKey }, select: { id: true } });
+    const dup = () =>
+      new ApiError('conflict', `${body.supplierName} has a bid on RFP ${rfpId} already${taken ? `: ${taken.id}` : ''}.`, [
+        { field: 'supplierName', issue: 'invalid_value', message: 'taken' },
+      ]);
+    if (taken) throw dup();
+    const now = new Date();
+    let row: BidRow;
+    try {
+      row = await tx.procurementBid.create({
+        data: {
+          id: newId('bid'),
+          tenantId: who.tenantId,
+          rfpId,
+          supplierName: body.supplierName.trim(),
+          supplierKey,
+          scores: Object.fromEntries(criteria.map((c) => [c.key, body.scores[c.key] as number])),
+          notes: body.notes ?? null,
+          createdBy: who.actor,
+          createdAt: now,
+        },
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2002') throw dup();
+      throw err;
+    }
+    const out = renderBid(row, criteria);
+    await recordChange(tx, {
+      ...who,
+      action: 'bid.submitted',
+      resourceType: 'svc.procurement.bid',
+      resourceId: row.id,
+      data: { rfpId, supplierName: out.supplierName, scores: out.scores },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function listBids(
+  prisma: Prisma,
+  tenantId: string,
+  rfpId: string,
+  query: { limit: number; cursor?: string },
+): Promise<{ data: BidOut[]; cursor: string | null }> {
+  const rfp = await findRfp(prisma, tenantId, rfpId);
+  const criteria = criteriaOf(rfp);
+  return keysetList(scopeToTenant(prisma, tenantId).procurementBid, query, {
+    where: { rfpId },
+    render: (b: BidRow) => renderBid(b, criteria),
+  });
+}
+
+// ---------------------------------------------------------------- awards
+
+export async function award(prisma: Prisma, who: Actor, rfpId: string, body: z.infer<typeof CreateAwardBody>): Promise<AwardOut> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const rfp = await findRfp(tx, who.tenantId, rfpId);
+    if (rfp.status !== 'evaluating') throw stateConflict(rfp, 'award', 'evaluating');
+    const bids = await bidsOf(tx, who.tenantId, rfpId);
+    const ranking = rank(criteriaOf(rfp), bids);
+    const won = ranking.find((r) => r.bidId === body.bidId);
+    if (!won) {
+      throw new ApiError('validation_failed', `Bid ${body.bidId} is not a bid of RFP ${rfpId}.`, [
+        { field: 'bidId', issue: 'invalid_value', message: 'not a bid of this RFP' },
+      ]);
+    }
+    const now = new Date();
+    const id = newId('awd');
+    const moved = await db.procurementRfp.updateMany({
+      where: { id: rfpId, status: 'evaluating' },
+      data: { status: 'awarded', awardId: id, closedAt: now, updatedAt: now },
+    });
+    if (moved.count === 0) throw stateConflict(rfp, 'award', 'evaluating');
+    const row = await tx.procurementAward.create({
+      data: {
+        id,
+        tenantId: who.tenantId,
+        rfpId,
+        bidId: won.bidId,
+        supplierName: won.supplierName,
+        rationale: body.rationale,
+        totalScore: won.total,
+        rank: won.rank,
+        ranking: ranking.map((r) => ({ rank: r.rank, bidId: r.bidId, supplierName: r.supplierName, total: r.total })),
+        createdBy: who.actor,
+        createdAt: now,
+      },
+    });
+    const out = renderAward(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'rfp.awarded',
+      resourceType: 'svc.procurement.award',
+      resourceId: id,
+      data: { rfpId, bidId: out.bidId, from: 'evaluating', to: 'awarded', rank: out.rank, totalScore: out.totalScore },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function listAwards(
+  prisma: Prisma,
+  tenantId: string,
+  query: { limit: number; cursor?: string; rfpId?: string },
+): Promise<{ data: AwardOut[]; cursor: string | null }> {
+  return keysetList(scopeToTenant(prisma, tenantId).procurementAward, query, { filters: ['rfpId'], render: renderAward });
+}
+
+// ---------------------------------------------------------------- onboarding
+
+/** Creates the awarded supplier as a vendor (through the vendor_risk service) and links it; once per award. */
+export async function onboard(prisma: Prisma, who: Actor, body: z.infer<typeof CreateOnboardingBody>): Promise<OnboardingOut> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const awardRow = await db.procurementAward.findFirst({ where: { id: body.awardId } });
+    if (!awardRow) throw new ApiError('not_found', `Award ${body.awardId} was not found.`);
+    const already = await db.procurementOnboarding.findFirst({ where: { awardId: awardRow.id }, select: { id: true, vendorId: true } });
+    const twice = (detail: string) =>
+      new ApiError('conflict', `The supplier of award ${awardRow.id} is onboarded already${detail}.`, [
+        { field: 'awardId', issue: 'invalid_value', message: 'onboarded already' },
+      ]);
+    if (already) throw twice(` (${already.id}, vendor ${already.vendorId})`);
+    const rfp = await findRfp(tx, who.tenantId, awardRow.rfpId);
+    const id = newId('sob');
+    const vendor = await addVendor(
+      tx,
+      who,
+      {
+        name: body.vendorName ?? awardRow.supplierName,
+        criticality: body.criticality ?? 'medium',
+        services: body.services ?? [rfp.title],
+        dataAccess: body.dataAccess ?? [],
+      },
+      { kind: 'procurement', rfpId: rfp.id, awardId: awardRow.id, onboardingId: id },
+    );
+    let row: OnboardingRow;
+    try {
+      row = await tx.procurementOnboarding.create({
+        data: {
+          id,
+          tenantId: who.tenantId,
+          rfpId: rfp.id,
+          awardId: awardRow.id,
+          bidId: awardRow.bidId,
+          vendorId: vendor.id,
+          supplierName: awardRow.supplierName,
+          createdBy: who.actor,
+          createdAt: new Date(),
+        },
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'P2002') throw twice('');
+      throw err;
+    }
+    const out = renderOnboarding(row, vendor);
+    await recordChange(tx, {
+      ...who,
+      action: 'supplier.onboarded',
+      resourceType: 'svc.procurement.onboarding',
+      resourceId: id,
+      data: { rfpId: rfp.id, awardId: awardRow.id, vendorId: vendor.id },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function listOnboardings(
+  prisma: Prisma,
+  tenantId: string,
+  query: { limit: number; cursor?: string; rfpId?: string },
+): Promise<{ data: OnboardingOut[]; cursor: string | null }> {
+  const db = scopeToTenant(prisma, tenantId);
+  const page = await keysetList<OnboardingRow, OnboardingRow>(db.procurementOnboarding, query, { filters: ['rfpId'], render: (r) => r });
+  const vendors = page.data.length ? await db.vendorRiskVendor.findMany({ where: { id: { in: page.data.map((o) => o.vendorId) } } }) : [];
+  const byId = new Map(vendors.map((v) => [v.id, renderVendor(v)]));
+  return {
+    cursor: page.cursor,
+    data: page.data.flatMap((o) => {
+      const v = byId.get(o.vendorId);
+      return v ? [renderOnboarding(o, v)] : [];
+    }),
+  };
+}

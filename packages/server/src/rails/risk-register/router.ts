@@ -1,0 +1,44 @@
+import { contract, riskRegisterRisks, riskTreatments } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import { serveResource } from '../../kit.ts';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import * as register from './service.ts';
+
+export function riskRegisterHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  const riskRoutes = serveResource(db, riskRegisterRisks, register.riskStore);
+  const treatmentRoutes = serveResource(db, riskTreatments, register.treatmentStore);
+  return initServer().router(contract.risk_register, {
+    risks: {
+      ...riskRoutes,
+      // Inline treatments are written in the same transaction as the risk.
+      create: async ({ body, res }) => ({ status: 201, body: await register.createRisk(prisma, actor(res), body) }),
+    },
+    treatments: {
+      ...treatmentRoutes,
+      create: async ({ body, res }) => ({ status: 201, body: await register.createTreatment(prisma, actor(res), body) }),
+      // Implementing recomputes the risk's residual in the same transaction.
+      implement: async ({ params, body, res }) => ({
+        status: 200,
+        body: await register.implementTreatment(prisma, actor(res), params.id, body?.reason),
+      }),
+    },
+    scores: {
+      list: async ({ query, res }) => ({ status: 200, body: await register.listScores(prisma, tenantOf(res).tenantId, query) }),
+      history: async ({ params, res }) => ({
+        status: 200,
+        body: await register.scoreHistory(prisma, tenantOf(res).tenantId, params.riskId),
+      }),
+    },
+    heatmap: async ({ query, res }) => ({ status: 200, body: await register.heatmap(prisma, tenantOf(res).tenantId, query) }),
+    reviews: {
+      list: async ({ query, res }) => ({ status: 200, body: await register.listReviews(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await register.createReview(prisma, actor(res), body) }),
+      due: async ({ query, res }) => ({ status: 200, body: await register.reviewsDue(prisma, tenantOf(res).tenantId, query) }),
+    },
+    signOff: {
+      list: async ({ query, res }) => ({ status: 200, body: await register.listSignOffs(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await register.signOff(prisma, actor(res), body) }),
+    },
+  });
+}

@@ -1,0 +1,681 @@
+import {
+  type CreateRiskBody,
+  type CreateRiskReviewBody,
+  type CreateRiskSignOffBody,
+  type CreateRiskTreatmentBody,
+  type Risk,
+  type RiskHeatmap,
+  type RiskReview,
+  type RiskReviewDue,
+  type RiskScore,
+  type RiskScoreHistory,
+  type RiskSignOff,
+  type RiskTreatment,
+  riskRatingOf,
+  type riskRegisterRisks,
+  type riskTreatments,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type {
+  RiskReview as ReviewRow,
+  RiskRegisterRisk as RiskRow,
+  RiskSignOff as SignOffRow,
+  RiskTreatment as TreatmentRow,
+} from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+
+/**
+ * The risk register: risks on a 5x5 likelihood x impact matrix whose residual values the service
+ * recomputes from the implemented treatments, their score history and heatmap, periodic reviews
+ * and the accountable owner's sign-off. The risk rail's views (rails/risk/service.ts) read the same rows.
+ */
+
+const iso = (d: Date) => d.toISOString();
+const DAY_MS = 86_400_000;
+export const DEFAULT_REVIEW_EVERY_DAYS = 90;
+
+type RiskOut = z.infer<typeof Risk>;
+type TreatmentOut = z.infer<typeof RiskTreatment>;
+type Rating = ReturnType<typeof riskRatingOf>;
+
+export interface ScorePoint {
+  likelihood: number;
+  impact: number;
+  score: number;
+  rating: Rating;
+}
+
+export const point = (likelihood: number, impact: number): ScorePoint => ({
+  likelihood,
+  impact,
+  score: likelihood * impact,
+  rating: riskRatingOf(likelihood * impact),
+});
+
+// ---------------------------------------------------------------- residual computation
+
+type Effect = Pick<TreatmentRow, 'type' | 'likelihoodReduction' | 'impactReduction'>;
+
+/** One implemented treatment applied to a residual: reductions floor at 1; `avoid` sets likelihood to 1. */
+export function applyTreatment(l: number, i: number, t: Effect): [number, number] {
+  switch (t.type) {
+    case 'mitigate':
+      return [Math.max(1, l - t.likelihoodReduction), Math.max(1, i - t.impactReduction)];
+    case 'transfer':
+      return [l, Math.max(1, i - t.impactReduction)];
+    case 'avoid':
+      return [1, i];
+    default:
+      return [l, i]; // accept: the residual stays
+  }
+}
+
+/** Implemented treatments in the order they were implemented. */
+const byImplementation = (a: TreatmentRow, b: TreatmentRow) =>
+  (a.implementedAt?.getTime() ?? 0) - (b.implementedAt?.getTime() ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The residual of a risk after every implemented treatment, with the value after each step. */
+export function residualOf(
+  inherentLikelihood: number,
+  inherentImpact: number,
+  implemented: readonly TreatmentRow[],
+): { likelihood: number; impact: number; steps: { treatment: TreatmentRow; point: ScorePoint; moved: boolean }[] } {
+  let [l, i] = [inherentLikelihood, inherentImpact];
+  const steps: { treatment: TreatmentRow; point: ScorePoint; moved: boolean }[] = [];
+  for (const t of [...implemented].sort(byImplementation)) {
+    const before = l * i;
+    [l, i] = applyTreatment(l, i, t);
+    steps.push({ treatment: t, point: point(l, i), moved: l * i !== before });
+  }
+  return { likelihood: l, impact: i, steps };
+}
+
+// ---------------------------------------------------------------- rendering
+
+export function renderRisk(r: RiskRow): RiskOut {
+  const inherent = point(r.inherentLikelihood, r.inherentImpact);
+  const residual = point(r.residualLikelihood, r.residualImpact);
+  return {
+    object: 'svc.risk_register.risk',
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    domain: r.domain as RiskOut['domain'],
+    area: r.area,
+    ownerId: r.ownerId,
+    controlIds: r.controlIds ?? [],
+    inherentLikelihood: r.inherentLikelihood,
+    inherentImpact: r.inherentImpact,
+    inherentScore: inherent.score,
+    inherentRating: inherent.rating,
+    residualLikelihood: r.residualLikelihood,
+    residualImpact: r.residualImpact,
+    residualScore: residual.score,
+    residualRating: residual.rating,
+    status: r.status as RiskOut['status'],
+    reviewEveryDays: r.reviewEveryDays,
+    lastReviewedAt: r.lastReviewedAt ? iso(r.lastReviewedAt) : null,
+    nextReviewAt: iso(r.nextReviewAt),
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+export function renderTreatment(t: TreatmentRow): TreatmentOut {
+  return {
+    object: 'svc.risk_register.treatment',
+    id: t.id,
+    riskId: t.riskId,
+    type: t.type as TreatmentOut['type'],
+    description: t.description,
+    likelihoodReduction: t.likelihoodReduction,
+    impactReduction: t.impactReduction,
+    controlIds: t.controlIds ?? [],
+    status: t.status as TreatmentOut['status'],
+    implementedAt: t.implementedAt ? iso(t.implementedAt) : null,
+    createdBy: t.createdBy,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
+  };
+}
+
+const renderReview = (r: ReviewRow): z.infer<typeof RiskReview> => ({
+  object: 'svc.risk_register.review',
+  id: r.id,
+  riskId: r.riskId,
+  reviewerId: r.reviewerId,
+  notes: r.notes,
+  reviewedAt: iso(r.reviewedAt),
+  nextReviewAt: iso(r.nextReviewAt),
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+const renderSignOff = (s: SignOffRow): z.infer<typeof RiskSignOff> => {
+  const p = point(s.residualLikelihood, s.residualImpact);
+  return {
+    object: 'svc.risk_register.sign_off',
+    id: s.id,
+    riskId: s.riskId,
+    signerId: s.signerId,
+    statement: s.statement,
+    residualLikelihood: s.residualLikelihood,
+    residualImpact: s.residualImpact,
+    residualScore: p.score,
+    residualRating: p.rating,
+    treatmentIds: s.treatmentIds ?? [],
+    signedAt: iso(s.createdAt),
+    createdBy: s.createdBy,
+  };
+};
+
+// ---------------------------------------------------------------- lookups
+
+export const riskNotFound = (id: string) => new ApiError('not_found', `Risk ${id} was not found.`);
+
+async function findRisk(db: Tx, tenantId: string, id: string): Promise<RiskRow> {
+  const row = await scopeToTenant(db, tenantId).riskRegisterRisk.findFirst({ where: { id } });
+  if (!row) throw riskNotFound(id);
+  return row;
+}
+
+/** 422 naming `field` when the person is not one of the tenant's (or, with `active`, is inactive). */
+async function requirePerson(
+  db: Tx,
+  tenantId: string,
+  field: string,
+  id: string,
+  active: boolean,
+): Promise<{ id: string; status: string }> {
+  const person = await scopeToTenant(db, tenantId).stakeholderUser.findFirst({ where: { id }, select: { id: true, status: true } });
+  if (!person) {
+    throw new ApiError('validation_failed', `Person ${id} is not in /v1/stakeholders/users of this tenant.`, [
+      { field, issue: 'invalid_value', message: 'unknown person' },
+    ]);
+  }
+  if (active && person.status !== 'active') {
+    throw new ApiError('validation_failed', `Person ${id} is ${person.status}: an accountable owner must be active.`, [
+      { field, issue: 'invalid_value', message: 'inactive person' },
+    ]);
+  }
+  return person;
+}
+
+const closedConflict = (risk: RiskRow, what: string) =>
+  new ApiError('conflict', `Risk ${risk.id} is closed; ${what} needs a risk that is not closed (a closed risk is final).`, [
+    { field: 'riskId', issue: 'invalid_value', message: `current state: ${risk.status}` },
+  ]);
+
+// ---------------------------------------------------------------- risks
+
+type CreateRisk = z.infer<typeof CreateRiskBody>;
+type InlineTreatment = NonNullable<CreateRisk['treatments']>[number];
+
+function treatmentData(
+  t: InlineTreatment,
+): Pick<TreatmentRow, 'type' | 'description' | 'likelihoodReduction' | 'impactReduction' | 'controlIds'> {
+  return {
+    type: t.type,
+    description: t.description,
+    likelihoodReduction: t.type === 'mitigate' ? (t.likelihoodReduction ?? 0) : 0,
+    impactReduction: t.type === 'mitigate' ? (t.impactReduction ?? 0) : t.type === 'transfer' ? (t.impactReduction ?? 1) : 0,
+    controlIds: [...new Set(t.controlIds ?? [])],
+  };
+}
+
+/** The row of a new risk after its checks; the residual equals the inherent (no treatment is implemented yet). */
+async function riskData(db: Tx, who: Actor, body: CreateRisk, now: Date) {
+  if (body.ownerId) await requirePerson(db, who.tenantId, 'ownerId', body.ownerId, true);
+  const every = body.reviewEveryDays ?? DEFAULT_REVIEW_EVERY_DAYS;
+  return {
+    title: body.title,
+    description: body.description ?? null,
+    domain: body.domain,
+    area: body.area ?? null,
+    ownerId: body.ownerId ?? null,
+    controlIds: [...new Set(body.controlIds ?? [])],
+    inherentLikelihood: body.inherentLikelihood,
+    inherentImpact: body.inherentImpact,
+    residualLikelihood: body.inherentLikelihood,
+    residualImpact: body.inherentImpact,
+    status: 'open',
+    reviewEveryDays: every,
+    lastReviewedAt: null,
+    nextReviewAt: new Date(now.getTime() + every * DAY_MS),
+    createdBy: who.actor,
+  };
+}
+
+export const riskStore: Store<typeof riskRegisterRisks> = {
+  model: 'riskRegisterRisk',
+  render: renderRisk,
+  // The create route is served by createRisk (it records inline treatments in the same transaction).
+  create: async ({ db, who, body }) => riskData(db, who, body, new Date()),
+};
+
+/** Records a risk (and its inline planned treatments) with one `risk.created` audit event. */
+export async function createRisk(prisma: Prisma, who: Actor, body: CreateRisk): Promise<RiskOut> {
+  const now = new Date();
+  const data = await riskData(prisma, who, body, now);
+  return prisma.$transaction(async (tx) => {
+    const id = newId('rsk');
+    const row = await tx.riskRegisterRisk.create({ data: { ...data, id, tenantId: who.tenantId, createdAt: now, updatedAt: now } });
+    const treatmentIds: string[] = [];
+    for (const t of body.treatments ?? []) {
+      const tid = newId('rtr');
+      treatmentIds.push(tid);
+      await tx.riskTreatment.create({
+        data: {
+          ...treatmentData(t),
+          id: tid,
+          tenantId: who.tenantId,
+          riskId: id,
+          status: 'planned',
+          createdBy: who.actor,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+    }
+    const out = renderRisk(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'risk.created',
+      resourceType: 'svc.risk_register.risk',
+      resourceId: id,
+      data: { title: out.title, domain: out.domain, inherentScore: out.inherentScore, ownerId: out.ownerId, treatmentIds },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- treatments
+
+export const treatmentStore: Store<typeof riskTreatments> = {
+  model: 'riskTreatment',
+  render: renderTreatment,
+};
+
+/** Plans a treatment of a risk that is not closed. */
+export async function createTreatment(prisma: Prisma, who: Actor, body: z.infer<typeof CreateRiskTreatmentBody>): Promise<TreatmentOut> {
+  const { riskId, ...t } = body;
+  const risk = await findRisk(prisma, who.tenantId, riskId);
+  if (risk.status === 'closed') throw closedConflict(risk, 'planning a treatment');
+  return prisma.$transaction(async (tx) => {
+    const now = new Date();
+    const row = await tx.riskTreatment.create({
+      data: {
+        ...treatmentData(t),
+        id: newId('rtr'),
+        tenantId: who.tenantId,
+        riskId,
+        status: 'planned',
+        createdBy: who.actor,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    const out = renderTreatment(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'treatment.created',
+      resourceType: 'svc.risk_register.treatment',
+      resourceId: row.id,
+      data: { riskId, type: out.type, likelihoodReduction: out.likelihoodReduction, impactReduction: out.impactReduction },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+/** The residual of the risk from its implemented treatments, written to the risk row; returns before and after. */
+async function recomputeResidual(tx: Tx, tenantId: string, risk: RiskRow, now: Date, nextStatus: (moved: boolean) => string | undefined) {
+  const implemented = await scopeToTenant(tx, tenantId).riskTreatment.findMany({ where: { riskId: risk.id, status: 'implemented' } });
+  const r = residualOf(risk.inherentLikelihood, risk.inherentImpact, implemented);
+  const before = point(risk.residualLikelihood, risk.residualImpact);
+  const after = point(r.likelihood, r.impact);
+  const status = nextStatus(after.score !== before.score);
+  await scopeToTenant(tx, tenantId).riskRegisterRisk.updateMany({
+    where: { id: risk.id },
+    data: { residualLikelihood: r.likelihood, residualImpact: r.impact, updatedAt: now, ...(status ? { status } : {}) },
+  });
+  return { before, after, implemented, status: status ?? risk.status };
+}
+
+/**
+ * `planned` -> `implemented`, and the risk's residual recomputed from its implemented treatments.
+ * The risk becomes `treated` (from `open`, or from `accepted` when the residual moved).
+ */
+export async function implementTreatment(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<TreatmentOut> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const current = await db.riskTreatment.findFirst({ where: { id } });
+    if (!current) throw new ApiError('not_found', `Treatment ${id} was not found.`);
+    const conflict = (message: string) =>
+      new ApiError('conflict', message, [{ field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` }]);
+    if (current.status !== 'planned') throw conflict(`Treatment ${id} is ${current.status}; implement is allowed from planned.`);
+    if (current.type === 'accept') {
+      throw conflict(
+        `Treatment ${id} is planned, but an accept treatment is implemented by the accountable owner's sign-off (POST /v1/risk-register/sign-off), not here.`,
+      );
+    }
+    const risk = await findRisk(tx, who.tenantId, current.riskId);
+    if (risk.status === 'closed') throw conflict(`Treatment ${id} is planned, but its risk ${risk.id} is closed (final).`);
+    const now = new Date();
+    const moved = await db.riskTreatment.updateMany({
+      where: { id, status: 'planned' },
+      data: { status: 'implemented', implementedAt: now, updatedAt: now },
+    });
+    if (moved.count === 0) throw conflict(`Treatment ${id} changed meanwhile; implement is allowed from planned.`);
+    const { before, after, status } = await recomputeResidual(tx, who.tenantId, risk, now, (changed) =>
+      risk.status === 'open' || (risk.status === 'accepted' && changed) ? 'treated' : undefined,
+    );
+    const row = (await db.riskTreatment.findFirst({ where: { id } })) as TreatmentRow;
+    const out = renderTreatment(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'treatment.implemented',
+      resourceType: 'svc.risk_register.treatment',
+      resourceId: id,
+      data: {
+        from: 'planned',
+        to: 'implemented',
+        ...(reason ? { reason } : {}),
+        riskId: risk.id,
+        residualScoreBefore: before.score,
+        residualScoreAfter: after.score,
+        riskStatus: status,
+      },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- scores and heatmap
+
+async function implementedByRisk(db: Tx, tenantId: string, riskIds: string[]): Promise<Map<string, TreatmentRow[]>> {
+  const rows = riskIds.length
+    ? await scopeToTenant(db, tenantId).riskTreatment.findMany({ where: { riskId: { in: riskIds }, status: 'implemented' } })
+    : [];
+  const out = new Map<string, TreatmentRow[]>();
+  for (const t of rows.sort(byImplementation)) out.set(t.riskId, [...(out.get(t.riskId) ?? []), t]);
+  return out;
+}
+
+export async function listScores(
+  prisma: Prisma,
+  tenantId: string,
+  query: { limit: number; cursor?: string; status?: string; domain?: string },
+): Promise<{ data: z.infer<typeof RiskScore>[]; cursor: string | null }> {
+  const page = await keysetList<RiskRow, RiskRow>(scopeToTenant(prisma, tenantId).riskRegisterRisk, query, {
+    filters: ['status', 'domain'],
+    render: (r) => r,
+  });
+  const implemented = await implementedByRisk(
+    prisma,
+    tenantId,
+    page.data.map((r) => r.id),
+  );
+  return {
+    cursor: page.cursor,
+    data: page.data.map((r) => {
+      const inherent = point(r.inherentLikelihood, r.inherentImpact);
+      const residual = point(r.residualLikelihood, r.residualImpact);
+      return {
+        object: 'svc.risk_register.score',
+        riskId: r.id,
+        title: r.title,
+        status: r.status as RiskOut['status'],
+        inherent,
+        residual,
+        reduction: inherent.score - residual.score,
+        implementedTreatmentIds: (implemented.get(r.id) ?? []).map((t) => t.id),
+      };
+    }),
+  };
+}
+
+export async function scoreHistory(prisma: Prisma, tenantId: string, riskId: string): Promise<z.infer<typeof RiskScoreHistory>> {
+  const risk = await findRisk(prisma, tenantId, riskId);
+  const db = scopeToTenant(prisma, tenantId);
+  const [implemented, signOff] = await Promise.all([
+    db.riskTreatment.findMany({ where: { riskId, status: 'implemented' } }),
+    db.riskSignOff.findFirst({ where: { riskId }, orderBy: { id: 'desc' } }),
+  ]);
+  const r = residualOf(risk.inherentLikelihood, risk.inherentImpact, implemented);
+  const inherent = point(risk.inherentLikelihood, risk.inherentImpact);
+  const residual = point(r.likelihood, r.impact);
+  return {
+    object: 'svc.risk_register.score_history',
+    riskId,
+    inherent,
+    residual,
+    steps: [
+      { ...inherent, at: iso(risk.createdAt), cause: 'assessed', treatmentId: null, treatmentType: null, moved: false },
+      ...r.steps.map((s) => ({
+        ...s.point,
+        at: iso(s.treatment.implementedAt ?? s.treatment.updatedAt),
+        cause: 'treatment' as const,
+        treatmentId: s.treatment.id,
+        treatmentType: s.treatment.type as TreatmentOut['type'],
+        moved: s.moved,
+      })),
+    ],
+    acceptedResidual: signOff
+      ? {
+          signOffId: signOff.id,
+          signerId: signOff.signerId,
+          score: signOff.residualLikelihood * signOff.residualImpact,
+          signedAt: iso(signOff.createdAt),
+          current: signOff.residualLikelihood * signOff.residualImpact === residual.score,
+        }
+      : null,
+  };
+}
+
+/** The 25 cells of the likelihood x impact matrix with the risks in each, by residual or inherent values. */
+export async function heatmap(
+  prisma: Prisma,
+  tenantId: string,
+  query: { basis: 'residual' | 'inherent'; includeClosed?: 'true' | 'false' | undefined; domain?: string | undefined },
+): Promise<z.infer<typeof RiskHeatmap>> {
+  const rows = await scopeToTenant(prisma, tenantId).riskRegisterRisk.findMany({
+    where: {
+      ...(query.includeClosed === 'true' ? {} : { status: { not: 'closed' } }),
+      ...(query.domain ? { domain: query.domain } : {}),
+    },
+    select: { id: true, inherentLikelihood: true, inherentImpact: true, residualLikelihood: true, residualImpact: true },
+    orderBy: { id: 'desc' },
+  });
+  const cells = [];
+  for (let l = 1; l <= 5; l++) {
+    for (let i = 1; i <= 5; i++) {
+      const riskIds = rows
+        .filter((r) =>
+          query.basis === 'inherent'
+            ? r.inherentLikelihood === l && r.inherentImpact === i
+            : r.residualLikelihood === l && r.residualImpact === i,
+        )
+        .map((r) => r.id);
+      cells.push({ ...point(l, i), count: riskIds.length, riskIds });
+    }
+  }
+  return { object: 'svc.risk_register.heatmap', basis: query.basis, total: rows.length, cells, computedAt: iso(new Date()) };
+}
+
+// ---------------------------------------------------------------- reviews
+
+export async function listReviews(
+  prisma: Prisma,
+  tenantId: string,
+  query: { limit: number; cursor?: string; riskId?: string },
+): Promise<{ data: z.infer<typeof RiskReview>[]; cursor: string | null }> {
+  return keysetList(scopeToTenant(prisma, tenantId).riskReview, query, { filters: ['riskId'], render: renderReview });
+}
+
+/** Records a review and moves the risk's next review date from its latest review. */
+export async function createReview(
+  prisma: Prisma,
+  who: Actor,
+  body: z.infer<typeof CreateRiskReviewBody>,
+): Promise<z.infer<typeof RiskReview>> {
+  const now = new Date();
+  const reviewedAt = body.reviewedAt ? new Date(body.reviewedAt) : now;
+  if (reviewedAt.getTime() > now.getTime() + 60_000) {
+    throw new ApiError('validation_failed', 'reviewedAt is in the future: record a review once it took place.', [
+      { field: 'reviewedAt', issue: 'invalid_value', message: 'in the future' },
+    ]);
+  }
+  const risk = await findRisk(prisma, who.tenantId, body.riskId);
+  if (risk.status === 'closed') throw closedConflict(risk, 'a review');
+  if (body.reviewerId) await requirePerson(prisma, who.tenantId, 'reviewerId', body.reviewerId, false);
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const fresh = (await db.riskRegisterRisk.findFirst({ where: { id: risk.id } })) as RiskRow;
+    const latest = fresh.lastReviewedAt && fresh.lastReviewedAt > reviewedAt ? fresh.lastReviewedAt : reviewedAt;
+    const nextReviewAt = new Date(latest.getTime() + fresh.reviewEveryDays * DAY_MS);
+    await db.riskRegisterRisk.updateMany({ where: { id: risk.id }, data: { lastReviewedAt: latest, nextReviewAt, updatedAt: now } });
+    const row = await tx.riskReview.create({
+      data: {
+        id: newId('rrv'),
+        tenantId: who.tenantId,
+        riskId: risk.id,
+        reviewerId: body.reviewerId ?? null,
+        notes: body.notes ?? null,
+        reviewedAt,
+        nextReviewAt,
+        createdBy: who.actor,
+        createdAt: now,
+      },
+    });
+    const out = renderReview(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'risk_review.created',
+      resourceType: 'svc.risk_register.review',
+      resourceId: row.id,
+      data: { riskId: risk.id, reviewedAt: out.reviewedAt, previousNextReviewAt: iso(fresh.nextReviewAt), nextReviewAt: out.nextReviewAt },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+/** The review schedule of the risks that are not closed, optionally only the overdue (or not yet due) ones. */
+export async function reviewsDue(
+  prisma: Prisma,
+  tenantId: string,
+  query: { limit: number; cursor?: string; overdue?: 'true' | 'false' | undefined; ownerId?: string | undefined },
+): Promise<{ data: z.infer<typeof RiskReviewDue>[]; cursor: string | null }> {
+  const now = new Date();
+  return keysetList(scopeToTenant(prisma, tenantId).riskRegisterRisk, query, {
+    where: {
+      status: { not: 'closed' },
+      ...(query.overdue === 'true' ? { nextReviewAt: { lt: now } } : query.overdue === 'false' ? { nextReviewAt: { gte: now } } : {}),
+    },
+    filters: ['ownerId'],
+    render: (r: RiskRow) => {
+      const late = now.getTime() - r.nextReviewAt.getTime();
+      return {
+        object: 'svc.risk_register.review_due' as const,
+        riskId: r.id,
+        title: r.title,
+        ownerId: r.ownerId,
+        reviewEveryDays: r.reviewEveryDays,
+        lastReviewedAt: r.lastReviewedAt ? iso(r.lastReviewedAt) : null,
+        nextReviewAt: iso(r.nextReviewAt),
+        overdue: late > 0,
+        daysOverdue: late > 0 ? Math.floor(late / DAY_MS) : 0,
+      };
+    },
+  });
+}
+
+// ---------------------------------------------------------------- sign-off
+
+export async function listSignOffs(
+  prisma: Prisma,
+  tenantId: string,
+  query: { limit: number; cursor?: string; riskId?: string },
+): Promise<{ data: z.infer<typeof RiskSignOff>[]; cursor: string | null }> {
+  return keysetList(scopeToTenant(prisma, tenantId).riskSignOff, query, { filters: ['riskId'], render: renderSignOff });
+}
+
+/**
+ * The accountable owner accepts the risk's current residual: the sign-off records who, when and
+ * which residual with the treatments in place; planned accept treatments become implemented and
+ * the risk `accepted`.
+ */
+export async function signOff(
+  prisma: Prisma,
+  who: Actor,
+  body: z.infer<typeof CreateRiskSignOffBody>,
+): Promise<z.infer<typeof RiskSignOff>> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const risk = await findRisk(tx, who.tenantId, body.riskId);
+    await requirePerson(tx, who.tenantId, 'signerId', body.signerId, false);
+    const stateConflict = (message: string) =>
+      new ApiError('conflict', message, [{ field: 'riskId', issue: 'invalid_value', message: `current state: ${risk.status}` }]);
+    if (risk.status === 'closed' || risk.status === 'accepted') {
+      throw stateConflict(
+        `Risk ${risk.id} is ${risk.status}; a sign-off is allowed from open or treated${risk.status === 'accepted' ? ' (it is already signed off at its current residual)' : ''}.`,
+      );
+    }
+    if (!risk.ownerId) {
+      throw stateConflict(`Risk ${risk.id} has no accountable owner (ownerId); only an accountable owner can sign a risk off.`);
+    }
+    if (risk.ownerId !== body.signerId) {
+      throw new ApiError(
+        'forbidden',
+        `Only the accountable owner of risk ${risk.id} (${risk.ownerId}) may sign it off; ${body.signerId} is not its owner.`,
+        [{ field: 'signerId', issue: 'not_accountable_owner', message: `the owner is ${risk.ownerId}` }],
+      );
+    }
+    const owner = await db.stakeholderUser.findFirst({ where: { id: risk.ownerId }, select: { status: true } });
+    if (owner?.status !== 'active') {
+      throw stateConflict(
+        `The accountable owner ${risk.ownerId} of risk ${risk.id} is ${owner?.status ?? 'gone'}; an inactive person cannot sign off.`,
+      );
+    }
+    const now = new Date();
+    await db.riskTreatment.updateMany({
+      where: { riskId: risk.id, type: 'accept', status: 'planned' },
+      data: { status: 'implemented', implementedAt: now, updatedAt: now },
+    });
+    const { after, implemented } = await recomputeResidual(tx, who.tenantId, risk, now, () => 'accepted');
+    const row = await tx.riskSignOff.create({
+      data: {
+        id: newId('rso'),
+        tenantId: who.tenantId,
+        riskId: risk.id,
+        signerId: body.signerId,
+        statement: body.statement ?? null,
+        residualLikelihood: after.likelihood,
+        residualImpact: after.impact,
+        treatmentIds: [...implemented].sort(byImplementation).map((t) => t.id),
+        createdBy: who.actor,
+        createdAt: now,
+      },
+    });
+    const out = renderSignOff(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'risk.signed_off',
+      resourceType: 'svc.risk_register.sign_off',
+      resourceId: row.id,
+      data: { riskId: risk.id, signerId: out.signerId, from: risk.status, to: 'accepted', residualScore: out.residualScore },
+      resource: out,
+    });
+    return out;
+  });
+}

@@ -1,0 +1,466 @@
+import {
+  INDUSTRY_IDS,
+  SELF_AUDIT_FRESHNESS_DAYS,
+  SELF_AUDIT_POSTURE_WEIGHTS,
+  SELF_AUDIT_SEVERITY_PENALTY,
+  type SelfAuditDrift,
+  type SelfAuditEvidenceLink,
+  type SelfAuditFinding,
+  type SelfAuditPosture,
+  type SelfAuditRemediation,
+  type selfAuditEvidenceLinks,
+  type selfAuditFindings,
+  type selfAuditRemediations,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type {
+  SelfAuditEvidenceLink as EvidenceLinkRow,
+  SelfAuditFinding as FindingRow,
+  SelfAuditRemediation as RemediationRow,
+} from '../../generated/prisma/client.ts';
+import type { Store } from '../../kit.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { byPriority, profileEntry, resolveProfile } from '../profiles/service.ts';
+
+const iso = (d: Date) => d.toISOString();
+const DAY_MS = 86_400_000;
+type Severity = keyof typeof SELF_AUDIT_SEVERITY_PENALTY;
+
+// ---------------------------------------------------------------- controls and evidence
+
+/** Control ids that are not in a framework version the tenant has activated. */
+async function unknownControls(db: Tx, shared: Tx, controlIds: readonly string[]): Promise<string[]> {
+  const versions = (await db.frameworkActivation.findMany({ select: { versionKey: true } })).map((a) => a.versionKey);
+  const found = versions.length
+    ? await shared.frameworkControl.findMany({ where: { versionKey: { in: versions }, id: { in: [...controlIds] } }, select: { id: true } })
+    : [];
+  const known = new Set(found.map((c) => c.id));
+  return controlIds.filter((id) => !known.has(id));
+}
+
+/** How an evidence record stands at `at`: expired, stale (collected before the freshness window) or fresh. */
+function evidenceState(e: { collectedAt: Date; expiresAt: Date | null }, at: Date): 'expired' | 'stale' | 'fresh' {
+  if (e.expiresAt !== null && e.expiresAt.getTime() <= at.getTime()) return 'expired';
+  if (e.collectedAt.getTime() < at.getTime() - SELF_AUDIT_FRESHNESS_DAYS * DAY_MS) return 'stale';
+  return 'fresh';
+}
+
+// ---------------------------------------------------------------- findings
+
+export const renderFinding = (r: FindingRow): z.infer<typeof SelfAuditFinding> => ({
+  object: 'svc.self_audit.finding',
+  id: r.id,
+  title: r.title,
+  description: r.description,
+  severity: r.severity as Severity,
+  status: r.status as 'open' | 'closed',
+  controlId: r.controlId,
+  systemId: r.systemId,
+  closedAt: r.closedAt ? iso(r.closedAt) : null,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export const findingStore: Store<typeof selfAuditFindings> = {
+  model: 'selfAuditFinding',
+  render: renderFinding,
+  create: async ({ db, shared, who, body }) => {
+    if (body.controlId !== undefined && (await unknownControls(db, shared, [body.controlId])).length > 0) {
+      throw new ApiError('validation_failed', `Control ${body.controlId} is not a control of a framework the tenant has activated.`, [
+        { field: 'controlId', issue: 'invalid_value', message: 'not a control of an activated framework' },
+      ]);
+    }
+    return {
+      title: body.title,
+      description: body.description ?? null,
+      severity: body.severity,
+      status: 'open',
+      controlId: body.controlId ?? null,
+      systemId: body.systemId ?? null,
+      closedAt: null,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (f) => ({ title: f.title, severity: f.severity, controlId: f.controlId, systemId: f.systemId }),
+};
+
+// ---------------------------------------------------------------- remediations
+
+export const renderRemediation = (r: RemediationRow): z.infer<typeof SelfAuditRemediation> => ({
+  object: 'svc.self_audit.remediation',
+  id: r.id,
+  findingId: r.findingId,
+  plan: r.plan,
+  ownerId: r.ownerId,
+  dueDate: r.dueDate ? iso(r.dueDate) : null,
+  status: r.status as z.infer<typeof SelfAuditRemediation>['status'],
+  resolvedAt: r.resolvedAt ? iso(r.resolvedAt) : null,
+  verifiedAt: r.verifiedAt ? iso(r.verifiedAt) : null,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export const remediationStore: Store<typeof selfAuditRemediations> = {
+  model: 'selfAuditRemediation',
+  render: renderRemediation,
+  create: async ({ db, who, body }) => {
+    const [finding, existing, owner] = await Promise.all([
+      db.selfAuditFinding.findFirst({ where: { id: body.findingId }, select: { id: true, status: true } }),
+      db.selfAuditRemediation.findFirst({ where: { findingId: body.findingId }, select: { id: true, status: true } }),
+      body.ownerId ? db.stakeholderUser.findFirst({ where: { id: body.ownerId }, select: { status: true } }) : undefined,
+    ]);
+    if (!finding) {
+      throw new ApiError('validation_failed', `Finding ${body.findingId} does not exist in this tenant.`, [
+        { field: 'findingId', issue: 'invalid_value', message: 'unknown finding' },
+      ]);
+    }
+    if (existing) {
+      throw new ApiError(
+        'conflict',
+        `Finding ${body.findingId} already has remediation ${existing.id} (${existing.status}); a finding has one remediation: reopen it instead.`,
+        [{ field: 'findingId', issue: 'invalid_value', message: `remediation ${existing.id}` }],
+      );
+    }
+    if (finding.status !== 'open') {
+      throw new ApiError('conflict', `Finding ${body.findingId} is ${finding.status}; only an open finding is remediated.`, [
+        { field: 'findingId', issue: 'invalid_value', message: `finding is ${finding.status}` },
+      ]);
+    }
+    if (body.ownerId && owner?.status !== 'active') {
+      throw new ApiError('validation_failed', `Person ${body.ownerId} is not an active person of this tenant.`, [
+        { field: 'ownerId', issue: 'invalid_value', message: owner ? 'deactivated person' : 'unknown person' },
+      ]);
+    }
+    return {
+      findingId: body.findingId,
+      plan: body.plan,
+      ownerId: body.ownerId ?? null,
+      dueDate: body.dueDate ? new Date(body.dueDate) : null,
+      status: 'open',
+      resolvedAt: null,
+      verifiedAt: null,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (r) => ({ findingId: r.findingId, ownerId: r.ownerId, dueDate: r.dueDate }),
+  transitions: { resolve: () => ({ resolvedAt: new Date() }) },
+};
+
+const REMEDIATION_SIDE_EFFECTS = {
+  verify: { from: ['resolved'], to: 'verified', action: 'remediation.verified' },
+  reopen: { from: ['resolved', 'verified'], to: 'open', action: 'remediation.reopened' },
+} as const;
+
+/**
+ * The transitions of a remediation that change its finding too: `verify` (needs a link to
+ * unexpired evidence; closes the finding) and `reopen` (reopens a closed finding). One
+ * transaction: the remediation, the finding and the audit events of both, or nothing.
+ */
+export async function transitionRemediation(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  verb: keyof typeof REMEDIATION_SIDE_EFFECTS,
+  reason: string | undefined,
+): Promise<z.infer<typeof SelfAuditRemediation>> {
+  const t = REMEDIATION_SIDE_EFFECTS[verb];
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const current = await db.selfAuditRemediation.findFirst({ where: { id } });
+    if (!current) throw new ApiError('not_found', `Remediation ${id} was not found.`);
+    const conflict = (state: string) =>
+      new ApiError('conflict', `Remediation ${id} is ${state}; ${verb} is allowed from ${t.from.join(', ')}.`, [
+        { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
+      ]);
+    if (!(t.from as readonly string[]).includes(current.status)) throw conflict(current.status);
+    const now = new Date();
+    if (verb === 'verify') {
+      const links = await db.selfAuditEvidenceLink.findMany({
+        where: { targetType: 'remediation', targetId: id },
+        select: { evidenceId: true },
+      });
+      const valid = links.length
+        ? await db.evidence.count({
+            where: { id: { in: links.map((l) => l.evidenceId) }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+          })
+        : 0;
+      if (valid === 0) {
+        throw new ApiError(
+          'conflict',
+          `Remediation ${id} has no link to unexpired evidence; link the proof with POST /v1/self-audit/evidence before verifying.`,
+          [{ field: 'evidence', issue: 'missing', message: `${links.length} linked, none unexpired` }],
+        );
+      }
+    }
+    const changed = await db.selfAuditRemediation.updateMany({
+      where: { id, status: { in: [...t.from] } },
+      data:
+        verb === 'verify'
+          ? { status: t.to, verifiedAt: now, updatedAt: now }
+          : { status: t.to, resolvedAt: null, verifiedAt: null, updatedAt: now },
+    });
+    if (changed.count === 0) {
+      const again = await db.selfAuditRemediation.findFirst({ where: { id }, select: { status: true } });
+      throw conflict(again?.status ?? current.status);
+    }
+    const out = renderRemediation((await db.selfAuditRemediation.findFirst({ where: { id } })) as RemediationRow);
+    await recordChange(tx, {
+      ...who,
+      action: t.action,
+      resourceType: 'svc.self_audit.remediation',
+      resourceId: id,
+      data: { from: current.status, to: t.to, ...(reason ? { reason } : {}) },
+      resource: out,
+    });
+    // The finding follows: verified closes it, a reopen opens it again.
+    const finding = await db.selfAuditFinding.findFirst({ where: { id: current.findingId } });
+    const target = verb === 'verify' ? 'closed' : 'open';
+    if (finding && finding.status !== target) {
+      await db.selfAuditFinding.updateMany({
+        where: { id: finding.id },
+        data: { status: target, closedAt: target === 'closed' ? now : null, updatedAt: now },
+      });
+      const updated = renderFinding((await db.selfAuditFinding.findFirst({ where: { id: finding.id } })) as FindingRow);
+      await recordChange(tx, {
+        ...who,
+        action: target === 'closed' ? 'finding.closed' : 'finding.reopened',
+        resourceType: 'svc.self_audit.finding',
+        resourceId: finding.id,
+        data: { from: finding.status, to: target, remediationId: id },
+        resource: updated,
+      });
+    }
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- evidence links
+
+export const evidenceLinkStore: Store<typeof selfAuditEvidenceLinks> = {
+  model: 'selfAuditEvidenceLink',
+  render: (r: EvidenceLinkRow): z.infer<typeof SelfAuditEvidenceLink> => ({
+    object: 'svc.self_audit.evidence_link',
+    id: r.id,
+    evidenceId: r.evidenceId,
+    targetType: r.targetType as 'finding' | 'remediation',
+    targetId: r.targetId,
+    findingId: r.findingId,
+    note: r.note,
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+  }),
+  create: async ({ db, who, body }) => {
+    const targetType = body.remediationId !== undefined ? 'remediation' : 'finding';
+    const targetId = (body.remediationId ?? body.findingId) as string;
+    const [evidence, finding, remediation, duplicate] = await Promise.all([
+      db.evidence.findFirst({ where: { id: body.evidenceId }, select: { id: true } }),
+      body.findingId ? db.selfAuditFinding.findFirst({ where: { id: body.findingId }, select: { id: true } }) : undefined,
+      body.remediationId
+        ? db.selfAuditRemediation.findFirst({ where: { id: body.remediationId }, select: { findingId: true } })
+        : undefined,
+      db.selfAuditEvidenceLink.findFirst({ where: { evidenceId: body.evidenceId, targetId }, select: { id: true } }),
+    ]);
+    if (!evidence) {
+      throw new ApiError('validation_failed', `Evidence ${body.evidenceId} does not exist in this tenant.`, [
+        { field: 'evidenceId', issue: 'invalid_value', message: 'unknown evidence' },
+      ]);
+    }
+    const findingId = targetType === 'finding' ? finding?.id : remediation?.findingId;
+    if (!findingId) {
+      const field = targetType === 'finding' ? 'findingId' : 'remediationId';
+      throw new ApiError(
+        'validation_failed',
+        `${targetType === 'finding' ? 'Finding' : 'Remediation'} ${targetId} does not exist in this tenant.`,
+        [{ field, issue: 'invalid_value', message: `unknown ${targetType}` }],
+      );
+    }
+    if (duplicate) {
+      throw new ApiError('conflict', `Evidence ${body.evidenceId} is already linked to ${targetId} (${duplicate.id}).`, [
+        { field: 'evidenceId', issue: 'invalid_value', message: `already linked: ${duplicate.id}` },
+      ]);
+    }
+    return { evidenceId: body.evidenceId, targetType, targetId, findingId, note: body.note ?? null, createdBy: who.actor };
+  },
+  auditData: (l) => ({ evidenceId: l.evidenceId, targetType: l.targetType, targetId: l.targetId }),
+};
+
+// ---------------------------------------------------------------- posture
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
+
+/** Coverage, freshness and the open-findings penalty, each with its counts, and the score they make. */
+export async function posture(prisma: Prisma, tenantId: string): Promise<z.infer<typeof SelfAuditPosture>> {
+  const db = scopeToTenant(prisma, tenantId);
+  const at = new Date();
+  const [activations, evidence, open] = await Promise.all([
+    db.frameworkActivation.findMany({ select: { versionKey: true } }),
+    db.evidence.findMany({ select: { controlIds: true, collectedAt: true, expiresAt: true } }),
+    db.selfAuditFinding.findMany({ where: { status: 'open' }, select: { severity: true } }),
+  ]);
+  const versionKeys = activations.map((a) => a.versionKey);
+  const controls = versionKeys.length
+    ? await prisma.frameworkControl.findMany({ where: { versionKey: { in: versionKeys } }, select: { id: true } })
+    : [];
+  const activated = new Set(controls.map((c) => c.id));
+
+  const evidenced = new Set<string>();
+  const counted = { evidence: 0, fresh: 0, expired: 0, stale: 0 };
+  for (const e of evidence) {
+    const cited = e.controlIds.filter((c) => activated.has(c));
+    if (cited.length === 0) continue;
+    for (const c of cited) evidenced.add(c);
+    counted.evidence++;
+    counted[evidenceState(e, at)]++;
+  }
+
+  const openCounts = { low: 0, medium: 0, high: 0, critical: 0 };
+  for (const f of open) if (f.severity in openCounts) openCounts[f.severity as Severity]++;
+  const penalty = (Object.keys(openCounts) as Severity[]).reduce((n, s) => n + openCounts[s] * SELF_AUDIT_SEVERITY_PENALTY[s], 0);
+
+  const coverageRatio = ratio(evidenced.size, activated.size);
+  const freshnessRatio = ratio(counted.fresh, counted.evidence);
+  const coveragePoints = round2(SELF_AUDIT_POSTURE_WEIGHTS.coverage * coverageRatio);
+  const freshnessPoints = round2(SELF_AUDIT_POSTURE_WEIGHTS.freshness * freshnessRatio);
+  const score = Math.min(100, Math.max(0, Math.round(coveragePoints + freshnessPoints - penalty)));
+  return {
+    object: 'svc.self_audit.posture',
+    score,
+    parts: {
+      coverage: {
+        weight: SELF_AUDIT_POSTURE_WEIGHTS.coverage,
+        controls: activated.size,
+        evidencedControls: evidenced.size,
+        ratio: coverageRatio,
+        points: coveragePoints,
+      },
+      freshness: {
+        weight: SELF_AUDIT_POSTURE_WEIGHTS.freshness,
+        windowDays: SELF_AUDIT_FRESHNESS_DAYS,
+        ...counted,
+        ratio: freshnessRatio,
+        points: freshnessPoints,
+      },
+      findings: { weights: { ...SELF_AUDIT_SEVERITY_PENALTY }, open: openCounts, penalty },
+    },
+    computedAt: iso(at),
+  };
+}
+
+// ---------------------------------------------------------------- drift
+
+type SelfAuditDriftItem = z.infer<typeof SelfAuditDrift>['data'][number];
+type Industry = (typeof INDUSTRY_IDS)[number];
+
+/** The profile asked for, or that of the tenant's onboarding kickoff (the one in progress, else the latest). */
+async function driftProfile(db: Tx, profile: string | undefined): Promise<{ profile: Industry; source: 'query' | 'onboarding' }> {
+  if (profile !== undefined) return { profile: profile as Industry, source: 'query' };
+  const onboarding =
+    (await db.onboarding.findFirst({ where: { openSlot: 'open' }, select: { profile: true } })) ??
+    (await db.onboarding.findFirst({ orderBy: { createdAt: 'desc' }, select: { profile: true } }));
+  if (!onboarding || !(INDUSTRY_IDS as readonly string[]).includes(onboarding.profile)) {
+    throw new ApiError(
+      'validation_failed',
+      'No profile to compare against: pass `profile`, or start an onboarding with POST /v1/onboarding/kickoff.',
+      [{ field: 'profile', issue: 'missing', message: `one of ${INDUSTRY_IDS.join(', ')}` }],
+    );
+  }
+  return { profile: onboarding.profile as Industry, source: 'onboarding' };
+}
+
+const TYPE_ORDER: Record<SelfAuditDriftItem['type'], number> = { 'baseline-divergence': 0, 'stale-evidence': 1, 'open-finding': 2 };
+
+/** The tenant's divergences from the baseline of its profile, computed from its activations, evidence and findings. */
+export async function drift(prisma: Prisma, tenantId: string, query: { profile?: string }): Promise<z.infer<typeof SelfAuditDrift>> {
+  const db = scopeToTenant(prisma, tenantId);
+  const at = new Date();
+  const { profile, source } = await driftProfile(db, query.profile);
+  const entry = profileEntry(profile);
+  const { ctlById } = await resolveProfile(prisma, entry);
+  const baseline = byPriority(entry.controlBaseline);
+  const ids = baseline.map((b) => b.controlId);
+  const [activations, evidence, openFindings] = await Promise.all([
+    db.frameworkActivation.findMany({ select: { frameworkId: true } }),
+    db.evidence.findMany({
+      where: { controlIds: { hasSome: ids } },
+      select: { id: true, controlIds: true, collectedAt: true, expiresAt: true },
+      orderBy: { id: 'asc' },
+    }),
+    db.selfAuditFinding.findMany({
+      where: { status: 'open', controlId: { in: ids } },
+      select: { id: true, controlId: true },
+      orderBy: { id: 'asc' },
+    }),
+  ]);
+  const active = new Set(activations.map((a) => a.frameworkId));
+
+  const items: SelfAuditDriftItem[] = [];
+  for (const b of baseline) {
+    const control = ctlById.get(b.controlId);
+    const framework = control?.framework ?? '';
+    const base = { control: b.controlId, framework, priority: b.priority, title: control?.title ?? b.controlId };
+    const expected = `${framework} activated and ${b.controlId} backed by fresh evidence (unexpired, collected within ${SELF_AUDIT_FRESHNESS_DAYS} days)`;
+    const cited = evidence.filter((e) => e.controlIds.includes(b.controlId));
+    if (!active.has(framework)) {
+      items.push({
+        ...base,
+        type: 'baseline-divergence',
+        reason: 'framework_not_activated',
+        expected,
+        actual: `${framework} is not activated`,
+        evidenceIds: [],
+        findingIds: [],
+      });
+    } else if (cited.length === 0) {
+      items.push({
+        ...base,
+        type: 'baseline-divergence',
+        reason: 'no_evidence',
+        expected,
+        actual: `${framework} is activated but no evidence cites ${b.controlId}`,
+        evidenceIds: [],
+        findingIds: [],
+      });
+    } else if (!cited.some((e) => evidenceState(e, at) === 'fresh')) {
+      const expired = cited.filter((e) => evidenceState(e, at) === 'expired').length;
+      items.push({
+        ...base,
+        type: 'stale-evidence',
+        reason: 'evidence_expired_or_stale',
+        expected,
+        actual: `all ${cited.length} evidence records citing ${b.controlId} are expired (${expired}) or older than ${SELF_AUDIT_FRESHNESS_DAYS} days (${cited.length - expired})`,
+        evidenceIds: cited.map((e) => e.id),
+        findingIds: [],
+      });
+    }
+    const against = openFindings.filter((f) => f.controlId === b.controlId).map((f) => f.id);
+    if (against.length > 0) {
+      items.push({
+        ...base,
+        type: 'open-finding',
+        reason: 'open_finding',
+        expected: `no open self-audit finding against ${b.controlId}`,
+        actual: `${against.length} open finding${against.length === 1 ? '' : 's'} against ${b.controlId}`,
+        evidenceIds: [],
+        findingIds: against,
+      });
+    }
+  }
+  items.sort((x, y) => x.priority - y.priority || x.control.localeCompare(y.control) || TYPE_ORDER[x.type] - TYPE_ORDER[y.type]);
+  const divergent = new Set(items.map((i) => i.control));
+  return {
+    object: 'svc.self_audit.drift',
+    profile,
+    profileSource: source,
+    baselineControls: baseline.length,
+    inLine: baseline.filter((b) => !divergent.has(b.controlId)).length,
+    freshnessDays: SELF_AUDIT_FRESHNESS_DAYS,
+    data: items,
+    computedAt: iso(at),
+  };
+}

@@ -1,0 +1,21 @@
+import { contract, trainingModules } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import { serveResource } from '../../kit.ts';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import * as training from './service.ts';
+
+export function trainingRecordsHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  return initServer().router(contract.training_records, {
+    modules: serveResource(db, trainingModules, training.moduleStore),
+    records: {
+      list: async ({ query, res }) => ({ status: 200, body: await training.listRecords(prisma, tenantOf(res).tenantId, query) }),
+      create: async ({ body, res }) => ({ status: 201, body: await training.createRecord(prisma, actor(res), body) }),
+    },
+    coverage: async ({ query, res }) => ({ status: 200, body: await training.coverage(prisma, tenantOf(res).tenantId, query) }),
+    certificates: {
+      list: async ({ query, res }) => ({ status: 200, body: await training.listCertificates(prisma, tenantOf(res).tenantId, query) }),
+      verify: async ({ query }) => ({ status: 200, body: await training.verifyCertificate(prisma, query.code) }),
+    },
+  });
+}

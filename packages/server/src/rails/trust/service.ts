@@ -1,0 +1,476 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type {
+  Certification,
+  certifications,
+  NdaDocument,
+  NdaDocumentContent,
+  NdaRequest,
+  ndaDocuments,
+  PublicTrustPage,
+  QuestionnaireAnswers,
+  QuestionnaireBody,
+  SubProcessor,
+  subProcessors,
+  TrustPosture,
+  TrustStatus,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type {
+  TrustCertification as CertificationRow,
+  TrustNdaDocument as NdaDocumentRow,
+  TrustNdaRequest as NdaRequestRow,
+  TrustPage as PageRow,
+  TrustSubProcessor as SubProcessorRow,
+} from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+
+const iso = (d: Date) => d.toISOString();
+
+// ---------------------------------------------------------------- controls and evidence
+
+/** The tenant's activated frameworks, their controls, and which controls have unexpired evidence (by evidence id). */
+interface Coverage {
+  frameworks: { framework: string; versionKey: string; controls: string[] }[];
+  /** Control id -> ids of unexpired evidence records citing it. */
+  evidenceOf: Map<string, string[]>;
+  at: Date;
+}
+
+async function coverage(prisma: Prisma, tenantId: string): Promise<Coverage> {
+  const db = scopeToTenant(prisma, tenantId);
+  const at = new Date();
+  const activations = await db.frameworkActivation.findMany({
+    select: { frameworkId: true, versionKey: true },
+    orderBy: { frameworkId: 'asc' },
+  });
+  const versionKeys = activations.map((a) => a.versionKey);
+  const [controls, evidence] = await Promise.all([
+    versionKeys.length
+      ? prisma.frameworkControl.findMany({
+          where: { versionKey: { in: versionKeys } },
+          select: { versionKey: true, id: true },
+          orderBy: { ord: 'asc' },
+        })
+      : [],
+    db.evidence.findMany({
+      where: { OR: [{ expiresAt: null }, { expiresAt: { gt: at } }] },
+      select: { id: true, controlIds: true },
+      orderBy: { id: 'asc' },
+    }),
+  ]);
+  const evidenceOf = new Map<string, string[]>();
+  for (const e of evidence) {
+    for (const c of e.controlIds) {
+      const list = evidenceOf.get(c) ?? [];
+      list.push(e.id);
+      evidenceOf.set(c, list);
+    }
+  }
+  return {
+    frameworks: activations.map((a) => ({
+      framework: a.frameworkId,
+      versionKey: a.versionKey,
+      controls: controls.filter((c) => c.versionKey === a.versionKey).map((c) => c.id),
+    })),
+    evidenceOf,
+    at,
+  };
+}
+
+const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
+
+function postureOf(cov: Coverage): z.infer<typeof TrustPosture> {
+  const frameworks = cov.frameworks.map((f) => {
+    const evidenced = f.controls.filter((c) => (cov.evidenceOf.get(c)?.length ?? 0) > 0).length;
+    return {
+      framework: f.framework,
+      dictionaryVersion: f.versionKey,
+      controls: f.controls.length,
+      evidenced,
+      score: ratio(evidenced, f.controls.length),
+    };
+  });
+  const controls = frameworks.reduce((n, f) => n + f.controls, 0);
+  const evidenced = frameworks.reduce((n, f) => n + f.evidenced, 0);
+  return { object: 'svc.trust.posture', score: ratio(evidenced, controls), controls, evidenced, frameworks, computedAt: iso(cov.at) };
+}
+
+/** Share of the controls of each activated framework with unexpired evidence, with its parts. */
+export async function posture(prisma: Prisma, tenantId: string): Promise<z.infer<typeof TrustPosture>> {
+  return postureOf(await coverage(prisma, tenantId));
+}
+
+type Answers = z.infer<typeof QuestionnaireAnswers>;
+
+/** Answers each question from the tenant's controls and unexpired evidence, or says why it cannot. */
+export async function answerQuestionnaire(prisma: Prisma, tenantId: string, body: z.infer<typeof QuestionnaireBody>): Promise<Answers> {
+  const cov = await coverage(prisma, tenantId);
+  const known = new Set(cov.frameworks.flatMap((f) => f.controls));
+  const answered: Answers['answered'] = [];
+  const unanswerable: Answers['unanswerable'] = [];
+  for (const q of body.questions) {
+    const base = { id: q.id, text: q.text };
+    let controlIds: string[];
+    if (q.controlIds) {
+      controlIds = [...new Set(q.controlIds)];
+      const unknown = controlIds.filter((c) => !known.has(c));
+      if (unknown.length > 0) {
+        unanswerable.push({
+          ...base,
+          reason: 'unknown_controls',
+          detail: `Not controls of a framework the tenant has activated: ${unknown.join(', ')}.`,
+          controlIds: unknown,
+        });
+        continue;
+      }
+    } else if (q.framework) {
+      const f = cov.frameworks.find((x) => x.framework === q.framework);
+      if (!f) {
+        unanswerable.push({
+          ...base,
+          reason: 'framework_not_activated',
+          detail: `The tenant has not activated framework ${q.framework}.`,
+          controlIds: [],
+        });
+        continue;
+      }
+      controlIds = f.controls;
+    } else {
+      unanswerable.push({
+        ...base,
+        reason: 'no_controls_cited',
+        detail: 'The question cites no control and no framework.',
+        controlIds: [],
+      });
+      continue;
+    }
+    const missing = controlIds.filter((c) => (cov.evidenceOf.get(c)?.length ?? 0) === 0);
+    if (missing.length > 0 || controlIds.length === 0) {
+      unanswerable.push({
+        ...base,
+        reason: 'missing_evidence',
+        detail: controlIds.length === 0 ? 'The cited framework has no controls.' : `No unexpired evidence for: ${missing.join(', ')}.`,
+        controlIds: missing,
+      });
+      continue;
+    }
+    const evidenceIds = [...new Set(controlIds.flatMap((c) => cov.evidenceOf.get(c) ?? []))].sort();
+    answered.push({ ...base, answer: 'yes', controlIds, evidenceIds });
+  }
+  return { object: 'svc.trust.questionnaire', answered, unanswerable, computedAt: iso(cov.at) };
+}
+
+// ---------------------------------------------------------------- certifications and sub-processors
+
+const renderCertification = (r: CertificationRow): z.infer<typeof Certification> => ({
+  object: 'svc.trust.certification',
+  id: r.id,
+  name: r.name,
+  issuer: r.issuer,
+  scope: r.scope,
+  validFrom: iso(r.validFrom),
+  validUntil: r.validUntil ? iso(r.validUntil) : null,
+  expired: r.validUntil !== null && r.validUntil.getTime() <= Date.now(),
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+export const certificationStore: Store<typeof certifications> = {
+  model: 'trustCertification',
+  render: renderCertification,
+  create: async ({ who, body }) => ({
+    name: body.name,
+    issuer: body.issuer,
+    scope: body.scope ?? null,
+    validFrom: new Date(body.validFrom),
+    validUntil: body.validUntil ? new Date(body.validUntil) : null,
+    createdBy: who.actor,
+  }),
+  auditData: (c) => ({ name: c.name, issuer: c.issuer, validUntil: c.validUntil }),
+};
+
+const renderSubProcessor = (r: SubProcessorRow): z.infer<typeof SubProcessor> => ({
+  object: 'svc.trust.sub_processor',
+  id: r.id,
+  name: r.name,
+  purpose: r.purpose,
+  region: r.region,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+});
+
+export const subProcessorStore: Store<typeof subProcessors> = {
+  model: 'trustSubProcessor',
+  render: renderSubProcessor,
+  create: async ({ who, body }) => ({ name: body.name, purpose: body.purpose, region: body.region.toLowerCase(), createdBy: who.actor }),
+  auditData: (s) => ({ name: s.name, purpose: s.purpose, region: s.region }),
+};
+
+// ---------------------------------------------------------------- publishing
+
+const publicPath = (slug: string) => `/v1/trust/public/${slug}`;
+
+function renderStatus(p: PageRow | null): z.infer<typeof TrustStatus> {
+  return {
+    object: 'svc.trust.status',
+    published: p?.published ?? false,
+    slug: p?.slug ?? null,
+    publicPath: p?.published ? publicPath(p.slug) : null,
+    updatedAt: p ? iso(p.updatedAt) : null,
+  };
+}
+
+export async function status(prisma: Prisma, tenantId: string): Promise<z.infer<typeof TrustStatus>> {
+  return renderStatus(await scopeToTenant(prisma, tenantId).trustPage.findFirst({}));
+}
+
+const slugTaken = (slug: string) =>
+  new ApiError('conflict', `The slug ${slug} is taken by another tenant.`, [{ field: 'slug', issue: 'invalid_value', message: 'taken' }]);
+
+const isUniqueViolation = (err: unknown) =>
+  typeof err === 'object' &&
+  err !== null &&
+  ((err as { code?: string }).code === 'P2002' || /unique/i.test(String((err as Error).message)));
+
+/** Publishes (or re-publishes under another slug) the tenant's page; 409 when another tenant holds the slug. */
+export async function publish(prisma: Prisma, who: Actor, slug: string): Promise<z.infer<typeof TrustStatus>> {
+  const holder = await prisma.trustPage.findUnique({ where: { slug }, select: { tenantId: true } });
+  if (holder && holder.tenantId !== who.tenantId) throw slugTaken(slug);
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const db = scopeToTenant(tx, who.tenantId);
+      const now = new Date();
+      const existing = await db.trustPage.findFirst({});
+      const page = existing
+        ? await tx.trustPage.update({ where: { id: existing.id }, data: { slug, published: true, updatedAt: now } })
+        : await tx.trustPage.create({
+            data: { id: newId('tpg'), tenantId: who.tenantId, slug, published: true, createdAt: now, updatedAt: now },
+          });
+      const out = renderStatus(page);
+      await recordChange(tx, {
+        ...who,
+        action: 'trust_page.published',
+        resourceType: 'svc.trust.status',
+        resourceId: page.id,
+        data: { slug, previousSlug: existing?.slug ?? null },
+        resource: out,
+      });
+      return out;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw slugTaken(slug);
+    throw err;
+  }
+}
+
+/** Takes the page down; the slug stays reserved for the tenant. 404 when it was never published. */
+export async function unpublish(prisma: Prisma, who: Actor): Promise<z.infer<typeof TrustStatus>> {
+  return prisma.$transaction(async (tx) => {
+    const existing = await scopeToTenant(tx, who.tenantId).trustPage.findFirst({});
+    if (!existing) throw new ApiError('not_found', 'The trust page was never published.');
+    const page = await tx.trustPage.update({ where: { id: existing.id }, data: { published: false, updatedAt: new Date() } });
+    const out = renderStatus(page);
+    await recordChange(tx, {
+      ...who,
+      action: 'trust_page.unpublished',
+      resourceType: 'svc.trust.status',
+      resourceId: page.id,
+      data: { slug: page.slug, wasPublished: existing.published },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+/** The public page of a published slug: posture, certifications and sub-processors; 404 otherwise. */
+export async function publicPage(prisma: Prisma, slug: string): Promise<z.infer<typeof PublicTrustPage>> {
+  const page = await prisma.trustPage.findUnique({ where: { slug } });
+  if (!page?.published) throw new ApiError('not_found', `No published trust page has the slug ${slug}.`);
+  const db = scopeToTenant(prisma, page.tenantId);
+  const [post, certs, subs] = await Promise.all([
+    posture(prisma, page.tenantId),
+    db.trustCertification.findMany({ orderBy: { id: 'desc' }, take: 500 }),
+    db.trustSubProcessor.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }], take: 500 }),
+  ]);
+  return {
+    object: 'svc.trust.public_page',
+    slug: page.slug,
+    posture: post,
+    certifications: certs.map((c) => {
+      const { createdBy: _createdBy, ...rest } = renderCertification(c);
+      return rest;
+    }),
+    subProcessors: subs.map((s) => ({ name: s.name, purpose: s.purpose, region: s.region })),
+    updatedAt: iso(page.updatedAt),
+  };
+}
+
+// ---------------------------------------------------------------- NDA vault
+
+export const ndaDocumentStore: Store<typeof ndaDocuments> = {
+  model: 'trustNdaDocument',
+  render: (r: NdaDocumentRow): z.infer<typeof NdaDocument> => ({
+    object: 'svc.trust.nda_document',
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    mediaType: r.mediaType,
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+  }),
+  create: async ({ who, body }) => ({
+    title: body.title,
+    description: body.description ?? null,
+    contentUri: body.contentUri,
+    sha256: body.sha256 ?? null,
+    mediaType: body.mediaType ?? null,
+    createdBy: who.actor,
+  }),
+  auditData: (d) => ({ title: d.title, mediaType: d.mediaType }),
+};
+
+const renderNdaRequest = (r: NdaRequestRow): z.infer<typeof NdaRequest> => ({
+  object: 'svc.trust.nda_request',
+  id: r.id,
+  requesterEmail: r.requesterEmail,
+  requesterName: r.requesterName,
+  company: r.company,
+  status: r.status as 'pending',
+  accessToken: null,
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+const hashAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function listNdaRequests(
+  prisma: Prisma,
+  tenantId: string,
+  query: { limit: number; cursor?: string; status?: string },
+): Promise<{ data: z.infer<typeof NdaRequest>[]; cursor: string | null }> {
+  return keysetList(scopeToTenant(prisma, tenantId).trustNdaRequest, query, { render: renderNdaRequest, filters: ['status'] });
+}
+
+export async function getNdaRequest(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof NdaRequest>> {
+  const row = await scopeToTenant(prisma, tenantId).trustNdaRequest.findFirst({ where: { id } });
+  if (!row) throw new ApiError('not_found', `NDA request ${id} was not found.`);
+  return renderNdaRequest(row);
+}
+
+export async function createNdaRequest(
+  prisma: Prisma,
+  who: Actor,
+  body: { requesterEmail: string; requesterName: string; company?: string | undefined },
+): Promise<z.infer<typeof NdaRequest>> {
+  return prisma.$transaction(async (tx) => {
+    const now = new Date();
+    const row = await tx.trustNdaRequest.create({
+      data: {
+        id: newId('ndr'),
+        tenantId: who.tenantId,
+        requesterEmail: body.requesterEmail.toLowerCase(),
+        requesterName: body.requesterName,
+        company: body.company ?? null,
+        status: 'pending',
+        createdBy: who.actor,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    const out = renderNdaRequest(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'nda_request.created',
+      resourceType: 'svc.trust.nda_request',
+      resourceId: row.id,
+      data: { requesterEmail: out.requesterEmail, company: out.company },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+const NDA_TRANSITIONS = {
+  accept: { from: ['pending'], to: 'accepted', action: 'nda_request.accepted' },
+  revoke: { from: ['pending', 'accepted'], to: 'revoked', action: 'nda_request.revoked' },
+} as const;
+
+/** Moves an NDA request along its lifecycle; 409 from a state the transition does not start from. */
+export async function transitionNdaRequest(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  verb: keyof typeof NDA_TRANSITIONS,
+): Promise<z.infer<typeof NdaRequest>> {
+  const t = NDA_TRANSITIONS[verb];
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const current = await db.trustNdaRequest.findFirst({ where: { id } });
+    if (!current) throw new ApiError('not_found', `NDA request ${id} was not found.`);
+    // Accepting mints the requester's access token (shown once); revoking drops it.
+    const accessToken = verb === 'accept' ? randomBytes(24).toString('base64url') : null;
+    const updated = await db.trustNdaRequest.updateMany({
+      where: { id, status: { in: [...t.from] } },
+      data: { status: t.to, updatedAt: new Date(), accessTokenHash: accessToken ? hashAccessToken(accessToken) : null },
+    });
+    if (updated.count === 0) {
+      throw new ApiError('conflict', `NDA request ${id} is ${current.status}; ${verb} needs ${t.from.join(' or ')}.`, [
+        { field: 'status', issue: 'invalid_value', message: current.status },
+      ]);
+    }
+    const row = await db.trustNdaRequest.findFirst({ where: { id } });
+    const out = renderNdaRequest(row as NdaRequestRow);
+    await recordChange(tx, {
+      ...who,
+      action: t.action,
+      resourceType: 'svc.trust.nda_request',
+      resourceId: id,
+      data: { from: current.status, to: t.to },
+      resource: out,
+    });
+    return { ...out, accessToken };
+  });
+}
+
+/**
+ * A vault document's content reference for the external requester (no API key): the NDA request
+ * must be accepted and the access token its own; the document must be of the request's tenant.
+ */
+export async function ndaDocumentContent(
+  prisma: Prisma,
+  documentId: string,
+  ndaRequestId: string,
+  accessToken: string,
+): Promise<z.infer<typeof NdaDocumentContent>> {
+  const req = await prisma.trustNdaRequest.findUnique({ where: { id: ndaRequestId } });
+  if (!req) throw new ApiError('not_found', `NDA request ${ndaRequestId} was not found.`);
+  const doc = await scopeToTenant(prisma, req.tenantId).trustNdaDocument.findFirst({ where: { id: documentId } });
+  if (!doc) throw new ApiError('not_found', `NDA vault document ${documentId} was not found.`);
+  const given = Buffer.from(hashAccessToken(accessToken), 'hex');
+  const held = req.accessTokenHash ? Buffer.from(req.accessTokenHash, 'hex') : undefined;
+  const tokenOk = held !== undefined && held.length === given.length && timingSafeEqual(held, given);
+  if (req.status !== 'accepted' || !tokenOk) {
+    throw new ApiError(
+      'forbidden',
+      req.status !== 'accepted'
+        ? `NDA request ${ndaRequestId} is ${req.status}: documents are released only after the NDA is accepted.`
+        : 'The access token is not the one issued for this NDA request.',
+      [{ field: req.status !== 'accepted' ? 'ndaRequestId' : 'accessToken', issue: 'invalid_value' }],
+    );
+  }
+  return {
+    object: 'svc.trust.nda_document_content',
+    documentId: doc.id,
+    ndaRequestId: req.id,
+    contentUri: doc.contentUri,
+    sha256: doc.sha256,
+    mediaType: doc.mediaType,
+  };
+}

@@ -1,0 +1,41 @@
+import { contract, whistleblowerInvestigations, whistleblowerProtections, whistleblowerReports } from '@svc/contract';
+import { initServer } from '@ts-rest/express';
+import { ctxOf } from '../../http/context.ts';
+import { serveResource } from '../../kit.ts';
+import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import * as wb from './service.ts';
+
+export function whistleblowerHandlers({ db }: RailDeps) {
+  const { prisma } = db;
+  return initServer().router(contract.whistleblower, {
+    reports: serveResource(db, whistleblowerReports, wb.reportStore),
+    investigations: serveResource(db, whistleblowerInvestigations, wb.investigationStore),
+    protections: serveResource(db, whistleblowerProtections, wb.protectionStore),
+    triageQueue: async ({ query, res }) => ({ status: 200, body: await wb.triageQueue(prisma, tenantOf(res).tenantId, query) }),
+    triage: async ({ body, res }) => ({ status: 200, body: await wb.triage(prisma, actor(res), body) }),
+    feedback: async ({ params, body, res }) => ({ status: 200, body: await wb.feedback(prisma, actor(res), params.id, body) }),
+    close: async ({ params, body, res }) => ({ status: 200, body: await wb.close(prisma, actor(res), params.id, body) }),
+    listMessages: async ({ params, query, res }) => ({
+      status: 200,
+      body: await wb.listMessages(prisma, tenantOf(res).tenantId, params.id, query),
+    }),
+    sendMessage: async ({ params, body, res }) => ({ status: 201, body: await wb.sendMessage(prisma, actor(res), params.id, body.body) }),
+    concludeInvestigation: async ({ params, body, res }) => ({
+      status: 200,
+      body: await wb.concludeInvestigation(prisma, actor(res), params.id, body),
+    }),
+    reviewProtection: async ({ params, body, res }) => ({
+      status: 200,
+      body: await wb.reviewProtection(prisma, actor(res), params.id, body),
+    }),
+    getIntake: async ({ res }) => ({ status: 200, body: await wb.getIntake(prisma, tenantOf(res).tenantId) }),
+    setIntake: async ({ body, res }) => ({ status: 200, body: await wb.setIntake(prisma, actor(res), body) }),
+    // Public routes: no principal; the access code or the published slug is the only key.
+    submit: async ({ params, body, res }) => ({
+      status: 201,
+      body: await wb.submit(prisma, ctxOf(res).correlationId, params.slug, body),
+    }),
+    followUp: async ({ body }) => ({ status: 200, body: await wb.followUp(prisma, body.accessCode) }),
+    followUpMessage: async ({ body, res }) => ({ status: 200, body: await wb.reporterMessage(prisma, ctxOf(res).correlationId, body) }),
+  });
+}

@@ -1,0 +1,829 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  type CloseWhistleblowerReportBody,
+  type ConcludeWhistleblowerInvestigationBody,
+  type FeedbackWhistleblowerReportBody,
+  getRail,
+  type ReporterMessageBody,
+  type ReviewWhistleblowerProtectionBody,
+  type SetWhistleblowerIntakeBody,
+  type SubmitWhistleblowerReportBody,
+  type TriageWhistleblowerReportBody,
+  tierAdmits,
+  type WhistleblowerClock,
+  type WhistleblowerIntake,
+  type WhistleblowerInvestigation,
+  type WhistleblowerMessage,
+  type WhistleblowerProtection,
+  type WhistleblowerReceipt,
+  type WhistleblowerReport,
+  type WhistleblowerReporterView,
+  type whistleblowerInvestigations,
+  type whistleblowerProtections,
+  type whistleblowerReports,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { sealSecret } from '../../webhooks/secret-box.ts';
+
+/**
+ * The whistleblower rail (Directive (EU) 2019/1937). The Art. 9(1) clocks below are the rules the
+ * service computes from, each with its legal source; they are computed at every read from the
+ * report's dates, never stored. The reporter's identity is sealed at intake and read by nothing.
+ */
+
+const DAY_MS = 86_400_000;
+const CLOCK_SKEW_MS = 5_000;
+const iso = (d: Date | string) => new Date(d).toISOString();
+const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
+
+/** The Art. 9(1) clocks: what is due, by when, under which provision. */
+export const WHISTLEBLOWER_CLOCK_RULES = {
+  acknowledgement: {
+    days: 7,
+    rule: 'Acknowledge receipt to the reporting person within seven days of that receipt.',
+    source: 'Directive (EU) 2019/1937 Art. 9(1)(b)',
+  },
+  feedback: {
+    months: 3,
+    rule: 'Provide feedback within a reasonable timeframe not exceeding three months from the acknowledgement of receipt or, if no acknowledgement was sent, three months from the expiry of the seven-day period after the report was made.',
+    source: 'Directive (EU) 2019/1937 Art. 9(1)(f)',
+  },
+} as const;
+
+/**
+ * `n` calendar months after `d` (UTC), on the same day and time; when that day does not exist in
+ * the target month (31 May + 3 months... 30 November + 3 months), the month's last day.
+ */
+export function addCalendarMonths(d: Date, n: number): Date {
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth() + n;
+  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(y, m, Math.min(d.getUTCDate(), last), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()),
+  );
+}
+
+type Clock = z.infer<typeof WhistleblowerClock>;
+
+function clockState(dueAt: Date, metAt: Date | null, now: Date): Clock['state'] {
+  if (metAt) return metAt.getTime() <= dueAt.getTime() ? 'met' : 'met_late';
+  return now.getTime() > dueAt.getTime() ? 'overdue' : 'pending';
+}
+
+export function acknowledgementDue(receivedAt: Date): Date {
+  return new Date(receivedAt.getTime() + WHISTLEBLOWER_CLOCK_RULES.acknowledgement.days * DAY_MS);
+}
+
+export function feedbackDue(receivedAt: Date, acknowledgedAt: Date | null): Date {
+  return addCalendarMonths(acknowledgedAt ?? acknowledgementDue(receivedAt), WHISTLEBLOWER_CLOCK_RULES.feedback.months);
+}
+
+export function computeClocks(r: { receivedAt: Date; acknowledgedAt: Date | null; feedbackAt: Date | null }, now = new Date()): Clock[] {
+  const ackDue = acknowledgementDue(r.receivedAt);
+  const fbDue = feedbackDue(r.receivedAt, r.acknowledgedAt);
+  const { acknowledgement: a, feedback: f } = WHISTLEBLOWER_CLOCK_RULES;
+  return [
+    {
+      clock: 'acknowledgement',
+      dueAt: iso(ackDue),
+      basis: 'received',
+      rule: a.rule,
+      source: a.source,
+      metAt: isoOrNull(r.acknowledgedAt),
+      state: clockState(ackDue, r.acknowledgedAt, now),
+    },
+    {
+      clock: 'feedback',
+      dueAt: iso(fbDue),
+      basis: r.acknowledgedAt ? 'acknowledged' : 'end_of_acknowledgement_period',
+      rule: f.rule,
+      source: f.source,
+      metAt: isoOrNull(r.feedbackAt),
+      state: clockState(fbDue, r.feedbackAt, now),
+    },
+  ];
+}
+
+// ---------------------------------------------------------------- rows
+
+export interface ReportRow {
+  id: string;
+  tenantId: string;
+  status: string;
+  channel: string;
+  category: string;
+  description: string;
+  severity: string | null;
+  inScope: boolean | null;
+  scopeNote: string | null;
+  assignee: string | null;
+  identitySealed: string | null;
+  accessCodeHash: string | null;
+  receivedAt: Date;
+  acknowledgedAt: Date | null;
+  feedbackAt: Date | null;
+  triagedAt: Date | null;
+  closedAt: Date | null;
+  outcome: string | null;
+  outcomeSummary: string | null;
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface MessageRow {
+  id: string;
+  reportId: string;
+  from: string;
+  kind: string;
+  body: string;
+  createdAt: Date;
+}
+
+interface InvestigationRow {
+  id: string;
+  reportId: string;
+  investigator: string;
+  scope: string | null;
+  status: string;
+  findings: string | null;
+  outcome: string | null;
+  startedAt: Date | null;
+  concludedAt: Date | null;
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface ProtectionRow {
+  id: string;
+  reportId: string;
+  kind: string;
+  measure: string;
+  protectedParty: string;
+  status: string;
+  reviewAt: Date;
+  liftedAt: Date | null;
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Report = z.infer<typeof WhistleblowerReport>;
+
+const dateOrNull = (d: Date | string | null) => (d ? new Date(d) : null);
+
+/** The API record of a report: never its sealed identity nor its access-code hash. */
+export function renderReport(r: ReportRow, now = new Date()): Report {
+  const clocks = computeClocks(
+    { receivedAt: new Date(r.receivedAt), acknowledgedAt: dateOrNull(r.acknowledgedAt), feedbackAt: dateOrNull(r.feedbackAt) },
+    now,
+  );
+  return {
+    object: 'svc.whistleblower.report',
+    id: r.id,
+    status: r.status as Report['status'],
+    channel: r.channel as Report['channel'],
+    category: r.category as Report['category'],
+    description: r.description,
+    severity: r.severity as Report['severity'],
+    inScope: r.inScope,
+    scopeNote: r.scopeNote,
+    assignee: r.assignee,
+    identityProvided: r.identitySealed !== null,
+    followUpByCode: r.accessCodeHash !== null,
+    receivedAt: iso(r.receivedAt),
+    acknowledgedAt: isoOrNull(r.acknowledgedAt),
+    feedbackAt: isoOrNull(r.feedbackAt),
+    triagedAt: isoOrNull(r.triagedAt),
+    closedAt: isoOrNull(r.closedAt),
+    outcome: r.outcome as Report['outcome'],
+    outcomeSummary: r.outcomeSummary,
+    clocks,
+    overdue: clocks.some((c) => c.state === 'overdue'),
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+export const renderMessage = (m: MessageRow): z.infer<typeof WhistleblowerMessage> => ({
+  object: 'svc.whistleblower.message',
+  id: m.id,
+  reportId: m.reportId,
+  from: m.from as 'reporter' | 'organisation',
+  kind: m.kind as 'message' | 'feedback',
+  body: m.body,
+  createdAt: iso(m.createdAt),
+});
+
+export const renderInvestigation = (r: InvestigationRow): z.infer<typeof WhistleblowerInvestigation> => ({
+  object: 'svc.whistleblower.investigation',
+  id: r.id,
+  reportId: r.reportId,
+  investigator: r.investigator,
+  scope: r.scope,
+  status: r.status as z.infer<typeof WhistleblowerInvestigation>['status'],
+  findings: r.findings,
+  outcome: r.outcome as Report['outcome'],
+  startedAt: isoOrNull(r.startedAt),
+  concludedAt: isoOrNull(r.concludedAt),
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+const REVIEW_DUE_DAYS = 7;
+
+export function renderProtection(r: ProtectionRow, now = new Date()): z.infer<typeof WhistleblowerProtection> {
+  const reviewAt = new Date(r.reviewAt);
+  const reviewState =
+    r.status !== 'active'
+      ? 'not_applicable'
+      : now.getTime() > reviewAt.getTime()
+        ? 'overdue'
+        : reviewAt.getTime() - now.getTime() <= REVIEW_DUE_DAYS * DAY_MS
+          ? 'due'
+          : 'scheduled';
+  return {
+    object: 'svc.whistleblower.protection',
+    id: r.id,
+    reportId: r.reportId,
+    kind: r.kind as z.infer<typeof WhistleblowerProtection>['kind'],
+    measure: r.measure,
+    protectedParty: r.protectedParty as z.infer<typeof WhistleblowerProtection>['protectedParty'],
+    status: r.status as 'active' | 'lifted',
+    reviewAt: iso(reviewAt),
+    reviewState,
+    liftedAt: isoOrNull(r.liftedAt),
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+// ---------------------------------------------------------------- checks
+
+function invalid(field: string, message: string, issue = 'invalid_value'): ApiError {
+  return new ApiError('validation_failed', message, [{ field, issue, message }]);
+}
+
+function notFuture(field: string, at: Date): void {
+  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid(field, `${field} is in the future.`);
+}
+
+function stateConflict(what: string, id: string, state: string, allowed: string): ApiError {
+  return new ApiError('conflict', `${what} ${id} is ${state}; ${allowed}.`, [
+    { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
+  ]);
+}
+
+/** The reporter's identity, sealed; null when none was given. */
+function sealIdentity(reporter: { name?: string; email?: string; phone?: string } | undefined): string | null {
+  if (!reporter || Object.values(reporter).every((v) => v === undefined)) return null;
+  return sealSecret(JSON.stringify(reporter));
+}
+
+// ---------------------------------------------------------------- access codes
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A new access code: 160 random bits in Crockford base32, `WB-` and 8 groups of 4. */
+export function newAccessCode(): string {
+  const bytes = randomBytes(20);
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += CROCKFORD[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+  }
+  return `WB-${out.match(/.{4}/g)?.join('-')}`;
+}
+
+/** SHA-256 of the code as typed, normalised (case, spaces, hyphens, the `WB` prefix). */
+export function accessCodeHash(code: string): string {
+  let norm = code.toUpperCase().replace(/[\s-]/g, '');
+  if (norm.length === 34 && norm.startsWith('WB')) norm = norm.slice(2);
+  return createHash('sha256').update('svc whistleblower access code\0').update(norm).digest('hex');
+}
+
+// ---------------------------------------------------------------- reports (kit)
+
+export const reportStore: Store<typeof whistleblowerReports> = {
+  model: 'whistleblowerReport',
+  render: (r: ReportRow) => renderReport(r),
+  create: async ({ who, body }) => {
+    const receivedAt = body.receivedAt ? new Date(body.receivedAt) : new Date();
+    notFuture('receivedAt', receivedAt);
+    const acknowledgedAt = body.acknowledgedAt ? new Date(body.acknowledgedAt) : null;
+    if (acknowledgedAt) {
+      notFuture('acknowledgedAt', acknowledgedAt);
+      if (acknowledgedAt < receivedAt) throw invalid('acknowledgedAt', 'acknowledgedAt is before receivedAt.');
+    }
+    return {
+      status: acknowledgedAt ? 'acknowledged' : 'received',
+      channel: body.channel,
+      category: body.category,
+      description: body.description,
+      identitySealed: sealIdentity(body.reporter),
+      accessCodeHash: null,
+      receivedAt,
+      acknowledgedAt,
+      createdBy: who.actor,
+    };
+  },
+  // Never the description or the identity: the audit trail is read more widely than the report.
+  auditData: (r) => ({ channel: r.channel, category: r.category, receivedAt: r.receivedAt, identityProvided: r.identityProvided }),
+  transitions: {
+    acknowledge: () => ({ acknowledgedAt: new Date() }),
+  },
+};
+
+type Db = ReturnType<typeof scopeToTenant<Tx>>;
+
+async function reportOf(db: Db, id: string): Promise<ReportRow> {
+  const row = (await db.whistleblowerReport.findFirst({ where: { id } })) as ReportRow | null;
+  if (!row) throw new ApiError('not_found', `Report ${id} was not found.`);
+  return row;
+}
+
+/** Writes the report only if it is still in the state read, else 409 to retry. */
+async function saveReport(db: Db, row: ReportRow, data: Record<string, unknown>): Promise<ReportRow> {
+  const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
+  const res = await db.whistleblowerReport.updateMany({
+    where: { id: row.id, status: row.status, updatedAt: row.updatedAt },
+    data: { ...data, updatedAt },
+  });
+  if (res.count === 0) throw new ApiError('conflict', `Report ${row.id} changed meanwhile; read it again and retry.`);
+  return reportOf(db, row.id);
+}
+
+export async function triage(prisma: Prisma, who: Actor, body: z.infer<typeof TriageWhistleblowerReportBody>): Promise<Report> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await reportOf(db, body.reportId);
+    if (row.status !== 'acknowledged' && row.status !== 'triaged') {
+      throw stateConflict(
+        'Report',
+        row.id,
+        row.status,
+        row.status === 'received' ? 'acknowledge it before triage' : 'triage is allowed from acknowledged or triaged',
+      );
+    }
+    const saved = await saveReport(db, row, {
+      status: 'triaged',
+      category: body.category ?? row.category,
+      severity: body.severity,
+      inScope: body.inScope,
+      scopeNote: body.scopeNote ?? null,
+      assignee: body.assignee ?? null,
+      triagedAt: new Date(),
+    });
+    const out = renderReport(saved);
+    await recordChange(tx, {
+      ...who,
+      action: 'whistleblower_report.triaged',
+      resourceType: 'svc.whistleblower.report',
+      resourceId: row.id,
+      data: { from: row.status, to: 'triaged', severity: body.severity, inScope: body.inScope, category: out.category },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function feedback(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  body: z.infer<typeof FeedbackWhistleblowerReportBody>,
+): Promise<Report> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await reportOf(db, id);
+    if (!row.acknowledgedAt || row.status === 'received') {
+      throw stateConflict('Report', id, row.status, 'acknowledge receipt before giving feedback');
+    }
+    const givenAt = body.givenAt ? new Date(body.givenAt) : new Date();
+    notFuture('givenAt', givenAt);
+    if (givenAt < new Date(row.acknowledgedAt)) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
+    await db.whistleblowerMessage.create({
+      data: {
+        id: newId('wbm'),
+        tenantId: who.tenantId,
+        reportId: id,
+        from: 'organisation',
+        kind: 'feedback',
+        body: body.message,
+        createdBy: who.actor,
+        createdAt: givenAt,
+      },
+    });
+    const first = row.feedbackAt && new Date(row.feedbackAt) < givenAt ? new Date(row.feedbackAt) : givenAt;
+    const saved = await saveReport(db, row, { feedbackAt: first });
+    const out = renderReport(saved);
+    const clock = out.clocks.find((c) => c.clock === 'feedback');
+    await recordChange(tx, {
+      ...who,
+      action: 'whistleblower_report.feedback_given',
+      resourceType: 'svc.whistleblower.report',
+      resourceId: id,
+      data: { givenAt: iso(givenAt), dueAt: clock?.dueAt ?? null, state: clock?.state ?? null },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function close(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof CloseWhistleblowerReportBody>): Promise<Report> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await reportOf(db, id);
+    if (row.status !== 'triaged' && row.status !== 'investigating') {
+      throw stateConflict('Report', id, row.status, 'close is allowed from triaged or investigating');
+    }
+    const running = await db.whistleblowerInvestigation.count({ where: { reportId: id, status: { in: ['open', 'in_progress'] } } });
+    if (running > 0) {
+      throw new ApiError(
+        'conflict',
+        `Report ${id} has ${running} investigation(s) still open or in progress; conclude or discontinue them first.`,
+        [{ field: 'status', issue: 'invalid_value', message: 'investigations running' }],
+      );
+    }
+    const saved = await saveReport(db, row, {
+      status: 'closed',
+      closedAt: new Date(),
+      outcome: body.outcome,
+      outcomeSummary: body.summary,
+    });
+    const out = renderReport(saved);
+    await recordChange(tx, {
+      ...who,
+      action: 'whistleblower_report.closed',
+      resourceType: 'svc.whistleblower.report',
+      resourceId: id,
+      data: { from: row.status, to: 'closed', outcome: body.outcome },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+export async function triageQueue(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string; status?: string }) {
+  return keysetList(scopeToTenant(prisma, tenantId).whistleblowerReport, query, {
+    where: { status: { in: ['received', 'acknowledged'] } },
+    filters: ['status'],
+    render: (r: Record<string, unknown>) => renderReport(r as unknown as ReportRow),
+  });
+}
+
+export async function listMessages(prisma: Prisma, tenantId: string, id: string, query: { limit: number; cursor?: string }) {
+  const db = scopeToTenant(prisma, tenantId);
+  await reportOf(db, id);
+  return keysetList(db.whistleblowerMessage, query, {
+    where: { reportId: id },
+    order: 'asc',
+    render: (r: Record<string, unknown>) => renderMessage(r as unknown as MessageRow),
+  });
+}
+
+export async function sendMessage(prisma: Prisma, who: Actor, id: string, text: string): Promise<z.infer<typeof WhistleblowerMessage>> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    await reportOf(db, id);
+    const row = (await db.whistleblowerMessage.create({
+      data: {
+        id: newId('wbm'),
+        tenantId: who.tenantId,
+        reportId: id,
+        from: 'organisation',
+        kind: 'message',
+        body: text,
+        createdBy: who.actor,
+      },
+    })) as MessageRow;
+    const out = renderMessage(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'whistleblower_message.sent',
+      resourceType: 'svc.whistleblower.message',
+      resourceId: out.id,
+      data: { reportId: id },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- investigations
+
+export const investigationStore: Store<typeof whistleblowerInvestigations> = {
+  model: 'whistleblowerInvestigation',
+  render: renderInvestigation,
+  create: async ({ db, who, body }) => {
+    const report = (await db.whistleblowerReport.findFirst({ where: { id: body.reportId }, select: { status: true } })) as {
+      status: string;
+    } | null;
+    if (!report) throw invalid('reportId', `Report ${body.reportId} does not exist in this tenant.`);
+    if (report.status !== 'triaged' && report.status !== 'investigating') {
+      throw stateConflict('Report', body.reportId, report.status, 'investigations are opened on triaged or investigating reports');
+    }
+    return {
+      reportId: body.reportId,
+      investigator: body.investigator,
+      scope: body.scope ?? null,
+      status: 'open',
+      createdBy: who.actor,
+    };
+  },
+  auditData: (i) => ({ reportId: i.reportId, investigator: i.investigator }),
+  transitions: {
+    start: () => ({ startedAt: new Date() }),
+    discontinue: () => ({ concludedAt: new Date() }),
+  },
+};
+
+export async function concludeInvestigation(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  body: z.infer<typeof ConcludeWhistleblowerInvestigationBody>,
+): Promise<z.infer<typeof WhistleblowerInvestigation>> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = (await db.whistleblowerInvestigation.findFirst({ where: { id } })) as InvestigationRow | null;
+    if (!row) throw new ApiError('not_found', `Investigation ${id} was not found.`);
+    if (row.status !== 'in_progress') throw stateConflict('Investigation', id, row.status, 'conclude is allowed from in_progress');
+    const now = new Date();
+    const res = await db.whistleblowerInvestigation.updateMany({
+      where: { id, status: 'in_progress' },
+      data: { status: 'concluded', findings: body.findings, outcome: body.outcome, concludedAt: now, updatedAt: now },
+    });
+    if (res.count === 0) throw stateConflict('Investigation', id, 'changed', 'read it again and retry');
+    const out = renderInvestigation((await db.whistleblowerInvestigation.findFirst({ where: { id } })) as InvestigationRow);
+    await recordChange(tx, {
+      ...who,
+      action: 'whistleblower_investigation.concluded',
+      resourceType: 'svc.whistleblower.investigation',
+      resourceId: id,
+      data: { from: 'in_progress', to: 'concluded', outcome: body.outcome, reportId: row.reportId },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- protections
+
+export const protectionStore: Store<typeof whistleblowerProtections> = {
+  model: 'whistleblowerProtection',
+  render: (r: ProtectionRow) => renderProtection(r),
+  create: async ({ db, who, body }) => {
+    const report = await db.whistleblowerReport.findFirst({ where: { id: body.reportId }, select: { id: true } });
+    if (!report) throw invalid('reportId', `Report ${body.reportId} does not exist in this tenant.`);
+    const reviewAt = new Date(body.reviewAt);
+    if (reviewAt.getTime() < Date.now() - DAY_MS) throw invalid('reviewAt', 'reviewAt is more than a day in the past.');
+    return {
+      reportId: body.reportId,
+      kind: body.kind,
+      measure: body.measure,
+      protectedParty: body.protectedParty ?? 'reporter',
+      status: 'active',
+      reviewAt,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (p) => ({ reportId: p.reportId, kind: p.kind, reviewAt: p.reviewAt }),
+  transitions: {
+    lift: () => ({ liftedAt: new Date() }),
+  },
+};
+
+export async function reviewProtection(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  body: z.infer<typeof ReviewWhistleblowerProtectionBody>,
+): Promise<z.infer<typeof WhistleblowerProtection>> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = (await db.whistleblowerProtection.findFirst({ where: { id } })) as ProtectionRow | null;
+    if (!row) throw new ApiError('not_found', `Protection measure ${id} was not found.`);
+    if (row.status !== 'active') throw stateConflict('Protection measure', id, row.status, 'only an active measure is reviewed');
+    const next = new Date(body.nextReviewAt);
+    const now = new Date();
+    if (next <= now) throw invalid('nextReviewAt', 'nextReviewAt is not in the future.');
+    const res = await db.whistleblowerProtection.updateMany({
+      where: { id, status: 'active' },
+      data: { reviewAt: next, lastReviewedAt: now, updatedAt: now },
+    });
+    if (res.count === 0) throw stateConflict('Protection measure', id, 'changed', 'read it again and retry');
+    const out = renderProtection((await db.whistleblowerProtection.findFirst({ where: { id } })) as ProtectionRow);
+    await recordChange(tx, {
+      ...who,
+      action: 'whistleblower_protection.reviewed',
+      resourceType: 'svc.whistleblower.protection',
+      resourceId: id,
+      data: { previousReviewAt: iso(row.reviewAt), nextReviewAt: out.reviewAt, ...(body.note ? { note: body.note } : {}) },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- intake (public)
+
+interface IntakeRow {
+  id: string;
+  tenantId: string;
+  slug: string;
+  enabled: boolean;
+  updatedAt: Date;
+}
+
+const intakePath = (slug: string) => `/v1/whistleblower/intake/${slug}`;
+
+function renderIntake(r: IntakeRow | null): z.infer<typeof WhistleblowerIntake> {
+  return {
+    object: 'svc.whistleblower.intake',
+    slug: r?.slug ?? null,
+    enabled: r?.enabled ?? false,
+    intakePath: r?.enabled ? intakePath(r.slug) : null,
+    updatedAt: r ? iso(r.updatedAt) : null,
+  };
+}
+
+export async function getIntake(prisma: Prisma, tenantId: string) {
+  return renderIntake((await scopeToTenant(prisma, tenantId).whistleblowerIntake.findFirst({})) as IntakeRow | null);
+}
+
+const slugTaken = (slug: string) =>
+  new ApiError('conflict', `The intake slug ${slug} is taken by another tenant.`, [
+    { field: 'slug', issue: 'invalid_value', message: 'taken' },
+  ]);
+
+export async function setIntake(prisma: Prisma, who: Actor, body: z.infer<typeof SetWhistleblowerIntakeBody>) {
+  const holder = await prisma.whistleblowerIntake.findUnique({ where: { slug: body.slug }, select: { tenantId: true } });
+  if (holder && holder.tenantId !== who.tenantId) throw slugTaken(body.slug);
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const existing = (await db.whistleblowerIntake.findFirst({})) as IntakeRow | null;
+    const now = new Date();
+    const row = (
+      existing
+        ? await db.whistleblowerIntake.update({
+            where: { id: existing.id },
+            data: { slug: body.slug, enabled: body.enabled, updatedAt: now },
+          })
+        : await db.whistleblowerIntake.create({
+            data: { id: randomUUID(), tenantId: who.tenantId, slug: body.slug, enabled: body.enabled, createdAt: now, updatedAt: now },
+          })
+    ) as IntakeRow;
+    const out = renderIntake(row);
+    await recordChange(tx, {
+      ...who,
+      action: 'whistleblower_intake.updated',
+      resourceType: 'svc.whistleblower.intake',
+      resourceId: row.id,
+      data: { slug: body.slug, enabled: body.enabled, previousSlug: existing?.slug ?? null },
+      resource: out,
+    });
+    return out;
+  });
+}
+
+/** One answer for an unknown slug, a disabled intake and a tenant not entitled to the rail. */
+const noIntake = (slug: string) => new ApiError('not_found', `No organisation takes reports at ${slug}.`);
+
+export async function submit(
+  prisma: Prisma,
+  correlationId: string,
+  slug: string,
+  body: z.infer<typeof SubmitWhistleblowerReportBody>,
+): Promise<z.infer<typeof WhistleblowerReceipt>> {
+  const intake = await prisma.whistleblowerIntake.findUnique({ where: { slug } });
+  if (!intake?.enabled) throw noIntake(slug);
+  const tenant = await prisma.tenant.findUnique({ where: { id: intake.tenantId }, select: { tier: true } });
+  if (!tenant || !tierAdmits(tenant.tier as never, getRail('whistleblower').minTier)) throw noIntake(slug);
+  const code = newAccessCode();
+  const receivedAt = new Date();
+  const id = newId('wbr');
+  await prisma.$transaction(async (tx) => {
+    const row = (await tx.whistleblowerReport.create({
+      data: {
+        id,
+        tenantId: intake.tenantId,
+        status: 'received',
+        channel: 'web_intake',
+        category: body.category,
+        description: body.description,
+        identitySealed: sealIdentity(body.reporter),
+        accessCodeHash: accessCodeHash(code),
+        receivedAt,
+        createdBy: 'public-intake',
+        createdAt: receivedAt,
+        updatedAt: receivedAt,
+      },
+    })) as ReportRow;
+    const out = renderReport(row);
+    await recordChange(tx, {
+      tenantId: intake.tenantId,
+      actor: 'public-intake',
+      correlationId,
+      action: 'whistleblower_report.received',
+      resourceType: 'svc.whistleblower.report',
+      resourceId: id,
+      data: { channel: 'web_intake', category: body.category, receivedAt: out.receivedAt, identityProvided: out.identityProvided },
+      resource: out,
+    });
+  });
+  return {
+    object: 'svc.whistleblower.receipt',
+    accessCode: code,
+    receivedAt: iso(receivedAt),
+    acknowledgementDueAt: iso(acknowledgementDue(receivedAt)),
+    feedbackDueAt: iso(feedbackDue(receivedAt, null)),
+    followUpPath: '/v1/whistleblower/follow-up',
+  };
+}
+
+const unknownCode = () => new ApiError('not_found', 'No report matches this access code.');
+
+async function reportByCode(client: Tx, code: string): Promise<ReportRow> {
+  const row = (await client.whistleblowerReport.findUnique({ where: { accessCodeHash: accessCodeHash(code) } })) as ReportRow | null;
+  if (!row) throw unknownCode();
+  return row;
+}
+
+async function reporterView(client: Tx, row: ReportRow): Promise<z.infer<typeof WhistleblowerReporterView>> {
+  const messages = (await client.whistleblowerMessage.findMany({
+    where: { tenantId: row.tenantId, reportId: row.id },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  })) as MessageRow[];
+  const receivedAt = new Date(row.receivedAt);
+  const acknowledgedAt = dateOrNull(row.acknowledgedAt);
+  return {
+    object: 'svc.whistleblower.reporter_view',
+    status: row.status as Report['status'],
+    category: row.category as Report['category'],
+    receivedAt: iso(receivedAt),
+    acknowledgedAt: isoOrNull(acknowledgedAt),
+    feedbackAt: isoOrNull(row.feedbackAt),
+    acknowledgementDueAt: iso(acknowledgementDue(receivedAt)),
+    feedbackDueAt: iso(feedbackDue(receivedAt, acknowledgedAt)),
+    outcome: row.status === 'closed' ? (row.outcome as Report['outcome']) : null,
+    outcomeSummary: row.status === 'closed' ? row.outcomeSummary : null,
+    messages: messages.map((m) => ({
+      from: m.from as 'reporter' | 'organisation',
+      kind: m.kind as 'message' | 'feedback',
+      body: m.body,
+      createdAt: iso(m.createdAt),
+    })),
+  };
+}
+
+export async function followUp(prisma: Prisma, code: string) {
+  return reporterView(prisma, await reportByCode(prisma, code));
+}
+
+export async function reporterMessage(prisma: Prisma, correlationId: string, body: z.infer<typeof ReporterMessageBody>) {
+  const report = await reportByCode(prisma, body.accessCode);
+  return prisma.$transaction(async (tx) => {
+    const row = (await tx.whistleblowerMessage.create({
+      data: {
+        id: newId('wbm'),
+        tenantId: report.tenantId,
+        reportId: report.id,
+        from: 'reporter',
+        kind: 'message',
+        body: body.body,
+        createdBy: 'reporter',
+      },
+    })) as MessageRow;
+    const out = renderMessage(row);
+    await recordChange(tx, {
+      tenantId: report.tenantId,
+      actor: 'reporter',
+      correlationId,
+      action: 'whistleblower_message.received',
+      resourceType: 'svc.whistleblower.message',
+      resourceId: out.id,
+      data: { reportId: report.id },
+      resource: out,
+    });
+    return reporterView(tx, report);
+  });
+}

@@ -1,0 +1,485 @@
+import type {
+  AddWorkspacePrincipalBody,
+  CreateWorkspaceBody,
+  CreateWorkspaceTeamBody,
+  Role,
+  UpdateWorkspaceBody,
+  Workspace,
+  WorkspacePrincipal,
+  WorkspaceTeam,
+} from '@svc/contract';
+import type { z } from 'zod';
+import type { Prisma, Tx } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { ApiError } from '../../errors.ts';
+import type {
+  WorkspacePrincipal as WorkspacePrincipalRow,
+  Workspace as WorkspaceRow,
+  WorkspaceTeam as WorkspaceTeamRow,
+} from '../../generated/prisma/client.ts';
+import { newId } from '../../ids.ts';
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+
+/**
+ * The workspace rail: workspaces, the principals (users by email, API keys by id) given a role in
+ * each, and teams of those principals. Every write locks the workspace's row first, so it sees the
+ * state an archive committed (or makes the archive wait): an archived workspace takes no write,
+ * whatever the race. Each write records its change (audit event, event-index row, webhook event)
+ * in the same transaction.
+ */
+
+type WorkspaceRecord = z.infer<typeof Workspace>;
+type PrincipalRecord = z.infer<typeof WorkspacePrincipal>;
+type TeamRecord = z.infer<typeof WorkspaceTeam>;
+type Page<T> = { data: T[]; cursor: string | null };
+type ListQuery = { limit: number; cursor?: string };
+
+const WORKSPACE = 'svc.workspace.workspace';
+const PRINCIPAL = 'svc.workspace.principal';
+const TEAM = 'svc.workspace.team';
+
+const iso = (d: Date) => d.toISOString();
+const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+interface Counts {
+  principals: number;
+  teams: number;
+}
+
+export function renderWorkspace(r: WorkspaceRow, counts: Counts): WorkspaceRecord {
+  return {
+    object: WORKSPACE,
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    status: r.status as WorkspaceRecord['status'],
+    counts,
+    archivedAt: isoOrNull(r.archivedAt),
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+export function renderPrincipal(r: WorkspacePrincipalRow): PrincipalRecord {
+  return {
+    object: PRINCIPAL,
+    id: r.id,
+    workspaceId: r.workspaceId,
+    kind: r.kind as PrincipalRecord['kind'],
+    subject: r.subject,
+    displayName: r.displayName,
+    role: r.role as Role,
+    status: r.status as PrincipalRecord['status'],
+    revokedAt: isoOrNull(r.revokedAt),
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+function renderTeam(r: WorkspaceTeamRow, principals: ReadonlyMap<string, WorkspacePrincipalRow>): TeamRecord {
+  return {
+    object: TEAM,
+    id: r.id,
+    workspaceId: r.workspaceId,
+    name: r.name,
+    description: r.description,
+    members: r.memberIds.flatMap((id) => {
+      const p = principals.get(id);
+      return p
+        ? [
+            {
+              principalId: p.id,
+              kind: p.kind as PrincipalRecord['kind'],
+              subject: p.subject,
+              displayName: p.displayName,
+              role: p.role as Role,
+            },
+          ]
+        : [];
+    }),
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+  };
+}
+
+/** Active principals and teams of each workspace, two grouped counts for a whole page. */
+async function countsOf(db: Tx, workspaceIds: string[]): Promise<Map<string, Counts>> {
+  const out = new Map<string, Counts>(workspaceIds.map((id) => [id, { principals: 0, teams: 0 }]));
+  if (workspaceIds.length === 0) return out;
+  const [principals, teams] = await Promise.all([
+    db.workspacePrincipal.groupBy({
+      by: ['workspaceId'],
+      where: { workspaceId: { in: workspaceIds }, status: 'active' },
+      _count: { _all: true },
+    }),
+    db.workspaceTeam.groupBy({ by: ['workspaceId'], where: { workspaceId: { in: workspaceIds } }, _count: { _all: true } }),
+  ]);
+  for (const p of principals) (out.get(p.workspaceId) as Counts).principals = p._count._all;
+  for (const t of teams) (out.get(t.workspaceId) as Counts).teams = t._count._all;
+  return out;
+}
+
+async function withCounts(db: Tx, row: WorkspaceRow): Promise<WorkspaceRecord> {
+  return renderWorkspace(row, (await countsOf(db, [row.id])).get(row.id) as Counts);
+}
+
+/** The teams' members, read in one query for a page of teams. */
+async function principalsOf(db: Tx, teams: WorkspaceTeamRow[]): Promise<Map<string, WorkspacePrincipalRow>> {
+  const ids = [...new Set(teams.flatMap((t) => t.memberIds))];
+  if (ids.length === 0) return new Map();
+  const rows = await db.workspacePrincipal.findMany({ where: { id: { in: ids } } });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+const notFoundWorkspace = (id: string) => new ApiError('not_found', `Workspace ${id} was not found.`);
+
+/** 409 for a write to an archived workspace: names the state, the write changes nothing. */
+function archivedConflict(id: string, what: string): ApiError {
+  return new ApiError('conflict', `Workspace ${id} is archived; ${what} is allowed only while it is active.`, [
+    { field: 'status', issue: 'invalid_value', message: 'current state: archived' },
+  ]);
+}
+
+async function findWorkspace(db: Tx, id: string): Promise<WorkspaceRow> {
+  const row = await db.workspace.findFirst({ where: { id } });
+  if (!row) throw notFoundWorkspace(id);
+  return row;
+}
+
+/**
+ * Locks the workspace's row for the rest of the transaction and returns it: 404 when it is not the
+ * tenant's, 409 naming the state when it is archived (`what` names the refused write).
+ */
+async function lockWorkspace(tx: Tx, tenantId: string, id: string, what: string): Promise<WorkspaceRow> {
+  await tx.$queryRaw`SELECT "id" FROM "workspaces" WHERE "tenant_id" = ${tenantId} AND "id" = ${id} FOR UPDATE`;
+  const row = await findWorkspace(scopeToTenant(tx, tenantId), id);
+  if (row.status !== 'active') throw archivedConflict(id, what);
+  return row;
+}
+
+const normaliseSubject = (kind: string, subject: string) => (kind === 'user' ? subject.trim().toLowerCase() : subject.trim());
+
+type Grant = z.infer<typeof AddWorkspacePrincipalBody>;
+
+/**
+ * The grants of a request, checked against the tenant's data: a subject named twice is 422, and
+ * an API key must be an active key of this tenant (another tenant's id reads as unknown).
+ */
+async function checkGrants(db: Tx, grants: Grant[], field: (i: number) => string): Promise<Grant[]> {
+  const normalised = grants.map((g) => ({ ...g, subject: normaliseSubject(g.kind, g.subject) }));
+  const issues: { field: string; issue: string; message: string }[] = [];
+  const seen = new Set<string>();
+  normalised.forEach((g, i) => {
+    const k = `${g.kind}:${g.subject}`;
+    if (seen.has(k)) issues.push({ field: field(i), issue: 'invalid_value', message: `${g.subject} is named twice` });
+    seen.add(k);
+  });
+  const keyIds = normalised.filter((g) => g.kind === 'api_key').map((g) => g.subject);
+  if (keyIds.length > 0) {
+    const keys = await db.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, revokedAt: true, expiresAt: true } });
+    const now = Date.now();
+    const usable = new Set(keys.filter((k) => !k.revokedAt && (!k.expiresAt || k.expiresAt.getTime() > now)).map((k) => k.id));
+    normalised.forEach((g, i) => {
+      if (g.kind === 'api_key' && !usable.has(g.subject)) {
+        issues.push({ field: field(i), issue: 'invalid_value', message: `${g.subject} is not an active API key of this tenant` });
+      }
+    });
+  }
+  if (issues.length > 0) {
+    throw new ApiError('validation_failed', `Some principals cannot be granted: ${issues.map((x) => x.message).join('; ')}.`, issues);
+  }
+  return normalised;
+}
+
+export async function listWorkspaces(
+  prisma: Prisma,
+  tenantId: string,
+  query: ListQuery & { status?: 'active' | 'archived' },
+): Promise<Page<WorkspaceRecord>> {
+  const db = scopeToTenant(prisma, tenantId);
+  const page = await keysetList(db.workspace, query, { filters: ['status'], render: (r: WorkspaceRow) => r });
+  const counts = await countsOf(
+    db,
+    page.data.map((r) => r.id),
+  );
+  return { data: page.data.map((r) => renderWorkspace(r, counts.get(r.id) as Counts)), cursor: page.cursor };
+}
+
+export async function getWorkspace(prisma: Prisma, tenantId: string, id: string): Promise<WorkspaceRecord> {
+  const db = scopeToTenant(prisma, tenantId);
+  return withCounts(db, await findWorkspace(db, id));
+}
+
+export async function createWorkspace(prisma: Prisma, who: Actor, body: z.infer<typeof CreateWorkspaceBody>): Promise<WorkspaceRecord> {
+  const grants = await checkGrants(scopeToTenant(prisma, who.tenantId), body.principals ?? [], (i) => `principals.${i}.subject`);
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const now = new Date();
+    const row = await db.workspace.create({
+      data: {
+        id: newId('wks'),
+        tenantId: who.tenantId,
+        name: body.name,
+        description: body.description ?? null,
+        status: 'active',
+        createdBy: who.actor,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    const principals: WorkspacePrincipalRow[] = [];
+    for (const g of grants) principals.push(await db.workspacePrincipal.create({ data: principalData(who, row.id, g, now) }));
+    const record = renderWorkspace(row, { principals: principals.length, teams: 0 });
+    await recordChange(tx, {
+      ...who,
+      action: 'workspace.created',
+      resourceType: WORKSPACE,
+      resourceId: row.id,
+      data: { name: row.name, principals: principals.map((p) => p.id) },
+      resource: record,
+    });
+    for (const p of principals) await recordPrincipal(tx, who, 'workspace_principal.added', p, { role: p.role });
+    return record;
+  });
+}
+
+function principalData(who: Actor, workspaceId: string, g: Grant, now: Date) {
+  return {
+    id: newId('wpr'),
+    tenantId: who.tenantId,
+    workspaceId,
+    kind: g.kind,
+    subject: g.subject,
+    displayName: g.displayName ?? null,
+    role: g.role,
+    status: 'active',
+    createdBy: who.actor,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function recordPrincipal(tx: Tx, who: Actor, action: string, p: WorkspacePrincipalRow, data: Record<string, unknown>) {
+  return recordChange(tx, {
+    ...who,
+    action,
+    resourceType: PRINCIPAL,
+    resourceId: p.id,
+    data: { workspaceId: p.workspaceId, kind: p.kind, subject: p.subject, ...data },
+    resource: renderPrincipal(p),
+  });
+}
+
+export async function updateWorkspace(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  body: z.infer<typeof UpdateWorkspaceBody>,
+): Promise<WorkspaceRecord> {
+  return prisma.$transaction(async (tx) => {
+    await lockWorkspace(tx, who.tenantId, id, 'update');
+    const db = scopeToTenant(tx, who.tenantId);
+    await db.workspace.updateMany({
+      where: { id },
+      data: {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.description !== undefined ? { description: body.description } : {}),
+        updatedAt: new Date(),
+      },
+    });
+    const record = await withCounts(db, await findWorkspace(db, id));
+    await recordChange(tx, {
+      ...who,
+      action: 'workspace.updated',
+      resourceType: WORKSPACE,
+      resourceId: id,
+      data: { changed: Object.keys(body).sort() },
+      resource: record,
+    });
+    return record;
+  });
+}
+
+export async function archiveWorkspace(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<WorkspaceRecord> {
+  return prisma.$transaction(async (tx) => {
+    await lockWorkspace(tx, who.tenantId, id, 'archive');
+    const db = scopeToTenant(tx, who.tenantId);
+    const now = new Date();
+    await db.workspace.updateMany({ where: { id }, data: { status: 'archived', archivedAt: now, updatedAt: now } });
+    const record = await withCounts(db, await findWorkspace(db, id));
+    await recordChange(tx, {
+      ...who,
+      action: 'workspace.archived',
+      resourceType: WORKSPACE,
+      resourceId: id,
+      data: { from: 'active', to: 'archived', ...(reason ? { reason } : {}) },
+      resource: record,
+    });
+    return record;
+  });
+}
+
+export async function listPrincipals(
+  prisma: Prisma,
+  tenantId: string,
+  workspaceId: string,
+  query: ListQuery & { status?: string; kind?: string; role?: string },
+): Promise<Page<PrincipalRecord>> {
+  const db = scopeToTenant(prisma, tenantId);
+  await findWorkspace(db, workspaceId);
+  return keysetList(db.workspacePrincipal, query, {
+    where: { workspaceId },
+    filters: ['status', 'kind', 'role'],
+    render: renderPrincipal,
+  });
+}
+
+export async function addPrincipal(
+  prisma: Prisma,
+  who: Actor,
+  workspaceId: string,
+  body: z.infer<typeof AddWorkspacePrincipalBody>,
+): Promise<PrincipalRecord> {
+  const [grant] = await checkGrants(scopeToTenant(prisma, who.tenantId), [body], () => 'subject');
+  const g = grant as Grant;
+  return prisma.$transaction(async (tx) => {
+    await lockWorkspace(tx, who.tenantId, workspaceId, 'adding a principal');
+    const db = scopeToTenant(tx, who.tenantId);
+    const held = await db.workspacePrincipal.findFirst({ where: { workspaceId, kind: g.kind, subject: g.subject, status: 'active' } });
+    if (held) {
+      throw new ApiError(
+        'conflict',
+        `${g.subject} already holds the role ${held.role} in workspace ${workspaceId} (${held.id}); revoke it first to change the role.`,
+        [{ field: 'subject', issue: 'invalid_value', message: `active principal ${held.id}` }],
+      );
+    }
+    const row = await db.workspacePrincipal.create({ data: principalData(who, workspaceId, g, new Date()) });
+    await recordPrincipal(tx, who, 'workspace_principal.added', row, { role: row.role });
+    return renderPrincipal(row);
+  });
+}
+
+export async function revokePrincipal(
+  prisma: Prisma,
+  who: Actor,
+  workspaceId: string,
+  ref: string,
+  reason?: string,
+): Promise<PrincipalRecord> {
+  return prisma.$transaction(async (tx) => {
+    await lockWorkspace(tx, who.tenantId, workspaceId, 'revoking a principal');
+    const db = scopeToTenant(tx, who.tenantId);
+    const byId = /^wpr_/.test(ref);
+    const subject = ref.includes('@') ? ref.toLowerCase() : ref;
+    const matches = await db.workspacePrincipal.findMany({
+      where: byId ? { workspaceId, id: ref } : { workspaceId, subject },
+      orderBy: { id: 'desc' },
+    });
+    const current = matches.find((p) => p.status === 'active') ?? matches[0];
+    if (!current) throw new ApiError('not_found', `Principal ${ref} was not found in workspace ${workspaceId}.`);
+    if (current.status !== 'active') {
+      throw new ApiError('conflict', `Principal ${current.id} is ${current.status}; revoke is allowed from active.`, [
+        { field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` },
+      ]);
+    }
+    const now = new Date();
+    await db.workspacePrincipal.updateMany({ where: { id: current.id }, data: { status: 'revoked', revokedAt: now, updatedAt: now } });
+    // A revoked principal leaves every team of the workspace in the same transaction.
+    const teams = await db.workspaceTeam.findMany({ where: { workspaceId, memberIds: { has: current.id } } });
+    for (const t of teams) {
+      await db.workspaceTeam.updateMany({
+        where: { id: t.id },
+        data: { memberIds: t.memberIds.filter((m) => m !== current.id), updatedAt: now },
+      });
+    }
+    const row = { ...current, status: 'revoked', revokedAt: now, updatedAt: now };
+    await recordPrincipal(tx, who, 'workspace_principal.revoked', row, {
+      from: 'active',
+      to: 'revoked',
+      role: row.role,
+      teams: teams.map((t) => t.id),
+      ...(reason ? { reason } : {}),
+    });
+    return renderPrincipal(row);
+  });
+}
+
+export async function listTeams(prisma: Prisma, tenantId: string, workspaceId: string, query: ListQuery): Promise<Page<TeamRecord>> {
+  const db = scopeToTenant(prisma, tenantId);
+  await findWorkspace(db, workspaceId);
+  const page = await keysetList(db.workspaceTeam, query, { where: { workspaceId }, render: (r: WorkspaceTeamRow) => r });
+  const principals = await principalsOf(db, page.data);
+  return { data: page.data.map((t) => renderTeam(t, principals)), cursor: page.cursor };
+}
+
+export async function createTeam(
+  prisma: Prisma,
+  who: Actor,
+  workspaceId: string,
+  body: z.infer<typeof CreateWorkspaceTeamBody>,
+): Promise<TeamRecord> {
+  return prisma.$transaction(async (tx) => {
+    await lockWorkspace(tx, who.tenantId, workspaceId, 'creating a team');
+    const db = scopeToTenant(tx, who.tenantId);
+    const refs = body.members ?? [];
+    const active = await db.workspacePrincipal.findMany({ where: { workspaceId, status: 'active' } });
+    const byRef = new Map<string, WorkspacePrincipalRow>();
+    for (const p of active) {
+      byRef.set(p.id, p);
+      byRef.set(p.subject, p);
+    }
+    const memberIds: string[] = [];
+    const issues: { field: string; issue: string; message: string }[] = [];
+    refs.forEach((ref, i) => {
+      const p = byRef.get(ref.includes('@') ? ref.toLowerCase() : ref);
+      if (!p)
+        issues.push({
+          field: `members.${i}`,
+          issue: 'invalid_value',
+          message: `${ref} is not an active principal of workspace ${workspaceId}`,
+        });
+      else if (!memberIds.includes(p.id)) memberIds.push(p.id);
+    });
+    if (issues.length > 0) {
+      throw new ApiError(
+        'validation_failed',
+        `Team members must be active principals of the workspace: ${issues.map((x) => x.message).join('; ')}.`,
+        issues,
+      );
+    }
+    const taken = await db.workspaceTeam.findFirst({ where: { workspaceId, name: body.name }, select: { id: true } });
+    if (taken) {
+      throw new ApiError('conflict', `Workspace ${workspaceId} already has a team named "${body.name}" (${taken.id}).`, [
+        { field: 'name', issue: 'invalid_value', message: `used by ${taken.id}` },
+      ]);
+    }
+    const now = new Date();
+    const row = await db.workspaceTeam.create({
+      data: {
+        id: newId('wtm'),
+        tenantId: who.tenantId,
+        workspaceId,
+        name: body.name,
+        description: body.description ?? null,
+        memberIds,
+        createdBy: who.actor,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    const record = renderTeam(row, new Map(active.map((p) => [p.id, p])));
+    await recordChange(tx, {
+      ...who,
+      action: 'workspace_team.created',
+      resourceType: TEAM,
+      resourceId: row.id,
+      data: { workspaceId, name: row.name, members: memberIds },
+      resource: record,
+    });
+    return record;
+  });
+}
