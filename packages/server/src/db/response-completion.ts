@@ -21,6 +21,11 @@ export interface PendingResponse {
   changed: boolean;
   /** What a transaction stored, compared with the answer the handler finally sends. */
   stored?: { status: number; body: string };
+  /**
+   * Set when the answer is being sent: work the request started and left running (it inherits
+   * this context) must not complete the key with its own result after that.
+   */
+  closed: boolean;
 }
 
 export const pendingResponse = new AsyncLocalStorage<PendingResponse>();
@@ -42,7 +47,9 @@ export function completingTransactions(prisma: Prisma): Prisma {
   const transaction = prisma.$transaction.bind(prisma) as (...args: unknown[]) => Promise<unknown>;
   const wrapped = (arg: unknown, options?: unknown) => {
     const pending = pendingResponse.getStore();
-    if (typeof arg !== 'function' || !pending || pending.inTx || pending.status === undefined) return transaction(arg, options);
+    if (typeof arg !== 'function' || !pending || pending.closed || pending.inTx || pending.status === undefined) {
+      return transaction(arg, options);
+    }
     const fn = arg as (tx: Tx) => Promise<unknown>;
     return transaction(async (tx: Tx) => {
       pending.inTx = true;
@@ -53,7 +60,7 @@ export function completingTransactions(prisma: Prisma): Prisma {
         try {
           body = JSON.stringify(result ?? null);
         } catch {}
-        if (pending.changed && body !== undefined && pending.status !== undefined) {
+        if (pending.changed && !pending.closed && body !== undefined && pending.status !== undefined) {
           await tx.$executeRawUnsafe(COMPLETE_SQL, pending.scope, pending.key, pending.status, body);
           pending.stored = { status: pending.status, body };
         }

@@ -138,12 +138,14 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
         status: successes.length === 1 ? Number(successes[0]) : undefined,
         inTx: false,
         changed: false,
+        closed: false,
       };
       const send = res.json.bind(res);
       res.json = (body: unknown) => {
         // Fault injection for the tests (never set in production): the process dies after the
         // handler's commit and before its answer leaves.
         if (faultsOn && res.req.get('x-svc-fault') === 'exit-after-commit') process.exit(137);
+        pending.closed = true;
         if (claimed.stored) return send(body);
         const status = res.statusCode;
         // The handler's transaction already stored this very answer with its change.
