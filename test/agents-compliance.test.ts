@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agents } from '../packages/server/src/agents/defs/group-a.ts';
+import { agents } from '../packages/server/src/agents/defs/compliance-authoring.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 

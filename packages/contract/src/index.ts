@@ -1,7 +1,7 @@
 export type { ZodType } from 'zod';
 export * from './agents/classifier.ts';
-export * from './agents/group-a.ts';
-export * from './agents/group-b.ts';
+export * from './agents/compliance-authoring.ts';
+export * from './agents/data-risk-search.ts';
 export * from './agents/reporting.ts';
 export * from './agents/spec.ts';
 export * from './assessment-types.ts';

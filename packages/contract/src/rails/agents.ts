@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { classifierAgents } from '../agents/classifier.ts';
-import { groupAAgents } from '../agents/group-a.ts';
-import { groupBAgents } from '../agents/group-b.ts';
+import { groupAAgents } from '../agents/compliance-authoring.ts';
+import { groupBAgents } from '../agents/data-risk-search.ts';
 import { reportingAgents } from '../agents/reporting.ts';
 import type { AgentSpec } from '../agents/spec.ts';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';

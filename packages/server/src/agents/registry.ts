@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@svc/contract';
 import { agents as classifier } from './defs/classifier.ts';
-import { agents as groupA } from './defs/group-a.ts';
-import { agents as groupB } from './defs/group-b.ts';
+import { agents as groupA } from './defs/compliance-authoring.ts';
+import { agents as groupB } from './defs/data-risk-search.ts';
 import { agents as reporting } from './defs/reporting.ts';
 import type { AnyAgentDef } from './types.ts';
 
