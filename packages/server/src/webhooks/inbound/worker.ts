@@ -129,10 +129,14 @@ export function createInboundApp(opts: {
   };
 
   /** The tenant's secrets for a provider (current, then previous while its overlap lasts); throws for an unknown tenant. */
-  async function secretsOf(tenantId: string, provider: string): Promise<string[]> {
+  async function knownTenant(tenantId: string): Promise<void> {
     if (!TENANT_ID.test(tenantId)) throw new Rejection('unknown_tenant', NOT_ACCEPTED);
     const tenant = await prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
     if (!tenant) throw new Rejection('unknown_tenant', NOT_ACCEPTED);
+  }
+
+  async function secretsOf(tenantId: string, provider: string): Promise<string[]> {
+    await knownTenant(tenantId);
     const row = await prisma.webhookInboundSecret.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
     if (!row) return [];
     const now = new Date();
@@ -145,6 +149,7 @@ export function createInboundApp(opts: {
 
   /** The sources (SNS topics, Pub/Sub service accounts) the tenant accepts for a provider. */
   async function sourcesOf(tenantId: string, provider: string): Promise<string[]> {
+    await knownTenant(tenantId);
     const row = await prisma.webhookInboundSource.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
     return row?.sources ?? [];
   }
@@ -282,9 +287,10 @@ export function createInboundApp(opts: {
         // Event Grid and Logpush carry the tenant's own secret, which proves the tenant asked for the
         // message. SNS and Pub/Sub are signed with the provider's keys, the same for every customer:
         // there the tenant's registered topics and service accounts say which messages are its own.
-        const tenantSecrets = await secretsOf(tenantId, provider);
         const ownKeys = provider === 'aws-sns' || provider === 'gcp-pubsub';
-        const r = requestOf(req, tenantId, ownKeys ? [] : tenantSecrets, ownKeys ? await sourcesOf(tenantId, provider) : []);
+        const r = ownKeys
+          ? requestOf(req, tenantId, [], await sourcesOf(tenantId, provider))
+          : requestOf(req, tenantId, await secretsOf(tenantId, provider));
         let items: Accepted[];
         if (provider === 'aws-sns') items = [verifyAwsSns(r)];
         else if (provider === 'azure-event-grid') items = verifyAzureEventGrid(r);
