@@ -7,7 +7,6 @@ import { verifyExportFile } from './audit-file.ts';
 import { type Credentials, credentialsFile, readCredentials } from './credentials.ts';
 import { type Attempt, EXIT_USAGE, report } from './failure.ts';
 import { COMMANDS, commandHelp, completionScript, globalHelp, UsageError } from './help.ts';
-import { serveHttp, serveStdio } from './mcp.ts';
 import { autoTable, print as printOut, progressWanted, table } from './output.ts';
 import { serve } from './serve.ts';
 import { webhooksCommand, withRole } from './webhooks.ts';
@@ -184,6 +183,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(completionScript(sub ?? ''));
       return 0;
     case 'mcp': {
+      // Loaded only here: the MCP SDK takes longer to import than the rest of the CLI.
+      const { serveHttp, serveStdio } = await import('./mcp.ts');
       // --api-key is the MCP clients' usual spelling of --key.
       const c = context({ ...g, key: g.key ?? values['api-key'] });
       if (values.http) {

@@ -12,51 +12,8 @@ import type { CounterStore } from './http/rate-limit.ts';
 import type { Logger } from './logger.ts';
 import { metricsHandler, routeLabel } from './observability/metrics.ts';
 import { initTracing, requestSpans } from './observability/tracing.ts';
-import { agentsHandlers } from './rails/agents/router.ts';
-import { auditEngineHandlers } from './rails/audit-engine/router.ts';
-import { auditTrailHandlers } from './rails/audit-trail/router.ts';
-import { complianceHandlers } from './rails/compliance/router.ts';
-import { contextHandlers } from './rails/context/router.ts';
 import type { RailDeps } from './rails/deps.ts';
-import { dsarHandlers } from './rails/dsar/router.ts';
-import { eventsHandlers } from './rails/events/router.ts';
-import { frameworksHandlers } from './rails/frameworks/router.ts';
-import { glossaryHandlers } from './rails/glossary/router.ts';
-import { governanceHandlers } from './rails/governance/router.ts';
-import { gpaiSummaryHandlers } from './rails/gpai-summary/router.ts';
-import { graphHandlers } from './rails/graph/router.ts';
-import { incidentDisclosuresHandlers } from './rails/incident-disclosures/router.ts';
-import { insuranceHandlers } from './rails/insurance/router.ts';
-import { litigationHoldHandlers } from './rails/litigation-hold/router.ts';
-import { marketplaceHandlers } from './rails/marketplace/router.ts';
-import { metadataHandlers } from './rails/metadata/router.ts';
-import { notificationsHandlers } from './rails/notifications/router.ts';
-import { onboardingHandlers } from './rails/onboarding/router.ts';
-import { ontologyHandlers } from './rails/ontology/router.ts';
-import { operatorHandlers } from './rails/operator/router.ts';
-import { policyAuthoringHandlers } from './rails/policy-authoring/router.ts';
-import { procurementHandlers } from './rails/procurement/router.ts';
-import { profilesHandlers } from './rails/profiles/router.ts';
-import { publicDisclosureHandlers } from './rails/public-disclosure/router.ts';
-import { reconciliationHandlers } from './rails/reconciliation/router.ts';
-import { redTeamHandlers } from './rails/red-team/router.ts';
-import { reportingHandlers } from './rails/reporting/router.ts';
-import { riskHandlers } from './rails/risk/router.ts';
-import { riskRegisterHandlers } from './rails/risk-register/router.ts';
-import { searchHandlers } from './rails/search/router.ts';
-import { seedHandlers } from './rails/seed/router.ts';
-import { selfAuditHandlers } from './rails/self-audit/router.ts';
-import { specialistsHandlers } from './rails/specialists/router.ts';
-import { stakeholdersHandlers } from './rails/stakeholders/router.ts';
-import { systemHandlers } from './rails/system/router.ts';
-import { taxonomyHandlers } from './rails/taxonomy/router.ts';
-import { trainingRecordsHandlers } from './rails/training-records/router.ts';
-import { trustHandlers } from './rails/trust/router.ts';
-import { vendorRiskHandlers } from './rails/vendor-risk/router.ts';
-import { webhooksHandlers } from './rails/webhooks/router.ts';
-import { whistleblowerHandlers } from './rails/whistleblower/router.ts';
-import { workflowsRegistryHandlers } from './rails/workflows-registry/router.ts';
-import { workspaceHandlers } from './rails/workspace/router.ts';
+import { railHandlers } from './rails/index.ts';
 import type { WebhookConfig } from './webhooks/config.ts';
 
 export interface AppOptions {
@@ -179,54 +136,13 @@ export function createApp(opts: AppOptions): express.Express {
     return doc;
   };
 
-  const deps: RailDeps = { db: opts.db, version: opts.version, reconcileIntervalSeconds: opts.reconcileIntervalSeconds };
-  // One entry per key of the contract; a rail missing here does not compile.
-  const router = s.router(contract, {
-    compliance: complianceHandlers(deps),
-    frameworks: frameworksHandlers(deps),
-    glossary: glossaryHandlers(deps),
-    graph: graphHandlers(deps),
-    trust: trustHandlers(deps),
-    ontology: ontologyHandlers(deps),
-    seed: seedHandlers(deps),
-    taxonomy: taxonomyHandlers(deps),
-    onboarding: onboardingHandlers(deps),
-    profiles: profilesHandlers(deps),
-    workflows_registry: workflowsRegistryHandlers(deps),
-    metadata: metadataHandlers(deps),
-    workspace: workspaceHandlers(deps),
-    context: contextHandlers(deps),
-    search: searchHandlers(deps),
-    notifications: notificationsHandlers(deps, opts.webhooks),
-    stakeholders: stakeholdersHandlers(deps),
-    governance: governanceHandlers(deps),
-    self_audit: selfAuditHandlers(deps),
-    risk_register: riskRegisterHandlers(deps),
-    risk: riskHandlers(deps),
-    policy_authoring: policyAuthoringHandlers(deps),
-    training_records: trainingRecordsHandlers(deps),
-    marketplace: marketplaceHandlers(deps),
-    specialists: specialistsHandlers(deps),
-    incident_disclosures: incidentDisclosuresHandlers(deps),
-    dsar: dsarHandlers(deps),
-    vendor_risk: vendorRiskHandlers(deps),
-    procurement: procurementHandlers(deps),
-    insurance: insuranceHandlers(deps),
-    public_disclosure: publicDisclosureHandlers(deps),
-    litigation_hold: litigationHoldHandlers(deps),
-    whistleblower: whistleblowerHandlers(deps),
-    gpai_summary: gpaiSummaryHandlers(deps),
-    red_team: redTeamHandlers(deps, opts.webhooks),
-    agents: agentsHandlers(deps),
-    reporting: reportingHandlers(deps),
-    audit_engine: auditEngineHandlers(deps),
-    audit_trail: auditTrailHandlers(deps),
-    events: eventsHandlers(deps),
-    reconciliation: reconciliationHandlers(deps),
-    webhooks: webhooksHandlers(deps, opts.webhooks),
-    operator: operatorHandlers(deps),
-    system: systemHandlers(deps),
-  });
+  const deps: RailDeps = {
+    db: opts.db,
+    version: opts.version,
+    reconcileIntervalSeconds: opts.reconcileIntervalSeconds,
+    webhooks: opts.webhooks,
+  };
+  const router = s.router(contract, railHandlers(deps));
 
   // Tracing is on only with an OTLP endpoint in the environment; idempotent (index.ts may have
   // started it earlier, before the instrumented modules were loaded).

@@ -2,12 +2,15 @@ import type { Response } from 'express';
 import type { Database } from '../db/client.ts';
 import { ApiError } from '../errors.ts';
 import { actorOf, ctxOf, type TenantPrincipal } from '../http/context.ts';
+import type { WebhookConfig } from '../webhooks/config.ts';
 
 /** What route handlers get: the database and the service's own facts. */
 export interface RailDeps {
   db: Database;
   version: string;
   reconcileIntervalSeconds: number;
+  /** Settings of the routes that send to outside addresses (target checks, rotation overlap). */
+  webhooks: WebhookConfig;
 }
 
 export function tenantOf(res: Response): TenantPrincipal {

@@ -3,7 +3,6 @@ import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
 import { serveResource } from '../../kit.ts';
 import * as ntf from '../../notifications/service.ts';
-import type { WebhookConfig } from '../../webhooks/config.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
 
 /**
@@ -11,9 +10,9 @@ import { actor, type RailDeps, tenantOf } from '../deps.ts';
  * the principal of the request, the subscriber of the subscriptions it creates, and the owner of
  * its inbox and preferences. Channel URLs are checked like webhook targets (`allowPrivateTargets`).
  */
-export function notificationsHandlers({ db }: RailDeps, webhooks?: Pick<WebhookConfig, 'allowPrivateTargets'>) {
+export function notificationsHandlers({ db, webhooks }: RailDeps) {
   const { prisma } = db;
-  const allowPrivate = webhooks?.allowPrivateTargets ?? false;
+  const allowPrivate = webhooks.allowPrivateTargets;
   const channel = (kind: NotificationChannelKind) => ({
     list: async ({ query, res }: { query: { limit: number; cursor?: string; status?: string }; res: Response }) => ({
       status: 200 as const,

@@ -1,7 +1,6 @@
 import { contract, redTeamRuns } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import type { WebhookConfig } from '../../webhooks/config.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
 import { renderCategories } from './corpus.ts';
 import * as rt from './service.ts';
@@ -11,7 +10,7 @@ import * as rt from './service.ts';
  * the operator allows private webhook targets (`SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS`). The setting
  * comes from the webhook configuration when the app passes it, else from the environment.
  */
-export function redTeamHandlers({ db }: RailDeps, webhooks: Pick<WebhookConfig, 'allowPrivateTargets'>) {
+export function redTeamHandlers({ db, webhooks }: RailDeps) {
   const { prisma } = db;
   const allowPrivate = webhooks.allowPrivateTargets;
   return initServer().router(contract.red_team, {

@@ -1,10 +1,9 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import type { WebhookConfig } from '../../webhooks/config.ts';
 import * as webhooks from '../../webhooks/service.ts';
 import { actor, operatorActor, type RailDeps, tenantOf } from '../deps.ts';
 
-export function webhooksHandlers({ db: { prisma } }: RailDeps, config: WebhookConfig) {
+export function webhooksHandlers({ db: { prisma }, webhooks: config }: RailDeps) {
   return initServer().router(contract.webhooks, {
     createSubscription: async ({ body, res }) => ({
       status: 201,
