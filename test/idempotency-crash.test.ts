@@ -10,7 +10,9 @@ import { createIsolatedDatabase } from './support/server.ts';
 /**
  * A process that dies after its handler's transaction committed and before the answer left: the
  * retry with the same Idempotency-Key must get the original answer replayed, and the change must
- * exist once, for a kit route (an assessment) and a hand-written one (a webhook subscription).
+ * exist once, for a kit route (an assessment), a kit route whose store has effects that run in
+ * Prisma's transaction (a vendor's monitoring event, which rescores the vendor) and a hand-written
+ * one (a webhook subscription).
  * `svc serve` runs as a child with SVC_FAULTS=1, whose `x-svc-fault: exit-after-commit` header
  * makes it exit at that point (exit code 137, as a kill would); it is then started again on the
  * same database.
@@ -23,6 +25,7 @@ let env: NodeJS.ProcessEnv;
 let child: ChildProcess | undefined;
 let url: string;
 let token: string;
+let operator: string;
 
 async function start(): Promise<void> {
   const proc = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -38,6 +41,7 @@ async function start(): Promise<void> {
     if (listening && (token || /^owner API key:\s+(\S+)/m.test(stderr))) {
       url = listening;
       token ||= /^owner API key:\s+(\S+)/m.exec(stderr)?.[1] as string;
+      operator ||= /^operator credential:\s+(\S+)/m.exec(stderr)?.[1] as string;
       return;
     }
     if (proc.exitCode !== null) throw new Error(`serve exited with ${proc.exitCode}: ${stderr}`);
@@ -80,23 +84,43 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+let vendorId: string | undefined;
+let growth: string | undefined;
+/** The key a case's requests use: the growth tenant's once a case made it. */
+const keyFor = (path: string) => (path.startsWith('/v1/vendor-risk') ? (growth as string) : token);
 const assessmentBody = exampleBody(allRoutes.find((r) => r.name === 'compliance.assessments.create')?.route as never);
 
 describe.each([
-  ['a kit route', '/v1/compliance/assessments', () => assessmentBody, '/v1/compliance/assessments?limit=200'],
+  ['a kit route', '/v1/compliance/assessments', async () => assessmentBody, '/v1/compliance/assessments?limit=200'],
+  [
+    'a kit route with effects',
+    '/v1/vendor-risk/monitoring',
+    async () => {
+      // Vendor risk is a growth rail: a growth tenant of its own.
+      growth ??= (await call(url, 'POST', '/v1/operator/tenants', { token: operator, body: { name: 'Crash growth', tier: 'growth' } })).body
+        .apiKey.token as string;
+      vendorId ??= (
+        await call(url, 'POST', '/v1/vendor-risk/vendors', { token: growth, body: { name: 'Crash Test Vendor', criticality: 'high' } })
+      ).body.id as string;
+      return { vendorId, type: 'breach_news', severity: 'critical', title: 'Customer database exposed' };
+    },
+    '/v1/vendor-risk/monitoring?limit=200',
+  ],
   [
     'a hand-written route',
     '/v1/webhook-subscriptions',
-    () => ({ url: 'https://hooks.example.com/crash', eventTypes: ['*'] }),
+    async () => ({ url: 'https://hooks.example.com/crash', eventTypes: ['*'] }),
     '/v1/webhook-subscriptions?limit=200',
   ],
 ] as const)('%s: the process dies between commit and answer', (_name, path, body, list) => {
   it('the retry with the same key replays the original answer; the change exists once', async () => {
     const key = `crash-${path}-${Date.now()}`;
+    const sent = await body();
+    const token = keyFor(path);
     const before = (await call(url, 'GET', list, { token })).body.data.length as number;
     const died = await call(url, 'POST', path, {
       token,
-      body: body(),
+      body: sent,
       headers: { 'idempotency-key': key, 'x-svc-fault': 'exit-after-commit' },
     }).catch((err: unknown) => err);
     expect(died).toBeInstanceOf(Error);
@@ -105,7 +129,7 @@ describe.each([
     await start();
     const after = (await call(url, 'GET', list, { token })).body.data as { id: string }[];
     expect(after).toHaveLength(before + 1);
-    const retry = await call(url, 'POST', path, { token, body: body(), headers: { 'idempotency-key': key } });
+    const retry = await call(url, 'POST', path, { token, body: sent, headers: { 'idempotency-key': key } });
     expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
     expect(retry.body.id).toBe(after[0]?.id);
     expect((await call(url, 'GET', list, { token })).body.data).toHaveLength(before + 1);

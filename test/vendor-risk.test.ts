@@ -186,6 +186,16 @@ describe('contracts: state at a date', () => {
     expect((await t.call('GET', `/v1/vendor-risk/contracts/${c.id}`)).body.currentEndDate).toBe('2031-12-31');
   });
 
+  it('three renewals sent at once extend the term three times: each reads the contract the one before it wrote', async () => {
+    const v = await vendor();
+    const c = await contract(v.id, { startDate: '2030-01-01', endDate: '2030-12-31', renewalTermMonths: 6 });
+    const answers = await Promise.all([1, 2, 3].map(() => t.call('POST', `/v1/vendor-risk/contracts/${c.id}/renew`, { body: {} })));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    const after = (await t.call('GET', `/v1/vendor-risk/contracts/${c.id}`)).body;
+    expect(after.renewals.map((r: { newEndDate: string }) => r.newEndDate)).toEqual(['2031-06-30', '2031-12-31', '2032-06-30']);
+    expect(after.currentEndDate).toBe('2032-06-30');
+  });
+
   it('an end before the start, a bad currency or a bad date are 422 naming the field; another tenant gets 404', async () => {
     const v = await vendor();
     const bad = async (body: Record<string, unknown>, field: string) => {

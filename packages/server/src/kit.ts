@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Database, Tx } from './db/client.ts';
 import { keysetList } from './db/pagination.ts';
 import { findRow, insertStatement, type Row, rowFromJson, tableOf, updateRowIf } from './db/rows.ts';
+import { type Sql, sqlOf } from './db/sql.ts';
 import { scopeToTenant } from './db/tenant-scope.ts';
 import { ApiError } from './errors.ts';
 import { ctxOf } from './http/context.ts';
@@ -58,8 +59,42 @@ export interface Store<R extends Resource> {
   readonly create?: (input: CreateInput<BodyOf<R>>) => Promise<Where>;
   /** The audit event's `data` of a create; the record's id only when absent. */
   readonly auditData?: (record: z.infer<R['spec']['record']>) => Record<string, unknown>;
-  /** Fields a transition changes besides the status (completion, timestamps), from the current row. */
-  readonly transitions?: { readonly [V in keyof NonNullable<R['spec']['transitions']>]?: (row: never) => Where };
+  /**
+   * In the create's transaction, after the row and its change are recorded: effects on other
+   * records (a parent's computed score), which may record changes of their own.
+   */
+  readonly afterCreate?: (ctx: WriteContext<RecordOf<R>>) => Promise<void>;
+  /**
+   * What a transition does besides moving the status: the fields it changes, from the current row
+   * (the function form), or a step with domain checks and effects (see TransitionStep).
+   */
+  readonly transitions?: {
+    readonly [V in keyof NonNullable<R['spec']['transitions']>]?: ((row: never) => Where) | TransitionStep<RecordOf<R>>;
+  };
+}
+
+type RecordOf<R extends Resource> = z.infer<R['spec']['record']>;
+
+/** What a hook gets: the transaction (Prisma's, scoped by the hook itself) and who writes. */
+export interface WriteContext<Rec> {
+  tx: Tx;
+  who: Actor;
+  record: Rec;
+}
+
+/**
+ * A transition with domain work. The kit reads the current row locked (FOR UPDATE), so the checks
+ * and the fields computed from it hold until the commit: two renewals at once extend a term twice.
+ */
+export interface TransitionStep<Rec> {
+  /** Fields changed besides the status, from the current row and the transition's clock. */
+  readonly set?: (row: never, now: Date) => Where;
+  /** Checks beyond the `from` states, on the locked current row: throw an ApiError to refuse. */
+  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never }) => Promise<void>;
+  /** The audit event's `data` besides `from`, `to` and `reason`. */
+  readonly auditData?: (record: Rec, current: never) => Record<string, unknown>;
+  /** Effects on other records after the change is recorded, in the same transaction. */
+  readonly after?: (ctx: WriteContext<Rec>) => Promise<void>;
 }
 
 type BodyOf<R extends Resource> = NonNullable<R['spec']['create']> extends { body: infer B extends z.ZodType } ? z.infer<B> : never;
@@ -131,7 +166,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       const now = new Date();
       for (const f of stamps) data[f] ??= now;
       let record: Record<string, unknown> & { id: string } = { id };
-      await database.transaction((sql) =>
+      const write = (sql: Sql, completion: boolean) =>
         // The row's INSERT rides in the change's first statement, the stored idempotent response in
         // its second: with BEGIN and COMMIT, four round trips for the whole create.
         recordRowChange(
@@ -152,9 +187,20 @@ export function serveResource<R extends Resource>(database: Database, resource: 
               };
             },
           },
-          { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) },
-        ),
-      );
+          completion ? { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) } : {},
+        );
+      const after = store.afterCreate;
+      if (after) {
+        // With effects that read and write through Prisma, the write runs in Prisma's transaction,
+        // which completes the idempotent response with the record it returns (db/response-completion.ts).
+        await prisma.$transaction(async (tx) => {
+          await write(sqlOf(tx), false);
+          await after({ tx, who, record: record as never });
+          return record;
+        });
+        return { status: 201, body: record };
+      }
+      await database.transaction((sql) => write(sql, true));
       idempotencyStored(res);
       return { status: 201, body: record };
     };
@@ -162,43 +208,53 @@ export function serveResource<R extends Resource>(database: Database, resource: 
   for (const [verb, t] of Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>)) {
     const statusField = spec.statusField as string;
     const action = resource.actions[verb] as string;
-    const extra = (store.transitions as Record<string, ((row: Row) => Where) | undefined> | undefined)?.[verb];
+    const declared = (store.transitions as Record<string, ((row: Row) => Where) | TransitionStep<unknown> | undefined> | undefined)?.[verb];
+    const step: TransitionStep<unknown> & { set?: (row: Row, now: Date) => Where } =
+      typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
+    const withHooks = step.guard !== undefined || step.after !== undefined;
+    const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response, reason: string | undefined) => {
+      const current = await findRow(sql, table, who.tenantId, id, { forUpdate: true });
+      if (!current) throw missing(resource, id);
+      const state = String(current[statusField]);
+      const conflict = () =>
+        new ApiError('conflict', `${capitalised(spec.label.one)} ${id} is ${state}; ${verb} is allowed from ${t.from.join(', ')}.`, [
+          { field: statusField, issue: 'invalid_value', message: `current state: ${state}` },
+        ]);
+      if (!t.from.includes(state)) throw conflict();
+      if (tx && step.guard) await step.guard({ tx, who, row: current as never });
+      const now = new Date();
+      // Conditional on the state read: a concurrent transition makes this one a conflict too.
+      const row = await updateRowIf(
+        sql,
+        table,
+        { tenantId: who.tenantId, id, field: statusField, allowed: t.from },
+        { ...(step.set?.(current, now) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: now } : {}) },
+      );
+      if (!row) throw conflict();
+      const record = render(row);
+      await recordChange(
+        sql,
+        {
+          ...who,
+          action,
+          resourceType: resource.object,
+          resourceId: id,
+          data: { from: state, to: t.to, ...(reason ? { reason } : {}), ...(step.auditData?.(record, current as never) ?? {}) },
+          resource: record,
+        },
+        tx ? {} : { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined) },
+      );
+      if (tx && step.after) await step.after({ tx, who, record });
+      return record;
+    };
     handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: { reason?: string }; res: Response }) => {
       const who = actor(res);
-      const record = await database.transaction(async (sql) => {
-        const current = await findRow(sql, table, who.tenantId, params.id);
-        if (!current) throw missing(resource, params.id);
-        const state = String(current[statusField]);
-        const conflict = () =>
-          new ApiError(
-            'conflict',
-            `${capitalised(spec.label.one)} ${params.id} is ${state}; ${verb} is allowed from ${t.from.join(', ')}.`,
-            [{ field: statusField, issue: 'invalid_value', message: `current state: ${state}` }],
-          );
-        if (!t.from.includes(state)) throw conflict();
-        // Conditional on the state read: a concurrent transition makes this one a conflict too.
-        const row = await updateRowIf(
-          sql,
-          table,
-          { tenantId: who.tenantId, id: params.id, field: statusField, allowed: t.from },
-          { ...(extra?.(current) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: new Date() } : {}) },
-        );
-        if (!row) throw conflict();
-        const record = render(row);
-        await recordChange(
-          sql,
-          {
-            ...who,
-            action,
-            resourceType: resource.object,
-            resourceId: params.id,
-            data: { from: state, to: t.to, ...(body?.reason ? { reason: body.reason } : {}) },
-            resource: record,
-          },
-          { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined) },
-        );
-        return record;
-      });
+      if (withHooks) {
+        // Prisma's transaction for the hooks; it completes the idempotent response (db/response-completion.ts).
+        const record = await prisma.$transaction((tx) => move(sqlOf(tx), tx, who, params.id, res, body?.reason));
+        return { status: 200, body: record };
+      }
+      const record = await database.transaction((sql) => move(sql, undefined, who, params.id, res, body?.reason));
       idempotencyStored(res);
       return { status: 200, body: record };
     };

@@ -108,6 +108,7 @@ export function recordChange(executor: Tx | Sql, change: Change, opts: ChangeOpt
  * the first round trip, so a create is two statements in all. Returns the recorded change too.
  */
 export function recordRowChange(sql: Sql, rc: RowChange, opts: ChangeOptions = {}): Promise<{ event: ChainedEvent; change: Change }> {
+  noteChange();
   return record(sql, rc.tenantId, rc.action, rc.insert, rc.complete, opts);
 }
 

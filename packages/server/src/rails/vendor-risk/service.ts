@@ -424,11 +424,40 @@ async function vendorData(db: Tx, who: Actor, body: CreateVendor, now: Date) {
   return { ...draft, riskScore: card.score, riskScoredAt: now };
 }
 
+const vendorAuditData = (v: VendorOut) => ({ name: v.name, criticality: v.criticality, riskScore: v.riskScore, origin: v.origin });
+
+/** Contracts of the vendor still running today: offboarding waits for them. */
+async function runningContracts(tx: Tx, tenantId: string, vendorId: string) {
+  const day = today();
+  return (
+    await scopeToTenant(tx, tenantId).vendorRiskContract.findMany({ where: { vendorId, status: 'in_force' }, orderBy: { id: 'asc' } })
+  )
+    .map((c) => ({ id: c.id, state: contractStateAt(c, day).state }))
+    .filter((c) => c.state !== 'expired' && c.state !== 'terminated');
+}
+
 export const vendorStore: Store<typeof vendorRiskVendors> = {
   model: 'vendorRiskVendor',
   render: renderVendor,
-  // The create route is served by addVendor (procurement's onboarding writes vendors the same way).
   create: async ({ db, who, body }) => vendorData(db, who, body, new Date()),
+  auditData: vendorAuditData,
+  transitions: {
+    // `active` -> `offboarded`; refused (409) while a contract of the vendor is neither terminated nor expired today.
+    offboard: {
+      set: (_row, now) => ({ offboardedAt: now }),
+      guard: async ({ tx, who, row }) => {
+        const { id } = row as VendorRow;
+        const live = await runningContracts(tx, who.tenantId, id);
+        if (live.length > 0) {
+          throw new ApiError(
+            'conflict',
+            `Vendor ${id} is active with ${live.length} contract(s) still running (${live.map((c) => `${c.id}: ${c.state}`).join(', ')}); terminate them before offboarding.`,
+            live.map((c) => ({ field: 'contracts', issue: 'invalid_value', message: `${c.id} is ${c.state}` })),
+          );
+        }
+      },
+    },
+  },
 };
 
 /**
@@ -459,57 +488,10 @@ export async function addVendor(
     action: 'vendor.added',
     resourceType: 'svc.vendor_risk.vendor',
     resourceId: id,
-    data: { name: out.name, criticality: out.criticality, riskScore: out.riskScore, origin: out.origin },
+    data: vendorAuditData(out),
     resource: out,
   });
   return out;
-}
-
-export async function createVendor(prisma: Prisma, who: Actor, body: CreateVendor): Promise<VendorOut> {
-  return prisma.$transaction((tx) => addVendor(tx, who, body));
-}
-
-/**
- * `active` -> `offboarded`; refused (409) while a contract of the vendor is neither terminated
- * nor expired today.
- */
-export async function offboardVendor(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<VendorOut> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const vendor = await findVendor(tx, who.tenantId, id);
-    if (vendor.status !== 'active') {
-      throw new ApiError('conflict', `Vendor ${id} is ${vendor.status}; offboard is allowed from active.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${vendor.status}` },
-      ]);
-    }
-    const day = today();
-    const live = (await db.vendorRiskContract.findMany({ where: { vendorId: id, status: 'in_force' }, orderBy: { id: 'asc' } }))
-      .map((c) => ({ id: c.id, state: contractStateAt(c, day).state }))
-      .filter((c) => c.state !== 'expired' && c.state !== 'terminated');
-    if (live.length > 0) {
-      throw new ApiError(
-        'conflict',
-        `Vendor ${id} is active with ${live.length} contract(s) still running (${live.map((c) => `${c.id}: ${c.state}`).join(', ')}); terminate them before offboarding.`,
-        live.map((c) => ({ field: 'contracts', issue: 'invalid_value', message: `${c.id} is ${c.state}` })),
-      );
-    }
-    const now = new Date();
-    const moved = await db.vendorRiskVendor.updateMany({
-      where: { id, status: 'active' },
-      data: { status: 'offboarded', offboardedAt: now, updatedAt: now },
-    });
-    if (moved.count === 0) throw new ApiError('conflict', `Vendor ${id} changed meanwhile; offboard is allowed from active.`);
-    const out = renderVendor(await findVendor(tx, who.tenantId, id));
-    await recordChange(tx, {
-      ...who,
-      action: 'vendor.offboarded',
-      resourceType: 'svc.vendor_risk.vendor',
-      resourceId: id,
-      data: { from: 'active', to: 'offboarded', ...(reason ? { reason } : {}) },
-      resource: out,
-    });
-    return out;
-  });
 }
 
 // ---------------------------------------------------------------- assessments
@@ -556,43 +538,26 @@ async function assessmentData(db: Tx, who: Actor, body: z.infer<typeof CreateVen
   };
 }
 
+/** The vendor's score moves with its completed assessments, contracts and monitoring events. */
+const rescore =
+  (action: string) =>
+  async ({ tx, who, record }: { tx: Tx; who: Actor; record: { id: string; vendorId: string } }) =>
+    recomputeVendorRisk(tx, who, record.vendorId, action, record.id);
+
 export const assessmentStore: Store<typeof vendorRiskAssessments> = {
   model: 'vendorRiskAssessment',
   render: renderAssessment,
   create: async ({ db, who, body }) => assessmentData(db, who, body),
   auditData: (a) => ({ vendorId: a.vendorId, domainScores: a.domainScores }),
+  transitions: {
+    // `in_progress` -> `completed`, and the vendor's risk score recomputed (`vendor.risk_changed` when it moved).
+    complete: {
+      set: (_row, now) => ({ completedAt: now }),
+      auditData: (a) => ({ vendorId: a.vendorId, domainScores: a.domainScores }),
+      after: rescore('vendor.assessed'),
+    },
+  },
 };
-
-/** `in_progress` -> `completed`, and the vendor's risk score recomputed (`vendor.risk_changed` when it moved). */
-export async function completeAssessment(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<AssessmentOut> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const current = await db.vendorRiskAssessment.findFirst({ where: { id } });
-    if (!current) throw new ApiError('not_found', `Assessment ${id} was not found.`);
-    const conflict = () =>
-      new ApiError('conflict', `Assessment ${id} is ${current.status}; complete is allowed from in_progress.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` },
-      ]);
-    if (current.status !== 'in_progress') throw conflict();
-    const now = new Date();
-    const moved = await db.vendorRiskAssessment.updateMany({
-      where: { id, status: 'in_progress' },
-      data: { status: 'completed', completedAt: now, updatedAt: now },
-    });
-    if (moved.count === 0) throw conflict();
-    const out = renderAssessment((await db.vendorRiskAssessment.findFirst({ where: { id } })) as AssessmentRow);
-    await recordChange(tx, {
-      ...who,
-      action: 'vendor.assessed',
-      resourceType: 'svc.vendor_risk.vendor_assessment',
-      resourceId: id,
-      data: { from: 'in_progress', to: 'completed', ...(reason ? { reason } : {}), vendorId: out.vendorId, domainScores: out.domainScores },
-      resource: out,
-    });
-    await recomputeVendorRisk(tx, who, out.vendorId, 'vendor.assessed', id);
-    return out;
-  });
-}
 
 // ---------------------------------------------------------------- contracts
 
@@ -624,119 +589,30 @@ export const contractStore: Store<typeof vendorRiskContracts> = {
   model: 'vendorRiskContract',
   render: (r: ContractRow) => renderContract(r),
   create: async ({ db, who, body }) => contractData(db, who, body),
+  auditData: (c) => ({ vendorId: c.vendorId, startDate: c.startDate, endDate: c.endDate, autoRenew: c.autoRenew, state: c.state }),
+  afterCreate: rescore('vendor.contract_added'),
+  transitions: {
+    // A renewal extends the running term by the renewal term; the contract stays in force.
+    renew: {
+      set: (row, now) => {
+        const current = row as ContractRow;
+        const running = contractStateAt(current, now.toISOString().slice(0, 10));
+        const renewal: Renewal = {
+          renewedAt: now.toISOString(),
+          previousEndDate: running.contractEndDate,
+          newEndDate: nextTermEnd(running.contractEndDate, current.renewalTermMonths),
+        };
+        return { renewals: [...renewalsOf(current), renewal] };
+      },
+      auditData: (c) => {
+        const last = c.renewals[c.renewals.length - 1];
+        return last ? { previousEndDate: last.previousEndDate, newEndDate: last.newEndDate } : {};
+      },
+      after: rescore('vendor.contract_renewed'),
+    },
+    terminate: { set: (_row, now) => ({ terminatedAt: now }), after: rescore('vendor.contract_terminated') },
+  },
 };
-
-/** A create whose row is the vendor's: written, audited, then the vendor's score recomputed, in one transaction. */
-async function createForVendor<Row extends { id: string; vendorId: string }, Out>(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  action: string,
-  resourceType: string,
-  build: (tx: Tx) => Promise<Record<string, unknown>>,
-  insert: (tx: Tx, data: Record<string, unknown>) => Promise<Row>,
-  render: (row: Row) => Out,
-  auditData: (out: Out) => Record<string, unknown>,
-  recompute: boolean,
-): Promise<Out> {
-  return prisma.$transaction(async (tx) => {
-    const data = await build(tx);
-    const now = new Date();
-    const row = await insert(tx, { ...data, id, tenantId: who.tenantId, createdAt: now });
-    const out = render(row);
-    await recordChange(tx, { ...who, action, resourceType, resourceId: row.id, data: auditData(out), resource: out });
-    if (recompute) await recomputeVendorRisk(tx, who, row.vendorId, action, row.id);
-    return out;
-  });
-}
-
-export function createAssessment(prisma: Prisma, who: Actor, body: z.infer<typeof CreateVendorAssessmentBody>): Promise<AssessmentOut> {
-  return createForVendor(
-    prisma,
-    who,
-    newId('vas'),
-    'vendor.assessment_started',
-    'svc.vendor_risk.vendor_assessment',
-    (tx) => assessmentData(tx, who, body),
-    (tx, data) => tx.vendorRiskAssessment.create({ data: { ...data, updatedAt: data.createdAt } as never }),
-    renderAssessment,
-    (a) => ({ vendorId: a.vendorId, domainScores: a.domainScores }),
-    false,
-  );
-}
-
-export function createContract(prisma: Prisma, who: Actor, body: z.infer<typeof CreateVendorContractBody>): Promise<ContractOut> {
-  return createForVendor(
-    prisma,
-    who,
-    newId('vct'),
-    'vendor.contract_added',
-    'svc.vendor_risk.vendor_contract',
-    (tx) => contractData(tx, who, body),
-    (tx, data) => tx.vendorRiskContract.create({ data: { ...data, updatedAt: data.createdAt } as never }),
-    (r) => renderContract(r),
-    (c) => ({ vendorId: c.vendorId, startDate: c.startDate, endDate: c.endDate, autoRenew: c.autoRenew, state: c.state }),
-    true,
-  );
-}
-
-/** A transition of a contract in force (`renew`, `terminate`), then the vendor's score recomputed. */
-async function contractTransition(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  verb: 'renew' | 'terminate',
-  reason: string | undefined,
-): Promise<ContractOut> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const current = await db.vendorRiskContract.findFirst({ where: { id } });
-    if (!current) throw new ApiError('not_found', `Contract ${id} was not found.`);
-    const conflict = () =>
-      new ApiError('conflict', `Contract ${id} is ${current.status}; ${verb} is allowed from in_force.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` },
-      ]);
-    if (current.status !== 'in_force') throw conflict();
-    const now = new Date();
-    let data: Record<string, unknown>;
-    let extra: Record<string, unknown>;
-    if (verb === 'renew') {
-      const running = contractStateAt(current, now.toISOString().slice(0, 10));
-      const renewal: Renewal = {
-        renewedAt: now.toISOString(),
-        previousEndDate: running.contractEndDate,
-        newEndDate: nextTermEnd(running.contractEndDate, current.renewalTermMonths),
-      };
-      data = { renewals: [...renewalsOf(current), renewal] };
-      extra = { previousEndDate: renewal.previousEndDate, newEndDate: renewal.newEndDate };
-    } else {
-      data = { status: 'terminated', terminatedAt: now };
-      extra = {};
-    }
-    const moved = await db.vendorRiskContract.updateMany({
-      where: { id, status: 'in_force', updatedAt: current.updatedAt },
-      data: { ...data, updatedAt: now },
-    });
-    if (moved.count === 0) throw conflict();
-    const out = renderContract((await db.vendorRiskContract.findFirst({ where: { id } })) as ContractRow);
-    const action = verb === 'renew' ? 'vendor.contract_renewed' : 'vendor.contract_terminated';
-    await recordChange(tx, {
-      ...who,
-      action,
-      resourceType: 'svc.vendor_risk.vendor_contract',
-      resourceId: id,
-      data: { from: 'in_force', to: out.status, ...(reason ? { reason } : {}), ...extra },
-      resource: out,
-    });
-    await recomputeVendorRisk(tx, who, out.vendorId, action, id);
-    return out;
-  });
-}
-
-export const renewContract = (prisma: Prisma, who: Actor, id: string, reason?: string) =>
-  contractTransition(prisma, who, id, 'renew', reason);
-export const terminateContract = (prisma: Prisma, who: Actor, id: string, reason?: string) =>
-  contractTransition(prisma, who, id, 'terminate', reason);
 
 export async function contractState(
   prisma: Prisma,
@@ -776,26 +652,9 @@ export const monitoringStore: Store<typeof vendorRiskMonitoring> = {
   model: 'vendorRiskMonitoringEvent',
   render: renderEvent,
   create: async ({ db, who, body }) => eventData(db, who, body),
+  auditData: (e) => ({ vendorId: e.vendorId, type: e.type, severity: e.severity, occurredAt: e.occurredAt }),
+  afterCreate: rescore('vendor.monitoring_recorded'),
 };
-
-export function createMonitoringEvent(
-  prisma: Prisma,
-  who: Actor,
-  body: z.infer<typeof CreateVendorMonitoringEventBody>,
-): Promise<EventOut> {
-  return createForVendor(
-    prisma,
-    who,
-    newId('vmo'),
-    'vendor.monitoring_recorded',
-    'svc.vendor_risk.vendor_monitoring_event',
-    (tx) => eventData(tx, who, body),
-    (tx, data) => tx.vendorRiskMonitoringEvent.create({ data: data as never }),
-    renderEvent,
-    (e) => ({ vendorId: e.vendorId, type: e.type, severity: e.severity, occurredAt: e.occurredAt }),
-    true,
-  );
-}
 
 // ---------------------------------------------------------------- scorecards
 
