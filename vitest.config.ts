@@ -37,6 +37,14 @@ export default defineConfig({
     isolate: false,
     setupFiles: ['test/support/env-restore.ts'],
     reporters: ['default'],
+    // `pnpm test:coverage`: v8 coverage of the packages' sources, what the suite runs in its own
+    // processes (the servers it starts in-process; not the CLI and servers it spawns).
+    coverage: {
+      provider: 'v8',
+      include: ['packages/*/src/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage',
+    },
     // Servers of the suite (and the processes tests spawn) share one PostgreSQL holding live
     // tenants, where a start without SVC_SECRETS_KEY is refused: the suite configures a fixed
     // key of its own. test/secrets-at-rest.test.ts removes it to exercise the unconfigured paths.
