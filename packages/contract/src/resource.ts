@@ -42,7 +42,7 @@ export interface ResourceSpec<
   T extends Record<string, TransitionSpec> = Record<string, TransitionSpec>,
 > {
   readonly rail: RailId;
-  /** Sub-resource path under the rail's base path: `assessments`. */
+  /** Sub-resource path under the rail's base path (`assessments`), or a path under one (`nda-vault/requests`). */
   readonly path: string;
   /** Singular name: object `svc.<rail>.<name>`, actions `<name>.<verb>`. */
   readonly name: string;
@@ -215,8 +215,9 @@ export function resource<
 >(spec: ResourceSpec<Rec, B, F, T>): Resource<Rec, B, F, T> {
   const rail = getRail(spec.rail);
   const object = `svc.${rail.id}.${spec.name}`;
-  if (!rail.subResources.includes(spec.path)) {
-    throw new Error(`${object}: ${spec.path} is not a sub-resource of the ${rail.id} rail in the catalogue`);
+  // A collection is a sub-resource of the catalogue or sits under one (`nda-vault/requests`).
+  if (!rail.subResources.includes(spec.path) && !rail.subResources.includes(spec.path.split('/')[0] as string)) {
+    throw new Error(`${object}: ${spec.path} is not a sub-resource of the ${rail.id} rail in the catalogue, nor under one`);
   }
   claimIdPrefix(spec.idPrefix, object);
   const example = exampleOf(spec.record) as Record<string, unknown> | undefined;

@@ -6,7 +6,7 @@ import { keysetList } from './db/pagination.ts';
 import { findRow, insertStatement, type Row, rowFromJson, tableOf, updateRowIf } from './db/rows.ts';
 import { type Sql, sqlOf } from './db/sql.ts';
 import { scopeToTenant } from './db/tenant-scope.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, stateConflict } from './errors.ts';
 import { ctxOf } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
@@ -216,10 +216,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       const current = await findRow(sql, table, who.tenantId, id, { forUpdate: true });
       if (!current) throw missing(resource, id);
       const state = String(current[statusField]);
-      const conflict = () =>
-        new ApiError('conflict', `${capitalised(spec.label.one)} ${id} is ${state}; ${verb} is allowed from ${t.from.join(', ')}.`, [
-          { field: statusField, issue: 'invalid_value', message: `current state: ${state}` },
-        ]);
+      const conflict = () => stateConflict(capitalised(spec.label.one), id, state, verb, t.from, statusField);
       if (!t.from.includes(state)) throw conflict();
       if (tx && step.guard) await step.guard({ tx, who, row: current as never });
       const now = new Date();

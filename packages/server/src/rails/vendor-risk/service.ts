@@ -33,6 +33,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso } from '../../platform/render.ts';
 
 /**
  * The vendor_risk rail: vendors, assessments, contracts and monitoring events, and the scorecard
@@ -41,7 +42,6 @@ import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
  * transaction and, when it moved, records `vendor.risk_changed` with the scores before and after.
  */
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 const DAY_MS = 86_400_000;
 const CLOCK_SKEW_MS = 5_000;
 const HALF_LIFE_DAYS = 90;
