@@ -59,3 +59,21 @@ export const HEADER_NAMES = {
   rateLimitReset: 'x-ratelimit-reset',
   retryAfter: 'retry-after',
 } as const;
+
+// ---------------------------------------------------------------- references shared by rails
+// Each use adds its own description with `.meta({ description })`, so the document still says
+// what the reference means where it is used.
+
+/** Id of a control of a shipped framework dictionary (`AIA-RMS-01`). */
+export const ControlRef = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+
+/** The example ids the rails' documents use for a person of the tenant. */
+export const EXAMPLE_USER = 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+export const EXAMPLE_OTHER_USER = 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X';
+
+/** A person of the tenant (`usr_`): the stakeholders rail's people and the web application's users. */
+export const UserId = prefixedId('usr', EXAMPLE_USER);
