@@ -1,6 +1,6 @@
 import '../id-prefixes.ts';
 import { operatorEvents, operatorRouter, systemRouter } from '../operator.ts';
-import { registerEventTypes } from '../webhook-events.ts';
+import { registerEventTypes, type WebhookEventType } from '../webhook-events.ts';
 import { agentsEvents, agentsRouter } from './agents.ts';
 import { auditEngineEvents, auditEngineRouter } from './audit-engine.ts';
 import { auditTrailRouter } from './audit-trail.ts';
@@ -144,42 +144,55 @@ export const railRouters: RailRouters = {
   system: systemRouter,
 };
 
-registerEventTypes([
-  ...complianceEvents,
-  ...frameworksEvents,
-  ...operatorEvents,
-  ...taxonomyEvents,
-  ...onboardingEvents,
-  ...profilesEvents,
-  ...workflowsRegistryEvents,
-  ...metadataEvents,
-  ...workspaceEvents,
-  ...seedEvents,
-  ...ontologyEvents,
-  ...trustEvents,
-  ...incidentDisclosuresEvents,
-  ...dsarEvents,
-  ...vendorRiskEvents,
-  ...procurementEvents,
-  ...insuranceEvents,
-  ...publicDisclosureEvents,
-  ...litigationHoldEvents,
-  ...whistleblowerEvents,
-  ...gpaiSummaryEvents,
-  ...redTeamEvents,
-  ...agentsEvents,
-  ...reportingEvents,
-  ...auditEngineEvents,
-  ...contextEvents,
-  ...searchEvents,
-  ...notificationsEvents,
-  ...stakeholdersEvents,
-  ...governanceEvents,
-  ...selfAuditEvents,
-  ...riskRegisterEvents,
-  ...riskEvents,
-  ...policyAuthoringEvents,
-  ...trainingRecordsEvents,
-  ...marketplaceEvents,
-  ...specialistsEvents,
-]);
+/**
+ * The webhook event types of each rail (its resources' and its hand-declared ones), in the order
+ * they are registered; a rail of the contract missing here does not compile.
+ */
+const railEvents: { readonly [K in keyof RailRouters]: readonly WebhookEventType[] } = {
+  compliance: complianceEvents,
+  frameworks: frameworksEvents,
+  operator: operatorEvents,
+  taxonomy: taxonomyEvents,
+  onboarding: onboardingEvents,
+  profiles: profilesEvents,
+  workflows_registry: workflowsRegistryEvents,
+  metadata: metadataEvents,
+  workspace: workspaceEvents,
+  seed: seedEvents,
+  ontology: ontologyEvents,
+  trust: trustEvents,
+  incident_disclosures: incidentDisclosuresEvents,
+  dsar: dsarEvents,
+  vendor_risk: vendorRiskEvents,
+  procurement: procurementEvents,
+  insurance: insuranceEvents,
+  public_disclosure: publicDisclosureEvents,
+  litigation_hold: litigationHoldEvents,
+  whistleblower: whistleblowerEvents,
+  gpai_summary: gpaiSummaryEvents,
+  red_team: redTeamEvents,
+  agents: agentsEvents,
+  reporting: reportingEvents,
+  audit_engine: auditEngineEvents,
+  context: contextEvents,
+  search: searchEvents,
+  notifications: notificationsEvents,
+  stakeholders: stakeholdersEvents,
+  governance: governanceEvents,
+  self_audit: selfAuditEvents,
+  risk_register: riskRegisterEvents,
+  risk: riskEvents,
+  policy_authoring: policyAuthoringEvents,
+  training_records: trainingRecordsEvents,
+  marketplace: marketplaceEvents,
+  specialists: specialistsEvents,
+  glossary: [],
+  graph: [],
+  audit_trail: [],
+  events: [],
+  reconciliation: [],
+  webhooks: [],
+  system: [],
+};
+
+registerEventTypes(Object.values(railEvents).flat());
