@@ -91,6 +91,11 @@ export interface ResourceSpec<
   /** `get` and `list` routes are generated unless turned off here. */
   readonly get?: boolean;
   readonly list?: boolean;
+  /**
+   * What the generated list and get routes' descriptions say before the kit's own sentences: the
+   * domain facts a reader needs (what is listed, which records a get reveals).
+   */
+  readonly notes?: { readonly list?: string; readonly get?: string };
 }
 
 type Meta = RouteMeta & { readonly resource: ResourceMeta };
@@ -265,6 +270,7 @@ export function resource<
   };
   const listDescription = () =>
     [
+      spec.notes?.list ?? '',
       `Returns the tenant's ${spec.label.many}, newest first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page.`,
       filterKeys.length > 0
         ? `Filters, combined with AND: ${filterKeys.map((k) => `\`${k}\` (${spec.label.many} ${filterField(k).text} the value)`).join(', ')}.`
@@ -314,7 +320,7 @@ export function resource<
       pathParams: idParams,
       responses: { 200: spec.record },
       summary: `Get ${/^[aeiou]/.test(spec.label.one) ? 'an' : 'a'} ${spec.label.one}`,
-      description: `Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. A ${spec.label.one} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.`,
+      description: `${spec.notes?.get ? `${spec.notes.get} ` : ''}Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. A ${spec.label.one} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.`,
       metadata: read('get'),
     };
   }
