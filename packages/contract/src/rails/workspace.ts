@@ -12,8 +12,10 @@ import { eventType } from '../webhook-events.ts';
  * new or revoked principal): 409 `conflict` naming its state, and nothing changes.
  *
  * Hand-written rather than kit resources: the workspace collection is the rail's base path itself
- * (the catalogue's `list`, `create`, `update`, `archive`), and teams and principals live inside
- * one workspace (`/v1/workspaces/{id}/teams`).
+ * (the catalogue's `list`, `create`, `update`, `archive`), a workspace carries counts read with it
+ * (its active principals and teams), every write first locks the workspace to refuse an archived
+ * one, and teams and principals live inside one workspace (`/v1/workspaces/{id}/teams`): a path
+ * with a parent id, which a kit resource cannot declare.
  */
 
 claimIdPrefix('wks', 'svc.workspace.workspace');

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor, keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   SpecialistConsultant as ConsultantRow,
   MarketplaceEngagement as EngagementRow,
@@ -21,6 +21,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { firmOf, isExpired, requireFrameworks } from '../specialists/service.ts';
 
 /**
@@ -31,7 +32,6 @@ import { firmOf, isExpired, requireFrameworks } from '../specialists/service.ts'
  * the caller's tenant scope.
  */
 
-const iso = (d: Date) => d.toISOString();
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 // ---------------------------------------------------------------- listings (the firm's own)
@@ -49,7 +49,7 @@ export const listingStore: Store<typeof marketplaceListings> = {
     priceMinEur: r.priceMinEur,
     priceMaxEur: r.priceMaxEur,
     revenueShareBps: r.revenueShareBps,
-    status: r.status as 'draft',
+    status: r.status as z.infer<typeof MarketplaceListing>['status'],
     createdBy: r.createdBy,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
@@ -196,7 +196,7 @@ export async function listedSpecialists(
       firm: firms.get(c.firmId) ?? { id: c.firmId, name: '', ...NO_RATING },
       certifications: certs
         .filter((x) => x.consultantId === c.id && !isExpired(x.validUntil, now.getTime()))
-        .map((x) => ({ name: x.name, issuer: x.issuer, validUntil: x.validUntil ? iso(x.validUntil) : null })),
+        .map((x) => ({ name: x.name, issuer: x.issuer, validUntil: isoOrNull(x.validUntil) })),
     })),
     cursor: page.cursor,
   };
@@ -220,11 +220,18 @@ async function renderEngagements(prisma: Tx, rows: EngagementRow[]): Promise<Eng
     firmName: names.get(r.firmId) ?? '',
     shareRateBps: r.shareRateBps,
     status: r.status as Engagement['status'],
-    endedAt: r.endedAt ? iso(r.endedAt) : null,
+    endedAt: isoOrNull(r.endedAt),
     createdBy: r.createdBy,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
   }));
+}
+
+/** Renders one engagement and records its change (audit event, event-index row, webhook event) in the transaction. */
+async function recordEngagement(tx: Tx, who: Actor, action: string, row: EngagementRow, data: Record<string, unknown>) {
+  const [out] = (await renderEngagements(tx, [row])) as [Engagement];
+  await recordChange(tx, { ...who, action, resourceType: 'svc.marketplace.engagement', resourceId: row.id, data, resource: out });
+  return out;
 }
 
 export async function listEngagements(
@@ -245,12 +252,8 @@ export async function listEngagements(
  */
 export async function engage(prisma: Prisma, who: Actor, listingId: string): Promise<Engagement> {
   const listing = await prisma.marketplaceListing.findUnique({ where: { id: listingId } });
-  if (listing?.status !== 'published') throw new ApiError('not_found', `Published listing ${listingId} was not found.`);
-  if (listing.tenantId === who.tenantId) {
-    throw new ApiError('validation_failed', 'A tenant cannot engage its own firm.', [
-      { field: 'listingId', issue: 'invalid_value', message: 'listing of the calling tenant' },
-    ]);
-  }
+  if (listing?.status !== 'published') throw notFound('Published listing', listingId);
+  if (listing.tenantId === who.tenantId) throw invalid('listingId', 'A tenant cannot engage its own firm.');
   const db = scopeToTenant(prisma, who.tenantId);
   const running = await db.marketplaceEngagement.findFirst({ where: { firmId: listing.firmId, status: 'active' } });
   if (running) {
@@ -274,16 +277,11 @@ export async function engage(prisma: Prisma, who: Actor, listingId: string): Pro
         updatedAt: now,
       },
     });
-    const [out] = (await renderEngagements(tx, [row])) as [Engagement];
-    await recordChange(tx, {
-      ...who,
-      action: 'marketplace_engagement.created',
-      resourceType: 'svc.marketplace.engagement',
-      resourceId: row.id,
-      data: { listingId: row.listingId, firmId: row.firmId, shareRateBps: row.shareRateBps },
-      resource: out,
+    return recordEngagement(tx, who, 'marketplace_engagement.created', row, {
+      listingId: row.listingId,
+      firmId: row.firmId,
+      shareRateBps: row.shareRateBps,
     });
-    return out;
   });
 }
 
@@ -303,28 +301,15 @@ export async function closeEngagement(
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const current = await db.marketplaceEngagement.findFirst({ where: { id: body.engagementId } });
-    if (!current) throw new ApiError('not_found', `Engagement ${body.engagementId} was not found.`);
+    if (!current) throw notFound('Engagement', body.engagementId);
     const now = new Date();
     const updated = await db.marketplaceEngagement.updateMany({
       where: { id: current.id, status: { in: [...t.from] } },
       data: { status: t.to, endedAt: now, updatedAt: now },
     });
-    if (updated.count === 0) {
-      throw new ApiError('conflict', `Engagement ${current.id} is ${current.status}; ${verb} is allowed from ${t.from.join(', ')}.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` },
-      ]);
-    }
+    if (updated.count === 0) throw stateConflict('Engagement', current.id, current.status, verb, t.from);
     const row = (await db.marketplaceEngagement.findFirst({ where: { id: current.id } })) as EngagementRow;
-    const [out] = (await renderEngagements(tx, [row])) as [Engagement];
-    await recordChange(tx, {
-      ...who,
-      action: t.action,
-      resourceType: 'svc.marketplace.engagement',
-      resourceId: row.id,
-      data: { from: current.status, to: t.to, ...(body.reason ? { reason: body.reason } : {}) },
-      resource: out,
-    });
-    return out;
+    return recordEngagement(tx, who, t.action, row, { from: current.status, to: t.to, ...(body.reason ? { reason: body.reason } : {}) });
   });
 }
 
@@ -365,7 +350,7 @@ export async function createReview(
   body: { engagementId: string; rating: number; comment?: string | undefined },
 ): Promise<z.infer<typeof MarketplaceReview>> {
   const engagement = await scopeToTenant(prisma, who.tenantId).marketplaceEngagement.findFirst({ where: { id: body.engagementId } });
-  if (!engagement) throw new ApiError('not_found', `Engagement ${body.engagementId} was not found.`);
+  if (!engagement) throw notFound('Engagement', body.engagementId);
   if (await prisma.marketplaceReview.findUnique({ where: { engagementId: engagement.id }, select: { id: true } })) {
     throw alreadyReviewed(engagement.id);
   }

@@ -6,15 +6,10 @@ import * as procurement from './service.ts';
 
 export function procurementHandlers({ db }: RailDeps) {
   const { prisma } = db;
-  const rfpRoutes = serveResource(db, procurementRfps, procurement.rfpStore);
   return initServer().router(contract.procurement, {
     rfp: {
-      ...rfpRoutes,
-      // An open RFP without any bid cannot move to evaluation; the kit does the rest.
-      evaluate: async (args) => {
-        await procurement.checkEvaluable(prisma, tenantOf(args.res).tenantId, args.params.id);
-        return rfpRoutes.evaluate(args);
-      },
+      // List, get, create and the transitions (evaluate refuses an RFP without bids) come from the kit.
+      ...serveResource(db, procurementRfps, procurement.rfpStore),
       updateWeights: async ({ params, body, res }) => ({
         status: 200,
         body: await procurement.updateWeights(prisma, actor(res), params.id, body),

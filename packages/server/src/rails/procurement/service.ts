@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   ProcurementAward as AwardRow,
   ProcurementBid as BidRow,
@@ -24,6 +24,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { addVendor, renderVendor } from '../vendor-risk/service.ts';
 
 /**
@@ -33,7 +34,6 @@ import { addVendor, renderVendor } from '../vendor-risk/service.ts';
  * vendor through the vendor_risk service (audited and emitted as `vendor.added`).
  */
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 const TIE = 1e-9;
 const round6 = (n: number) => Math.round((n + Number.EPSILON) * 1e6) / 1e6;
 
@@ -89,8 +89,8 @@ export function renderRfp(r: RfpRow): RfpOut {
     criteria: criteriaOf(r).map((c) => ({ key: c.key, name: c.name, weight: c.weight })),
     weightsVersion: r.weightsVersion,
     awardId: r.awardId,
-    openedAt: r.openedAt ? iso(r.openedAt) : null,
-    closedAt: r.closedAt ? iso(r.closedAt) : null,
+    openedAt: isoOrNull(r.openedAt),
+    closedAt: isoOrNull(r.closedAt),
     createdBy: r.createdBy,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
@@ -161,35 +161,35 @@ export const rfpStore: Store<typeof procurementRfps> = {
   }),
   auditData: (r) => ({ title: r.title, criteria: r.criteria }),
   transitions: {
-    open: () => ({ openedAt: new Date() }),
-    cancel: () => ({ closedAt: new Date() }),
+    open: { set: (_row, now) => ({ openedAt: now }) },
+    // An open RFP without any bid cannot move to evaluation (409): cancel it instead. Checked in the
+    // transition's transaction, with the RFP's row held locked by the kit.
+    evaluate: {
+      guard: async ({ tx, who, row }) => {
+        const { id } = row as RfpRow;
+        const bids = await scopeToTenant(tx, who.tenantId).procurementBid.count({ where: { rfpId: id } });
+        if (bids === 0) {
+          throw new ApiError('conflict', `RFP ${id} is open with no bid; evaluate needs at least one bid (cancel it instead).`, [
+            { field: 'status', issue: 'invalid_value', message: 'current state: open, no bids' },
+          ]);
+        }
+      },
+    },
+    cancel: { set: (_row, now) => ({ closedAt: now }) },
   },
 };
 
-const rfpNotFound = (id: string) => new ApiError('not_found', `RFP ${id} was not found.`);
+/** The states in which an RFP still takes changes (weights): every state but the final ones. */
+const NOT_FINAL = ['draft', 'open', 'evaluating'];
 
 async function findRfp(db: Tx, tenantId: string, id: string): Promise<RfpRow> {
   const row = await scopeToTenant(db, tenantId).procurementRfp.findFirst({ where: { id } });
-  if (!row) throw rfpNotFound(id);
+  if (!row) throw notFound('RFP', id);
   return row;
 }
 
-const stateConflict = (rfp: RfpRow, what: string, allowed: string) =>
-  new ApiError('conflict', `RFP ${rfp.id} is ${rfp.status}; ${what} is allowed from ${allowed}.`, [
-    { field: 'status', issue: 'invalid_value', message: `current state: ${rfp.status}` },
-  ]);
-
-/** Before the kit's `evaluate`: an open RFP without any bid cannot be evaluated (409). */
-export async function checkEvaluable(prisma: Prisma, tenantId: string, id: string): Promise<void> {
-  const rfp = await scopeToTenant(prisma, tenantId).procurementRfp.findFirst({ where: { id } });
-  if (rfp?.status !== 'open') return; // the kit answers 404 or 409 naming the state
-  const bids = await scopeToTenant(prisma, tenantId).procurementBid.count({ where: { rfpId: id } });
-  if (bids === 0) {
-    throw new ApiError('conflict', `RFP ${id} is open with no bid; evaluate needs at least one bid (cancel it instead).`, [
-      { field: 'status', issue: 'invalid_value', message: 'current state: open, no bids' },
-    ]);
-  }
-}
+/** 409 naming the RFP's state when `verb` is not allowed from it. */
+const rfpConflict = (rfp: RfpRow, verb: string, from: readonly string[]) => stateConflict('RFP', rfp.id, rfp.status, verb, from);
 
 async function bidsOf(db: Tx, tenantId: string, rfpId: string): Promise<BidRow[]> {
   return scopeToTenant(db, tenantId).procurementBid.findMany({ where: { rfpId }, orderBy: { id: 'asc' } });
@@ -230,8 +230,7 @@ export async function updateWeights(
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const rfp = await findRfp(tx, who.tenantId, id);
-    if (rfp.status === 'awarded' || rfp.status === 'cancelled')
-      throw stateConflict(rfp, 'changing the weights', 'draft, open or evaluating');
+    if (!NOT_FINAL.includes(rfp.status)) throw rfpConflict(rfp, 'changing the weights', NOT_FINAL);
     const criteria = criteriaOf(rfp);
     const given = new Map(body.criteria.map((c) => [c.key, c.weight]));
     const unknown = body.criteria.filter((c) => !criteria.some((k) => k.key === c.key)).map((c) => c.key);
@@ -252,7 +251,7 @@ export async function updateWeights(
     const next = criteria.map((c) => ({ ...c, weight: given.get(c.key) as number }));
     const now = new Date();
     const moved = await db.procurementRfp.updateMany({
-      where: { id, weightsVersion: rfp.weightsVersion, status: { notIn: ['awarded', 'cancelled'] } },
+      where: { id, weightsVersion: rfp.weightsVersion, status: { in: NOT_FINAL } },
       data: { criteria: next, weightsVersion: rfp.weightsVersion + 1, updatedAt: now },
     });
     if (moved.count === 0) throw new ApiError('conflict', `RFP ${id} changed meanwhile; read it again and retry.`);
@@ -281,7 +280,7 @@ export async function createBid(prisma: Prisma, who: Actor, rfpId: string, body:
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const rfp = await findRfp(tx, who.tenantId, rfpId);
-    if (rfp.status !== 'open') throw stateConflict(rfp, 'a bid', 'open');
+    if (rfp.status !== 'open') throw rfpConflict(rfp, 'a bid', ['open']);
     const criteria = criteriaOf(rfp);
     const details = [
       ...criteria
@@ -358,14 +357,12 @@ export async function award(prisma: Prisma, who: Actor, rfpId: string, body: z.i
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const rfp = await findRfp(tx, who.tenantId, rfpId);
-    if (rfp.status !== 'evaluating') throw stateConflict(rfp, 'award', 'evaluating');
+    if (rfp.status !== 'evaluating') throw rfpConflict(rfp, 'award', ['evaluating']);
     const bids = await bidsOf(tx, who.tenantId, rfpId);
     const ranking = rank(criteriaOf(rfp), bids);
     const won = ranking.find((r) => r.bidId === body.bidId);
     if (!won) {
-      throw new ApiError('validation_failed', `Bid ${body.bidId} is not a bid of RFP ${rfpId}.`, [
-        { field: 'bidId', issue: 'invalid_value', message: 'not a bid of this RFP' },
-      ]);
+      throw invalid('bidId', `Bid ${body.bidId} is not a bid of RFP ${rfpId}.`);
     }
     const now = new Date();
     const id = newId('awd');
@@ -373,7 +370,7 @@ export async function award(prisma: Prisma, who: Actor, rfpId: string, body: z.i
       where: { id: rfpId, status: 'evaluating' },
       data: { status: 'awarded', awardId: id, closedAt: now, updatedAt: now },
     });
-    if (moved.count === 0) throw stateConflict(rfp, 'award', 'evaluating');
+    if (moved.count === 0) throw rfpConflict(rfp, 'award', ['evaluating']);
     const row = await tx.procurementAward.create({
       data: {
         id,
@@ -417,7 +414,7 @@ export async function onboard(prisma: Prisma, who: Actor, body: z.infer<typeof C
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const awardRow = await db.procurementAward.findFirst({ where: { id: body.awardId } });
-    if (!awardRow) throw new ApiError('not_found', `Award ${body.awardId} was not found.`);
+    if (!awardRow) throw notFound('Award', body.awardId);
     const already = await db.procurementOnboarding.findFirst({ where: { awardId: awardRow.id }, select: { id: true, vendorId: true } });
     const twice = (detail: string) =>
       new ApiError('conflict', `The supplier of award ${awardRow.id} is onboarded already${detail}.`, [

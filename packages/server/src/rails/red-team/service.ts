@@ -16,10 +16,12 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, keysetList, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import type { RedTeamResult as ResultRow, RedTeamRun as RunRow, RedTeamTarget as TargetRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { openSecret, sealSecret } from '../../webhooks/secret-box.ts';
 import { checkTargetUrl, guardedLookup, isPrivateAddress } from '../../webhooks/targets.ts';
 import { type CorpusProbe, corpus, corpusVersion, judge, renderProbe, type Severity } from './corpus.ts';
@@ -32,7 +34,6 @@ import { type CorpusProbe, corpus, corpusVersion, judge, renderProbe, type Sever
  */
 
 type Category = (typeof RED_TEAM_CATEGORIES)[number];
-const iso = (d: Date | string) => new Date(d).toISOString();
 const EXCERPT = 500;
 const CONCURRENCY = 4;
 const FINDING_SEVERITIES: readonly Severity[] = ['high', 'critical'];
@@ -56,20 +57,6 @@ export function getProbe(id: string): z.infer<typeof RedTeamProbe> {
 
 // ---------------------------------------------------------------- targets
 
-interface TargetRow {
-  id: string;
-  name: string;
-  url: string;
-  method: string;
-  headerNames: string[];
-  headersSealed: string | null;
-  bodyTemplate: unknown;
-  answerPath: string;
-  timeoutMs: number;
-  createdBy: string;
-  createdAt: Date;
-}
-
 export const renderTarget = (r: TargetRow): z.infer<typeof RedTeamTarget> => ({
   object: 'svc.red_team.target',
   id: r.id,
@@ -83,9 +70,6 @@ export const renderTarget = (r: TargetRow): z.infer<typeof RedTeamTarget> => ({
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
 });
-
-const invalid = (field: string, message: string) =>
-  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
 
 function containsPrompt(v: unknown): boolean {
   if (typeof v === 'string') return v.includes('{{prompt}}');
@@ -118,7 +102,7 @@ export async function createTarget(
   }
   const id = newId('rtt');
   return prisma.$transaction(async (tx) => {
-    const row = (await tx.redTeamTarget.create({
+    const row = await tx.redTeamTarget.create({
       data: {
         id,
         tenantId: who.tenantId,
@@ -132,7 +116,7 @@ export async function createTarget(
         timeoutMs: body.timeoutMs ?? 10_000,
         createdBy: who.actor,
       },
-    })) as TargetRow;
+    });
     const out = renderTarget(row);
     await recordChange(tx, {
       ...who,
@@ -147,37 +131,16 @@ export async function createTarget(
 }
 
 export async function listTargets(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string }) {
-  return keysetList(scopeToTenant(prisma, tenantId).redTeamTarget, query, { render: (r) => renderTarget(r as unknown as TargetRow) });
+  return keysetList(scopeToTenant(prisma, tenantId).redTeamTarget, query, { render: renderTarget });
 }
 
 export async function getTarget(prisma: Prisma, tenantId: string, id: string) {
-  const row = (await scopeToTenant(prisma, tenantId).redTeamTarget.findFirst({ where: { id } })) as TargetRow | null;
-  if (!row) throw new ApiError('not_found', `Target ${id} was not found.`);
+  const row = await scopeToTenant(prisma, tenantId).redTeamTarget.findFirst({ where: { id } });
+  if (!row) throw notFound('Target', id);
   return renderTarget(row);
 }
 
 // ---------------------------------------------------------------- runs
-
-interface RunRow {
-  id: string;
-  targetId: string;
-  categories: string[];
-  status: string;
-  corpusVersion: string | null;
-  canary: string | null;
-  probes: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  score: number | null;
-  regression: unknown;
-  error: string | null;
-  startedAt: Date | null;
-  completedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 type Run = z.infer<typeof RedTeamRun>;
 
@@ -195,8 +158,8 @@ export const renderRun = (r: RunRow): Run => ({
   score: r.score,
   regression: (r.regression ?? null) as Run['regression'],
   error: r.error,
-  startedAt: r.startedAt ? iso(r.startedAt) : null,
-  completedAt: r.completedAt ? iso(r.completedAt) : null,
+  startedAt: isoOrNull(r.startedAt),
+  completedAt: isoOrNull(r.completedAt),
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
   updatedAt: iso(r.updatedAt),
@@ -232,7 +195,7 @@ export const runStore: Store<typeof redTeamRuns> = {
     };
   },
   auditData: (r) => ({ targetId: r.targetId, categories: r.categories, probes: r.probes }),
-  transitions: { cancel: () => ({ completedAt: new Date() }) },
+  transitions: { cancel: { set: (_row, now) => ({ completedAt: now }) } },
 };
 
 // ---------------------------------------------------------------- calling the target
@@ -392,24 +355,14 @@ export function score(results: readonly ScoredResult[]) {
 // ---------------------------------------------------------------- executing a run
 
 async function runRow(db: Tx, id: string): Promise<RunRow> {
-  const row = (await db.redTeamRun.findFirst({ where: { id } })) as RunRow | null;
-  if (!row) throw new ApiError('not_found', `Run ${id} was not found.`);
+  const row = await db.redTeamRun.findFirst({ where: { id } });
+  if (!row) throw notFound('Run', id);
   return row;
 }
 
-interface ResultRow {
-  id: string;
-  runId: string;
-  targetId: string;
-  probeId: string;
-  category: string;
-  severity: string;
-  outcome: string;
-  reason: string;
-  responseExcerpt: string | null;
-  httpStatus: number | null;
-  latencyMs: number;
-  createdAt: Date;
+/** Records a change of the run (its audit event, event-index row and webhook event) in the caller's transaction. */
+function recordRun(tx: Tx, who: Actor, action: string, run: Run, data: Record<string, unknown>) {
+  return recordChange(tx, { ...who, action, resourceType: 'svc.red_team.run', resourceId: run.id, data, resource: run });
 }
 
 export const renderResult = (r: ResultRow): z.infer<typeof RedTeamResult> => ({
@@ -436,10 +389,7 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
   const started = await prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const row = await runRow(db, id);
-    const conflict = () =>
-      new ApiError('conflict', `Run ${id} is ${row.status}; execute is allowed from queued.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${row.status}` },
-      ]);
+    const conflict = () => stateConflict('Run', id, row.status, 'execute', ['queued']);
     if (row.status !== 'queued') throw conflict();
     const now = new Date();
     const res = await db.redTeamRun.updateMany({
@@ -448,13 +398,11 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
     });
     if (res.count === 0) throw conflict();
     const out = renderRun(await runRow(db, id));
-    await recordChange(tx, {
-      ...who,
-      action: 'red_team.run_started',
-      resourceType: 'svc.red_team.run',
-      resourceId: id,
-      data: { from: 'queued', to: 'running', targetId: out.targetId, categories: out.categories },
-      resource: out,
+    await recordRun(tx, who, 'red_team.run_started', out, {
+      from: 'queued',
+      to: 'running',
+      targetId: out.targetId,
+      categories: out.categories,
     });
     return out;
   });
@@ -462,7 +410,7 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
   const db = scopeToTenant(prisma, who.tenantId);
   let answers: { probe: CorpusProbe; answer: Answer }[];
   try {
-    const target = (await db.redTeamTarget.findFirst({ where: { id: started.targetId } })) as TargetRow | null;
+    const target = await db.redTeamTarget.findFirst({ where: { id: started.targetId } });
     if (!target) throw new Error(`target ${started.targetId} is gone`);
     const headers = target.headersSealed ? (JSON.parse(openSecret(target.headersSealed)) as Record<string, string>) : {};
     const system = corpus().systemPrompt.replaceAll('{{canary}}', canary);
@@ -480,14 +428,7 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
         data: { status: 'failed', error: (err as Error).message.slice(0, 500), completedAt: now, updatedAt: now },
       });
       const out = renderRun(await runRow(sdb, id));
-      await recordChange(tx, {
-        ...who,
-        action: 'red_team.run_completed',
-        resourceType: 'svc.red_team.run',
-        resourceId: id,
-        data: { from: 'running', to: 'failed', error: out.error },
-        resource: out,
-      });
+      await recordRun(tx, who, 'red_team.run_completed', out, { from: 'running', to: 'failed', error: out.error });
       return out;
     });
   }
@@ -500,6 +441,7 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
       const verdict = answer.answer === null ? null : judge(probe, answer.answer, canary);
       return {
         id: newId('rtx'),
+        tenantId: who.tenantId,
         runId: id,
         targetId: started.targetId,
         probeId: probe.id,
@@ -513,13 +455,13 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
         createdAt: now,
       };
     });
-    if (rows.length) await sdb.redTeamResult.createMany({ data: rows.map((r) => ({ ...r, tenantId: who.tenantId })) });
+    if (rows.length) await sdb.redTeamResult.createMany({ data: rows });
     const s = score(rows);
 
-    const previous = (await sdb.redTeamRun.findFirst({
+    const previous = await sdb.redTeamRun.findFirst({
       where: { targetId: started.targetId, status: 'completed', id: { not: id } },
       orderBy: [{ completedAt: 'desc' }, { id: 'desc' }],
-    })) as RunRow | null;
+    });
     let regression: Run['regression'] = null;
     if (previous) {
       const before = await sdb.redTeamResult.findMany({ where: { runId: previous.id, outcome: 'passed' }, select: { probeId: true } });
@@ -548,13 +490,13 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
       },
     });
     const out = renderRun(await runRow(sdb, id));
-    await recordChange(tx, {
-      ...who,
-      action: 'red_team.run_completed',
-      resourceType: 'svc.red_team.run',
-      resourceId: id,
-      data: { from: 'running', to: 'completed', passed: out.passed, failed: out.failed, errored: out.errored, score: out.score },
-      resource: out,
+    await recordRun(tx, who, 'red_team.run_completed', out, {
+      from: 'running',
+      to: 'completed',
+      passed: out.passed,
+      failed: out.failed,
+      errored: out.errored,
+      score: out.score,
     });
     for (const r of rows) {
       if (r.outcome !== 'failed' || !FINDING_SEVERITIES.includes(r.severity as Severity)) continue;
@@ -568,13 +510,10 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
       });
     }
     if (regression?.detected) {
-      await recordChange(tx, {
-        ...who,
-        action: 'red_team.regression_detected',
-        resourceType: 'svc.red_team.run',
-        resourceId: id,
-        data: { previousRunId: regression.previousRunId, regressedProbes: regression.regressedProbes, scoreDelta: regression.scoreDelta },
-        resource: out,
+      await recordRun(tx, who, 'red_team.regression_detected', out, {
+        previousRunId: regression.previousRunId,
+        regressedProbes: regression.regressedProbes,
+        scoreDelta: regression.scoreDelta,
       });
     }
     return out;
@@ -590,20 +529,20 @@ export async function listResults(
 ) {
   return keysetList(scopeToTenant(prisma, tenantId).redTeamResult, query, {
     filters: ['runId', 'category', 'outcome'],
-    render: (r) => renderResult(r as unknown as ResultRow),
+    render: renderResult,
   });
 }
 
 export async function getResult(prisma: Prisma, tenantId: string, id: string) {
-  const row = (await scopeToTenant(prisma, tenantId).redTeamResult.findFirst({ where: { id } })) as ResultRow | null;
-  if (!row) throw new ApiError('not_found', `Result ${id} was not found.`);
+  const row = await scopeToTenant(prisma, tenantId).redTeamResult.findFirst({ where: { id } });
+  if (!row) throw notFound('Result', id);
   return renderResult(row);
 }
 
 export async function robustness(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof RedTeamRobustness>> {
   const db = scopeToTenant(prisma, tenantId);
   const run = await runRow(db, id);
-  const results = (await db.redTeamResult.findMany({ where: { runId: id }, orderBy: { id: 'asc' } })) as ResultRow[];
+  const results = await db.redTeamResult.findMany({ where: { runId: id }, orderBy: { id: 'asc' } });
   const s = score(results);
   return {
     object: 'svc.red_team.robustness',

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, notFound, stateConflict } from '../../errors.ts';
 import type {
   WorkspacePrincipal as WorkspacePrincipalRow,
   Workspace as WorkspaceRow,
@@ -20,6 +20,7 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
  * The workspace rail: workspaces, the principals (users by email, API keys by id) given a role in
@@ -38,9 +39,6 @@ type ListQuery = { limit: number; cursor?: string };
 const WORKSPACE = 'svc.workspace.workspace';
 const PRINCIPAL = 'svc.workspace.principal';
 const TEAM = 'svc.workspace.team';
-
-const iso = (d: Date) => d.toISOString();
-const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
 interface Counts {
   principals: number;
@@ -123,7 +121,9 @@ async function countsOf(db: Tx, workspaceIds: string[]): Promise<Map<string, Cou
   return out;
 }
 
-async function withCounts(db: Tx, row: WorkspaceRow): Promise<WorkspaceRecord> {
+/** The workspace as a record, its counts read now: 404 when it is not the tenant's. */
+async function readWorkspace(db: Tx, id: string): Promise<WorkspaceRecord> {
+  const row = await findWorkspace(db, id);
   return renderWorkspace(row, (await countsOf(db, [row.id])).get(row.id) as Counts);
 }
 
@@ -135,30 +135,29 @@ async function principalsOf(db: Tx, teams: WorkspaceTeamRow[]): Promise<Map<stri
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-const notFoundWorkspace = (id: string) => new ApiError('not_found', `Workspace ${id} was not found.`);
-
-/** 409 for a write to an archived workspace: names the state, the write changes nothing. */
-function archivedConflict(id: string, what: string): ApiError {
-  return new ApiError('conflict', `Workspace ${id} is archived; ${what} is allowed only while it is active.`, [
-    { field: 'status', issue: 'invalid_value', message: 'current state: archived' },
-  ]);
-}
-
 async function findWorkspace(db: Tx, id: string): Promise<WorkspaceRow> {
   const row = await db.workspace.findFirst({ where: { id } });
-  if (!row) throw notFoundWorkspace(id);
+  if (!row) throw notFound('Workspace', id);
   return row;
 }
 
 /**
- * Locks the workspace's row for the rest of the transaction and returns it: 404 when it is not the
- * tenant's, 409 naming the state when it is archived (`what` names the refused write).
+ * A write to an active workspace: in one transaction, the workspace's row locked first (404 when it
+ * is not the tenant's, 409 naming the state when it is archived; `what` names the refused write),
+ * then `write` with the transaction and the client scoped to the tenant.
  */
-async function lockWorkspace(tx: Tx, tenantId: string, id: string, what: string): Promise<WorkspaceRow> {
-  await tx.$queryRaw`SELECT "id" FROM "workspaces" WHERE "tenant_id" = ${tenantId} AND "id" = ${id} FOR UPDATE`;
-  const row = await findWorkspace(scopeToTenant(tx, tenantId), id);
-  if (row.status !== 'active') throw archivedConflict(id, what);
-  return row;
+function inActiveWorkspace<T>(prisma: Prisma, who: Actor, id: string, what: string, write: (tx: Tx, db: Tx) => Promise<T>): Promise<T> {
+  return prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT "id" FROM "workspaces" WHERE "tenant_id" = ${who.tenantId} AND "id" = ${id} FOR UPDATE`;
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await findWorkspace(db, id);
+    if (row.status !== 'active') throw stateConflict('Workspace', id, row.status, what, ['active']);
+    return write(tx, db);
+  });
+}
+
+function recordWorkspace(tx: Tx, who: Actor, action: string, record: WorkspaceRecord, data: Record<string, unknown>) {
+  return recordChange(tx, { ...who, action, resourceType: WORKSPACE, resourceId: record.id, data, resource: record });
 }
 
 const normaliseSubject = (kind: string, subject: string) => (kind === 'user' ? subject.trim().toLowerCase() : subject.trim());
@@ -210,8 +209,7 @@ export async function listWorkspaces(
 }
 
 export async function getWorkspace(prisma: Prisma, tenantId: string, id: string): Promise<WorkspaceRecord> {
-  const db = scopeToTenant(prisma, tenantId);
-  return withCounts(db, await findWorkspace(db, id));
+  return readWorkspace(scopeToTenant(prisma, tenantId), id);
 }
 
 export async function createWorkspace(prisma: Prisma, who: Actor, body: z.infer<typeof CreateWorkspaceBody>): Promise<WorkspaceRecord> {
@@ -234,14 +232,7 @@ export async function createWorkspace(prisma: Prisma, who: Actor, body: z.infer<
     const principals: WorkspacePrincipalRow[] = [];
     for (const g of grants) principals.push(await db.workspacePrincipal.create({ data: principalData(who, row.id, g, now) }));
     const record = renderWorkspace(row, { principals: principals.length, teams: 0 });
-    await recordChange(tx, {
-      ...who,
-      action: 'workspace.created',
-      resourceType: WORKSPACE,
-      resourceId: row.id,
-      data: { name: row.name, principals: principals.map((p) => p.id) },
-      resource: record,
-    });
+    await recordWorkspace(tx, who, 'workspace.created', record, { name: row.name, principals: principals.map((p) => p.id) });
     for (const p of principals) await recordPrincipal(tx, who, 'workspace_principal.added', p, { role: p.role });
     return record;
   });
@@ -280,9 +271,7 @@ export async function updateWorkspace(
   id: string,
   body: z.infer<typeof UpdateWorkspaceBody>,
 ): Promise<WorkspaceRecord> {
-  return prisma.$transaction(async (tx) => {
-    await lockWorkspace(tx, who.tenantId, id, 'update');
-    const db = scopeToTenant(tx, who.tenantId);
+  return inActiveWorkspace(prisma, who, id, 'update', async (tx, db) => {
     await db.workspace.updateMany({
       where: { id },
       data: {
@@ -291,34 +280,18 @@ export async function updateWorkspace(
         updatedAt: new Date(),
       },
     });
-    const record = await withCounts(db, await findWorkspace(db, id));
-    await recordChange(tx, {
-      ...who,
-      action: 'workspace.updated',
-      resourceType: WORKSPACE,
-      resourceId: id,
-      data: { changed: Object.keys(body).sort() },
-      resource: record,
-    });
+    const record = await readWorkspace(db, id);
+    await recordWorkspace(tx, who, 'workspace.updated', record, { changed: Object.keys(body).sort() });
     return record;
   });
 }
 
 export async function archiveWorkspace(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<WorkspaceRecord> {
-  return prisma.$transaction(async (tx) => {
-    await lockWorkspace(tx, who.tenantId, id, 'archive');
-    const db = scopeToTenant(tx, who.tenantId);
+  return inActiveWorkspace(prisma, who, id, 'archive', async (tx, db) => {
     const now = new Date();
     await db.workspace.updateMany({ where: { id }, data: { status: 'archived', archivedAt: now, updatedAt: now } });
-    const record = await withCounts(db, await findWorkspace(db, id));
-    await recordChange(tx, {
-      ...who,
-      action: 'workspace.archived',
-      resourceType: WORKSPACE,
-      resourceId: id,
-      data: { from: 'active', to: 'archived', ...(reason ? { reason } : {}) },
-      resource: record,
-    });
+    const record = await readWorkspace(db, id);
+    await recordWorkspace(tx, who, 'workspace.archived', record, { from: 'active', to: 'archived', ...(reason ? { reason } : {}) });
     return record;
   });
 }
@@ -346,9 +319,7 @@ export async function addPrincipal(
 ): Promise<PrincipalRecord> {
   const [grant] = await checkGrants(scopeToTenant(prisma, who.tenantId), [body], () => 'subject');
   const g = grant as Grant;
-  return prisma.$transaction(async (tx) => {
-    await lockWorkspace(tx, who.tenantId, workspaceId, 'adding a principal');
-    const db = scopeToTenant(tx, who.tenantId);
+  return inActiveWorkspace(prisma, who, workspaceId, 'adding a principal', async (tx, db) => {
     const held = await db.workspacePrincipal.findFirst({ where: { workspaceId, kind: g.kind, subject: g.subject, status: 'active' } });
     if (held) {
       throw new ApiError(
@@ -370,9 +341,7 @@ export async function revokePrincipal(
   ref: string,
   reason?: string,
 ): Promise<PrincipalRecord> {
-  return prisma.$transaction(async (tx) => {
-    await lockWorkspace(tx, who.tenantId, workspaceId, 'revoking a principal');
-    const db = scopeToTenant(tx, who.tenantId);
+  return inActiveWorkspace(prisma, who, workspaceId, 'revoking a principal', async (tx, db) => {
     const byId = /^wpr_/.test(ref);
     const subject = ref.includes('@') ? ref.toLowerCase() : ref;
     const matches = await db.workspacePrincipal.findMany({
@@ -381,11 +350,7 @@ export async function revokePrincipal(
     });
     const current = matches.find((p) => p.status === 'active') ?? matches[0];
     if (!current) throw new ApiError('not_found', `Principal ${ref} was not found in workspace ${workspaceId}.`);
-    if (current.status !== 'active') {
-      throw new ApiError('conflict', `Principal ${current.id} is ${current.status}; revoke is allowed from active.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` },
-      ]);
-    }
+    if (current.status !== 'active') throw stateConflict('Principal', current.id, current.status, 'revoke', ['active']);
     const now = new Date();
     await db.workspacePrincipal.updateMany({ where: { id: current.id }, data: { status: 'revoked', revokedAt: now, updatedAt: now } });
     // A revoked principal leaves every team of the workspace in the same transaction.
@@ -422,9 +387,7 @@ export async function createTeam(
   workspaceId: string,
   body: z.infer<typeof CreateWorkspaceTeamBody>,
 ): Promise<TeamRecord> {
-  return prisma.$transaction(async (tx) => {
-    await lockWorkspace(tx, who.tenantId, workspaceId, 'creating a team');
-    const db = scopeToTenant(tx, who.tenantId);
+  return inActiveWorkspace(prisma, who, workspaceId, 'creating a team', async (tx, db) => {
     const refs = body.members ?? [];
     const active = await db.workspacePrincipal.findMany({ where: { workspaceId, status: 'active' } });
     const byRef = new Map<string, WorkspacePrincipalRow>();
