@@ -251,6 +251,35 @@ describe('trust: NDA vault', () => {
   });
 });
 
+describe('trust: NDA access tokens', () => {
+  it('the token is in the response of accept only: stored hashed, in no audit event or webhook event; a second accept is a 409 naming the state', async () => {
+    const t = await createTenant(ts);
+    const sub = await t.call('POST', '/v1/webhook-subscriptions', {
+      body: { url: 'https://hooks.example.com/nda', eventTypes: ['nda_request.*'] },
+    });
+    expect(sub.status).toBe(201);
+    const req = await t.call('POST', '/v1/trust/nda-vault/requests', { body: { requesterEmail: 'kim@example.com', requesterName: 'Kim' } });
+    const acc = await t.call('POST', `/v1/trust/nda-vault/requests/${req.body.id}/accept`, { body: {} });
+    expect(acc.status).toBe(200);
+    const token = acc.body.accessToken as string;
+    expect(token.length).toBeGreaterThanOrEqual(16);
+
+    const row = await ts.server.db.prisma.trustNdaRequest.findUnique({ where: { id: req.body.id } });
+    expect(row?.accessTokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(token);
+    const events = await ts.server.db.prisma.webhookEvent.findMany({ where: { tenantId: t.tenantId, subject: req.body.id } });
+    expect(events.map((e) => e.type).sort()).toEqual(['nda_request.accepted', 'nda_request.created']);
+    expect(JSON.stringify(events)).not.toContain(token);
+    const audit = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: req.body.id, limit: 50 } });
+    expect(audit.body.data.map((e: { action: string }) => e.action).sort()).toEqual(['nda_request.accepted', 'nda_request.created']);
+    expect(JSON.stringify(audit.body)).not.toContain(token);
+
+    const again = expectEnvelope(await t.call('POST', `/v1/trust/nda-vault/requests/${req.body.id}/accept`, { body: {} }), 409, 'conflict');
+    expect(again.message).toContain('accepted');
+    await t.call('DELETE', `/v1/webhook-subscriptions/${sub.body.id}`);
+  });
+});
+
 describe('trust: access', () => {
   it('is open to sandbox tenants; needs a token except the public page; read-only keys cannot write', async () => {
     const s = await createTenant(ts, { tier: 'sandbox' });

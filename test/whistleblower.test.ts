@@ -386,6 +386,21 @@ describe('whistleblower: lifecycle, investigations, protections', () => {
     expect(expectEnvelope(unknown, 422, 'validation_failed').details?.[0]?.field).toBe('reportId');
   });
 
+  it('two changes of one report at once: one is made, the other is a 409 naming the state it found; updatedAt moves forward', async () => {
+    const r = await record({ receivedAt: '2026-11-01T08:00:00.000Z', acknowledgedAt: '2026-11-02T08:00:00.000Z' });
+    const triaged = await t.call('POST', '/v1/whistleblower/triage', { body: { reportId: r.id, severity: 'low', inScope: true } });
+    expect(triaged.status, JSON.stringify(triaged.body)).toBe(200);
+    expect(Date.parse(triaged.body.updatedAt)).toBeGreaterThan(Date.parse(r.updatedAt));
+    const close = () =>
+      t.call('POST', `/v1/whistleblower/reports/${r.id}/close`, { body: { outcome: 'no_further_action', summary: 'Nothing found.' } });
+    const both = await Promise.all([close(), close()]);
+    expect(both.map((x) => x.status).sort()).toEqual([200, 409]);
+    const refused = both.find((x) => x.status === 409) as CallResult;
+    expect(expectEnvelope(refused, 409, 'conflict').message).toContain('is closed');
+    const audit = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: r.id, limit: 50 } });
+    expect(audit.body.data.filter((e: { action: string }) => e.action === 'whistleblower_report.closed')).toHaveLength(1);
+  });
+
   it('tenancy: another tenant gets 404 on every report route; a tier below enterprise gets 403', async () => {
     const r = await record({});
     expectEnvelope(await other.call('GET', `/v1/whistleblower/reports/${r.id}`), 404, 'not_found');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { ControlRef, listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
 import { eventType } from '../webhook-events.ts';
@@ -16,13 +16,6 @@ const Slug = z
   .max(63)
   .regex(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/)
   .meta({ description: 'Public slug of the trust page: 3 to 63 lowercase letters, digits and hyphens.', examples: ['acme-ai'] });
-
-const ControlRef = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
-  .meta({ description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).' });
 
 // ---------------------------------------------------------------- posture
 
@@ -273,7 +266,12 @@ export const QuestionnaireBody = z
         z.strictObject({
           id: z.string().min(1).max(64).meta({ description: "The question's id in the requester's questionnaire." }),
           text: z.string().min(1).max(2000).meta({ description: 'Text of the question, kept in the answer.' }),
-          controlIds: z.array(ControlRef).min(1).max(50).optional().meta({ description: 'Controls whose evidence answers the question.' }),
+          controlIds: z
+            .array(ControlRef.meta({ description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).' }))
+            .min(1)
+            .max(50)
+            .optional()
+            .meta({ description: 'Controls whose evidence answers the question.' }),
           framework: z
             .string()
             .regex(/^[a-z0-9][a-z0-9-]{1,63}$/)

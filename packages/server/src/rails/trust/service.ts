@@ -17,8 +17,10 @@ import type {
 import type { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
+import { findRow, tableOf } from '../../db/rows.ts';
+import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, notFound, stateConflict } from '../../errors.ts';
 import type {
   TrustCertification as CertificationRow,
   TrustNdaDocument as NdaDocumentRow,
@@ -29,8 +31,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-
-const iso = (d: Date) => d.toISOString();
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 // ---------------------------------------------------------------- controls and evidence
 
@@ -175,7 +176,7 @@ const renderCertification = (r: CertificationRow): z.infer<typeof Certification>
   issuer: r.issuer,
   scope: r.scope,
   validFrom: iso(r.validFrom),
-  validUntil: r.validUntil ? iso(r.validUntil) : null,
+  validUntil: isoOrNull(r.validUntil),
   expired: r.validUntil !== null && r.validUntil.getTime() <= Date.now(),
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
@@ -341,7 +342,7 @@ const renderNdaRequest = (r: NdaRequestRow): z.infer<typeof NdaRequest> => ({
   requesterEmail: r.requesterEmail,
   requesterName: r.requesterName,
   company: r.company,
-  status: r.status as 'pending',
+  status: r.status as z.infer<typeof NdaRequest>['status'],
   accessToken: null,
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
@@ -360,7 +361,7 @@ export async function listNdaRequests(
 
 export async function getNdaRequest(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof NdaRequest>> {
   const row = await scopeToTenant(prisma, tenantId).trustNdaRequest.findFirst({ where: { id } });
-  if (!row) throw new ApiError('not_found', `NDA request ${id} was not found.`);
+  if (!row) throw notFound('NDA request', id);
   return renderNdaRequest(row);
 }
 
@@ -397,6 +398,12 @@ export async function createNdaRequest(
   });
 }
 
+/**
+ * The NDA request's lifecycle. Hand-written rather than kit transitions: `accept` answers with the
+ * access token it mints (shown once, stored hashed), which the kit would also put in the record of
+ * the change (audit event, webhook payload); and the routes' documented bodies and descriptions are
+ * not what the kit generates.
+ */
 const NDA_TRANSITIONS = {
   accept: { from: ['pending'], to: 'accepted', action: 'nda_request.accepted' },
   revoke: { from: ['pending', 'accepted'], to: 'revoked', action: 'nda_request.revoked' },
@@ -411,22 +418,19 @@ export async function transitionNdaRequest(
 ): Promise<z.infer<typeof NdaRequest>> {
   const t = NDA_TRANSITIONS[verb];
   return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const current = await db.trustNdaRequest.findFirst({ where: { id } });
-    if (!current) throw new ApiError('not_found', `NDA request ${id} was not found.`);
+    // Read locked, as the kit reads a transition's row: the state checked holds until the commit.
+    const current = (await findRow(sqlOf(tx), tableOf(prisma, 'trustNdaRequest'), who.tenantId, id, { forUpdate: true })) as
+      | NdaRequestRow
+      | undefined;
+    if (!current) throw notFound('NDA request', id);
+    if (!(t.from as readonly string[]).includes(current.status)) throw stateConflict('NDA request', id, current.status, verb, t.from);
     // Accepting mints the requester's access token (shown once); revoking drops it.
     const accessToken = verb === 'accept' ? randomBytes(24).toString('base64url') : null;
-    const updated = await db.trustNdaRequest.updateMany({
-      where: { id, status: { in: [...t.from] } },
+    const row = await tx.trustNdaRequest.update({
+      where: { id },
       data: { status: t.to, updatedAt: new Date(), accessTokenHash: accessToken ? hashAccessToken(accessToken) : null },
     });
-    if (updated.count === 0) {
-      throw new ApiError('conflict', `NDA request ${id} is ${current.status}; ${verb} needs ${t.from.join(' or ')}.`, [
-        { field: 'status', issue: 'invalid_value', message: current.status },
-      ]);
-    }
-    const row = await db.trustNdaRequest.findFirst({ where: { id } });
-    const out = renderNdaRequest(row as NdaRequestRow);
+    const out = renderNdaRequest(row);
     await recordChange(tx, {
       ...who,
       action: t.action,
@@ -450,9 +454,9 @@ export async function ndaDocumentContent(
   accessToken: string,
 ): Promise<z.infer<typeof NdaDocumentContent>> {
   const req = await prisma.trustNdaRequest.findUnique({ where: { id: ndaRequestId } });
-  if (!req) throw new ApiError('not_found', `NDA request ${ndaRequestId} was not found.`);
+  if (!req) throw notFound('NDA request', ndaRequestId);
   const doc = await scopeToTenant(prisma, req.tenantId).trustNdaDocument.findFirst({ where: { id: documentId } });
-  if (!doc) throw new ApiError('not_found', `NDA vault document ${documentId} was not found.`);
+  if (!doc) throw notFound('NDA vault document', documentId);
   const given = Buffer.from(hashAccessToken(accessToken), 'hex');
   const held = req.accessTokenHash ? Buffer.from(req.accessTokenHash, 'hex') : undefined;
   const tokenOk = held !== undefined && held.length === given.length && timingSafeEqual(held, given);

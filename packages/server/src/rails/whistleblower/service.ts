@@ -25,11 +25,21 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
+import { findRow, tableOf, updateRowIf } from '../../db/rows.ts';
+import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import type {
+  WhistleblowerIntake as IntakeRow,
+  WhistleblowerInvestigation as InvestigationRow,
+  WhistleblowerMessage as MessageRow,
+  WhistleblowerProtection as ProtectionRow,
+  WhistleblowerReport as ReportRow,
+} from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 
 /**
@@ -40,8 +50,6 @@ import { sealSecret } from '../../webhooks/secret-box.ts';
 
 const DAY_MS = 86_400_000;
 const CLOCK_SKEW_MS = 5_000;
-const iso = (d: Date | string) => new Date(d).toISOString();
-const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
 
 /** The Art. 9(1) clocks: what is due, by when, under which provision. */
 export const WHISTLEBLOWER_CLOCK_RULES = {
@@ -111,81 +119,13 @@ export function computeClocks(r: { receivedAt: Date; acknowledgedAt: Date | null
   ];
 }
 
-// ---------------------------------------------------------------- rows
-
-export interface ReportRow {
-  id: string;
-  tenantId: string;
-  status: string;
-  channel: string;
-  category: string;
-  description: string;
-  severity: string | null;
-  inScope: boolean | null;
-  scopeNote: string | null;
-  assignee: string | null;
-  identitySealed: string | null;
-  accessCodeHash: string | null;
-  receivedAt: Date;
-  acknowledgedAt: Date | null;
-  feedbackAt: Date | null;
-  triagedAt: Date | null;
-  closedAt: Date | null;
-  outcome: string | null;
-  outcomeSummary: string | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-interface MessageRow {
-  id: string;
-  reportId: string;
-  from: string;
-  kind: string;
-  body: string;
-  createdAt: Date;
-}
-
-interface InvestigationRow {
-  id: string;
-  reportId: string;
-  investigator: string;
-  scope: string | null;
-  status: string;
-  findings: string | null;
-  outcome: string | null;
-  startedAt: Date | null;
-  concludedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-interface ProtectionRow {
-  id: string;
-  reportId: string;
-  kind: string;
-  measure: string;
-  protectedParty: string;
-  status: string;
-  reviewAt: Date;
-  liftedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+// ---------------------------------------------------------------- records
 
 type Report = z.infer<typeof WhistleblowerReport>;
 
-const dateOrNull = (d: Date | string | null) => (d ? new Date(d) : null);
-
 /** The API record of a report: never its sealed identity nor its access-code hash. */
 export function renderReport(r: ReportRow, now = new Date()): Report {
-  const clocks = computeClocks(
-    { receivedAt: new Date(r.receivedAt), acknowledgedAt: dateOrNull(r.acknowledgedAt), feedbackAt: dateOrNull(r.feedbackAt) },
-    now,
-  );
+  const clocks = computeClocks(r, now);
   return {
     object: 'svc.whistleblower.report',
     id: r.id,
@@ -243,7 +183,7 @@ export const renderInvestigation = (r: InvestigationRow): z.infer<typeof Whistle
 const REVIEW_DUE_DAYS = 7;
 
 export function renderProtection(r: ProtectionRow, now = new Date()): z.infer<typeof WhistleblowerProtection> {
-  const reviewAt = new Date(r.reviewAt);
+  const reviewAt = r.reviewAt;
   const reviewState =
     r.status !== 'active'
       ? 'not_applicable'
@@ -271,18 +211,8 @@ export function renderProtection(r: ProtectionRow, now = new Date()): z.infer<ty
 
 // ---------------------------------------------------------------- checks
 
-function invalid(field: string, message: string, issue = 'invalid_value'): ApiError {
-  return new ApiError('validation_failed', message, [{ field, issue, message }]);
-}
-
 function notFuture(field: string, at: Date): void {
   if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid(field, `${field} is in the future.`);
-}
-
-function stateConflict(what: string, id: string, state: string, allowed: string): ApiError {
-  return new ApiError('conflict', `${what} ${id} is ${state}; ${allowed}.`, [
-    { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
-  ]);
 }
 
 /** The reporter's identity, sealed; null when none was given. */
@@ -348,137 +278,152 @@ export const reportStore: Store<typeof whistleblowerReports> = {
   // Never the description or the identity: the audit trail is read more widely than the report.
   auditData: (r) => ({ channel: r.channel, category: r.category, receivedAt: r.receivedAt, identityProvided: r.identityProvided }),
   transitions: {
-    acknowledge: () => ({ acknowledgedAt: new Date() }),
+    acknowledge: { set: (_row, now) => ({ acknowledgedAt: now }) },
   },
 };
 
 type Db = ReturnType<typeof scopeToTenant<Tx>>;
 
 async function reportOf(db: Db, id: string): Promise<ReportRow> {
-  const row = (await db.whistleblowerReport.findFirst({ where: { id } })) as ReportRow | null;
-  if (!row) throw new ApiError('not_found', `Report ${id} was not found.`);
+  const row = await db.whistleblowerReport.findFirst({ where: { id } });
+  if (!row) throw notFound('Report', id);
   return row;
 }
 
-/** Writes the report only if it is still in the state read, else 409 to retry. */
-async function saveReport(db: Db, row: ReportRow, data: Record<string, unknown>): Promise<ReportRow> {
-  const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
-  const res = await db.whistleblowerReport.updateMany({
-    where: { id: row.id, status: row.status, updatedAt: row.updatedAt },
-    data: { ...data, updatedAt },
-  });
-  if (res.count === 0) throw new ApiError('conflict', `Report ${row.id} changed meanwhile; read it again and retry.`);
-  return reportOf(db, row.id);
+/** The records the hand-written changes below write, with their row and record types. */
+interface Changed {
+  whistleblowerReport: { row: ReportRow; out: Report };
+  whistleblowerInvestigation: { row: InvestigationRow; out: z.infer<typeof WhistleblowerInvestigation> };
+  whistleblowerProtection: { row: ProtectionRow; out: z.infer<typeof WhistleblowerProtection> };
 }
 
-export async function triage(prisma: Prisma, who: Actor, body: z.infer<typeof TriageWhistleblowerReportBody>): Promise<Report> {
+const CHANGED: { [M in keyof Changed]: { what: string; object: string; render: (row: Changed[M]['row']) => Changed[M]['out'] } } = {
+  whistleblowerReport: { what: 'Report', object: 'svc.whistleblower.report', render: (r) => renderReport(r) },
+  whistleblowerInvestigation: { what: 'Investigation', object: 'svc.whistleblower.investigation', render: renderInvestigation },
+  whistleblowerProtection: { what: 'Protection measure', object: 'svc.whistleblower.protection', render: (r) => renderProtection(r) },
+};
+
+/**
+ * A change of one record whose request carries a body (which the kit's transitions do not take),
+ * done the kit's way: in one transaction, the row read locked (FOR UPDATE) so that the checks hold
+ * until the commit, `apply` (checks, effects on other records, the fields to change), the update
+ * and its audit event. `from`: the states the change is allowed from, else 409 naming the state.
+ */
+async function changeRow<M extends keyof Changed>(
+  prisma: Prisma,
+  who: Actor,
+  model: M,
+  id: string,
+  change: {
+    verb: string;
+    from: readonly string[];
+    apply: (ctx: { db: Db; row: Changed[M]['row']; now: Date }) => Promise<Record<string, unknown>> | Record<string, unknown>;
+    action: string;
+    auditData: (row: Changed[M]['row'], out: Changed[M]['out']) => Record<string, unknown>;
+  },
+): Promise<Changed[M]['out']> {
+  const { what, object, render } = CHANGED[model];
   return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await reportOf(db, body.reportId);
-    if (row.status !== 'acknowledged' && row.status !== 'triaged') {
-      throw stateConflict(
-        'Report',
-        row.id,
-        row.status,
-        row.status === 'received' ? 'acknowledge it before triage' : 'triage is allowed from acknowledged or triaged',
-      );
-    }
-    const saved = await saveReport(db, row, {
+    const sql = sqlOf(tx);
+    const table = tableOf(prisma, model);
+    const row = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as Changed[M]['row'] | undefined;
+    if (!row) throw notFound(what, id);
+    if (!change.from.includes(row.status)) throw stateConflict(what, id, row.status, change.verb, change.from);
+    // A change always moves `updatedAt` forward, even within the millisecond of the previous one.
+    const now = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
+    const data = await change.apply({ db: scopeToTenant(tx, who.tenantId), row, now });
+    const saved = await updateRowIf(
+      sql,
+      table,
+      { tenantId: who.tenantId, id, field: 'status', allowed: [row.status] },
+      { ...data, updatedAt: now },
+    );
+    if (!saved) throw stateConflict(what, id, 'changed', change.verb, change.from);
+    const out = render(saved as never);
+    await recordChange(tx, {
+      ...who,
+      action: change.action,
+      resourceType: object,
+      resourceId: id,
+      data: change.auditData(row, out),
+      resource: out,
+    });
+    return out;
+  });
+}
+
+const ACKNOWLEDGED_OR_LATER = ['acknowledged', 'triaged', 'investigating', 'closed'] as const;
+
+/** Triage: severity, scope, category and assignee; from `acknowledged` (a triaged report may be triaged again). */
+export function triage(prisma: Prisma, who: Actor, body: z.infer<typeof TriageWhistleblowerReportBody>): Promise<Report> {
+  return changeRow(prisma, who, 'whistleblowerReport', body.reportId, {
+    verb: 'triage',
+    from: ['acknowledged', 'triaged'],
+    apply: ({ row, now }) => ({
       status: 'triaged',
       category: body.category ?? row.category,
       severity: body.severity,
       inScope: body.inScope,
       scopeNote: body.scopeNote ?? null,
       assignee: body.assignee ?? null,
-      triagedAt: new Date(),
-    });
-    const out = renderReport(saved);
-    await recordChange(tx, {
-      ...who,
-      action: 'whistleblower_report.triaged',
-      resourceType: 'svc.whistleblower.report',
-      resourceId: row.id,
-      data: { from: row.status, to: 'triaged', severity: body.severity, inScope: body.inScope, category: out.category },
-      resource: out,
-    });
-    return out;
+      triagedAt: now,
+    }),
+    action: 'whistleblower_report.triaged',
+    auditData: (row, out) => ({ from: row.status, to: 'triaged', severity: body.severity, inScope: body.inScope, category: out.category }),
   });
 }
 
-export async function feedback(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  body: z.infer<typeof FeedbackWhistleblowerReportBody>,
-): Promise<Report> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await reportOf(db, id);
-    if (!row.acknowledgedAt || row.status === 'received') {
-      throw stateConflict('Report', id, row.status, 'acknowledge receipt before giving feedback');
-    }
-    const givenAt = body.givenAt ? new Date(body.givenAt) : new Date();
-    notFuture('givenAt', givenAt);
-    if (givenAt < new Date(row.acknowledgedAt)) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
-    await db.whistleblowerMessage.create({
-      data: {
-        id: newId('wbm'),
-        tenantId: who.tenantId,
-        reportId: id,
-        from: 'organisation',
-        kind: 'feedback',
-        body: body.message,
-        createdBy: who.actor,
-        createdAt: givenAt,
-      },
-    });
-    const first = row.feedbackAt && new Date(row.feedbackAt) < givenAt ? new Date(row.feedbackAt) : givenAt;
-    const saved = await saveReport(db, row, { feedbackAt: first });
-    const out = renderReport(saved);
-    const clock = out.clocks.find((c) => c.clock === 'feedback');
-    await recordChange(tx, {
-      ...who,
-      action: 'whistleblower_report.feedback_given',
-      resourceType: 'svc.whistleblower.report',
-      resourceId: id,
-      data: { givenAt: iso(givenAt), dueAt: clock?.dueAt ?? null, state: clock?.state ?? null },
-      resource: out,
-    });
-    return out;
+/** Feedback to the reporter's thread (Art. 9(1)(f)); the first feedback meets the feedback clock. */
+export function feedback(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof FeedbackWhistleblowerReportBody>): Promise<Report> {
+  let givenAt = new Date();
+  return changeRow(prisma, who, 'whistleblowerReport', id, {
+    verb: 'feedback',
+    from: ACKNOWLEDGED_OR_LATER,
+    apply: async ({ db, row }) => {
+      if (!row.acknowledgedAt) throw stateConflict('Report', id, row.status, 'feedback', ACKNOWLEDGED_OR_LATER);
+      if (body.givenAt) givenAt = new Date(body.givenAt);
+      notFuture('givenAt', givenAt);
+      if (givenAt < row.acknowledgedAt) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
+      await db.whistleblowerMessage.create({
+        data: {
+          id: newId('wbm'),
+          tenantId: who.tenantId,
+          reportId: id,
+          from: 'organisation',
+          kind: 'feedback',
+          body: body.message,
+          createdBy: who.actor,
+          createdAt: givenAt,
+        },
+      });
+      return { feedbackAt: row.feedbackAt && row.feedbackAt < givenAt ? row.feedbackAt : givenAt };
+    },
+    action: 'whistleblower_report.feedback_given',
+    auditData: (_row, out) => {
+      const clock = out.clocks.find((c) => c.clock === 'feedback');
+      return { givenAt: iso(givenAt), dueAt: clock?.dueAt ?? null, state: clock?.state ?? null };
+    },
   });
 }
 
-export async function close(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof CloseWhistleblowerReportBody>): Promise<Report> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await reportOf(db, id);
-    if (row.status !== 'triaged' && row.status !== 'investigating') {
-      throw stateConflict('Report', id, row.status, 'close is allowed from triaged or investigating');
-    }
-    const running = await db.whistleblowerInvestigation.count({ where: { reportId: id, status: { in: ['open', 'in_progress'] } } });
-    if (running > 0) {
-      throw new ApiError(
-        'conflict',
-        `Report ${id} has ${running} investigation(s) still open or in progress; conclude or discontinue them first.`,
-        [{ field: 'status', issue: 'invalid_value', message: 'investigations running' }],
-      );
-    }
-    const saved = await saveReport(db, row, {
-      status: 'closed',
-      closedAt: new Date(),
-      outcome: body.outcome,
-      outcomeSummary: body.summary,
-    });
-    const out = renderReport(saved);
-    await recordChange(tx, {
-      ...who,
-      action: 'whistleblower_report.closed',
-      resourceType: 'svc.whistleblower.report',
-      resourceId: id,
-      data: { from: row.status, to: 'closed', outcome: body.outcome },
-      resource: out,
-    });
-    return out;
+/** Closes a triaged or investigating report with its outcome, once no investigation of it runs. */
+export function close(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof CloseWhistleblowerReportBody>): Promise<Report> {
+  return changeRow(prisma, who, 'whistleblowerReport', id, {
+    verb: 'close',
+    from: ['triaged', 'investigating'],
+    apply: async ({ db, now }) => {
+      const running = await db.whistleblowerInvestigation.count({ where: { reportId: id, status: { in: ['open', 'in_progress'] } } });
+      if (running > 0) {
+        throw new ApiError(
+          'conflict',
+          `Report ${id} has ${running} investigation(s) still open or in progress; conclude or discontinue them first.`,
+          [{ field: 'status', issue: 'invalid_value', message: 'investigations running' }],
+        );
+      }
+      return { status: 'closed', closedAt: now, outcome: body.outcome, outcomeSummary: body.summary };
+    },
+    action: 'whistleblower_report.closed',
+    auditData: (row) => ({ from: row.status, to: 'closed', outcome: body.outcome }),
   });
 }
 
@@ -486,7 +431,7 @@ export async function triageQueue(prisma: Prisma, tenantId: string, query: { lim
   return keysetList(scopeToTenant(prisma, tenantId).whistleblowerReport, query, {
     where: { status: { in: ['received', 'acknowledged'] } },
     filters: ['status'],
-    render: (r: Record<string, unknown>) => renderReport(r as unknown as ReportRow),
+    render: (r: ReportRow) => renderReport(r),
   });
 }
 
@@ -496,7 +441,7 @@ export async function listMessages(prisma: Prisma, tenantId: string, id: string,
   return keysetList(db.whistleblowerMessage, query, {
     where: { reportId: id },
     order: 'asc',
-    render: (r: Record<string, unknown>) => renderMessage(r as unknown as MessageRow),
+    render: renderMessage,
   });
 }
 
@@ -504,7 +449,7 @@ export async function sendMessage(prisma: Prisma, who: Actor, id: string, text: 
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     await reportOf(db, id);
-    const row = (await db.whistleblowerMessage.create({
+    const row = await db.whistleblowerMessage.create({
       data: {
         id: newId('wbm'),
         tenantId: who.tenantId,
@@ -514,7 +459,7 @@ export async function sendMessage(prisma: Prisma, who: Actor, id: string, text: 
         body: text,
         createdBy: who.actor,
       },
-    })) as MessageRow;
+    });
     const out = renderMessage(row);
     await recordChange(tx, {
       ...who,
@@ -534,12 +479,10 @@ export const investigationStore: Store<typeof whistleblowerInvestigations> = {
   model: 'whistleblowerInvestigation',
   render: renderInvestigation,
   create: async ({ db, who, body }) => {
-    const report = (await db.whistleblowerReport.findFirst({ where: { id: body.reportId }, select: { status: true } })) as {
-      status: string;
-    } | null;
+    const report = await db.whistleblowerReport.findFirst({ where: { id: body.reportId }, select: { status: true } });
     if (!report) throw invalid('reportId', `Report ${body.reportId} does not exist in this tenant.`);
     if (report.status !== 'triaged' && report.status !== 'investigating') {
-      throw stateConflict('Report', body.reportId, report.status, 'investigations are opened on triaged or investigating reports');
+      throw stateConflict('Report', body.reportId, report.status, 'opening an investigation', ['triaged', 'investigating']);
     }
     return {
       reportId: body.reportId,
@@ -551,38 +494,24 @@ export const investigationStore: Store<typeof whistleblowerInvestigations> = {
   },
   auditData: (i) => ({ reportId: i.reportId, investigator: i.investigator }),
   transitions: {
-    start: () => ({ startedAt: new Date() }),
-    discontinue: () => ({ concludedAt: new Date() }),
+    start: { set: (_row, now) => ({ startedAt: now }) },
+    discontinue: { set: (_row, now) => ({ concludedAt: now }) },
   },
 };
 
-export async function concludeInvestigation(
+/** Concludes an investigation in progress with its findings and outcome. */
+export function concludeInvestigation(
   prisma: Prisma,
   who: Actor,
   id: string,
   body: z.infer<typeof ConcludeWhistleblowerInvestigationBody>,
 ): Promise<z.infer<typeof WhistleblowerInvestigation>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = (await db.whistleblowerInvestigation.findFirst({ where: { id } })) as InvestigationRow | null;
-    if (!row) throw new ApiError('not_found', `Investigation ${id} was not found.`);
-    if (row.status !== 'in_progress') throw stateConflict('Investigation', id, row.status, 'conclude is allowed from in_progress');
-    const now = new Date();
-    const res = await db.whistleblowerInvestigation.updateMany({
-      where: { id, status: 'in_progress' },
-      data: { status: 'concluded', findings: body.findings, outcome: body.outcome, concludedAt: now, updatedAt: now },
-    });
-    if (res.count === 0) throw stateConflict('Investigation', id, 'changed', 'read it again and retry');
-    const out = renderInvestigation((await db.whistleblowerInvestigation.findFirst({ where: { id } })) as InvestigationRow);
-    await recordChange(tx, {
-      ...who,
-      action: 'whistleblower_investigation.concluded',
-      resourceType: 'svc.whistleblower.investigation',
-      resourceId: id,
-      data: { from: 'in_progress', to: 'concluded', outcome: body.outcome, reportId: row.reportId },
-      resource: out,
-    });
-    return out;
+  return changeRow(prisma, who, 'whistleblowerInvestigation', id, {
+    verb: 'conclude',
+    from: ['in_progress'],
+    apply: ({ now }) => ({ status: 'concluded', findings: body.findings, outcome: body.outcome, concludedAt: now }),
+    action: 'whistleblower_investigation.concluded',
+    auditData: (row) => ({ from: 'in_progress', to: 'concluded', outcome: body.outcome, reportId: row.reportId }),
   });
 }
 
@@ -608,51 +537,35 @@ export const protectionStore: Store<typeof whistleblowerProtections> = {
   },
   auditData: (p) => ({ reportId: p.reportId, kind: p.kind, reviewAt: p.reviewAt }),
   transitions: {
-    lift: () => ({ liftedAt: new Date() }),
+    lift: { set: (_row, now) => ({ liftedAt: now }) },
   },
 };
 
-export async function reviewProtection(
+/** Records a review of an active measure and sets its next review date. */
+export function reviewProtection(
   prisma: Prisma,
   who: Actor,
   id: string,
   body: z.infer<typeof ReviewWhistleblowerProtectionBody>,
 ): Promise<z.infer<typeof WhistleblowerProtection>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = (await db.whistleblowerProtection.findFirst({ where: { id } })) as ProtectionRow | null;
-    if (!row) throw new ApiError('not_found', `Protection measure ${id} was not found.`);
-    if (row.status !== 'active') throw stateConflict('Protection measure', id, row.status, 'only an active measure is reviewed');
-    const next = new Date(body.nextReviewAt);
-    const now = new Date();
-    if (next <= now) throw invalid('nextReviewAt', 'nextReviewAt is not in the future.');
-    const res = await db.whistleblowerProtection.updateMany({
-      where: { id, status: 'active' },
-      data: { reviewAt: next, lastReviewedAt: now, updatedAt: now },
-    });
-    if (res.count === 0) throw stateConflict('Protection measure', id, 'changed', 'read it again and retry');
-    const out = renderProtection((await db.whistleblowerProtection.findFirst({ where: { id } })) as ProtectionRow);
-    await recordChange(tx, {
-      ...who,
-      action: 'whistleblower_protection.reviewed',
-      resourceType: 'svc.whistleblower.protection',
-      resourceId: id,
-      data: { previousReviewAt: iso(row.reviewAt), nextReviewAt: out.reviewAt, ...(body.note ? { note: body.note } : {}) },
-      resource: out,
-    });
-    return out;
+  const next = new Date(body.nextReviewAt);
+  return changeRow(prisma, who, 'whistleblowerProtection', id, {
+    verb: 'review',
+    from: ['active'],
+    apply: ({ now }) => {
+      if (next <= now) throw invalid('nextReviewAt', 'nextReviewAt is not in the future.');
+      return { reviewAt: next, lastReviewedAt: now };
+    },
+    action: 'whistleblower_protection.reviewed',
+    auditData: (row, out) => ({
+      previousReviewAt: iso(row.reviewAt),
+      nextReviewAt: out.reviewAt,
+      ...(body.note ? { note: body.note } : {}),
+    }),
   });
 }
 
 // ---------------------------------------------------------------- intake (public)
-
-interface IntakeRow {
-  id: string;
-  tenantId: string;
-  slug: string;
-  enabled: boolean;
-  updatedAt: Date;
-}
 
 const intakePath = (slug: string) => `/v1/whistleblower/intake/${slug}`;
 
@@ -667,7 +580,7 @@ function renderIntake(r: IntakeRow | null): z.infer<typeof WhistleblowerIntake> 
 }
 
 export async function getIntake(prisma: Prisma, tenantId: string) {
-  return renderIntake((await scopeToTenant(prisma, tenantId).whistleblowerIntake.findFirst({})) as IntakeRow | null);
+  return renderIntake(await scopeToTenant(prisma, tenantId).whistleblowerIntake.findFirst({}));
 }
 
 const slugTaken = (slug: string) =>
@@ -680,18 +593,16 @@ export async function setIntake(prisma: Prisma, who: Actor, body: z.infer<typeof
   if (holder && holder.tenantId !== who.tenantId) throw slugTaken(body.slug);
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const existing = (await db.whistleblowerIntake.findFirst({})) as IntakeRow | null;
+    const existing = await db.whistleblowerIntake.findFirst({});
     const now = new Date();
-    const row = (
-      existing
-        ? await db.whistleblowerIntake.update({
-            where: { id: existing.id },
-            data: { slug: body.slug, enabled: body.enabled, updatedAt: now },
-          })
-        : await db.whistleblowerIntake.create({
-            data: { id: randomUUID(), tenantId: who.tenantId, slug: body.slug, enabled: body.enabled, createdAt: now, updatedAt: now },
-          })
-    ) as IntakeRow;
+    const row = existing
+      ? await db.whistleblowerIntake.update({
+          where: { id: existing.id },
+          data: { slug: body.slug, enabled: body.enabled, updatedAt: now },
+        })
+      : await db.whistleblowerIntake.create({
+          data: { id: randomUUID(), tenantId: who.tenantId, slug: body.slug, enabled: body.enabled, createdAt: now, updatedAt: now },
+        });
     const out = renderIntake(row);
     await recordChange(tx, {
       ...who,
@@ -722,7 +633,7 @@ export async function submit(
   const receivedAt = new Date();
   const id = newId('wbr');
   await prisma.$transaction(async (tx) => {
-    const row = (await tx.whistleblowerReport.create({
+    const row = await tx.whistleblowerReport.create({
       data: {
         id,
         tenantId: intake.tenantId,
@@ -737,7 +648,7 @@ export async function submit(
         createdAt: receivedAt,
         updatedAt: receivedAt,
       },
-    })) as ReportRow;
+    });
     const out = renderReport(row);
     await recordChange(tx, {
       tenantId: intake.tenantId,
@@ -763,27 +674,25 @@ export async function submit(
 const unknownCode = () => new ApiError('not_found', 'No report matches this access code.');
 
 async function reportByCode(client: Tx, code: string): Promise<ReportRow> {
-  const row = (await client.whistleblowerReport.findUnique({ where: { accessCodeHash: accessCodeHash(code) } })) as ReportRow | null;
+  const row = await client.whistleblowerReport.findUnique({ where: { accessCodeHash: accessCodeHash(code) } });
   if (!row) throw unknownCode();
   return row;
 }
 
 async function reporterView(client: Tx, row: ReportRow): Promise<z.infer<typeof WhistleblowerReporterView>> {
-  const messages = (await client.whistleblowerMessage.findMany({
+  const messages = await client.whistleblowerMessage.findMany({
     where: { tenantId: row.tenantId, reportId: row.id },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  })) as MessageRow[];
-  const receivedAt = new Date(row.receivedAt);
-  const acknowledgedAt = dateOrNull(row.acknowledgedAt);
+  });
   return {
     object: 'svc.whistleblower.reporter_view',
     status: row.status as Report['status'],
     category: row.category as Report['category'],
-    receivedAt: iso(receivedAt),
-    acknowledgedAt: isoOrNull(acknowledgedAt),
+    receivedAt: iso(row.receivedAt),
+    acknowledgedAt: isoOrNull(row.acknowledgedAt),
     feedbackAt: isoOrNull(row.feedbackAt),
-    acknowledgementDueAt: iso(acknowledgementDue(receivedAt)),
-    feedbackDueAt: iso(feedbackDue(receivedAt, acknowledgedAt)),
+    acknowledgementDueAt: iso(acknowledgementDue(row.receivedAt)),
+    feedbackDueAt: iso(feedbackDue(row.receivedAt, row.acknowledgedAt)),
     outcome: row.status === 'closed' ? (row.outcome as Report['outcome']) : null,
     outcomeSummary: row.status === 'closed' ? row.outcomeSummary : null,
     messages: messages.map((m) => ({
@@ -802,7 +711,7 @@ export async function followUp(prisma: Prisma, code: string) {
 export async function reporterMessage(prisma: Prisma, correlationId: string, body: z.infer<typeof ReporterMessageBody>) {
   const report = await reportByCode(prisma, body.accessCode);
   return prisma.$transaction(async (tx) => {
-    const row = (await tx.whistleblowerMessage.create({
+    const row = await tx.whistleblowerMessage.create({
       data: {
         id: newId('wbm'),
         tenantId: report.tenantId,
@@ -812,7 +721,7 @@ export async function reporterMessage(prisma: Prisma, correlationId: string, bod
         body: body.body,
         createdBy: 'reporter',
       },
-    })) as MessageRow;
+    });
     const out = renderMessage(row);
     await recordChange(tx, {
       tenantId: report.tenantId,
