@@ -89,8 +89,13 @@ export interface WriteContext<Rec> {
 export interface TransitionStep<Rec> {
   /** Fields changed besides the status, from the current row and the transition's clock. */
   readonly set?: (row: never, now: Date) => Where;
-  /** Checks beyond the `from` states, on the locked current row: throw an ApiError to refuse. */
-  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never }) => Promise<void>;
+  /**
+   * Checks beyond the `from` states, on the locked current row: throw an ApiError to refuse. It may
+   * also make the changes the transition implies for other records (a risk's residual when one of
+   * its treatments is implemented) and return what the audit event says of them.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a guard that only checks is an async function returning nothing.
+  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never }) => Promise<Record<string, unknown> | void>;
   /** The audit event's `data` besides `from`, `to` and `reason`. */
   readonly auditData?: (record: Rec, current: never) => Record<string, unknown>;
   /** Effects on other records after the change is recorded, in the same transaction. */
@@ -218,7 +223,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       const state = String(current[statusField]);
       const conflict = () => stateConflict(capitalised(spec.label.one), id, state, verb, t.from, statusField);
       if (!t.from.includes(state)) throw conflict();
-      if (tx && step.guard) await step.guard({ tx, who, row: current as never });
+      const prepared = tx && step.guard ? await step.guard({ tx, who, row: current as never }) : undefined;
       const now = new Date();
       // Conditional on the state read: a concurrent transition makes this one a conflict too.
       const row = await updateRowIf(
@@ -236,7 +241,13 @@ export function serveResource<R extends Resource>(database: Database, resource: 
           action,
           resourceType: resource.object,
           resourceId: id,
-          data: { from: state, to: t.to, ...(reason ? { reason } : {}), ...(step.auditData?.(record, current as never) ?? {}) },
+          data: {
+            from: state,
+            to: t.to,
+            ...(reason ? { reason } : {}),
+            ...(prepared || {}),
+            ...(step.auditData?.(record, current as never) ?? {}),
+          },
           resource: record,
         },
         tx ? {} : { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined) },
