@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { EXAMPLE_OTHER_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
 import { eventType } from '../webhook-events.ts';
@@ -19,8 +19,6 @@ const createdAtDescription = 'When the record was created: ISO 8601 UTC timestam
 const updatedAtDescription =
   'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
 
-const PersonId = prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const OtherPersonId = prefixedId('usr', 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X');
 const RoleRef = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const ChainRef = prefixedId('apc', 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const MeetingId = prefixedId('gbm', 'gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
@@ -78,7 +76,7 @@ export const CreateGovernanceDecisionRightBody = z
       .meta({ description: 'The kind of decision, lowercase snake_case (`vendor_contract`).' }),
     description: z.string().min(1).max(2000).optional().meta({ description: 'What the right covers.' }),
     roleId: RoleRef.optional().meta({ description: 'The role that decides; exactly one of `roleId` and `personId`. Unknown: 422.' }),
-    personId: PersonId.optional().meta({
+    personId: UserId.optional().meta({
       description: 'The person who decides; exactly one of `roleId` and `personId`. Unknown or inactive: 422.',
     }),
     maxAmountEur: z
@@ -217,7 +215,7 @@ export const CreateGovernanceApprovalBody = z
 
 export const GovernanceApprovalDecisionBody = z
   .strictObject({
-    approverId: PersonId.meta({
+    approverId: UserId.meta({
       description:
         "The person acting: the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`).",
     }),
@@ -313,7 +311,7 @@ export const CreateGovernanceBoardMeetingBody = z
     title: z.string().min(1).max(200).meta({ description: 'Title of the meeting.' }),
     scheduledFor: Timestamp.meta({ description: 'When the meeting is held (ISO 8601 UTC).' }),
     attendeeIds: z
-      .array(PersonId)
+      .array(UserId)
       .max(50)
       .optional()
       .meta({ description: 'People of the tenant invited, each at most once; an unknown one is 422.' }),
@@ -471,9 +469,10 @@ export const GovernanceDelegation = z
 
 export const CreateGovernanceDelegationBody = z
   .strictObject({
-    fromPersonId: PersonId.meta({ description: 'The person delegating; unknown: 422.' }),
-    toPersonId: OtherPersonId.meta({
+    fromPersonId: UserId.meta({ description: 'The person delegating; unknown: 422.' }),
+    toPersonId: UserId.meta({
       description: 'The delegate, another active person of the tenant; unknown, inactive or the same: 422.',
+      examples: [EXAMPLE_OTHER_USER],
     }),
     scope: z.enum(GOVERNANCE_DELEGATION_SCOPES).meta({ description: '`approvals`, `decisions` or `all`.' }),
     validFrom: Timestamp.meta({ description: 'Start of validity (ISO 8601 UTC).' }),
@@ -503,8 +502,8 @@ export const governanceDelegations = resource({
   record: GovernanceDelegation,
   statusField: 'status',
   filters: {
-    fromPersonId: PersonId.optional(),
-    toPersonId: PersonId.optional(),
+    fromPersonId: UserId.optional(),
+    toPersonId: UserId.optional(),
     status: z.enum(['active', 'revoked']).optional(),
   },
   setup: [
@@ -565,7 +564,7 @@ export const GovernanceConflict = z
 
 export const CreateGovernanceConflictBody = z
   .strictObject({
-    personId: PersonId.meta({ description: 'The person declaring it; unknown: 422.' }),
+    personId: UserId.meta({ description: 'The person declaring it; unknown: 422.' }),
     subject: Subject,
     description: z.string().min(1).max(2000).optional().meta({ description: 'The interest declared.' }),
   })
@@ -588,7 +587,7 @@ export const governanceConflicts = resource({
   idPrefix: 'gci',
   record: GovernanceConflict,
   statusField: 'status',
-  filters: { personId: PersonId.optional(), status: z.enum(['open', 'managed', 'closed']).optional() },
+  filters: { personId: UserId.optional(), status: z.enum(['open', 'managed', 'closed']).optional() },
   setup: [
     { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'person.{{unique}}@example.com' }, as: 'person' },
   ],

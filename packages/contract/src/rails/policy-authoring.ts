@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { ControlRef, EXAMPLE_OTHER_USER, EXAMPLE_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
 import { eventType } from '../webhook-events.ts';
@@ -25,15 +25,7 @@ const createdAtDescription = 'When the record was created: ISO 8601 UTC timestam
 
 const EXAMPLE_POLICY_ID = 'pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
 const PolicyId = prefixedId('pol', EXAMPLE_POLICY_ID);
-const UserId = prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const ChainId = prefixedId('apc', 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-
-const ControlRef = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
-  .meta({ description: 'Id of a control of a shipped framework dictionary (`AIA-RMS-01`).', examples: ['AIA-RMS-01'] });
 
 const FrameworkIdParam = z
   .string()
@@ -45,6 +37,21 @@ const PolicyStatus = z.enum(POLICY_STATUSES).meta({
   description:
     '`draft` (versions may be added), `in_approval` (an approval chain is being walked), `published` (covers its controls; people attest it) or `retired` (covers nothing any more). Changes only through the publish, approve, reject, version and retire routes.',
 });
+
+/**
+ * The lifecycle of a policy, declared once: the states each change is allowed from and the state
+ * it leaves the policy in. `approve` is a step of the walk that is not the last (the policy stays
+ * in approval), `publish` the last step's approval. Every other move is a 409 naming the state.
+ */
+export const POLICY_TRANSITIONS = {
+  version: { from: ['draft', 'published'], to: 'draft' },
+  submit: { from: ['draft'], to: 'in_approval' },
+  approve: { from: ['in_approval'], to: 'in_approval' },
+  publish: { from: ['in_approval'], to: 'published' },
+  reject: { from: ['in_approval'], to: 'draft' },
+  attest: { from: ['published'], to: 'published' },
+  retire: { from: ['published'], to: 'retired' },
+} as const satisfies Record<string, { from: readonly (typeof POLICY_STATUSES)[number][]; to: (typeof POLICY_STATUSES)[number] }>;
 
 /** A version number in a path: 1, 2, ... */
 const VersionNumber = z
@@ -101,7 +108,9 @@ export const CreatePolicyBody = z
   .strictObject({
     title: z.string().min(1).max(200).meta({ description: 'Title of the policy.' }),
     controlIds: z
-      .array(ControlRef)
+      .array(
+        ControlRef.meta({ description: 'Id of a control of a shipped framework dictionary (`AIA-RMS-01`).', examples: ['AIA-RMS-01'] }),
+      )
       .min(1)
       .max(100)
       .meta({ description: 'Controls the policy covers: ids of controls of the shipped dictionaries, each once; an unknown id is 422.' }),
@@ -252,13 +261,11 @@ export const PolicyPublication = z
         policyId: EXAMPLE_POLICY_ID,
         version: 1,
         chainId: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        approverIds: ['usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X'],
+        approverIds: [EXAMPLE_USER, EXAMPLE_OTHER_USER],
         status: 'pending',
         currentStep: 2,
-        awaitingApproverId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
-        decisions: [
-          { step: 1, approverId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', decision: 'approve', comment: null, at: '2026-11-22T10:00:00.000Z' },
-        ],
+        awaitingApproverId: EXAMPLE_OTHER_USER,
+        decisions: [{ step: 1, approverId: EXAMPLE_USER, decision: 'approve', comment: null, at: '2026-11-22T10:00:00.000Z' }],
         createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
         createdAt: '2026-11-22T09:30:00.000Z',
         updatedAt: '2026-11-22T10:00:00.000Z',
@@ -284,7 +291,7 @@ export const PolicyDecisionBody = z
   })
   .meta({
     id: 'PolicyDecisionRequest',
-    examples: [{ policyId: EXAMPLE_POLICY_ID, approverId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', comment: 'Reviewed.' }],
+    examples: [{ policyId: EXAMPLE_POLICY_ID, approverId: EXAMPLE_USER, comment: 'Reviewed.' }],
   });
 
 // ---------------------------------------------------------------- attestations
@@ -307,7 +314,7 @@ export const PolicyAttestation = z
         id: 'pat_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
         policyId: EXAMPLE_POLICY_ID,
         version: 1,
-        userId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        userId: EXAMPLE_USER,
         createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
         createdAt: '2026-11-22T09:30:00.000Z',
       },
@@ -319,7 +326,7 @@ export const AttestPolicyBody = z
     policyId: PolicyId.meta({ description: 'Id of the published policy.' }),
     userId: UserId.meta({ description: 'Id of the active person (`usr_`) attesting; unknown or inactive is 422.' }),
   })
-  .meta({ id: 'AttestPolicyRequest', examples: [{ policyId: EXAMPLE_POLICY_ID, userId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }] });
+  .meta({ id: 'AttestPolicyRequest', examples: [{ policyId: EXAMPLE_POLICY_ID, userId: EXAMPLE_USER }] });
 
 const Person = z.object({
   userId: z.string().meta({ description: 'Id of the person (`usr_`).' }),
@@ -363,13 +370,13 @@ export const PolicyAttestationCoverage = z
         share: 0.5,
         attestedPeople: [
           {
-            userId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            userId: EXAMPLE_USER,
             name: 'Ines Duarte',
             email: 'ines.duarte@example.com',
             attestedAt: '2026-11-22T10:00:00.000Z',
           },
         ],
-        pendingPeople: [{ userId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X', name: 'Tomas Berg', email: 'tomas.berg@example.com' }],
+        pendingPeople: [{ userId: EXAMPLE_OTHER_USER, name: 'Tomas Berg', email: 'tomas.berg@example.com' }],
         computedAt: '2026-11-22T10:30:00.000Z',
       },
     ],
@@ -481,7 +488,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       path: '/draft',
       query: PaginationQuery.extend({
         status: PolicyStatus.optional().meta({ description: 'Only policies in this state.' }),
-        controlId: ControlRef.optional().meta({ description: 'Only policies that list this control.' }),
+        controlId: ControlRef.optional().meta({ description: 'Only policies that list this control.', examples: ['AIA-RMS-01'] }),
       }),
       responses: { 200: listOf(Policy) },
       summary: 'List policies',

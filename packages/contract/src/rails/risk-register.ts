@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { ControlRef, EXAMPLE_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
 import { eventType } from '../webhook-events.ts';
@@ -20,10 +20,8 @@ const updatedAtDescription =
 
 const EXAMPLE_RISK = 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
 const EXAMPLE_TREATMENT = 'rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_USER = 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
 
 export const RiskId = prefixedId('rsk', EXAMPLE_RISK);
-const UserId = prefixedId('usr', EXAMPLE_USER);
 /** A risk id with its own description (keeps the example). */
 const riskRef = (description: string) => RiskId.meta({ description, examples: [EXAMPLE_RISK] });
 /** A person id with its own description (keeps the example). */
@@ -60,13 +58,6 @@ const Score = (what: string) =>
     .max(25)
     .meta({ description: `${what}: likelihood x impact, 1 to 25.` });
 
-const ControlRef = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
-  .meta({ description: 'Id of a control (`AIA-RMS-01`).' });
-
 /** The thresholds of the rating bands, shared by the server and the documentation. */
 export function riskRatingOf(score: number): (typeof RISK_RATINGS)[number] {
   if (score >= 17) return 'critical';
@@ -95,7 +86,11 @@ const TreatmentFields = {
   impactReduction: z.int().min(0).max(4).optional().meta({
     description: 'Steps the residual impact goes down when implemented (`mitigate` and `transfer`), 0 to 4; for `transfer` 1 when absent.',
   }),
-  controlIds: z.array(ControlRef).max(50).optional().meta({ description: 'Controls that implement the treatment (none when absent).' }),
+  controlIds: z
+    .array(ControlRef.meta({ description: 'Id of a control (`AIA-RMS-01`).' }))
+    .max(50)
+    .optional()
+    .meta({ description: 'Controls that implement the treatment (none when absent).' }),
 };
 
 type TreatmentInput = {
@@ -248,7 +243,11 @@ export const CreateRiskBody = z
     ownerId: UserId.optional().meta({
       description: 'Accountable owner: an active person of `/v1/stakeholders/users`; an unknown or inactive person is 422.',
     }),
-    controlIds: z.array(ControlRef).max(50).optional().meta({ description: 'Controls that address the risk (none when absent).' }),
+    controlIds: z
+      .array(ControlRef.meta({ description: 'Id of a control (`AIA-RMS-01`).' }))
+      .max(50)
+      .optional()
+      .meta({ description: 'Controls that address the risk (none when absent).' }),
     inherentLikelihood: Level('Likelihood before any treatment'),
     inherentImpact: Level('Impact before any treatment'),
     reviewEveryDays: z.int().min(1).max(730).optional().meta({ description: 'Days between periodic reviews, 1 to 730; 90 when absent.' }),
@@ -303,6 +302,9 @@ export const riskRegisterRisks = resource({
   },
 });
 
+const TREATMENT_CREATE_DESCRIPTION =
+  'Records a `planned` treatment of the risk `riskId` (404 when not a risk of the tenant; 409 when the risk is closed). The reductions a type admits are checked (422 naming the field): `mitigate` needs a likelihood or impact reduction, `transfer` an impact reduction only (1 when absent), `accept` and `avoid` none. Nothing moves until `implement`.';
+
 export const riskTreatments = resource({
   rail: 'risk_register',
   path: 'treatments',
@@ -328,8 +330,16 @@ export const riskTreatments = resource({
         inherentImpact: 4,
         treatments: [{ type: 'mitigate', description: 'Second scoring provider on standby.', likelihoodReduction: 1 }],
       },
+      as: 'risk',
     },
   ],
+  create: {
+    body: CreateRiskTreatmentBody,
+    fixture: { riskId: '{{risk.id}}', type: 'mitigate', description: 'Human review {{unique}}', likelihoodReduction: 1 },
+    summary: 'Plan a treatment of a risk',
+    description: TREATMENT_CREATE_DESCRIPTION,
+    eventSummary: 'A treatment of a risk was planned.',
+  },
   transitions: {
     implement: {
       from: ['planned'],
@@ -634,25 +644,7 @@ const includeClosed = z
 
 export const riskRegisterRouter = railRouter('risk_register', {
   risks: riskRegisterRisks.routes,
-  treatments: {
-    ...riskTreatments.routes,
-    create: {
-      method: 'POST',
-      path: '/treatments',
-      body: CreateRiskTreatmentBody,
-      responses: { 201: RiskTreatment },
-      summary: 'Plan a treatment of a risk',
-      description:
-        'Records a `planned` treatment of the risk `riskId` (404 when not a risk of the tenant; 409 when the risk is closed). The reductions a type admits are checked (422 naming the field): `mitigate` needs a likelihood or impact reduction, `transfer` an impact reduction only (1 when absent), `accept` and `avoid` none. Nothing moves until `implement`. Returns 201 with the treatment, id `rtr_<ULID>`. Needs `risk_register:write`; audited as `treatment.created` and emitted as the webhook event `treatment.created`.',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'risk_register',
-        permission: 'risk_register:write',
-        mutating: true,
-        audit: 'treatment.created',
-      }),
-    },
-  },
+  treatments: riskTreatments.routes,
   scores: {
     list: {
       method: 'GET',
@@ -770,7 +762,6 @@ export const riskRegisterRouter = railRouter('risk_register', {
 export const riskRegisterEvents = [
   ...riskRegisterRisks.events,
   ...riskTreatments.events,
-  eventType('treatment.created', 'A treatment of a risk was planned.', RiskTreatment),
   eventType('risk_review.created', 'A periodic review of a risk was recorded.', RiskReview),
   eventType('risk.signed_off', "A risk's accountable owner accepted its residual.", RiskSignOff),
 ];

@@ -1,4 +1,5 @@
 import {
+  type CreateGovernanceBoardDecisionBody,
   GOVERNANCE_APPROVAL_ACTIONS,
   GOVERNANCE_SNAPSHOT_ACTION,
   type GovernanceApproval,
@@ -23,7 +24,7 @@ import type { Database, Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import type { Row } from '../../db/rows.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   GovernanceApproval as ApprovalRow,
   GovernanceConflict as ConflictRow,
@@ -37,18 +38,9 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { appendVersion } from '../../platform/ledger/versioned.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { computeRaci, loadRaciInput, requireActivePerson } from '../stakeholders/service.ts';
 import { canonicalHash } from '../workflows-registry/service.ts';
-
-const iso = (d: Date) => d.toISOString();
-
-const invalid = (field: string, message: string) =>
-  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
-
-const stateConflict = (what: string, id: string, state: string, action: string, allowed: string) =>
-  new ApiError('conflict', `${what} ${id} is ${state}; ${action} is allowed when it is ${allowed}.`, [
-    { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
-  ]);
 
 async function requirePerson(db: Tx, field: string, id: string): Promise<void> {
   const person = await db.stakeholderUser.findFirst({ where: { id }, select: { id: true } });
@@ -157,8 +149,8 @@ export async function decideApproval(
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const row = await db.governanceApproval.findFirst({ where: { id } });
-    if (!row) throw new ApiError('not_found', `Approval ${id} was not found.`);
-    if (row.status !== 'pending') throw stateConflict('Approval', id, row.status, verb, 'pending');
+    if (!row) throw notFound('Approval', id);
+    if (row.status !== 'pending') throw stateConflict('Approval', id, row.status, verb, ['pending']);
     const step = row.currentStep;
     const approver = row.approverIds[step - 1] as string;
     const acting = await db.stakeholderUser.findFirst({ where: { id: body.approverId }, select: { id: true, status: true } });
@@ -257,7 +249,7 @@ const renderMeeting = (r: MeetingRow): Meeting => ({
   attendeeIds: r.attendeeIds,
   status: r.status as Meeting['status'],
   minutes: r.minutes,
-  minutesRecordedAt: r.minutesAt ? iso(r.minutesAt) : null,
+  minutesRecordedAt: isoOrNull(r.minutesAt),
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
   updatedAt: iso(r.updatedAt),
@@ -294,8 +286,8 @@ export const boardMeetingStore: Store<typeof governanceBoardMeetings> = {
 
 async function heldMeeting(db: Tx, id: string, action: string): Promise<MeetingRow> {
   const meeting = await db.governanceBoardMeeting.findFirst({ where: { id } });
-  if (!meeting) throw new ApiError('not_found', `Board meeting ${id} was not found.`);
-  if (meeting.status !== 'held') throw stateConflict('Board meeting', id, meeting.status, action, 'held');
+  if (!meeting) throw notFound('Board meeting', id);
+  if (meeting.status !== 'held') throw stateConflict('Board meeting', id, meeting.status, action, ['held']);
   return meeting;
 }
 
@@ -344,15 +336,7 @@ export async function createDecision(
   prisma: Prisma,
   who: Actor,
   meetingId: string,
-  body: {
-    title: string;
-    decisionType?: string | undefined;
-    outcome: Decision['outcome'];
-    votesFor?: number | undefined;
-    votesAgainst?: number | undefined;
-    abstentions?: number | undefined;
-    notes?: string | undefined;
-  },
+  body: z.infer<typeof CreateGovernanceBoardDecisionBody>,
 ): Promise<Decision> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
@@ -394,7 +378,7 @@ export async function listDecisions(
 ): Promise<{ data: Decision[]; cursor: string | null }> {
   const db = scopeToTenant(prisma, tenantId);
   const meeting = await db.governanceBoardMeeting.findFirst({ where: { id: meetingId }, select: { id: true } });
-  if (!meeting) throw new ApiError('not_found', `Board meeting ${meetingId} was not found.`);
+  if (!meeting) throw notFound('Board meeting', meetingId);
   const { cursor, limit } = query;
   return keysetList(db.governanceBoardDecision, { limit, ...(cursor ? { cursor } : {}) }, { where: { meetingId }, render: renderDecision });
 }

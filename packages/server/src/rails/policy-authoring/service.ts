@@ -1,25 +1,26 @@
 import { createHash } from 'node:crypto';
-import type {
-  AddPolicyVersionBody,
-  AttestPolicyBody,
-  CreatePolicyBody,
-  Policy,
-  PolicyAttestation,
-  PolicyAttestationCoverage,
-  PolicyDecisionBody,
-  PolicyDiff,
-  PolicyGap,
-  PolicyGapFill,
-  PolicyPublication,
-  PolicyVersion,
-  PublishPolicyBody,
-  RetirePolicyBody,
+import {
+  type AddPolicyVersionBody,
+  type AttestPolicyBody,
+  type CreatePolicyBody,
+  POLICY_TRANSITIONS,
+  type Policy,
+  type PolicyAttestation,
+  type PolicyAttestationCoverage,
+  type PolicyDecisionBody,
+  type PolicyDiff,
+  type PolicyGap,
+  type PolicyGapFill,
+  type PolicyPublication,
+  type PolicyVersion,
+  type PublishPolicyBody,
+  type RetirePolicyBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor, keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   PolicyAttestation as AttestationRow,
   Policy as PolicyRow,
@@ -28,59 +29,53 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
- * The policy-authoring rail. Lifecycle of a policy (status), declared once in TRANSITIONS:
- *   draft --publish--> in_approval --approve (last step)--> published --retire--> retired
+ * The policy-authoring rail. Lifecycle of a policy (status), declared once in the contract
+ * (POLICY_TRANSITIONS):
+ *   draft --submit--> in_approval --approve (last step: publish)--> published --retire--> retired
  *   in_approval --reject--> draft;  published --version--> draft (a new revision)
  * Every other move is a 409 naming the current state, and nothing changes.
  */
 
 type PolicyStatus = z.infer<typeof Policy>['status'];
 type Page<T> = { data: T[]; cursor: string | null };
+type Move = keyof typeof POLICY_TRANSITIONS;
 
-const TRANSITIONS = {
-  version: { from: ['draft', 'published'], to: 'draft' },
-  publish: { from: ['draft'], to: 'in_approval' },
-  approve: { from: ['in_approval'], to: 'in_approval' },
-  publishLast: { from: ['in_approval'], to: 'published' },
-  reject: { from: ['in_approval'], to: 'draft' },
-  attest: { from: ['published'], to: 'published' },
-  retire: { from: ['published'], to: 'retired' },
-} as const satisfies Record<string, { from: readonly PolicyStatus[]; to: PolicyStatus }>;
-
-type Verb = keyof typeof TRANSITIONS;
-const VERB_WORDS: Record<Verb, string> = {
+/** How the 409 of a move names it: the verb of its route. */
+const MOVE_WORDS: Record<Move, string> = {
   version: 'adding a version',
-  publish: 'publish',
+  submit: 'publish',
   approve: 'approve',
-  publishLast: 'approve',
+  publish: 'approve',
   reject: 'reject',
   attest: 'attest',
   retire: 'retire',
 };
 
-function conflictOf(id: string, state: string, verb: Verb): ApiError {
-  const t = TRANSITIONS[verb];
-  return new ApiError('conflict', `Policy ${id} is ${state}; ${VERB_WORDS[verb]} is allowed from ${t.from.join(' or ')}.`, [
-    { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
-  ]);
+const refused = (policy: PolicyRow, move: Move) =>
+  stateConflict('Policy', policy.id, policy.status, MOVE_WORDS[move], POLICY_TRANSITIONS[move].from);
+
+/** The policy (404 when not the tenant's) in a state `move` is allowed from (409 otherwise). */
+async function policyFor(db: Tx, id: string, move: Move): Promise<PolicyRow> {
+  const policy = await findPolicy(db, id);
+  if (!(POLICY_TRANSITIONS[move].from as readonly string[]).includes(policy.status)) throw refused(policy, move);
+  return policy;
 }
 
-function requireState(policy: PolicyRow, verb: Verb): void {
-  if (!(TRANSITIONS[verb].from as readonly string[]).includes(policy.status)) throw conflictOf(policy.id, policy.status, verb);
+/** Moves the policy read by `policyFor` to the move's state, if it is still in the state read (409 otherwise). */
+async function movePolicy(db: Tx, policy: PolicyRow, move: Move, now: Date, data: Partial<PolicyRow> = {}): Promise<void> {
+  const moved = await db.policy.updateMany({
+    where: { id: policy.id, status: policy.status },
+    data: { ...data, status: POLICY_TRANSITIONS[move].to, updatedAt: now },
+  });
+  if (moved.count === 0) throw refused(policy, move);
 }
 
-const iso = (d: Date) => d.toISOString();
-const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const linesOf = (text: string) => text.replace(/\r\n?/g, '\n').split('\n');
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
-
-const invalid = (field: string, message: string, issue = 'invalid_value') =>
-  new ApiError('validation_failed', message, [{ field, issue, message }]);
-
-const policyMissing = (id: string) => new ApiError('not_found', `Policy ${id} was not found.`);
 
 // ---------------------------------------------------------------- rendering
 
@@ -148,7 +143,7 @@ const renderAttestation = (r: AttestationRow): z.infer<typeof PolicyAttestation>
 
 async function findPolicy(db: Tx, id: string): Promise<PolicyRow> {
   const row = await db.policy.findFirst({ where: { id } });
-  if (!row) throw policyMissing(id);
+  if (!row) throw notFound('Policy', id);
   return row;
 }
 
@@ -239,8 +234,7 @@ export async function addVersion(
 ): Promise<z.infer<typeof PolicyVersion>> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const policy = await findPolicy(db, body.policyId);
-    requireState(policy, 'version');
+    const policy = await policyFor(db, body.policyId, 'version');
     const latest = await db.policyVersion.findFirst({ where: { policyId: policy.id, number: policy.currentVersion } });
     if (latest && latest.sha256 === sha256(body.text)) {
       throw invalid('text', `The text is identical to version ${latest.number}; a version must change it.`);
@@ -250,7 +244,7 @@ export async function addVersion(
     // Conditional on the state and version read: a concurrent change makes this one a conflict.
     const moved = await db.policy.updateMany({
       where: { id: policy.id, status: policy.status, currentVersion: policy.currentVersion },
-      data: { currentVersion: number, status: TRANSITIONS.version.to, updatedAt: now },
+      data: { currentVersion: number, status: POLICY_TRANSITIONS.version.to, updatedAt: now },
     });
     if (moved.count === 0) throw new ApiError('conflict', `Policy ${policy.id} changed while the version was being added; retry.`);
     const row = await tx.policyVersion.create({
@@ -272,7 +266,7 @@ export async function addVersion(
       action: 'policy.version_added',
       resourceType: out.object,
       resourceId: out.id,
-      data: { policyId: policy.id, number, from: policy.status, to: TRANSITIONS.version.to },
+      data: { policyId: policy.id, number, from: policy.status, to: POLICY_TRANSITIONS.version.to },
       resource: out,
     });
     return out;
@@ -397,8 +391,7 @@ export async function startPublication(
 ): Promise<z.infer<typeof PolicyPublication>> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const policy = await findPolicy(db, body.policyId);
-    requireState(policy, 'publish');
+    const policy = await policyFor(db, body.policyId, 'submit');
     const chain = await db.approvalChain.findFirst({ where: { id: body.chainId } });
     if (!chain) throw invalid('chainId', `Approval chain ${body.chainId} does not exist in this tenant.`);
     if (chain.approverIds.length === 0) throw invalid('chainId', `Approval chain ${chain.id} has no approvers.`);
@@ -407,11 +400,7 @@ export async function startPublication(
     const gone = chain.approverIds.filter((id) => !activeIds.has(id));
     if (gone.length > 0) throw invalid('chainId', `Approvers of chain ${chain.id} are not active people: ${gone.join(', ')}.`);
     const now = new Date();
-    const moved = await db.policy.updateMany({
-      where: { id: policy.id, status: { in: [...TRANSITIONS.publish.from] } },
-      data: { status: TRANSITIONS.publish.to, updatedAt: now },
-    });
-    if (moved.count === 0) throw conflictOf(policy.id, policy.status, 'publish');
+    await movePolicy(db, policy, 'submit', now);
     const row = await tx.policyPublication.create({
       data: {
         id: newId('ppa'),
@@ -434,7 +423,7 @@ export async function startPublication(
       action: 'policy.submitted',
       resourceType: out.object,
       resourceId: out.id,
-      data: { policyId: policy.id, version: out.version, chainId: chain.id, from: policy.status, to: TRANSITIONS.publish.to },
+      data: { policyId: policy.id, version: out.version, chainId: chain.id, from: policy.status, to: POLICY_TRANSITIONS.submit.to },
       resource: out,
     });
     return out;
@@ -450,10 +439,9 @@ export async function decide(
 ): Promise<z.infer<typeof PolicyPublication>> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const policy = await findPolicy(db, body.policyId);
-    requireState(policy, decision);
+    const policy = await policyFor(db, body.policyId, decision);
     const pub = await db.policyPublication.findFirst({ where: { policyId: policy.id, status: 'pending' }, orderBy: { id: 'desc' } });
-    if (!pub) throw conflictOf(policy.id, policy.status, decision);
+    if (!pub) throw refused(policy, decision);
     const awaited = pub.approverIds[pub.step];
     if (body.approverId !== awaited) {
       throw new ApiError(
@@ -472,20 +460,12 @@ export async function decide(
       data: { decisions, status: pubStatus, step: decision === 'approve' ? pub.step + 1 : pub.step, updatedAt: now },
     });
     if (advanced.count === 0) throw new ApiError('conflict', `Step ${pub.step + 1} of publication ${pub.id} was decided concurrently.`);
-    const verb: Verb = decision === 'reject' ? 'reject' : last ? 'publishLast' : 'approve';
-    const target = TRANSITIONS[verb].to;
+    const move: Move = decision === 'reject' ? 'reject' : last ? 'publish' : 'approve';
+    const target = POLICY_TRANSITIONS[move].to;
     let published: PolicyRow | null = null;
-    if (target !== policy.status || verb === 'publishLast') {
-      const moved = await db.policy.updateMany({
-        where: { id: policy.id, status: 'in_approval' },
-        data: {
-          status: target,
-          updatedAt: now,
-          ...(verb === 'publishLast' ? { publishedVersion: pub.version, publishedAt: now } : {}),
-        },
-      });
-      if (moved.count === 0) throw conflictOf(policy.id, policy.status, decision);
-      if (verb === 'publishLast') published = await findPolicy(db, policy.id);
+    if (target !== policy.status) {
+      await movePolicy(db, policy, move, now, move === 'publish' ? { publishedVersion: pub.version, publishedAt: now } : {});
+      if (move === 'publish') published = await findPolicy(db, policy.id);
     }
     const out = renderPublication((await db.policyPublication.findFirst({ where: { id: pub.id } })) as PublicationRow);
     await recordChange(tx, {
@@ -548,8 +528,7 @@ export async function attest(
   try {
     return await prisma.$transaction(async (tx) => {
       const db = scopeToTenant(tx, who.tenantId);
-      const policy = await findPolicy(db, body.policyId);
-      requireState(policy, 'attest');
+      const policy = await policyFor(db, body.policyId, 'attest');
       const version = policy.publishedVersion as number;
       const user = await db.stakeholderUser.findFirst({ where: { id: body.userId } });
       if (!user) throw invalid('userId', `Person ${body.userId} does not exist in this tenant.`);
@@ -655,14 +634,9 @@ export async function attestationCoverage(
 export async function retire(prisma: Prisma, who: Actor, body: z.infer<typeof RetirePolicyBody>): Promise<z.infer<typeof Policy>> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const policy = await findPolicy(db, body.policyId);
-    requireState(policy, 'retire');
+    const policy = await policyFor(db, body.policyId, 'retire');
     const now = new Date();
-    const moved = await db.policy.updateMany({
-      where: { id: policy.id, status: { in: [...TRANSITIONS.retire.from] } },
-      data: { status: TRANSITIONS.retire.to, retiredAt: now, updatedAt: now },
-    });
-    if (moved.count === 0) throw conflictOf(policy.id, policy.status, 'retire');
+    await movePolicy(db, policy, 'retire', now, { retiredAt: now });
     const out = renderPolicy(await findPolicy(db, policy.id));
     await recordChange(tx, {
       ...who,

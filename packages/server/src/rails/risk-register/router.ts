@@ -7,22 +7,14 @@ import * as register from './service.ts';
 export function riskRegisterHandlers({ db }: RailDeps) {
   const { prisma } = db;
   const riskRoutes = serveResource(db, riskRegisterRisks, register.riskStore);
-  const treatmentRoutes = serveResource(db, riskTreatments, register.treatmentStore);
   return initServer().router(contract.risk_register, {
     risks: {
       ...riskRoutes,
       // Inline treatments are written in the same transaction as the risk.
       create: async ({ body, res }) => ({ status: 201, body: await register.createRisk(prisma, actor(res), body) }),
     },
-    treatments: {
-      ...treatmentRoutes,
-      create: async ({ body, res }) => ({ status: 201, body: await register.createTreatment(prisma, actor(res), body) }),
-      // Implementing recomputes the risk's residual in the same transaction.
-      implement: async ({ params, body, res }) => ({
-        status: 200,
-        body: await register.implementTreatment(prisma, actor(res), params.id, body?.reason),
-      }),
-    },
+    // Implementing recomputes the risk's residual in the same transaction (the store's implement step).
+    treatments: serveResource(db, riskTreatments, register.treatmentStore),
     scores: {
       list: async ({ query, res }) => ({ status: 200, body: await register.listScores(prisma, tenantOf(res).tenantId, query) }),
       history: async ({ params, res }) => ({

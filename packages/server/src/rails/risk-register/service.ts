@@ -2,7 +2,6 @@ import {
   type CreateRiskBody,
   type CreateRiskReviewBody,
   type CreateRiskSignOffBody,
-  type CreateRiskTreatmentBody,
   type Risk,
   type RiskHeatmap,
   type RiskReview,
@@ -19,7 +18,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
   RiskReview as ReviewRow,
   RiskRegisterRisk as RiskRow,
@@ -29,6 +28,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
  * The risk register: risks on a 5x5 likelihood x impact matrix whose residual values the service
@@ -36,7 +36,6 @@ import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
  * and the accountable owner's sign-off. The risk rail's views (rails/risk/service.ts) read the same rows.
  */
 
-const iso = (d: Date) => d.toISOString();
 const DAY_MS = 86_400_000;
 export const DEFAULT_REVIEW_EVERY_DAYS = 90;
 
@@ -120,7 +119,7 @@ export function renderRisk(r: RiskRow): RiskOut {
     residualRating: residual.rating,
     status: r.status as RiskOut['status'],
     reviewEveryDays: r.reviewEveryDays,
-    lastReviewedAt: r.lastReviewedAt ? iso(r.lastReviewedAt) : null,
+    lastReviewedAt: isoOrNull(r.lastReviewedAt),
     nextReviewAt: iso(r.nextReviewAt),
     createdBy: r.createdBy,
     createdAt: iso(r.createdAt),
@@ -139,7 +138,7 @@ export function renderTreatment(t: TreatmentRow): TreatmentOut {
     impactReduction: t.impactReduction,
     controlIds: t.controlIds ?? [],
     status: t.status as TreatmentOut['status'],
-    implementedAt: t.implementedAt ? iso(t.implementedAt) : null,
+    implementedAt: isoOrNull(t.implementedAt),
     createdBy: t.createdBy,
     createdAt: iso(t.createdAt),
     updatedAt: iso(t.updatedAt),
@@ -178,7 +177,7 @@ const renderSignOff = (s: SignOffRow): z.infer<typeof RiskSignOff> => {
 
 // ---------------------------------------------------------------- lookups
 
-export const riskNotFound = (id: string) => new ApiError('not_found', `Risk ${id} was not found.`);
+export const riskNotFound = (id: string) => notFound('Risk', id);
 
 async function findRisk(db: Tx, tenantId: string, id: string): Promise<RiskRow> {
   const row = await scopeToTenant(db, tenantId).riskRegisterRisk.findFirst({ where: { id } });
@@ -195,16 +194,8 @@ async function requirePerson(
   active: boolean,
 ): Promise<{ id: string; status: string }> {
   const person = await scopeToTenant(db, tenantId).stakeholderUser.findFirst({ where: { id }, select: { id: true, status: true } });
-  if (!person) {
-    throw new ApiError('validation_failed', `Person ${id} is not in /v1/stakeholders/users of this tenant.`, [
-      { field, issue: 'invalid_value', message: 'unknown person' },
-    ]);
-  }
-  if (active && person.status !== 'active') {
-    throw new ApiError('validation_failed', `Person ${id} is ${person.status}: an accountable owner must be active.`, [
-      { field, issue: 'invalid_value', message: 'inactive person' },
-    ]);
-  }
+  if (!person) throw invalid(field, `Person ${id} is not in /v1/stakeholders/users of this tenant.`);
+  if (active && person.status !== 'active') throw invalid(field, `Person ${id} is ${person.status}: an accountable owner must be active.`);
   return person;
 }
 
@@ -302,101 +293,58 @@ export async function createRisk(prisma: Prisma, who: Actor, body: CreateRisk): 
 export const treatmentStore: Store<typeof riskTreatments> = {
   model: 'riskTreatment',
   render: renderTreatment,
+  // A treatment of a risk of the tenant (404) that is not closed (409); `planned`.
+  create: async ({ db, who, body }) => {
+    const { riskId, ...t } = body;
+    const risk = await findRisk(db, who.tenantId, riskId);
+    if (risk.status === 'closed') throw closedConflict(risk, 'planning a treatment');
+    return { ...treatmentData(t), riskId, status: 'planned', createdBy: who.actor };
+  },
+  auditData: (t) => ({ riskId: t.riskId, type: t.type, likelihoodReduction: t.likelihoodReduction, impactReduction: t.impactReduction }),
+  transitions: {
+    /**
+     * `planned` -> `implemented`, and the risk's residual recomputed with this treatment applied
+     * last (it is the newest implemented); the risk becomes `treated` (from `open`, or from
+     * `accepted` when the residual moved). The guard writes the residual, with the treatment's row
+     * locked and its status update following in the same transaction, and gives the audit event
+     * the scores before and after.
+     */
+    implement: {
+      set: (_row, now) => ({ implementedAt: now }),
+      guard: async ({ tx, who, row }) => {
+        const current = row as TreatmentRow;
+        const refuse = (message: string) =>
+          new ApiError('conflict', message, [{ field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` }]);
+        if (current.type === 'accept') {
+          throw refuse(
+            `Treatment ${current.id} is planned, but an accept treatment is implemented by the accountable owner's sign-off (POST /v1/risk-register/sign-off), not here.`,
+          );
+        }
+        const risk = await findRisk(tx, who.tenantId, current.riskId);
+        if (risk.status === 'closed') throw refuse(`Treatment ${current.id} is planned, but its risk ${risk.id} is closed (final).`);
+        const implemented = await scopeToTenant(tx, who.tenantId).riskTreatment.findMany({
+          where: { riskId: risk.id, status: 'implemented' },
+        });
+        const before = residualOf(risk.inherentLikelihood, risk.inherentImpact, implemented);
+        const [l, i] = applyTreatment(before.likelihood, before.impact, current);
+        const moved = l * i !== risk.residualLikelihood * risk.residualImpact;
+        const riskStatus = risk.status === 'open' || (risk.status === 'accepted' && moved) ? 'treated' : risk.status;
+        await writeResidual(tx, who.tenantId, risk.id, l, i, riskStatus, new Date());
+        return {
+          riskId: risk.id,
+          residualScoreBefore: risk.residualLikelihood * risk.residualImpact,
+          residualScoreAfter: l * i,
+          riskStatus,
+        };
+      },
+    },
+  },
 };
 
-/** Plans a treatment of a risk that is not closed. */
-export async function createTreatment(prisma: Prisma, who: Actor, body: z.infer<typeof CreateRiskTreatmentBody>): Promise<TreatmentOut> {
-  const { riskId, ...t } = body;
-  const risk = await findRisk(prisma, who.tenantId, riskId);
-  if (risk.status === 'closed') throw closedConflict(risk, 'planning a treatment');
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const row = await tx.riskTreatment.create({
-      data: {
-        ...treatmentData(t),
-        id: newId('rtr'),
-        tenantId: who.tenantId,
-        riskId,
-        status: 'planned',
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    const out = renderTreatment(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'treatment.created',
-      resourceType: 'svc.risk_register.treatment',
-      resourceId: row.id,
-      data: { riskId, type: out.type, likelihoodReduction: out.likelihoodReduction, impactReduction: out.impactReduction },
-      resource: out,
-    });
-    return out;
-  });
-}
-
-/** The residual of the risk from its implemented treatments, written to the risk row; returns before and after. */
-async function recomputeResidual(tx: Tx, tenantId: string, risk: RiskRow, now: Date, nextStatus: (moved: boolean) => string | undefined) {
-  const implemented = await scopeToTenant(tx, tenantId).riskTreatment.findMany({ where: { riskId: risk.id, status: 'implemented' } });
-  const r = residualOf(risk.inherentLikelihood, risk.inherentImpact, implemented);
-  const before = point(risk.residualLikelihood, risk.residualImpact);
-  const after = point(r.likelihood, r.impact);
-  const status = nextStatus(after.score !== before.score);
+async function writeResidual(tx: Tx, tenantId: string, riskId: string, l: number, i: number, status: string, now: Date) {
   await scopeToTenant(tx, tenantId).riskRegisterRisk.updateMany({
-    where: { id: risk.id },
-    data: { residualLikelihood: r.likelihood, residualImpact: r.impact, updatedAt: now, ...(status ? { status } : {}) },
-  });
-  return { before, after, implemented, status: status ?? risk.status };
-}
-
-/**
- * `planned` -> `implemented`, and the risk's residual recomputed from its implemented treatments.
- * The risk becomes `treated` (from `open`, or from `accepted` when the residual moved).
- */
-export async function implementTreatment(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<TreatmentOut> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const current = await db.riskTreatment.findFirst({ where: { id } });
-    if (!current) throw new ApiError('not_found', `Treatment ${id} was not found.`);
-    const conflict = (message: string) =>
-      new ApiError('conflict', message, [{ field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` }]);
-    if (current.status !== 'planned') throw conflict(`Treatment ${id} is ${current.status}; implement is allowed from planned.`);
-    if (current.type === 'accept') {
-      throw conflict(
-        `Treatment ${id} is planned, but an accept treatment is implemented by the accountable owner's sign-off (POST /v1/risk-register/sign-off), not here.`,
-      );
-    }
-    const risk = await findRisk(tx, who.tenantId, current.riskId);
-    if (risk.status === 'closed') throw conflict(`Treatment ${id} is planned, but its risk ${risk.id} is closed (final).`);
-    const now = new Date();
-    const moved = await db.riskTreatment.updateMany({
-      where: { id, status: 'planned' },
-      data: { status: 'implemented', implementedAt: now, updatedAt: now },
-    });
-    if (moved.count === 0) throw conflict(`Treatment ${id} changed meanwhile; implement is allowed from planned.`);
-    const { before, after, status } = await recomputeResidual(tx, who.tenantId, risk, now, (changed) =>
-      risk.status === 'open' || (risk.status === 'accepted' && changed) ? 'treated' : undefined,
-    );
-    const row = (await db.riskTreatment.findFirst({ where: { id } })) as TreatmentRow;
-    const out = renderTreatment(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'treatment.implemented',
-      resourceType: 'svc.risk_register.treatment',
-      resourceId: id,
-      data: {
-        from: 'planned',
-        to: 'implemented',
-        ...(reason ? { reason } : {}),
-        riskId: risk.id,
-        residualScoreBefore: before.score,
-        residualScoreAfter: after.score,
-        riskStatus: status,
-      },
-      resource: out,
-    });
-    return out;
+    where: { id: riskId },
+    data: { residualLikelihood: l, residualImpact: i, status, updatedAt: now },
   });
 }
 
@@ -591,7 +539,7 @@ export async function reviewsDue(
         title: r.title,
         ownerId: r.ownerId,
         reviewEveryDays: r.reviewEveryDays,
-        lastReviewedAt: r.lastReviewedAt ? iso(r.lastReviewedAt) : null,
+        lastReviewedAt: isoOrNull(r.lastReviewedAt),
         nextReviewAt: iso(r.nextReviewAt),
         overdue: late > 0,
         daysOverdue: late > 0 ? Math.floor(late / DAY_MS) : 0,
@@ -624,15 +572,15 @@ export async function signOff(
     const db = scopeToTenant(tx, who.tenantId);
     const risk = await findRisk(tx, who.tenantId, body.riskId);
     await requirePerson(tx, who.tenantId, 'signerId', body.signerId, false);
-    const stateConflict = (message: string) =>
+    const refuse = (message: string) =>
       new ApiError('conflict', message, [{ field: 'riskId', issue: 'invalid_value', message: `current state: ${risk.status}` }]);
     if (risk.status === 'closed' || risk.status === 'accepted') {
-      throw stateConflict(
+      throw refuse(
         `Risk ${risk.id} is ${risk.status}; a sign-off is allowed from open or treated${risk.status === 'accepted' ? ' (it is already signed off at its current residual)' : ''}.`,
       );
     }
     if (!risk.ownerId) {
-      throw stateConflict(`Risk ${risk.id} has no accountable owner (ownerId); only an accountable owner can sign a risk off.`);
+      throw refuse(`Risk ${risk.id} has no accountable owner (ownerId); only an accountable owner can sign a risk off.`);
     }
     if (risk.ownerId !== body.signerId) {
       throw new ApiError(
@@ -643,7 +591,7 @@ export async function signOff(
     }
     const owner = await db.stakeholderUser.findFirst({ where: { id: risk.ownerId }, select: { status: true } });
     if (owner?.status !== 'active') {
-      throw stateConflict(
+      throw refuse(
         `The accountable owner ${risk.ownerId} of risk ${risk.id} is ${owner?.status ?? 'gone'}; an inactive person cannot sign off.`,
       );
     }
@@ -652,7 +600,9 @@ export async function signOff(
       where: { riskId: risk.id, type: 'accept', status: 'planned' },
       data: { status: 'implemented', implementedAt: now, updatedAt: now },
     });
-    const { after, implemented } = await recomputeResidual(tx, who.tenantId, risk, now, () => 'accepted');
+    const implemented = await db.riskTreatment.findMany({ where: { riskId: risk.id, status: 'implemented' } });
+    const after = residualOf(risk.inherentLikelihood, risk.inherentImpact, implemented);
+    await writeResidual(tx, who.tenantId, risk.id, after.likelihood, after.impact, 'accepted', now);
     const row = await tx.riskSignOff.create({
       data: {
         id: newId('rso'),
