@@ -400,6 +400,55 @@ describe('dsar: export and redact', () => {
   });
 });
 
+describe('dsar: writes in one transaction, replayed by their Idempotency-Key', () => {
+  it('a redaction and its packet version commit together, audited once; a replay returns it and adds no version', async () => {
+    const u = await createTenant(ts, { tier: 'growth', rateLimitPerSecond: 1000 });
+    await store({}, u);
+    const r = await receive({ subject: { name: 'Jana Novak', email: 'jana@example.com' } }, u);
+    await verify(r.id, u);
+    const v1 = await u.call('POST', '/v1/dsar/export', { body: { requestId: r.id } });
+    expect(v1.status, JSON.stringify(v1.body)).toBe(201);
+    const body = { exportId: v1.body.id, redactions: [{ path: '/request/subject/email', reason: 'security' }] };
+    const headers = { 'idempotency-key': `redact-${r.id}` };
+    const red = await u.call('POST', '/v1/dsar/redact', { body, headers });
+    expect(red.status, JSON.stringify(red.body)).toBe(201);
+    const again = await u.call('POST', '/v1/dsar/redact', { body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(red.body);
+    const versions = (await u.call('GET', `/v1/dsar/export?requestId=${r.id}`)).body.data;
+    expect(versions.map((e: Json) => [e.version, e.redactionId])).toEqual([
+      [2, red.body.id],
+      [1, null],
+    ]);
+    expect(versions[0]).toMatchObject({ id: red.body.resultExportId, parentExportId: v1.body.id, sha256: red.body.sha256After });
+    expect(versions[0].packet.request.subject.email).toBe('[REDACTED: security]');
+    const events = (await u.call('POST', '/v1/audit-trail/query', { body: { resourceId: red.body.id, limit: 50 } })).body.data;
+    expect(events.map((e: Json) => [e.action, e.data])).toEqual([
+      [
+        'dsar.redacted',
+        { requestId: r.id, sourceExportId: v1.body.id, resultExportId: red.body.resultExportId, version: 2, reasons: ['security'] },
+      ],
+    ]);
+  });
+
+  it('a transition checks the state before its own rules: a closed request is 409 with or without a reason, an unknown one 404', async () => {
+    const r = await receive({});
+    expect((await t.call('POST', `/v1/dsar/requests/${r.id}/reject`, { body: { reason: 'Unfounded.' } })).status).toBe(200);
+    const noReason = expectEnvelope(await t.call('POST', `/v1/dsar/requests/${r.id}/reject`, { body: {} }), 409, 'conflict');
+    expect(noReason.message).toContain('rejected');
+    expectEnvelope(await t.call('POST', `/v1/dsar/requests/${r.id}/fulfill`, { body: {} }), 409, 'conflict');
+    const unknown = 'dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+    expectEnvelope(await t.call('POST', `/v1/dsar/requests/${unknown}/reject`, { body: {} }), 404, 'not_found');
+    expectEnvelope(await t.call('POST', `/v1/dsar/requests/${unknown}/fulfill`, { body: {} }), 404, 'not_found');
+    const events = (await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: r.id, limit: 50 } })).body.data;
+    expect(events.map((e: Json) => [e.action, e.data])).toEqual([
+      ['dsar.rejected', { from: 'received', to: 'rejected', reason: 'Unfounded.' }],
+      ['dsar.received', expect.objectContaining({ regime: 'gdpr', kind: 'access' })],
+    ]);
+  });
+});
+
 describe('dsar: SLA', () => {
   it('on_time, at_risk (within 7 days) and overdue at a given moment, per regime and regulator, against the extended date', async () => {
     const u = await createTenant(ts, { tier: 'growth', rateLimitPerSecond: 1000 });

@@ -242,6 +242,62 @@ describe('custodians', () => {
   });
 });
 
+describe('writes and their preservation-log entries', () => {
+  it('each change is audited and logged once in its transaction, with the key and correlation id of its request; a replay adds nothing', async () => {
+    const headers = { 'idempotency-key': `hold-${Date.now()}`, 'x-correlation-id': 'corr-hold-create' };
+    const body = { matter: 'Replayed matter', criteria: { types: ['policy'] } };
+    const first = await t.call('POST', `${H}/holds`, { body, headers });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await t.call('POST', `${H}/holds`, { body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const h = first.body as { id: string };
+
+    const c = await t.call('POST', `${H}/custodians`, {
+      body: { holdId: h.id, name: 'Rui Costa' },
+      headers: { 'x-correlation-id': 'corr-custodian' },
+    });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    expect(c.body.noticeSentAt).toBe(c.body.createdAt);
+    const ack = await t.call('POST', `${H}/custodians/${c.body.id}/acknowledge`, {
+      body: { reason: 'Signed the notice.' },
+      headers: { 'x-correlation-id': 'corr-ack' },
+    });
+    expect(ack.status, JSON.stringify(ack.body)).toBe(200);
+    // The state comes first: a released hold is 409 with or without a reason, an unknown one 404.
+    const released = await t.call('POST', `${H}/holds/${h.id}/release`, {
+      body: { reason: 'Closed.' },
+      headers: { 'x-correlation-id': 'corr-release' },
+    });
+    expect(released.status, JSON.stringify(released.body)).toBe(200);
+    expectEnvelope(await t.call('POST', `${H}/holds/${h.id}/release`, { body: {} }), 409, 'conflict');
+    expectEnvelope(await t.call('POST', `${H}/holds/lhd_01JD3Z8W2M6Q4X9V7K5T1B0N3R/release`, { body: {} }), 404, 'not_found');
+
+    const entries = await log(t, h.id);
+    expect(entries.map((e) => [e.event, e.targetId, e.detail.correlationId])).toEqual([
+      ['hold_created', h.id, 'corr-hold-create'],
+      ['custodian_notified', c.body.id, 'corr-custodian'],
+      ['custodian_acknowledged', c.body.id, 'corr-ack'],
+      ['hold_released', h.id, 'corr-release'],
+    ]);
+    for (const e of entries) expect(e.actor).toMatch(/^key_/);
+
+    const audited = async (id: string) =>
+      (await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: id, limit: 50 } })).body.data.map(
+        (e: { action: string; data: unknown }) => [e.action, e.data],
+      );
+    expect(await audited(h.id)).toEqual([
+      ['legal_hold.released', { from: 'active', to: 'released', reason: 'Closed.' }],
+      ['legal_hold.created', { matter: 'Replayed matter', records: 0, criteria: { types: ['policy'] } }],
+    ]);
+    expect(await audited(c.body.id)).toEqual([
+      ['custodian.acknowledged', { from: 'notified', to: 'acknowledged', reason: 'Signed the notice.' }],
+      ['custodian.notified', { holdId: h.id, name: 'Rui Costa' }],
+    ]);
+  });
+});
+
 describe('ediscovery', () => {
   it('exports the held records with per-record SHA-256 and a manifest hash that recompute', async () => {
     const a = await risk(t, 'Exported risk A', 'privacy');

@@ -6,32 +6,27 @@ import * as dsar from './service.ts';
 
 export function dsarHandlers({ db }: RailDeps) {
   const { prisma } = db;
-  const requestRoutes = serveResource(db, dsarRequests, dsar.requestStore);
-  const itemRoutes = serveResource(db, fulfillmentItems, dsar.itemStore);
-  const redactionRoutes = serveResource(db, dsarRedactions, dsar.redactionStore);
   return initServer().router(contract.dsar, {
     requests: {
-      ...requestRoutes,
-      // The lifecycle's checks (open items, a rejection's reason) run in the transition's transaction.
-      fulfill: async ({ params, body, res }) => ({
-        status: 200,
-        body: await dsar.transitionRequest(prisma, actor(res), params.id, 'fulfill', body?.reason),
-      }),
+      ...serveResource(db, dsarRequests, dsar.requestStore),
+      // A rejection's required reason is stored on the request: a kit transition's hooks do not see it.
       reject: async ({ params, body, res }) => ({
         status: 200,
-        body: await dsar.transitionRequest(prisma, actor(res), params.id, 'reject', body?.reason),
+        body: await dsar.rejectRequest(prisma, actor(res), params.id, body?.reason),
       }),
       extend: async ({ params, body, res }) => ({ status: 200, body: await dsar.extendRequest(prisma, actor(res), params.id, body) }),
     },
     verify: async ({ body, res }) => ({ status: 200, body: await dsar.verifyRequest(prisma, actor(res), body) }),
+    // Not a sub-resource of the rail in the catalogue: the kit cannot declare it.
     stores: {
       list: async ({ query, res }) => ({ status: 200, body: await dsar.listStores(prisma, tenantOf(res).tenantId, query) }),
       create: async ({ body, res }) => ({ status: 201, body: await dsar.createStore(prisma, actor(res), body) }),
       get: async ({ params, res }) => ({ status: 200, body: await dsar.getStore(prisma, tenantOf(res).tenantId, params.id) }),
     },
     fulfillment: {
-      ...itemRoutes,
+      ...serveResource(db, fulfillmentItems, dsar.itemStore),
       start: async ({ body, res }) => ({ status: 201, body: await dsar.startFulfillment(prisma, actor(res), body.requestId) }),
+      // Closing takes notes and records, a body the kit's transitions do not have.
       complete: async ({ params, body, res }) => ({
         status: 200,
         body: await dsar.closeItem(prisma, actor(res), params.id, 'complete', body),
@@ -46,11 +41,7 @@ export function dsarHandlers({ db }: RailDeps) {
       }),
     },
     export: serveResource(db, dsarExports, dsar.exportStore),
-    redact: {
-      ...redactionRoutes,
-      // The new packet version and the redaction record are written in one transaction.
-      create: async ({ body, res }) => ({ status: 201, body: await dsar.createRedaction(prisma, actor(res), body) }),
-    },
+    redact: serveResource(db, dsarRedactions, dsar.redactionStore),
     sla: async ({ query, res }) => ({ status: 200, body: await dsar.sla(prisma, tenantOf(res).tenantId, query) }),
   });
 }

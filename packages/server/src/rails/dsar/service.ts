@@ -17,15 +17,18 @@ import {
   type DsarSla,
   type dsarExports,
   type dsarRedactions,
-  type dsarRequests,
+  dsarRequests,
   type ExtendDsarRequestBody,
+  fulfillmentItems,
   type VerifyDsarBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
+import { findRow, tableOf, updateRowIf } from '../../db/rows.ts';
+import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   DsarExport as ExportRow,
   DsarFulfillmentItem as ItemRow,
@@ -37,28 +40,28 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, kindsOf, requestClocks, rulesFor } from './clocks.ts';
 
 /**
  * The dsar rail's behaviour: requests whose dates are computed from receipt by the rules data
- * (dsar-clocks.ts), identity verification, fulfillment across the declared data stores, the
- * response packet (hashed, versioned), its redactions, and the SLA view. Every write runs in one
- * transaction with its audit event and webhook outbox rows (recordChange).
+ * (clocks.ts), identity verification, fulfillment across the declared data stores, the response
+ * packet (hashed, versioned), its redactions, and the SLA view. Requests, fulfillment items,
+ * packets and redactions are the kit's (rails/dsar/router.ts) with the stores below; the changes
+ * the kit cannot say (a rejection's stored reason, extension, verification, the start of
+ * fulfillment, the closing of an item with its notes and records) are written out here, reading
+ * the row FOR UPDATE as the kit does. Every write runs in one transaction with its audit event
+ * and webhook outbox rows (recordChange).
  */
 
-const iso = (d: Date | string) => new Date(d).toISOString();
-const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
 const CLOCK_SKEW_MS = 5_000;
 
 type RequestOut = z.infer<typeof DsarRequest>;
 type ItemOut = z.infer<typeof DsarFulfillmentItem>;
 type VerificationRecord = RequestOut['verifications'][number];
 type RecordRef = { type: string; id: string };
-type Scoped = ReturnType<typeof scopeToTenant<Tx>>;
 
 const OPEN: readonly string[] = DSAR_OPEN_STATUSES;
-const REQUEST_OBJECT = 'svc.dsar.request';
-const ITEM_OBJECT = 'svc.dsar.fulfillment_item';
 
 // ---------------------------------------------------------------- requests
 
@@ -68,7 +71,7 @@ export function renderRequest(r: RequestRow): RequestOut {
   const c = requestClocks({ regime, kind, receivedAt: new Date(r.receivedAt), extendedAt: r.extendedAt ? new Date(r.extendedAt) : null });
   const ext = c.rules.extension;
   return {
-    object: REQUEST_OBJECT,
+    object: 'svc.dsar.request',
     id: r.id,
     regime,
     kind,
@@ -115,30 +118,16 @@ export function renderRequest(r: RequestRow): RequestOut {
 
 /** 422 unless `at` lies between `notBefore` and now (with a few seconds of clock slack). */
 function checkMoment(field: string, at: Date, notBefore?: { at: Date; what: string }): void {
-  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) {
-    throw new ApiError('validation_failed', `${field} is in the future.`, [{ field, issue: 'invalid_value', message: 'in the future' }]);
-  }
-  if (notBefore && at < notBefore.at) {
-    throw new ApiError('validation_failed', `${field} is before ${notBefore.what}.`, [
-      { field, issue: 'invalid_value', message: `before ${notBefore.what}` },
-    ]);
-  }
+  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid(field, `${field} is in the future.`);
+  if (notBefore && at < notBefore.at) throw invalid(field, `${field} is before ${notBefore.what}.`);
 }
-
-const stateConflict = (id: string, state: string, verb: string, from: readonly string[]) =>
-  new ApiError('conflict', `Request ${id} is ${state}; ${verb} is allowed from ${from.join(', ')}.`, [
-    { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
-  ]);
 
 export const requestStore: Store<typeof dsarRequests> = {
   model: 'dsarRequest',
   render: renderRequest,
   create: async ({ who, body }) => {
     if (!rulesFor(body.regime, body.kind)) {
-      const kinds = kindsOf(body.regime);
-      throw new ApiError('validation_failed', `${body.regime} grants no ${body.kind} request; it grants ${kinds.join(', ')}.`, [
-        { field: 'kind', issue: 'invalid_value', message: `one of ${kinds.join(', ')}` },
-      ]);
+      throw invalid('kind', `${body.regime} grants no ${body.kind} request; it grants ${kindsOf(body.regime).join(', ')}.`);
     }
     const receivedAt = body.receivedAt ? new Date(body.receivedAt) : new Date();
     checkMoment('receivedAt', receivedAt);
@@ -156,90 +145,62 @@ export const requestStore: Store<typeof dsarRequests> = {
     };
   },
   auditData: (r) => ({ regime: r.regime, kind: r.kind, receivedAt: r.receivedAt, dueDate: r.dueDate }),
+  transitions: {
+    // `in_progress` -> `fulfilled` once every fulfillment item is closed (409 naming the open ones).
+    fulfill: {
+      set: (_row, now) => ({ fulfilledAt: now }),
+      guard: async ({ tx, who, row }) => {
+        const { id } = row as RequestRow;
+        const open = await scopeToTenant(tx, who.tenantId).dsarFulfillmentItem.findMany({
+          where: { requestId: id, status: 'pending' },
+          orderBy: { id: 'asc' },
+        });
+        if (open.length > 0) {
+          throw new ApiError(
+            'conflict',
+            `Request ${id} has ${open.length} open fulfillment item(s): ${open.map((i) => `${i.id} (${i.storeName})`).join(', ')}; close each first.`,
+            open.map((i) => ({ field: 'items', issue: 'invalid_value', message: `${i.id} is pending` })),
+          );
+        }
+      },
+    },
+  },
 };
 
-const requestNotFound = (id: string) => new ApiError('not_found', `Request ${id} was not found.`);
-
-async function findRequest(db: Scoped, id: string): Promise<RequestRow> {
-  const row = await db.dsarRequest.findFirst({ where: { id } });
-  if (!row) throw requestNotFound(id);
-  return row;
+/**
+ * The request a hand-written change works on, read FOR UPDATE in its transaction as the kit reads
+ * a transition's row: 404 when it is not the tenant's, 409 naming its state unless it is one of
+ * `from`. `save` writes the change on it and records it (audit event, webhook) with the record.
+ */
+async function lockRequest(prisma: Prisma, tx: Tx, who: Actor, id: string, verb: string, from: readonly string[]) {
+  const sql = sqlOf(tx);
+  const table = tableOf(prisma, 'dsarRequest');
+  const row = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as RequestRow | undefined;
+  if (!row) throw notFound('Request', id);
+  if (!from.includes(row.status)) throw stateConflict('Request', id, row.status, verb, from);
+  const save = async (data: Record<string, unknown>, action: string, auditData: (saved: RequestOut) => Record<string, unknown>) => {
+    const key = { tenantId: who.tenantId, id, field: 'status', allowed: [row.status] };
+    const saved = renderRequest((await updateRowIf(sql, table, key, { ...data, updatedAt: new Date() })) as RequestRow);
+    await recordChange(tx, { ...who, action, resourceType: dsarRequests.object, resourceId: id, data: auditData(saved), resource: saved });
+    return saved;
+  };
+  return { row, save };
 }
 
 /**
- * Writes the request only if its status is still one of `from` (and, when given, the extra
- * conditions hold): a concurrent change makes this one a 409.
+ * `received` or `verified` -> `rejected`, with the reason, required (422 after the 404 and the
+ * 409, in the kit's order) and kept on the request: a kit transition's hooks do not see it.
  */
-async function saveRequest(db: Scoped, row: RequestRow, from: readonly string[], data: Record<string, unknown>): Promise<RequestRow> {
-  const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
-  const res = await db.dsarRequest.updateMany({
-    where: { id: row.id, status: { in: [...from] }, updatedAt: row.updatedAt },
-    data: { ...data, updatedAt },
-  });
-  if (res.count === 0) throw new ApiError('conflict', `Request ${row.id} changed meanwhile; read it again and retry.`);
-  return (await db.dsarRequest.findFirst({ where: { id: row.id } })) as RequestRow;
-}
-
-async function audit(
-  tx: Tx,
-  who: Actor,
-  action: string,
-  resourceType: string,
-  resourceId: string,
-  data: Record<string, unknown>,
-  resource: unknown,
-) {
-  await recordChange(tx, { ...who, action, resourceType, resourceId, data, resource });
-}
-
-/** `fulfill` and `reject`: the kit's transitions with the rail's checks (state first, then the rule). */
-export async function transitionRequest(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  verb: 'fulfill' | 'reject',
-  reason: string | undefined,
-): Promise<RequestOut> {
-  const from = verb === 'fulfill' ? ['in_progress'] : ['received', 'verified'];
+export async function rejectRequest(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<RequestOut> {
+  const { from, to } = dsarRequests.spec.transitions!.reject;
   return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await findRequest(db, id);
-    if (!from.includes(row.status)) throw stateConflict(id, row.status, verb, from);
-    const now = new Date();
-    let data: Record<string, unknown>;
-    if (verb === 'fulfill') {
-      const open = await db.dsarFulfillmentItem.findMany({ where: { requestId: id, status: 'pending' }, orderBy: { id: 'asc' } });
-      if (open.length > 0) {
-        throw new ApiError(
-          'conflict',
-          `Request ${id} has ${open.length} open fulfillment item(s): ${open.map((i) => `${i.id} (${i.storeName})`).join(', ')}; close each first.`,
-          open.map((i) => ({ field: 'items', issue: 'invalid_value', message: `${i.id} is pending` })),
-        );
-      }
-      data = { status: 'fulfilled', fulfilledAt: now };
-    } else {
-      if (!reason) {
-        throw new ApiError('validation_failed', 'A rejection needs a reason.', [
-          { field: 'reason', issue: 'missing', message: 'required' },
-        ]);
-      }
-      data = { status: 'rejected', rejectedAt: now, rejectionReason: reason };
-    }
-    const saved = renderRequest(await saveRequest(db, row, from, data));
-    await audit(
-      tx,
-      who,
-      verb === 'fulfill' ? 'dsar.fulfilled' : 'dsar.rejected',
-      REQUEST_OBJECT,
-      id,
-      {
-        from: row.status,
-        to: saved.status,
-        ...(reason ? { reason } : {}),
-      },
-      saved,
-    );
-    return saved;
+    const { row, save } = await lockRequest(prisma, tx, who, id, 'reject', from);
+    if (!reason) throw invalid('reason', 'A rejection needs a reason.', 'missing');
+    return save({ status: to, rejectedAt: new Date(), rejectionReason: reason }, dsarRequests.actions.reject as string, () => ({
+      from: row.status,
+      to,
+      reason,
+    }));
   });
 }
 
@@ -250,9 +211,7 @@ export async function extendRequest(
   body: z.infer<typeof ExtendDsarRequestBody>,
 ): Promise<RequestOut> {
   return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await findRequest(db, id);
-    if (!OPEN.includes(row.status)) throw stateConflict(id, row.status, 'extend', OPEN);
+    const { row, save } = await lockRequest(prisma, tx, who, id, 'extend', OPEN);
     const current = renderRequest(row);
     const rule = rulesFor(current.regime, current.kind)?.extension ?? null;
     if (!rule) {
@@ -280,37 +239,24 @@ export async function extendRequest(
     const noticeSentAt = body.noticeSentAt ? new Date(body.noticeSentAt) : extendedAt;
     checkMoment('noticeSentAt', noticeSentAt, { at: receivedAt, what: 'receivedAt' });
     if (noticeSentAt > endOfDate(current.dueDate)) {
-      throw new ApiError(
-        'validation_failed',
-        `The notice of the extension must reach the subject by ${current.dueDate} (${rule.notice.source}).`,
-        [{ field: 'noticeSentAt', issue: 'invalid_value', message: `after ${current.dueDate}` }],
-      );
+      throw invalid('noticeSentAt', `The notice of the extension must reach the subject by ${current.dueDate} (${rule.notice.source}).`);
     }
-    const saved = renderRequest(await saveRequest(db, row, OPEN, { extendedAt, extensionReason: body.reason, noticeSentAt }));
-    await audit(
-      tx,
-      who,
-      'dsar.extended',
-      REQUEST_OBJECT,
-      id,
-      {
-        reason: body.reason,
-        dueDate: saved.dueDate,
-        extendedDueDate: saved.extendedDueDate,
-        noticeSendBy: saved.extension.notice?.sendBy ?? null,
-        noticeSentAt: saved.extension.notice?.sentAt ?? null,
-      },
-      saved,
-    );
-    return saved;
+    return save({ extendedAt, extensionReason: body.reason, noticeSentAt }, 'dsar.extended', (saved) => ({
+      reason: body.reason,
+      dueDate: saved.dueDate,
+      extendedDueDate: saved.extendedDueDate,
+      noticeSendBy: saved.extension.notice?.sendBy ?? null,
+      noticeSentAt: saved.extension.notice?.sentAt ?? null,
+    }));
   });
 }
 
+// ---------------------------------------------------------------- verification
+
+/** Records an identity check: `passed` moves a `received` request to `verified`, `failed` is kept only. */
 export async function verifyRequest(prisma: Prisma, who: Actor, body: z.infer<typeof VerifyDsarBody>): Promise<RequestOut> {
   return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await findRequest(db, body.requestId);
-    if (row.status !== 'received') throw stateConflict(row.id, row.status, 'verify', ['received']);
+    const { row, save } = await lockRequest(prisma, tx, who, body.requestId, 'verify', ['received']);
     const verifiedAt = body.verifiedAt ? new Date(body.verifiedAt) : new Date();
     checkMoment('verifiedAt', verifiedAt, { at: new Date(row.receivedAt), what: 'receivedAt' });
     const check: VerificationRecord = {
@@ -322,19 +268,11 @@ export async function verifyRequest(prisma: Prisma, who: Actor, body: z.infer<ty
     };
     const verifications = [...((Array.isArray(row.verifications) ? row.verifications : []) as VerificationRecord[]), check];
     const passed = body.outcome === 'passed';
-    const saved = renderRequest(
-      await saveRequest(db, row, ['received'], passed ? { verifications, status: 'verified', verifiedAt } : { verifications }),
-    );
-    await audit(
-      tx,
-      who,
+    return save(
+      passed ? { verifications, status: 'verified', verifiedAt } : { verifications },
       passed ? 'dsar.verified' : 'dsar.verification_failed',
-      REQUEST_OBJECT,
-      row.id,
-      { method: body.method, outcome: body.outcome, ...(passed ? { from: 'received', to: 'verified' } : {}) },
-      saved,
+      () => ({ method: body.method, outcome: body.outcome, ...(passed ? { from: 'received', to: 'verified' } : {}) }),
     );
-    return saved;
   });
 }
 
@@ -362,7 +300,7 @@ export async function listStores(prisma: Prisma, tenantId: string, query: { limi
 
 export async function getStore(prisma: Prisma, tenantId: string, id: string) {
   const row = await scopeToTenant(prisma, tenantId).dsarDataStore.findFirst({ where: { id } });
-  if (!row) throw new ApiError('not_found', `Data store ${id} was not found.`);
+  if (!row) throw notFound('Data store', id);
   return renderStore(row);
 }
 
@@ -382,7 +320,8 @@ export async function createStore(prisma: Prisma, who: Actor, body: z.infer<type
       },
     });
     const out = renderStore(row);
-    await audit(tx, who, 'dsar.store_declared', out.object, out.id, { name: out.name, system: out.system, kind: out.kind }, out);
+    const data = { name: out.name, system: out.system, kind: out.kind };
+    await recordChange(tx, { ...who, action: 'dsar.store_declared', resourceType: out.object, resourceId: out.id, data, resource: out });
     return out;
   });
 }
@@ -390,7 +329,7 @@ export async function createStore(prisma: Prisma, who: Actor, body: z.infer<type
 // ---------------------------------------------------------------- fulfillment
 
 export const renderItem = (i: ItemRow): ItemOut => ({
-  object: ITEM_OBJECT,
+  object: 'svc.dsar.fulfillment_item',
   id: i.id,
   requestId: i.requestId,
   storeId: i.storeId,
@@ -406,13 +345,14 @@ export const renderItem = (i: ItemRow): ItemOut => ({
   updatedAt: iso(i.updatedAt),
 });
 
-export const itemStore = { model: 'dsarFulfillmentItem', render: renderItem } as const;
+/** The kit serves the items' list and get; they are closed by closeItem (their body is not the kit's). */
+export const itemStore: Store<typeof fulfillmentItems> = { model: 'dsarFulfillmentItem', render: renderItem };
 
+/** `verified` -> `in_progress`, with one `pending` item per declared store that holds data of the subject's type. */
 export async function startFulfillment(prisma: Prisma, who: Actor, requestId: string): Promise<z.infer<typeof DsarFulfillment>> {
   return prisma.$transaction(async (tx) => {
+    const { row, save } = await lockRequest(prisma, tx, who, requestId, 'starting fulfillment', ['verified']);
     const db = scopeToTenant(tx, who.tenantId);
-    const row = await findRequest(db, requestId);
-    if (row.status !== 'verified') throw stateConflict(requestId, row.status, 'starting fulfillment', ['verified']);
     const stores = await db.dsarDataStore.findMany({ where: { subjectTypes: { has: row.subjectType } }, orderBy: { id: 'asc' } });
     if (stores.length === 0) {
       throw new ApiError(
@@ -437,32 +377,24 @@ export async function startFulfillment(prisma: Prisma, who: Actor, requestId: st
         updatedAt: now,
       })),
     });
-    const saved = renderRequest(await saveRequest(db, row, ['verified'], { status: 'in_progress', startedAt: now }));
     const items = (await db.dsarFulfillmentItem.findMany({ where: { requestId }, orderBy: { id: 'asc' } })).map(renderItem);
-    await audit(
-      tx,
-      who,
-      'dsar.fulfillment_started',
-      REQUEST_OBJECT,
-      requestId,
-      {
-        from: 'verified',
-        to: 'in_progress',
-        items: items.map((i) => ({ id: i.id, storeId: i.storeId })),
-      },
-      saved,
-    );
+    const saved = await save({ status: 'in_progress', startedAt: now }, 'dsar.fulfillment_started', () => ({
+      from: 'verified',
+      to: 'in_progress',
+      items: items.map((i) => ({ id: i.id, storeId: i.storeId })),
+    }));
     return { object: 'svc.dsar.fulfillment', requestId, status: saved.status, items };
   });
 }
 
-const ITEM_VERBS = {
-  complete: { to: 'done', action: 'dsar.item_completed' },
-  mark_not_found: { to: 'not_found', action: 'dsar.item_not_found' },
-  withhold: { to: 'withheld', action: 'dsar.item_withheld' },
-} as const;
-export type ItemVerb = keyof typeof ITEM_VERBS;
+export type ItemVerb = 'complete' | 'mark_not_found' | 'withhold';
 
+/**
+ * Closes a pending item (the contract's `complete`, `mark_not_found`, `withhold`) with its notes
+ * and the records it touched, while its request is `in_progress`; for an erasure request,
+ * `complete` is refused while the request or a named record is under a legal hold. Written out:
+ * the body is not the kit's transition body. The item is read FOR UPDATE, as the kit does.
+ */
 export async function closeItem(
   prisma: Prisma,
   who: Actor,
@@ -470,56 +402,47 @@ export async function closeItem(
   verb: ItemVerb,
   body: z.infer<typeof CloseFulfillmentItemBody> | undefined,
 ): Promise<ItemOut> {
-  const { to, action } = ITEM_VERBS[verb];
+  const { from, to } = fulfillmentItems.spec.transitions![verb];
+  const table = tableOf(prisma, 'dsarFulfillmentItem');
   try {
     return await prisma.$transaction(async (tx) => {
-      const db = scopeToTenant(tx, who.tenantId);
-      const item = await db.dsarFulfillmentItem.findFirst({ where: { id } });
-      if (!item) throw new ApiError('not_found', `Fulfillment item ${id} was not found.`);
-      if (item.status !== 'pending') {
-        throw new ApiError('conflict', `Fulfillment item ${id} is ${item.status}; ${verb} is allowed from pending.`, [
-          { field: 'status', issue: 'invalid_value', message: `current state: ${item.status}` },
-        ]);
-      }
-      const request = await findRequest(db, item.requestId);
+      const sql = sqlOf(tx);
+      const item = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as ItemRow | undefined;
+      if (!item) throw notFound('Fulfillment item', id);
+      if (!(from as readonly string[]).includes(item.status)) throw stateConflict('Fulfillment item', id, item.status, verb, from);
+      const request = await scopeToTenant(tx, who.tenantId).dsarRequest.findFirst({ where: { id: item.requestId } });
+      if (!request) throw notFound('Request', item.requestId);
       if (request.status !== 'in_progress') {
         throw new ApiError('conflict', `Request ${request.id} is ${request.status}; its items close while it is in_progress.`, [
           { field: 'requestId', issue: 'invalid_value', message: `request is ${request.status}` },
         ]);
       }
       const notes = body?.notes ?? body?.reason ?? null;
-      if (verb === 'withhold' && !notes) {
-        throw new ApiError('validation_failed', 'Withholding needs the ground in `notes` (or `reason`).', [
-          { field: 'notes', issue: 'missing', message: 'required to withhold' },
-        ]);
-      }
+      if (verb === 'withhold' && !notes) throw invalid('notes', 'Withholding needs the ground in `notes` (or `reason`).', 'missing');
       const records = body?.records ?? [];
       if (verb === 'complete' && request.kind === 'erasure') {
         // Erasing data of a held request (or of a held record) would destroy what a hold preserves.
         await assertNotHeld(tx, who.tenantId, [{ type: 'dsar_request', id: request.id }, ...records]);
       }
       const now = new Date();
-      const res = await db.dsarFulfillmentItem.updateMany({
-        where: { id, status: 'pending' },
-        data: { status: to, notes, records, closedAt: now, closedBy: who.actor, updatedAt: now },
-      });
-      if (res.count === 0) throw new ApiError('conflict', `Fulfillment item ${id} changed meanwhile; read it again and retry.`);
-      const out = renderItem((await db.dsarFulfillmentItem.findFirst({ where: { id } })) as ItemRow);
-      await audit(
-        tx,
-        who,
-        action,
-        ITEM_OBJECT,
-        id,
-        {
-          from: 'pending',
+      const key = { tenantId: who.tenantId, id, field: 'status', allowed: from };
+      const out = renderItem(
+        (await updateRowIf(sql, table, key, { status: to, notes, records, closedAt: now, closedBy: who.actor, updatedAt: now })) as ItemRow,
+      );
+      await recordChange(tx, {
+        ...who,
+        action: fulfillmentItems.actions[verb] as string,
+        resourceType: fulfillmentItems.object,
+        resourceId: id,
+        data: {
+          from: item.status,
           to,
           requestId: request.id,
           ...(body?.reason ? { reason: body.reason } : {}),
           ...(records.length ? { records } : {}),
         },
-        out,
-      );
+        resource: out,
+      });
       return out;
     });
   } catch (err) {
@@ -545,7 +468,7 @@ const renderExport = (e: ExportRow): z.infer<typeof DsarExport> => ({
   createdAt: iso(e.createdAt),
 });
 
-async function nextVersion(db: Scoped, requestId: string): Promise<number> {
+async function nextVersion(db: Tx, requestId: string): Promise<number> {
   const agg = await db.dsarExport.aggregate({ where: { requestId }, _max: { version: true } });
   return (agg._max.version ?? 0) + 1;
 }
@@ -612,7 +535,8 @@ export const exportStore: Store<typeof dsarExports> = {
   model: 'dsarExport',
   render: renderExport,
   create: async ({ db, who, body }) => {
-    const row = await findRequest(db, body.requestId);
+    const row = await db.dsarRequest.findFirst({ where: { id: body.requestId } });
+    if (!row) throw notFound('Request', body.requestId);
     if (!['verified', 'in_progress', 'fulfilled'].includes(row.status)) {
       throw new ApiError('conflict', `Request ${row.id} is ${row.status}; a packet is exported once the request is verified.`, [
         { field: 'status', issue: 'invalid_value', message: `current state: ${row.status}` },
@@ -647,8 +571,7 @@ const marker = (reason: string) => `[REDACTED: ${reason}]`;
 
 /** Applies one redaction to the packet in place; returns how many values or spans it replaced, 0 when it found none. */
 function applyRedaction(packet: Record<string, unknown>, r: RedactionSpec, field: string): number {
-  const bad = (f: string, message: string) =>
-    new ApiError('validation_failed', `${field}.${f}: ${message}.`, [{ field: `${field}.${f}`, issue: 'invalid_value', message }]);
+  const bad = (f: string, message: string) => invalid(`${field}.${f}`, `${field}.${f}: ${message}.`);
   if (r.text !== undefined) {
     const text = r.text;
     let n = 0;
@@ -700,84 +623,75 @@ const renderRedaction = (d: RedactionRow): z.infer<typeof DsarRedaction> => ({
   createdAt: iso(d.createdAt),
 });
 
+/** The packet with the redactions applied, in order, and what each replaced (422 naming one that finds nothing). */
+function redact(source: ExportRow, specs: readonly RedactionSpec[]): { packet: Record<string, unknown>; applied: Applied[] } {
+  const packet = structuredClone(source.packet ?? {}) as Record<string, unknown>;
+  const applied = specs.map((r, i) => ({
+    path: r.path ?? null,
+    start: r.start ?? null,
+    end: r.end ?? null,
+    text: r.text ?? null,
+    reason: r.reason,
+    note: r.note ?? null,
+    occurrences: applyRedaction(packet, r, `redactions[${i}]`),
+  }));
+  return { packet, applied };
+}
+
 export const redactionStore: Store<typeof dsarRedactions> = {
   model: 'dsarRedaction',
   render: renderRedaction,
-  // The route's handler is createRedaction (two rows in one transaction); the kit's create is replaced in rails/dsar/router.ts.
-  create: () => Promise.reject(new Error('dsar redactions are created by createRedaction')),
-};
-
-export async function createRedaction(
-  prisma: Prisma,
-  who: Actor,
-  body: z.infer<typeof CreateDsarRedactionBody>,
-): Promise<z.infer<typeof DsarRedaction>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
+  // The redaction of a packet of the tenant (404 otherwise); its result is the next version of the request's packet.
+  create: async ({ db, who, body }) => {
     const source = await db.dsarExport.findFirst({ where: { id: body.exportId } });
-    if (!source) throw new ApiError('not_found', `Export ${body.exportId} was not found.`);
-    const packet = structuredClone(source.packet ?? {}) as Record<string, unknown>;
-    const applied: Applied[] = body.redactions.map((r, i) => ({
-      path: r.path ?? null,
-      start: r.start ?? null,
-      end: r.end ?? null,
-      text: r.text ?? null,
-      reason: r.reason,
-      note: r.note ?? null,
-      occurrences: applyRedaction(packet, r, `redactions[${i}]`),
+    if (!source) throw notFound('Export', body.exportId);
+    const { packet, applied } = redact(source, body.redactions);
+    return {
+      requestId: source.requestId,
+      sourceExportId: source.id,
+      resultExportId: newId('dsx'),
+      version: await nextVersion(db, source.requestId),
+      redactions: applied,
+      sha256Before: source.sha256,
+      sha256After: sha256Of(packet),
+      createdBy: who.actor,
+    };
+  },
+  auditData: (d) => ({
+    requestId: d.requestId,
+    sourceExportId: d.sourceExportId,
+    resultExportId: d.resultExportId,
+    version: d.version,
+    reasons: d.redactions.map((a) => a.reason),
+  }),
+  // The new packet version, in the redaction's transaction: the source (kept unchanged) with the recorded redactions applied.
+  afterCreate: async ({ tx, who, record: d }) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const source = (await db.dsarExport.findFirst({ where: { id: d.sourceExportId } })) as ExportRow;
+    const specs = d.redactions.map((a) => ({
+      reason: a.reason,
+      ...(a.path === null ? {} : { path: a.path }),
+      ...(a.start === null ? {} : { start: a.start }),
+      ...(a.end === null ? {} : { end: a.end }),
+      ...(a.text === null ? {} : { text: a.text }),
     }));
-    const version = await nextVersion(db, source.requestId);
-    const now = new Date();
-    const redactionId = newId('dsd');
-    const resultExportId = newId('dsx');
+    const { packet } = redact(source, specs);
     await db.dsarExport.create({
       data: {
-        id: resultExportId,
+        id: d.resultExportId,
         tenantId: who.tenantId,
-        requestId: source.requestId,
-        version,
-        parentExportId: source.id,
-        redactionId,
+        requestId: d.requestId,
+        version: d.version,
+        parentExportId: d.sourceExportId,
+        redactionId: d.id,
         packet: packet as never,
         sha256: sha256Of(packet),
-        createdBy: who.actor,
-        createdAt: now,
+        createdBy: d.createdBy,
+        createdAt: new Date(d.createdAt),
       },
     });
-    const row = await db.dsarRedaction.create({
-      data: {
-        id: redactionId,
-        tenantId: who.tenantId,
-        requestId: source.requestId,
-        sourceExportId: source.id,
-        resultExportId,
-        version,
-        redactions: applied as never,
-        sha256Before: source.sha256,
-        sha256After: sha256Of(packet),
-        createdBy: who.actor,
-        createdAt: now,
-      },
-    });
-    const out = renderRedaction(row);
-    await audit(
-      tx,
-      who,
-      'dsar.redacted',
-      out.object,
-      out.id,
-      {
-        requestId: out.requestId,
-        sourceExportId: out.sourceExportId,
-        resultExportId,
-        version,
-        reasons: applied.map((a) => a.reason),
-      },
-      out,
-    );
-    return out;
-  });
-}
+  },
+};
 
 // ---------------------------------------------------------------- SLA
 

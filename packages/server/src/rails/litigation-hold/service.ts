@@ -1,173 +1,68 @@
 import { createHash } from 'node:crypto';
-import type {
-  CreateLegalHoldBody,
-  CreateLegalHoldCustodianBody,
-  CreateLegalHoldExportBody,
-  LegalHeldRecords,
-  LegalHold,
-  LegalHoldCustodian,
-  LegalHoldEdiscoveryExport,
-  LegalHoldPreservationEntry,
-  legalHoldCustodians,
-  legalHoldPreservation,
+import {
+  type CreateLegalHoldCustodianBody,
+  canonicalJson,
+  type LegalHeldRecords,
+  type LegalHold,
+  type LegalHoldCustodian,
+  type LegalHoldEdiscoveryExport,
+  type LegalHoldPreservationEntry,
+  type legalHoldCustodians,
+  type legalHoldExports,
+  type legalHoldPreservation,
+  legalHolds,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
+import { findRow, tableOf, updateRowIf } from '../../db/rows.ts';
+import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import type {
+  LegalHoldCustodian as CustodianRow,
+  LegalHoldExport as ExportRow,
+  LegalHold as HoldRow,
+  LegalHoldLogEntry as LogRow,
+} from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { HOLD_TYPES, type HoldCriteria, type HoldTarget, idsHeldBy, modelOf } from '../../platform/ledger/hold-guard.ts';
-
-const iso = (d: Date | string) => new Date(d).toISOString();
-const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
-
-// ---------------------------------------------------------------- generic write helpers (also used by insurance)
-
-type Row = Record<string, unknown>;
-type AnyDelegate = {
-  create(args: unknown): Promise<Row>;
-  findFirst(args: unknown): Promise<Row | null>;
-  updateMany(args: unknown): Promise<{ count: number }>;
-};
-const delegate = (db: Tx, model: string) => (db as unknown as Record<string, AnyDelegate>)[model] as AnyDelegate;
-
-export interface CreateSpec<Out> {
-  model: string;
-  object: string;
-  action: string;
-  id: string;
-  data: Row;
-  render: (row: never) => Out;
-  auditData?: (out: Out) => Record<string, unknown>;
-  /** More writes in the same transaction, once the record exists. */
-  after?: (tx: Tx, out: Out) => Promise<void>;
-}
-
-/** Inserts a record, its audit event (and webhook) and `after`'s writes in one transaction. */
-export async function createRecord<Out>(prisma: Prisma, who: Actor, spec: CreateSpec<Out>): Promise<Out> {
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const row = await delegate(tx, spec.model).create({
-      data: { createdAt: now, ...spec.data, id: spec.id, tenantId: who.tenantId },
-    });
-    const out = (spec.render as (r: Row) => Out)(row);
-    await recordChange(tx, {
-      ...who,
-      action: spec.action,
-      resourceType: spec.object,
-      resourceId: spec.id,
-      data: spec.auditData?.(out) ?? {},
-      resource: out,
-    });
-    await spec.after?.(tx, out);
-    return out;
-  });
-}
-
-export interface TransitionSpec<Out> {
-  model: string;
-  object: string;
-  label: string;
-  id: string;
-  verb: string;
-  from: readonly string[];
-  to: string;
-  action: string;
-  reason?: string | undefined;
-  statusField?: string;
-  render: (row: never) => Out;
-  /** Checks and fields the move sets besides the status, from the current row. */
-  extra?: (row: Row, tx: Tx) => Promise<Row> | Row;
-  after?: (tx: Tx, out: Out, row: Row) => Promise<void>;
-  /** Data added to the audit event besides from, to and reason. */
-  auditData?: (out: Out) => Record<string, unknown>;
-}
-
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+import { HOLD_TYPES, type HoldTarget, idsHeldBy, modelOf } from '../../platform/ledger/hold-guard.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
- * A state change with logic the kit's SQL transitions cannot hold (checks against other records,
- * computed fields, more writes): 404, then 409 naming the current state, then `extra`'s checks;
- * the update is conditional on the state read, and the audit event carries from, to and reason,
- * as the kit's do.
+ * The litigation_hold rail's behaviour. Holds, custodians and eDiscovery exports are the kit's
+ * (rails/litigation-hold/router.ts): their stores check and compute here, and write the
+ * preservation-log entry in the transaction of the change. Served by hand: the release (its
+ * required reason is stored on the hold, which a kit transition cannot do) and the resolution of
+ * a hold to the records it covers.
  */
-export async function moveRecord<Out>(prisma: Prisma, who: Actor, spec: TransitionSpec<Out>): Promise<Out> {
-  const field = spec.statusField ?? 'status';
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await delegate(db, spec.model).findFirst({ where: { id: spec.id } });
-    if (!row) throw new ApiError('not_found', `${cap(spec.label)} ${spec.id} was not found.`);
-    const state = String(row[field]);
-    const conflict = () =>
-      new ApiError('conflict', `${cap(spec.label)} ${spec.id} is ${state}; ${spec.verb} is allowed from ${spec.from.join(', ')}.`, [
-        { field, issue: 'invalid_value', message: `current state: ${state}` },
-      ]);
-    if (!spec.from.includes(state)) throw conflict();
-    const data = (await spec.extra?.(row, tx)) ?? {};
-    const updatedAt = new Date(Math.max(Date.now(), new Date((row.updatedAt as Date | undefined) ?? 0).getTime() + 1));
-    const { count } = await delegate(db, spec.model).updateMany({
-      where: { id: spec.id, [field]: { in: [...spec.from] } },
-      data: { ...data, [field]: spec.to, ...('updatedAt' in row ? { updatedAt } : {}) },
-    });
-    if (count === 0) throw conflict();
-    const saved = (await delegate(db, spec.model).findFirst({ where: { id: spec.id } })) as Row;
-    const out = (spec.render as (r: Row) => Out)(saved);
-    await recordChange(tx, {
-      ...who,
-      action: spec.action,
-      resourceType: spec.object,
-      resourceId: spec.id,
-      data: { from: state, to: spec.to, ...(spec.reason ? { reason: spec.reason } : {}), ...(spec.auditData?.(out) ?? {}) },
-      resource: out,
-    });
-    await spec.after?.(tx, out, saved);
-    return out;
-  });
-}
+
+type Row = Record<string, unknown>;
+type FindFirst = { findFirst(args: unknown): Promise<Row | null> };
+/** The delegate of a model that holds a kind of held record. */
+const delegateOf = (db: Tx, delegate: string) => (db as unknown as Record<string, FindFirst | undefined>)[delegate];
 
 // ---------------------------------------------------------------- preservation log
 
 type PreservationEvent = z.infer<typeof LegalHoldPreservationEntry>['event'];
 
-/** Appends one entry to the preservation log (never updated nor deleted). */
+/** Appends one entry to the preservation log (never updated nor deleted), as `who` in its transaction. */
 export async function logPreservation(
   tx: Tx,
-  tenantId: string,
-  entry: {
-    holdId: string | null;
-    event: PreservationEvent;
-    targetType?: string | null;
-    targetId?: string | null;
-    actor?: string | null;
-    detail?: Row;
-  },
+  who: Actor,
+  entry: { holdId: string | null; event: PreservationEvent; targetType: string; targetId: string; detail: Row },
 ): Promise<void> {
   await tx.legalHoldLogEntry.create({
     data: {
       id: newId('lpl'),
-      tenantId,
-      holdId: entry.holdId,
-      event: entry.event,
-      targetType: entry.targetType ?? null,
-      targetId: entry.targetId ?? null,
-      actor: entry.actor ?? null,
-      detail: (entry.detail ?? {}) as object,
+      tenantId: who.tenantId,
+      ...entry,
+      actor: who.actor,
+      detail: { ...entry.detail, correlationId: who.correlationId } as object,
       at: new Date(),
     },
   });
-}
-
-interface LogRow {
-  id: string;
-  holdId: string | null;
-  event: string;
-  targetType: string | null;
-  targetId: string | null;
-  actor: string | null;
-  detail: unknown;
-  at: Date;
 }
 
 export const renderEntry = (r: LogRow): z.infer<typeof LegalHoldPreservationEntry> => ({
@@ -185,21 +80,6 @@ export const renderEntry = (r: LogRow): z.infer<typeof LegalHoldPreservationEntr
 export const preservationStore: Store<typeof legalHoldPreservation> = { model: 'legalHoldLogEntry', render: renderEntry };
 
 // ---------------------------------------------------------------- holds
-
-interface HoldRow {
-  id: string;
-  matter: string;
-  description: string | null;
-  status: string;
-  records: unknown;
-  criteria: unknown;
-  releaseReason: string | null;
-  releasedBy: string | null;
-  releasedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 type HoldOut = z.infer<typeof LegalHold>;
 
@@ -219,113 +99,96 @@ export const renderHold = (r: HoldRow): HoldOut => ({
   updatedAt: iso(r.updatedAt),
 });
 
-const HOLD = { model: 'legalHold', object: 'svc.litigation_hold.hold', label: 'hold', render: renderHold };
-
-export async function createHold(prisma: Prisma, who: Actor, body: z.infer<typeof CreateLegalHoldBody>): Promise<HoldOut> {
-  const db = scopeToTenant(prisma, who.tenantId);
-  const records: HoldTarget[] = [];
-  const seen = new Set<string>();
-  for (const [i, t] of (body.records ?? []).entries()) {
-    const key = `${t.type}:${t.id}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const m = modelOf(t.type);
-    if (m) {
-      const found = await (db as unknown as Record<string, AnyDelegate>)[m.delegate]?.findFirst({
-        where: { id: t.id },
-        select: { id: true },
-      });
-      if (!found) {
-        throw new ApiError('validation_failed', `${t.type} ${t.id} is not a record of this tenant.`, [
-          { field: `records[${i}].id`, issue: 'invalid_value', message: `unknown ${t.type}` },
-        ]);
+export const holdStore: Store<typeof legalHolds> = {
+  model: 'legalHold',
+  render: renderHold,
+  // The named records, each once; a record of a kind stored here must be the tenant's (422).
+  create: async ({ db, who, body }) => {
+    const records: HoldTarget[] = [];
+    const seen = new Set<string>();
+    for (const [i, t] of (body.records ?? []).entries()) {
+      const key = `${t.type}:${t.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const m = modelOf(t.type);
+      if (m && !(await delegateOf(db, m.delegate)?.findFirst({ where: { id: t.id }, select: { id: true } }))) {
+        throw invalid(`records[${i}].id`, `${t.type} ${t.id} is not a record of this tenant.`);
       }
+      records.push({ type: t.type, id: t.id });
     }
-    records.push({ type: t.type, id: t.id });
-  }
-  const id = newId('lhd');
-  return createRecord(prisma, who, {
-    ...HOLD,
-    action: 'legal_hold.created',
-    id,
-    data: {
+    return {
       matter: body.matter,
       description: body.description ?? null,
       status: 'active',
-      records: records as unknown as object,
-      criteria: (body.criteria ?? undefined) as object | undefined,
+      records,
+      criteria: body.criteria ?? null,
       createdBy: who.actor,
-      updatedAt: new Date(),
-    },
-    auditData: (h) => ({ matter: h.matter, records: h.records.length, criteria: h.criteria }),
-    after: (tx, h) =>
-      logPreservation(tx, who.tenantId, {
-        holdId: h.id,
-        event: 'hold_created',
-        targetType: 'hold',
-        targetId: h.id,
-        actor: who.actor,
-        detail: { matter: h.matter, records: h.records, criteria: h.criteria, correlationId: who.correlationId },
-      }),
+    };
+  },
+  auditData: (h) => ({ matter: h.matter, records: h.records.length, criteria: h.criteria }),
+  afterCreate: ({ tx, who, record: h }) =>
+    logPreservation(tx, who, {
+      holdId: h.id,
+      event: 'hold_created',
+      targetType: 'hold',
+      targetId: h.id,
+      detail: { matter: h.matter, records: h.records, criteria: h.criteria },
+    }),
+};
+
+/**
+ * `active` -> `released` with its reason, required (422 after the 404 and the 409, as a kit
+ * transition orders them) and stored on the hold; the row is read FOR UPDATE, as the kit does.
+ */
+export async function releaseHold(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<HoldOut> {
+  const { from, to } = legalHolds.spec.transitions!.release;
+  const table = tableOf(prisma, 'legalHold');
+  return prisma.$transaction(async (tx) => {
+    const sql = sqlOf(tx);
+    const current = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as HoldRow | undefined;
+    if (!current) throw notFound('Hold', id);
+    if (!(from as readonly string[]).includes(current.status)) throw stateConflict('Hold', id, current.status, 'release', from);
+    if (!reason?.trim()) throw invalid('reason', 'A hold is released with a reason.', 'required');
+    const now = new Date();
+    const saved = (await updateRowIf(
+      sql,
+      table,
+      { tenantId: who.tenantId, id, field: 'status', allowed: from },
+      { status: to, releaseReason: reason, releasedBy: who.actor, releasedAt: now, updatedAt: now },
+    )) as HoldRow;
+    const hold = renderHold(saved);
+    await recordChange(tx, {
+      ...who,
+      action: legalHolds.actions.release as string,
+      resourceType: 'svc.litigation_hold.hold',
+      resourceId: id,
+      data: { from: current.status, to, reason },
+      resource: hold,
+    });
+    await logPreservation(tx, who, { holdId: id, event: 'hold_released', targetType: 'hold', targetId: id, detail: { reason } });
+    return hold;
   });
 }
 
-export async function releaseHold(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<HoldOut> {
-  return moveRecord(prisma, who, {
-    ...HOLD,
-    id,
-    verb: 'release',
-    from: ['active'],
-    to: 'released',
-    action: 'legal_hold.released',
-    reason,
-    extra: () => {
-      if (!reason?.trim()) {
-        throw new ApiError('validation_failed', 'A hold is released with a reason.', [
-          { field: 'reason', issue: 'required', message: 'a release needs a reason' },
-        ]);
-      }
-      return { releaseReason: reason, releasedBy: who.actor, releasedAt: new Date() };
-    },
-    after: (tx, h) =>
-      logPreservation(tx, who.tenantId, {
-        holdId: h.id,
-        event: 'hold_released',
-        targetType: 'hold',
-        targetId: h.id,
-        actor: who.actor,
-        detail: { reason, correlationId: who.correlationId },
-      }),
-  });
-}
+type HeldRecord = z.infer<typeof LegalHeldRecords>['records'][number];
 
 /** Every record a hold covers now (none when released), by kind then id. */
-export async function resolveHold(tx: Tx, tenantId: string, row: HoldRow): Promise<z.infer<typeof LegalHeldRecords>['records']> {
+export async function resolveHold(tx: Tx, tenantId: string, row: HoldRow): Promise<HeldRecord[]> {
   if (row.status !== 'active') return [];
-  const explicit = new Set((Array.isArray(row.records) ? (row.records as HoldTarget[]) : []).map((r) => `${r.type}:${r.id}`));
-  const out: z.infer<typeof LegalHeldRecords>['records'] = [];
+  const explicit = new Set((Array.isArray(row.records) ? (row.records as unknown as HoldTarget[]) : []).map((r) => `${r.type}:${r.id}`));
+  const out: HeldRecord[] = [];
   for (const type of HOLD_TYPES) {
     const ids = await idsHeldBy(tx, tenantId, { id: row.id, records: row.records, criteria: row.criteria }, type);
     for (const id of [...ids].sort()) {
-      out.push({
-        type: type as z.infer<typeof LegalHeldRecords>['records'][number]['type'],
-        id,
-        via: explicit.has(`${type}:${id}`) ? 'explicit' : 'criteria',
-      });
+      out.push({ type: type as HeldRecord['type'], id, via: explicit.has(`${type}:${id}`) ? 'explicit' : 'criteria' });
     }
   }
   return out;
 }
 
-async function findHold(db: Tx, id: string): Promise<HoldRow> {
-  const row = (await db.legalHold.findFirst({ where: { id } })) as HoldRow | null;
-  if (!row) throw new ApiError('not_found', `Hold ${id} was not found.`);
-  return row;
-}
-
 export async function heldRecords(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof LegalHeldRecords>> {
-  const db = scopeToTenant(prisma, tenantId);
-  const row = await findHold(db, id);
+  const row = await scopeToTenant(prisma, tenantId).legalHold.findFirst({ where: { id } });
+  if (!row) throw notFound('Hold', id);
   return {
     object: 'svc.litigation_hold.held_records',
     holdId: row.id,
@@ -334,21 +197,19 @@ export async function heldRecords(prisma: Prisma, tenantId: string, id: string):
   };
 }
 
-// ---------------------------------------------------------------- custodians
-
-interface CustodianRow {
-  id: string;
-  holdId: string;
-  stakeholderUserId: string | null;
-  name: string;
-  email: string | null;
-  status: string;
-  noticeSentAt: Date;
-  acknowledgedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
+/** The hold a custodian or an export names: the tenant's (422 otherwise) and active (409). */
+async function activeHoldFor(db: Tx, holdId: string): Promise<HoldRow> {
+  const hold = await db.legalHold.findFirst({ where: { id: holdId } });
+  if (!hold) throw invalid('holdId', `Hold ${holdId} does not exist in this tenant.`);
+  if (hold.status !== 'active') {
+    throw new ApiError('conflict', `Hold ${holdId} is ${hold.status}; it holds nothing.`, [
+      { field: 'holdId', issue: 'invalid_value', message: `hold ${hold.status}` },
+    ]);
+  }
+  return hold;
 }
+
+// ---------------------------------------------------------------- custodians
 
 type CustodianOut = z.infer<typeof LegalHoldCustodian>;
 
@@ -367,43 +228,18 @@ export const renderCustodian = (r: CustodianRow): CustodianOut => ({
   updatedAt: iso(r.updatedAt),
 });
 
-export const custodianStore: Store<typeof legalHoldCustodians> = { model: 'legalHoldCustodian', render: renderCustodian };
-
-async function activeHoldFor(db: Tx, holdId: string, field: string): Promise<HoldRow> {
-  const hold = (await db.legalHold.findFirst({ where: { id: holdId } })) as HoldRow | null;
-  if (!hold) {
-    throw new ApiError('validation_failed', `Hold ${holdId} does not exist in this tenant.`, [
-      { field, issue: 'invalid_value', message: 'unknown hold' },
-    ]);
-  }
-  if (hold.status !== 'active') {
-    throw new ApiError('conflict', `Hold ${holdId} is ${hold.status}; it holds nothing.`, [
-      { field, issue: 'invalid_value', message: `hold ${hold.status}` },
-    ]);
-  }
-  return hold;
-}
-
-export async function addCustodian(prisma: Prisma, who: Actor, body: z.infer<typeof CreateLegalHoldCustodianBody>): Promise<CustodianOut> {
-  const db = scopeToTenant(prisma, who.tenantId);
-  await activeHoldFor(db, body.holdId, 'holdId');
+/** A custodian of an active hold: a stakeholder person or a name, not twice on the hold. */
+async function custodianData(db: Tx, who: Actor, body: z.infer<typeof CreateLegalHoldCustodianBody>) {
+  await activeHoldFor(db, body.holdId);
   let name = body.name ?? null;
   let email = body.email?.toLowerCase() ?? null;
   if (body.stakeholderUserId) {
     const user = await db.stakeholderUser.findFirst({ where: { id: body.stakeholderUserId } });
-    if (!user) {
-      throw new ApiError('validation_failed', `Person ${body.stakeholderUserId} is not a stakeholder of this tenant.`, [
-        { field: 'stakeholderUserId', issue: 'invalid_value', message: 'unknown person' },
-      ]);
-    }
+    if (!user) throw invalid('stakeholderUserId', `Person ${body.stakeholderUserId} is not a stakeholder of this tenant.`);
     name ??= user.name;
     email ??= user.email.toLowerCase();
   }
-  if (!name) {
-    throw new ApiError('validation_failed', 'A custodian needs a name or a stakeholderUserId.', [
-      { field: 'name', issue: 'required', message: 'name or stakeholderUserId' },
-    ]);
-  }
+  if (!name) throw invalid('name', 'A custodian needs a name or a stakeholderUserId.', 'required');
   const or: Row[] = [];
   if (body.stakeholderUserId) or.push({ stakeholderUserId: body.stakeholderUserId });
   if (email) or.push({ email });
@@ -411,76 +247,46 @@ export async function addCustodian(prisma: Prisma, who: Actor, body: z.infer<typ
     const dup = await db.legalHoldCustodian.findFirst({ where: { holdId: body.holdId, OR: or }, select: { id: true } });
     if (dup) throw new ApiError('conflict', `This person is already a custodian of hold ${body.holdId}: ${dup.id}.`);
   }
+  // The notice is sent as the custodian is added: one clock for both.
   const now = new Date();
-  return createRecord(prisma, who, {
-    model: 'legalHoldCustodian',
-    object: 'svc.litigation_hold.custodian',
-    action: 'custodian.notified',
-    id: newId('lcu'),
-    render: renderCustodian,
-    data: {
-      holdId: body.holdId,
-      stakeholderUserId: body.stakeholderUserId ?? null,
-      name,
-      email,
-      status: 'notified',
-      noticeSentAt: now,
-      acknowledgedAt: null,
-      createdBy: who.actor,
-      createdAt: now,
-      updatedAt: now,
-    },
-    auditData: (c) => ({ holdId: c.holdId, name: c.name }),
-    after: (tx, c) =>
-      logPreservation(tx, who.tenantId, {
-        holdId: c.holdId,
-        event: 'custodian_notified',
-        targetType: 'custodian',
-        targetId: c.id,
-        actor: who.actor,
-        detail: { name: c.name, email: c.email, correlationId: who.correlationId },
-      }),
-  });
+  return {
+    holdId: body.holdId,
+    stakeholderUserId: body.stakeholderUserId ?? null,
+    name,
+    email,
+    status: 'notified',
+    noticeSentAt: now,
+    acknowledgedAt: null,
+    createdBy: who.actor,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
-export async function acknowledgeCustodian(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<CustodianOut> {
-  return moveRecord(prisma, who, {
-    model: 'legalHoldCustodian',
-    object: 'svc.litigation_hold.custodian',
-    label: 'custodian',
-    id,
-    verb: 'acknowledge',
-    from: ['notified'],
-    to: 'acknowledged',
-    action: 'custodian.acknowledged',
-    reason,
-    render: renderCustodian,
-    extra: () => ({ acknowledgedAt: new Date() }),
-    after: (tx, c) =>
-      logPreservation(tx, who.tenantId, {
-        holdId: c.holdId,
-        event: 'custodian_acknowledged',
-        targetType: 'custodian',
-        targetId: c.id,
-        actor: who.actor,
-        detail: { name: c.name, correlationId: who.correlationId },
-      }),
-  });
-}
+/** The preservation-log entry of a custodian's notice or acknowledgement. */
+const logCustodian =
+  (event: 'custodian_notified' | 'custodian_acknowledged') =>
+  ({ tx, who, record: c }: { tx: Tx; who: Actor; record: CustodianOut }) =>
+    logPreservation(tx, who, {
+      holdId: c.holdId,
+      event,
+      targetType: 'custodian',
+      targetId: c.id,
+      detail: event === 'custodian_notified' ? { name: c.name, email: c.email } : { name: c.name },
+    });
+
+export const custodianStore: Store<typeof legalHoldCustodians> = {
+  model: 'legalHoldCustodian',
+  render: renderCustodian,
+  create: ({ db, who, body }) => custodianData(db, who, body),
+  auditData: (c) => ({ holdId: c.holdId, name: c.name }),
+  afterCreate: logCustodian('custodian_notified'),
+  transitions: {
+    acknowledge: { set: (_row, now) => ({ acknowledgedAt: now }), after: logCustodian('custodian_acknowledged') },
+  },
+};
 
 // ---------------------------------------------------------------- ediscovery
-
-/** JSON with object keys sorted at every level and no spaces: what the digests are taken of. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  return `{${Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
-    .join(',')}}`;
-}
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -503,17 +309,6 @@ function plain(value: unknown): unknown {
 /** Fields no role may read, never exported: sealed identities, access-code hashes, secrets, tokens, keys. */
 const SECRET_FIELD = /sealed|secret|password|token|privateKey|accessCodeHash/i;
 
-interface ExportRow {
-  id: string;
-  holdId: string;
-  recordCount: number;
-  records: unknown;
-  manifest: unknown;
-  manifestHash: string;
-  createdBy: string;
-  createdAt: Date;
-}
-
 type ExportOut = z.infer<typeof LegalHoldEdiscoveryExport>;
 
 export const renderExport = (r: ExportRow): ExportOut => ({
@@ -528,59 +323,50 @@ export const renderExport = (r: ExportRow): ExportOut => ({
   createdAt: iso(r.createdAt),
 });
 
-export async function createExport(prisma: Prisma, who: Actor, body: z.infer<typeof CreateLegalHoldExportBody>): Promise<ExportOut> {
-  const db = scopeToTenant(prisma, who.tenantId);
-  const hold = await activeHoldFor(db, body.holdId, 'holdId');
-  const held = await resolveHold(prisma, who.tenantId, hold);
-  const records: ExportOut['records'] = [];
-  for (const h of held) {
-    const m = modelOf(h.type);
-    const row = m ? await (db as unknown as Record<string, AnyDelegate>)[m.delegate]?.findFirst({ where: { id: h.id } }) : null;
-    if (!row) continue;
-    const { tenantId: _t, ...rest } = row;
-    const redactedFields = Object.keys(rest)
-      .filter((k) => SECRET_FIELD.test(k))
-      .sort();
-    for (const k of redactedFields) delete rest[k];
-    const content = plain(rest) as Record<string, unknown>;
-    records.push({ type: h.type, id: h.id, sha256: sha256(canonicalJson(content)), content, redactedFields });
-  }
-  const now = new Date();
-  const manifest: ExportOut['manifest'] = {
-    holdId: hold.id,
-    matter: hold.matter,
-    algorithm: 'sha256',
-    generatedAt: now.toISOString(),
-    records: records.map((r) => ({ type: r.type, id: r.id, sha256: r.sha256 })),
-  };
-  return createRecord(prisma, who, {
-    model: 'legalHoldExport',
-    object: 'svc.litigation_hold.ediscovery_export',
-    action: 'ediscovery_export.created',
-    id: newId('led'),
-    render: renderExport,
-    data: {
+export const exportStore: Store<typeof legalHoldExports> = {
+  model: 'legalHoldExport',
+  render: renderExport,
+  // Every record the hold covers now, each with the SHA-256 of its canonical JSON, sealed by the manifest's.
+  create: async ({ db, who, body }) => {
+    const hold = await activeHoldFor(db, body.holdId);
+    const records: ExportOut['records'] = [];
+    for (const h of await resolveHold(db, who.tenantId, hold)) {
+      const m = modelOf(h.type);
+      const row = m ? await delegateOf(db, m.delegate)?.findFirst({ where: { id: h.id } }) : null;
+      if (!row) continue;
+      const { tenantId: _t, ...rest } = row;
+      const redactedFields = Object.keys(rest)
+        .filter((k) => SECRET_FIELD.test(k))
+        .sort();
+      for (const k of redactedFields) delete rest[k];
+      const content = plain(rest) as Record<string, unknown>;
+      records.push({ type: h.type, id: h.id, sha256: sha256(canonicalJson(content)), content, redactedFields });
+    }
+    const now = new Date();
+    const manifest: ExportOut['manifest'] = {
+      holdId: hold.id,
+      matter: hold.matter,
+      algorithm: 'sha256',
+      generatedAt: now.toISOString(),
+      records: records.map((r) => ({ type: r.type, id: r.id, sha256: r.sha256 })),
+    };
+    return {
       holdId: hold.id,
       recordCount: records.length,
-      records: records as unknown as object,
-      manifest: manifest as unknown as object,
+      records,
+      manifest,
       manifestHash: sha256(canonicalJson(manifest)),
       createdBy: who.actor,
       createdAt: now,
-    },
-    auditData: (e) => ({ holdId: e.holdId, recordCount: e.recordCount, manifestHash: e.manifestHash }),
-    after: (tx, e) =>
-      logPreservation(tx, who.tenantId, {
-        holdId: e.holdId,
-        event: 'export_created',
-        targetType: 'ediscovery_export',
-        targetId: e.id,
-        actor: who.actor,
-        detail: { recordCount: e.recordCount, manifestHash: e.manifestHash, correlationId: who.correlationId },
-      }),
-  });
-}
-
-export const exportStore = { model: 'legalHoldExport' as const, render: renderExport };
-export const holdStore = { model: 'legalHold' as const, render: renderHold };
-export type { HoldCriteria };
+    };
+  },
+  auditData: (e) => ({ holdId: e.holdId, recordCount: e.recordCount, manifestHash: e.manifestHash }),
+  afterCreate: ({ tx, who, record: e }) =>
+    logPreservation(tx, who, {
+      holdId: e.holdId,
+      event: 'export_created',
+      targetType: 'ediscovery_export',
+      targetId: e.id,
+      detail: { recordCount: e.recordCount, manifestHash: e.manifestHash },
+    }),
+};
