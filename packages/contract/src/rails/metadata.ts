@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
-import { claimIdPrefix, railRouter } from '../resource.ts';
+import { railRouter, resource } from '../resource.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -9,8 +9,6 @@ import { eventType } from '../webhook-events.ts';
  * counts of labels per key and per value (facets), a search over labels and the records that
  * carry a label (items).
  */
-
-claimIdPrefix('lbl', 'svc.metadata.label');
 
 /**
  * The kinds of record a label may be attached to: the platform's records a tenant owns. Each is
@@ -222,25 +220,47 @@ export const MetadataItem = z
 
 const ResourceTypeFilter = ResourceType.optional();
 
+/**
+ * The labels' list, from the kit. Adding a label stays a route of its own (idempotent on the
+ * record, key and value: 201 the first time, 200 with the same label after), as do the removals
+ * (a DELETE, and the bulk unlabel).
+ */
+export const metadataLabels = resource({
+  rail: 'metadata',
+  path: 'label',
+  name: 'label',
+  label: { one: 'label', many: 'labels' },
+  idPrefix: 'lbl',
+  record: MetadataLabel,
+  get: false,
+  filters: {
+    resourceType: ResourceTypeFilter.meta({ description: 'Only labels on records of this kind.' }),
+    resourceId: ResourceId.optional().meta({ description: 'Only labels on the record with this id.' }),
+    key: LabelKey.optional().meta({ description: 'Only labels with this key.' }),
+  },
+  notes: { list: '`resourceType` and `resourceId` give the labels of one record; `key` keeps one key.' },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/webhook-subscriptions',
+      body: { url: 'https://hooks.example.com/labelled/{{unique}}', eventTypes: ['label.added'] },
+      as: 'subscription',
+    },
+    {
+      method: 'POST',
+      path: '/v1/metadata/label',
+      body: { resourceType: 'webhook_subscription', resourceId: '{{subscription.id}}', key: 'team', value: 'ai-governance' },
+    },
+  ],
+});
+
 const read = meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:read', mutating: false });
 const IdParams = z.object({ id: LabelId });
 
 export const metadataRouter = railRouter('metadata', {
   label: {
-    list: {
-      method: 'GET',
-      path: '/label',
-      query: PaginationQuery.extend({
-        resourceType: ResourceTypeFilter.meta({ description: 'Only labels on records of this kind.' }),
-        resourceId: ResourceId.optional().meta({ description: 'Only labels on the record with this id.' }),
-        key: LabelKey.optional().meta({ description: 'Only labels with this key.' }),
-      }),
-      responses: { 200: listOf(MetadataLabel) },
-      summary: 'List labels',
-      description:
-        "Returns the tenant's labels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page. `resourceType` and `resourceId` give the labels of one record; `key` keeps one key. Needs `metadata:read`.",
-      metadata: read,
-    },
+    // The list is the kit's; adding (201 or 200), removing (DELETE) and unlabelling stay hand-written.
+    list: metadataLabels.routes.list,
     create: {
       method: 'POST',
       path: '/label',

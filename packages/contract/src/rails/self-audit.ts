@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { prefixedId, Timestamp } from '../common.ts';
+import { ControlRef, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
 import { eventType } from '../webhook-events.ts';
@@ -23,12 +23,7 @@ export const SELF_AUDIT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as co
 export const SELF_AUDIT_FINDING_STATUSES = ['open', 'closed'] as const;
 export const SELF_AUDIT_REMEDIATION_STATUSES = ['open', 'in_progress', 'resolved', 'verified'] as const;
 
-const ControlRef = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
-  .meta({ description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).' });
+const ControlId = ControlRef.meta({ description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).' });
 
 const SystemId = z
   .string()
@@ -92,7 +87,7 @@ export const CreateSelfAuditFindingBody = z
     title: z.string().min(1).max(200).meta({ description: 'Short statement of what was found, up to 200 characters.' }),
     description: z.string().min(1).max(4000).optional().meta({ description: 'Details of the finding, up to 4,000 characters.' }),
     severity: Severity,
-    controlId: ControlRef.optional().meta({
+    controlId: ControlId.optional().meta({
       description: 'Control the finding is about; it must belong to a framework the tenant has activated (422 otherwise).',
     }),
     systemId: SystemId.optional(),
@@ -120,7 +115,7 @@ export const selfAuditFindings = resource({
   filters: {
     status: z.enum(SELF_AUDIT_FINDING_STATUSES).optional().meta({ description: '`open` or `closed`.' }),
     severity: z.enum(SELF_AUDIT_SEVERITIES).optional().meta({ description: '`low`, `medium`, `high` or `critical`.' }),
-    controlId: ControlRef.optional().meta({ description: 'A control id (`AIA-RMS-01`).' }),
+    controlId: ControlId.optional().meta({ description: 'A control id (`AIA-RMS-01`).' }),
   },
   create: {
     body: CreateSelfAuditFindingBody,

@@ -25,6 +25,7 @@ const EXAMPLE_LISTING = 'mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
 
 export const SpecialistFirmId = prefixedId('frm', EXAMPLE_FIRM);
 export const SpecialistConsultantId = prefixedId('csl', EXAMPLE_CONSULTANT);
+const EngagementId = prefixedId('meg', EXAMPLE_ENGAGEMENT);
 
 /** A jurisdiction code: ISO 3166 country or region (`EU`, `UK`, `DE`), optionally with a subdivision (`US-CA`). */
 export const SpecialistJurisdiction = z
@@ -307,7 +308,7 @@ export const specialistCertifications = resource({
 export const SpecialistClientEngagement = z
   .object({
     object: z.literal('svc.specialists.client_engagement').meta({ description: objectDescription }),
-    engagementId: prefixedId('meg', EXAMPLE_ENGAGEMENT).meta({ description: 'Id of the marketplace engagement that grants the access.' }),
+    engagementId: EngagementId.meta({ description: 'Id of the marketplace engagement that grants the access.' }),
     tenant: z.string().meta({ description: 'Id of the client tenant.' }),
     tenantName: z.string().meta({ description: 'Name of the client tenant.' }),
     firmId: SpecialistFirmId.meta({ description: 'Firm the client engaged.' }),
@@ -355,7 +356,7 @@ export const SpecialistFee = z
   .object({
     object: z.literal('svc.specialists.fee').meta({ description: objectDescription }),
     id: prefixedId('sbs', 'sbs_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    engagementId: prefixedId('meg', EXAMPLE_ENGAGEMENT).meta({ description: 'Engagement the fee was billed for.' }),
+    engagementId: EngagementId.meta({ description: 'Engagement the fee was billed for.' }),
     period: BillingPeriod,
     amountCents: z.int().min(1).meta({ description: 'Fee billed to the client, in minor units (cents) of `currency`.' }),
     currency: z.string().meta({ description: 'ISO 4217 currency code, upper case (`EUR`).' }),
@@ -382,7 +383,7 @@ export const SpecialistFee = z
 
 export const CreateSpecialistFeeBody = z
   .strictObject({
-    engagementId: prefixedId('meg', EXAMPLE_ENGAGEMENT).meta({
+    engagementId: EngagementId.meta({
       description:
         'An engagement of a client with one of the tenant’s firms, in any state (fees may be billed after it ended); another one is 404.',
     }),
@@ -422,7 +423,7 @@ export const SpecialistBillingShare = z
     lines: z
       .array(
         z.object({
-          engagementId: prefixedId('meg', EXAMPLE_ENGAGEMENT).meta({ description: 'The engagement.' }),
+          engagementId: EngagementId.meta({ description: 'The engagement.' }),
           tenant: z.string().meta({ description: 'Id of the client tenant.' }),
           firmId: SpecialistFirmId.meta({ description: 'Firm of the engagement.' }),
           period: BillingPeriod,
@@ -493,7 +494,7 @@ export const specialistsRouter = railRouter('specialists', {
       method: 'GET',
       path: '/billing-share/fees',
       query: PaginationQuery.extend({
-        engagementId: prefixedId('meg', EXAMPLE_ENGAGEMENT).optional().meta({ description: 'Only fees of this engagement.' }),
+        engagementId: EngagementId.optional().meta({ description: 'Only fees of this engagement.' }),
         period: BillingPeriod.optional().meta({ description: 'Only fees of this billing period.' }),
       }),
       responses: { 200: listOf(SpecialistFee) },

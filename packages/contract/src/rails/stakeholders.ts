@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { prefixedId, Timestamp } from '../common.ts';
+import { ControlRef, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
 import type { eventType } from '../webhook-events.ts';
@@ -9,7 +9,6 @@ const objectDescription =
 const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
 const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
 
-const UserId = prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const RoleId = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 
 /** Id of an AI system of the tenant, as the other rails name it (`sys_credit_scoring_v2`). */
@@ -21,12 +20,10 @@ const SystemRef = z
   .meta({ description: 'Id of an AI system of the tenant (`sys_credit_scoring_v2`).', examples: ['sys_credit_scoring_v2'] });
 
 /** Id of a control of a framework the tenant has activated. */
-const ControlRef = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
-  .meta({ description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).', examples: ['AIA-RMS-01'] });
+const ControlId = ControlRef.meta({
+  description: 'Id of a control of a framework the tenant has activated (`AIA-RMS-01`).',
+  examples: ['AIA-RMS-01'],
+});
 
 export const RACI_LETTERS = ['responsible', 'accountable', 'consulted', 'informed'] as const;
 export const RaciLetter = z.enum(RACI_LETTERS).meta({
@@ -271,7 +268,7 @@ export const CreateStakeholderAssignmentBody = z
     systemId: SystemRef.optional().meta({
       description: 'The AI system; absent for a control across every system. At least one of `systemId` and `control`.',
     }),
-    control: ControlRef.optional().meta({
+    control: ControlId.optional().meta({
       description:
         'A control of a framework the tenant has activated (unknown: 422); absent for every control of the system. At least one of `systemId` and `control`.',
     }),
@@ -305,7 +302,7 @@ export const stakeholderAssignments = resource({
     personId: UserId.optional(),
     roleId: RoleId.optional(),
     systemId: SystemRef.optional(),
-    control: ControlRef.optional(),
+    control: ControlId.optional(),
     raci: RaciLetter.optional(),
     status: z.enum(['active', 'removed']).optional(),
   },

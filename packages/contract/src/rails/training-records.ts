@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
 
@@ -10,7 +10,6 @@ import { claimIdPrefix, railRouter, resource } from '../resource.ts';
  * completion that anyone holding its code can verify.
  */
 
-claimIdPrefix('trc', 'svc.training_records.record');
 claimIdPrefix('tcf', 'svc.training_records.certificate');
 
 const objectDescription =
@@ -19,7 +18,6 @@ const createdByDescription = 'Id of the API key (or operator credential) whose r
 const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
 
 const ModuleId = prefixedId('tmd', 'tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const UserId = prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const RoleId = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const RecordId = prefixedId('trc', 'trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
 const CertificateId = prefixedId('tcf', 'tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
@@ -182,6 +180,41 @@ export const CreateTrainingRecordBody = z
       },
     ],
   });
+
+/**
+ * The completion records' list, from the kit. The create stays a route of its own: it issues the
+ * signed certificate with the record and emits `training.completed` with the person as `principal`
+ * and `training.certificate_issued`, payloads the kit's create (the record as the event) cannot carry.
+ */
+export const trainingRecords = resource({
+  rail: 'training_records',
+  path: 'records',
+  name: 'record',
+  label: { one: 'completion record', many: 'completion records' },
+  idPrefix: 'trc',
+  record: TrainingRecord,
+  get: false,
+  filters: {
+    userId: UserId.optional().meta({ description: 'Only completions of this person.' }),
+    moduleId: ModuleId.optional().meta({ description: 'Only completions of this module.' }),
+  },
+  setup: [
+    { method: 'POST', path: '/v1/stakeholders/roles', body: { name: 'Role {{unique}}' }, as: 'role' },
+    {
+      method: 'POST',
+      path: '/v1/stakeholders/users',
+      body: { name: 'Ines Duarte', email: 'ines.{{unique}}@example.com', roleIds: ['{{role.id}}'] },
+      as: 'user',
+    },
+    {
+      method: 'POST',
+      path: '/v1/training-records/modules',
+      body: { title: 'AI literacy basics', requiredForRoleIds: ['{{role.id}}'], validityDays: 365 },
+      as: 'module',
+    },
+    { method: 'POST', path: '/v1/training-records/records', body: { moduleId: '{{module.id}}', userId: '{{user.id}}', score: 92 } },
+  ],
+});
 
 export const TrainingCertificate = z
   .object({
@@ -356,19 +389,8 @@ const read = meta({ auth: 'tenant', rail: 'training_records', permission: `${are
 export const trainingRecordsRouter = railRouter('training_records', {
   modules: trainingModules.routes,
   records: {
-    list: {
-      method: 'GET',
-      path: '/records',
-      query: PaginationQuery.extend({
-        userId: UserId.optional().meta({ description: 'Only completions of this person.' }),
-        moduleId: ModuleId.optional().meta({ description: 'Only completions of this module.' }),
-      }),
-      responses: { 200: listOf(TrainingRecord) },
-      summary: 'List completion records',
-      description:
-        "Returns the tenant's completion records, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); filters `userId` and `moduleId` combine with AND. Needs `training_records:read`.",
-      metadata: read,
-    },
+    // The list is the kit's; the create stays hand-written (see trainingRecords).
+    list: trainingRecords.routes.list,
     create: {
       method: 'POST',
       path: '/records',

@@ -14,12 +14,13 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound } from '../../errors.ts';
 import type { ContextDocument as DocumentRow } from '../../generated/prisma/client.ts';
 import { unstorable } from '../../http/input-guard.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { FRAMEWORK_MIN_POINTS, FRAMEWORK_RULES, MAX_MATCHES_PER_RULE, STOP_WORDS, type TextRule, TYPE_RULES } from './rules.ts';
 
 /**
@@ -38,7 +39,6 @@ interface Span {
   text: string;
 }
 
-const iso = (d: Date) => d.toISOString();
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 const PREVIEW_CHARS = 200;
 
@@ -58,7 +58,7 @@ export function renderDocument(r: DocumentRow): Doc {
     preview: r.preview,
     documentType: (r.documentType as DocumentType | null) ?? null,
     frameworks: r.frameworks ?? [],
-    classifiedAt: r.classifiedAt ? iso(r.classifiedAt) : null,
+    classifiedAt: isoOrNull(r.classifiedAt),
     createdBy: r.createdBy,
     createdAt: iso(r.createdAt),
   };
@@ -73,8 +73,7 @@ const tooBig = (field: string, bytes: number) =>
     `The document text is ${bytes} bytes; at most ${CONTEXT_TEXT_MAX_BYTES} bytes (1 MiB) of UTF-8 are accepted.`,
     [{ field, issue: 'too_big', message: `at most ${CONTEXT_TEXT_MAX_BYTES} bytes` }],
   );
-const invalidText = (field: string, why: string) =>
-  new ApiError('validation_failed', `${field} ${why}.`, [{ field, issue: 'invalid_value', message: why }]);
+const invalidText = (field: string, why: string) => invalid(field, `${field} ${why}.`);
 
 /** The text of an upload body: `text` as given, or `contentBase64` decoded as UTF-8; size checked. */
 function uploadedText(body: z.infer<typeof UploadDocumentBody>): string {
@@ -153,7 +152,7 @@ async function loadDocument(db: Tx, tenantId: string, id: string): Promise<{ row
 
 export async function documentText(prisma: Prisma, tenantId: string, id: string) {
   const { row, text } = await loadDocument(prisma, tenantId, id).catch((err) => {
-    if (err instanceof ApiError) throw new ApiError('not_found', `Document ${id} was not found.`);
+    if (err instanceof ApiError) throw notFound('Document', id);
     throw err;
   });
   return { object: 'svc.context.document_text' as const, id: row.id, sha256: row.sha256, text };
@@ -236,7 +235,8 @@ export async function classify(
       classifiedAt: iso(now),
     };
   }
-  const { text } = await loadDocument(prisma, who.tenantId, body.documentId);
+  const documentId = body.documentId;
+  const { text } = await loadDocument(prisma, who.tenantId, documentId);
   const result = classifyText(text);
   const out: z.infer<typeof Classification> = {
     object: 'svc.context.classification',
@@ -255,7 +255,7 @@ export async function classify(
         classifiedAt: now,
       },
     });
-    if (updated.count !== 1) throw new ApiError('not_found', `Document ${body.documentId} was not found.`);
+    if (updated.count !== 1) throw notFound('Document', documentId);
     const row = await scopeToTenant(tx, who.tenantId).contextDocument.findFirstOrThrow({ where: { id: body.documentId } });
     await recordChange(tx, {
       ...who,
@@ -483,10 +483,7 @@ interface Version {
   versionKey: string;
 }
 
-const unknownFramework = (id: string) =>
-  new ApiError('validation_failed', `Framework ${id} is in no dictionary.`, [
-    { field: 'framework', issue: 'invalid_value', message: 'unknown framework' },
-  ]);
+const unknownFramework = (id: string) => invalid('framework', `Framework ${id} is in no dictionary.`);
 
 /** The latest version of a framework dictionary; 422 naming `framework` when there is none. */
 async function knownFramework(prisma: Tx, id: string): Promise<Version> {
@@ -695,9 +692,7 @@ export async function mapDocument(
   } else {
     targets = active;
     if (targets.length === 0) {
-      throw new ApiError('validation_failed', 'The tenant has activated no framework: give `framework`, or activate one first.', [
-        { field: 'framework', issue: 'missing', message: 'no activated framework to map to' },
-      ]);
+      throw invalid('framework', 'The tenant has activated no framework: give `framework`, or activate one first.', 'missing');
     }
   }
   const { text } = await loadDocument(prisma, who.tenantId, body.documentId);

@@ -1,14 +1,16 @@
-import type { MetadataFacets, MetadataItem, MetadataLabel, MetadataResourceType } from '@svc/contract';
+import type { MetadataFacets, MetadataItem, MetadataLabel, MetadataResourceType, metadataLabels } from '@svc/contract';
 import { METADATA_RESOURCE_TYPES } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor, keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
 import type { MetadataLabel as LabelRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
+import { iso } from '../../platform/render.ts';
 
 /**
  * The metadata rail: `key=value` labels on the tenant's records of any kind. A label is attached
@@ -60,7 +62,7 @@ export function renderLabel(row: LabelRow): Label {
     key: row.key,
     value: row.value,
     createdBy: row.createdBy,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: iso(row.createdAt),
   };
 }
 
@@ -154,7 +156,7 @@ async function removeUnheldRows(prisma: Prisma, who: Actor, where: Where): Promi
 
 export async function removeLabel(prisma: Prisma, who: Actor, id: string): Promise<Label> {
   const [removed] = await removeRows(prisma, who, { id });
-  if (!removed) throw new ApiError('not_found', `Label ${id} was not found.`);
+  if (!removed) throw notFound('Label', id);
   return removed;
 }
 
@@ -169,16 +171,8 @@ export async function unlabel(
   return { object: 'svc.metadata.unlabel_result', removed: await removeRows(prisma, who, where) };
 }
 
-export async function listLabels(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; resourceType?: string; resourceId?: string; key?: string },
-): Promise<Page<Label>> {
-  return keysetList(scopeToTenant(prisma, tenantId).metadataLabel, query, {
-    filters: ['resourceType', 'resourceId', 'key'],
-    render: renderLabel,
-  });
-}
+/** The labels' list (the kit's); adding and removing stay hand-written. */
+export const labelStore: Store<typeof metadataLabels> = { model: 'metadataLabel', render: renderLabel };
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 const literal = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -15,17 +15,17 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import type {
   SelfAuditEvidenceLink as EvidenceLinkRow,
   SelfAuditFinding as FindingRow,
   SelfAuditRemediation as RemediationRow,
 } from '../../generated/prisma/client.ts';
-import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Store, WriteContext } from '../../kit.ts';
+import { recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { byPriority, profileEntry, resolveProfile } from '../profiles/service.ts';
 
-const iso = (d: Date) => d.toISOString();
 const DAY_MS = 86_400_000;
 type Severity = keyof typeof SELF_AUDIT_SEVERITY_PENALTY;
 
@@ -59,7 +59,7 @@ export const renderFinding = (r: FindingRow): z.infer<typeof SelfAuditFinding> =
   status: r.status as 'open' | 'closed',
   controlId: r.controlId,
   systemId: r.systemId,
-  closedAt: r.closedAt ? iso(r.closedAt) : null,
+  closedAt: isoOrNull(r.closedAt),
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
   updatedAt: iso(r.updatedAt),
@@ -70,9 +70,7 @@ export const findingStore: Store<typeof selfAuditFindings> = {
   render: renderFinding,
   create: async ({ db, shared, who, body }) => {
     if (body.controlId !== undefined && (await unknownControls(db, shared, [body.controlId])).length > 0) {
-      throw new ApiError('validation_failed', `Control ${body.controlId} is not a control of a framework the tenant has activated.`, [
-        { field: 'controlId', issue: 'invalid_value', message: 'not a control of an activated framework' },
-      ]);
+      throw invalid('controlId', `Control ${body.controlId} is not a control of a framework the tenant has activated.`);
     }
     return {
       title: body.title,
@@ -96,10 +94,10 @@ export const renderRemediation = (r: RemediationRow): z.infer<typeof SelfAuditRe
   findingId: r.findingId,
   plan: r.plan,
   ownerId: r.ownerId,
-  dueDate: r.dueDate ? iso(r.dueDate) : null,
+  dueDate: isoOrNull(r.dueDate),
   status: r.status as z.infer<typeof SelfAuditRemediation>['status'],
-  resolvedAt: r.resolvedAt ? iso(r.resolvedAt) : null,
-  verifiedAt: r.verifiedAt ? iso(r.verifiedAt) : null,
+  resolvedAt: isoOrNull(r.resolvedAt),
+  verifiedAt: isoOrNull(r.verifiedAt),
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
   updatedAt: iso(r.updatedAt),
@@ -115,9 +113,7 @@ export const remediationStore: Store<typeof selfAuditRemediations> = {
       body.ownerId ? db.stakeholderUser.findFirst({ where: { id: body.ownerId }, select: { status: true } }) : undefined,
     ]);
     if (!finding) {
-      throw new ApiError('validation_failed', `Finding ${body.findingId} does not exist in this tenant.`, [
-        { field: 'findingId', issue: 'invalid_value', message: 'unknown finding' },
-      ]);
+      throw invalid('findingId', `Finding ${body.findingId} does not exist in this tenant.`);
     }
     if (existing) {
       throw new ApiError(
@@ -132,9 +128,7 @@ export const remediationStore: Store<typeof selfAuditRemediations> = {
       ]);
     }
     if (body.ownerId && owner?.status !== 'active') {
-      throw new ApiError('validation_failed', `Person ${body.ownerId} is not an active person of this tenant.`, [
-        { field: 'ownerId', issue: 'invalid_value', message: owner ? 'deactivated person' : 'unknown person' },
-      ]);
+      throw invalid('ownerId', `Person ${body.ownerId} is not an active person of this tenant.`);
     }
     return {
       findingId: body.findingId,
@@ -148,95 +142,59 @@ export const remediationStore: Store<typeof selfAuditRemediations> = {
     };
   },
   auditData: (r) => ({ findingId: r.findingId, ownerId: r.ownerId, dueDate: r.dueDate }),
-  transitions: { resolve: () => ({ resolvedAt: new Date() }) },
+  transitions: {
+    resolve: { set: (_row, now) => ({ resolvedAt: now }) },
+    // Needs a link to unexpired evidence; closes the finding.
+    verify: {
+      set: (_row, now) => ({ verifiedAt: now }),
+      guard: async ({ tx, who, row }) => {
+        const { id } = row as RemediationRow;
+        const db = scopeToTenant(tx, who.tenantId);
+        const links = await db.selfAuditEvidenceLink.findMany({
+          where: { targetType: 'remediation', targetId: id },
+          select: { evidenceId: true },
+        });
+        const valid = links.length
+          ? await db.evidence.count({
+              where: { id: { in: links.map((l) => l.evidenceId) }, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+            })
+          : 0;
+        if (valid === 0) {
+          throw new ApiError(
+            'conflict',
+            `Remediation ${id} has no link to unexpired evidence; link the proof with POST /v1/self-audit/evidence before verifying.`,
+            [{ field: 'evidence', issue: 'missing', message: `${links.length} linked, none unexpired` }],
+          );
+        }
+      },
+      after: findingFollows('closed'),
+    },
+    // Reopens a closed finding with it.
+    reopen: { set: () => ({ resolvedAt: null, verifiedAt: null }), after: findingFollows('open') },
+  },
 };
 
-const REMEDIATION_SIDE_EFFECTS = {
-  verify: { from: ['resolved'], to: 'verified', action: 'remediation.verified' },
-  reopen: { from: ['resolved', 'verified'], to: 'open', action: 'remediation.reopened' },
-} as const;
-
-/**
- * The transitions of a remediation that change its finding too: `verify` (needs a link to
- * unexpired evidence; closes the finding) and `reopen` (reopens a closed finding). One
- * transaction: the remediation, the finding and the audit events of both, or nothing.
- */
-export async function transitionRemediation(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  verb: keyof typeof REMEDIATION_SIDE_EFFECTS,
-  reason: string | undefined,
-): Promise<z.infer<typeof SelfAuditRemediation>> {
-  const t = REMEDIATION_SIDE_EFFECTS[verb];
-  return prisma.$transaction(async (tx) => {
+/** The finding follows its remediation, in the same transaction: verified closes it, a reopen opens it again. */
+function findingFollows(target: 'open' | 'closed') {
+  return async ({ tx, who, record }: WriteContext<z.infer<typeof SelfAuditRemediation>>) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const current = await db.selfAuditRemediation.findFirst({ where: { id } });
-    if (!current) throw new ApiError('not_found', `Remediation ${id} was not found.`);
-    const conflict = (state: string) =>
-      new ApiError('conflict', `Remediation ${id} is ${state}; ${verb} is allowed from ${t.from.join(', ')}.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${state}` },
-      ]);
-    if (!(t.from as readonly string[]).includes(current.status)) throw conflict(current.status);
+    const finding = await db.selfAuditFinding.findFirst({ where: { id: record.findingId } });
+    if (!finding || finding.status === target) return;
     const now = new Date();
-    if (verb === 'verify') {
-      const links = await db.selfAuditEvidenceLink.findMany({
-        where: { targetType: 'remediation', targetId: id },
-        select: { evidenceId: true },
-      });
-      const valid = links.length
-        ? await db.evidence.count({
-            where: { id: { in: links.map((l) => l.evidenceId) }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-          })
-        : 0;
-      if (valid === 0) {
-        throw new ApiError(
-          'conflict',
-          `Remediation ${id} has no link to unexpired evidence; link the proof with POST /v1/self-audit/evidence before verifying.`,
-          [{ field: 'evidence', issue: 'missing', message: `${links.length} linked, none unexpired` }],
-        );
-      }
-    }
-    const changed = await db.selfAuditRemediation.updateMany({
-      where: { id, status: { in: [...t.from] } },
-      data:
-        verb === 'verify'
-          ? { status: t.to, verifiedAt: now, updatedAt: now }
-          : { status: t.to, resolvedAt: null, verifiedAt: null, updatedAt: now },
+    await db.selfAuditFinding.updateMany({
+      where: { id: finding.id },
+      data: { status: target, closedAt: target === 'closed' ? now : null, updatedAt: now },
     });
-    if (changed.count === 0) {
-      const again = await db.selfAuditRemediation.findFirst({ where: { id }, select: { status: true } });
-      throw conflict(again?.status ?? current.status);
-    }
-    const out = renderRemediation((await db.selfAuditRemediation.findFirst({ where: { id } })) as RemediationRow);
+    const updated = renderFinding((await db.selfAuditFinding.findFirst({ where: { id: finding.id } })) as FindingRow);
     await recordChange(tx, {
       ...who,
-      action: t.action,
-      resourceType: 'svc.self_audit.remediation',
-      resourceId: id,
-      data: { from: current.status, to: t.to, ...(reason ? { reason } : {}) },
-      resource: out,
+      action: target === 'closed' ? 'finding.closed' : 'finding.reopened',
+      resourceType: 'svc.self_audit.finding',
+      resourceId: finding.id,
+      data: { from: finding.status, to: target, remediationId: record.id },
+      resource: updated,
     });
-    // The finding follows: verified closes it, a reopen opens it again.
-    const finding = await db.selfAuditFinding.findFirst({ where: { id: current.findingId } });
-    const target = verb === 'verify' ? 'closed' : 'open';
-    if (finding && finding.status !== target) {
-      await db.selfAuditFinding.updateMany({
-        where: { id: finding.id },
-        data: { status: target, closedAt: target === 'closed' ? now : null, updatedAt: now },
-      });
-      const updated = renderFinding((await db.selfAuditFinding.findFirst({ where: { id: finding.id } })) as FindingRow);
-      await recordChange(tx, {
-        ...who,
-        action: target === 'closed' ? 'finding.closed' : 'finding.reopened',
-        resourceType: 'svc.self_audit.finding',
-        resourceId: finding.id,
-        data: { from: finding.status, to: target, remediationId: id },
-        resource: updated,
-      });
-    }
-    return out;
-  });
+  };
 }
 
 // ---------------------------------------------------------------- evidence links
@@ -266,18 +224,12 @@ export const evidenceLinkStore: Store<typeof selfAuditEvidenceLinks> = {
       db.selfAuditEvidenceLink.findFirst({ where: { evidenceId: body.evidenceId, targetId }, select: { id: true } }),
     ]);
     if (!evidence) {
-      throw new ApiError('validation_failed', `Evidence ${body.evidenceId} does not exist in this tenant.`, [
-        { field: 'evidenceId', issue: 'invalid_value', message: 'unknown evidence' },
-      ]);
+      throw invalid('evidenceId', `Evidence ${body.evidenceId} does not exist in this tenant.`);
     }
     const findingId = targetType === 'finding' ? finding?.id : remediation?.findingId;
     if (!findingId) {
       const field = targetType === 'finding' ? 'findingId' : 'remediationId';
-      throw new ApiError(
-        'validation_failed',
-        `${targetType === 'finding' ? 'Finding' : 'Remediation'} ${targetId} does not exist in this tenant.`,
-        [{ field, issue: 'invalid_value', message: `unknown ${targetType}` }],
-      );
+      throw invalid(field, `${targetType === 'finding' ? 'Finding' : 'Remediation'} ${targetId} does not exist in this tenant.`);
     }
     if (duplicate) {
       throw new ApiError('conflict', `Evidence ${body.evidenceId} is already linked to ${targetId} (${duplicate.id}).`, [
@@ -364,10 +316,10 @@ async function driftProfile(db: Tx, profile: string | undefined): Promise<{ prof
     (await db.onboarding.findFirst({ where: { openSlot: 'open' }, select: { profile: true } })) ??
     (await db.onboarding.findFirst({ orderBy: { createdAt: 'desc' }, select: { profile: true } }));
   if (!onboarding || !(INDUSTRY_IDS as readonly string[]).includes(onboarding.profile)) {
-    throw new ApiError(
-      'validation_failed',
+    throw invalid(
+      'profile',
       'No profile to compare against: pass `profile`, or start an onboarding with POST /v1/onboarding/kickoff.',
-      [{ field: 'profile', issue: 'missing', message: `one of ${INDUSTRY_IDS.join(', ')}` }],
+      'missing',
     );
   }
   return { profile: onboarding.profile as Industry, source: 'onboarding' };

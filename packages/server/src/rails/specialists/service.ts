@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import type {
   SpecialistCertification as CertificationRow,
   SpecialistConsultant as ConsultantRow,
@@ -24,6 +24,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { posture } from '../trust/service.ts';
 
 /**
@@ -34,12 +35,7 @@ import { posture } from '../trust/service.ts';
  * with that client's tenant id explicitly, one granted client at a time.
  */
 
-const iso = (d: Date) => d.toISOString();
-
 // ---------------------------------------------------------------- shared checks
-
-const invalid = (field: string, message: string, issue = 'invalid_value') =>
-  new ApiError('validation_failed', message, [{ field, issue, message }]);
 
 /** Distinct, upper-cased jurisdiction codes in the order given. */
 export const normaliseJurisdictions = (codes: readonly string[]) => [...new Set(codes.map((c) => c.toUpperCase()))];
@@ -142,8 +138,8 @@ export const certificationStore: Store<typeof specialistCertifications> = {
     consultantId: r.consultantId,
     name: r.name,
     issuer: r.issuer,
-    validFrom: r.validFrom ? iso(r.validFrom) : null,
-    validUntil: r.validUntil ? iso(r.validUntil) : null,
+    validFrom: isoOrNull(r.validFrom),
+    validUntil: isoOrNull(r.validUntil),
     expired: isExpired(r.validUntil),
     createdBy: r.createdBy,
     createdAt: iso(r.createdAt),

@@ -14,37 +14,15 @@ import type {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
-import type { StakeholderAssignment as AssignmentRow } from '../../generated/prisma/client.ts';
+import { ApiError, invalid } from '../../errors.ts';
+import type {
+  StakeholderAssignment as AssignmentRow,
+  ApprovalChain as ChainRow,
+  StakeholderRole as RoleRow,
+  StakeholderUser as UserRow,
+} from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-
-const iso = (d: Date) => d.toISOString();
-
-interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-  roleIds: string[];
-  status: string;
-  createdBy: string;
-  createdAt: Date;
-}
-
-interface RoleRow {
-  id: string;
-  name: string;
-  description: string | null;
-  createdBy: string;
-  createdAt: Date;
-}
-
-interface ChainRow {
-  id: string;
-  name: string;
-  approverIds: string[];
-  createdBy: string;
-  createdAt: Date;
-}
+import { iso } from '../../platform/render.ts';
 
 export const renderUser = (r: UserRow): z.infer<typeof StakeholderUser> => ({
   object: 'svc.stakeholders.user',
@@ -79,18 +57,14 @@ export const renderApprovalChain = (r: ChainRow): z.infer<typeof ApprovalChain> 
 function requireKnown(field: string, wanted: readonly string[], found: ReadonlySet<string>, what: string): void {
   const i = wanted.findIndex((id) => !found.has(id));
   if (i >= 0) {
-    throw new ApiError('validation_failed', `${what} ${wanted[i]} does not exist in this tenant.`, [
-      { field: `${field}[${i}]`, issue: 'invalid_value', message: `unknown ${what}` },
-    ]);
+    throw invalid(`${field}[${i}]`, `${what} ${wanted[i]} does not exist in this tenant.`);
   }
 }
 
 function requireDistinct(field: string, ids: readonly string[]): void {
   const i = ids.findIndex((id, k) => ids.indexOf(id) !== k);
   if (i >= 0) {
-    throw new ApiError('validation_failed', `${ids[i]} is named twice.`, [
-      { field: `${field}[${i}]`, issue: 'invalid_value', message: 'duplicate' },
-    ]);
+    throw invalid(`${field}[${i}]`, `${ids[i]} is named twice.`);
   }
 }
 
@@ -164,9 +138,6 @@ export const renderAssignment = (r: AssignmentRow): z.infer<typeof StakeholderAs
   createdAt: iso(r.createdAt),
   updatedAt: iso(r.updatedAt),
 });
-
-const invalid = (field: string, message: string, issue = 'invalid_value') =>
-  new ApiError('validation_failed', message, [{ field, issue, message }]);
 
 /**
  * The controls of the tenant's activated frameworks (of `framework` only when given), each with

@@ -7,23 +7,22 @@ import type {
   TrainingModule,
   TrainingRecord,
   trainingModules,
+  trainingRecords,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { invalid } from '../../errors.ts';
 import type { TrainingModule as ModuleRow, TrainingRecord as RecordRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { activeSigner } from '../../platform/ledger/signing.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
-const iso = (d: Date) => d.toISOString();
 const DAY_MS = 86_400_000;
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
-const invalid = (field: string, message: string) =>
-  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
 
 type FrameworkRefs = z.infer<typeof TrainingModule>['frameworkRefs'];
 
@@ -80,7 +79,7 @@ const renderRecord = (r: RecordRow, now = Date.now()): z.infer<typeof TrainingRe
   userId: r.userId,
   completedAt: iso(r.completedAt),
   score: r.score,
-  expiresAt: r.expiresAt ? iso(r.expiresAt) : null,
+  expiresAt: isoOrNull(r.expiresAt),
   expired: r.expiresAt !== null && r.expiresAt.getTime() <= now,
   certificateId: r.certificateId,
   createdBy: r.createdBy,
@@ -102,7 +101,7 @@ function certificateHash(r: Omit<RecordRow, 'certificateHash' | 'certificateKeyI
     r.userId,
     r.userName,
     iso(r.completedAt),
-    r.expiresAt ? iso(r.expiresAt) : null,
+    isoOrNull(r.expiresAt),
     r.score,
     iso(r.createdAt),
   ]);
@@ -121,7 +120,7 @@ const renderCertificate = (r: RecordRow): z.infer<typeof TrainingCertificate> =>
   userName: r.userName,
   completedAt: iso(r.completedAt),
   score: r.score,
-  expiresAt: r.expiresAt ? iso(r.expiresAt) : null,
+  expiresAt: isoOrNull(r.expiresAt),
   verificationCode: r.certificateHash,
   keyId: r.certificateKeyId,
   signature: r.certificateSignature,
@@ -194,17 +193,11 @@ export async function createRecord(
   });
 }
 
-export async function listRecords(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; userId?: string; moduleId?: string },
-): Promise<{ data: z.infer<typeof TrainingRecord>[]; cursor: string | null }> {
-  const now = Date.now();
-  return keysetList(scopeToTenant(prisma, tenantId).trainingRecord, query, {
-    render: (r: RecordRow) => renderRecord(r, now),
-    filters: ['userId', 'moduleId'],
-  });
-}
+/** The completion records' list (the kit's); the create above stays hand-written. */
+export const recordStore: Store<typeof trainingRecords> = {
+  model: 'trainingRecord',
+  render: (r: RecordRow) => renderRecord(r),
+};
 
 export async function listCertificates(
   prisma: Prisma,
@@ -231,7 +224,7 @@ export async function verifyCertificate(prisma: Prisma, code: string): Promise<z
           moduleTitle: row.moduleTitle,
           userName: row.userName,
           completedAt: iso(row.completedAt),
-          expiresAt: row.expiresAt ? iso(row.expiresAt) : null,
+          expiresAt: isoOrNull(row.expiresAt),
           expired: row.expiresAt !== null && row.expiresAt.getTime() <= checkedAt.getTime(),
           keyId: row.certificateKeyId,
         }
