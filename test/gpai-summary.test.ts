@@ -262,6 +262,27 @@ describe('summaries: completeness, publishing and versions', () => {
   });
 });
 
+describe('values named twice', () => {
+  it('a modality or an opt-out method named twice is 422 at its second place, and nothing is recorded', async () => {
+    const twice = expectEnvelope(
+      await t.call('POST', `${BASE}/summaries`, {
+        body: { modelName: 'Twice', modelVersion: '1', provider: { name: 'X', contact: 'x' }, modalities: ['text', 'image', 'text'] },
+      }),
+      422,
+      'validation_failed',
+    );
+    expect(twice.details[0].field).toBe('modalities[2]');
+    const s = await newSummary();
+    const refused = expectEnvelope(
+      await t.call('POST', `${BASE}/copyright-policy`, { body: { ...policy(s.id), optOutMethods: ['tdm_rep', 'tdm_rep'] } }),
+      422,
+      'validation_failed',
+    );
+    expect(refused.details[0].field).toBe('optOutMethods[1]');
+    expect((await t.call('GET', `${BASE}/copyright-policy?summaryId=${s.id}`)).body.data).toEqual([]);
+  });
+});
+
 describe('energy disclosure and the Art. 51(2) presumption', () => {
   it('flags compute strictly above 10^25 FLOPs; the newest disclosure applies to the document', async () => {
     const s = await newSummary();

@@ -290,6 +290,40 @@ describe('incident disclosures: channels, drafts, timeline, SLA', () => {
   });
 });
 
+describe('incident disclosures: the channel a draft names', () => {
+  it('is addressed to the channel named, else the first of its regime; a channel of another regime or tenant is 422 on channelId', async () => {
+    const u = await createTenant(ts, { tier: 'starter', rateLimitPerSecond: 1000 });
+    const post = (path: string, body: Record<string, unknown>, who = u) => who.call('POST', `/v1/incident-disclosures/${path}`, { body });
+    expect((await post('channels', { regime: 'gdpr', name: 'CNIL' })).status).toBe(201);
+    const bfdi = await post('channels', { regime: 'gdpr', name: 'BfDI' });
+    const bsi = await post('channels', { regime: 'nis2', name: 'BSI' });
+    const elsewhere = await post('channels', { regime: 'gdpr', name: `Garante ${bfdi.body.id}` }, t);
+    const d = await open({ regimes: ['gdpr', 'nis2'], knownAt: '2026-11-20T08:00:00.000Z' }, u);
+    const draft = (channelId?: string) =>
+      post('drafts', { disclosureId: d.id, regime: 'gdpr', stage: 'authority-notification', ...(channelId ? { channelId } : {}) });
+
+    expect((await draft()).body).toMatchObject({ authority: 'CNIL', version: 1 });
+    expect((await draft(bfdi.body.id)).body).toMatchObject({ authority: 'BfDI', version: 2 });
+    for (const id of [bsi.body.id, elsewhere.body.id]) {
+      const refused = expectEnvelope(await draft(id), 422, 'validation_failed');
+      expect(refused.details[0]).toMatchObject({ field: 'channelId' });
+    }
+    // The refused drafts took no version.
+    expect((await draft()).body.version).toBe(3);
+  });
+
+  it('a closed disclosure refuses facts and filings with 409 naming its state, and keeps what it had', async () => {
+    const d = await open({ regimes: ['gdpr'], knownAt: '2026-11-20T08:00:00.000Z', facts: { nature: 'Phishing' } });
+    await t.call('POST', `/v1/incident-disclosures/disclosures/${d.id}/close`, { body: {} });
+    const patch = await t.call('PATCH', `/v1/incident-disclosures/disclosures/${d.id}`, { body: { facts: { nature: 'x' } } });
+    expect(expectEnvelope(patch, 409, 'conflict').details[0]).toMatchObject({ field: 'status', message: 'current state: closed' });
+    const filing = expectEnvelope(await file(d.id, { regime: 'gdpr', stage: 'authority-notification' }), 409, 'conflict');
+    expect(filing.message).toContain('closed');
+    const now = (await t.call('GET', `/v1/incident-disclosures/disclosures/${d.id}`)).body;
+    expect(now).toMatchObject({ status: 'closed', facts: { nature: 'Phishing' }, submissions: [] });
+  });
+});
+
 describe('incident disclosures: lifecycle, validation, tiers', () => {
   it('a closed disclosure takes no filing or change until reopened; illegal transitions are 409 naming the state', async () => {
     const d = await open({ regimes: ['gdpr'], knownAt: '2026-11-20T08:00:00.000Z' });

@@ -370,6 +370,50 @@ describe('quotes', () => {
     expectEnvelope(await other.call('GET', `${I}/policies/${accepted.body.id}`), 404, 'not_found');
   });
 
+  it('the policy an accepted offer becomes is audited with its quote request, and its terms are the request’s and the offer’s', async () => {
+    const q = await t.call('POST', `${I}/quotes`, {
+      body: { line: 'crime', currency: 'EUR', requestedLimit: 1_000_000, perils: ['crime_fraud'], ...YEAR_2026 },
+    });
+    expect(q.status).toBe(201);
+    const offered = await t.call('POST', `${I}/quotes/${q.body.id}/offers`, {
+      body: { insurer: 'Zeta', premium: 10_000, limit: 1_000_000, retention: 5_000 },
+    });
+    expect(offered.status).toBe(200);
+    const accepted = await t.call('POST', `${I}/quotes/${q.body.id}/accept`, { body: { insurer: 'zeta' } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    expect(accepted.body).toMatchObject({
+      insurer: 'Zeta',
+      line: 'crime',
+      policyNumber: null,
+      limit: 1_000_000,
+      retention: 5_000,
+      premium: 10_000,
+      perils: ['crime_fraud'],
+      exclusions: [],
+      ...YEAR_2026,
+      status: 'active',
+      cancelledAt: null,
+      quoteId: q.body.id,
+    });
+    const audit = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: accepted.body.id, limit: 10 } });
+    expect(audit.body.data[0]).toMatchObject({ action: 'insurance_policy.created' });
+    expect(audit.body.data[0].data).toMatchObject({
+      insurer: 'Zeta',
+      line: 'crime',
+      limit: 1_000_000,
+      retention: 5_000,
+      perils: ['crime_fraud'],
+      quoteId: q.body.id,
+    });
+    // A policy recorded directly comes from no quote request.
+    const direct = await t.call('POST', `${I}/policies`, {
+      body: { insurer: 'Eta', line: 'crime', currency: 'EUR', limit: 1_000, retention: 0, perils: ['crime_fraud'], ...YEAR_2026 },
+    });
+    expect(direct.body.quoteId).toBeNull();
+    const directAudit = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: direct.body.id, limit: 10 } });
+    expect(directAudit.body.data[0].data).not.toHaveProperty('quoteId');
+  });
+
   it('a withdrawn request takes no offers', async () => {
     const q = await t.call('POST', `${I}/quotes`, {
       body: { line: 'tech_eo', currency: 'EUR', requestedLimit: 1_000_000, perils: ['technology_errors'], ...YEAR_2026 },

@@ -10,7 +10,7 @@ import {
   type gpaiCopyrightPolicies,
   type gpaiDataSources,
   type gpaiEnergyDisclosures,
-  type gpaiSummaries,
+  gpaiSummaries,
   type UpdateGpaiSummaryBody,
 } from '@svc/contract';
 import { z } from 'zod';
@@ -18,9 +18,16 @@ import { dataFile } from '../../content/data-file.ts';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import type {
+  GpaiEnergyDisclosure as EnergyRow,
+  GpaiCopyrightPolicy as PolicyRow,
+  GpaiDataSource as SourceRow,
+  GpaiSummary as SummaryRow,
+} from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
  * The gpai_summary rail: training-content summaries (AI Act Art. 53(1)(d)) following the sections
@@ -28,8 +35,6 @@ import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
  * copyright policy and energy disclosure. Completeness is computed from the records each section
  * names; the Art. 51(2) flag from the disclosed compute.
  */
-
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 // ---------------------------------------------------------------- template (data)
 
@@ -88,66 +93,6 @@ export function renderTemplate(): z.infer<typeof GpaiTemplate> {
 
 // ---------------------------------------------------------------- rows
 
-interface SummaryRow {
-  id: string;
-  modelName: string;
-  modelVersion: string;
-  provider: unknown;
-  placedOnMarketAt: string | null;
-  modalities: string[];
-  trainingDataSize: unknown;
-  illegalContentMeasures: string | null;
-  status: string;
-  version: number;
-  publishedVersion: number | null;
-  publishedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-interface SourceRow {
-  id: string;
-  summaryId: string;
-  type: string;
-  name: string;
-  description: string;
-  size: string | null;
-  collectedFrom: string | null;
-  collectedTo: string | null;
-  licence: string | null;
-  crawler: unknown;
-  topDomains: string[];
-  summaryVersion: number;
-  createdBy: string;
-  createdAt: Date;
-}
-
-interface PolicyRow {
-  id: string;
-  summaryId: string;
-  version: number;
-  optOutMethods: string[];
-  description: string;
-  complaintContact: string;
-  policyUrl: string | null;
-  effectiveFrom: string;
-  createdBy: string;
-  createdAt: Date;
-}
-
-interface EnergyRow {
-  id: string;
-  summaryId: string;
-  energyMwh: number | null;
-  energyBasis: string;
-  method: string;
-  computeFlops: number;
-  trainingTimeHours: number | null;
-  createdBy: string;
-  createdAt: Date;
-}
-
 type Summary = z.infer<typeof GpaiSummary>;
 
 export const renderSummary = (r: SummaryRow): Summary => ({
@@ -163,7 +108,7 @@ export const renderSummary = (r: SummaryRow): Summary => ({
   status: r.status as Summary['status'],
   version: r.version,
   publishedVersion: r.publishedVersion,
-  publishedAt: r.publishedAt ? iso(r.publishedAt) : null,
+  publishedAt: isoOrNull(r.publishedAt),
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
   updatedAt: iso(r.updatedAt),
@@ -227,13 +172,15 @@ export const renderEnergy = (r: EnergyRow): z.infer<typeof GpaiEnergyDisclosure>
 
 // ---------------------------------------------------------------- checks
 
-const invalid = (field: string, message: string) =>
-  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
+/** 422 naming the first value of the list given twice. */
+function checkOnce(field: string, values: readonly string[]): void {
+  const dup = values.findIndex((v, i) => values.indexOf(v) !== i);
+  if (dup >= 0) throw invalid(`${field}[${dup}]`, `${values[dup]} is named twice.`);
+}
 
 function checkModalities(modalities: string[] | undefined, sizes: { modality: string }[] | undefined): void {
   const mods = modalities ?? [];
-  const dup = mods.findIndex((m, i) => mods.indexOf(m) !== i);
-  if (dup >= 0) throw invalid(`modalities[${dup}]`, `${mods[dup]} is named twice.`);
+  checkOnce('modalities', mods);
   for (const [i, s] of (sizes ?? []).entries()) {
     if (!mods.includes(s.modality)) throw invalid(`trainingDataSize[${i}].modality`, `${s.modality} is not among the modalities.`);
     if ((sizes ?? []).findIndex((x) => x.modality === s.modality) !== i)
@@ -243,7 +190,7 @@ function checkModalities(modalities: string[] | undefined, sizes: { modality: st
 
 /** The summary a data source, policy or disclosure is attached to: 422 when unknown, 409 unless a draft. */
 async function draftSummary(db: Tx, id: string): Promise<SummaryRow> {
-  const row = (await db.gpaiSummary.findFirst({ where: { id } })) as SummaryRow | null;
+  const row = await db.gpaiSummary.findFirst({ where: { id } });
   if (!row) throw invalid('summaryId', `Summary ${id} does not exist in this tenant.`);
   if (row.status !== 'draft') {
     throw new ApiError(
@@ -328,8 +275,7 @@ export const copyrightPolicyStore: Store<typeof gpaiCopyrightPolicies> = {
   render: renderPolicy,
   create: async ({ db, who, body }) => {
     const summary = await draftSummary(db, body.summaryId);
-    const dup = body.optOutMethods.findIndex((m, i) => body.optOutMethods.indexOf(m) !== i);
-    if (dup >= 0) throw invalid(`optOutMethods[${dup}]`, `${body.optOutMethods[dup]} is named twice.`);
+    checkOnce('optOutMethods', body.optOutMethods);
     const previous = await db.gpaiCopyrightPolicy.count({ where: { summaryId: summary.id } });
     return {
       summaryId: summary.id,
@@ -376,9 +322,9 @@ type Document = z.infer<typeof GpaiDocument>;
 /** The summary following the template's sections, each filled (or not) from the records. */
 export async function buildDocument(db: Tx, row: SummaryRow, now = new Date()): Promise<Document> {
   const [sources, policy, energy] = await Promise.all([
-    db.gpaiDataSource.findMany({ where: { summaryId: row.id }, orderBy: { id: 'asc' } }) as Promise<SourceRow[]>,
-    db.gpaiCopyrightPolicy.findFirst({ where: { summaryId: row.id }, orderBy: { version: 'desc' } }) as Promise<PolicyRow | null>,
-    db.gpaiEnergyDisclosure.findFirst({ where: { summaryId: row.id }, orderBy: { id: 'desc' } }) as Promise<EnergyRow | null>,
+    db.gpaiDataSource.findMany({ where: { summaryId: row.id }, orderBy: { id: 'asc' } }),
+    db.gpaiCopyrightPolicy.findFirst({ where: { summaryId: row.id }, orderBy: { version: 'desc' } }),
+    db.gpaiEnergyDisclosure.findFirst({ where: { summaryId: row.id }, orderBy: { id: 'desc' } }),
   ]);
   const s = renderSummary(row);
   const fill = (filledBy: string): { filled: boolean; content: unknown } => {
@@ -435,8 +381,8 @@ export async function buildDocument(db: Tx, row: SummaryRow, now = new Date()): 
 }
 
 async function summaryRow(db: Tx, id: string): Promise<SummaryRow> {
-  const row = (await db.gpaiSummary.findFirst({ where: { id } })) as SummaryRow | null;
-  if (!row) throw new ApiError('not_found', `Summary ${id} was not found.`);
+  const row = await db.gpaiSummary.findFirst({ where: { id } });
+  if (!row) throw notFound('Summary', id);
   return row;
 }
 
@@ -460,11 +406,7 @@ export async function updateSummary(prisma: Prisma, who: Actor, id: string, body
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const row = await summaryRow(db, id);
-    if (Object.values(body).every((v) => v === undefined)) {
-      throw new ApiError('validation_failed', 'Nothing to change: give at least one field.', [
-        { field: 'body', issue: 'missing', message: 'no field' },
-      ]);
-    }
+    if (Object.values(body).every((v) => v === undefined)) throw invalid('body', 'Nothing to change: give at least one field.', 'missing');
     const modalities = body.modalities ?? row.modalities;
     const sizes = body.trainingDataSize ?? (row.trainingDataSize as { modality: string }[]);
     if (body.modalities || body.trainingDataSize) checkModalities(modalities, sizes);
@@ -483,7 +425,7 @@ export async function updateSummary(prisma: Prisma, who: Actor, id: string, body
     await recordChange(tx, {
       ...who,
       action: 'gpai_summary.updated',
-      resourceType: 'svc.gpai_summary.summary',
+      resourceType: gpaiSummaries.object,
       resourceId: id,
       data: { changed: Object.keys(data).filter((k) => k !== 'status' && k !== 'version'), version: out.version, newVersion: reopened },
       resource: out,
@@ -496,11 +438,7 @@ export async function publishSummary(prisma: Prisma, who: Actor, id: string, rea
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const row = await summaryRow(db, id);
-    if (row.status !== 'draft') {
-      throw new ApiError('conflict', `Summary ${id} is ${row.status}; publish is allowed from draft.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${row.status}` },
-      ]);
-    }
+    if (row.status !== 'draft') throw stateConflict('Summary', id, row.status, 'publish', ['draft']);
     const now = new Date();
     const doc = await buildDocument(db, row, now);
     if (!doc.complete) {
@@ -529,7 +467,7 @@ export async function publishSummary(prisma: Prisma, who: Actor, id: string, rea
     await recordChange(tx, {
       ...who,
       action: 'gpai_summary.published',
-      resourceType: 'svc.gpai_summary.summary',
+      resourceType: gpaiSummaries.object,
       resourceId: id,
       data: { from: 'draft', to: 'published', version: row.version, ...(reason ? { reason } : {}) },
       resource: out,

@@ -1,73 +1,40 @@
-import type {
-  Disclosure,
-  DisclosureDraft,
-  DisclosureTimeline,
-  disclosureDrafts,
-  IncidentChannel,
-  IncidentFactors,
-  IncidentFacts,
-  IncidentRegime,
-  IncidentSla,
-  incidentChannels,
+import {
+  type Disclosure,
+  type DisclosureDraft,
+  type DisclosureTimeline,
+  type disclosureDrafts,
+  type IncidentChannel,
+  type IncidentFactors,
+  type IncidentFacts,
+  type IncidentRegime,
+  type IncidentSla,
+  type incidentChannels,
   incidentDisclosures,
-  RecordSubmissionBody,
-  UpdateDisclosureBody,
+  type RecordSubmissionBody,
+  type UpdateDisclosureBody,
 } from '@svc/contract';
 import type { z } from 'zod';
-import type { Prisma } from '../../db/client.ts';
+import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import type {
+  IncidentChannel as ChannelRow,
+  IncidentDisclosure as DisclosureModel,
+  IncidentDisclosureDraft as DraftRow,
+} from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { applicableStages, computeClocks, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
+import { applicableStages, computeClocks, type RegimeRule, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 const CLOCK_SKEW_MS = 5_000;
 
 type Facts = z.infer<typeof IncidentFacts>;
 type Factors = z.infer<typeof IncidentFactors>;
+type DisclosureOut = z.infer<typeof Disclosure>;
 
-interface ChannelRow {
-  id: string;
-  regime: string;
-  name: string;
-  submissionUrl: string | null;
-  email: string | null;
-  createdBy: string;
-  createdAt: Date;
-}
-
-export interface DisclosureRow {
-  id: string;
-  title: string;
-  status: string;
-  regimes: string[];
-  knownAt: Date;
-  classifiedMajorAt: Date | null;
-  factors: unknown;
-  facts: unknown;
-  submissions: unknown;
-  closedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-interface DraftRow {
-  id: string;
-  disclosureId: string;
-  regime: string;
-  stage: string;
-  version: number;
-  authority: string;
-  dueAt: Date | null;
-  source: string;
-  fields: unknown;
-  missing: string[];
-  body: string;
-  createdBy: string;
-  createdAt: Date;
-}
+/** A disclosure's row (the deadline sweep renders them too). */
+export type DisclosureRow = DisclosureModel;
 
 // ---------------------------------------------------------------- channels
 
@@ -112,6 +79,18 @@ export const channelStore: Store<typeof incidentChannels> = {
   auditData: (c) => ({ regime: c.regime, name: c.name }),
 };
 
+/**
+ * The channel a filing or a draft names: 422 unless it is a channel of the regime in this tenant.
+ * Without an id, the tenant's first channel of the regime, if any.
+ */
+async function channelFor(db: Tx, regime: IncidentRegime, id: string | undefined): Promise<ChannelRow | null> {
+  const channel = await db.incidentChannel.findFirst({ where: id ? { id } : { regime }, orderBy: { id: 'asc' } });
+  if (id && (!channel || channel.regime !== regime)) {
+    throw invalid('channelId', `Channel ${id} is not a ${regime} channel of this tenant.`);
+  }
+  return channel;
+}
+
 // ---------------------------------------------------------------- disclosures
 
 const clockInput = (r: DisclosureRow) => ({
@@ -119,19 +98,19 @@ const clockInput = (r: DisclosureRow) => ({
   knownAt: new Date(r.knownAt),
   classifiedMajorAt: r.classifiedMajorAt ? new Date(r.classifiedMajorAt) : null,
   factors: (r.factors ?? {}) as Factors,
-  submissions: (r.submissions ?? []) as SubmissionRecord[],
+  submissions: (r.submissions ?? []) as unknown as SubmissionRecord[],
 });
 
-export function renderDisclosure(r: DisclosureRow, now = new Date()): z.infer<typeof Disclosure> {
+export function renderDisclosure(r: DisclosureRow, now = new Date()): DisclosureOut {
   const input = clockInput(r);
   return {
     object: 'svc.incident_disclosures.disclosure',
     id: r.id,
     title: r.title,
-    status: r.status as 'open' | 'closed',
+    status: r.status as DisclosureOut['status'],
     regimes: input.regimes,
     knownAt: iso(r.knownAt),
-    classifiedMajorAt: r.classifiedMajorAt ? iso(r.classifiedMajorAt) : null,
+    classifiedMajorAt: isoOrNull(r.classifiedMajorAt),
     factors: input.factors,
     facts: (r.facts ?? {}) as Facts,
     clocks: computeClocks(input, now),
@@ -144,12 +123,31 @@ export function renderDisclosure(r: DisclosureRow, now = new Date()): z.infer<ty
 
 /** 422 unless `at` lies between `notBefore` and now (with a few seconds of clock slack). */
 function checkMoment(field: string, at: Date, notBefore: Date | undefined, what: string): void {
-  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) {
-    throw new ApiError('validation_failed', `${field} is in the future.`, [{ field, issue: 'invalid_value', message: 'in the future' }]);
+  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid(field, `${field} is in the future.`);
+  if (notBefore && at < notBefore) throw invalid(field, `${field} is before ${what}.`);
+}
+
+/** 422 unless the disclosure is under `regime`. */
+function checkRegime(d: { id: string; regimes: readonly string[] }, regime: IncidentRegime): void {
+  if (!d.regimes.includes(regime)) {
+    throw new ApiError('validation_failed', `Disclosure ${d.id} is not under ${regime}; it is under ${d.regimes.join(', ')}.`, [
+      { field: 'regime', issue: 'invalid_value', message: `one of ${d.regimes.join(', ')}` },
+    ]);
   }
-  if (notBefore && at < notBefore) {
-    throw new ApiError('validation_failed', `${field} is before ${what}.`, [{ field, issue: 'invalid_value', message: `before ${what}` }]);
+}
+
+/** The stage of the regime that applies to the incident (its factors), or 422 naming the ones that do. */
+function stageOf(regime: RegimeRule, factors: Factors, id: string) {
+  const stages = applicableStages(regime, factors);
+  const stage = stages.find((s) => s.id === id);
+  if (!stage) {
+    throw new ApiError(
+      'validation_failed',
+      `${regime.id} has no stage ${id} for this incident; its stages: ${stages.map((s) => s.id).join(', ')}.`,
+      [{ field: 'stage', issue: 'invalid_value', message: `one of ${stages.map((s) => s.id).join(', ')}` }],
+    );
   }
+  return stage;
 }
 
 export const disclosureStore: Store<typeof incidentDisclosures> = {
@@ -158,11 +156,7 @@ export const disclosureStore: Store<typeof incidentDisclosures> = {
   filterWhere: { regime: (v) => ({ regimes: { has: v } }) },
   create: async ({ who, body }) => {
     const i = body.regimes.findIndex((r, k) => body.regimes.indexOf(r) !== k);
-    if (i >= 0) {
-      throw new ApiError('validation_failed', `${body.regimes[i]} is named twice.`, [
-        { field: `regimes[${i}]`, issue: 'invalid_value', message: 'duplicate' },
-      ]);
-    }
+    if (i >= 0) throw invalid(`regimes[${i}]`, `${body.regimes[i]} is named twice.`);
     const knownAt = body.knownAt ? new Date(body.knownAt) : new Date();
     checkMoment('knownAt', knownAt, undefined, '');
     const classifiedMajorAt = body.classifiedMajorAt ? new Date(body.classifiedMajorAt) : null;
@@ -186,30 +180,56 @@ export const disclosureStore: Store<typeof incidentDisclosures> = {
   },
 };
 
-async function lockedDisclosure(db: ReturnType<typeof scopeToTenant>, id: string): Promise<DisclosureRow> {
-  const row = (await db.incidentDisclosure.findFirst({ where: { id } })) as DisclosureRow | null;
-  if (!row) throw new ApiError('not_found', `Disclosure ${id} was not found.`);
-  if (row.status !== 'open') {
-    throw new ApiError('conflict', `Disclosure ${id} is ${row.status}; reopen it first.`, [
-      { field: 'status', issue: 'invalid_value', message: row.status },
-    ]);
-  }
+async function findDisclosure(db: Tx, id: string): Promise<DisclosureRow> {
+  const row = await db.incidentDisclosure.findFirst({ where: { id } });
+  if (!row) throw notFound('Disclosure', id);
   return row;
 }
 
-/** Writes the row only if it was not changed since it was read (`updatedAt`), else 409 to retry. */
-async function saveDisclosure(
-  db: ReturnType<typeof scopeToTenant>,
-  row: DisclosureRow,
-  data: Record<string, unknown>,
-): Promise<DisclosureRow> {
-  const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
-  const res = await db.incidentDisclosure.updateMany({
-    where: { id: row.id, updatedAt: row.updatedAt, status: 'open' },
-    data: { ...data, updatedAt },
+/** Facts and filings go to an open disclosure only (409 naming the state otherwise: reopen it first). */
+async function openDisclosure(db: Tx, id: string, verb: string): Promise<DisclosureRow> {
+  const row = await findDisclosure(db, id);
+  if (row.status !== 'open') throw stateConflict('Disclosure', id, row.status, verb, ['open']);
+  return row;
+}
+
+/**
+ * The hand-written changes of an open disclosure (facts, filings): in one transaction, the row
+ * written only if it was not changed since it was read (`updatedAt`, else 409 to retry), and the
+ * change recorded with the audit data `change` returns from the saved record.
+ */
+async function changeDisclosure(
+  prisma: Prisma,
+  who: Actor,
+  id: string,
+  verb: string,
+  action: string,
+  change: (
+    row: DisclosureRow,
+    db: Tx,
+  ) => Promise<{ data: Record<string, unknown>; audit: (out: DisclosureOut) => Record<string, unknown> }>,
+): Promise<DisclosureOut> {
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await openDisclosure(db, id, verb);
+    const { data, audit } = await change(row, db);
+    const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
+    const res = await db.incidentDisclosure.updateMany({
+      where: { id, updatedAt: row.updatedAt, status: 'open' },
+      data: { ...data, updatedAt },
+    });
+    if (res.count === 0) throw new ApiError('conflict', `Disclosure ${id} changed meanwhile; read it again and retry.`);
+    const out = renderDisclosure(await findDisclosure(db, id));
+    await recordChange(tx, {
+      ...who,
+      action,
+      resourceType: incidentDisclosures.object,
+      resourceId: id,
+      data: audit(out),
+      resource: out,
+    });
+    return out;
   });
-  if (res.count === 0) throw new ApiError('conflict', `Disclosure ${row.id} changed meanwhile; read it again and retry.`);
-  return (await db.incidentDisclosure.findFirst({ where: { id: row.id } })) as DisclosureRow;
 }
 
 export async function updateDisclosure(
@@ -217,10 +237,8 @@ export async function updateDisclosure(
   who: Actor,
   id: string,
   body: z.infer<typeof UpdateDisclosureBody>,
-): Promise<z.infer<typeof Disclosure>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await lockedDisclosure(db, id);
+): Promise<DisclosureOut> {
+  return changeDisclosure(prisma, who, id, 'adding facts', 'incident.updated', async (row) => {
     const data: Record<string, unknown> = {};
     if (body.facts) data.facts = { ...(row.facts as Facts), ...body.facts };
     if (body.factors) data.factors = { ...(row.factors as Factors), ...body.factors };
@@ -229,17 +247,7 @@ export async function updateDisclosure(
       checkMoment('classifiedMajorAt', at, new Date(row.knownAt), 'knownAt');
       data.classifiedMajorAt = at;
     }
-    const saved = await saveDisclosure(db, row, data);
-    const out = renderDisclosure(saved);
-    await recordChange(tx, {
-      ...who,
-      action: 'incident.updated',
-      resourceType: 'svc.incident_disclosures.disclosure',
-      resourceId: id,
-      data: { changed: Object.keys(data), factors: body.factors ?? null },
-      resource: out,
-    });
-    return out;
+    return { data, audit: () => ({ changed: Object.keys(data), factors: body.factors ?? null }) };
   });
 }
 
@@ -248,26 +256,11 @@ export async function recordSubmission(
   who: Actor,
   id: string,
   body: z.infer<typeof RecordSubmissionBody>,
-): Promise<z.infer<typeof Disclosure>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await lockedDisclosure(db, id);
+): Promise<DisclosureOut> {
+  return changeDisclosure(prisma, who, id, 'recording a filing', 'incident.disclosed', async (row, db) => {
     const input = clockInput(row);
-    if (!input.regimes.includes(body.regime)) {
-      throw new ApiError('validation_failed', `Disclosure ${id} is not under ${body.regime}; it is under ${input.regimes.join(', ')}.`, [
-        { field: 'regime', issue: 'invalid_value', message: `one of ${input.regimes.join(', ')}` },
-      ]);
-    }
-    const regime = regimeRule(body.regime);
-    const stages = applicableStages(regime, input.factors);
-    const stage = stages.find((s) => s.id === body.stage);
-    if (!stage) {
-      throw new ApiError(
-        'validation_failed',
-        `${body.regime} has no stage ${body.stage} for this incident; its stages: ${stages.map((s) => s.id).join(', ')}.`,
-        [{ field: 'stage', issue: 'invalid_value', message: `one of ${stages.map((s) => s.id).join(', ')}` }],
-      );
-    }
+    checkRegime(row, body.regime);
+    const stage = stageOf(regimeRule(body.regime), input.factors, body.stage);
     if (input.submissions.some((s) => s.regime === body.regime && s.stage === body.stage)) {
       throw new ApiError('conflict', `${body.regime} ${body.stage} was filed already for disclosure ${id}.`);
     }
@@ -280,14 +273,7 @@ export async function recordSubmission(
     }
     const submittedAt = body.submittedAt ? new Date(body.submittedAt) : new Date();
     checkMoment('submittedAt', submittedAt, prior ? new Date(prior.submittedAt) : input.knownAt, prior ? `the ${after} filing` : 'knownAt');
-    if (body.channelId) {
-      const channel = await db.incidentChannel.findFirst({ where: { id: body.channelId }, select: { regime: true } });
-      if (!channel || channel.regime !== body.regime) {
-        throw new ApiError('validation_failed', `Channel ${body.channelId} is not a ${body.regime} channel of this tenant.`, [
-          { field: 'channelId', issue: 'invalid_value', message: `not a ${body.regime} channel` },
-        ]);
-      }
-    }
+    if (body.channelId) await channelFor(db, body.regime, body.channelId);
     const submission: SubmissionRecord = {
       regime: body.regime,
       stage: body.stage,
@@ -296,24 +282,19 @@ export async function recordSubmission(
       reference: body.reference ?? null,
       recordedBy: who.actor,
     };
-    const saved = await saveDisclosure(db, row, { submissions: [...input.submissions, submission] });
-    const out = renderDisclosure(saved);
-    const clock = out.clocks.find((c) => c.regime === body.regime && c.stage === body.stage);
-    await recordChange(tx, {
-      ...who,
-      action: 'incident.disclosed',
-      resourceType: 'svc.incident_disclosures.disclosure',
-      resourceId: id,
-      data: {
-        regime: body.regime,
-        stage: body.stage,
-        submittedAt: submission.submittedAt,
-        dueAt: clock?.dueAt ?? null,
-        state: clock?.state ?? null,
+    return {
+      data: { submissions: [...input.submissions, submission] },
+      audit: (out) => {
+        const clock = out.clocks.find((c) => c.regime === body.regime && c.stage === body.stage);
+        return {
+          regime: body.regime,
+          stage: body.stage,
+          submittedAt: submission.submittedAt,
+          dueAt: clock?.dueAt ?? null,
+          state: clock?.state ?? null,
+        };
       },
-      resource: out,
-    });
-    return out;
+    };
   });
 }
 
@@ -327,7 +308,7 @@ export const renderDraft = (r: DraftRow): z.infer<typeof DisclosureDraft> => ({
   stage: r.stage,
   version: r.version,
   authority: r.authority,
-  dueAt: r.dueAt ? iso(r.dueAt) : null,
+  dueAt: isoOrNull(r.dueAt),
   source: r.source,
   fields: (r.fields ?? {}) as Record<string, unknown>,
   missing: r.missing,
@@ -361,35 +342,15 @@ export const draftStore: Store<typeof disclosureDrafts> = {
   model: 'incidentDisclosureDraft',
   render: renderDraft,
   create: async ({ db, who, body }) => {
-    const row = (await db.incidentDisclosure.findFirst({ where: { id: body.disclosureId } })) as DisclosureRow | null;
-    if (!row) {
-      throw new ApiError('validation_failed', `Disclosure ${body.disclosureId} does not exist in this tenant.`, [
-        { field: 'disclosureId', issue: 'invalid_value', message: 'unknown disclosure' },
-      ]);
-    }
+    const row = await db.incidentDisclosure.findFirst({ where: { id: body.disclosureId } });
+    if (!row) throw invalid('disclosureId', `Disclosure ${body.disclosureId} does not exist in this tenant.`);
     const out = renderDisclosure(row);
-    if (!out.regimes.includes(body.regime)) {
-      throw new ApiError('validation_failed', `Disclosure ${row.id} is not under ${body.regime}.`, [
-        { field: 'regime', issue: 'invalid_value', message: `one of ${out.regimes.join(', ')}` },
-      ]);
-    }
+    checkRegime(out, body.regime);
     const regime = regimeRule(body.regime);
-    const stage = applicableStages(regime, out.factors).find((s) => s.id === body.stage);
+    const stage = stageOf(regime, out.factors, body.stage);
     const clock = out.clocks.find((c) => c.regime === body.regime && c.stage === body.stage);
-    if (!stage || !clock) {
-      throw new ApiError('validation_failed', `${body.regime} has no stage ${body.stage} for this incident.`, [
-        { field: 'stage', issue: 'invalid_value', message: 'unknown stage' },
-      ]);
-    }
-    const channel = await db.incidentChannel.findFirst({
-      where: body.channelId ? { id: body.channelId } : { regime: body.regime },
-      orderBy: { id: 'asc' },
-    });
-    if (body.channelId && (!channel || channel.regime !== body.regime)) {
-      throw new ApiError('validation_failed', `Channel ${body.channelId} is not a ${body.regime} channel of this tenant.`, [
-        { field: 'channelId', issue: 'invalid_value', message: `not a ${body.regime} channel` },
-      ]);
-    }
+    if (!clock) throw invalid('stage', `${body.regime} has no stage ${body.stage} for this incident.`);
+    const channel = await channelFor(db, body.regime, body.channelId);
     const authority = channel?.name ?? regime.authority;
     const facts = out.facts as Record<string, unknown>;
     const fields: Record<string, unknown> = {};
@@ -433,9 +394,7 @@ const KIND_ORDER: Entry['kind'][] = ['aware', 'classified', 'reported', 'draft',
 
 export async function timeline(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof DisclosureTimeline>> {
   const db = scopeToTenant(prisma, tenantId);
-  const row = (await db.incidentDisclosure.findFirst({ where: { id } })) as DisclosureRow | null;
-  if (!row) throw new ApiError('not_found', `Disclosure ${id} was not found.`);
-  const out = renderDisclosure(row);
+  const out = renderDisclosure(await findDisclosure(db, id));
   const [drafts, changes] = await Promise.all([
     db.incidentDisclosureDraft.findMany({ where: { disclosureId: id }, orderBy: { id: 'asc' } }),
     db.auditEvent.findMany({
@@ -508,10 +467,10 @@ export async function sla(
 ): Promise<z.infer<typeof IncidentSla>> {
   const at = q.at ? new Date(q.at) : new Date();
   const db = scopeToTenant(prisma, tenantId);
-  const rows = (await db.incidentDisclosure.findMany({
+  const rows = await db.incidentDisclosure.findMany({
     where: { status: 'open', ...(q.regime ? { regimes: { has: q.regime } } : {}) },
     orderBy: { id: 'asc' },
-  })) as DisclosureRow[];
+  });
   const items: z.infer<typeof IncidentSla>['items'] = [];
   for (const row of rows) {
     const d = renderDisclosure(row, at);

@@ -1,28 +1,32 @@
-import type {
-  AcceptInsuranceOfferBody,
-  INSURANCE_PERILS,
-  InsuranceClaim,
-  InsuranceCoverage,
-  InsurancePolicy,
-  InsurancePolicyStanding,
-  InsuranceQuote,
-  InsuranceQuoteComparison,
+import {
+  type AcceptInsuranceOfferBody,
+  type CreateInsurancePolicyBody,
+  type INSURANCE_PERILS,
+  type InsuranceClaim,
+  type InsuranceCoverage,
+  type InsurancePolicy,
+  type InsurancePolicyStanding,
+  type InsuranceQuote,
+  type InsuranceQuoteComparison,
   insuranceClaims,
   insurancePolicies,
   insuranceQuotes,
-  RecordInsuranceOfferBody,
+  type RecordInsuranceOfferBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import type {
+  InsuranceClaim as ClaimRow,
+  InsurancePolicy as PolicyRow,
+  InsuranceQuote as QuoteRow,
+} from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { moveRecord } from '../litigation-hold/service.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
-const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
 const num = (v: bigint | number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
 const CLOCK_SKEW_MS = 5_000;
 
@@ -47,27 +51,6 @@ export const DOMAIN_PERILS: Readonly<Record<string, readonly Peril[]>> = {
 };
 
 // ---------------------------------------------------------------- policies
-
-interface PolicyRow {
-  id: string;
-  insurer: string;
-  line: string;
-  policyNumber: string | null;
-  currency: string;
-  limit: bigint | number;
-  retention: bigint | number;
-  premium: bigint | number | null;
-  periodStart: Date;
-  periodEnd: Date;
-  perils: string[];
-  exclusions: string[];
-  status: string;
-  cancelledAt: Date | null;
-  quoteId: string | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 /** A policy's standing at `at`: the period is [start, end), a cancellation ends it from `cancelledAt`. */
 export function standingAt(p: Pick<PolicyRow, 'periodStart' | 'periodEnd' | 'cancelledAt'>, at: Date): State {
@@ -101,48 +84,54 @@ export const renderPolicy = (r: PolicyRow, now = new Date()): PolicyOut => ({
   updatedAt: iso(r.updatedAt),
 });
 
-function checkPeriod(start: string, end: string): void {
-  if (new Date(end) <= new Date(start)) {
-    throw new ApiError('validation_failed', 'periodEnd is not after periodStart.', [
-      { field: 'periodEnd', issue: 'invalid_value', message: 'not after periodStart' },
-    ]);
-  }
+/** The period of a policy or a quote request, and the perils it names once each (422 otherwise). */
+function checkTerms(body: { periodStart: string; periodEnd: string; perils: readonly string[] }): void {
+  if (new Date(body.periodEnd) <= new Date(body.periodStart)) throw invalid('periodEnd', 'periodEnd is not after periodStart.');
+  const i = body.perils.findIndex((v, k) => body.perils.indexOf(v) !== k);
+  if (i >= 0) throw invalid(`perils[${i}]`, `${body.perils[i]} is named twice.`);
 }
 
-function checkUnique(field: string, values: readonly string[]): void {
-  const i = values.findIndex((v, k) => values.indexOf(v) !== k);
-  if (i >= 0) {
-    throw new ApiError('validation_failed', `${values[i]} is named twice.`, [
-      { field: `${field}[${i}]`, issue: 'invalid_value', message: 'duplicate' },
-    ]);
-  }
-}
+type PolicyTerms = Omit<z.infer<typeof CreateInsurancePolicyBody>, 'periodStart' | 'periodEnd'> & {
+  periodStart: Date | string;
+  periodEnd: Date | string;
+};
+
+/** The row data of a new active policy: recorded directly, or from a quote request's accepted offer. */
+const policyData = (who: Actor, t: PolicyTerms, quoteId: string | null = null) => ({
+  insurer: t.insurer,
+  line: t.line,
+  policyNumber: t.policyNumber ?? null,
+  currency: t.currency,
+  limit: BigInt(t.limit),
+  retention: BigInt(t.retention),
+  premium: t.premium === undefined ? null : BigInt(t.premium),
+  periodStart: new Date(t.periodStart),
+  periodEnd: new Date(t.periodEnd),
+  perils: t.perils,
+  exclusions: t.exclusions ?? [],
+  status: 'active',
+  cancelledAt: null,
+  quoteId,
+  createdBy: who.actor,
+});
+
+const policyAuditData = (p: PolicyOut) => ({
+  insurer: p.insurer,
+  line: p.line,
+  limit: p.limit,
+  retention: p.retention,
+  perils: p.perils,
+  ...(p.quoteId ? { quoteId: p.quoteId } : {}),
+});
 
 export const policyStore: Store<typeof insurancePolicies> = {
   model: 'insurancePolicy',
   render: (r: PolicyRow) => renderPolicy(r),
   create: async ({ who, body }) => {
-    checkPeriod(body.periodStart, body.periodEnd);
-    checkUnique('perils', body.perils);
-    return {
-      insurer: body.insurer,
-      line: body.line,
-      policyNumber: body.policyNumber ?? null,
-      currency: body.currency,
-      limit: BigInt(body.limit),
-      retention: BigInt(body.retention),
-      premium: body.premium === undefined ? null : BigInt(body.premium),
-      periodStart: new Date(body.periodStart),
-      periodEnd: new Date(body.periodEnd),
-      perils: body.perils,
-      exclusions: body.exclusions ?? [],
-      status: 'active',
-      cancelledAt: null,
-      quoteId: null,
-      createdBy: who.actor,
-    };
+    checkTerms(body);
+    return policyData(who, body);
   },
-  auditData: (p) => ({ insurer: p.insurer, line: p.line, limit: p.limit, retention: p.retention, perils: p.perils }),
+  auditData: policyAuditData,
   transitions: { cancel: () => ({ cancelledAt: new Date() }) },
 };
 
@@ -153,37 +142,14 @@ export async function standing(
   at: string | undefined,
 ): Promise<z.infer<typeof InsurancePolicyStanding>> {
   const db = scopeToTenant(prisma, tenantId);
-  const row = (await db.insurancePolicy.findFirst({ where: { id } })) as PolicyRow | null;
-  if (!row) throw new ApiError('not_found', `Policy ${id} was not found.`);
+  const row = await db.insurancePolicy.findFirst({ where: { id } });
+  if (!row) throw notFound('Policy', id);
   const when = at ? new Date(at) : new Date();
   const state = standingAt(row, when);
   return { object: 'svc.insurance.policy_standing', policyId: id, at: when.toISOString(), state, inForce: state === 'in_force' };
 }
 
 // ---------------------------------------------------------------- claims
-
-interface ClaimRow {
-  id: string;
-  policyId: string;
-  riskId: string | null;
-  title: string;
-  description: string | null;
-  lossDate: Date;
-  currency: string;
-  amountClaimed: bigint | number;
-  policyLimit: bigint | number;
-  policyRetention: bigint | number;
-  approvedAmount: bigint | number | null;
-  paidAmount: bigint | number | null;
-  status: string;
-  submittedAt: Date | null;
-  decidedAt: Date | null;
-  paidAt: Date | null;
-  closedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 /** What the policy pays for one loss: the amount above the retention, up to the limit. */
 export const payableOf = (claimed: number, retention: number, limit: number) => Math.min(Math.max(claimed - retention, 0), limit);
@@ -228,18 +194,10 @@ export const claimStore: Store<typeof insuranceClaims> = {
   model: 'insuranceClaim',
   render: renderClaim,
   create: async ({ db, who, body }) => {
-    const policy = (await db.insurancePolicy.findFirst({ where: { id: body.policyId } })) as PolicyRow | null;
-    if (!policy) {
-      throw new ApiError('validation_failed', `Policy ${body.policyId} does not exist in this tenant.`, [
-        { field: 'policyId', issue: 'invalid_value', message: 'unknown policy' },
-      ]);
-    }
+    const policy = await db.insurancePolicy.findFirst({ where: { id: body.policyId } });
+    if (!policy) throw invalid('policyId', `Policy ${body.policyId} does not exist in this tenant.`);
     const loss = new Date(body.lossDate);
-    if (loss.getTime() > Date.now() + CLOCK_SKEW_MS) {
-      throw new ApiError('validation_failed', 'lossDate is in the future.', [
-        { field: 'lossDate', issue: 'invalid_value', message: 'in the future' },
-      ]);
-    }
+    if (loss.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid('lossDate', 'lossDate is in the future.');
     const state = standingAt(policy, loss);
     if (state !== 'in_force') {
       throw new ApiError('validation_failed', `Policy ${policy.id} was not in force at ${loss.toISOString()} (${state} then).`, [
@@ -248,11 +206,7 @@ export const claimStore: Store<typeof insuranceClaims> = {
     }
     if (body.riskId) {
       const risk = await db.riskRegisterRisk.findFirst({ where: { id: body.riskId }, select: { id: true } });
-      if (!risk) {
-        throw new ApiError('validation_failed', `Risk ${body.riskId} is not a risk of this tenant.`, [
-          { field: 'riskId', issue: 'invalid_value', message: 'unknown risk' },
-        ]);
-      }
+      if (!risk) throw invalid('riskId', `Risk ${body.riskId} is not a risk of this tenant.`);
     }
     return {
       policyId: policy.id,
@@ -280,28 +234,41 @@ export const claimStore: Store<typeof insuranceClaims> = {
   },
 };
 
-/** Approves a claim under review: the payable amount, capped by the aggregate limit left. */
+const approval = insuranceClaims.spec.transitions!.approve;
+
+/**
+ * `approve`, served by hand beside the kit's other claim transitions: the approved amount is the
+ * payable amount capped by what the policy's aggregate limit has left after its other claims, a
+ * read in the transaction, where a kit step computes its fields from the current row alone. The
+ * states, the action and the 404 and 409 are the declaration's and the kit's.
+ */
 export async function approveClaim(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<ClaimOut> {
-  return moveRecord(prisma, who, {
-    model: 'insuranceClaim',
-    object: 'svc.insurance.claim',
-    label: 'claim',
-    id,
-    verb: 'approve',
-    from: ['under_review'],
-    to: 'approved',
-    action: 'insurance_claim.approved',
-    reason,
-    render: renderClaim,
-    extra: async (row, tx) => {
-      const c = row as unknown as ClaimRow;
-      const used = await limitUsed(scopeToTenant(tx, who.tenantId), c.policyId, c.id);
-      const limit = Number(c.policyLimit);
-      const payable = payableOf(Number(c.amountClaimed), Number(c.policyRetention), limit);
-      const approved = Math.max(Math.min(payable, limit - used), 0);
-      return { approvedAmount: BigInt(approved), paidAmount: null, paidAt: null, decidedAt: new Date() };
-    },
-    auditData: (c) => ({ approvedAmount: c.approvedAmount, payable: c.payable }),
+  return prisma.$transaction(async (tx) => {
+    const db = scopeToTenant(tx, who.tenantId);
+    const row = await db.insuranceClaim.findFirst({ where: { id } });
+    if (!row) throw notFound('Claim', id);
+    const from: readonly string[] = approval.from;
+    const conflict = () => stateConflict('Claim', id, row.status, 'approve', from);
+    if (!from.includes(row.status)) throw conflict();
+    const limit = Number(row.policyLimit);
+    const payable = payableOf(Number(row.amountClaimed), Number(row.policyRetention), limit);
+    const approved = Math.max(Math.min(payable, limit - (await limitUsed(db, row.policyId, id))), 0);
+    const now = new Date();
+    const { count } = await db.insuranceClaim.updateMany({
+      where: { id, status: { in: [...from] } },
+      data: { status: approval.to, approvedAmount: BigInt(approved), paidAmount: null, paidAt: null, decidedAt: now, updatedAt: now },
+    });
+    if (count === 0) throw conflict();
+    const out = renderClaim((await db.insuranceClaim.findFirst({ where: { id } })) as ClaimRow);
+    await recordChange(tx, {
+      ...who,
+      action: insuranceClaims.actions.approve as string,
+      resourceType: insuranceClaims.object,
+      resourceId: id,
+      data: { from: row.status, to: approval.to, ...(reason ? { reason } : {}), approvedAmount: out.approvedAmount, payable: out.payable },
+      resource: out,
+    });
+    return out;
   });
 }
 
@@ -311,7 +278,7 @@ export async function coverage(prisma: Prisma, tenantId: string, at: string | un
   const db = scopeToTenant(prisma, tenantId);
   const when = at ? new Date(at) : new Date();
   const [policies, risks, claims] = await Promise.all([
-    db.insurancePolicy.findMany({ orderBy: { id: 'asc' } }) as Promise<PolicyRow[]>,
+    db.insurancePolicy.findMany({ orderBy: { id: 'asc' } }),
     db.riskRegisterRisk.findMany({ where: { status: { not: 'closed' } }, orderBy: { id: 'asc' } }),
     db.insuranceClaim.findMany({
       where: { status: { in: CONSUMING }, approvedAmount: { not: null } },
@@ -375,26 +342,8 @@ interface OfferRecord {
   recordedBy: string;
 }
 
-interface QuoteRow {
-  id: string;
-  line: string;
-  currency: string;
-  requestedLimit: bigint | number;
-  perils: string[];
-  periodStart: Date;
-  periodEnd: Date;
-  notes: string | null;
-  status: string;
-  offers: unknown;
-  acceptedInsurer: string | null;
-  policyId: string | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 const perUnit = (premium: number, limit: number) => Math.round((premium / limit) * 1e6) / 1e6;
-const offersOf = (r: QuoteRow) => (Array.isArray(r.offers) ? (r.offers as OfferRecord[]) : []);
+const offersOf = (r: QuoteRow) => (Array.isArray(r.offers) ? (r.offers as unknown as OfferRecord[]) : []);
 
 export const renderQuote = (r: QuoteRow): QuoteOut => ({
   object: 'svc.insurance.quote',
@@ -419,8 +368,7 @@ export const quoteStore: Store<typeof insuranceQuotes> = {
   model: 'insuranceQuote',
   render: renderQuote,
   create: async ({ who, body }) => {
-    checkPeriod(body.periodStart, body.periodEnd);
-    checkUnique('perils', body.perils);
+    checkTerms(body);
     return {
       line: body.line,
       currency: body.currency,
@@ -439,14 +387,16 @@ export const quoteStore: Store<typeof insuranceQuotes> = {
   auditData: (q) => ({ line: q.line, requestedLimit: q.requestedLimit, perils: q.perils }),
 };
 
-async function openQuote(db: Tx, id: string): Promise<QuoteRow> {
-  const row = (await db.insuranceQuote.findFirst({ where: { id } })) as QuoteRow | null;
-  if (!row) throw new ApiError('not_found', `Quote request ${id} was not found.`);
-  if (row.status !== 'open') {
-    throw new ApiError('conflict', `Quote request ${id} is ${row.status}; it takes no more offers or acceptance.`, [
-      { field: 'status', issue: 'invalid_value', message: `current state: ${row.status}` },
-    ]);
-  }
+async function findQuote(db: Tx, id: string): Promise<QuoteRow> {
+  const row = await db.insuranceQuote.findFirst({ where: { id } });
+  if (!row) throw notFound('Quote request', id);
+  return row;
+}
+
+/** An open request takes offers and an acceptance (409 naming the state otherwise). */
+async function openQuote(db: Tx, id: string, verb: string): Promise<QuoteRow> {
+  const row = await findQuote(db, id);
+  if (row.status !== 'open') throw stateConflict('Quote request', id, row.status, verb, ['open']);
   return row;
 }
 
@@ -458,7 +408,7 @@ async function saveQuote(db: Tx, row: QuoteRow, data: Record<string, unknown>): 
     data: { ...data, updatedAt },
   });
   if (count === 0) throw new ApiError('conflict', `Quote request ${row.id} changed meanwhile; read it again and retry.`);
-  return (await db.insuranceQuote.findFirst({ where: { id: row.id } })) as QuoteRow;
+  return findQuote(db, row.id);
 }
 
 export async function recordOffer(
@@ -469,7 +419,7 @@ export async function recordOffer(
 ): Promise<QuoteOut> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const row = await openQuote(db, id);
+    const row = await openQuote(db, id, 'recording an offer');
     const offers = offersOf(row);
     if (offers.some((o) => o.insurer.toLowerCase() === body.insurer.toLowerCase())) {
       throw new ApiError('conflict', `${body.insurer} has already made an offer on quote request ${id}.`, [
@@ -488,7 +438,7 @@ export async function recordOffer(
     await recordChange(tx, {
       ...who,
       action: 'insurance_quote.offer_recorded',
-      resourceType: 'svc.insurance.quote',
+      resourceType: insuranceQuotes.object,
       resourceId: id,
       data: { insurer: offer.insurer, premium: offer.premium, limit: offer.limit, retention: offer.retention },
       resource: out,
@@ -514,8 +464,7 @@ export function rankOffers(requestedLimit: number, offers: readonly OfferRecord[
 
 export async function compare(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof InsuranceQuoteComparison>> {
   const db = scopeToTenant(prisma, tenantId);
-  const row = (await db.insuranceQuote.findFirst({ where: { id } })) as QuoteRow | null;
-  if (!row) throw new ApiError('not_found', `Quote request ${id} was not found.`);
+  const row = await findQuote(db, id);
   const requestedLimit = Number(row.requestedLimit);
   return { object: 'svc.insurance.quote_comparison', quoteId: id, requestedLimit, ranked: rankOffers(requestedLimit, offersOf(row)) };
 }
@@ -529,67 +478,53 @@ export async function acceptOffer(
 ): Promise<PolicyOut> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const row = await openQuote(db, id);
-    const offer = offersOf(row).find((o) => o.insurer.toLowerCase() === body.insurer.toLowerCase());
+    const row = await openQuote(db, id, 'accepting an offer');
+    const offers = offersOf(row);
+    const offer = offers.find((o) => o.insurer.toLowerCase() === body.insurer.toLowerCase());
     if (!offer) {
       throw new ApiError('validation_failed', `${body.insurer} made no offer on quote request ${id}.`, [
-        {
-          field: 'insurer',
-          issue: 'invalid_value',
-          message: `one of: ${
-            offersOf(row)
-              .map((o) => o.insurer)
-              .join(', ') || 'no offers yet'
-          }`,
-        },
+        { field: 'insurer', issue: 'invalid_value', message: `one of: ${offers.map((o) => o.insurer).join(', ') || 'no offers yet'}` },
       ]);
     }
     const now = new Date();
-    const policyId = newId('inp');
-    const policyRow = (await db.insurancePolicy.create({
-      data: {
-        id: policyId,
-        tenantId: who.tenantId,
-        insurer: offer.insurer,
-        line: row.line,
-        policyNumber: body.policyNumber ?? null,
-        currency: row.currency,
-        limit: BigInt(offer.limit),
-        retention: BigInt(offer.retention),
-        premium: BigInt(offer.premium),
-        periodStart: row.periodStart,
-        periodEnd: row.periodEnd,
-        perils: row.perils,
-        exclusions: [],
-        status: 'active',
-        cancelledAt: null,
-        quoteId: row.id,
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    })) as PolicyRow;
-    const policy = renderPolicy(policyRow);
+    const policyId = newId(insurancePolicies.spec.idPrefix);
+    // The request's line, perils and period with the offer's limit, retention and premium.
+    const terms: PolicyTerms = {
+      insurer: offer.insurer,
+      line: row.line as PolicyOut['line'],
+      policyNumber: body.policyNumber,
+      currency: row.currency,
+      limit: offer.limit,
+      retention: offer.retention,
+      premium: offer.premium,
+      periodStart: row.periodStart,
+      periodEnd: row.periodEnd,
+      perils: row.perils as PolicyOut['perils'],
+    };
+    const policy = renderPolicy(
+      await db.insurancePolicy.create({
+        data: {
+          ...policyData(who, terms, row.id),
+          id: policyId,
+          tenantId: who.tenantId,
+          createdAt: now,
+          updatedAt: now,
+        },
+      }),
+    );
     await recordChange(tx, {
       ...who,
-      action: 'insurance_policy.created',
-      resourceType: 'svc.insurance.policy',
+      action: insurancePolicies.actions.create as string,
+      resourceType: insurancePolicies.object,
       resourceId: policyId,
-      data: {
-        insurer: policy.insurer,
-        line: policy.line,
-        limit: policy.limit,
-        retention: policy.retention,
-        perils: policy.perils,
-        quoteId: id,
-      },
+      data: policyAuditData(policy),
       resource: policy,
     });
     const quote = renderQuote(await saveQuote(db, row, { status: 'accepted', acceptedInsurer: offer.insurer, policyId }));
     await recordChange(tx, {
       ...who,
       action: 'insurance_quote.accepted',
-      resourceType: 'svc.insurance.quote',
+      resourceType: insuranceQuotes.object,
       resourceId: id,
       data: { insurer: offer.insurer, policyId, premium: offer.premium, limit: offer.limit },
       resource: quote,

@@ -13,10 +13,16 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid, notFound } from '../../errors.ts';
+import type {
+  DisclosureDocument as DocumentRow,
+  TransparencyNotice as NoticeRow,
+  PublicDisclosureProfile as ProfileRow,
+} from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
  * Documents generated from the tenant's AI-system records. Each generation reads the records of one
@@ -32,36 +38,10 @@ type Duty = z.infer<typeof Art50Duty>;
 type Profile = z.infer<typeof SystemProfile>;
 type DocKind = 'art-50' | 'art-53-gpai' | 'model-card';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 /** Internal, time-sortable row id of a profile (never exposed: a profile is addressed by its systemId). */
 const rowId = () => `${Date.now().toString(36).padStart(10, '0')}${randomBytes(8).toString('hex')}`;
 
 // ---------------------------------------------------------------- profiles
-
-interface ProfileRow {
-  id: string;
-  systemId: string;
-  name: string;
-  purpose: string;
-  provider: string;
-  role: string;
-  deployerContext: string | null;
-  model: string | null;
-  interactsWithPeople: boolean;
-  generatesSyntheticContent: boolean;
-  syntheticModalities: string[];
-  emotionRecognition: boolean;
-  biometricCategorisation: boolean;
-  deepFake: boolean;
-  publicInterestText: boolean;
-  editorialResponsibility: boolean;
-  generalPurposeModel: boolean;
-  riskIds: string[];
-  gpaiSummaryIds: string[];
-  redTeamTargetIds: string[];
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 export const renderProfile = (r: ProfileRow): Profile => ({
   object: 'svc.public_disclosure.system_profile',
@@ -98,11 +78,7 @@ async function checkIds(db: Tx, field: string, model: string, ids: readonly stri
   const found = d ? ((await d.findMany({ where: { id: { in: [...ids] } }, select: { id: true } })) as { id: string }[]) : [];
   const have = new Set(found.map((r) => r.id));
   const i = ids.findIndex((id) => !have.has(id));
-  if (i >= 0) {
-    throw new ApiError('validation_failed', `${ids[i]} is not a record of this tenant.`, [
-      { field: `${field}[${i}]`, issue: 'invalid_value', message: 'unknown record' },
-    ]);
-  }
+  if (i >= 0) throw invalid(`${field}[${i}]`, `${ids[i]} is not a record of this tenant.`);
 }
 
 const uniq = (xs: readonly string[] | undefined) => [...new Set(xs ?? [])];
@@ -119,7 +95,7 @@ export async function putProfile(
   await checkIds(scoped, 'redTeamTargetIds', 'redTeamTarget', body.redTeamTargetIds);
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const existing = (await db.publicDisclosureProfile.findFirst({ where: { systemId } })) as ProfileRow | null;
+    const existing = await db.publicDisclosureProfile.findFirst({ where: { systemId } });
     const now = new Date();
     const data = {
       name: body.name,
@@ -142,13 +118,11 @@ export async function putProfile(
       redTeamTargetIds: uniq(body.redTeamTargetIds),
     };
     const updatedAt = existing ? new Date(Math.max(now.getTime(), new Date(existing.updatedAt).getTime() + 1)) : now;
-    const row = (
-      existing
-        ? await db.publicDisclosureProfile.update({ where: { id: existing.id }, data: { ...data, updatedAt } })
-        : await db.publicDisclosureProfile.create({
-            data: { ...data, id: rowId(), tenantId: who.tenantId, systemId, createdAt: now, updatedAt: now },
-          })
-    ) as ProfileRow;
+    const row = existing
+      ? await db.publicDisclosureProfile.update({ where: { id: existing.id }, data: { ...data, updatedAt } })
+      : await db.publicDisclosureProfile.create({
+          data: { ...data, id: rowId(), tenantId: who.tenantId, systemId, createdAt: now, updatedAt: now },
+        });
     const out = renderProfile(row);
     await recordChange(tx, {
       ...who,
@@ -163,14 +137,14 @@ export async function putProfile(
 }
 
 export async function getProfile(prisma: Prisma, tenantId: string, systemId: string): Promise<Profile> {
-  const row = (await scopeToTenant(prisma, tenantId).publicDisclosureProfile.findFirst({ where: { systemId } })) as ProfileRow | null;
+  const row = await scopeToTenant(prisma, tenantId).publicDisclosureProfile.findFirst({ where: { systemId } });
   if (!row) throw new ApiError('not_found', `No profile is declared for system ${systemId}.`);
   return renderProfile(row);
 }
 
 export async function listProfiles(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string }) {
   return keysetList(scopeToTenant(prisma, tenantId).publicDisclosureProfile, query, {
-    render: (r: Record<string, unknown>) => renderProfile(r as unknown as ProfileRow),
+    render: renderProfile,
   });
 }
 
@@ -215,7 +189,7 @@ async function optional(db: Tx, model: string, args: unknown): Promise<Record<st
 /** Every record of the tenant the documents of `systemId` are built from, in a stable order. */
 export async function gather(client: Tx, tenantId: string, systemId: string): Promise<Inputs> {
   const db = scopeToTenant(client, tenantId);
-  const profile = (await db.publicDisclosureProfile.findFirst({ where: { systemId } })) as ProfileRow | null;
+  const profile = await db.publicDisclosureProfile.findFirst({ where: { systemId } });
   const [assessments, evidence, risks] = await Promise.all([
     db.assessment.findMany({ where: { systemId }, orderBy: { id: 'asc' } }),
     db.evidence.findMany({ where: { systemId }, orderBy: { id: 'asc' } }),
@@ -693,30 +667,13 @@ function build(kind: DocKind | 'transparency', i: Inputs, extra: Record<string, 
 
 // ---------------------------------------------------------------- transparency notices (kit)
 
-interface NoticeRow {
-  id: string;
-  systemId: string;
-  version: number;
-  status: string;
-  audience: string;
-  text: string;
-  sha256: string;
-  previousSha256: string | null;
-  sections: unknown;
-  missing: string[];
-  sources: unknown;
-  publishedAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+type VersionRow = Pick<
+  NoticeRow & DocumentRow,
+  'systemId' | 'version' | 'sha256' | 'previousSha256' | 'sections' | 'missing' | 'sources' | 'createdBy' | 'createdAt'
+>;
 
-export const renderNotice = (r: NoticeRow): z.infer<typeof TransparencyNotice> => ({
-  object: 'svc.public_disclosure.transparency_notice',
-  id: r.id,
-  status: r.status as 'draft' | 'published' | 'withdrawn',
-  audience: r.audience as 'public' | 'affected_persons' | 'deployers',
-  text: r.text,
+/** The fields every generated version has, notice or document. */
+const renderVersion = (r: VersionRow) => ({
   systemId: r.systemId,
   version: r.version,
   sha256: r.sha256,
@@ -727,7 +684,24 @@ export const renderNotice = (r: NoticeRow): z.infer<typeof TransparencyNotice> =
   sources: r.sources as Source[],
   createdBy: r.createdBy,
   createdAt: iso(r.createdAt),
-  publishedAt: r.publishedAt ? iso(r.publishedAt) : null,
+});
+
+/** The number and previous hash of the next version, after the latest one of its kind and system. */
+const nextVersion = (last: { version: number; sha256: string } | null) => ({
+  version: (last?.version ?? 0) + 1,
+  previousSha256: last?.sha256 ?? null,
+});
+
+type Notice = z.infer<typeof TransparencyNotice>;
+
+export const renderNotice = (r: NoticeRow): Notice => ({
+  object: 'svc.public_disclosure.transparency_notice',
+  id: r.id,
+  status: r.status as Notice['status'],
+  audience: r.audience as Notice['audience'],
+  text: r.text,
+  ...renderVersion(r),
+  publishedAt: isoOrNull(r.publishedAt),
   updatedAt: iso(r.updatedAt),
 });
 
@@ -756,12 +730,11 @@ export const noticeStore: Store<typeof transparencyNotices> = {
     ].join('\n\n');
     return {
       systemId: body.systemId,
-      version: (last?.version ?? 0) + 1,
+      ...nextVersion(last),
       status: 'draft',
       audience,
       text,
       sha256: built.sha256,
-      previousSha256: last?.sha256 ?? null,
       sections: built.sections,
       missing: built.missing,
       sources: built.sources,
@@ -776,36 +749,12 @@ export const noticeStore: Store<typeof transparencyNotices> = {
 
 // ---------------------------------------------------------------- documents (art-50, art-53-gpai, model-card)
 
-interface DocumentRow {
-  id: string;
-  kind: string;
-  systemId: string;
-  version: number;
-  sha256: string;
-  previousSha256: string | null;
-  duties: unknown;
-  sections: unknown;
-  missing: string[];
-  sources: unknown;
-  createdBy: string;
-  createdAt: Date;
-}
-
 export const renderDocument = (r: DocumentRow): z.infer<typeof DisclosureDocument> => ({
   object: 'svc.public_disclosure.document',
   id: r.id,
   kind: r.kind as DocKind,
   duties: r.duties as Duty[],
-  systemId: r.systemId,
-  version: r.version,
-  sha256: r.sha256,
-  previousSha256: r.previousSha256,
-  changed: r.previousSha256 !== r.sha256,
-  sections: r.sections as Section[],
-  missing: r.missing,
-  sources: r.sources as Source[],
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...renderVersion(r),
 });
 
 export async function generateDocument(prisma: Prisma, who: Actor, kind: DocKind, systemId: string) {
@@ -818,22 +767,21 @@ export async function generateDocument(prisma: Prisma, who: Actor, kind: DocKind
       orderBy: { version: 'desc' },
       select: { version: true, sha256: true },
     });
-    const row = (await db.disclosureDocument.create({
+    const row = await db.disclosureDocument.create({
       data: {
         id: newId('pdd'),
         tenantId: who.tenantId,
         kind,
         systemId,
-        version: (last?.version ?? 0) + 1,
+        ...nextVersion(last),
         sha256: built.sha256,
-        previousSha256: last?.sha256 ?? null,
         duties: built.duties,
         sections: built.sections,
         missing: built.missing,
         sources: built.sources,
         createdBy: who.actor,
       },
-    })) as DocumentRow;
+    });
     const out = renderDocument(row);
     await recordChange(tx, {
       ...who,
@@ -848,8 +796,8 @@ export async function generateDocument(prisma: Prisma, who: Actor, kind: DocKind
 }
 
 export async function getDocument(prisma: Prisma, tenantId: string, kind: DocKind, id: string) {
-  const row = (await scopeToTenant(prisma, tenantId).disclosureDocument.findFirst({ where: { id, kind } })) as DocumentRow | null;
-  if (!row) throw new ApiError('not_found', `${kind} document ${id} was not found.`);
+  const row = await scopeToTenant(prisma, tenantId).disclosureDocument.findFirst({ where: { id, kind } });
+  if (!row) throw notFound(`${kind} document`, id);
   return renderDocument(row);
 }
 
@@ -862,6 +810,6 @@ export async function listDocuments(
   return keysetList(scopeToTenant(prisma, tenantId).disclosureDocument, query, {
     where: { kind },
     filters: ['systemId'],
-    render: (r: Record<string, unknown>) => renderDocument(r as unknown as DocumentRow),
+    render: renderDocument,
   });
 }
