@@ -33,6 +33,11 @@ export interface TransitionSpec {
   readonly grant?: TransitionAction;
   readonly summary: string;
   readonly description?: string;
+  /**
+   * The request body when the transition takes fields of its own (an outcome, a note); the
+   * optional `{ reason }` (TransitionRequest) when absent. The server's step reads it.
+   */
+  readonly body?: z.ZodType;
 }
 
 export interface ResourceSpec<
@@ -131,11 +136,11 @@ export const TransitionBody = z
     reason: z.string().min(1).max(1000).optional().meta({ description: 'Why; kept in the audit event.' }),
   })
   .meta({ id: 'TransitionRequest', examples: [{ reason: 'Reviewed by the governance board.' }] });
-type TransitionRoute<Rec extends z.ZodObject> = {
+type TransitionRoute<Rec extends z.ZodObject, TB extends z.ZodType> = {
   method: 'POST';
   path: string;
   pathParams: IdParams;
-  body: z.ZodOptional<typeof TransitionBody>;
+  body: TB;
   responses: { 200: Rec };
   summary: string;
   description?: string;
@@ -148,7 +153,7 @@ export type ResourceRoutes<
   F extends z.ZodRawShape,
   T extends Record<string, TransitionSpec>,
 > = { list: ListRoute<Rec, F>; get: GetRoute<Rec> } & (B extends z.ZodType ? { create: CreateRoute<Rec, B> } : unknown) & {
-    [V in keyof T]: TransitionRoute<Rec>;
+    [V in keyof T]: TransitionRoute<Rec, T[V] extends { body: infer TB extends z.ZodType } ? TB : z.ZodOptional<typeof TransitionBody>>;
   };
 
 /** A declared resource: its routes (a ts-rest router) and what the server and the tests read from it. */
@@ -336,10 +341,10 @@ export function resource<
       method: 'POST',
       path: `${collection}/:id/${verb.replaceAll('_', '-')}`,
       pathParams: idParams,
-      body: TransitionBody.optional(),
+      body: t.body ?? TransitionBody.optional(),
       responses: { 200: spec.record },
       summary: t.summary,
-      description: `${t.description ? `${t.description} ` : ''}Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${t.from.map((s) => `\`${s}\``).join(' or ')}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}. From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\` (with the optional \`reason\`) and emitted as the webhook event \`${action}\`.`,
+      description: `${t.description ? `${t.description} ` : ''}Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${t.from.map((s) => `\`${s}\``).join(' or ')}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}. From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
       metadata: {
         ...base,
         permission: `${area}:${grant}`,

@@ -63,17 +63,21 @@ export interface Store<R extends Resource> {
    * In the create's transaction, after the row and its change are recorded: effects on other
    * records (a parent's computed score), which may record changes of their own.
    */
-  readonly afterCreate?: (ctx: WriteContext<RecordOf<R>>) => Promise<void>;
+  readonly afterCreate?: (ctx: WriteContext<RecordOf<R>> & { body: BodyOf<R> }) => Promise<void>;
   /**
    * What a transition does besides moving the status: the fields it changes, from the current row
    * (the function form), or a step with domain checks and effects (see TransitionStep).
    */
   readonly transitions?: {
-    readonly [V in keyof NonNullable<R['spec']['transitions']>]?: ((row: never) => Where) | TransitionStep<RecordOf<R>>;
+    readonly [V in keyof NonNullable<R['spec']['transitions']>]?:
+      | ((row: never) => Where)
+      | TransitionStep<RecordOf<R>, TransitionBodyOf<NonNullable<R['spec']['transitions']>[V]>>;
   };
 }
 
 type RecordOf<R extends Resource> = z.infer<R['spec']['record']>;
+/** The body a transition receives: its own schema's, or the optional `{ reason }`. */
+type TransitionBodyOf<T> = T extends { body: infer B extends z.ZodType } ? z.infer<B> : { reason?: string } | undefined;
 
 /** What a hook gets: the transaction (Prisma's, scoped by the hook itself) and who writes. */
 export interface WriteContext<Rec> {
@@ -86,18 +90,18 @@ export interface WriteContext<Rec> {
  * A transition with domain work. The kit reads the current row locked (FOR UPDATE), so the checks
  * and the fields computed from it hold until the commit: two renewals at once extend a term twice.
  */
-export interface TransitionStep<Rec> {
-  /** Fields changed besides the status, from the current row and the transition's clock. */
-  readonly set?: (row: never, now: Date) => Where;
+export interface TransitionStep<Rec, Body = unknown> {
+  /** Fields changed besides the status, from the current row, the transition's clock and its body. */
+  readonly set?: (row: never, now: Date, body: Body) => Where;
   /**
    * Checks beyond the `from` states, on the locked current row: throw an ApiError to refuse. It may
    * also make the changes the transition implies for other records (a risk's residual when one of
    * its treatments is implemented) and return what the audit event says of them.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a guard that only checks is an async function returning nothing.
-  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never }) => Promise<Record<string, unknown> | void>;
+  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never; body: Body }) => Promise<Record<string, unknown> | void>;
   /** The audit event's `data` besides `from`, `to` and `reason`. */
-  readonly auditData?: (record: Rec, current: never) => Record<string, unknown>;
+  readonly auditData?: (record: Rec, current: never, body: Body) => Record<string, unknown>;
   /** Effects on other records after the change is recorded, in the same transaction. */
   readonly after?: (ctx: WriteContext<Rec>) => Promise<void>;
 }
@@ -200,7 +204,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
         await prisma.$transaction(async (tx) => {
           await write(sqlOf(tx), false);
-          await after({ tx, who, record: record as never });
+          await after({ tx, who, record: record as never, body: body as never });
           return record;
         });
         return { status: 201, body: record };
@@ -214,23 +218,26 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     const statusField = spec.statusField as string;
     const action = resource.actions[verb] as string;
     const declared = (store.transitions as Record<string, ((row: Row) => Where) | TransitionStep<unknown> | undefined> | undefined)?.[verb];
-    const step: TransitionStep<unknown> & { set?: (row: Row, now: Date) => Where } =
+    const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown) => Where } =
       typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
     const withHooks = step.guard !== undefined || step.after !== undefined;
-    const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response, reason: string | undefined) => {
+    const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response, body: unknown) => {
+      // The optional `{ reason }` of TransitionRequest, or a field of that name in the transition's own body.
+      const given = (body as { reason?: unknown } | undefined)?.reason;
+      const reason = typeof given === 'string' ? given : undefined;
       const current = await findRow(sql, table, who.tenantId, id, { forUpdate: true });
       if (!current) throw missing(resource, id);
       const state = String(current[statusField]);
       const conflict = () => stateConflict(capitalised(spec.label.one), id, state, verb, t.from, statusField);
       if (!t.from.includes(state)) throw conflict();
-      const prepared = tx && step.guard ? await step.guard({ tx, who, row: current as never }) : undefined;
+      const prepared = tx && step.guard ? await step.guard({ tx, who, row: current as never, body }) : undefined;
       const now = new Date();
       // Conditional on the state read: a concurrent transition makes this one a conflict too.
       const row = await updateRowIf(
         sql,
         table,
         { tenantId: who.tenantId, id, field: statusField, allowed: t.from },
-        { ...(step.set?.(current, now) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: now } : {}) },
+        { ...(step.set?.(current, now, body) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: now } : {}) },
       );
       if (!row) throw conflict();
       const record = render(row);
@@ -246,7 +253,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
             to: t.to,
             ...(reason ? { reason } : {}),
             ...(prepared || {}),
-            ...(step.auditData?.(record, current as never) ?? {}),
+            ...(step.auditData?.(record, current as never, body) ?? {}),
           },
           resource: record,
         },
@@ -255,14 +262,14 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       if (tx && step.after) await step.after({ tx, who, record });
       return record;
     };
-    handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: { reason?: string }; res: Response }) => {
+    handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: unknown; res: Response }) => {
       const who = actor(res);
       if (withHooks) {
         // Prisma's transaction for the hooks; it completes the idempotent response (db/response-completion.ts).
-        const record = await prisma.$transaction((tx) => move(sqlOf(tx), tx, who, params.id, res, body?.reason));
+        const record = await prisma.$transaction((tx) => move(sqlOf(tx), tx, who, params.id, res, body));
         return { status: 200, body: record };
       }
-      const record = await database.transaction((sql) => move(sql, undefined, who, params.id, res, body?.reason));
+      const record = await database.transaction((sql) => move(sql, undefined, who, params.id, res, body));
       idempotencyStored(res);
       return { status: 200, body: record };
     };
