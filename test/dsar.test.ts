@@ -432,6 +432,22 @@ describe('dsar: writes in one transaction, replayed by their Idempotency-Key', (
     ]);
   });
 
+  it('a rejection replayed with its key returns the same request, its reason kept once in one audit event', async () => {
+    const r = await receive({});
+    const headers = { 'idempotency-key': `reject-${r.id}` };
+    const body = { reason: 'Identity not established.' };
+    const rejected = await t.call('POST', `/v1/dsar/requests/${r.id}/reject`, { body, headers });
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Identity not established.' });
+    expect(rejected.body.rejectedAt).not.toBeNull();
+    const again = await t.call('POST', `/v1/dsar/requests/${r.id}/reject`, { body, headers });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(rejected.body);
+    const events = (await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: r.id, limit: 50 } })).body.data;
+    expect(events.map((e: Json) => e.action)).toEqual(['dsar.rejected', 'dsar.received']);
+  });
+
   it('a transition checks the state before its own rules: a closed request is 409 with or without a reason, an unknown one 404', async () => {
     const r = await receive({});
     expect((await t.call('POST', `/v1/dsar/requests/${r.id}/reject`, { body: { reason: 'Unfounded.' } })).status).toBe(200);

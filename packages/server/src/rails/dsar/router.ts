@@ -9,11 +9,6 @@ export function dsarHandlers({ db }: RailDeps) {
   return initServer().router(contract.dsar, {
     requests: {
       ...serveResource(db, dsarRequests, dsar.requestStore),
-      // A rejection's required reason is stored on the request: a kit transition's hooks do not see it.
-      reject: async ({ params, body, res }) => ({
-        status: 200,
-        body: await dsar.rejectRequest(prisma, actor(res), params.id, body?.reason),
-      }),
       extend: async ({ params, body, res }) => ({ status: 200, body: await dsar.extendRequest(prisma, actor(res), params.id, body) }),
     },
     verify: async ({ body, res }) => ({ status: 200, body: await dsar.verifyRequest(prisma, actor(res), body) }),
@@ -26,7 +21,8 @@ export function dsarHandlers({ db }: RailDeps) {
     fulfillment: {
       ...serveResource(db, fulfillmentItems, dsar.itemStore),
       start: async ({ body, res }) => ({ status: 201, body: await dsar.startFulfillment(prisma, actor(res), body.requestId) }),
-      // Closing takes notes and records, a body the kit's transitions do not have.
+      // Closing stores who closed the item (a step's `set` is not told who writes) and, for a
+      // refused erasure, logs the refusal after the rollback (no kit hook runs then): written out.
       complete: async ({ params, body, res }) => ({
         status: 200,
         body: await dsar.closeItem(prisma, actor(res), params.id, 'complete', body),

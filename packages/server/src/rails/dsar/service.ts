@@ -47,10 +47,10 @@ import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, ki
  * The dsar rail's behaviour: requests whose dates are computed from receipt by the rules data
  * (clocks.ts), identity verification, fulfillment across the declared data stores, the response
  * packet (hashed, versioned), its redactions, and the SLA view. Requests, fulfillment items,
- * packets and redactions are the kit's (rails/dsar/router.ts) with the stores below; the changes
- * the kit cannot say (a rejection's stored reason, extension, verification, the start of
- * fulfillment, the closing of an item with its notes and records) are written out here, reading
- * the row FOR UPDATE as the kit does. Every write runs in one transaction with its audit event
+ * packets and redactions are the kit's (rails/dsar/router.ts) with the stores below, fulfil and
+ * reject included; the changes the kit cannot say (extension, verification, the start of
+ * fulfillment, the closing of an item by its closer) are written out here, reading the row FOR
+ * UPDATE as the kit does. Every write runs in one transaction with its audit event
  * and webhook outbox rows (recordChange).
  */
 
@@ -164,6 +164,14 @@ export const requestStore: Store<typeof dsarRequests> = {
         }
       },
     },
+    // `received` or `verified` -> `rejected`, the reason kept on the request; required, checked
+    // after the 404 and the 409 (the body is the kit's optional `{ reason }`).
+    reject: {
+      set: (_row, now, body) => ({ rejectedAt: now, rejectionReason: body?.reason ?? null }),
+      guard: async ({ body }) => {
+        if (!body?.reason) throw invalid('reason', 'A rejection needs a reason.', 'missing');
+      },
+    },
   },
 };
 
@@ -185,23 +193,6 @@ async function lockRequest(prisma: Prisma, tx: Tx, who: Actor, id: string, verb:
     return saved;
   };
   return { row, save };
-}
-
-/**
- * `received` or `verified` -> `rejected`, with the reason, required (422 after the 404 and the
- * 409, in the kit's order) and kept on the request: a kit transition's hooks do not see it.
- */
-export async function rejectRequest(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<RequestOut> {
-  const { from, to } = dsarRequests.spec.transitions!.reject;
-  return prisma.$transaction(async (tx) => {
-    const { row, save } = await lockRequest(prisma, tx, who, id, 'reject', from);
-    if (!reason) throw invalid('reason', 'A rejection needs a reason.', 'missing');
-    return save({ status: to, rejectedAt: new Date(), rejectionReason: reason }, dsarRequests.actions.reject as string, () => ({
-      from: row.status,
-      to,
-      reason,
-    }));
-  });
 }
 
 export async function extendRequest(
@@ -393,7 +384,9 @@ export type ItemVerb = 'complete' | 'mark_not_found' | 'withhold';
  * Closes a pending item (the contract's `complete`, `mark_not_found`, `withhold`) with its notes
  * and the records it touched, while its request is `in_progress`; for an erasure request,
  * `complete` is refused while the request or a named record is under a legal hold. Written out:
- * the body is not the kit's transition body. The item is read FOR UPDATE, as the kit does.
+ * the item stores who closed it (`closedBy`), which a kit step's `set` is not told, and a refusal
+ * is logged to the preservation log after the rollback, where no kit hook runs. The item is read
+ * FOR UPDATE, as the kit does.
  */
 export async function closeItem(
   prisma: Prisma,

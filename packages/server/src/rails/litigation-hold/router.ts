@@ -11,7 +11,7 @@ export function litigationHoldHandlers({ db }: RailDeps) {
   return initServer().router(contract.litigation_hold, {
     holds: {
       ...serveResource(db, legalHolds, holds.holdStore),
-      // The release's required reason is stored on the hold: a kit transition's hooks do not see it.
+      // The release stores who released the hold (`releasedBy`): a kit step's `set` is not told who writes.
       release: async ({ params, body, res }) => ({
         status: 200,
         body: await holds.releaseHold(prisma, actor(res), params.id, body?.reason),

@@ -33,9 +33,9 @@ import { iso, isoOrNull } from '../../platform/render.ts';
 /**
  * The litigation_hold rail's behaviour. Holds, custodians and eDiscovery exports are the kit's
  * (rails/litigation-hold/router.ts): their stores check and compute here, and write the
- * preservation-log entry in the transaction of the change. Served by hand: the release (its
- * required reason is stored on the hold, which a kit transition cannot do) and the resolution of
- * a hold to the records it covers.
+ * preservation-log entry in the transaction of the change. Served by hand: the release (it
+ * stores who released the hold, which a kit step's `set` is not told) and the resolution of a
+ * hold to the records it covers.
  */
 
 type Row = Record<string, unknown>;
