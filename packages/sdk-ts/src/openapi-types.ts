@@ -2073,7 +2073,7 @@ export interface paths {
         };
         /**
          * List labels
-         * @description Returns the tenant's labels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page. `resourceType` and `resourceId` give the labels of one record; `key` keeps one key. Needs `metadata:read`.
+         * @description `resourceType` and `resourceId` give the labels of one record; `key` keeps one key. Returns the tenant's labels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `resourceType` (labels whose `resourceType` equals the value), `resourceId` (labels whose `resourceId` equals the value), `key` (labels whose `key` equals the value). Needs `metadata:read`.
          */
         get: operations["metadata.label.list"];
         put?: never;
@@ -4243,7 +4243,7 @@ export interface paths {
         put?: never;
         /**
          * Plan a treatment of a risk
-         * @description Records a `planned` treatment of the risk `riskId` (404 when not a risk of the tenant; 409 when the risk is closed). The reductions a type admits are checked (422 naming the field): `mitigate` needs a likelihood or impact reduction, `transfer` an impact reduction only (1 when absent), `accept` and `avoid` none. Nothing moves until `implement`. Returns 201 with the treatment, id `rtr_<ULID>`. Needs `risk_register:write`; audited as `treatment.created` and emitted as the webhook event `treatment.created`.
+         * @description Records a `planned` treatment of the risk `riskId` (404 when not a risk of the tenant; 409 when the risk is closed). The reductions a type admits are checked (422 naming the field): `mitigate` needs a likelihood or impact reduction, `transfer` an impact reduction only (1 when absent), `accept` and `avoid` none. Nothing moves until `implement`. Returns 201 with the new treatment, id `rtr_<ULID>`. Needs `risk_register:write`; recorded in the audit trail as `treatment.created` in the same transaction, and emitted as the webhook event `treatment.created`. Send an `Idempotency-Key` so that a retry does not create a second treatment.
          */
         post: operations["risk_register.treatments.create"];
         delete?: never;
@@ -4869,7 +4869,7 @@ export interface paths {
         };
         /**
          * List completion records
-         * @description Returns the tenant's completion records, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); filters `userId` and `moduleId` combine with AND. Needs `training_records:read`.
+         * @description Returns the tenant's completion records, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `userId` (completion records whose `userId` equals the value), `moduleId` (completion records whose `moduleId` equals the value). Needs `training_records:read`.
          */
         get: operations["training_records.records.list"];
         put?: never;
@@ -14838,26 +14838,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "treatment.implemented": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Implement a treatment.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.treatment.implemented"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "treatment.created": {
         parameters: {
             query?: never;
@@ -14872,6 +14852,26 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.treatment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "treatment.implemented": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Implement a treatment.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.treatment.implemented"];
         delete?: never;
         options?: never;
         head?: never;
@@ -80029,50 +80029,6 @@ export interface operations {
             };
         };
     };
-    "webhook.treatment.implemented": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "treatment.implemented";
-                    data?: components["schemas"]["RiskTreatment"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.treatment.created": {
         parameters: {
             query?: never;
@@ -80096,6 +80052,50 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventEnvelope"] & {
                     /** @constant */
                     type?: "treatment.created";
+                    data?: components["schemas"]["RiskTreatment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.treatment.implemented": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "treatment.implemented";
                     data?: components["schemas"]["RiskTreatment"];
                 };
             };
