@@ -52,6 +52,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'db', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ONCE] } },
       { extends: true, test: { name: 'once', include: ONCE } },
+      // Pure rules (clocks, scores, classifiers, compositions) tested beside their code, without a
+      // server or a database: run once, like the `once` files.
+      { extends: true, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'] } },
     ],
   },
 });
