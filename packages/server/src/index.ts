@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { bootstrapIfEmpty, type FirstStart, writeCredentials } from './bootstrap.ts';
 import { type Config, loadConfig } from './config.ts';
-import { type ConsoleApp, startConsole } from './console/app.ts';
 import { loadCrosswalks } from './content/crosswalk-store.ts';
 import { loadFrameworks } from './content/frameworks.ts';
 import { loadGlossary } from './content/glossary-store.ts';
@@ -24,7 +23,8 @@ import { startReconciler } from './rails/reconciliation/service.ts';
 import { corpus } from './rails/red-team/corpus.ts';
 import { taxonomy } from './rails/taxonomy/service.ts';
 import { stockCatalogue } from './rails/workflows-registry/service.ts';
-import { startWebApp, type WebApp } from './web/app.ts';
+import { type ConsoleApp, startConsole } from './ui/console/app.ts';
+import { startWebApp, type WebApp } from './ui/web/app.ts';
 import { startWebhookRoles, type WebhookRoles } from './webhooks/roles.ts';
 import { resealUnderCurrentKey, resolveSecretsKey, sealExistingSecrets } from './webhooks/secrets-key.ts';
 

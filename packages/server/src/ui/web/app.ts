@@ -1,16 +1,16 @@
 import { CreateKeyBody, ROLES } from '@svc/contract';
 import type { NextFunction, Request, Response } from 'express';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
-import { scopeToTenant } from '../db/tenant-scope.ts';
-import { randomToken } from '../ids.ts';
-import type { Logger } from '../logger.ts';
-import { recordChange } from '../platform/ledger/changes.ts';
-import { listAuditEvents } from '../rails/audit-trail/service.ts';
-import { listTenantFrameworks } from '../rails/compliance/service.ts';
-import * as operator from '../rails/operator/service.ts';
-import { listDeliveries, listSubscriptions } from '../webhooks/service.ts';
-import { ago, createSurface, createThrottle, hashPassword, listen, newSessionToken, sha256, verifyPassword, when } from './kit.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { randomToken } from '../../ids.ts';
+import type { Logger } from '../../logger.ts';
+import { recordChange } from '../../platform/ledger/changes.ts';
+import { listAuditEvents } from '../../rails/audit-trail/service.ts';
+import { listTenantFrameworks } from '../../rails/compliance/service.ts';
+import * as operator from '../../rails/operator/service.ts';
+import { listDeliveries, listSubscriptions } from '../../webhooks/service.ts';
+import { ago, createSurface, createThrottle, hashPassword, listen, newSessionToken, sha256, verifyPassword, when } from '../kit.ts';
 import { canManage, normaliseEmail, roleRank } from './users.ts';
 
 /**

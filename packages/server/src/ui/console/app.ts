@@ -1,19 +1,19 @@
 import { CreateTenantBody, ENVIRONMENTS, ROLES, type Role, TIERS, type Tier } from '@svc/contract';
 import type { NextFunction, Request, Response } from 'express';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
-import { keysetList } from '../db/pagination.ts';
-import type { WebhookDelivery as DeliveryRow } from '../generated/prisma/client.ts';
-import { forgetCredential } from '../http/auth-cache.ts';
-import { randomToken } from '../ids.ts';
-import type { Logger } from '../logger.ts';
-import { hashToken, TOKEN_PATTERN } from '../platform/credentials.ts';
-import { recordChange } from '../platform/ledger/changes.ts';
-import * as operator from '../rails/operator/service.ts';
-import { ago, createSurface, createThrottle, listen, newSessionToken, sha256, when } from '../web/kit.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { keysetList } from '../../db/pagination.ts';
+import type { WebhookDelivery as DeliveryRow } from '../../generated/prisma/client.ts';
+import { forgetCredential } from '../../http/auth-cache.ts';
+import { randomToken } from '../../ids.ts';
+import type { Logger } from '../../logger.ts';
+import { hashToken, TOKEN_PATTERN } from '../../platform/credentials.ts';
+import { recordChange } from '../../platform/ledger/changes.ts';
+import * as operator from '../../rails/operator/service.ts';
+import type { Dispatcher } from '../../webhooks/dispatcher.ts';
+import { renderDelivery, replayDeadLetters } from '../../webhooks/service.ts';
+import { ago, createSurface, createThrottle, listen, newSessionToken, sha256, when } from '../kit.ts';
 import { inviteWebUser, listWebUsers } from '../web/users.ts';
-import type { Dispatcher } from '../webhooks/dispatcher.ts';
-import { renderDelivery, replayDeadLetters } from '../webhooks/service.ts';
 
 /**
  * The operator console ({admin_url}), on its own port and loopback by default: sign in by pasting

@@ -1,9 +1,9 @@
 import { ROLES, type Role } from '@svc/contract';
-import type { Prisma } from '../db/client.ts';
-import { scopeToTenant } from '../db/tenant-scope.ts';
-import { newId } from '../ids.ts';
-import { recordChange } from '../platform/ledger/changes.ts';
-import { newSessionToken, sha256 } from './kit.ts';
+import type { Prisma } from '../../db/client.ts';
+import { scopeToTenant } from '../../db/tenant-scope.ts';
+import { newId } from '../../ids.ts';
+import { recordChange } from '../../platform/ledger/changes.ts';
+import { newSessionToken, sha256 } from '../kit.ts';
 
 // The web application's people. The lead may move this claim into the contract's id-prefixes.ts.
 
