@@ -91,8 +91,8 @@ export interface WriteContext<Rec> {
  * and the fields computed from it hold until the commit: two renewals at once extend a term twice.
  */
 export interface TransitionStep<Rec, Body = unknown> {
-  /** Fields changed besides the status, from the current row, the transition's clock and its body. */
-  readonly set?: (row: never, now: Date, body: Body) => Where;
+  /** Fields changed besides the status, from the current row, the transition's clock, its body and who makes it. */
+  readonly set?: (row: never, now: Date, body: Body, who: Actor) => Where;
   /**
    * Checks beyond the `from` states, on the locked current row: throw an ApiError to refuse. It may
    * also make the changes the transition implies for other records (a risk's residual when one of
@@ -218,7 +218,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     const statusField = spec.statusField as string;
     const action = resource.actions[verb] as string;
     const declared = (store.transitions as Record<string, ((row: Row) => Where) | TransitionStep<unknown> | undefined> | undefined)?.[verb];
-    const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown) => Where } =
+    const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown, who: Actor) => Where } =
       typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
     const withHooks = step.guard !== undefined || step.after !== undefined;
     const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response, body: unknown) => {
@@ -237,7 +237,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
         sql,
         table,
         { tenantId: who.tenantId, id, field: statusField, allowed: t.from },
-        { ...(step.set?.(current, now, body) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: now } : {}) },
+        { ...(step.set?.(current, now, body, who) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: now } : {}) },
       );
       if (!row) throw conflict();
       const record = render(row);

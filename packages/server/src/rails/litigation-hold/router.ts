@@ -1,21 +1,16 @@
 import { contract, legalHoldCustodians, legalHoldExports, legalHoldPreservation, legalHolds } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { type RailDeps, tenantOf } from '../deps.ts';
 import * as holds from './service.ts';
 
 export function litigationHoldHandlers({ db }: RailDeps) {
   const { prisma } = db;
-  // Lists, gets, creates and the acknowledgement come from the kit; the stores write the
-  // preservation-log entry in the transaction of each change.
+  // Lists, gets, creates, the acknowledgement and the release come from the kit; the stores write
+  // the preservation-log entry in the transaction of each change.
   return initServer().router(contract.litigation_hold, {
     holds: {
       ...serveResource(db, legalHolds, holds.holdStore),
-      // The release stores who released the hold (`releasedBy`): a kit step's `set` is not told who writes.
-      release: async ({ params, body, res }) => ({
-        status: 200,
-        body: await holds.releaseHold(prisma, actor(res), params.id, body?.reason),
-      }),
       records: async ({ params, res }) => ({ status: 200, body: await holds.heldRecords(prisma, tenantOf(res).tenantId, params.id) }),
     },
     custodians: serveResource(db, legalHoldCustodians, holds.custodianStore),

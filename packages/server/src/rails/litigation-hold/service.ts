@@ -10,14 +10,12 @@ import {
   type legalHoldCustodians,
   type legalHoldExports,
   type legalHoldPreservation,
-  legalHolds,
+  type legalHolds,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
-import { findRow, tableOf, updateRowIf } from '../../db/rows.ts';
-import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
   LegalHoldCustodian as CustodianRow,
   LegalHoldExport as ExportRow,
@@ -26,15 +24,14 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
 import { HOLD_TYPES, type HoldTarget, idsHeldBy, modelOf } from '../../platform/ledger/hold-guard.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
  * The litigation_hold rail's behaviour. Holds, custodians and eDiscovery exports are the kit's
  * (rails/litigation-hold/router.ts): their stores check and compute here, and write the
- * preservation-log entry in the transaction of the change. Served by hand: the release (it
- * stores who released the hold, which a kit step's `set` is not told) and the resolution of a
+ * preservation-log entry in the transaction of the change. Served by hand: the resolution of a
  * hold to the records it covers.
  */
 
@@ -134,41 +131,25 @@ export const holdStore: Store<typeof legalHolds> = {
       targetId: h.id,
       detail: { matter: h.matter, records: h.records, criteria: h.criteria },
     }),
+  transitions: {
+    // `active` -> `released` with its reason, required (422 after the kit's 404 and 409) and
+    // stored on the hold with who released it; the release is written to the preservation log.
+    release: {
+      guard: async ({ body }) => {
+        if (!body?.reason?.trim()) throw invalid('reason', 'A hold is released with a reason.', 'required');
+      },
+      set: (_row, now, body, who) => ({ releaseReason: body?.reason, releasedBy: who.actor, releasedAt: now }),
+      after: ({ tx, who, record }) =>
+        logPreservation(tx, who, {
+          holdId: record.id,
+          event: 'hold_released',
+          targetType: 'hold',
+          targetId: record.id,
+          detail: { reason: record.releaseReason },
+        }),
+    },
+  },
 };
-
-/**
- * `active` -> `released` with its reason, required (422 after the 404 and the 409, as a kit
- * transition orders them) and stored on the hold; the row is read FOR UPDATE, as the kit does.
- */
-export async function releaseHold(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<HoldOut> {
-  const { from, to } = legalHolds.spec.transitions!.release;
-  const table = tableOf(prisma, 'legalHold');
-  return prisma.$transaction(async (tx) => {
-    const sql = sqlOf(tx);
-    const current = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as HoldRow | undefined;
-    if (!current) throw notFound('Hold', id);
-    if (!(from as readonly string[]).includes(current.status)) throw stateConflict('Hold', id, current.status, 'release', from);
-    if (!reason?.trim()) throw invalid('reason', 'A hold is released with a reason.', 'required');
-    const now = new Date();
-    const saved = (await updateRowIf(
-      sql,
-      table,
-      { tenantId: who.tenantId, id, field: 'status', allowed: from },
-      { status: to, releaseReason: reason, releasedBy: who.actor, releasedAt: now, updatedAt: now },
-    )) as HoldRow;
-    const hold = renderHold(saved);
-    await recordChange(tx, {
-      ...who,
-      action: legalHolds.actions.release as string,
-      resourceType: 'svc.litigation_hold.hold',
-      resourceId: id,
-      data: { from: current.status, to, reason },
-      resource: hold,
-    });
-    await logPreservation(tx, who, { holdId: id, event: 'hold_released', targetType: 'hold', targetId: id, detail: { reason } });
-    return hold;
-  });
-}
 
 type HeldRecord = z.infer<typeof LegalHeldRecords>['records'][number];
 
