@@ -99,7 +99,8 @@ export const TYPE_RULES: Readonly<Record<string, readonly TextRule[]>> = {
 export const FRAMEWORK_RULES: Readonly<Record<string, readonly TextRule[]>> = {
   'eu-ai-act': [
     cite('framework.eu-ai-act.citation', String.raw`Regulation \(EU\) 2024/1689`, 4),
-    cite('framework.eu-ai-act.name', String.raw`\b(?:EU AI Act|AI Act|Artificial Intelligence Act)\b`, 3),
+    // Not the "AI Act" of "Colorado AI Act" (a state statute, its own framework below).
+    cite('framework.eu-ai-act.name', String.raw`(?<!Colorado )\b(?:EU AI Act|AI Act|Artificial Intelligence Act)\b`, 3),
     kw('framework.eu-ai-act.terms', String.raw`\b(?:high-risk AI systems?|general-purpose AI models?|AI literacy)\b`, 1),
   ],
   gdpr: [
