@@ -36,7 +36,8 @@ async function startServe(): Promise<{ child: ChildProcess; stderr: () => string
     err += String(d);
   });
   child.stdout?.resume();
-  const deadline = Date.now() + 60_000;
+  // A first start on a fresh data folder migrates and loads the content: generous on a loaded machine.
+  const deadline = Date.now() + 150_000;
   while (!/svc listening on/.test(err)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${err}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -66,7 +67,7 @@ async function svc(args: string[], extraEnv: Record<string, string> = {}) {
 let server: { child: ChildProcess; stderr: () => string };
 beforeAll(async () => {
   server = await startServe();
-});
+}, 180_000);
 afterAll(async () => {
   if (server) await stop(server.child);
 });
