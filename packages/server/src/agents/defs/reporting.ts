@@ -3,16 +3,16 @@ import { ApiError } from '../../errors.ts';
 import {
   type ComposedReport,
   composeReport,
-  gatherReportFacts,
   type ReportCatalogue,
   type ReportFacts,
   reportCatalogue,
 } from '../../rails/reporting/compose.ts';
+import { gatherReportFacts } from '../../rails/reporting/facts.ts';
 import { type AgentContext, type AgentDef, defineAgent } from '../types.ts';
 
 /**
  * The reporting agents: `stakeholder-report` and eight facades, all over the one report engine
- * (rails/reporting/compose.ts). A facade is a preset in its rules (the types it offers, its
+ * (rails/reporting/: facts.ts, blocks.ts, compose.ts). A facade is a preset in its rules (the types it offers, its
  * default, the sections it keeps); gather reads the tenant's records with the engine's
  * `gatherReportFacts`, decide composes with `composeReport` under the preset. The rules carry
  * the report catalogue itself, so a stored decision replays against the recipe it was made with.

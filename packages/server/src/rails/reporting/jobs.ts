@@ -2,7 +2,8 @@ import type { Prisma } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import type { JobHandler, JobRun } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { composeReport, gatherReportFacts, REPORT_TYPES } from './compose.ts';
+import { composeReport, REPORT_TYPES } from './compose.ts';
+import { gatherReportFacts } from './facts.ts';
 import { renderReportPdf } from './pdf.ts';
 import { RENDER_JOB, type ReportRow, renderReport, runTick, systemOf, TICK_JOB, WITHOUT_PDF } from './service.ts';
 

@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { REPORT_TYPES } from './compose.ts';
+import { REPORT_TYPES } from './catalogue.ts';
 
 /**
  * The reporting rail's records: reports (a row per request, `rendering` until the `report.render`
