@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BOTH, Label } from './shared.ts';
 import { type AgentSpec, agentSpec } from './spec.ts';
 
 /**
@@ -16,7 +17,6 @@ const Area = z.string().meta({
   description:
     'The provision the class mainly rests on: `art5-a` to `art5-h`, `annex-i`, `annex-iii-1` to `annex-iii-8`, `gpai`, `art50` or `minimal`.',
 });
-const Label = (max: number, description: string) => z.string().trim().min(1).max(max).meta({ description });
 const Hit = z
   .object({
     concept: z.string().meta({ description: 'The concept of the rule set that matched (for example `emotion` or `workplace`).' }),
@@ -149,7 +149,7 @@ const classifier = agentSpec({
     'Classifies an AI system by the EU AI Act: the Art. 5 prohibited practices and their exceptions, high risk under Art. 6(1) and Annex I or Art. 6(2) and the eight Annex III areas with the Art. 6(3) derogations, Art. 50 transparency duties and general-purpose AI model scoping with the Art. 51 systemic-risk presumption; it cites the clauses and lists the obligations that follow.',
   group: 'deterministic',
   groupReason: 'The class is the consequence of the Act’s rules applied to the system’s description, not a judgement that ranks options.',
-  catalogues: ['core14', 'all31'],
+  catalogues: BOTH,
   input: z
     .strictObject({
       aiSystem: z
