@@ -4,6 +4,7 @@ import { listOf, PaginationQuery, prefixedId, Timestamp } from './common.ts';
 import { commonErrorResponses } from './errors.ts';
 import { meta } from './meta.ts';
 import { PublicKey } from './rails/audit-trail.ts';
+import { CREATED_AT_DESCRIPTION, EXAMPLE_AT, exampleId, idParams, objectField } from './shared/records.ts';
 import { ENVIRONMENTS, ROLES, TIERS } from './tiers.ts';
 import { eventType } from './webhook-events.ts';
 
@@ -14,60 +15,62 @@ const Permission = z
   .regex(/^(\*|[a-z_]+):(\*|[a-z_]+)$/)
   .meta({ examples: ['compliance:read'] });
 
+/** The record the `object` field descriptions of the operator routes name as their example. */
+const OBJECT_EXAMPLE = 'svc.compliance.assessment';
+const CreatedAt = Timestamp.meta({ description: CREATED_AT_DESCRIPTION });
+
+// The words a tenant or a key and the request that creates it share.
+const TenantTier = z.enum(TIERS).meta({ description: 'Tier of the tenant: decides the rails it may call and its rate-limit plan.' });
+const ENV_DESCRIPTION = "Environment of the tenant's keys: `live`, `test` or `dev`; appears in the key (`svc_live_...`).";
+const REGION_DESCRIPTION = "Data region where the tenant's records are kept (`eu`).";
+const TENANT_ID_DESCRIPTION = 'Id of the tenant (`ten_` prefix) the record belongs to.';
+const KeyRole = z
+  .enum(ROLES)
+  .meta({ description: 'Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.' });
+const SCOPES_DESCRIPTION =
+  'Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants.';
+const EXPIRES_AT_DESCRIPTION = 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.';
+
 export const Tenant = z
   .object({
-    object: z.literal('svc.operator.tenant').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('ten', 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectField('svc.operator.tenant', OBJECT_EXAMPLE),
+    id: prefixedId('ten', exampleId('ten')),
     name: z.string().meta({ description: 'Display name of the tenant, shown to people (`Acme Bank`).' }),
-    tier: z.enum(TIERS).meta({ description: 'Tier of the tenant: decides the rails it may call and its rate-limit plan.' }),
-    env: z
-      .enum(ENVIRONMENTS)
-      .meta({ description: "Environment of the tenant's keys: `live`, `test` or `dev`; appears in the key (`svc_live_...`)." }),
-    region: z.string().meta({ description: "Data region where the tenant's records are kept (`eu`)." }),
+    tier: TenantTier,
+    env: z.enum(ENVIRONMENTS).meta({ description: ENV_DESCRIPTION }),
+    region: z.string().meta({ description: REGION_DESCRIPTION }),
     rateLimitPerSecond: z.int().nullable().meta({ description: "Requests per second allowed by the tenant's plan (X-RateLimit-Limit)." }),
     monthlyQuota: z.int().nullable().meta({ description: "Requests per calendar month (UTC) allowed by the tenant's plan." }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    createdAt: CreatedAt,
   })
   .meta({
     id: 'Tenant',
     examples: [
       {
         object: 'svc.operator.tenant',
-        id: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('ten'),
         name: 'Acme Bank',
         tier: 'growth',
         env: 'live',
         region: 'eu',
         rateLimitPerSecond: null,
         monthlyQuota: null,
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const ApiKey = z
   .object({
-    object: z.literal('svc.operator.api_key').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('key', 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    tenantId: z.string().meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
+    object: objectField('svc.operator.api_key', OBJECT_EXAMPLE),
+    id: prefixedId('key', exampleId('key')),
+    tenantId: z.string().meta({ description: TENANT_ID_DESCRIPTION }),
     name: z.string().meta({ description: 'Label of the key for people (`CI pipeline`); not secret.' }),
-    role: z
-      .enum(ROLES)
-      .meta({ description: 'Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.' }),
-    scopes: z.array(z.string()).meta({
-      description: 'Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants.',
-    }),
+    role: KeyRole,
+    scopes: z.array(z.string()).meta({ description: SCOPES_DESCRIPTION }),
     prefix: z.string().meta({ description: 'First characters of the token, to recognise it.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
-    expiresAt: Timestamp.nullable().meta({
-      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
-    }),
+    createdAt: CreatedAt,
+    expiresAt: Timestamp.nullable().meta({ description: EXPIRES_AT_DESCRIPTION }),
     revokedAt: Timestamp.nullable().meta({ description: 'When the key was revoked (ISO 8601 UTC); null while it is active.' }),
     lastUsedAt: Timestamp.nullable().meta({
       description: 'Time of the last authenticated request made with the key (ISO 8601 UTC); null when never used.',
@@ -82,16 +85,13 @@ export const CreatedApiKey = ApiKey.extend({
 export const CreateTenantBody = z
   .strictObject({
     name: z.string().min(1).max(200).meta({ description: 'Display name of the tenant, 1 to 200 characters.' }),
-    tier: z.enum(TIERS).meta({ description: 'Tier of the tenant: decides the rails it may call and its rate-limit plan.' }),
-    env: z
-      .enum(ENVIRONMENTS)
-      .default('live')
-      .meta({ description: "Environment of the tenant's keys: `live`, `test` or `dev`; appears in the key (`svc_live_...`)." }),
+    tier: TenantTier,
+    env: z.enum(ENVIRONMENTS).default('live').meta({ description: ENV_DESCRIPTION }),
     region: z
       .string()
       .regex(/^[a-z]{2,12}$/)
       .default('eu')
-      .meta({ description: "Data region where the tenant's records are kept (`eu`)." }),
+      .meta({ description: REGION_DESCRIPTION }),
     rateLimitPerSecond: z.int().min(1).max(100_000).optional().meta({ description: 'Custom limit (enterprise).' }),
     monthlyQuota: z.int().min(1).optional().meta({ description: 'Custom monthly quota (enterprise).' }),
   })
@@ -99,32 +99,23 @@ export const CreateTenantBody = z
 
 export const CreateKeyBody = z
   .strictObject({
-    tenantId: z.string().min(1).max(64).meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
-    role: z
-      .enum(ROLES)
-      .meta({ description: 'Role of the key: `owner`, `admin`, `editor`, `auditor` or `viewer`; decides the permissions granted.' }),
+    tenantId: z.string().min(1).max(64).meta({ description: TENANT_ID_DESCRIPTION }),
+    role: KeyRole,
     name: z.string().min(1).max(200).optional().meta({ description: 'Label of the key for people, up to 200 characters; not secret.' }),
-    scopes: z.array(Permission).max(50).optional().meta({
-      description: 'Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants.',
-    }),
-    expiresAt: Timestamp.optional().meta({
-      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
-    }),
+    scopes: z.array(Permission).max(50).optional().meta({ description: SCOPES_DESCRIPTION }),
+    expiresAt: Timestamp.optional().meta({ description: EXPIRES_AT_DESCRIPTION }),
   })
-  .meta({ id: 'CreateApiKeyRequest', examples: [{ tenantId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', role: 'editor' }] });
+  .meta({ id: 'CreateApiKeyRequest', examples: [{ tenantId: exampleId('ten'), role: 'editor' }] });
 
 const opRead = meta({ auth: 'operator', mutating: false });
 
 export const RotatedOperatorCredential = z
   .object({
-    object: z.literal('svc.operator.credential').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.operator.credential', OBJECT_EXAMPLE),
     id: prefixedId('opc', 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S'),
     name: z.string().meta({ description: 'The name of the credential it replaces.' }),
     token: z.string().meta({ description: 'The new operator credential, shown this once.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    createdAt: CreatedAt,
     revokedCredentialId: prefixedId('opc', 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
       description: 'The credential that made the call, revoked by it.',
     }),
@@ -137,7 +128,7 @@ export const RotatedOperatorCredential = z
         id: 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3S',
         name: 'first-start operator',
         token: 'svc_op_8f2c1d9e7a6b5c4d3e2f1a0b9c8d7e6f',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdAt: EXAMPLE_AT,
         revokedCredentialId: 'opc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
       },
     ],
@@ -190,7 +181,7 @@ export const operatorRouter = c.router(
     revokeKey: {
       method: 'POST',
       path: '/keys/:id/revoke',
-      pathParams: z.object({ id: prefixedId('key', 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R') }),
+      pathParams: idParams('key'),
       body: c.noBody(),
       responses: { 200: ApiKey },
       summary: 'Revoke an API key',

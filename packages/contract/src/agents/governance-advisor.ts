@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CORE14, d, EXAMPLE_SYSTEM, Rank } from './shared.ts';
+import { CORE14, d, EXAMPLE_SYSTEM, rankedList } from './shared.ts';
 import { agentSpec } from './spec.ts';
 
 export const governanceAdvisor = agentSpec({
@@ -20,18 +20,13 @@ export const governanceAdvisor = agentSpec({
     .meta({ id: 'AgentGovernanceAdvisorInput', examples: [{}, { scope: 'delegations' }] }),
   output: z
     .object({
-      recommendations: z
-        .array(
-          z.object({
-            rank: Rank,
-            rule: z.string().meta(d('The governance rule broken.')),
-            severity: z.enum(['high', 'medium', 'low']).meta(d('Severity of the rule.')),
-            score: z.number().meta(d('Severity weight × the number of records concerned, with a cap.')),
-            subjects: z.array(z.string()).meta(d('Ids of the records concerned, sorted.')),
-            recommendation: z.string().meta(d('What to do.')),
-          }),
-        )
-        .meta(d('Findings to act on, highest score first.')),
+      recommendations: rankedList({
+        rule: z.string().meta(d('The governance rule broken.')),
+        severity: z.enum(['high', 'medium', 'low']).meta(d('Severity of the rule.')),
+        score: z.number().meta(d('Severity weight × the number of records concerned, with a cap.')),
+        subjects: z.array(z.string()).meta(d('Ids of the records concerned, sorted.')),
+        recommendation: z.string().meta(d('What to do.')),
+      }).meta(d('Findings to act on, highest score first.')),
       checked: z.array(z.string()).meta(d('Rules checked.')),
       passed: z.array(z.string()).meta(d('Rules without a finding.')),
     })

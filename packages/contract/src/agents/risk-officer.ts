@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALL31, CalendarDate, EXAMPLE_AT, exampleId, Iso, Rank } from './shared.ts';
+import { ALL31, CalendarDate, EXAMPLE_AT, exampleId, Iso, rankedList } from './shared.ts';
 import { agentSpec } from './spec.ts';
 
 const RiskBand = z.enum(['low', 'medium', 'high', 'critical']);
@@ -82,39 +82,32 @@ export const riskOfficer = agentSpec({
           aboveAppetite: z.int().meta({ description: 'Open risks whose residual score is above the appetite.' }),
         })
         .meta({ description: 'The register in numbers.' }),
-      topRisks: z
-        .array(
-          z.object({
-            rank: Rank,
-            riskId: z.string().meta({ description: 'Id of the risk.' }),
-            title: z.string().meta({ description: 'Title of the risk.' }),
-            domain: z.string().meta({ description: 'Domain of the risk.' }),
-            inherent: Point.meta({ description: 'The risk before any treatment.' }),
-            residual: Point.meta({ description: 'The risk after its implemented treatments, applied in the order they were implemented.' }),
-            controlEffectiveness: z
-              .number()
-              .meta({ description: 'Share of the inherent score the implemented treatments removed, 0 to 1.' }),
-            priority: z.number().meta({ description: 'Ranking value: residual score weighted by the domain weight of the rules.' }),
-            plan: z
-              .object({
-                option: z.enum(['mitigate', 'transfer', 'avoid']).meta({ description: 'The treatment type proposed.' }),
-                source: z.enum(['planned', 'catalogue']).meta({
-                  description: '`planned`: a treatment already planned on the risk; `catalogue`: an option of the rules for its domain.',
-                }),
-                treatmentId: z.string().nullable().meta({ description: 'Id of the planned treatment, null for a catalogue option.' }),
-                description: z.string().meta({ description: 'What the treatment does.' }),
-                projected: Point.meta({ description: 'The residual once the treatment is implemented.' }),
-                withinAppetite: z.boolean().meta({ description: 'Whether the projected residual is at or below the appetite.' }),
-                ownerId: z.string().nullable().meta({ description: 'Accountable owner of the risk, null when none is named.' }),
-                targetDate: CalendarDate.meta({
-                  description: 'Date by which the treatment should be implemented, by the band of the residual.',
-                }),
-                steps: z.array(z.string()).meta({ description: 'The plan, step by step.' }),
-              })
-              .meta({ description: 'The drafted treatment plan: the option that lowers the residual most.' }),
-          }),
-        )
-        .meta({ description: 'The treatable risks ranked: open, residual above appetite and a treatment option that lowers it.' }),
+      topRisks: rankedList({
+        riskId: z.string().meta({ description: 'Id of the risk.' }),
+        title: z.string().meta({ description: 'Title of the risk.' }),
+        domain: z.string().meta({ description: 'Domain of the risk.' }),
+        inherent: Point.meta({ description: 'The risk before any treatment.' }),
+        residual: Point.meta({ description: 'The risk after its implemented treatments, applied in the order they were implemented.' }),
+        controlEffectiveness: z.number().meta({ description: 'Share of the inherent score the implemented treatments removed, 0 to 1.' }),
+        priority: z.number().meta({ description: 'Ranking value: residual score weighted by the domain weight of the rules.' }),
+        plan: z
+          .object({
+            option: z.enum(['mitigate', 'transfer', 'avoid']).meta({ description: 'The treatment type proposed.' }),
+            source: z.enum(['planned', 'catalogue']).meta({
+              description: '`planned`: a treatment already planned on the risk; `catalogue`: an option of the rules for its domain.',
+            }),
+            treatmentId: z.string().nullable().meta({ description: 'Id of the planned treatment, null for a catalogue option.' }),
+            description: z.string().meta({ description: 'What the treatment does.' }),
+            projected: Point.meta({ description: 'The residual once the treatment is implemented.' }),
+            withinAppetite: z.boolean().meta({ description: 'Whether the projected residual is at or below the appetite.' }),
+            ownerId: z.string().nullable().meta({ description: 'Accountable owner of the risk, null when none is named.' }),
+            targetDate: CalendarDate.meta({
+              description: 'Date by which the treatment should be implemented, by the band of the residual.',
+            }),
+            steps: z.array(z.string()).meta({ description: 'The plan, step by step.' }),
+          })
+          .meta({ description: 'The drafted treatment plan: the option that lowers the residual most.' }),
+      }).meta({ description: 'The treatable risks ranked: open, residual above appetite and a treatment option that lowers it.' }),
       untreatable: z
         .array(
           z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exampleId } from '../shared/records.ts';
 import { type AgentSpec, agentSpec } from './spec.ts';
 
 /**
@@ -17,8 +18,8 @@ export const CORE14 = ['core14'] as const;
 export const BOTH = ['core14', 'all31'] as const;
 
 export const EXAMPLE_AT = '2026-11-20T09:00:00.000Z';
-/** The id of the examples' records, with the prefix of their kind (`rsk_01JD...`). */
-export const exampleId = (prefix: string) => `${prefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`;
+/** The id of the examples' records, with the prefix of their kind (`rsk_01JD...`): the rails' example ids. */
+export { exampleId };
 /** The AI system of the authoring agents' examples. */
 export const EXAMPLE_SYSTEM = 'sys_credit_scoring';
 
@@ -33,6 +34,8 @@ export const Timestamp = z.iso.datetime();
 export const Iso = z.string().meta({ description: 'An ISO 8601 UTC timestamp.' });
 export const CalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const Rank = z.int().meta(d('Position, 1 first.'));
+/** A ranked list: each entry has its `rank`, then the fields given. */
+export const rankedList = <const S extends z.core.$ZodLooseShape>(fields: S) => z.array(z.object({ rank: Rank, ...fields }));
 export const Clause = z
   .object({
     ref: z.string().meta({ description: 'Clause reference within the dictionary (`art-10-2`).' }),

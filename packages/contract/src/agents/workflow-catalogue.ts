@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOTH, d, Rank } from './shared.ts';
+import { BOTH, d, rankedList } from './shared.ts';
 import { agentSpec } from './spec.ts';
 
 export const workflowCatalogue = agentSpec({
@@ -35,18 +35,13 @@ export const workflowCatalogue = agentSpec({
     }),
   output: z
     .object({
-      recommendations: z
-        .array(
-          z.object({
-            rank: Rank,
-            workflowId: z.string().meta(d('Workflow of the catalogue.')),
-            title: z.string().meta(d('Its title.')),
-            score: z.number().meta(d('Fit score, to two decimals.')),
-            reasons: z.array(z.string()).meta(d('What the score is made of.')),
-            gapControls: z.array(z.string()).meta(d('Controls the workflow cites that have no evidence yet, sorted.')),
-          }),
-        )
-        .meta(d('Workflows by fit, best first.')),
+      recommendations: rankedList({
+        workflowId: z.string().meta(d('Workflow of the catalogue.')),
+        title: z.string().meta(d('Its title.')),
+        score: z.number().meta(d('Fit score, to two decimals.')),
+        reasons: z.array(z.string()).meta(d('What the score is made of.')),
+        gapControls: z.array(z.string()).meta(d('Controls the workflow cites that have no evidence yet, sorted.')),
+      }).meta(d('Workflows by fit, best first.')),
       sequence: z
         .array(
           z.object({

@@ -7,6 +7,7 @@ import type { AgentSpec } from '../agents/spec.ts';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -30,7 +31,8 @@ export function agentSpecOf(slug: string): AgentSpec | undefined {
 }
 
 claimIdPrefix('dec', 'svc.agents.decision');
-const DecisionId = prefixedId('dec', 'dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const EXAMPLE_DECISION = exampleId('dec');
+const DecisionId = prefixedId('dec', EXAMPLE_DECISION);
 const Slug = z
   .string()
   .min(1)
@@ -38,8 +40,21 @@ const Slug = z
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
   .meta({ description: 'Slug of an agent (`classifier`).', examples: ['classifier'] });
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.agents.decision`); lets a client tell records apart in mixed lists and webhook payloads.';
+/** The record the `object` field descriptions of this rail name as their example. */
+const OBJECT_EXAMPLE = 'svc.agents.decision';
+const CATALOGUES = ['core14', 'all31'] as const;
+const DECISION_SOURCES = ['api', 'event'] as const;
+const RecordedAt = Timestamp.meta({ description: 'When the decision was recorded.' });
+const SlugParams = z.object({ slug: Slug });
+
+/** The rule set of the examples: the classifier's. */
+const EXAMPLE_RULE_SET = {
+  id: 'classifier-rules',
+  version: '1.0.0',
+  hash: 'sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d',
+};
+/** The classifier input of the examples: an AI system that ranks job applicants. */
+const EXAMPLE_REQUEST = { purpose: 'Ranks job applicants from their CVs.', affectedPersons: ['job applicants'] };
 
 export const AgentRuleSet = z
   .object({
@@ -56,14 +71,14 @@ const Group = z.enum(['deterministic', 'advisory']).meta({
 
 export const AgentSummary = z
   .object({
-    object: z.literal('svc.agents.agent').meta({ description: objectDescription }),
+    object: objectField('svc.agents.agent', OBJECT_EXAMPLE),
     slug: Slug,
     title: z.string().meta({ description: 'Name of the agent.' }),
     purpose: z.string().meta({ description: 'What the agent does.' }),
     group: Group,
     groupReason: z.string().meta({ description: 'Why the agent is in its group.' }),
     catalogues: z
-      .array(z.enum(['core14', 'all31']))
+      .array(z.enum(CATALOGUES))
       .meta({ description: 'Lists of the specification that name the agent: the 14-agent and the 31-agent catalogues.' }),
     invokePath: z.string().meta({ description: 'Path of the agent’s typed invocation route.' }),
     ruleSet: AgentRuleSet,
@@ -83,11 +98,7 @@ export const AgentSummary = z
         groupReason: 'The risk class follows from the Act’s rules applied to the description.',
         catalogues: ['core14', 'all31'],
         invokePath: '/v1/agents/classifier/invoke',
-        ruleSet: {
-          id: 'classifier-rules',
-          version: '1.0.0',
-          hash: 'sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d',
-        },
+        ruleSet: EXAMPLE_RULE_SET,
         routedEvents: [],
       },
     ],
@@ -109,7 +120,7 @@ export const AgentDetail = AgentSummary.extend({
 });
 
 const decisionFields = {
-  object: z.literal('svc.agents.decision').meta({ description: objectDescription }),
+  object: objectField('svc.agents.decision', OBJECT_EXAMPLE),
   agent: Slug,
   decisionId: DecisionId,
   dictionaryVersion: z
@@ -117,16 +128,16 @@ const decisionFields = {
     .meta({ description: '`<dictionary>@<version>` the decision used (the tenant’s pinned version).', examples: ['eu-ai-act@1.0.0'] }),
   ruleSet: AgentRuleSet,
   hash: z.string().meta({ description: '`sha256:<hex>` over the canonical JSON of input, dictionary version, rule set and output.' }),
-  createdAt: Timestamp.meta({ description: 'When the decision was recorded.' }),
+  createdAt: RecordedAt,
 };
 const decisionExample = {
   object: 'svc.agents.decision',
   agent: 'classifier',
-  decisionId: 'dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+  decisionId: EXAMPLE_DECISION,
   dictionaryVersion: 'eu-ai-act@1.0.0',
-  ruleSet: { id: 'classifier-rules', version: '1.0.0', hash: 'sha256:5d0c4b9e0f0f6f0a3c7b1e2d4a6c8e0f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9c1d' },
+  ruleSet: EXAMPLE_RULE_SET,
   hash: 'sha256:0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9',
-  createdAt: '2026-11-22T09:30:00.000Z',
+  createdAt: EXAMPLE_AT,
 };
 
 /** The type of an invocation's answer: the output's shape with the decision's fields. */
@@ -175,7 +186,7 @@ export const AgentReplay = z
 
 export const AgentDecision = z
   .object({
-    object: z.literal('svc.agents.decision').meta({ description: objectDescription }),
+    object: objectField('svc.agents.decision', OBJECT_EXAMPLE),
     id: DecisionId,
     agent: Slug,
     input: z
@@ -192,20 +203,20 @@ export const AgentDecision = z
       .string()
       .meta({ description: '`sha256:<hex>` over the canonical JSON of `input`, `dictionaryVersion`, `ruleSet` and `output`.' }),
     source: z
-      .enum(['api', 'event'])
+      .enum(DECISION_SOURCES)
       .meta({ description: '`api`: invoked through the API; `event`: an event the event engine routed to the agent.' }),
     eventId: z.string().nullable().meta({ description: 'Event-index row of a routed event.' }),
     createdBy: z.string().meta({ description: 'API key (or `system:event-engine`) that caused the decision.' }),
-    createdAt: Timestamp.meta({ description: 'When the decision was recorded.' }),
+    createdAt: RecordedAt,
   })
   .meta({
     id: 'AgentDecision',
     examples: [
       {
         object: 'svc.agents.decision',
-        id: 'dec_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_DECISION,
         agent: 'classifier',
-        input: { request: { purpose: 'Ranks job applicants from their CVs.', affectedPersons: ['job applicants'] }, facts: {} },
+        input: { request: EXAMPLE_REQUEST, facts: {} },
         dictionaryVersion: 'eu-ai-act@1.0.0',
         bundleHash: 'sha256:9f1e2d3c4b5a69788796a5b4c3d2e1f09f1e2d3c4b5a69788796a5b4c3d2e1f0',
         ruleSet: decisionExample.ruleSet,
@@ -213,8 +224,8 @@ export const AgentDecision = z
         hash: decisionExample.hash,
         source: 'api',
         eventId: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -255,7 +266,7 @@ export const agentsRouter = railRouter('agents', {
     path: '',
     query: PaginationQuery.extend({
       group: Group.optional().meta({ description: 'Only agents of this group.' }),
-      catalogue: z.enum(['core14', 'all31']).optional().meta({ description: 'Only agents named by this catalogue.' }),
+      catalogue: z.enum(CATALOGUES).optional().meta({ description: 'Only agents named by this catalogue.' }),
     }),
     responses: { 200: listOf(AgentSummary) },
     summary: 'List the agents',
@@ -268,7 +279,7 @@ export const agentsRouter = railRouter('agents', {
       path: '/decisions',
       query: PaginationQuery.extend({
         agent: Slug.optional().meta({ description: routedDescription }),
-        source: z.enum(['api', 'event']).optional().meta({ description: 'Only decisions of this source.' }),
+        source: z.enum(DECISION_SOURCES).optional().meta({ description: 'Only decisions of this source.' }),
       }),
       responses: { 200: listOf(AgentDecision) },
       summary: 'List decisions',
@@ -289,7 +300,7 @@ export const agentsRouter = railRouter('agents', {
   get: {
     method: 'GET',
     path: '/:slug',
-    pathParams: z.object({ slug: Slug }),
+    pathParams: SlugParams,
     responses: { 200: AgentDetail },
     summary: 'Get an agent',
     description: 'One agent with the JSON Schemas of its input and output; an unknown slug is 404. Needs `agents:read`.',
@@ -299,10 +310,10 @@ export const agentsRouter = railRouter('agents', {
   call: {
     method: 'POST',
     path: '/:slug',
-    pathParams: z.object({ slug: Slug }),
+    pathParams: SlugParams,
     body: z.record(z.string(), z.unknown()).meta({
       description: 'The agent’s input (see its `inputSchema`).',
-      examples: [{ purpose: 'Ranks job applicants from their CVs.', affectedPersons: ['job applicants'] }],
+      examples: [EXAMPLE_REQUEST],
     }),
     responses: { 200: AgentInvocation },
     summary: 'Invoke an agent (short form)',
@@ -322,7 +333,7 @@ export const agentsEvents: ReturnType<typeof eventType>[] = [
       decisionId: DecisionId,
       dictionaryVersion: z.string(),
       hash: z.string(),
-      source: z.enum(['api', 'event']),
+      source: z.enum(DECISION_SOURCES),
     }),
   ),
   eventType(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
+import { CREATED_BY_KEY_DESCRIPTION, created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -36,16 +37,25 @@ claimIdPrefix('aef', 'svc.audit_engine.finding');
 claimIdPrefix('aso', 'svc.audit_engine.sign_off');
 claimIdPrefix('aat', 'svc.audit_engine.attestation');
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.audit_engine.run`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** `object` of a record of the rail; every one's description names the run as its example. */
+function auditObject<const T extends string>(name: T) {
+  return objectField(name, 'svc.audit_engine.run');
+}
 
-const ScheduleId = prefixedId('aes', 'aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const RunId = prefixedId('aer', 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const FindingId = prefixedId('aef', 'aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const SignOffId = prefixedId('aso', 'aso_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const AttestationId = prefixedId('aat', 'aat_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+/** `createdAt` of the records that are never changed (findings, sign-offs, attestations). */
+const createdAt = () => created().createdAt;
+
+const ScheduleId = prefixedId('aes', exampleId('aes'));
+const RunId = prefixedId('aer', exampleId('aer'));
+const FindingId = prefixedId('aef', exampleId('aef'));
+const SignOffId = prefixedId('aso', exampleId('aso'));
+const AttestationId = prefixedId('aat', exampleId('aat'));
+
+// The examples follow one run of the EU AI Act and the records made about it.
+const EXAMPLE_RUN = exampleId('aer');
+const EXAMPLE_FINDINGS_HASH = 'sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae';
+const EXAMPLE_SIGN_OFF_HASH = 'sha256:fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9';
+const EXAMPLE_ATTESTATION_STATEMENT = 'The audit ran as recorded and its findings are complete.';
 
 const FrameworkRef = z
   .string()
@@ -68,6 +78,7 @@ const Check = z.enum(AUDIT_CHECKS).meta({
   description:
     'The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).',
 });
+const FindingStatus = z.enum(['open', 'resolved']);
 const RunStatus = z.enum(AUDIT_RUN_STATUSES).meta({
   description:
     '`running` until the evaluation ends; `completed` with its findings; `failed` when it could not be evaluated; `attested` once closed by an attestation.',
@@ -75,9 +86,12 @@ const RunStatus = z.enum(AUDIT_RUN_STATUSES).meta({
 
 // ---------------------------------------------------------------- schedules
 
+/** The schedule the examples create: the whole framework, Mondays at 06:00 UTC. */
+const SCHEDULE_INPUT = { framework: 'eu-ai-act', scope: 'all', cron: '0 6 * * 1' };
+
 export const AuditSchedule = z
   .object({
-    object: z.literal('svc.audit_engine.schedule').meta({ description: objectDescription }),
+    object: auditObject('svc.audit_engine.schedule'),
     id: ScheduleId,
     framework: z.string().meta({ description: 'Framework each run audits.' }),
     scope: z.string().meta({ description: 'Scope of each run.' }),
@@ -91,26 +105,22 @@ export const AuditSchedule = z
       .string()
       .nullable()
       .meta({ description: 'Why the last due time started no run (the framework is no longer activated, ...); null otherwise.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...stamps('When the record last changed.', CREATED_BY_KEY_DESCRIPTION),
   })
   .meta({
     id: 'AuditSchedule',
     examples: [
       {
         object: 'svc.audit_engine.schedule',
-        id: 'aes_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        framework: 'eu-ai-act',
-        scope: 'all',
-        cron: '0 6 * * 1',
+        id: exampleId('aes'),
+        ...SCHEDULE_INPUT,
         status: 'active',
         nextRunAt: '2026-11-30T06:00:00.000Z',
         lastRunId: null,
         lastError: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -124,7 +134,7 @@ export const CreateAuditScheduleBody = z
         'Five-field cron expression in UTC (`0 6 * * 1`: Mondays at 06:00), or `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`; no seconds field.',
     }),
   })
-  .meta({ id: 'CreateAuditScheduleRequest', examples: [{ framework: 'eu-ai-act', scope: 'all', cron: '0 6 * * 1' }] });
+  .meta({ id: 'CreateAuditScheduleRequest', examples: [SCHEDULE_INPUT] });
 
 // ---------------------------------------------------------------- runs
 
@@ -147,7 +157,7 @@ const Counts = z
 
 export const AuditRun = z
   .object({
-    object: z.literal('svc.audit_engine.run').meta({ description: objectDescription }),
+    object: auditObject('svc.audit_engine.run'),
     id: RunId,
     framework: z.string().meta({ description: 'Framework audited.' }),
     dictionaryVersion: z
@@ -176,8 +186,7 @@ export const AuditRun = z
     signOffId: SignOffId.nullable().meta({ description: 'The sign-off of the run; null before it.' }),
     attestationId: AttestationId.nullable().meta({ description: 'The attestation that closed the run; null before it.' }),
     error: z.string().nullable().meta({ description: 'Why a failed run failed.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(CREATED_BY_KEY_DESCRIPTION),
     completedAt: Timestamp.nullable().meta({ description: 'When the evaluation ended.' }),
     attestedAt: Timestamp.nullable().meta({ description: 'When the run was attested.' }),
     updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
@@ -187,7 +196,7 @@ export const AuditRun = z
     examples: [
       {
         object: 'svc.audit_engine.run',
-        id: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_RUN,
         framework: 'eu-ai-act',
         dictionaryVersion: 'eu-ai-act@1.0.0',
         scope: 'family:AIA-RMS',
@@ -200,7 +209,7 @@ export const AuditRun = z
           version: '1.0.0',
           hash: 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
         },
-        asOf: '2026-11-22T09:30:00.000Z',
+        asOf: EXAMPLE_AT,
         controls: 5,
         estimatedCompletion: '2026-11-22T09:30:15.000Z',
         counts: {
@@ -210,12 +219,12 @@ export const AuditRun = z
           bySeverity: { critical: 0, high: 2, medium: 1, low: 0 },
           byCheck: { evidence_missing: 1, obligation_unmet: 1, attestation_missing: 1 },
         },
-        findingsHash: 'sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
+        findingsHash: EXAMPLE_FINDINGS_HASH,
         signOffId: null,
         attestationId: null,
         error: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
         completedAt: '2026-11-22T09:30:02.000Z',
         attestedAt: null,
         updatedAt: '2026-11-22T09:30:02.000Z',
@@ -244,7 +253,7 @@ export const AuditRunAccepted = z
     id: 'AuditRunAccepted',
     examples: [
       {
-        runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        runId: EXAMPLE_RUN,
         status: 'running',
         estimatedCompletion: '2026-11-22T09:30:15.000Z',
         framework: 'eu-ai-act',
@@ -259,13 +268,13 @@ export const AuditRunAccepted = z
 
 export const AuditFinding = z
   .object({
-    object: z.literal('svc.audit_engine.finding').meta({ description: objectDescription }),
+    object: auditObject('svc.audit_engine.finding'),
     id: FindingId,
     runId: RunId,
     controlId: z.string().meta({ description: 'The control that failed the check.' }),
     check: Check,
     severity: Severity,
-    status: z.enum(['open', 'resolved']).meta({ description: '`open` until resolved.' }),
+    status: FindingStatus.meta({ description: '`open` until resolved.' }),
     title: z.string().meta({ description: 'What failed, in one sentence.' }),
     facts: z.record(z.string(), z.unknown()).meta({
       description:
@@ -274,15 +283,15 @@ export const AuditFinding = z
     resolution: z.string().nullable().meta({ description: 'How it was resolved; null while open.' }),
     resolvedBy: z.string().nullable().meta({ description: 'Key that resolved it.' }),
     resolvedAt: Timestamp.nullable().meta({ description: 'When it was resolved.' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: createdAt(),
   })
   .meta({
     id: 'AuditFinding',
     examples: [
       {
         object: 'svc.audit_engine.finding',
-        id: 'aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('aef'),
+        runId: EXAMPLE_RUN,
         controlId: 'AIA-RMS-02',
         check: 'evidence_missing',
         severity: 'high',
@@ -308,14 +317,14 @@ export const ResolveAuditFindingBody = z
   })
   .meta({
     id: 'ResolveAuditFindingRequest',
-    examples: [{ findingId: 'aef_01JD3Z8W2M6Q4X9V7K5T1B0N3R', resolution: 'Risk identification workshop minutes uploaded as evidence.' }],
+    examples: [{ findingId: exampleId('aef'), resolution: 'Risk identification workshop minutes uploaded as evidence.' }],
   });
 
 // ---------------------------------------------------------------- replay, sign-off, attestation
 
 export const ReplayAuditRunBody = z
   .strictObject({ runId: RunId })
-  .meta({ id: 'ReplayAuditRunRequest', examples: [{ runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }] });
+  .meta({ id: 'ReplayAuditRunRequest', examples: [{ runId: EXAMPLE_RUN }] });
 
 const FindingKey = z
   .object({
@@ -328,7 +337,7 @@ const FindingKey = z
 
 export const AuditRunReplay = z
   .object({
-    object: z.literal('svc.audit_engine.replay').meta({ description: objectDescription }),
+    object: auditObject('svc.audit_engine.replay'),
     runId: RunId,
     matched: z.boolean().meta({ description: 'True when the replayed findings hash equals the stored one.' }),
     storedHash: z.string().meta({ description: 'The run’s findings hash.' }),
@@ -350,13 +359,13 @@ export const AuditRunReplay = z
     examples: [
       {
         object: 'svc.audit_engine.replay',
-        runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        runId: EXAMPLE_RUN,
         matched: true,
-        storedHash: 'sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
-        replayedHash: 'sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
+        storedHash: EXAMPLE_FINDINGS_HASH,
+        replayedHash: EXAMPLE_FINDINGS_HASH,
         ruleSet: { stored: 'audit-engine-rules@1.0.0', current: 'audit-engine-rules@1.0.0', sameHash: true },
         dictionaryVersion: 'eu-ai-act@1.0.0',
-        asOf: '2026-11-22T09:30:00.000Z',
+        asOf: EXAMPLE_AT,
         findings: 3,
         divergences: [],
       },
@@ -369,6 +378,13 @@ const Person = z.strictObject({
   title: z.string().trim().min(1).max(200).optional().meta({ description: 'Job title of the accountable owner.' }),
 });
 
+/** The sign-off the examples ask for, by the example run's accountable owner. */
+const SIGN_OFF_INPUT = {
+  runId: EXAMPLE_RUN,
+  owner: { name: 'Dana Keller', email: 'dana.keller@example.com', title: 'Head of AI Governance' },
+  statement: 'I reviewed the findings of this audit and accept the remediation plan.',
+};
+
 export const SignOffAuditRunBody = z
   .strictObject({
     runId: RunId,
@@ -380,20 +396,11 @@ export const SignOffAuditRunBody = z
       .max(4000)
       .meta({ description: 'What the owner states about the run and its findings; kept verbatim.' }),
   })
-  .meta({
-    id: 'SignOffAuditRunRequest',
-    examples: [
-      {
-        runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        owner: { name: 'Dana Keller', email: 'dana.keller@example.com', title: 'Head of AI Governance' },
-        statement: 'I reviewed the findings of this audit and accept the remediation plan.',
-      },
-    ],
-  });
+  .meta({ id: 'SignOffAuditRunRequest', examples: [SIGN_OFF_INPUT] });
 
 export const AuditSignOff = z
   .object({
-    object: z.literal('svc.audit_engine.sign_off').meta({ description: objectDescription }),
+    object: auditObject('svc.audit_engine.sign_off'),
     id: SignOffId,
     runId: RunId,
     owner: z
@@ -408,21 +415,19 @@ export const AuditSignOff = z
     signerRole: z.string().meta({ description: 'Role of that key.' }),
     findingsHash: z.string().meta({ description: 'The run’s findings hash the sign-off covers.' }),
     hash: z.string().meta({ description: 'SHA-256 of the canonical sign-off (run, findings hash, owner, statement, signer, time).' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: createdAt(),
   })
   .meta({
     id: 'AuditSignOff',
     examples: [
       {
         object: 'svc.audit_engine.sign_off',
-        id: 'aso_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        owner: { name: 'Dana Keller', email: 'dana.keller@example.com', title: 'Head of AI Governance' },
-        statement: 'I reviewed the findings of this audit and accept the remediation plan.',
-        signedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('aso'),
+        ...SIGN_OFF_INPUT,
+        signedBy: EXAMPLE_KEY,
         signerRole: 'owner',
-        findingsHash: 'sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
-        hash: 'sha256:fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9',
+        findingsHash: EXAMPLE_FINDINGS_HASH,
+        hash: EXAMPLE_SIGN_OFF_HASH,
         createdAt: '2026-11-22T10:00:00.000Z',
       },
     ],
@@ -433,14 +438,11 @@ export const AttestAuditRunBody = z
     runId: RunId,
     statement: z.string().trim().min(10).max(4000).meta({ description: 'What the attester states; kept verbatim.' }),
   })
-  .meta({
-    id: 'AttestAuditRunRequest',
-    examples: [{ runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R', statement: 'The audit ran as recorded and its findings are complete.' }],
-  });
+  .meta({ id: 'AttestAuditRunRequest', examples: [{ runId: EXAMPLE_RUN, statement: EXAMPLE_ATTESTATION_STATEMENT }] });
 
 export const AuditAttestation = z
   .object({
-    object: z.literal('svc.audit_engine.attestation').meta({ description: objectDescription }),
+    object: auditObject('svc.audit_engine.attestation'),
     id: AttestationId,
     runId: RunId,
     signOffId: SignOffId,
@@ -450,21 +452,21 @@ export const AuditAttestation = z
     findingsHash: z.string().meta({ description: 'SHA-256 of the canonical list of the run’s findings with their ids and states.' }),
     signOffHash: z.string().meta({ description: 'The sign-off’s hash.' }),
     hash: z.string().meta({ description: 'SHA-256 over the three hashes, the statement, the attester and the time.' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: createdAt(),
   })
   .meta({
     id: 'AuditAttestation',
     examples: [
       {
         object: 'svc.audit_engine.attestation',
-        id: 'aat_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        runId: 'aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        signOffId: 'aso_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        statement: 'The audit ran as recorded and its findings are complete.',
-        attestedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('aat'),
+        runId: EXAMPLE_RUN,
+        signOffId: exampleId('aso'),
+        statement: EXAMPLE_ATTESTATION_STATEMENT,
+        attestedBy: EXAMPLE_KEY,
         runHash: 'sha256:3a7bd3e2360a3d29eea436fcfb7e44c735d117c42d1c1835420b6b9942dd4f1b',
-        findingsHash: 'sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
-        signOffHash: 'sha256:fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9',
+        findingsHash: EXAMPLE_FINDINGS_HASH,
+        signOffHash: EXAMPLE_SIGN_OFF_HASH,
         hash: 'sha256:b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c',
         createdAt: '2026-11-22T10:05:00.000Z',
       },
@@ -476,6 +478,11 @@ export const AuditAttestation = z
 const rail = 'audit_engine' as const;
 const read = meta({ auth: 'tenant', rail, permission: 'audit_engine:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail, permission: 'audit_engine:write', mutating: true, audit });
+/** Metadata of a change that succeeds only in some states of its record (409 otherwise). */
+const stateful = (audit: string, permission = 'audit_engine:write') => ({
+  ...meta({ auth: 'tenant', rail, permission, mutating: true, audit }),
+  stateful: true as const,
+});
 const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
 const NoBody = z.strictObject({}).optional().meta({ description: 'No fields.' });
 
@@ -522,7 +529,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
       summary: 'Pause an audit schedule',
       description:
         'Stops an active schedule: its due times start nothing until it is resumed. From another state: 409. Audited as `audit.schedule_paused`.',
-      metadata: { ...write('audit.schedule_paused'), stateful: true },
+      metadata: stateful('audit.schedule_paused'),
     },
     resume: {
       method: 'POST',
@@ -533,7 +540,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
       summary: 'Resume an audit schedule',
       description:
         'Restarts a paused schedule from its next due time after now. From another state: 409. Audited as `audit.schedule_resumed`.',
-      metadata: { ...write('audit.schedule_resumed'), stateful: true },
+      metadata: stateful('audit.schedule_resumed'),
     },
     delete: {
       method: 'DELETE',
@@ -544,7 +551,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
       summary: 'Delete an audit schedule',
       description:
         'Marks the schedule `deleted`: no further run starts; the record and its runs stay for the audit trail. Deleting twice: 409. Audited as `audit.schedule_deleted`.',
-      metadata: { ...write('audit.schedule_deleted'), stateful: true },
+      metadata: stateful('audit.schedule_deleted'),
     },
   },
   run: {
@@ -555,7 +562,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
     summary: 'Start an audit run',
     description:
       'Starts a run of an activated framework over a scope and answers 202 at once: the run pins the framework version the tenant activated, the tenant’s taxonomy bundle hash and the rule set, and a background job evaluates every control in scope (evidence present, evidence fresh, linked obligations met, attestations current), writes one finding per failed check and completes the run. A framework the tenant has not activated, an unknown framework or a scope that selects no control: 422 naming the field. Needs `audit_engine:write`; audited and emitted as `audit.run_started`, then `audit.run_completed` and one `audit.finding_opened` per finding.',
-    metadata: { ...write('audit.run_started'), stateful: true },
+    metadata: stateful('audit.run_started'),
   },
   runs: {
     list: {
@@ -589,7 +596,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
       query: PaginationQuery.extend({
         runId: RunId.optional().meta({ description: 'Only findings of this run.' }),
         severity: Severity.optional().meta({ description: 'Only findings of this severity.' }),
-        status: z.enum(['open', 'resolved']).optional().meta({ description: 'Only findings in this status.' }),
+        status: FindingStatus.optional().meta({ description: 'Only findings in this status.' }),
         controlId: z.string().max(64).optional().meta({ description: 'Only findings of this control.' }),
         check: Check.optional().meta({ description: 'Only findings of this check.' }),
       }),
@@ -616,7 +623,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
       summary: 'Resolve an audit finding',
       description:
         'Marks an open finding `resolved` with how it was resolved. A resolved finding: 409. The run’s findings hash does not change (it covers what the run found). Needs `audit_engine:write`; audited and emitted as `audit.finding_resolved`.',
-      metadata: { ...write('audit.finding_resolved'), stateful: true },
+      metadata: stateful('audit.finding_resolved'),
     },
   },
   replay: {
@@ -627,10 +634,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
     summary: 'Replay an audit run',
     description:
       'Re-evaluates the inputs a completed (or attested) run stored (its controls, obligations, evidence and attestations with their dates, and its as-of instant) with the current rules, and compares the hash of the findings with the stored one, listing every divergence. A running or failed run: 409. Needs `audit_engine:read`; audited as `audit.run_replayed`.',
-    metadata: {
-      ...meta({ auth: 'tenant', rail, permission: 'audit_engine:read', mutating: true, audit: 'audit.run_replayed' }),
-      stateful: true,
-    },
+    metadata: stateful('audit.run_replayed', 'audit_engine:read'),
   },
   signOff: {
     method: 'POST',
@@ -640,10 +644,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
     summary: 'Sign off an audit run',
     description:
       'The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`.',
-    metadata: {
-      ...meta({ auth: 'tenant', rail, permission: 'audit_engine:approve', mutating: true, audit: 'audit.signed_off' }),
-      stateful: true,
-    },
+    metadata: stateful('audit.signed_off', 'audit_engine:approve'),
   },
   attest: {
     method: 'POST',
@@ -653,10 +654,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
     summary: 'Attest an audit run',
     description:
       'Closes a signed-off run (status `attested`) with an attestation record holding the hashes of the run, of its findings and of the sign-off. Before the sign-off, or a run already attested: 409. Needs `audit_engine:attest`; audited and emitted as `audit.attested`.',
-    metadata: {
-      ...meta({ auth: 'tenant', rail, permission: 'audit_engine:attest', mutating: true, audit: 'audit.attested' }),
-      stateful: true,
-    },
+    metadata: stateful('audit.attested', 'audit_engine:attest'),
   },
 });
 

@@ -4,26 +4,37 @@ import { AUDIT_EXPORT_FORMAT } from '../audit-chain.ts';
 import { listOf, PaginationQuery, Seq, Timestamp } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
+import { CREATED_AT_DESCRIPTION, EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField } from '../shared/records.ts';
 
 const c = initContract();
 
+/** `object` of a record of the rail; its description names a compliance assessment as the example. */
+function trailObject<const T extends string>(name: T) {
+  return objectField(name, 'svc.compliance.assessment');
+}
+
+// What an event says and what a query filters it by, in the same words.
+const TENANT_ID = 'Id of the tenant (`ten_` prefix) the record belongs to.';
+const KEY_ID = 'Id of the Ed25519 key that signed the event.';
+const ACTOR = 'Who acted: the API key id, operator credential id or `system`.';
+const ACTION = 'Audit action (`assessment.created`).';
+const RESOURCE_TYPE = 'Kind of resource acted on (`assessment`).';
+const RESOURCE_ID = 'Id of the resource acted on.';
+
 export const AuditTrailEvent = z
   .object({
-    object: z.literal('svc.audit_trail.event').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: trailObject('svc.audit_trail.event'),
     id: z.string().meta({ description: 'Identifier of the audit event.' }),
-    tenantId: z.string().meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
+    tenantId: z.string().meta({ description: TENANT_ID }),
     seq: z.int().min(1).meta({ description: 'Position in the tenant chain, from 1, without gaps.' }),
     prevHash: z.string().meta({ description: 'Hash of the event before (64 zeros for seq 1).' }),
     hash: z.string().meta({ description: 'SHA-256 (hex) of the canonical JSON of the event without hash and signature.' }),
     signature: z.string().meta({ description: 'Ed25519 signature of the hash, base64url.' }),
-    keyId: z.string().meta({ description: 'Id of the Ed25519 key that signed the event.' }),
-    actor: z.string().meta({ description: 'Who acted: the API key id, operator credential id or `system`.' }),
-    action: z.string().meta({ description: 'Audit action (`assessment.created`).' }),
-    resourceType: z.string().meta({ description: 'Kind of resource acted on (`assessment`).' }),
-    resourceId: z.string().meta({ description: 'Id of the resource acted on.' }),
+    keyId: z.string().meta({ description: KEY_ID }),
+    actor: z.string().meta({ description: ACTOR }),
+    action: z.string().meta({ description: ACTION }),
+    resourceType: z.string().meta({ description: RESOURCE_TYPE }),
+    resourceId: z.string().meta({ description: RESOURCE_ID }),
     correlationId: z
       .string()
       .meta({ description: 'Correlation id shared by every record one request or job produced (the `X-Correlation-Id` of the request).' }),
@@ -35,19 +46,19 @@ export const AuditTrailEvent = z
     examples: [
       {
         object: 'svc.audit_trail.event',
-        id: 'aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        tenantId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('aud'),
+        tenantId: exampleId('ten'),
         seq: 42,
         prevHash: '9f2c7a1e4b5d6978812345678901234567890abcdef1234567890abcdef1234',
         hash: '1b4e9d2c7a3f6e5d4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c',
         signature: 'q0r8v3Jk1mFh2yB6Qe5pW9tXz7LcDn4sAu0oGiKlMjNvHbRfTy8ExZ1wSdP3gUcV4aYbQ2eR6tW9xZ1cV3bN5mA',
         keyId: 'sk_5f2c7a9e1b3d4c6e8f0a2b4c',
-        actor: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        actor: EXAMPLE_KEY,
         action: 'assessment.created',
         resourceType: 'svc.compliance.assessment',
-        resourceId: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        correlationId: 'cor_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        timestamp: '2026-11-22T09:30:00.000Z',
+        resourceId: exampleId('asm'),
+        correlationId: exampleId('cor'),
+        timestamp: EXAMPLE_AT,
         data: { type: 'fria', systemId: 'sys_credit_scoring_v2' },
       },
     ],
@@ -55,10 +66,10 @@ export const AuditTrailEvent = z
 
 export const PublicKey = z
   .object({
-    keyId: z.string().meta({ description: 'Id of the Ed25519 key that signed the event.' }),
+    keyId: z.string().meta({ description: KEY_ID }),
     algorithm: z.literal('ed25519').meta({ description: 'Signature algorithm (`ed25519`).' }),
     publicKey: z.string().meta({ description: 'SubjectPublicKeyInfo, DER, base64.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    createdAt: Timestamp.meta({ description: CREATED_AT_DESCRIPTION }),
     retiredAt: Timestamp.nullable().meta({ description: 'When the key stopped signing (ISO 8601 UTC); null for the current key.' }),
   })
   .meta({ id: 'AuditPublicKey' });
@@ -70,10 +81,10 @@ const SeqRange = {
 
 export const AuditQueryBody = z
   .strictObject({
-    actor: z.string().max(64).optional().meta({ description: 'Who acted: the API key id, operator credential id or `system`.' }),
-    action: z.string().max(128).optional().meta({ description: 'Audit action (`assessment.created`).' }),
-    resourceType: z.string().max(128).optional().meta({ description: 'Kind of resource acted on (`assessment`).' }),
-    resourceId: z.string().max(128).optional().meta({ description: 'Id of the resource acted on.' }),
+    actor: z.string().max(64).optional().meta({ description: ACTOR }),
+    action: z.string().max(128).optional().meta({ description: ACTION }),
+    resourceType: z.string().max(128).optional().meta({ description: RESOURCE_TYPE }),
+    resourceId: z.string().max(128).optional().meta({ description: RESOURCE_ID }),
     from: Timestamp.optional().meta({ description: 'Events at or after this time.' }),
     to: Timestamp.optional().meta({ description: 'Events before this time.' }),
     limit: z.int().min(1).max(200).default(50).meta({ description: 'Page size, 1 to 200; default 50.' }),
@@ -89,29 +100,32 @@ export const AuditRangeBody = z
   })
   .meta({ id: 'AuditRangeRequest', examples: [{ fromSeq: 1, toSeq: 500 }] });
 
+/** The `seq` range an export or a replay covered. */
+const RangeCovered = z
+  .object({
+    fromSeq: z.int().meta({ description: 'First sequence number of the range, inclusive.' }),
+    toSeq: z.int().meta({ description: 'Last sequence number of the range, inclusive.' }),
+  })
+  .meta({ description: 'The sequence range covered, inclusive.' });
+
+/** A point of the chain: a sequence number and the hash of the event there. */
+function chainLink(seq: string, hash: string) {
+  return z.object({ seq: z.int().meta({ description: seq }), hash: z.string().meta({ description: hash }) });
+}
+
 export const AuditExport = z
   .object({
     format: z.literal(AUDIT_EXPORT_FORMAT).meta({ description: 'Format and version of the export.' }),
-    tenantId: z.string().meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
+    tenantId: z.string().meta({ description: TENANT_ID }),
     exportedAt: Timestamp.meta({ description: 'When the export was produced (ISO 8601 UTC).' }),
-    range: z
-      .object({
-        fromSeq: z.int().meta({ description: 'First sequence number of the range, inclusive.' }),
-        toSeq: z.int().meta({ description: 'Last sequence number of the range, inclusive.' }),
-      })
-      .meta({ description: 'The sequence range covered, inclusive.' }),
-    anchor: z
-      .object({
-        seq: z.int().meta({ description: 'Sequence number of the event just before the range; 0 when the range starts the chain.' }),
-        hash: z.string().meta({ description: 'Lowercase hex SHA-256 of that event; the first exported event links to it.' }),
-      })
-      .meta({ description: 'The link the first exported event must follow.' }),
-    head: z
-      .object({
-        seq: z.int().meta({ description: 'Sequence number of the newest event of the chain.' }),
-        hash: z.string().meta({ description: 'Lowercase hex SHA-256 of the newest event.' }),
-      })
-      .meta({ description: 'The chain head when the export was taken.' }),
+    range: RangeCovered,
+    anchor: chainLink(
+      'Sequence number of the event just before the range; 0 when the range starts the chain.',
+      'Lowercase hex SHA-256 of that event; the first exported event links to it.',
+    ).meta({ description: 'The link the first exported event must follow.' }),
+    head: chainLink('Sequence number of the newest event of the chain.', 'Lowercase hex SHA-256 of the newest event.').meta({
+      description: 'The chain head when the export was taken.',
+    }),
     publicKeys: z.array(PublicKey).meta({ description: 'Public keys that signed the events of the range.' }),
     events: z.array(AuditTrailEvent).meta({ description: 'The events of the range, in sequence order.' }),
   })
@@ -119,18 +133,10 @@ export const AuditExport = z
 
 export const AuditReplay = z
   .object({
-    object: z.literal('svc.audit_trail.replay').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: trailObject('svc.audit_trail.replay'),
     valid: z.boolean().meta({ description: 'True when every link, hash and signature of the range checks out.' }),
     checked: z.int().meta({ description: 'Number of events checked.' }),
-    range: z
-      .object({
-        fromSeq: z.int().meta({ description: 'First sequence number of the range, inclusive.' }),
-        toSeq: z.int().meta({ description: 'Last sequence number of the range, inclusive.' }),
-      })
-      .meta({ description: 'The sequence range covered, inclusive.' }),
+    range: RangeCovered,
     firstBroken: z
       .object({
         seq: z.int().meta({ description: 'Sequence number of the event that fails.' }),

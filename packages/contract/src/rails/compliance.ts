@@ -1,36 +1,64 @@
 import { z } from 'zod';
 import { ASSESSMENT_TYPE_IDS } from '../assessment-types.ts';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { ControlRef, listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import {
+  CREATED_AT_DESCRIPTION,
+  created,
+  EXAMPLE_AT,
+  EXAMPLE_KEY,
+  exampleId,
+  exampleStamps,
+  objectField,
+  stamps,
+} from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
+
+/** The AI system the examples concern. */
+const SYSTEM_EXAMPLE = 'sys_credit_scoring_v2';
 
 const SystemId = z
   .string()
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/)
-  .meta({ description: 'Identifier of the AI system the record concerns.', examples: ['sys_credit_scoring_v2'] });
+  .meta({ description: 'Identifier of the AI system the record concerns.', examples: [SYSTEM_EXAMPLE] });
 
 const Jurisdiction = z
   .string()
   .regex(/^[a-z]{2,12}\/[a-z]{2}$/i)
   .meta({ description: '`<region>/<country>`.', examples: ['eu/de'] });
 
-const ControlRef = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+/** The compliance records' `object` field: its description names the assessment as the example. */
+const objectOf = <T extends string>(name: T) => objectField(name, 'svc.compliance.assessment');
+
+/** What the fields of the compliance records mean, said alike in the records, their requests and their filters. */
+const TITLE = 'Human-readable title, free text, shown in lists.';
+const STATUS = 'Current state of the record; changes only through the transition routes.';
+const SYSTEM_ID = 'Identifier of the AI system the record concerns, as the tenant names it.';
+const JURISDICTION = '`<region>/<country>` whose law applies, lowercase (`eu/de`).';
+const ASSESSMENT_TYPE = 'Kind of assessment (`fria`, `dpia`, ...); decides its stages and questions.';
+const EVIDENCE_KIND = 'Kind of artefact; the enum lists the accepted kinds.';
+const URI = 'Where the artefact is stored (`s3://`, `https://`); the service stores the reference, not the file.';
+const SHA256 = 'Lowercase hex SHA-256 of the artefact.';
+const MEDIA_TYPE = 'IANA media type of the artefact (`application/pdf`).';
+const SIZE_BYTES = 'Size of the artefact in bytes.';
+const COLLECTED_AT = 'When the artefact was collected (ISO 8601 UTC); not in the future.';
+const EXPIRES_AT = 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.';
+const SUBJECT_TYPE = 'What is attested: a control or an assessment.';
+const STATEMENT = 'What the attester states, in their own words; kept verbatim.';
+const ATTESTER = 'Person who makes the statement.';
+
+const ASSESSMENT_STATUSES = ['draft', 'in_progress', 'completed'] as const;
+const OBLIGATION_STATUSES = ['open', 'in_progress', 'met', 'not_applicable'] as const;
+const SUBJECT_TYPES = ['control', 'assessment'] as const;
 
 export const TenantFramework = z
   .object({
-    object: z.literal('svc.compliance.framework').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectOf('svc.compliance.framework'),
     id: z.string().meta({ description: 'Id of the subject (a control id or an `asm_` assessment id).' }),
-    title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    title: z.string().meta({ description: TITLE }),
     shortTitle: z.string().meta({ description: 'Short name for lists (`EU AI Act`).' }),
     latestVersion: z.string().meta({ description: 'Latest version of the dictionary.' }),
     activated: z.boolean().meta({ description: 'Whether the tenant has activated the framework.' }),
@@ -56,7 +84,7 @@ export const TenantFramework = z
         latestVersion: '1.0.0',
         activated: true,
         dictionaryVersion: 'gdpr@1.0.0',
-        activatedAt: '2026-11-22T09:30:00.000Z',
+        activatedAt: EXAMPLE_AT,
         obligations: { total: 88, open: 88 },
       },
     ],
@@ -64,92 +92,74 @@ export const TenantFramework = z
 
 export const AssessmentStage = z.object({
   key: z.string().meta({ description: 'Stable key of the stage, from the assessment type.' }),
-  title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
-  status: z
-    .enum(['pending', 'in_progress', 'completed'])
-    .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+  title: z.string().meta({ description: TITLE }),
+  status: z.enum(['pending', 'in_progress', 'completed']).meta({ description: STATUS }),
 });
 
 export const Assessment = z
   .object({
-    object: z.literal('svc.compliance.assessment').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('asm', 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    type: z.enum(ASSESSMENT_TYPE_IDS).meta({ description: 'Kind of assessment (`fria`, `dpia`, ...); decides its stages and questions.' }),
-    title: z.string().nullable().meta({ description: 'Human-readable title, free text, shown in lists.' }),
-    systemId: z.string().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
-    jurisdiction: z.string().meta({ description: '`<region>/<country>` whose law applies, lowercase (`eu/de`).' }),
-    status: z
-      .enum(['draft', 'in_progress', 'completed'])
-      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+    object: objectOf('svc.compliance.assessment'),
+    id: prefixedId('asm', exampleId('asm')),
+    type: z.enum(ASSESSMENT_TYPE_IDS).meta({ description: ASSESSMENT_TYPE }),
+    title: z.string().nullable().meta({ description: TITLE }),
+    systemId: z.string().meta({ description: SYSTEM_ID }),
+    jurisdiction: z.string().meta({ description: JURISDICTION }),
+    status: z.enum(ASSESSMENT_STATUSES).meta({ description: STATUS }),
     completion: z.number().min(0).max(1).meta({ description: 'Share of completed stages, 0 to 1.' }),
     stages: z.array(AssessmentStage).meta({ description: 'Stages of the assessment, in order; their keys come from the assessment type.' }),
-    createdBy: z.string().meta({ description: 'Id of the API key (or operator credential) whose request created the record.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
-    updatedAt: Timestamp.meta({
-      description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
-    }),
+    ...stamps(),
   })
   .meta({
     id: 'Assessment',
     examples: [
       {
         object: 'svc.compliance.assessment',
-        id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('asm'),
         type: 'fria',
         title: null,
-        systemId: 'sys_credit_scoring_v2',
+        systemId: SYSTEM_EXAMPLE,
         jurisdiction: 'eu/de',
         status: 'draft',
         completion: 0,
         stages: [{ key: 'scoping', title: 'Scope and deployment context', status: 'pending' }],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
 
 export const CreateAssessmentBody = z
   .strictObject({
-    type: z.enum(ASSESSMENT_TYPE_IDS).meta({ description: 'Kind of assessment (`fria`, `dpia`, ...); decides its stages and questions.' }),
-    systemId: SystemId.meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
-    jurisdiction: Jurisdiction.meta({ description: '`<region>/<country>` whose law applies, lowercase (`eu/de`).' }),
-    title: z.string().min(1).max(200).optional().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    type: z.enum(ASSESSMENT_TYPE_IDS).meta({ description: ASSESSMENT_TYPE }),
+    systemId: SystemId.meta({ description: SYSTEM_ID }),
+    jurisdiction: Jurisdiction.meta({ description: JURISDICTION }),
+    title: z.string().min(1).max(200).optional().meta({ description: TITLE }),
   })
   .meta({
     id: 'CreateAssessmentRequest',
-    examples: [{ type: 'fria', systemId: 'sys_credit_scoring_v2', jurisdiction: 'eu/de' }],
+    examples: [{ type: 'fria', systemId: SYSTEM_EXAMPLE, jurisdiction: 'eu/de' }],
   });
 
 export const Obligation = z
   .object({
-    object: z.literal('svc.compliance.obligation').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('obl', 'obl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.compliance.obligation'),
+    id: prefixedId('obl', exampleId('obl')),
     framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
     dictionaryVersion: z.string().meta({ description: '`<dictionary>@<version>` the obligation was derived from.' }),
     sourceRef: z.string().meta({ description: 'Obligation id in the dictionary.' }),
-    title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+    title: z.string().meta({ description: TITLE }),
     description: z.string().meta({ description: 'What the obligation requires, in plain language.' }),
     clauseRef: z.string().meta({ description: 'Reference of the clause in the framework (`art-9`), as in the clauses list.' }),
     actor: z.string().meta({ description: 'Who bears the duty: provider, deployer, controller, processor, ...' }),
-    status: z
-      .enum(['open', 'in_progress', 'met', 'not_applicable'])
-      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+    status: z.enum(OBLIGATION_STATUSES).meta({ description: STATUS }),
     dueDate: z.string().meta({ description: 'Date from which the obligation applies (ISO 8601 date).' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    createdAt: Timestamp.meta({ description: CREATED_AT_DESCRIPTION }),
   })
   .meta({
     id: 'Obligation',
     examples: [
       {
         object: 'svc.compliance.obligation',
-        id: 'obl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('obl'),
         framework: 'eu-ai-act',
         dictionaryVersion: 'eu-ai-act@1.0.0',
         sourceRef: 'AIA-OBL-001',
@@ -159,7 +169,7 @@ export const Obligation = z
         actor: 'provider',
         status: 'open',
         dueDate: '2026-08-02',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -178,38 +188,31 @@ export const EVIDENCE_KINDS = [
 
 export const Evidence = z
   .object({
-    object: z.literal('svc.compliance.evidence').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    title: z.string().meta({ description: 'Human-readable title, free text, shown in lists.' }),
-    kind: z.enum(EVIDENCE_KINDS).meta({ description: 'Kind of artefact; the enum lists the accepted kinds.' }),
+    object: objectOf('svc.compliance.evidence'),
+    id: prefixedId('evd', exampleId('evd')),
+    title: z.string().meta({ description: TITLE }),
+    kind: z.enum(EVIDENCE_KINDS).meta({ description: EVIDENCE_KIND }),
     description: z.string().nullable().meta({ description: 'What the artefact shows; null when none was given.' }),
-    uri: z
-      .string()
-      .nullable()
-      .meta({ description: 'Where the artefact is stored (`s3://`, `https://`); the service stores the reference, not the file.' }),
-    sha256: z.string().nullable().meta({ description: 'Lowercase hex SHA-256 of the artefact.' }),
-    mediaType: z.string().nullable().meta({ description: 'IANA media type of the artefact (`application/pdf`).' }),
-    sizeBytes: z.int().nullable().meta({ description: 'Size of the artefact in bytes.' }),
-    systemId: z.string().nullable().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
+    uri: z.string().nullable().meta({ description: URI }),
+    sha256: z.string().nullable().meta({ description: SHA256 }),
+    mediaType: z.string().nullable().meta({ description: MEDIA_TYPE }),
+    sizeBytes: z.int().nullable().meta({ description: SIZE_BYTES }),
+    systemId: z.string().nullable().meta({ description: SYSTEM_ID }),
     controlIds: z
       .array(z.string())
       .meta({ description: 'Ids of the controls this record supports; each belongs to a framework the tenant has activated.' }),
-    collectedAt: Timestamp.meta({ description: 'When the artefact was collected (ISO 8601 UTC); not in the future.' }),
+    collectedAt: Timestamp.meta({ description: COLLECTED_AT }),
     expiresAt: Timestamp.nullable().meta({
-      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
+      description: EXPIRES_AT,
     }),
-    createdBy: z.string().meta({ description: 'Id of the API key (or operator credential) whose request created the record.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    ...created(),
   })
   .meta({
     id: 'Evidence',
     examples: [
       {
         object: 'svc.compliance.evidence',
-        id: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('evd'),
         title: 'Risk-management procedure v3',
         kind: 'policy',
         description: 'Approved procedure covering the lifecycle of high-risk systems.',
@@ -217,47 +220,47 @@ export const Evidence = z
         sha256: 'a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456',
         mediaType: 'application/pdf',
         sizeBytes: 182044,
-        systemId: 'sys_credit_scoring_v2',
+        systemId: SYSTEM_EXAMPLE,
         controlIds: ['AIA-RMS-01'],
         collectedAt: '2026-11-20T00:00:00.000Z',
         expiresAt: '2027-11-20T00:00:00.000Z',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const CreateEvidenceBody = z
   .strictObject({
-    title: z.string().min(1).max(200).meta({ description: 'Human-readable title, free text, shown in lists.' }),
-    kind: z.enum(EVIDENCE_KINDS).meta({ description: 'Kind of artefact; the enum lists the accepted kinds.' }),
+    title: z.string().min(1).max(200).meta({ description: TITLE }),
+    kind: z.enum(EVIDENCE_KINDS).meta({ description: EVIDENCE_KIND }),
     description: z.string().max(4000).optional().meta({ description: 'What the artefact shows, up to 4,000 characters.' }),
     uri: z
       .url({ protocol: /^https?$|^s3$/ })
       .max(2048)
       .optional()
-      .meta({ description: 'Where the artefact is stored (`s3://`, `https://`); the service stores the reference, not the file.' }),
+      .meta({ description: URI }),
     sha256: z
       .string()
       .regex(/^[a-f0-9]{64}$/)
       .optional()
-      .meta({ description: 'Lowercase hex SHA-256 of the artefact.' }),
+      .meta({ description: SHA256 }),
     mediaType: z
       .string()
       .regex(/^[\w.+-]+\/[\w.+-]+$/)
       .max(127)
       .optional()
-      .meta({ description: 'IANA media type of the artefact (`application/pdf`).' }),
-    sizeBytes: z.int().min(0).max(10_000_000_000).optional().meta({ description: 'Size of the artefact in bytes.' }),
-    systemId: SystemId.optional().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
+      .meta({ description: MEDIA_TYPE }),
+    sizeBytes: z.int().min(0).max(10_000_000_000).optional().meta({ description: SIZE_BYTES }),
+    systemId: SystemId.optional().meta({ description: SYSTEM_ID }),
     controlIds: z
       .array(ControlRef)
       .min(1)
       .max(100)
       .meta({ description: 'Controls this artefact supports; each must belong to a framework the tenant has activated.' }),
-    collectedAt: Timestamp.optional().meta({ description: 'When the artefact was collected (ISO 8601 UTC); not in the future.' }),
+    collectedAt: Timestamp.optional().meta({ description: COLLECTED_AT }),
     expiresAt: Timestamp.optional().meta({
-      description: 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.',
+      description: EXPIRES_AT,
     }),
   })
   .refine((b) => !b.expiresAt || !b.collectedAt || b.expiresAt > b.collectedAt, {
@@ -272,7 +275,7 @@ export const CreateEvidenceBody = z
         kind: 'policy',
         uri: 'https://files.example.com/rm-procedure-v3.pdf',
         sha256: 'a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456',
-        systemId: 'sys_credit_scoring_v2',
+        systemId: SYSTEM_EXAMPLE,
         controlIds: ['AIA-RMS-01'],
         expiresAt: '2027-11-20T00:00:00.000Z',
       },
@@ -282,46 +285,47 @@ export const CreateEvidenceBody = z
 export const Attester = z.strictObject({
   name: z.string().min(1).max(200).meta({ description: 'Full name of the attester.' }),
   email: z.email().max(254).meta({ description: 'Email address of the person.' }),
-  title: z.string().min(1).max(200).optional().meta({ description: 'Human-readable title, free text, shown in lists.' }),
+  title: z.string().min(1).max(200).optional().meta({ description: TITLE }),
 });
+
+/** An attestation as requested; the record adds its id, the instant and the stamps. */
+const ATTESTATION_REQUEST_EXAMPLE = {
+  subject: { type: 'control', id: 'AIA-RMS-01' },
+  statement: 'The risk-management system operated as documented for Q3 2026.',
+  attester: { name: 'Dana Keller', email: 'dana.keller@example.com', title: 'Head of AI Governance' },
+};
 
 export const Attestation = z
   .object({
-    object: z.literal('svc.compliance.attestation').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('att', 'att_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.compliance.attestation'),
+    id: prefixedId('att', exampleId('att')),
     subject: z
       .object({
-        type: z.enum(['control', 'assessment']).meta({ description: 'What is attested: a control or an assessment.' }),
+        type: z.enum(SUBJECT_TYPES).meta({ description: SUBJECT_TYPE }),
         id: z.string().meta({ description: 'Control id, or `asm_` id of the assessment.' }),
       })
       .meta({ description: 'What the record is about.' }),
-    statement: z.string().meta({ description: 'What the attester states, in their own words; kept verbatim.' }),
+    statement: z.string().meta({ description: STATEMENT }),
     attester: z
       .object({
         name: z.string().meta({ description: 'Full name of the attester.' }),
         email: z.string().meta({ description: 'Email address of the attester.' }),
         title: z.string().nullable().meta({ description: 'Job title of the attester; null when not given.' }),
       })
-      .meta({ description: 'Person who makes the statement.' }),
+      .meta({ description: ATTESTER }),
     attestedAt: Timestamp.meta({ description: 'When the statement was made (ISO 8601 UTC).' }),
-    createdBy: z.string().meta({ description: 'Id of the API key (or operator credential) whose request created the record.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    ...created(),
   })
   .meta({
     id: 'Attestation',
     examples: [
       {
         object: 'svc.compliance.attestation',
-        id: 'att_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        subject: { type: 'control', id: 'AIA-RMS-01' },
-        statement: 'The risk-management system operated as documented for Q3 2026.',
-        attester: { name: 'Dana Keller', email: 'dana.keller@example.com', title: 'Head of AI Governance' },
-        attestedAt: '2026-11-22T09:30:00.000Z',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        id: exampleId('att'),
+        ...ATTESTATION_REQUEST_EXAMPLE,
+        attestedAt: EXAMPLE_AT,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -330,23 +334,17 @@ export const CreateAttestationBody = z
   .strictObject({
     subject: z
       .strictObject({
-        type: z.enum(['control', 'assessment']).meta({ description: 'What is attested: a control or an assessment.' }),
+        type: z.enum(SUBJECT_TYPES).meta({ description: SUBJECT_TYPE }),
         id: z.string().min(1).max(64).meta({ description: 'Id of the subject (a control id or an `asm_` assessment id).' }),
       })
       .meta({ description: 'What the statement is about; the control must belong to an activated framework.' }),
-    statement: z.string().min(10).max(4000).meta({ description: 'What the attester states, in their own words; kept verbatim.' }),
-    attester: Attester.meta({ description: 'Person who makes the statement.' }),
+    statement: z.string().min(10).max(4000).meta({ description: STATEMENT }),
+    attester: Attester.meta({ description: ATTESTER }),
     attestedAt: Timestamp.optional().meta({ description: 'When the statement was made; now when absent. Not in the future.' }),
   })
   .meta({
     id: 'CreateAttestationRequest',
-    examples: [
-      {
-        subject: { type: 'control', id: 'AIA-RMS-01' },
-        statement: 'The risk-management system operated as documented for Q3 2026.',
-        attester: { name: 'Dana Keller', email: 'dana.keller@example.com', title: 'Head of AI Governance' },
-      },
-    ],
+    examples: [ATTESTATION_REQUEST_EXAMPLE],
   });
 
 const read = meta({ auth: 'tenant', rail: 'compliance', permission: 'compliance:read', mutating: false });
@@ -363,12 +361,9 @@ export const assessments = resource({
   record: Assessment,
   statusField: 'status',
   filters: {
-    status: z
-      .enum(['draft', 'in_progress', 'completed'])
-      .optional()
-      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+    status: z.enum(ASSESSMENT_STATUSES).optional().meta({ description: STATUS }),
     type: z.enum(ASSESSMENT_TYPE_IDS).optional().meta({ description: 'Only assessments of this kind.' }),
-    systemId: SystemId.optional().meta({ description: 'Identifier of the AI system the record concerns, as the tenant names it.' }),
+    systemId: SystemId.optional().meta({ description: SYSTEM_ID }),
   },
   create: {
     body: CreateAssessmentBody,
@@ -400,10 +395,7 @@ export const obligations = resource({
   record: Obligation,
   filters: {
     framework: z.string().max(64).optional().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
-    status: z
-      .enum(['open', 'in_progress', 'met', 'not_applicable'])
-      .optional()
-      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+    status: z.enum(OBLIGATION_STATUSES).optional().meta({ description: STATUS }),
     actor: z
       .string()
       .max(64)
@@ -440,7 +432,7 @@ export const attestations = resource({
   idPrefix: 'att',
   record: Attestation,
   filters: {
-    subjectType: z.enum(['control', 'assessment']).optional(),
+    subjectType: z.enum(SUBJECT_TYPES).optional(),
     subjectId: z.string().max(64).optional(),
   },
   filterFields: { subjectType: 'subject.type', subjectId: 'subject.id' },

@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId, idParams, objectField } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.context.document`); lets a client tell records apart in mixed lists and webhook payloads.';
+/** `object` of a record of the rail; every one's description names the document as its example. */
+function contextObject<const T extends string>(name: T) {
+  return objectField(name, 'svc.context.document');
+}
 
 /** Largest document text accepted by `upload`: 1 MiB of UTF-8. */
 export const CONTEXT_TEXT_MAX_BYTES = 1_048_576;
@@ -26,8 +29,15 @@ export const DOCUMENT_TYPES = [
   'training_material',
 ] as const;
 
-const DOC_EXAMPLE_ID = 'doc_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const DOC_EXAMPLE_ID = exampleId('doc');
 const DocumentId = prefixedId('doc', DOC_EXAMPLE_ID);
+
+// The example document: a risk management policy, uploaded, then mapped to the EU AI Act.
+const EXAMPLE_TITLE = 'AI risk management policy';
+const EXAMPLE_RISK_SENTENCE =
+  'The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689.';
+const EXAMPLE_POLICY = `Policy. ${EXAMPLE_RISK_SENTENCE}`;
+const EXAMPLE_SHA256 = '5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d';
 
 const FrameworkId = z
   .string()
@@ -48,7 +58,7 @@ const Span = z
 
 export const ContextDocument = z
   .object({
-    object: z.literal('svc.context.document').meta({ description: objectDescription }),
+    object: contextObject('svc.context.document'),
     id: DocumentId,
     title: z.string().meta({ description: 'Title of the document.' }),
     mediaType: z.string().meta({ description: 'IANA media type of the text as uploaded (`text/plain`, `text/markdown`).' }),
@@ -72,19 +82,19 @@ export const ContextDocument = z
       {
         object: 'svc.context.document',
         id: DOC_EXAMPLE_ID,
-        title: 'AI risk management policy',
+        title: EXAMPLE_TITLE,
         mediaType: 'text/plain',
         source: 'risk-policy.txt',
         metadata: { owner: 'compliance' },
-        sha256: '5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d',
+        sha256: EXAMPLE_SHA256,
         sizeBytes: 176,
         characters: 176,
-        preview: 'Policy. The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689.',
+        preview: EXAMPLE_POLICY,
         documentType: null,
         frameworks: [],
         classifiedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -120,8 +130,8 @@ export const UploadDocumentBody = z
     id: 'UploadContextDocumentRequest',
     examples: [
       {
-        title: 'AI risk management policy',
-        text: 'Policy. The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689.\n\nTechnical documentation is kept per Annex IV.',
+        title: EXAMPLE_TITLE,
+        text: `${EXAMPLE_POLICY}\n\nTechnical documentation is kept per Annex IV.`,
         source: 'risk-policy.txt',
         metadata: { owner: 'compliance' },
       },
@@ -146,17 +156,14 @@ export const documents = resource({
     {
       method: 'POST',
       path: '/v1/context/upload',
-      body: {
-        title: 'AI risk management policy',
-        text: 'Policy. The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689.',
-      },
+      body: { title: EXAMPLE_TITLE, text: EXAMPLE_POLICY },
     },
   ],
 });
 
 export const DocumentText = z
   .object({
-    object: z.literal('svc.context.document_text').meta({ description: objectDescription }),
+    object: contextObject('svc.context.document_text'),
     id: z.string().meta({ description: 'Id of the document.' }),
     sha256: z.string().meta({ description: 'Lowercase hex SHA-256 of the UTF-8 bytes of the text.' }),
     text: z.string().meta({ description: 'The stored text; every offset of the rail indexes into it.' }),
@@ -167,7 +174,7 @@ export const DocumentText = z
       {
         object: 'svc.context.document_text',
         id: DOC_EXAMPLE_ID,
-        sha256: '5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d',
+        sha256: EXAMPLE_SHA256,
         text: 'Policy. The provider shall establish a risk management system.',
       },
     ],
@@ -221,7 +228,7 @@ export const ClassifyBody = z
 
 export const Classification = z
   .object({
-    object: z.literal('svc.context.classification').meta({ description: objectDescription }),
+    object: contextObject('svc.context.classification'),
     documentId: z.string().nullable().meta({ description: 'The document classified; null for inline text.' }),
     documentType: DocumentType.nullable().meta({ description: 'The best-scoring type; null when no type rule matched.' }),
     score: z.number().min(0).max(1).meta({ description: 'Score of `documentType` (0 when null).' }),
@@ -267,7 +274,7 @@ export const Classification = z
           },
         ],
         stored: false,
-        classifiedAt: '2026-11-22T09:30:00.000Z',
+        classifiedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -317,7 +324,7 @@ const ObligationSentence = z.object({
 
 export const ClauseExtraction = z
   .object({
-    object: z.literal('svc.context.clause_extraction').meta({ description: objectDescription }),
+    object: contextObject('svc.context.clause_extraction'),
     documentId: z.string().nullable().meta({ description: 'The document read; null for inline text.' }),
     frameworksConsidered: z
       .array(z.string())
@@ -390,7 +397,7 @@ const ControlMapping = z.object({
 
 export const MappingResult = z
   .object({
-    object: z.literal('svc.context.mapping').meta({ description: objectDescription }),
+    object: contextObject('svc.context.mapping'),
     documentId: z.string().meta({ description: 'The document mapped.' }),
     frameworks: z
       .array(
@@ -415,16 +422,10 @@ export const MappingResult = z
       {
         object: 'svc.context.mapping',
         documentId: DOC_EXAMPLE_ID,
-        frameworks: [
-          { framework: 'eu-ai-act', dictionaryVersion: 'eu-ai-act@1.0.0', mappingId: 'cxm_01JD3Z8W2M6Q4X9V7K5T1B0N3R', controls: 1 },
-        ],
+        frameworks: [{ framework: 'eu-ai-act', dictionaryVersion: 'eu-ai-act@1.0.0', mappingId: exampleId('cxm'), controls: 1 }],
         mappings: [
           {
-            passage: {
-              start: 8,
-              end: 121,
-              text: 'The provider shall establish a risk management system in accordance with Article 9 of Regulation (EU) 2024/1689.',
-            },
+            passage: { start: 8, end: 121, text: EXAMPLE_RISK_SENTENCE },
             control: 'AIA-RMS-01',
             controlTitle: 'Risk management system',
             framework: 'eu-ai-act',
@@ -432,7 +433,7 @@ export const MappingResult = z
             reason: 'cites art-9 (a clause of the control); title terms 3/3 (risk, management, system); description terms 4/21',
           },
         ],
-        mappedAt: '2026-11-22T09:30:00.000Z',
+        mappedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -451,7 +452,7 @@ export const GapAnalysisBody = z
 
 export const GapAnalysis = z
   .object({
-    object: z.literal('svc.context.gap_analysis').meta({ description: objectDescription }),
+    object: contextObject('svc.context.gap_analysis'),
     framework: z.string().meta({ description: 'Id of the dictionary analysed.' }),
     dictionaryVersion: z.string().meta({ description: 'Activated `<dictionary>@<version>` whose controls are counted.' }),
     controls: z.int().min(0).meta({ description: 'Controls of that version.' }),
@@ -491,7 +492,7 @@ export const GapAnalysis = z
             documentIds: [],
           },
         ],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -519,7 +520,7 @@ export const RecommendationsQuery = z.object({
 
 export const Recommendations = z
   .object({
-    object: z.literal('svc.context.recommendations').meta({ description: objectDescription }),
+    object: contextObject('svc.context.recommendations'),
     frameworks: z.array(z.string()).meta({ description: 'The activated frameworks considered.' }),
     method: z.string().meta({ description: 'The priority formula, in words.' }),
     total: z.int().min(0).meta({ description: 'Gaps ranked in all (the list holds the first `limit`).' }),
@@ -564,7 +565,7 @@ export const Recommendations = z
             action: 'Record evidence for AIA-RMS-01 and upload and map a document that covers it.',
           },
         ],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -572,6 +573,11 @@ export const Recommendations = z
 // ---------------------------------------------------------------- router
 
 const read = meta({ auth: 'tenant', rail: 'context', permission: 'context:read', mutating: false });
+
+/** Metadata of a route that writes to the rail's records and is audited as `audit`. */
+function write<const A extends string>(audit: A) {
+  return meta({ auth: 'tenant', rail: 'context', permission: 'context:write', mutating: true, audit });
+}
 
 export const contextRouter = railRouter('context', {
   upload: {
@@ -582,13 +588,13 @@ export const contextRouter = railRouter('context', {
     summary: 'Upload a document',
     description:
       'Stores a document’s text (`text`, or `contentBase64` decoded as UTF-8) with its metadata and the SHA-256 of the text; returns 201 with the document, id `doc_<ULID>`, without its text (read it at `/upload/{id}/text`). More than 1 MiB of text is 400 `bad_request` (`details[0].field` names `text` or `contentBase64`, issue `too_big`); a body over the server’s body limit is 400 too. Needs `context:write`; recorded in the audit trail as `document.uploaded` and emitted as that webhook event. Send an `Idempotency-Key` so that a retry does not store a second document.',
-    metadata: meta({ auth: 'tenant', rail: 'context', permission: 'context:write', mutating: true, audit: 'document.uploaded' }),
+    metadata: write('document.uploaded'),
   },
   documents: documents.routes,
   documentText: {
     method: 'GET',
     path: '/upload/:id/text',
-    pathParams: z.object({ id: DocumentId }),
+    pathParams: idParams('doc'),
     responses: { 200: DocumentText },
     summary: 'Read the text of a document',
     description:
@@ -603,7 +609,7 @@ export const contextRouter = railRouter('context', {
     summary: 'Classify a document',
     description:
       'Assigns a document type and the frameworks the text concerns by rules over the text: keywords and legal citations (`Regulation (EU) 2024/1689`, `GDPR`, `Article 35`, `ISO/IEC 42001`), each rule with its weight and the spans it matched. With `documentId` the result is stored on the document (`documentType`, `frameworks`), audited as `document.classified` and emitted as that webhook event; with inline `text` nothing is stored. Needs `context:write`.',
-    metadata: meta({ auth: 'tenant', rail: 'context', permission: 'context:write', mutating: true, audit: 'document.classified' }),
+    metadata: write('document.classified'),
   },
   clauseExtract: {
     method: 'POST',
@@ -623,7 +629,7 @@ export const contextRouter = railRouter('context', {
     summary: 'Map a document to controls',
     description:
       'Splits the document into passages (paragraphs; the sentences of paragraphs over 500 characters; the first 2,000 passages) and scores each against the controls of the framework given, or of each activated framework: clause references the passage cites that belong to the control, and the control’s title and description terms found in it. Keeps the best 3 controls per passage and framework with a score of at least 0.3, and stores the mapping per document and framework (replacing the previous one) for `gap-analysis`. Audited as `document.mapped`, emitted as that webhook event. 422 for an unknown framework, or when none is given and none is activated. Needs `context:write`.',
-    metadata: meta({ auth: 'tenant', rail: 'context', permission: 'context:write', mutating: true, audit: 'document.mapped' }),
+    metadata: write('document.mapped'),
   },
   gapAnalysis: {
     method: 'POST',

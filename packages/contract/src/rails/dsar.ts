@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { CREATED_AT_DESCRIPTION, created, EXAMPLE_KEY, exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -36,21 +37,23 @@ export const DSAR_STATUSES = ['received', 'verified', 'in_progress', 'fulfilled'
 /** The states in which a request is open (its clock runs). */
 export const DSAR_OPEN_STATUSES = ['received', 'verified', 'in_progress'] as const;
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.dsar.request`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The `object` field of a dsar record; its description names the rail's first object as the example. */
+const dsarObject = <const T extends string>(name: T) => objectField(name, 'svc.dsar.request');
 const CalendarDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .meta({ examples: ['2026-12-20'] });
 
-const EXAMPLE_REQUEST = 'dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_STORE = 'dst_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_ITEM = 'dsf_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_EXPORT = 'dsx_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_REDACTION = 'dsd_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_KEY = 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_REQUEST = exampleId('dsr');
+const EXAMPLE_STORE = exampleId('dst');
+const EXAMPLE_ITEM = exampleId('dsf');
+const EXAMPLE_EXPORT = exampleId('dsx');
+const EXAMPLE_REDACTION = exampleId('dsd');
+
+/** The examples' data subject, the regulator of her GDPR request and the hash of the packet answering it. */
+const EXAMPLE_SUBJECT = { name: 'Jana Novak', email: 'jana.novak@example.com', type: 'customer' };
+const EXAMPLE_GDPR_REGULATOR = 'EU/EEA supervisory authority (lead data protection authority)';
+const EXAMPLE_PACKET_SHA256 = 'a3f1c0e5b1d2e4f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4';
 
 export const DsarRequestId = prefixedId('dsr', EXAMPLE_REQUEST);
 const StoreId = prefixedId('dst', EXAMPLE_STORE);
@@ -110,7 +113,7 @@ const Verification = z
 
 export const DsarRequest = z
   .object({
-    object: z.literal('svc.dsar.request').meta({ description: objectDescription }),
+    object: dsarObject('svc.dsar.request'),
     id: DsarRequestId,
     regime: Regime,
     kind: Kind,
@@ -172,9 +175,7 @@ export const DsarRequest = z
     rejectedAt: Timestamp.nullable().meta({ description: 'When the request was rejected; null unless rejected.' }),
     rejectionReason: z.string().nullable().meta({ description: 'Why it was rejected; null unless rejected.' }),
     rulesVersion: z.string().meta({ description: 'Version of the rules data the dates come from (`dsar/regimes@1.0.0`).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...stamps('When the record last changed.'),
   })
   .meta({
     id: 'DsarRequest',
@@ -185,8 +186,8 @@ export const DsarRequest = z
         regime: 'gdpr',
         kind: 'access',
         kindSource: 'GDPR Art. 15',
-        regulator: 'EU/EEA supervisory authority (lead data protection authority)',
-        subject: { name: 'Jana Novak', email: 'jana.novak@example.com', type: 'customer' },
+        regulator: EXAMPLE_GDPR_REGULATOR,
+        subject: EXAMPLE_SUBJECT,
         description: 'Copy of all data you hold about me.',
         status: 'received',
         receivedAt: '2026-11-20T09:00:00.000Z',
@@ -218,9 +219,7 @@ export const DsarRequest = z
         rejectedAt: null,
         rejectionReason: null,
         rulesVersion: 'dsar/regimes@1.0.0',
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-20T09:05:00.000Z',
-        updatedAt: '2026-11-20T09:05:00.000Z',
+        ...exampleStamps('2026-11-20T09:05:00.000Z'),
       },
     ],
   });
@@ -249,7 +248,7 @@ export const CreateDsarRequestBody = z
       {
         regime: 'gdpr',
         kind: 'access',
-        subject: { name: 'Jana Novak', email: 'jana.novak@example.com', type: 'customer' },
+        subject: EXAMPLE_SUBJECT,
         receivedAt: '2026-11-20T09:00:00.000Z',
         description: 'Copy of all data you hold about me.',
       },
@@ -343,6 +342,14 @@ export const VerifyDsarBody = z
 // ---------------------------------------------------------------- data stores
 
 const STORE_KINDS = ['database', 'saas', 'file_store', 'data_warehouse', 'backup', 'email', 'crm', 'other'] as const;
+/** The example store as declared; the record adds its id and stamps. */
+const EXAMPLE_STORE_BODY = {
+  name: 'Customer CRM',
+  system: 'Salesforce',
+  kind: 'crm',
+  categories: ['contact', 'purchase-history'],
+  subjectTypes: ['customer', 'prospect'],
+};
 const Category = z
   .string()
   .trim()
@@ -353,7 +360,7 @@ const Category = z
 
 export const DsarDataStore = z
   .object({
-    object: z.literal('svc.dsar.data_store').meta({ description: objectDescription }),
+    object: dsarObject('svc.dsar.data_store'),
     id: StoreId,
     name: z.string().meta({ description: 'Name of the store (`Customer CRM`).' }),
     system: z.string().meta({ description: 'The system or product behind it (`Salesforce`, `PostgreSQL orders-db`).' }),
@@ -362,8 +369,7 @@ export const DsarDataStore = z
     subjectTypes: z
       .array(SubjectType)
       .meta({ description: 'Kinds of data subjects whose data it holds; fulfillment lists it for requests of those.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'DsarDataStore',
@@ -371,11 +377,7 @@ export const DsarDataStore = z
       {
         object: 'svc.dsar.data_store',
         id: EXAMPLE_STORE,
-        name: 'Customer CRM',
-        system: 'Salesforce',
-        kind: 'crm',
-        categories: ['contact', 'purchase-history'],
-        subjectTypes: ['customer', 'prospect'],
+        ...EXAMPLE_STORE_BODY,
         createdBy: EXAMPLE_KEY,
         createdAt: '2026-11-20T09:00:00.000Z',
       },
@@ -395,18 +397,7 @@ export const CreateDsarDataStoreBody = z
       .optional()
       .meta({ description: 'Kinds of data subjects whose data it holds; `["customer"]` when absent.' }),
   })
-  .meta({
-    id: 'CreateDsarDataStore',
-    examples: [
-      {
-        name: 'Customer CRM',
-        system: 'Salesforce',
-        kind: 'crm',
-        categories: ['contact', 'purchase-history'],
-        subjectTypes: ['customer', 'prospect'],
-      },
-    ],
-  });
+  .meta({ id: 'CreateDsarDataStore', examples: [EXAMPLE_STORE_BODY] });
 
 // ---------------------------------------------------------------- fulfillment
 
@@ -428,9 +419,27 @@ const RecordRef = z
   })
   .meta({ id: 'DsarRecordRef', description: 'A record of the tenant a fulfillment step touched.' });
 
+/** The example item: the example store, listed for the example request and still pending. */
+const EXAMPLE_FULFILLMENT_ITEM = {
+  object: 'svc.dsar.fulfillment_item',
+  id: EXAMPLE_ITEM,
+  requestId: EXAMPLE_REQUEST,
+  storeId: EXAMPLE_STORE,
+  storeName: EXAMPLE_STORE_BODY.name,
+  system: EXAMPLE_STORE_BODY.system,
+  categories: EXAMPLE_STORE_BODY.categories,
+  status: 'pending',
+  notes: null,
+  records: [],
+  closedAt: null,
+  closedBy: null,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:00.000Z',
+};
+
 export const DsarFulfillmentItem = z
   .object({
-    object: z.literal('svc.dsar.fulfillment_item').meta({ description: objectDescription }),
+    object: dsarObject('svc.dsar.fulfillment_item'),
     id: prefixedId('dsf', EXAMPLE_ITEM),
     requestId: DsarRequestId,
     storeId: StoreId,
@@ -442,30 +451,10 @@ export const DsarFulfillmentItem = z
     records: z.array(RecordRef).meta({ description: 'Records of the tenant this step erased or exported, when named.' }),
     closedAt: Timestamp.nullable().meta({ description: 'When the item was closed; null while pending.' }),
     closedBy: z.string().nullable().meta({ description: 'Key that closed it; null while pending.' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: Timestamp.meta({ description: CREATED_AT_DESCRIPTION }),
     updatedAt: Timestamp.meta({ description: 'When the item last changed.' }),
   })
-  .meta({
-    id: 'DsarFulfillmentItem',
-    examples: [
-      {
-        object: 'svc.dsar.fulfillment_item',
-        id: EXAMPLE_ITEM,
-        requestId: EXAMPLE_REQUEST,
-        storeId: EXAMPLE_STORE,
-        storeName: 'Customer CRM',
-        system: 'Salesforce',
-        categories: ['contact', 'purchase-history'],
-        status: 'pending',
-        notes: null,
-        records: [],
-        closedAt: null,
-        closedBy: null,
-        createdAt: '2026-11-21T10:00:00.000Z',
-        updatedAt: '2026-11-21T10:00:00.000Z',
-      },
-    ],
-  });
+  .meta({ id: 'DsarFulfillmentItem', examples: [EXAMPLE_FULFILLMENT_ITEM] });
 
 export const CloseFulfillmentItemBody = z
   .strictObject({
@@ -486,6 +475,18 @@ export const CloseFulfillmentItemBody = z
   })
   .meta({ id: 'CloseDsarFulfillmentItem', examples: [{ notes: 'Exported 14 contact and order records.' }] });
 
+/** Setup steps of the conformance fixtures: a GDPR access request, then an identity check of it passed by `method`. */
+const verifiedRequestSetup = (method: 'email_confirmation' | 'document_check') =>
+  [
+    {
+      method: 'POST',
+      path: '/v1/dsar/requests',
+      body: { regime: 'gdpr', kind: 'access', subject: { name: 'Jana Novak', email: 'jana.novak@example.com' } },
+      as: 'request',
+    },
+    { method: 'POST', path: '/v1/dsar/verify', body: { requestId: '{{request.id}}', method, outcome: 'passed' } },
+  ] as const;
+
 export const fulfillmentItems = resource({
   rail: 'dsar',
   path: 'fulfillment',
@@ -504,17 +505,7 @@ export const fulfillmentItems = resource({
       path: '/v1/dsar/stores',
       body: { name: 'Orders database', system: 'PostgreSQL orders-db', kind: 'database', categories: ['contact', 'orders'] },
     },
-    {
-      method: 'POST',
-      path: '/v1/dsar/requests',
-      body: { regime: 'gdpr', kind: 'access', subject: { name: 'Jana Novak', email: 'jana.novak@example.com' } },
-      as: 'request',
-    },
-    {
-      method: 'POST',
-      path: '/v1/dsar/verify',
-      body: { requestId: '{{request.id}}', method: 'email_confirmation', outcome: 'passed' },
-    },
+    ...verifiedRequestSetup('email_confirmation'),
     { method: 'POST', path: '/v1/dsar/fulfillment', body: { requestId: '{{request.id}}' } },
   ],
   transitions: {
@@ -550,7 +541,7 @@ export const StartFulfillmentBody = z
 
 export const DsarFulfillment = z
   .object({
-    object: z.literal('svc.dsar.fulfillment').meta({ description: objectDescription }),
+    object: dsarObject('svc.dsar.fulfillment'),
     requestId: DsarRequestId,
     status: Status,
     items: z.array(DsarFulfillmentItem).meta({ description: 'One item per declared store that holds data of the subject’s type.' }),
@@ -562,24 +553,7 @@ export const DsarFulfillment = z
         object: 'svc.dsar.fulfillment',
         requestId: EXAMPLE_REQUEST,
         status: 'in_progress',
-        items: [
-          {
-            object: 'svc.dsar.fulfillment_item',
-            id: EXAMPLE_ITEM,
-            requestId: EXAMPLE_REQUEST,
-            storeId: EXAMPLE_STORE,
-            storeName: 'Customer CRM',
-            system: 'Salesforce',
-            categories: ['contact', 'purchase-history'],
-            status: 'pending',
-            notes: null,
-            records: [],
-            closedAt: null,
-            closedBy: null,
-            createdAt: '2026-11-21T10:00:00.000Z',
-            updatedAt: '2026-11-21T10:00:00.000Z',
-          },
-        ],
+        items: [EXAMPLE_FULFILLMENT_ITEM],
       },
     ],
   });
@@ -588,7 +562,7 @@ export const DsarFulfillment = z
 
 export const DsarExport = z
   .object({
-    object: z.literal('svc.dsar.export').meta({ description: objectDescription }),
+    object: dsarObject('svc.dsar.export'),
     id: ExportId,
     requestId: DsarRequestId,
     version: z.int().min(1).meta({ description: 'Packet version for this request: 1, 2, ... (a redaction makes the next one).' }),
@@ -602,8 +576,7 @@ export const DsarExport = z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .meta({ description: 'SHA-256 (lowercase hex) of the packet’s canonical JSON (keys sorted, no spaces).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'DsarExport',
@@ -624,7 +597,7 @@ export const DsarExport = z
           },
           stores: [{ store: 'Customer CRM', status: 'done', notes: 'Exported 14 contact and order records.' }],
         },
-        sha256: 'a3f1c0e5b1d2e4f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4',
+        sha256: EXAMPLE_PACKET_SHA256,
         createdBy: EXAMPLE_KEY,
         createdAt: '2026-11-25T10:00:00.000Z',
       },
@@ -637,15 +610,7 @@ export const CreateDsarExportBody = z
   })
   .meta({ id: 'CreateDsarExport', examples: [{ requestId: EXAMPLE_REQUEST }] });
 
-const VERIFY_SETUP = [
-  {
-    method: 'POST',
-    path: '/v1/dsar/requests',
-    body: { regime: 'gdpr', kind: 'access', subject: { name: 'Jana Novak', email: 'jana.novak@example.com' } },
-    as: 'request',
-  },
-  { method: 'POST', path: '/v1/dsar/verify', body: { requestId: '{{request.id}}', method: 'document_check', outcome: 'passed' } },
-] as const;
+const VERIFY_SETUP = verifiedRequestSetup('document_check');
 
 export const dsarExports = resource({
   rail: 'dsar',
@@ -713,7 +678,7 @@ const RedactionSpec = z
 
 export const DsarRedaction = z
   .object({
-    object: z.literal('svc.dsar.redaction').meta({ description: objectDescription }),
+    object: dsarObject('svc.dsar.redaction'),
     id: prefixedId('dsd', EXAMPLE_REDACTION),
     requestId: DsarRequestId,
     sourceExportId: ExportId.meta({ description: 'The packet redacted (kept unchanged).', examples: [EXAMPLE_EXPORT] }),
@@ -734,8 +699,7 @@ export const DsarRedaction = z
       .meta({ description: 'The redactions applied, in order.' }),
     sha256Before: z.string().meta({ description: 'SHA-256 of the source packet.' }),
     sha256After: z.string().meta({ description: 'SHA-256 of the new packet.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'DsarRedaction',
@@ -758,7 +722,7 @@ export const DsarRedaction = z
             occurrences: 1,
           },
         ],
-        sha256Before: 'a3f1c0e5b1d2e4f6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4',
+        sha256Before: EXAMPLE_PACKET_SHA256,
         sha256After: '0b4c5d6e7f8091a2b3c4d5e6f708192a3b4a3f1c0e5b1d2e4f6a7b8c9d0e1f2a',
         createdBy: EXAMPLE_KEY,
         createdAt: '2026-11-25T11:00:00.000Z',
@@ -821,7 +785,7 @@ export const DsarSlaItem = z
 
 export const DsarSla = z
   .object({
-    object: z.literal('svc.dsar.sla').meta({ description: objectDescription }),
+    object: dsarObject('svc.dsar.sla'),
     at: Timestamp.meta({ description: 'The moment the states are computed for.' }),
     totals: z
       .object({
@@ -856,7 +820,7 @@ export const DsarSla = z
         regimes: [
           {
             regime: 'gdpr',
-            regulator: 'EU/EEA supervisory authority (lead data protection authority)',
+            regulator: EXAMPLE_GDPR_REGULATOR,
             atRiskDays: 7,
             open: 1,
             onTime: 0,
@@ -870,7 +834,7 @@ export const DsarSla = z
             regime: 'gdpr',
             kind: 'access',
             status: 'verified',
-            regulator: 'EU/EEA supervisory authority (lead data protection authority)',
+            regulator: EXAMPLE_GDPR_REGULATOR,
             dueDate: '2026-12-20',
             extended: false,
             daysRemaining: 5,
@@ -999,7 +963,7 @@ export const DsarDeadlineApproaching = z
     description: 'A request due soon: emitted once per request and due date by the deadline sweep.',
     examples: [
       {
-        id: 'dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_REQUEST,
         regime: 'gdpr',
         kind: 'access',
         status: 'verified',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, Timestamp } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
+import { EXAMPLE_AT, exampleId, objectField } from '../shared/records.ts';
 
 const c = initContract();
 
@@ -23,6 +24,26 @@ const Kind = z
   .regex(/^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/)
   .meta({ description: 'Dotted kind, `<category>.<event>`.', examples: ['assessment.created'] });
 
+/** The record the `object` field descriptions of this rail name as their example. */
+const OBJECT_EXAMPLE = 'svc.compliance.assessment';
+
+/** What the fields of a row mean, in the row, in the request that emits it and as filters. */
+const FIELD = {
+  source: 'System that reported the row (`billing-service`).',
+  kind: 'Kind of event the source reports (`invoice.issued`).',
+  phase: 'Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum).',
+  severity: 'Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first).',
+  actor: 'Who caused the event, as the source names it (user id, service name).',
+  entity: 'Id of the entity whose lifecycle the row belongs to, as the source names it.',
+  action: 'What was done, as the source names it (`approve`).',
+  outcome: 'Result the source reports for the action; see the enum.',
+  correlationId: 'Correlation id shared by every record one request or job produced (the `X-Correlation-Id` of the request).',
+  latencyMs: 'Duration in milliseconds, measured by the reporter.',
+  attributes: 'Free-form string keys and JSON values the source attached; indexed for filtering, not interpreted.',
+};
+const Phase = z.enum(EVENT_PHASES);
+const Severity = z.enum(EVENT_SEVERITIES);
+
 /** One row as a client emits it; the row example adds what the service fills in. */
 const EMIT_EXAMPLE = {
   source: 'ci.pipeline',
@@ -41,32 +62,21 @@ const EMIT_EXAMPLE = {
 /** The 14 typed fields of an event-index row. */
 export const EventRow = z
   .object({
-    object: z.literal('svc.events.event').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.events.event', OBJECT_EXAMPLE),
     id: z.string().meta({ description: 'Identifier of the row.' }),
     time: Timestamp.meta({ description: 'When it happened (ISO 8601 UTC).' }),
     tenantId: z.string().meta({ description: 'Id of the tenant (`ten_` prefix) the record belongs to.' }),
-    source: z.string().meta({ description: 'System that reported the row (`billing-service`).' }),
-    kind: z.string().meta({ description: 'Kind of event the source reports (`invoice.issued`).' }),
-    phase: z
-      .enum(EVENT_PHASES)
-      .meta({ description: 'Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum).' }),
-    severity: z
-      .enum(EVENT_SEVERITIES)
-      .meta({ description: 'Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first).' }),
-    actor: z.string().meta({ description: 'Who caused the event, as the source names it (user id, service name).' }),
-    entity: z.string().meta({ description: 'Id of the entity whose lifecycle the row belongs to, as the source names it.' }),
-    action: z.string().meta({ description: 'What was done, as the source names it (`approve`).' }),
-    outcome: z.enum(EVENT_OUTCOMES).meta({ description: 'Result the source reports for the action; see the enum.' }),
-    correlationId: z
-      .string()
-      .meta({ description: 'Correlation id shared by every record one request or job produced (the `X-Correlation-Id` of the request).' }),
-    latencyMs: z.int().nullable().meta({ description: 'Duration in milliseconds, measured by the reporter.' }),
-    attributes: z
-      .record(z.string(), z.unknown())
-      .meta({ description: 'Free-form string keys and JSON values the source attached; indexed for filtering, not interpreted.' }),
+    source: z.string().meta({ description: FIELD.source }),
+    kind: z.string().meta({ description: FIELD.kind }),
+    phase: Phase.meta({ description: FIELD.phase }),
+    severity: Severity.meta({ description: FIELD.severity }),
+    actor: z.string().meta({ description: FIELD.actor }),
+    entity: z.string().meta({ description: FIELD.entity }),
+    action: z.string().meta({ description: FIELD.action }),
+    outcome: z.enum(EVENT_OUTCOMES).meta({ description: FIELD.outcome }),
+    correlationId: z.string().meta({ description: FIELD.correlationId }),
+    latencyMs: z.int().nullable().meta({ description: FIELD.latencyMs }),
+    attributes: z.record(z.string(), z.unknown()).meta({ description: FIELD.attributes }),
     overBudget: z.boolean().meta({ description: "True when latencyMs exceeds the kind's latency budget." }),
     auditEventId: z.string().nullable().meta({ description: 'The audit-trail event that covers this row.' }),
   })
@@ -75,12 +85,12 @@ export const EventRow = z
     examples: [
       {
         object: 'svc.events.event',
-        id: 'evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        time: '2026-11-22T09:30:00.000Z',
-        tenantId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('evi'),
+        time: EXAMPLE_AT,
+        tenantId: exampleId('ten'),
         ...EMIT_EXAMPLE,
         overBudget: false,
-        auditEventId: 'aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        auditEventId: exampleId('aud'),
       },
     ],
   });
@@ -89,35 +99,21 @@ export const EmitEventBody = z
   .strictObject({
     time: Timestamp.optional().meta({ description: 'When it happened; now when absent. At most 5 minutes in the future.' }),
     tenantId: z.string().max(64).optional().meta({ description: "Must be the caller's tenant when given." }),
-    source: Token(64, 'ci.pipeline').meta({ description: 'System that reported the row (`billing-service`).' }),
-    kind: Kind.meta({ description: 'Kind of event the source reports (`invoice.issued`).' }),
-    phase: z
-      .enum(EVENT_PHASES)
-      .meta({ description: 'Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum).' }),
-    severity: z
-      .enum(EVENT_SEVERITIES)
-      .meta({ description: 'Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first).' }),
-    actor: Token(128, 'deploy-bot').meta({ description: 'Who caused the event, as the source names it (user id, service name).' }),
-    entity: Token(128, 'sys_credit_scoring_v2').meta({
-      description: 'Id of the entity whose lifecycle the row belongs to, as the source names it.',
-    }),
-    action: Token(64, 'deploy').meta({ description: 'What was done, as the source names it (`approve`).' }),
-    outcome: z.enum(EVENT_OUTCOMES).meta({ description: 'Result the source reports for the action; see the enum.' }),
-    correlationId: Token(128, 'run-8841').meta({
-      description: 'Correlation id shared by every record one request or job produced (the `X-Correlation-Id` of the request).',
-    }),
-    latencyMs: z
-      .int()
-      .min(0)
-      .max(86_400_000)
-      .nullable()
-      .optional()
-      .meta({ description: 'Duration in milliseconds, measured by the reporter.' }),
+    source: Token(64, 'ci.pipeline').meta({ description: FIELD.source }),
+    kind: Kind.meta({ description: FIELD.kind }),
+    phase: Phase.meta({ description: FIELD.phase }),
+    severity: Severity.meta({ description: FIELD.severity }),
+    actor: Token(128, 'deploy-bot').meta({ description: FIELD.actor }),
+    entity: Token(128, 'sys_credit_scoring_v2').meta({ description: FIELD.entity }),
+    action: Token(64, 'deploy').meta({ description: FIELD.action }),
+    outcome: z.enum(EVENT_OUTCOMES).meta({ description: FIELD.outcome }),
+    correlationId: Token(128, 'run-8841').meta({ description: FIELD.correlationId }),
+    latencyMs: z.int().min(0).max(86_400_000).nullable().optional().meta({ description: FIELD.latencyMs }),
     attributes: z
       .record(z.string().max(64), z.unknown())
       .optional()
       .refine((a) => a === undefined || JSON.stringify(a).length <= 16_384, { message: 'attributes may hold at most 16 KiB of JSON' })
-      .meta({ description: 'Free-form string keys and JSON values the source attached; indexed for filtering, not interpreted.' }),
+      .meta({ description: FIELD.attributes }),
   })
   .meta({
     id: 'EmitEventRequest',
@@ -128,23 +124,13 @@ const Filters = {
   from: Timestamp.optional().meta({ description: 'Rows at or after this time.' }),
   to: Timestamp.optional().meta({ description: 'Rows before this time.' }),
   tenantId: z.string().max(64).optional().meta({ description: "Only the caller's tenant is visible; another id yields nothing." }),
-  source: z.string().max(64).optional().meta({ description: 'System that reported the row (`billing-service`).' }),
-  kind: z.string().max(128).optional().meta({ description: 'Kind of event the source reports (`invoice.issued`).' }),
-  phase: z
-    .enum(EVENT_PHASES)
-    .optional()
-    .meta({ description: 'Lifecycle phase the row records (`requested`, `started`, `completed`, `failed`, ...; see the enum).' }),
-  severity: z
-    .enum(EVENT_SEVERITIES)
-    .optional()
-    .meta({ description: 'Severity of the row, from `debug` to `critical` (the enum lists the levels, lowest first).' }),
-  actor: z.string().max(128).optional().meta({ description: 'Who caused the event, as the source names it (user id, service name).' }),
-  entity: z
-    .string()
-    .max(128)
-    .optional()
-    .meta({ description: 'Id of the entity whose lifecycle the row belongs to, as the source names it.' }),
-  action: z.string().max(64).optional().meta({ description: 'What was done, as the source names it (`approve`).' }),
+  source: z.string().max(64).optional().meta({ description: FIELD.source }),
+  kind: z.string().max(128).optional().meta({ description: FIELD.kind }),
+  phase: Phase.optional().meta({ description: FIELD.phase }),
+  severity: Severity.optional().meta({ description: FIELD.severity }),
+  actor: z.string().max(128).optional().meta({ description: FIELD.actor }),
+  entity: z.string().max(128).optional().meta({ description: FIELD.entity }),
+  action: z.string().max(64).optional().meta({ description: FIELD.action }),
 };
 
 export const EventQueryBody = z
@@ -161,10 +147,7 @@ export const EventQueryBody = z
 
 export const EventAggregation = z
   .object({
-    object: z.literal('svc.events.aggregation').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.events.aggregation', OBJECT_EXAMPLE),
     total: z.int().meta({ description: 'Number of rows or records counted.' }),
     overBudget: z.int().meta({ description: 'Number of those rows whose latency exceeded the budget.' }),
     groups: z
@@ -182,10 +165,7 @@ export const EventAggregation = z
 
 export const DriftItem = z
   .object({
-    object: z.literal('svc.reconciliation.drift').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.reconciliation.drift', OBJECT_EXAMPLE),
     id: z.string().meta({ description: 'Identifier of the row.' }),
     check: z.string().meta({ description: 'Name of the drift check (`framework_activation`).' }),
     type: z.string().meta({ description: 'Kind of difference found (`baseline-divergence`).', examples: ['baseline-divergence'] }),
@@ -245,7 +225,7 @@ export const eventsRouter = c.router(
       responses: {
         200: z
           .object({
-            entity: z.string().meta({ description: 'Id of the entity whose lifecycle the row belongs to, as the source names it.' }),
+            entity: z.string().meta({ description: FIELD.entity }),
             phases: z
               .array(
                 z.object({

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 const c = initContract();
@@ -15,24 +16,31 @@ export const FrameworkRef = z
 
 const DictionaryVersion = z.string().meta({ description: '`<dictionary>@<version>` of the content.', examples: ['eu-ai-act@1.0.0'] });
 
+/** The record the `object` field descriptions of this rail name as their example. */
+const OBJECT_EXAMPLE = 'svc.compliance.assessment';
+/** `framework` of the records that belong to one dictionary. */
+const FrameworkId = z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' });
+const Title = z.string().meta({ description: 'Full title.' });
+const Description = z.string().meta({ description: 'What the framework regulates or the control requires, in plain language.' });
+
+/** `framework` and `dictionaryVersion` of the examples' records: the EU AI Act, version 1.0.0. */
+const EXAMPLE_DICTIONARY = { framework: 'eu-ai-act', dictionaryVersion: 'eu-ai-act@1.0.0' };
+
 export const Framework = z
   .object({
-    object: z.literal('svc.frameworks.framework').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.frameworks.framework', OBJECT_EXAMPLE),
     id: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`), stable across versions.' }),
     version: z.string().meta({ description: 'Version of the dictionary the record comes from.' }),
     dictionaryVersion: DictionaryVersion,
     versions: z.array(z.string()).meta({ description: 'Every version available, oldest first.' }),
-    title: z.string().meta({ description: 'Full title.' }),
+    title: Title,
     shortTitle: z.string().meta({ description: 'Short name for lists (`EU AI Act`).' }),
     kind: z
       .enum(['regulation', 'standard', 'framework'])
       .meta({ description: 'Kind of framework (regulation, standard, ...; see the enum).' }),
     publisher: z.string().meta({ description: 'Body that published the framework.' }),
     jurisdiction: z.string().meta({ description: '`<region>/<country>` whose law applies, lowercase (`eu/de`).' }),
-    description: z.string().meta({ description: 'What the framework regulates or the control requires, in plain language.' }),
+    description: Description,
     publishedAt: z.string().meta({ description: 'Publication date of the version (ISO 8601).' }),
     sourceUrl: z.string().nullable().meta({ description: 'Where the official text is published.' }),
     license: z.string().meta({ description: 'Licence of the dictionary content.' }),
@@ -72,14 +80,11 @@ export const Framework = z
 
 export const Clause = z
   .object({
-    object: z.literal('svc.frameworks.clause').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
+    object: objectField('svc.frameworks.clause', OBJECT_EXAMPLE),
+    framework: FrameworkId,
     dictionaryVersion: DictionaryVersion,
     ref: z.string().meta({ description: 'Reference of the clause in the framework (`art-9`).' }),
-    title: z.string().meta({ description: 'Full title.' }),
+    title: Title,
     summary: z.string().meta({ description: 'Plain-language summary of the clause.' }),
     parentRef: z.string().nullable().meta({ description: 'Reference of the enclosing clause; null at the top level.' }),
   })
@@ -88,8 +93,7 @@ export const Clause = z
     examples: [
       {
         object: 'svc.frameworks.clause',
-        framework: 'eu-ai-act',
-        dictionaryVersion: 'eu-ai-act@1.0.0',
+        ...EXAMPLE_DICTIONARY,
         ref: 'art-9',
         title: 'Risk management system',
         summary: 'Providers of high-risk AI systems run a documented, iterative risk-management process.',
@@ -100,15 +104,12 @@ export const Clause = z
 
 export const Control = z
   .object({
-    object: z.literal('svc.frameworks.control').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.frameworks.control', OBJECT_EXAMPLE),
     id: z.string().meta({ description: 'Id of the control (`AIA-RMS-01`), stable across versions.' }),
-    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
+    framework: FrameworkId,
     dictionaryVersion: DictionaryVersion,
-    title: z.string().meta({ description: 'Full title.' }),
-    description: z.string().meta({ description: 'What the framework regulates or the control requires, in plain language.' }),
+    title: Title,
+    description: Description,
     category: z.string().meta({ description: 'Group of the control (`governance`, `data`, `transparency`, ...).' }),
     clauseRefs: z.array(z.string()).meta({ description: 'References of the clauses the control satisfies.' }),
   })
@@ -118,8 +119,7 @@ export const Control = z
       {
         object: 'svc.frameworks.control',
         id: 'AIA-RMS-01',
-        framework: 'eu-ai-act',
-        dictionaryVersion: 'eu-ai-act@1.0.0',
+        ...EXAMPLE_DICTIONARY,
         title: 'Risk-management system established',
         description: 'A risk-management process covers the whole lifecycle of each high-risk AI system.',
         category: 'risk-management',
@@ -130,12 +130,9 @@ export const Control = z
 
 export const Question = z
   .object({
-    object: z.literal('svc.frameworks.question').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.frameworks.question', OBJECT_EXAMPLE),
     id: z.string().meta({ description: 'Id of the question, stable across versions.' }),
-    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
+    framework: FrameworkId,
     dictionaryVersion: DictionaryVersion,
     text: z.string().meta({ description: 'Wording of the question.' }),
     controlId: z.string().meta({ description: "Id of the control, as in the framework's controls list." }),
@@ -150,8 +147,7 @@ export const Question = z
       {
         object: 'svc.frameworks.question',
         id: 'AIA-Q-001',
-        framework: 'eu-ai-act',
-        dictionaryVersion: 'eu-ai-act@1.0.0',
+        ...EXAMPLE_DICTIONARY,
         text: 'Is a documented risk-management system in place for each high-risk AI system?',
         controlId: 'AIA-RMS-01',
         clauseRef: 'art-9',
@@ -162,12 +158,9 @@ export const Question = z
 
 export const Activation = z
   .object({
-    object: z.literal('svc.frameworks.activation').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('act', 'act_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    framework: z.string().meta({ description: 'Id of the framework dictionary (`eu-ai-act`).' }),
+    object: objectField('svc.frameworks.activation', OBJECT_EXAMPLE),
+    id: prefixedId('act', exampleId('act')),
+    framework: FrameworkId,
     dictionaryVersion: DictionaryVersion,
     activatedAt: Timestamp.meta({ description: 'When the tenant activated the framework (ISO 8601 UTC); null when not active.' }),
     activatedBy: z.string().meta({ description: 'Id of the API key that activated it.' }),
@@ -179,11 +172,10 @@ export const Activation = z
     examples: [
       {
         object: 'svc.frameworks.activation',
-        id: 'act_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        framework: 'eu-ai-act',
-        dictionaryVersion: 'eu-ai-act@1.0.0',
-        activatedAt: '2026-11-22T09:30:00.000Z',
-        activatedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('act'),
+        ...EXAMPLE_DICTIONARY,
+        activatedAt: EXAMPLE_AT,
+        activatedBy: EXAMPLE_KEY,
         obligations: 90,
         alreadyActive: false,
       },
@@ -201,6 +193,8 @@ export const ActivateBody = z
   .meta({ id: 'ActivateFrameworkRequest', examples: [{}] });
 
 const IdParams = z.object({ id: FrameworkRef });
+/** The policy of the rail's reads: reference data, the same for every tenant. */
+const READ = meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false });
 
 export const frameworksRouter = c.router(
   {
@@ -212,7 +206,7 @@ export const frameworksRouter = c.router(
       summary: 'List framework dictionaries',
       description:
         'Returns the framework dictionaries this service ships (EU AI Act, ISO/IEC 42001, ...), each with its latest version and counts of clauses, controls and questions. Reference data, the same for every tenant; paginated by `limit` and `cursor`.',
-      metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
+      metadata: READ,
     },
     get: {
       method: 'GET',
@@ -222,7 +216,7 @@ export const frameworksRouter = c.router(
       summary: 'Get one framework dictionary',
       description:
         'Returns one framework dictionary by its id (`eu-ai-act`): publisher, versions, licence, source URL and counts. 404 `not_found` for an unknown id.',
-      metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
+      metadata: READ,
     },
     clauses: {
       method: 'GET',
@@ -233,7 +227,7 @@ export const frameworksRouter = c.router(
       summary: 'List the clauses of a framework',
       description:
         "Returns the clauses (articles, annexes, sections) of the framework's latest version in document order, each with its reference, parent reference and text summary. Paginated by `limit` and `cursor`.",
-      metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
+      metadata: READ,
     },
     controls: {
       method: 'GET',
@@ -244,7 +238,7 @@ export const frameworksRouter = c.router(
       summary: 'List the controls of a framework',
       description:
         'Returns the controls of the framework: what an organisation implements to satisfy one or more clauses, with the clause references each control covers. Evidence and attestations cite these control ids.',
-      metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
+      metadata: READ,
     },
     questions: {
       method: 'GET',
@@ -257,7 +251,7 @@ export const frameworksRouter = c.router(
       summary: 'List the assessment questions of a framework',
       description:
         'Returns the questions an assessment of this framework asks, with the control each answers and the expected answer type.',
-      metadata: meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false }),
+      metadata: READ,
     },
     activate: {
       method: 'POST',

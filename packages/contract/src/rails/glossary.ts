@@ -6,6 +6,8 @@ import { meta } from '../meta.ts';
 
 const c = initContract();
 
+const read = meta({ auth: 'tenant', group: 'glossary', permission: 'frameworks:read', mutating: false });
+
 /** `<dictionary>:<term>`: the dictionary the term is defined in, then the term in kebab case. */
 export const GlossaryTermId = z
   .string()
@@ -84,7 +86,7 @@ export const glossaryRouter = c.router(
       summary: 'List regulatory terms',
       description:
         "The glossary of every framework dictionary the service ships: each term with a definition in plain language, the clause that defines it and its edges to the same or related terms in other dictionaries (the AI Act's deployer and ISO/IEC 42001's AI user, say). Reference data, the same for every tenant, read with any API key (`frameworks:read`). Alphabetical; filter by `dictionary`, search with `q`; paginated by `limit` and `cursor`.",
-      metadata: meta({ auth: 'tenant', group: 'glossary', permission: 'frameworks:read', mutating: false }),
+      metadata: read,
     },
     get: {
       method: 'GET',
@@ -93,7 +95,7 @@ export const glossaryRouter = c.router(
       responses: { 200: GlossaryTerm },
       summary: 'Get one regulatory term',
       description: 'Returns one glossary term by its id (`gdpr:personal-data`) with all its edges. 404 `not_found` for an unknown id.',
-      metadata: meta({ auth: 'tenant', group: 'glossary', permission: 'frameworks:read', mutating: false }),
+      metadata: read,
     },
   },
   { commonResponses: commonErrorResponses },

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { EXAMPLE_OTHER_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
+import { EXAMPLE_OTHER_USER, EXAMPLE_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, idParams, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 import { RaciGap, RaciRow } from './stakeholders.ts';
 
@@ -12,16 +13,33 @@ import { RaciGap, RaciRow } from './stakeholders.ts';
  * versioned, hashed snapshots of the governance state.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.governance.approval`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
-const updatedAtDescription =
-  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+/** The `object` field of a governance record; its description names `svc.governance.approval` as the example. */
+const governanceObject = <const T extends string>(name: T) => objectField(name, 'svc.governance.approval');
 
-const RoleRef = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const ChainRef = prefixedId('apc', 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const MeetingId = prefixedId('gbm', 'gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const EXAMPLE_ROLE = exampleId('rol');
+const EXAMPLE_CHAIN = exampleId('apc');
+const EXAMPLE_MEETING = exampleId('gbm');
+const EXAMPLE_SUBJECT = 'Vendor contract: Acme Analytics';
+
+const RoleRef = prefixedId('rol', EXAMPLE_ROLE);
+const ChainRef = prefixedId('apc', EXAMPLE_CHAIN);
+const MeetingId = prefixedId('gbm', EXAMPLE_MEETING);
+
+/** A kind of decision, lowercase snake_case (`vendor_contract`): decision rights and board decisions share them. */
+const DecisionType = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z][a-z0-9_]*$/);
+
+/** Setup step of a conformance fixture: a person of the tenant, named `as` for the fixture's `{{<as>.id}}`. */
+const personSetup = (as: string) =>
+  ({
+    method: 'POST',
+    path: '/v1/stakeholders/users',
+    body: { name: 'Ines Duarte', email: `${as}.{{unique}}@example.com` },
+    as,
+  }) as const;
 
 const Subject = z.string().trim().min(1).max(300).meta({
   description:
@@ -30,10 +48,20 @@ const Subject = z.string().trim().min(1).max(300).meta({
 
 // ---------------------------------------------------------------- decision rights
 
+const DECISION_RIGHT_STATUSES = ['active', 'retired'] as const;
+
+/** The example request: a role signs vendor contracts up to 50,000 EUR. */
+const EXAMPLE_DECISION_RIGHT_REQUEST = {
+  decisionType: 'vendor_contract',
+  description: 'Signs vendor contracts up to 50,000 EUR.',
+  roleId: EXAMPLE_ROLE,
+  maxAmountEur: 50000,
+};
+
 export const GovernanceDecisionRight = z
   .object({
-    object: z.literal('svc.governance.decision_right').meta({ description: objectDescription }),
-    id: prefixedId('gdr', 'gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: governanceObject('svc.governance.decision_right'),
+    id: prefixedId('gdr', exampleId('gdr')),
     decisionType: z.string().meta({ description: 'The kind of decision (`vendor_contract`, `model_release`, `policy_exception`).' }),
     description: z.string().nullable().meta({ description: 'What the right covers; null when not given.' }),
     roleId: z.string().nullable().meta({ description: 'The role that decides (`rol_...`); null when a person does.' }),
@@ -42,38 +70,29 @@ export const GovernanceDecisionRight = z
       .number()
       .nullable()
       .meta({ description: 'Upper bound, in euros, of the decisions the right covers; null for no bound.' }),
-    status: z.enum(['active', 'retired']).meta({ description: '`active`, or `retired` once it no longer applies.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    status: z.enum(DECISION_RIGHT_STATUSES).meta({ description: '`active`, or `retired` once it no longer applies.' }),
+    ...stamps(),
   })
   .meta({
     id: 'GovernanceDecisionRight',
     examples: [
       {
         object: 'svc.governance.decision_right',
-        id: 'gdr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        decisionType: 'vendor_contract',
-        description: 'Signs vendor contracts up to 50,000 EUR.',
-        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('gdr'),
+        decisionType: EXAMPLE_DECISION_RIGHT_REQUEST.decisionType,
+        description: EXAMPLE_DECISION_RIGHT_REQUEST.description,
+        roleId: EXAMPLE_ROLE,
         personId: null,
-        maxAmountEur: 50000,
+        maxAmountEur: EXAMPLE_DECISION_RIGHT_REQUEST.maxAmountEur,
         status: 'active',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
 
 export const CreateGovernanceDecisionRightBody = z
   .strictObject({
-    decisionType: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(/^[a-z][a-z0-9_]*$/)
-      .meta({ description: 'The kind of decision, lowercase snake_case (`vendor_contract`).' }),
+    decisionType: DecisionType.meta({ description: 'The kind of decision, lowercase snake_case (`vendor_contract`).' }),
     description: z.string().min(1).max(2000).optional().meta({ description: 'What the right covers.' }),
     roleId: RoleRef.optional().meta({ description: 'The role that decides; exactly one of `roleId` and `personId`. Unknown: 422.' }),
     personId: UserId.optional().meta({
@@ -90,17 +109,7 @@ export const CreateGovernanceDecisionRightBody = z
     path: ['roleId'],
     message: 'give exactly one of roleId and personId',
   })
-  .meta({
-    id: 'CreateGovernanceDecisionRightRequest',
-    examples: [
-      {
-        decisionType: 'vendor_contract',
-        description: 'Signs vendor contracts up to 50,000 EUR.',
-        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        maxAmountEur: 50000,
-      },
-    ],
-  });
+  .meta({ id: 'CreateGovernanceDecisionRightRequest', examples: [EXAMPLE_DECISION_RIGHT_REQUEST] });
 
 export const governanceDecisionRights = resource({
   rail: 'governance',
@@ -112,17 +121,12 @@ export const governanceDecisionRights = resource({
   statusField: 'status',
   filters: {
     decisionType: z.string().max(64).optional().meta({ description: 'Only decision rights of this decision type.' }),
-    status: z.enum(['active', 'retired']).optional(),
+    status: z.enum(DECISION_RIGHT_STATUSES).optional(),
   },
   setup: [{ method: 'POST', path: '/v1/stakeholders/roles', body: { name: 'Role {{unique}}' }, as: 'role' }],
   create: {
     body: CreateGovernanceDecisionRightBody,
-    fixture: {
-      decisionType: 'vendor_contract',
-      description: 'Signs vendor contracts up to 50,000 EUR.',
-      roleId: '{{role.id}}',
-      maxAmountEur: 50000,
-    },
+    fixture: { ...EXAMPLE_DECISION_RIGHT_REQUEST, roleId: '{{role.id}}' },
     summary: 'Define a decision right',
     description:
       'Says who decides a type of decision: a role or a person, up to an amount in euros when given. 422 naming the field for an unknown role, an unknown or inactive person, or both or neither of them.',
@@ -134,6 +138,10 @@ export const governanceDecisionRights = resource({
 });
 
 // ---------------------------------------------------------------- approvals
+
+const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+const EXAMPLE_APPROVAL_REQUEST = { subject: EXAMPLE_SUBJECT, chainId: EXAMPLE_CHAIN };
+const EXAMPLE_APPROVAL_DECISION = { approverId: EXAMPLE_USER, comment: 'Terms reviewed.' };
 
 export const GovernanceApprovalStep = z.object({
   step: z.int().min(1).meta({ description: 'The step acted on, 1-based.' }),
@@ -150,15 +158,15 @@ export const GovernanceApprovalStep = z.object({
 
 export const GovernanceApproval = z
   .object({
-    object: z.literal('svc.governance.approval').meta({ description: objectDescription }),
-    id: prefixedId('gap', 'gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: governanceObject('svc.governance.approval'),
+    id: prefixedId('gap', exampleId('gap')),
     subject: z.string().meta({ description: 'What is being approved.' }),
     chainId: z.string().meta({ description: 'The approval chain walked (`apc_...`).' }),
     approverIds: z
       .array(z.string())
       .meta({ description: "The chain's approvers in order, as they were when the approval was opened: step n is approverIds[n-1]." }),
     status: z
-      .enum(['pending', 'approved', 'rejected'])
+      .enum(APPROVAL_STATUSES)
       .meta({ description: '`pending` while steps remain; `approved` after the last step; `rejected` when any step rejected.' }),
     currentStep: z
       .int()
@@ -167,35 +175,32 @@ export const GovernanceApproval = z
       .meta({ description: 'The step awaiting a decision, 1-based; null once the approval is closed.' }),
     currentApproverId: z.string().nullable().meta({ description: 'Who must act next; null once the approval is closed.' }),
     steps: z.array(GovernanceApprovalStep).meta({ description: 'The decisions taken so far, in order.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'GovernanceApproval',
     examples: [
       {
         object: 'svc.governance.approval',
-        id: 'gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        subject: 'Vendor contract: Acme Analytics',
-        chainId: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        approverIds: ['usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X'],
+        id: exampleId('gap'),
+        ...EXAMPLE_APPROVAL_REQUEST,
+        approverIds: [EXAMPLE_USER, EXAMPLE_OTHER_USER],
         status: 'pending',
         currentStep: 2,
-        currentApproverId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
+        currentApproverId: EXAMPLE_OTHER_USER,
         steps: [
           {
             step: 1,
-            approverId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-            actedBy: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            approverId: EXAMPLE_USER,
+            actedBy: EXAMPLE_USER,
             delegationId: null,
             decision: 'approved',
-            comment: 'Terms reviewed.',
+            comment: EXAMPLE_APPROVAL_DECISION.comment,
             at: '2026-11-22T10:00:00.000Z',
           },
         ],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
         updatedAt: '2026-11-22T10:00:00.000Z',
       },
     ],
@@ -208,10 +213,7 @@ export const CreateGovernanceApprovalBody = z
       description: 'An approval chain of the tenant; unknown: 422. Every approver must be active (422 otherwise).',
     }),
   })
-  .meta({
-    id: 'CreateGovernanceApprovalRequest',
-    examples: [{ subject: 'Vendor contract: Acme Analytics', chainId: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }],
-  });
+  .meta({ id: 'CreateGovernanceApprovalRequest', examples: [EXAMPLE_APPROVAL_REQUEST] });
 
 export const GovernanceApprovalDecisionBody = z
   .strictObject({
@@ -221,10 +223,7 @@ export const GovernanceApprovalDecisionBody = z
     }),
     comment: z.string().min(1).max(2000).optional().meta({ description: 'Why, kept with the step.' }),
   })
-  .meta({
-    id: 'GovernanceApprovalDecisionRequest',
-    examples: [{ approverId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', comment: 'Terms reviewed.' }],
-  });
+  .meta({ id: 'GovernanceApprovalDecisionRequest', examples: [EXAMPLE_APPROVAL_DECISION] });
 
 export const governanceApprovals = resource({
   rail: 'governance',
@@ -235,16 +234,11 @@ export const governanceApprovals = resource({
   record: GovernanceApproval,
   statusField: 'status',
   filters: {
-    status: z.enum(['pending', 'approved', 'rejected']).optional(),
+    status: z.enum(APPROVAL_STATUSES).optional(),
     chainId: ChainRef.optional(),
   },
   setup: [
-    {
-      method: 'POST',
-      path: '/v1/stakeholders/users',
-      body: { name: 'Ines Duarte', email: 'approver.{{unique}}@example.com' },
-      as: 'approver',
-    },
+    personSetup('approver'),
     {
       method: 'POST',
       path: '/v1/stakeholders/approval-chains',
@@ -270,38 +264,36 @@ export const GOVERNANCE_APPROVAL_ACTIONS = {
 
 // ---------------------------------------------------------------- board meetings
 
+const MEETING_STATUSES = ['scheduled', 'held', 'minutes_approved', 'canceled'] as const;
+const EXAMPLE_MEETING_REQUEST = { title: 'Q4 AI governance board', scheduledFor: '2026-12-10T14:00:00.000Z' };
+
 export const GovernanceBoardMeeting = z
   .object({
-    object: z.literal('svc.governance.board_meeting').meta({ description: objectDescription }),
+    object: governanceObject('svc.governance.board_meeting'),
     id: MeetingId,
     title: z.string().meta({ description: 'Title of the meeting (`Q4 AI governance board`).' }),
     scheduledFor: Timestamp.meta({ description: 'When the meeting is (or was) held (ISO 8601 UTC).' }),
     attendeeIds: z.array(z.string()).meta({ description: 'People invited (`usr_...`).' }),
-    status: z.enum(['scheduled', 'held', 'minutes_approved', 'canceled']).meta({
+    status: z.enum(MEETING_STATUSES).meta({
       description:
         '`scheduled`, then `held` (minutes may be recorded and decisions taken), then `minutes_approved` (final); or `canceled` before it was held.',
     }),
     minutes: z.string().nullable().meta({ description: 'The minutes as recorded; null until recorded.' }),
     minutesRecordedAt: Timestamp.nullable().meta({ description: 'When the minutes were last recorded; null until then.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'GovernanceBoardMeeting',
     examples: [
       {
         object: 'svc.governance.board_meeting',
-        id: 'gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        title: 'Q4 AI governance board',
-        scheduledFor: '2026-12-10T14:00:00.000Z',
+        id: EXAMPLE_MEETING,
+        ...EXAMPLE_MEETING_REQUEST,
         attendeeIds: [],
         status: 'scheduled',
         minutes: null,
         minutesRecordedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -316,10 +308,7 @@ export const CreateGovernanceBoardMeetingBody = z
       .optional()
       .meta({ description: 'People of the tenant invited, each at most once; an unknown one is 422.' }),
   })
-  .meta({
-    id: 'CreateGovernanceBoardMeetingRequest',
-    examples: [{ title: 'Q4 AI governance board', scheduledFor: '2026-12-10T14:00:00.000Z' }],
-  });
+  .meta({ id: 'CreateGovernanceBoardMeetingRequest', examples: [EXAMPLE_MEETING_REQUEST] });
 
 export const governanceBoardMeetings = resource({
   rail: 'governance',
@@ -329,7 +318,7 @@ export const governanceBoardMeetings = resource({
   idPrefix: 'gbm',
   record: GovernanceBoardMeeting,
   statusField: 'status',
-  filters: { status: z.enum(['scheduled', 'held', 'minutes_approved', 'canceled']).optional() },
+  filters: { status: z.enum(MEETING_STATUSES).optional() },
   create: {
     body: CreateGovernanceBoardMeetingBody,
     summary: 'Schedule a board meeting',
@@ -362,36 +351,40 @@ export const RecordGovernanceMinutesBody = z
   })
   .meta({ id: 'GovernanceBoardMinutesRequest', examples: [{ text: 'Present: the board. The vendor contract was approved.' }] });
 
+const DECISION_OUTCOMES = ['approved', 'rejected', 'deferred'] as const;
+const EXAMPLE_BOARD_DECISION_REQUEST = {
+  title: 'Approve the Acme Analytics contract',
+  decisionType: 'vendor_contract',
+  outcome: 'approved',
+  votesFor: 5,
+  votesAgainst: 1,
+};
+
 export const GovernanceBoardDecision = z
   .object({
-    object: z.literal('svc.governance.board_decision').meta({ description: objectDescription }),
-    id: prefixedId('gdc', 'gdc_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: governanceObject('svc.governance.board_decision'),
+    id: prefixedId('gdc', exampleId('gdc')),
     meetingId: z.string().meta({ description: 'The board meeting the decision was taken at (`gbm_...`).' }),
     title: z.string().meta({ description: 'What was decided.' }),
     decisionType: z.string().nullable().meta({ description: 'Kind of decision (as in decision rights); null when not given.' }),
-    outcome: z.enum(['approved', 'rejected', 'deferred']).meta({ description: 'The outcome.' }),
+    outcome: z.enum(DECISION_OUTCOMES).meta({ description: 'The outcome.' }),
     votesFor: z.int().nullable().meta({ description: 'Votes for; null when no vote was counted.' }),
     votesAgainst: z.int().nullable().meta({ description: 'Votes against; null when no vote was counted.' }),
     abstentions: z.int().nullable().meta({ description: 'Abstentions; null when no vote was counted.' }),
     notes: z.string().nullable().meta({ description: 'Notes; null when none.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'GovernanceBoardDecision',
     examples: [
       {
         object: 'svc.governance.board_decision',
-        id: 'gdc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        meetingId: 'gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        title: 'Approve the Acme Analytics contract',
-        decisionType: 'vendor_contract',
-        outcome: 'approved',
-        votesFor: 5,
-        votesAgainst: 1,
+        id: exampleId('gdc'),
+        meetingId: EXAMPLE_MEETING,
+        ...EXAMPLE_BOARD_DECISION_REQUEST,
         abstentions: 0,
         notes: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdBy: EXAMPLE_KEY,
         createdAt: '2026-12-10T15:00:00.000Z',
       },
     ],
@@ -402,36 +395,35 @@ const Votes = z.int().min(0).max(10_000);
 export const CreateGovernanceBoardDecisionBody = z
   .strictObject({
     title: z.string().min(1).max(300).meta({ description: 'What was decided.' }),
-    decisionType: z
-      .string()
-      .min(1)
-      .max(64)
-      .regex(/^[a-z][a-z0-9_]*$/)
-      .optional()
-      .meta({ description: 'Kind of decision, lowercase snake_case (as in decision rights).' }),
-    outcome: z.enum(['approved', 'rejected', 'deferred']).meta({ description: 'The outcome.' }),
+    decisionType: DecisionType.optional().meta({ description: 'Kind of decision, lowercase snake_case (as in decision rights).' }),
+    outcome: z.enum(DECISION_OUTCOMES).meta({ description: 'The outcome.' }),
     votesFor: Votes.optional().meta({ description: 'Votes for, 0 to 10,000.' }),
     votesAgainst: Votes.optional().meta({ description: 'Votes against, 0 to 10,000.' }),
     abstentions: Votes.optional().meta({ description: 'Abstentions, 0 to 10,000.' }),
     notes: z.string().min(1).max(5000).optional().meta({ description: 'Notes, up to 5,000 characters.' }),
   })
-  .meta({
-    id: 'CreateGovernanceBoardDecisionRequest',
-    examples: [
-      { title: 'Approve the Acme Analytics contract', decisionType: 'vendor_contract', outcome: 'approved', votesFor: 5, votesAgainst: 1 },
-    ],
-  });
+  .meta({ id: 'CreateGovernanceBoardDecisionRequest', examples: [EXAMPLE_BOARD_DECISION_REQUEST] });
 
 claimIdPrefix('gdc', 'svc.governance.board_decision');
 
 // ---------------------------------------------------------------- delegations
 
 export const GOVERNANCE_DELEGATION_SCOPES = ['approvals', 'decisions', 'all'] as const;
+const DELEGATION_STATUSES = ['active', 'revoked'] as const;
+
+/** The example request: one person lets another take their approval steps for three weeks. */
+const EXAMPLE_DELEGATION_REQUEST = {
+  fromPersonId: EXAMPLE_USER,
+  toPersonId: EXAMPLE_OTHER_USER,
+  scope: 'approvals',
+  validFrom: '2026-12-01T00:00:00.000Z',
+  validUntil: '2026-12-24T00:00:00.000Z',
+};
 
 export const GovernanceDelegation = z
   .object({
-    object: z.literal('svc.governance.delegation').meta({ description: objectDescription }),
-    id: prefixedId('gdl', 'gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: governanceObject('svc.governance.delegation'),
+    id: prefixedId('gdl', exampleId('gdl')),
     fromPersonId: z.string().meta({ description: 'The person whose powers are delegated (`usr_...`).' }),
     toPersonId: z.string().meta({ description: 'The person who may act for them (`usr_...`).' }),
     scope: z
@@ -439,30 +431,22 @@ export const GovernanceDelegation = z
       .meta({ description: '`approvals` (approval steps), `decisions` (decision rights) or `all`.' }),
     validFrom: Timestamp.meta({ description: 'Start of validity (ISO 8601 UTC).' }),
     validUntil: Timestamp.meta({ description: 'End of validity (ISO 8601 UTC), exclusive: from then on it grants nothing.' }),
-    status: z.enum(['active', 'revoked']).meta({ description: '`active`, or `revoked` (grants nothing).' }),
+    status: z.enum(DELEGATION_STATUSES).meta({ description: '`active`, or `revoked` (grants nothing).' }),
     inForce: z.boolean().meta({
       description: 'True when active and the time of the response is within [validFrom, validUntil): only then does it grant anything.',
     }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'GovernanceDelegation',
     examples: [
       {
         object: 'svc.governance.delegation',
-        id: 'gdl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        fromPersonId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        toPersonId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
-        scope: 'approvals',
-        validFrom: '2026-12-01T00:00:00.000Z',
-        validUntil: '2026-12-24T00:00:00.000Z',
+        id: exampleId('gdl'),
+        ...EXAMPLE_DELEGATION_REQUEST,
         status: 'active',
         inForce: false,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -480,18 +464,7 @@ export const CreateGovernanceDelegationBody = z
   })
   .refine((b) => b.validUntil > b.validFrom, { path: ['validUntil'], message: 'validUntil must be after validFrom' })
   .refine((b) => b.fromPersonId !== b.toPersonId, { path: ['toPersonId'], message: 'a person cannot delegate to themselves' })
-  .meta({
-    id: 'CreateGovernanceDelegationRequest',
-    examples: [
-      {
-        fromPersonId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        toPersonId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
-        scope: 'approvals',
-        validFrom: '2026-12-01T00:00:00.000Z',
-        validUntil: '2026-12-24T00:00:00.000Z',
-      },
-    ],
-  });
+  .meta({ id: 'CreateGovernanceDelegationRequest', examples: [EXAMPLE_DELEGATION_REQUEST] });
 
 export const governanceDelegations = resource({
   rail: 'governance',
@@ -504,21 +477,12 @@ export const governanceDelegations = resource({
   filters: {
     fromPersonId: UserId.optional(),
     toPersonId: UserId.optional(),
-    status: z.enum(['active', 'revoked']).optional(),
+    status: z.enum(DELEGATION_STATUSES).optional(),
   },
-  setup: [
-    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'from.{{unique}}@example.com' }, as: 'from' },
-    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'to.{{unique}}@example.com' }, as: 'to' },
-  ],
+  setup: [personSetup('from'), personSetup('to')],
   create: {
     body: CreateGovernanceDelegationBody,
-    fixture: {
-      fromPersonId: '{{from.id}}',
-      toPersonId: '{{to.id}}',
-      scope: 'approvals',
-      validFrom: '2026-12-01T00:00:00.000Z',
-      validUntil: '2026-12-24T00:00:00.000Z',
-    },
+    fixture: { ...EXAMPLE_DELEGATION_REQUEST, fromPersonId: '{{from.id}}', toPersonId: '{{to.id}}' },
     summary: 'Delegate powers',
     description:
       'Lets a person act for another within a scope during [validFrom, validUntil): an approval step may then be taken by the delegate. An expired or revoked delegation grants nothing; `inForce` says whether it grants now.',
@@ -531,33 +495,34 @@ export const governanceDelegations = resource({
 
 // ---------------------------------------------------------------- conflicts of interest
 
+const CONFLICT_STATUSES = ['open', 'managed', 'closed'] as const;
+const EXAMPLE_CONFLICT_REQUEST = {
+  personId: EXAMPLE_USER,
+  subject: EXAMPLE_SUBJECT,
+  description: 'Spouse is a director of Acme Analytics.',
+};
+
 export const GovernanceConflict = z
   .object({
-    object: z.literal('svc.governance.conflict').meta({ description: objectDescription }),
-    id: prefixedId('gci', 'gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: governanceObject('svc.governance.conflict'),
+    id: prefixedId('gci', exampleId('gci')),
     personId: z.string().meta({ description: 'The person who declared it (`usr_...`).' }),
     subject: z.string().meta({ description: 'What the conflict is about.' }),
     description: z.string().nullable().meta({ description: 'The interest declared; null when not given.' }),
     status: z
-      .enum(['open', 'managed', 'closed'])
+      .enum(CONFLICT_STATUSES)
       .meta({ description: '`open` (bars the person from approving the subject), `managed` (mitigated) or `closed`.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'GovernanceConflictOfInterest',
     examples: [
       {
         object: 'svc.governance.conflict',
-        id: 'gci_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        subject: 'Vendor contract: Acme Analytics',
-        description: 'Spouse is a director of Acme Analytics.',
+        id: exampleId('gci'),
+        ...EXAMPLE_CONFLICT_REQUEST,
         status: 'open',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -568,16 +533,7 @@ export const CreateGovernanceConflictBody = z
     subject: Subject,
     description: z.string().min(1).max(2000).optional().meta({ description: 'The interest declared.' }),
   })
-  .meta({
-    id: 'CreateGovernanceConflictRequest',
-    examples: [
-      {
-        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        subject: 'Vendor contract: Acme Analytics',
-        description: 'Spouse is a director of Acme Analytics.',
-      },
-    ],
-  });
+  .meta({ id: 'CreateGovernanceConflictRequest', examples: [EXAMPLE_CONFLICT_REQUEST] });
 
 export const governanceConflicts = resource({
   rail: 'governance',
@@ -587,17 +543,11 @@ export const governanceConflicts = resource({
   idPrefix: 'gci',
   record: GovernanceConflict,
   statusField: 'status',
-  filters: { personId: UserId.optional(), status: z.enum(['open', 'managed', 'closed']).optional() },
-  setup: [
-    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Ines Duarte', email: 'person.{{unique}}@example.com' }, as: 'person' },
-  ],
+  filters: { personId: UserId.optional(), status: z.enum(CONFLICT_STATUSES).optional() },
+  setup: [personSetup('person')],
   create: {
     body: CreateGovernanceConflictBody,
-    fixture: {
-      personId: '{{person.id}}',
-      subject: 'Vendor contract: Acme Analytics',
-      description: 'Spouse is a director of Acme Analytics.',
-    },
+    fixture: { ...EXAMPLE_CONFLICT_REQUEST, personId: '{{person.id}}' },
     summary: 'Declare a conflict of interest',
     description: 'Records a conflict a person declared about a subject; while `open`, they cannot act on an approval of that subject.',
     eventSummary: 'A conflict of interest was declared.',
@@ -612,7 +562,7 @@ export const governanceConflicts = resource({
 
 export const GovernanceOrgRaci = z
   .object({
-    object: z.literal('svc.governance.raci').meta({ description: objectDescription }),
+    object: governanceObject('svc.governance.raci'),
     systems: z
       .array(
         z.object({
@@ -657,7 +607,7 @@ export const GovernanceOrgRaci = z
         ],
         gaps: [{ systemId: 'sys_credit_scoring_v2', control: 'AIA-RMS-02', reason: 'no_accountable' }],
         totals: { systems: 1, rows: 1, gaps: 1 },
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -740,10 +690,12 @@ export const GovernanceState = z
   })
   .meta({ description: 'The exported governance state; `hash` is the SHA-256 of its canonical JSON (keys sorted, no whitespace).' });
 
+const EXAMPLE_SNAPSHOT_REQUEST = { note: 'Before the Q4 board' };
+
 export const GovernanceSnapshot = z
   .object({
-    object: z.literal('svc.governance.snapshot').meta({ description: objectDescription }),
-    id: prefixedId('gsn', 'gsn_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: governanceObject('svc.governance.snapshot'),
+    id: prefixedId('gsn', exampleId('gsn')),
     version: z
       .int()
       .min(1)
@@ -753,23 +705,22 @@ export const GovernanceSnapshot = z
     changed: z.boolean().meta({ description: 'True when `hash` differs from `previousHash` (always true for the first).' }),
     state: GovernanceState,
     note: z.string().nullable().meta({ description: 'Why the snapshot was taken; null when not given.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'GovernanceSnapshot',
     examples: [
       {
         object: 'svc.governance.snapshot',
-        id: 'gsn_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('gsn'),
         version: 1,
         hash: '4f1c6bd0c3b2e8f1a9d7c5b3a1e9f7d5c3b1a9e7f5d3c1b9a7e5f3d1c9b7a5e3',
         previousHash: null,
         changed: true,
         state: { people: [], roles: [], approvalChains: [], assignments: [], delegations: [], decisionRights: [], openConflicts: [] },
-        note: 'Before the Q4 board',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_SNAPSHOT_REQUEST,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -778,7 +729,7 @@ export const CreateGovernanceSnapshotBody = z
   .strictObject({
     note: z.string().min(1).max(500).optional().meta({ description: 'Why the snapshot is taken, up to 500 characters.' }),
   })
-  .meta({ id: 'CreateGovernanceSnapshotRequest', examples: [{ note: 'Before the Q4 board' }] });
+  .meta({ id: 'CreateGovernanceSnapshotRequest', examples: [EXAMPLE_SNAPSHOT_REQUEST] });
 
 export const GOVERNANCE_SNAPSHOT_ACTION = 'governance_snapshot.created';
 
@@ -795,8 +746,11 @@ export const governanceSnapshots = resource({
 // ---------------------------------------------------------------- router
 
 const read = meta({ auth: 'tenant', rail: 'governance', permission: 'governance:read', mutating: false });
+/** Metadata of a route that changes a record and is audited as `audit`; `stateful` when it moves a record's state. */
+const change = (permission: 'governance:write' | 'governance:approve', audit: string) =>
+  meta({ auth: 'tenant', rail: 'governance', permission, mutating: true, audit });
 const meetingParams = z.object({ id: MeetingId });
-const approvalParams = z.object({ id: prefixedId('gap', 'gap_01JD3Z8W2M6Q4X9V7K5T1B0N3R') });
+const approvalParams = idParams('gap');
 
 const approvalDecision = (verb: 'approve' | 'reject') =>
   ({
@@ -812,14 +766,10 @@ const approvalDecision = (verb: 'approve' | 'reject') =>
         : 'Records the rejection at the current step; the approval is `rejected` and ends. ') +
       "Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as " +
       (verb === 'approve' ? '`approval.step_approved` (or `approval.approved` at the last step).' : '`approval.rejected`.'),
-    metadata: meta({
-      auth: 'tenant',
-      rail: 'governance',
-      permission: 'governance:approve',
-      mutating: true,
-      audit: verb === 'approve' ? GOVERNANCE_APPROVAL_ACTIONS.stepApproved : GOVERNANCE_APPROVAL_ACTIONS.rejected,
+    metadata: {
+      ...change('governance:approve', verb === 'approve' ? GOVERNANCE_APPROVAL_ACTIONS.stepApproved : GOVERNANCE_APPROVAL_ACTIONS.rejected),
       stateful: true,
-    }),
+    },
   }) as const;
 
 export const governanceRouter = railRouter('governance', {
@@ -845,14 +795,7 @@ export const governanceRouter = railRouter('governance', {
       summary: 'Record the minutes of a board meeting',
       description:
         'Records (or replaces) the minutes of a `held` meeting; 409 `conflict` naming the state otherwise (minutes are final once approved). Needs `governance:write`; audited as `board_meeting.minutes_recorded`.',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'governance',
-        permission: 'governance:write',
-        mutating: true,
-        audit: 'board_meeting.minutes_recorded',
-        stateful: true,
-      }),
+      metadata: { ...change('governance:write', 'board_meeting.minutes_recorded'), stateful: true },
     },
     listDecisions: {
       method: 'GET',
@@ -874,14 +817,7 @@ export const governanceRouter = railRouter('governance', {
       summary: 'Record a decision of a board meeting',
       description:
         'Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'governance',
-        permission: 'governance:write',
-        mutating: true,
-        audit: 'board_decision.created',
-        stateful: true,
-      }),
+      metadata: { ...change('governance:write', 'board_decision.created'), stateful: true },
     },
   },
   delegations: governanceDelegations.routes,
@@ -896,13 +832,7 @@ export const governanceRouter = railRouter('governance', {
       summary: 'Snapshot the governance state',
       description:
         "Stores a versioned export of the tenant's governance state (people, roles, approval chains, active assignments, delegations in force, active decision rights, open conflicts), version one more than the tenant's last (1 for the first), with the SHA-256 of the state's canonical JSON and the previous snapshot's hash. Returns 201 with the snapshot, id `gsn_<ULID>`. Needs `governance:write`; audited as `governance_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.",
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'governance',
-        permission: 'governance:write',
-        mutating: true,
-        audit: GOVERNANCE_SNAPSHOT_ACTION,
-      }),
+      metadata: change('governance:write', GOVERNANCE_SNAPSHOT_ACTION),
     },
   },
 });

@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import {
+  CREATED_BY_KEY_DESCRIPTION,
+  created,
+  EXAMPLE_AT,
+  EXAMPLE_KEY,
+  exampleId,
+  exampleStamps,
+  objectField,
+  stamps,
+} from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -14,10 +24,14 @@ import { eventType } from '../webhook-events.ts';
  * section of the template is filled from the records; changing a published one opens a new version.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.gpai_summary.summary`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The `object` field of a record of the rail (the description names the summary as its example). */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.gpai_summary.summary');
+/** `createdBy` and `createdAt` of the records added to a summary. */
+const addedStamps = () => created(CREATED_BY_KEY_DESCRIPTION);
+
+const EXAMPLE_SUMMARY = exampleId('gps');
+/** The example stamps of a record added to a summary (such records do not change). */
+const EXAMPLE_ADDED = { createdBy: EXAMPLE_KEY, createdAt: EXAMPLE_AT };
 
 export const GPAI_MODALITIES = ['text', 'image', 'audio', 'video', 'other'] as const;
 export const GPAI_SOURCE_TYPES = [
@@ -33,7 +47,7 @@ export const GPAI_OPT_OUT_METHODS = ['robots_txt', 'tdm_rep', 'metadata', 'other
 /** Art. 51(2) AI Act: a model trained with more than this many FLOPs is presumed to have high-impact capabilities. */
 export const GPAI_SYSTEMIC_RISK_FLOPS = 1e25;
 
-const SummaryId = prefixedId('gps', 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const SummaryId = prefixedId('gps', EXAMPLE_SUMMARY);
 const Modality = z.enum(GPAI_MODALITIES).meta({ description: 'Modality of the training data (template section 1.3).' });
 const SourceType = z.enum(GPAI_SOURCE_TYPES).meta({
   description:
@@ -43,6 +57,10 @@ const Day = z.iso.date().meta({ description: 'Calendar date (YYYY-MM-DD).' });
 const Text = (description: string, max = 4000) => z.string().trim().min(1).max(max).meta({ description });
 
 // ---------------------------------------------------------------- template
+
+/** The template's first section, which the examples show. */
+const PROVIDER_SECTION = { id: 'general.provider', number: '1.1', title: 'Provider identification' };
+const PROVIDER_SECTION_SOURCE = 'Commission template (July 2025), section 1.1';
 
 export const GpaiTemplateSection = z
   .object({
@@ -61,7 +79,7 @@ export const GpaiTemplateSection = z
 
 export const GpaiTemplate = z
   .object({
-    object: z.literal('svc.gpai_summary.template').meta({ description: objectDescription }),
+    object: objectOf('svc.gpai_summary.template'),
     version: z.string().meta({ description: 'Version of the template data (`gpai-summary/template@1.0.0`).' }),
     title: z.string().meta({ description: 'Title of the template.' }),
     publisher: z.string().meta({ description: 'Who published the template.' }),
@@ -81,11 +99,9 @@ export const GpaiTemplate = z
         legalBasis: 'Regulation (EU) 2024/1689 (AI Act) Art. 53(1)(d)',
         sections: [
           {
-            id: 'general.provider',
-            number: '1.1',
-            title: 'Provider identification',
+            ...PROVIDER_SECTION,
             content: 'Name and contact details of the provider.',
-            source: 'Commission template (July 2025), section 1.1',
+            source: PROVIDER_SECTION_SOURCE,
             required: true,
             filledBy: 'summary.provider',
           },
@@ -113,9 +129,18 @@ const Provider = z
   })
   .meta({ id: 'GpaiProvider', description: 'Provider identification (template section 1.1).' });
 
+/** The example summary's model and provider, and what it says of the training data. */
+const PROVIDER_EXAMPLE = { name: 'Acme AI SAS', contact: 'ai-office@acme.example' };
+const MODEL_EXAMPLE = { modelName: 'Aurora', modelVersion: '2.1', provider: PROVIDER_EXAMPLE };
+const TRAINING_DATA_EXAMPLE = {
+  modalities: ['text'],
+  trainingDataSize: [{ modality: 'text', sizeRange: '1 billion to 10 trillion tokens' }],
+};
+const CREATE_SUMMARY_EXAMPLE = { ...MODEL_EXAMPLE, ...TRAINING_DATA_EXAMPLE };
+
 export const GpaiSummary = z
   .object({
-    object: z.literal('svc.gpai_summary.summary').meta({ description: objectDescription }),
+    object: objectOf('svc.gpai_summary.summary'),
     id: SummaryId,
     modelName: z.string().meta({ description: 'Name of the model (template section 1.2).' }),
     modelVersion: z.string().meta({ description: 'Version of the model the summary covers.' }),
@@ -137,30 +162,23 @@ export const GpaiSummary = z
       .meta({ description: 'Version being written or published: 1, then one more for each change after a publication.' }),
     publishedVersion: z.int().min(1).nullable().meta({ description: 'Last published version; null before the first publication.' }),
     publishedAt: Timestamp.nullable().meta({ description: 'When the last version was published.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...stamps('When the record last changed.', CREATED_BY_KEY_DESCRIPTION),
   })
   .meta({
     id: 'GpaiSummary',
     examples: [
       {
         object: 'svc.gpai_summary.summary',
-        id: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        modelName: 'Aurora',
-        modelVersion: '2.1',
-        provider: { name: 'Acme AI SAS', contact: 'ai-office@acme.example' },
+        id: EXAMPLE_SUMMARY,
+        ...MODEL_EXAMPLE,
         placedOnMarketAt: '2026-09-01',
-        modalities: ['text'],
-        trainingDataSize: [{ modality: 'text', sizeRange: '1 billion to 10 trillion tokens' }],
+        ...TRAINING_DATA_EXAMPLE,
         illegalContentMeasures: null,
         status: 'draft',
         version: 1,
         publishedVersion: null,
         publishedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -184,15 +202,7 @@ export const CreateGpaiSummaryBody = z
   })
   .meta({
     id: 'CreateGpaiSummaryRequest',
-    examples: [
-      {
-        modelName: 'Aurora',
-        modelVersion: '2.1',
-        provider: { name: 'Acme AI SAS', contact: 'ai-office@acme.example' },
-        modalities: ['text'],
-        trainingDataSize: [{ modality: 'text', sizeRange: '1 billion to 10 trillion tokens' }],
-      },
-    ],
+    examples: [CREATE_SUMMARY_EXAMPLE],
   });
 
 export const gpaiSummaries = resource({
@@ -210,13 +220,7 @@ export const gpaiSummaries = resource({
   create: {
     body: CreateGpaiSummaryBody,
     action: 'gpai_summary.created',
-    fixture: {
-      modelName: 'Aurora {{unique}}',
-      modelVersion: '2.1',
-      provider: { name: 'Acme AI SAS', contact: 'ai-office@acme.example' },
-      modalities: ['text'],
-      trainingDataSize: [{ modality: 'text', sizeRange: '1 billion to 10 trillion tokens' }],
-    },
+    fixture: { ...CREATE_SUMMARY_EXAMPLE, modelName: 'Aurora {{unique}}' },
     summary: 'Start a training-content summary',
     description:
       'Starts the public summary of the training content of one model version (AI Act Art. 53(1)(d)) as a draft, version 1. 409 when the tenant has a summary of that model name and version.',
@@ -253,7 +257,7 @@ export const GpaiDocumentSection = z
 
 export const GpaiDocument = z
   .object({
-    object: z.literal('svc.gpai_summary.document').meta({ description: objectDescription }),
+    object: objectOf('svc.gpai_summary.document'),
     summaryId: SummaryId,
     version: z.int().min(1).meta({ description: 'Version of the summary the document shows.' }),
     templateVersion: z.string().meta({ description: 'Version of the template data the sections come from.' }),
@@ -270,31 +274,29 @@ export const GpaiDocument = z
     examples: [
       {
         object: 'svc.gpai_summary.document',
-        summaryId: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        summaryId: EXAMPLE_SUMMARY,
         version: 1,
         templateVersion: 'gpai-summary/template@1.0.0',
         complete: false,
         missing: ['processing.tdm-opt-out'],
         sections: [
           {
-            id: 'general.provider',
-            number: '1.1',
-            title: 'Provider identification',
+            ...PROVIDER_SECTION,
             required: true,
             filled: true,
-            content: { name: 'Acme AI SAS', contact: 'ai-office@acme.example' },
-            source: 'Commission template (July 2025), section 1.1',
+            content: PROVIDER_EXAMPLE,
+            source: PROVIDER_SECTION_SOURCE,
           },
         ],
         systemicRiskPresumed: null,
-        generatedAt: '2026-11-22T09:30:00.000Z',
+        generatedAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const GpaiSummaryVersion = z
   .object({
-    object: z.literal('svc.gpai_summary.version').meta({ description: objectDescription }),
+    object: objectOf('svc.gpai_summary.version'),
     summaryId: SummaryId,
     version: z.int().min(1).meta({ description: 'The published version.' }),
     publishedAt: Timestamp.meta({ description: 'When it was published.' }),
@@ -322,10 +324,25 @@ const Domain = z
   .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/)
   .meta({ description: 'A domain name (`example.org`).' });
 
+/** The example data source (its create request and its record), a web crawl. */
+const DATA_SOURCE_EXAMPLE = {
+  summaryId: EXAMPLE_SUMMARY,
+  type: 'crawled',
+  name: 'Acme web crawl 2025',
+  description: 'Public web pages in 24 EU languages.',
+  size: '2 trillion tokens',
+  collectedFrom: '2025-01-01',
+  collectedTo: '2025-06-30',
+};
+const CRAWL_EXAMPLE = {
+  crawler: { name: 'AcmeBot', userAgent: 'AcmeBot/1.0', respectsRobotsTxt: true },
+  topDomains: ['wikipedia.org', 'europa.eu'],
+};
+
 export const GpaiDataSource = z
   .object({
-    object: z.literal('svc.gpai_summary.data_source').meta({ description: objectDescription }),
-    id: prefixedId('gds', 'gds_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.gpai_summary.data_source'),
+    id: prefixedId('gds', exampleId('gds')),
     summaryId: SummaryId,
     type: SourceType,
     name: z.string().meta({ description: 'Name of the dataset or source.' }),
@@ -339,28 +356,19 @@ export const GpaiDataSource = z
       .array(z.string())
       .meta({ description: 'Most relevant domains it was collected from, for crawled data; empty otherwise.' }),
     summaryVersion: z.int().min(1).meta({ description: 'Version of the summary it was added to.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...addedStamps(),
   })
   .meta({
     id: 'GpaiDataSource',
     examples: [
       {
         object: 'svc.gpai_summary.data_source',
-        id: 'gds_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        summaryId: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        type: 'crawled',
-        name: 'Acme web crawl 2025',
-        description: 'Public web pages in 24 EU languages.',
-        size: '2 trillion tokens',
-        collectedFrom: '2025-01-01',
-        collectedTo: '2025-06-30',
+        id: exampleId('gds'),
+        ...DATA_SOURCE_EXAMPLE,
         licence: null,
-        crawler: { name: 'AcmeBot', userAgent: 'AcmeBot/1.0', respectsRobotsTxt: true },
-        topDomains: ['wikipedia.org', 'europa.eu'],
+        ...CRAWL_EXAMPLE,
         summaryVersion: 1,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_ADDED,
       },
     ],
   });
@@ -383,19 +391,7 @@ export const CreateGpaiDataSourceBody = z
   })
   .meta({
     id: 'CreateGpaiDataSourceRequest',
-    examples: [
-      {
-        summaryId: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        type: 'crawled',
-        name: 'Acme web crawl 2025',
-        description: 'Public web pages in 24 EU languages.',
-        size: '2 trillion tokens',
-        collectedFrom: '2025-01-01',
-        collectedTo: '2025-06-30',
-        crawler: { name: 'AcmeBot', userAgent: 'AcmeBot/1.0', respectsRobotsTxt: true },
-        topDomains: ['wikipedia.org', 'europa.eu'],
-      },
-    ],
+    examples: [{ ...DATA_SOURCE_EXAMPLE, ...CRAWL_EXAMPLE }],
   });
 
 const summarySetup = [
@@ -405,7 +401,7 @@ const summarySetup = [
     body: {
       modelName: 'Setup model {{unique}}',
       modelVersion: '1.0',
-      provider: { name: 'Acme AI SAS', contact: 'ai-office@acme.example' },
+      provider: PROVIDER_EXAMPLE,
       modalities: ['text'],
     },
     as: 'summary',
@@ -449,10 +445,19 @@ const OptOutMethod = z.enum(GPAI_OPT_OUT_METHODS).meta({
     'How reservations of rights (Art. 4(3) Directive (EU) 2019/790) are honoured: `robots_txt` (Robots Exclusion Protocol), `tdm_rep` (W3C TDM Reservation Protocol), `metadata` (other machine-readable metadata), `other`.',
 });
 
+/** What the example copyright policy says (its create request and its record). */
+const COPYRIGHT_POLICY_EXAMPLE = {
+  optOutMethods: ['robots_txt', 'tdm_rep'],
+  description: 'AcmeBot honours robots.txt and TDMRep reservations at crawl time and drops reserved pages.',
+  complaintContact: 'copyright@acme.example',
+  policyUrl: 'https://acme.example/copyright-policy',
+  effectiveFrom: '2025-08-02',
+};
+
 export const GpaiCopyrightPolicy = z
   .object({
-    object: z.literal('svc.gpai_summary.copyright_policy').meta({ description: objectDescription }),
-    id: prefixedId('gcp', 'gcp_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.gpai_summary.copyright_policy'),
+    id: prefixedId('gcp', exampleId('gcp')),
     summaryId: SummaryId,
     version: z.int().min(1).meta({ description: 'Version of the policy for this summary: 1, 2, ...; the newest applies.' }),
     optOutMethods: z.array(OptOutMethod).meta({ description: 'How reservations of rights are identified and honoured.' }),
@@ -461,25 +466,19 @@ export const GpaiCopyrightPolicy = z
     policyUrl: z.string().nullable().meta({ description: 'Where the policy is published, when given.' }),
     effectiveFrom: Day.meta({ description: 'From when the policy applies.' }),
     source: z.string().meta({ description: 'The provision the policy fulfils.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...addedStamps(),
   })
   .meta({
     id: 'GpaiCopyrightPolicy',
     examples: [
       {
         object: 'svc.gpai_summary.copyright_policy',
-        id: 'gcp_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        summaryId: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('gcp'),
+        summaryId: EXAMPLE_SUMMARY,
         version: 1,
-        optOutMethods: ['robots_txt', 'tdm_rep'],
-        description: 'AcmeBot honours robots.txt and TDMRep reservations at crawl time and drops reserved pages.',
-        complaintContact: 'copyright@acme.example',
-        policyUrl: 'https://acme.example/copyright-policy',
-        effectiveFrom: '2025-08-02',
+        ...COPYRIGHT_POLICY_EXAMPLE,
         source: 'Regulation (EU) 2024/1689 Art. 53(1)(c)',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_ADDED,
       },
     ],
   });
@@ -505,12 +504,8 @@ export const CreateGpaiCopyrightPolicyBody = z
     id: 'CreateGpaiCopyrightPolicyRequest',
     examples: [
       {
-        summaryId: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        optOutMethods: ['robots_txt', 'tdm_rep'],
-        description: 'AcmeBot honours robots.txt and TDMRep reservations at crawl time and drops reserved pages.',
-        complaintContact: 'copyright@acme.example',
-        policyUrl: 'https://acme.example/copyright-policy',
-        effectiveFrom: '2025-08-02',
+        summaryId: EXAMPLE_SUMMARY,
+        ...COPYRIGHT_POLICY_EXAMPLE,
       },
     ],
   });
@@ -547,10 +542,19 @@ const EnergyBasis = z.enum(['measured', 'estimated', 'unknown']).meta({
     '`measured` or `estimated` energy (Annex XI 1.2(e): known or estimated); `unknown`, in which case the estimate may rest on the compute used (the value stays null).',
 });
 
+/** What the example energy disclosure states (its create request and its record). */
+const ENERGY_EXAMPLE = {
+  energyMwh: 1250.5,
+  energyBasis: 'estimated',
+  method: 'GPU-hours times measured board power times a PUE of 1.2',
+  computeFlops: 3.8e24,
+  trainingTimeHours: 2160,
+};
+
 export const GpaiEnergyDisclosure = z
   .object({
-    object: z.literal('svc.gpai_summary.energy_disclosure').meta({ description: objectDescription }),
-    id: prefixedId('gen', 'gen_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.gpai_summary.energy_disclosure'),
+    id: prefixedId('gen', exampleId('gen')),
     summaryId: SummaryId,
     energyMwh: z.number().nullable().meta({ description: 'Energy consumed in training, in MWh; null when unknown.' }),
     energyBasis: EnergyBasis,
@@ -563,26 +567,20 @@ export const GpaiEnergyDisclosure = z
     }),
     thresholdFlops: z.number().meta({ description: 'The Art. 51(2) threshold the flag is computed against (10^25).' }),
     sources: z.array(z.string()).meta({ description: 'Provisions behind the disclosure and the flag.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...addedStamps(),
   })
   .meta({
     id: 'GpaiEnergyDisclosure',
     examples: [
       {
         object: 'svc.gpai_summary.energy_disclosure',
-        id: 'gen_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        summaryId: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        energyMwh: 1250.5,
-        energyBasis: 'estimated',
-        method: 'GPU-hours times measured board power times a PUE of 1.2',
-        computeFlops: 3.8e24,
-        trainingTimeHours: 2160,
+        id: exampleId('gen'),
+        summaryId: EXAMPLE_SUMMARY,
+        ...ENERGY_EXAMPLE,
         systemicRiskPresumed: false,
         thresholdFlops: 1e25,
         sources: ['Regulation (EU) 2024/1689 Annex XI Section 1 point 2(d) and (e)', 'Regulation (EU) 2024/1689 Art. 51(2)'],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_ADDED,
       },
     ],
   });
@@ -605,12 +603,8 @@ export const CreateGpaiEnergyDisclosureBody = z
     id: 'CreateGpaiEnergyDisclosureRequest',
     examples: [
       {
-        summaryId: 'gps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        energyMwh: 1250.5,
-        energyBasis: 'estimated',
-        method: 'GPU-hours times measured board power times a PUE of 1.2',
-        computeFlops: 3.8e24,
-        trainingTimeHours: 2160,
+        summaryId: EXAMPLE_SUMMARY,
+        ...ENERGY_EXAMPLE,
       },
     ],
   });
@@ -645,6 +639,8 @@ export const gpaiEnergyDisclosures = resource({
 
 const SummaryParams = z.object({ id: SummaryId });
 const read = meta({ auth: 'tenant', rail: 'gpai_summary', permission: 'gpai_summary:read', mutating: false });
+const write = meta({ auth: 'tenant', rail: 'gpai_summary', permission: 'gpai_summary:write', mutating: true });
+const approve = meta({ auth: 'tenant', rail: 'gpai_summary', permission: 'gpai_summary:approve', mutating: true });
 
 export const gpaiSummaryRouter = railRouter('gpai_summary', {
   template: {
@@ -666,13 +662,7 @@ export const gpaiSummaryRouter = railRouter('gpai_summary', {
     summary: 'Change a summary',
     description:
       'Sets general information of the summary. A draft changes in place; a published summary opens its next version as a draft (`version` + 1, the published version stays readable under versions). Needs `gpai_summary:write`; audited and emitted as `gpai_summary.updated`.',
-    metadata: meta({
-      auth: 'tenant',
-      rail: 'gpai_summary',
-      permission: 'gpai_summary:write',
-      mutating: true,
-      audit: 'gpai_summary.updated',
-    }),
+    metadata: meta({ ...write, audit: 'gpai_summary.updated' }),
   },
   publishSummary: {
     method: 'POST',
@@ -686,16 +676,7 @@ export const gpaiSummaryRouter = railRouter('gpai_summary', {
     summary: 'Publish a summary',
     description:
       'Publishes the draft version when every required section of the template is filled from the records: otherwise 422 `validation_failed` listing each missing section in `details` (`sections.<id>`). A published summary: 409. The document as published is kept under versions. Needs `gpai_summary:approve`; audited and emitted as `gpai_summary.published`.',
-    metadata: {
-      ...meta({
-        auth: 'tenant',
-        rail: 'gpai_summary',
-        permission: 'gpai_summary:approve',
-        mutating: true,
-        audit: 'gpai_summary.published',
-      }),
-      stateful: true,
-    },
+    metadata: meta({ ...approve, audit: 'gpai_summary.published', stateful: true }),
   },
   document: {
     method: 'GET',

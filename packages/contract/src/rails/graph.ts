@@ -3,8 +3,18 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
+import { exampleId } from '../shared/records.ts';
 
 const c = initContract();
+
+/** The `object` field of a graph record, described without naming an example. */
+const objectOf = <const T extends string>(name: T) => z.literal(name).meta({ description: 'Type of the object, constant for the schema.' });
+
+const EVIDENCE_ID = exampleId('evd');
+const EvidenceId = prefixedId('evd', EVIDENCE_ID);
+
+/** The example requirement: a clause of the GDPR. */
+const REQUIREMENT_EXAMPLE = { framework: 'gdpr', kind: 'clause', ref: 'art-32', title: 'Security of processing' };
 
 const DictionaryId = z
   .string()
@@ -31,11 +41,11 @@ export const Requirement = z
       .nullable()
       .meta({ description: "Title in the dictionary's latest version; null when that version no longer has it." }),
   })
-  .meta({ id: 'Requirement', examples: [{ framework: 'gdpr', kind: 'clause', ref: 'art-32', title: 'Security of processing' }] });
+  .meta({ id: 'Requirement', examples: [REQUIREMENT_EXAMPLE] });
 
 export const Relation = z
   .object({
-    object: z.literal('svc.graph.relation').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.graph.relation'),
     id: z.string().meta({ description: 'Id of the edge: `<crosswalk>#<position>`.', examples: ['gdpr--iso-iec-27701#3'] }),
     crosswalk: z.string().meta({ description: 'Id of the crosswalk file the edge comes from.' }),
     source: Requirement,
@@ -55,7 +65,7 @@ export const Relation = z
         object: 'svc.graph.relation',
         id: 'gdpr--iso-iec-27701#3',
         crosswalk: 'gdpr--iso-iec-27701',
-        source: { framework: 'gdpr', kind: 'clause', ref: 'art-32', title: 'Security of processing' },
+        source: REQUIREMENT_EXAMPLE,
         target: { framework: 'iso-iec-27701', kind: 'control', ref: 'ISO27701-6.9.1', title: 'Access control for PII systems' },
         relationship: 'intersect',
         rationale: 'semantic',
@@ -77,7 +87,7 @@ const Weighted = Requirement.extend({
 
 export const BlastRadius = z
   .object({
-    object: z.literal('svc.graph.blast_radius').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.graph.blast_radius'),
     control: Requirement,
     affectedFrameworks: z
       .array(
@@ -102,8 +112,8 @@ export const BlastRadius = z
 
 export const EvidenceReuse = z
   .object({
-    object: z.literal('svc.graph.evidence_reuse').meta({ description: 'Type of the object, constant for the schema.' }),
-    evidenceId: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.graph.evidence_reuse'),
+    evidenceId: EvidenceId,
     controls: z.array(z.string()).meta({ description: 'The controls the evidence cites.' }),
     satisfies: z
       .array(
@@ -119,7 +129,7 @@ export const EvidenceReuse = z
 
 export const OnboardingSavings = z
   .object({
-    object: z.literal('svc.graph.onboarding_savings').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.graph.onboarding_savings'),
     frameworks: z
       .array(
         z.object({
@@ -157,7 +167,7 @@ const Change = z.object({
 
 export const DictionaryImpact = z
   .object({
-    object: z.literal('svc.graph.impact').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.graph.impact'),
     framework: z.string().meta({ description: 'Id of the dictionary.' }),
     from: z.string().meta({ description: 'Version compared from (the activated one unless given).' }),
     to: z.string().meta({ description: 'Version compared to (the latest unless given).' }),
@@ -233,9 +243,7 @@ export const graphRouter = c.router(
     evidenceReuse: {
       method: 'POST',
       path: '/evidence-reuse',
-      body: z
-        .strictObject({ evidenceId: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R') })
-        .meta({ id: 'EvidenceReuseRequest', examples: [{ evidenceId: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }] }),
+      body: z.strictObject({ evidenceId: EvidenceId }).meta({ id: 'EvidenceReuseRequest', examples: [{ evidenceId: EVIDENCE_ID }] }),
       responses: { 200: EvidenceReuse },
       summary: 'Which other requirements one piece of evidence satisfies',
       description:

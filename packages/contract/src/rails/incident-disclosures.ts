@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, idParams, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -16,10 +17,10 @@ import { eventType } from '../webhook-events.ts';
 export const INCIDENT_REGIMES = ['gdpr', 'uk-gdpr', 'nis2', 'dora', 'eu-ai-act', 'lgpd'] as const;
 export type IncidentRegime = (typeof INCIDENT_REGIMES)[number];
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.incident_disclosures.disclosure`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** `object` of a record of the rail; every one's description names the disclosure as its example. */
+function incidentObject<const T extends string>(name: T) {
+  return objectField(name, 'svc.incident_disclosures.disclosure');
+}
 
 const Regime = z.enum(INCIDENT_REGIMES).meta({
   description:
@@ -33,15 +34,34 @@ const StageId = z
   .meta({
     description: 'Stage of the regime (`authority-notification`, `early-warning`, `final-report`); the channel lists each regime’s stages.',
   });
-const DisclosureId = prefixedId('idc', 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const ChannelId = prefixedId('ich', 'ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const DisclosureId = prefixedId('idc', exampleId('idc'));
+const ChannelId = prefixedId('ich', exampleId('ich'));
+const DisclosureStatus = z.enum(['open', 'closed']);
+
+/** The stage of a regime a clock, filing, draft or deadline is about. */
+const regimeStage = { regime: Regime, stage: StageId };
+
+// The examples follow one incident: a GDPR breach known on 20 November, its notification to the
+// authority due 72 hours later.
+const EXAMPLE_INCIDENT_TITLE = 'Credential-stuffing attack on the customer portal';
+const EXAMPLE_KNOWN_AT = '2026-11-20T08:00:00.000Z';
+const EXAMPLE_DUE_AT = '2026-11-23T08:00:00.000Z';
+const EXAMPLE_FACTORS = { highRiskToDataSubjects: false };
+const EXAMPLE_FACTS = { nature: 'Unauthorised access to 1,200 customer accounts', approximateDataSubjects: 1200 };
+/** The stage the examples are about: GDPR's notification to the authority. */
+const EXAMPLE_STAGE = { regime: 'gdpr', stage: 'authority-notification' };
+const GDPR_NOTIFICATION_TITLE = 'Notification to the supervisory authority';
+const GDPR_NOTIFICATION_RULE =
+  'Without undue delay and, where feasible, not later than 72 hours after becoming aware of the breach; a later notification states the reasons for the delay.';
+const GDPR_NOTIFICATION_SOURCE = 'GDPR Art. 33(1)';
+const STAGE_TITLE = 'What is sent at this stage.';
 
 // ---------------------------------------------------------------- rules (from the data file)
 
 export const ClockRule = z
   .object({
     stage: StageId,
-    title: z.string().meta({ description: 'What is sent at this stage.' }),
+    title: z.string().meta({ description: STAGE_TITLE }),
     rule: z.string().meta({ description: 'The deadline in words, as the source states it.' }),
     source: z.string().meta({ description: 'Legal source of the deadline (`GDPR Art. 33(1)`).' }),
     fields: z.array(z.string()).meta({ description: 'Facts of the incident a draft of this stage carries (keys of `facts`).' }),
@@ -50,9 +70,12 @@ export const ClockRule = z
 
 // ---------------------------------------------------------------- channels
 
+/** The channel the examples register: the CNIL, under GDPR. */
+const CHANNEL_INPUT = { regime: 'gdpr', name: 'CNIL', submissionUrl: 'https://notifications.cnil.fr/notifications/index' };
+
 export const IncidentChannel = z
   .object({
-    object: z.literal('svc.incident_disclosures.channel').meta({ description: objectDescription }),
+    object: incidentObject('svc.incident_disclosures.channel'),
     id: ChannelId,
     regime: Regime,
     name: z.string().meta({ description: 'Name of the authority the tenant reports to under this regime (`CNIL`, `BaFin`).' }),
@@ -65,26 +88,23 @@ export const IncidentChannel = z
     rulesVersion: z
       .string()
       .meta({ description: 'Version of the rules data the stages come from (`incident-disclosures/regimes@1.0.0`).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'IncidentChannel',
     examples: [
       {
         object: 'svc.incident_disclosures.channel',
-        id: 'ich_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        regime: 'gdpr',
-        name: 'CNIL',
-        submissionUrl: 'https://notifications.cnil.fr/notifications/index',
+        id: exampleId('ich'),
+        ...CHANNEL_INPUT,
         email: null,
         authority: 'The lead supervisory authority (data protection authority)',
         rules: [
           {
             stage: 'authority-notification',
-            title: 'Notification to the supervisory authority',
-            rule: 'Without undue delay and, where feasible, not later than 72 hours after becoming aware of the breach; a later notification states the reasons for the delay.',
-            source: 'GDPR Art. 33(1)',
+            title: GDPR_NOTIFICATION_TITLE,
+            rule: GDPR_NOTIFICATION_RULE,
+            source: GDPR_NOTIFICATION_SOURCE,
             fields: [
               'nature',
               'categoriesOfDataSubjects',
@@ -97,8 +117,8 @@ export const IncidentChannel = z
           },
         ],
         rulesVersion: 'incident-disclosures/regimes@1.0.0',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -114,10 +134,7 @@ export const CreateIncidentChannelBody = z
       .meta({ description: 'Where notifications are filed (https).' }),
     email: z.email().max(254).optional().meta({ description: 'Contact address of the authority.' }),
   })
-  .meta({
-    id: 'CreateIncidentChannelRequest',
-    examples: [{ regime: 'gdpr', name: 'CNIL', submissionUrl: 'https://notifications.cnil.fr/notifications/index' }],
-  });
+  .meta({ id: 'CreateIncidentChannelRequest', examples: [CHANNEL_INPUT] });
 
 export const incidentChannels = resource({
   rail: 'incident_disclosures',
@@ -129,7 +146,7 @@ export const incidentChannels = resource({
   filters: { regime: Regime.optional().meta({ description: 'Only channels of this regime.' }) },
   create: {
     body: CreateIncidentChannelBody,
-    fixture: { regime: 'gdpr', name: 'CNIL {{unique}}', submissionUrl: 'https://notifications.cnil.fr/notifications/index' },
+    fixture: { ...CHANNEL_INPUT, name: 'CNIL {{unique}}' },
     summary: 'Register a regulator channel',
     description:
       'Registers the authority the tenant notifies under a regime, returned with the regime’s notification rules. 409 when a channel of that name exists for the regime.',
@@ -196,9 +213,8 @@ export const IncidentFacts = z
 
 export const IncidentClock = z
   .object({
-    regime: Regime,
-    stage: StageId,
-    title: z.string().meta({ description: 'What is sent at this stage.' }),
+    ...regimeStage,
+    title: z.string().meta({ description: STAGE_TITLE }),
     dueAt: Timestamp.nullable().meta({
       description:
         'Deadline (ISO 8601 UTC), computed from `basis`; null when the regime sets no fixed time (GDPR Art. 34: without undue delay).',
@@ -219,8 +235,7 @@ export const IncidentClock = z
 
 export const Submission = z
   .object({
-    regime: Regime,
-    stage: StageId,
+    ...regimeStage,
     submittedAt: Timestamp.meta({ description: 'When the stage was filed with the authority.' }),
     channelId: ChannelId.nullable().meta({ description: 'The channel it was filed through, when named.' }),
     reference: z.string().nullable().meta({ description: 'The authority’s case reference, when it gave one.' }),
@@ -230,10 +245,10 @@ export const Submission = z
 
 export const Disclosure = z
   .object({
-    object: z.literal('svc.incident_disclosures.disclosure').meta({ description: objectDescription }),
+    object: incidentObject('svc.incident_disclosures.disclosure'),
     id: DisclosureId,
     title: z.string().meta({ description: 'Short name of the incident.' }),
-    status: z.enum(['open', 'closed']).meta({ description: '`open` until closed; a closed disclosure takes no filing.' }),
+    status: DisclosureStatus.meta({ description: '`open` until closed; a closed disclosure takes no filing.' }),
     regimes: z.array(Regime).meta({ description: 'Regimes under which the incident is disclosed.' }),
     knownAt: Timestamp.meta({ description: 'When the tenant became aware of the incident: every clock counts from here.' }),
     classifiedMajorAt: Timestamp.nullable().meta({ description: 'When it was classified as major (DORA); null when not given.' }),
@@ -241,40 +256,35 @@ export const Disclosure = z
     facts: IncidentFacts,
     clocks: z.array(IncidentClock).meta({ description: 'Every stage of every regime with its computed deadline and state, by deadline.' }),
     submissions: z.array(Submission).meta({ description: 'Filings made, in the order recorded.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...stamps('When the record last changed.'),
   })
   .meta({
     id: 'IncidentDisclosure',
     examples: [
       {
         object: 'svc.incident_disclosures.disclosure',
-        id: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        title: 'Credential-stuffing attack on the customer portal',
+        id: exampleId('idc'),
+        title: EXAMPLE_INCIDENT_TITLE,
         status: 'open',
         regimes: ['gdpr'],
-        knownAt: '2026-11-20T08:00:00.000Z',
+        knownAt: EXAMPLE_KNOWN_AT,
         classifiedMajorAt: null,
-        factors: { highRiskToDataSubjects: false },
-        facts: { nature: 'Unauthorised access to 1,200 customer accounts', approximateDataSubjects: 1200 },
+        factors: EXAMPLE_FACTORS,
+        facts: EXAMPLE_FACTS,
         clocks: [
           {
-            regime: 'gdpr',
-            stage: 'authority-notification',
-            title: 'Notification to the supervisory authority',
-            dueAt: '2026-11-23T08:00:00.000Z',
+            ...EXAMPLE_STAGE,
+            title: GDPR_NOTIFICATION_TITLE,
+            dueAt: EXAMPLE_DUE_AT,
             basis: 'aware',
-            rule: 'Without undue delay and, where feasible, not later than 72 hours after becoming aware of the breach; a later notification states the reasons for the delay.',
-            source: 'GDPR Art. 33(1)',
+            rule: GDPR_NOTIFICATION_RULE,
+            source: GDPR_NOTIFICATION_SOURCE,
             submittedAt: null,
             state: 'pending',
           },
         ],
         submissions: [],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-20T09:00:00.000Z',
-        updatedAt: '2026-11-20T09:00:00.000Z',
+        ...exampleStamps('2026-11-20T09:00:00.000Z'),
       },
     ],
   });
@@ -298,11 +308,11 @@ export const CreateDisclosureBody = z
     id: 'CreateIncidentDisclosureRequest',
     examples: [
       {
-        title: 'Credential-stuffing attack on the customer portal',
+        title: EXAMPLE_INCIDENT_TITLE,
         regimes: ['gdpr', 'nis2'],
-        knownAt: '2026-11-20T08:00:00.000Z',
-        factors: { highRiskToDataSubjects: false },
-        facts: { nature: 'Unauthorised access to 1,200 customer accounts', approximateDataSubjects: 1200 },
+        knownAt: EXAMPLE_KNOWN_AT,
+        factors: EXAMPLE_FACTORS,
+        facts: EXAMPLE_FACTS,
       },
     ],
   });
@@ -316,7 +326,7 @@ export const incidentDisclosures = resource({
   record: Disclosure,
   statusField: 'status',
   filters: {
-    status: z.enum(['open', 'closed']).optional().meta({ description: 'Only disclosures in this status.' }),
+    status: DisclosureStatus.optional().meta({ description: 'Only disclosures in this status.' }),
     regime: Regime.optional().meta({ description: 'Only disclosures under this regime.' }),
   },
   filterFields: { regime: 'regimes[]' },
@@ -334,7 +344,7 @@ export const incidentDisclosures = resource({
   },
 });
 
-const DisclosureParams = z.object({ id: DisclosureId });
+const DisclosureParams = idParams('idc');
 const write = (audit: string) =>
   meta({ auth: 'tenant', rail: 'incident_disclosures', permission: 'incident_disclosures:write', mutating: true, audit });
 const read = meta({ auth: 'tenant', rail: 'incident_disclosures', permission: 'incident_disclosures:read', mutating: false });
@@ -349,26 +359,27 @@ export const UpdateDisclosureBody = z
 
 export const RecordSubmissionBody = z
   .strictObject({
-    regime: Regime,
-    stage: StageId,
+    ...regimeStage,
     submittedAt: Timestamp.optional().meta({ description: 'When it was filed; now when absent. Not before `knownAt`, not in the future.' }),
     channelId: ChannelId.optional().meta({ description: 'A channel of the same regime it was filed through.' }),
     reference: z.string().trim().min(1).max(200).optional().meta({ description: 'The authority’s case reference.' }),
   })
   .meta({
     id: 'RecordIncidentSubmissionRequest',
-    examples: [{ regime: 'gdpr', stage: 'authority-notification', submittedAt: '2026-11-21T10:00:00.000Z', reference: 'CNIL-2026-4411' }],
+    examples: [{ ...EXAMPLE_STAGE, submittedAt: '2026-11-21T10:00:00.000Z', reference: 'CNIL-2026-4411' }],
   });
 
 // ---------------------------------------------------------------- drafts
 
+/** The draft the examples ask for: GDPR's notification of the example disclosure. */
+const DRAFT_INPUT = { disclosureId: exampleId('idc'), ...EXAMPLE_STAGE };
+
 export const DisclosureDraft = z
   .object({
-    object: z.literal('svc.incident_disclosures.disclosure_draft').meta({ description: objectDescription }),
-    id: prefixedId('idf', 'idf_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: incidentObject('svc.incident_disclosures.disclosure_draft'),
+    id: prefixedId('idf', exampleId('idf')),
     disclosureId: DisclosureId,
-    regime: Regime,
-    stage: StageId,
+    ...regimeStage,
     version: z.int().min(1).meta({ description: 'Draft number for this disclosure, regime and stage: 1, 2, ...' }),
     authority: z.string().meta({ description: 'Authority the draft is addressed to: the channel’s name, else the kind the regime names.' }),
     dueAt: Timestamp.nullable().meta({ description: 'Deadline of the stage when the draft was made.' }),
@@ -376,26 +387,23 @@ export const DisclosureDraft = z
     fields: z.record(z.string(), z.unknown()).meta({ description: 'The stage’s fields filled from the disclosure’s facts.' }),
     missing: z.array(z.string()).meta({ description: 'Fields the stage needs that the disclosure does not have yet.' }),
     body: z.string().meta({ description: 'The notification as text, in the order the stage lists its fields.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'IncidentDisclosureDraft',
     examples: [
       {
         object: 'svc.incident_disclosures.disclosure_draft',
-        id: 'idf_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        regime: 'gdpr',
-        stage: 'authority-notification',
+        id: exampleId('idf'),
+        ...DRAFT_INPUT,
         version: 1,
         authority: 'CNIL',
-        dueAt: '2026-11-23T08:00:00.000Z',
-        source: 'GDPR Art. 33(1)',
-        fields: { nature: 'Unauthorised access to 1,200 customer accounts', approximateDataSubjects: 1200 },
+        dueAt: EXAMPLE_DUE_AT,
+        source: GDPR_NOTIFICATION_SOURCE,
+        fields: EXAMPLE_FACTS,
         missing: ['categoriesOfDataSubjects', 'approximateRecords', 'contactPoint', 'likelyConsequences', 'measures'],
         body: 'Notification to the supervisory authority (GDPR Art. 33(1))\nTo: CNIL\n...',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdBy: EXAMPLE_KEY,
         createdAt: '2026-11-20T10:00:00.000Z',
       },
     ],
@@ -404,14 +412,10 @@ export const DisclosureDraft = z
 export const CreateDraftBody = z
   .strictObject({
     disclosureId: DisclosureId,
-    regime: Regime,
-    stage: StageId,
+    ...regimeStage,
     channelId: ChannelId.optional().meta({ description: 'The channel to address; the tenant’s first channel of the regime when absent.' }),
   })
-  .meta({
-    id: 'CreateIncidentDraftRequest',
-    examples: [{ disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R', regime: 'gdpr', stage: 'authority-notification' }],
-  });
+  .meta({ id: 'CreateIncidentDraftRequest', examples: [DRAFT_INPUT] });
 
 export const disclosureDrafts = resource({
   rail: 'incident_disclosures',
@@ -436,7 +440,7 @@ export const disclosureDrafts = resource({
   ],
   create: {
     body: CreateDraftBody,
-    fixture: { disclosureId: '{{disclosure.id}}', regime: 'gdpr', stage: 'authority-notification' },
+    fixture: { disclosureId: '{{disclosure.id}}', ...EXAMPLE_STAGE },
     summary: 'Draft a notification',
     description:
       'Builds the regulator-shaped notification of one stage from the disclosure: the fields the stage needs, filled from its facts, and the ones still missing. Drafts are versioned per stage and never sent by the service.',
@@ -460,7 +464,7 @@ export const TimelineEntry = z
 
 export const DisclosureTimeline = z
   .object({
-    object: z.literal('svc.incident_disclosures.timeline').meta({ description: objectDescription }),
+    object: incidentObject('svc.incident_disclosures.timeline'),
     disclosureId: DisclosureId,
     entries: z.array(TimelineEntry).meta({ description: 'Every entry in time order (ties: as listed in `kind`).' }),
   })
@@ -469,14 +473,13 @@ export const DisclosureTimeline = z
     examples: [
       {
         object: 'svc.incident_disclosures.timeline',
-        disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        disclosureId: exampleId('idc'),
         entries: [
-          { at: '2026-11-20T08:00:00.000Z', kind: 'aware', regime: null, stage: null, detail: 'The tenant became aware of the incident.' },
+          { at: EXAMPLE_KNOWN_AT, kind: 'aware', regime: null, stage: null, detail: 'The tenant became aware of the incident.' },
           {
-            at: '2026-11-23T08:00:00.000Z',
+            at: EXAMPLE_DUE_AT,
             kind: 'due',
-            regime: 'gdpr',
-            stage: 'authority-notification',
+            ...EXAMPLE_STAGE,
             detail: 'Notification to the supervisory authority due (GDPR Art. 33(1)).',
           },
         ],
@@ -488,8 +491,7 @@ export const SlaItem = z
   .object({
     disclosureId: DisclosureId,
     title: z.string().meta({ description: 'Title of the disclosure.' }),
-    regime: Regime,
-    stage: StageId,
+    ...regimeStage,
     dueAt: Timestamp.meta({ description: 'Deadline.' }),
     state: z.enum(['overdue', 'due_soon', 'on_track']).meta({
       description: '`overdue` (past due at `at`), `due_soon` (due within 24 hours of `at`), `on_track`.',
@@ -501,7 +503,7 @@ export const SlaItem = z
 
 export const IncidentSla = z
   .object({
-    object: z.literal('svc.incident_disclosures.sla').meta({ description: objectDescription }),
+    object: incidentObject('svc.incident_disclosures.sla'),
     at: Timestamp.meta({ description: 'The moment the states are computed for.' }),
     overdue: z.int().min(0).meta({ description: 'Unfiled stages past due.' }),
     dueSoon: z.int().min(0).meta({ description: 'Unfiled stages due within 24 hours.' }),
@@ -513,20 +515,19 @@ export const IncidentSla = z
     examples: [
       {
         object: 'svc.incident_disclosures.sla',
-        at: '2026-11-22T09:30:00.000Z',
+        at: EXAMPLE_AT,
         overdue: 0,
         dueSoon: 1,
         onTrack: 0,
         items: [
           {
-            disclosureId: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-            title: 'Credential-stuffing attack on the customer portal',
-            regime: 'gdpr',
-            stage: 'authority-notification',
-            dueAt: '2026-11-23T08:00:00.000Z',
+            disclosureId: exampleId('idc'),
+            title: EXAMPLE_INCIDENT_TITLE,
+            ...EXAMPLE_STAGE,
+            dueAt: EXAMPLE_DUE_AT,
             state: 'due_soon',
             hoursRemaining: 22.5,
-            source: 'GDPR Art. 33(1)',
+            source: GDPR_NOTIFICATION_SOURCE,
           },
         ],
       },
@@ -589,8 +590,7 @@ export const IncidentSlaBreach = z
     id: DisclosureId.meta({ description: 'The disclosure whose deadline passed.' }),
     title: z.string().meta({ description: 'Title of the disclosure.' }),
     status: z.literal('open').meta({ description: 'State of the disclosure: only open disclosures are swept.' }),
-    regime: Regime,
-    stage: StageId,
+    ...regimeStage,
     deadline: Timestamp.meta({ description: 'The deadline that passed (ISO 8601 UTC).' }),
     source: z.string().meta({ description: 'Legal source of the deadline (`GDPR Art. 33(1)`).' }),
     detectedAt: Timestamp.meta({ description: 'When the sweep found it late.' }),
@@ -600,13 +600,12 @@ export const IncidentSlaBreach = z
     description: 'A disclosure deadline missed: emitted once per disclosure, regime, stage and deadline by the deadline sweep.',
     examples: [
       {
-        id: 'idc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('idc'),
         title: 'Customer database exposed through a misconfigured bucket',
         status: 'open',
-        regime: 'gdpr',
-        stage: 'authority-notification',
+        ...EXAMPLE_STAGE,
         deadline: '2026-03-04T09:00:00.000Z',
-        source: 'GDPR Art. 33(1)',
+        source: GDPR_NOTIFICATION_SOURCE,
         detectedAt: '2026-03-04T09:01:00.000Z',
       },
     ],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -32,16 +33,17 @@ export const INSURANCE_PERILS = [
 
 export const INSURANCE_CLAIM_STATUSES = ['draft', 'submitted', 'under_review', 'approved', 'denied', 'paid', 'closed'] as const;
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.insurance.policy`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The `object` field of a record of the rail (the description names the policy as its example). */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.insurance.policy');
+/** The stamps of the rail's records, whose `updatedAt` is described in a few words. */
+const insuranceStamps = () => stamps('When the record last changed.');
 
-const EXAMPLE_POLICY = 'inp_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_QUOTE = 'iqt_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_POLICY = exampleId('inp');
+const EXAMPLE_QUOTE = exampleId('iqt');
+const EXAMPLE_CLAIM = exampleId('icl');
 const PolicyId = prefixedId('inp', EXAMPLE_POLICY);
 const QuoteId = prefixedId('iqt', EXAMPLE_QUOTE);
-const ClaimId = prefixedId('icl', 'icl_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const ClaimId = prefixedId('icl', EXAMPLE_CLAIM);
 
 const Line = z.enum(INSURANCE_LINES).meta({
   description:
@@ -52,6 +54,8 @@ const Peril = z.enum(INSURANCE_PERILS).meta({
     'A covered peril: `data_breach`, `ransomware`, `business_interruption`, `privacy_liability`, `regulatory_fines`, `technology_errors`, `ai_liability`, `vendor_failure`, `management_liability`, `crime_fraud`.',
 });
 const Amount = (description: string) => z.int().min(0).max(1_000_000_000_000).meta({ description });
+/** An amount a request states, more than 0. */
+const PositiveAmount = (description: string) => z.int().min(1).max(1_000_000_000_000).meta({ description });
 /** An amount that may be null: the description on the nullable schema, where the document shows it. */
 const NullableAmount = (description: string) => z.int().min(0).max(1_000_000_000_000).nullable().meta({ description });
 const Currency = z
@@ -67,9 +71,26 @@ export const InsurancePolicyState = z.enum(['scheduled', 'in_force', 'expired', 
     'Standing at a moment: `scheduled` (before `periodStart`), `in_force` (from `periodStart` to before `periodEnd`, not cancelled by then), `expired` (from `periodEnd`), `cancelled` (at or after `cancelledAt`).',
 });
 
+/** The period of the example policy: the calendar year 2026. */
+const POLICY_PERIOD_EXAMPLE = { periodStart: '2026-01-01T00:00:00.000Z', periodEnd: '2027-01-01T00:00:00.000Z' };
+
+/** The terms of the example policy (its create request and its record). */
+const POLICY_TERMS_EXAMPLE = {
+  insurer: 'Example Mutual',
+  line: 'cyber',
+  policyNumber: 'CY-2026-0042',
+  currency: 'EUR',
+  limit: 5_000_000,
+  retention: 100_000,
+  premium: 85_000,
+  ...POLICY_PERIOD_EXAMPLE,
+  perils: ['data_breach', 'ransomware', 'business_interruption'],
+  exclusions: ['War and state-sponsored attacks'],
+};
+
 export const InsurancePolicy = z
   .object({
-    object: z.literal('svc.insurance.policy').meta({ description: objectDescription }),
+    object: objectOf('svc.insurance.policy'),
     id: PolicyId,
     insurer: z.string().meta({ description: 'Name of the insurer.' }),
     line: Line,
@@ -86,9 +107,7 @@ export const InsurancePolicy = z
     state: InsurancePolicyState.meta({ description: 'Standing now (see `GET /policies/{id}/standing?at=` for another moment).' }),
     cancelledAt: Timestamp.nullable().meta({ description: 'When the policy was cancelled; null while active.' }),
     quoteId: QuoteId.nullable().meta({ description: 'The quote request whose accepted offer became this policy, when one.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...insuranceStamps(),
   })
   .meta({
     id: 'InsurancePolicy',
@@ -96,24 +115,12 @@ export const InsurancePolicy = z
       {
         object: 'svc.insurance.policy',
         id: EXAMPLE_POLICY,
-        insurer: 'Example Mutual',
-        line: 'cyber',
-        policyNumber: 'CY-2026-0042',
-        currency: 'EUR',
-        limit: 5_000_000,
-        retention: 100_000,
-        premium: 85_000,
-        periodStart: '2026-01-01T00:00:00.000Z',
-        periodEnd: '2027-01-01T00:00:00.000Z',
-        perils: ['data_breach', 'ransomware', 'business_interruption'],
-        exclusions: ['War and state-sponsored attacks'],
+        ...POLICY_TERMS_EXAMPLE,
         status: 'active',
         state: 'in_force',
         cancelledAt: null,
         quoteId: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-01-02T09:30:00.000Z',
-        updatedAt: '2026-01-02T09:30:00.000Z',
+        ...exampleStamps('2026-01-02T09:30:00.000Z'),
       },
     ],
   });
@@ -123,7 +130,7 @@ const PolicyTerms = {
   line: Line,
   policyNumber: z.string().trim().min(1).max(100).optional().meta({ description: 'The insurer’s policy number.' }),
   currency: Currency,
-  limit: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Aggregate limit of liability, whole units, more than 0.' }),
+  limit: PositiveAmount('Aggregate limit of liability, whole units, more than 0.'),
   retention: Amount('Retention (deductible) per claim, whole units.'),
   premium: Amount('Annual premium, whole units.').optional(),
   periodStart: Timestamp.meta({ description: 'Start of the policy period (inclusive).' }),
@@ -136,24 +143,9 @@ const PolicyTerms = {
     .meta({ description: 'Exclusions of the wording; none when absent.' }),
 };
 
-export const CreateInsurancePolicyBody = z.strictObject(PolicyTerms).meta({
-  id: 'CreateInsurancePolicyRequest',
-  examples: [
-    {
-      insurer: 'Example Mutual',
-      line: 'cyber',
-      policyNumber: 'CY-2026-0042',
-      currency: 'EUR',
-      limit: 5_000_000,
-      retention: 100_000,
-      premium: 85_000,
-      periodStart: '2026-01-01T00:00:00.000Z',
-      periodEnd: '2027-01-01T00:00:00.000Z',
-      perils: ['data_breach', 'ransomware', 'business_interruption'],
-      exclusions: ['War and state-sponsored attacks'],
-    },
-  ],
-});
+export const CreateInsurancePolicyBody = z
+  .strictObject(PolicyTerms)
+  .meta({ id: 'CreateInsurancePolicyRequest', examples: [POLICY_TERMS_EXAMPLE] });
 
 export const insurancePolicies = resource({
   rail: 'insurance',
@@ -188,7 +180,7 @@ export const insurancePolicies = resource({
 
 export const InsurancePolicyStanding = z
   .object({
-    object: z.literal('svc.insurance.policy_standing').meta({ description: objectDescription }),
+    object: objectOf('svc.insurance.policy_standing'),
     policyId: PolicyId,
     at: Timestamp.meta({ description: 'The moment the standing is computed for.' }),
     state: InsurancePolicyState,
@@ -209,9 +201,16 @@ export const InsurancePolicyStanding = z
 
 // ---------------------------------------------------------------- claims
 
+/** The loss of the example claim (its create request and its record). */
+const LOSS_EXAMPLE = {
+  title: 'Ransomware on the loan platform',
+  description: 'Systems encrypted for three days; forensics and restoration costs.',
+  lossDate: '2026-03-10T00:00:00.000Z',
+};
+
 export const InsuranceClaim = z
   .object({
-    object: z.literal('svc.insurance.claim').meta({ description: objectDescription }),
+    object: objectOf('svc.insurance.claim'),
     id: ClaimId,
     policyId: PolicyId,
     riskId: z.string().nullable().meta({ description: 'The risk-register risk that materialised, when named.' }),
@@ -237,21 +236,17 @@ export const InsuranceClaim = z
     decidedAt: Timestamp.nullable().meta({ description: 'When it was last approved or denied.' }),
     paidAt: Timestamp.nullable().meta({ description: 'When it was paid.' }),
     closedAt: Timestamp.nullable().meta({ description: 'When it was closed.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...insuranceStamps(),
   })
   .meta({
     id: 'InsuranceClaim',
     examples: [
       {
         object: 'svc.insurance.claim',
-        id: 'icl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_CLAIM,
         policyId: EXAMPLE_POLICY,
         riskId: null,
-        title: 'Ransomware on the loan platform',
-        description: 'Systems encrypted for three days; forensics and restoration costs.',
-        lossDate: '2026-03-10T00:00:00.000Z',
+        ...LOSS_EXAMPLE,
         currency: 'EUR',
         amountClaimed: 350_000,
         policyLimit: 5_000_000,
@@ -264,9 +259,7 @@ export const InsuranceClaim = z
         decidedAt: null,
         paidAt: null,
         closedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-03-11T09:30:00.000Z',
-        updatedAt: '2026-03-11T09:30:00.000Z',
+        ...exampleStamps('2026-03-11T09:30:00.000Z'),
       },
     ],
   });
@@ -283,16 +276,14 @@ export const CreateInsuranceClaimBody = z
     title: z.string().trim().min(1).max(200).meta({ description: 'Short name of the loss.' }),
     description: z.string().trim().min(1).max(4000).optional().meta({ description: 'What happened.' }),
     lossDate: Timestamp.meta({ description: 'When the loss occurred; not in the future.' }),
-    amountClaimed: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Amount of the loss, whole units of the policy’s currency.' }),
+    amountClaimed: PositiveAmount('Amount of the loss, whole units of the policy’s currency.'),
   })
   .meta({
     id: 'CreateInsuranceClaimRequest',
     examples: [
       {
         policyId: EXAMPLE_POLICY,
-        title: 'Ransomware on the loan platform',
-        description: 'Systems encrypted for three days; forensics and restoration costs.',
-        lossDate: '2026-03-10T00:00:00.000Z',
+        ...LOSS_EXAMPLE,
         amountClaimed: 350_000,
       },
     ],
@@ -307,8 +298,7 @@ const policySetup = {
     currency: 'EUR',
     limit: 5_000_000,
     retention: 100_000,
-    periodStart: '2026-01-01T00:00:00.000Z',
-    periodEnd: '2027-01-01T00:00:00.000Z',
+    ...POLICY_PERIOD_EXAMPLE,
     perils: ['data_breach', 'ransomware'],
   },
   as: 'policy',
@@ -402,7 +392,7 @@ export const InsuranceCoverageRisk = z
 
 export const InsuranceCoverage = z
   .object({
-    object: z.literal('svc.insurance.coverage').meta({ description: objectDescription }),
+    object: objectOf('svc.insurance.coverage'),
     at: Timestamp.meta({ description: 'The moment the policies’ standing is computed for.' }),
     policiesInForce: z.int().min(0).meta({ description: 'Policies of the tenant in force at `at`.' }),
     covered: z
@@ -420,7 +410,7 @@ export const InsuranceCoverage = z
         policiesInForce: 1,
         covered: [
           {
-            riskId: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            riskId: exampleId('rsk'),
             title: 'Ransomware on the loan platform',
             domain: 'security',
             status: 'open',
@@ -449,6 +439,19 @@ export const InsuranceCoverage = z
 
 // ---------------------------------------------------------------- quotes
 
+/** What the example quote request asks for (its create request and its record). */
+const QUOTE_REQUEST_EXAMPLE = {
+  line: 'cyber',
+  currency: 'EUR',
+  requestedLimit: 5_000_000,
+  perils: ['data_breach', 'ransomware'],
+  periodStart: '2027-01-01T00:00:00.000Z',
+  periodEnd: '2028-01-01T00:00:00.000Z',
+};
+
+/** The example insurer's offer (its request, the quote's record and the comparison). */
+const OFFER_EXAMPLE = { insurer: 'Example Mutual', premium: 90_000, limit: 5_000_000, retention: 100_000 };
+
 export const InsuranceQuoteOffer = z
   .object({
     insurer: z.string().meta({ description: 'Insurer offering.' }),
@@ -463,7 +466,7 @@ export const InsuranceQuoteOffer = z
 
 export const InsuranceQuote = z
   .object({
-    object: z.literal('svc.insurance.quote').meta({ description: objectDescription }),
+    object: objectOf('svc.insurance.quote'),
     id: QuoteId,
     line: Line,
     currency: Currency,
@@ -478,9 +481,7 @@ export const InsuranceQuote = z
     offers: z.array(InsuranceQuoteOffer).meta({ description: 'Offers recorded, in the order received.' }),
     acceptedInsurer: z.string().nullable().meta({ description: 'Insurer whose offer was accepted; null before.' }),
     policyId: PolicyId.nullable().meta({ description: 'The policy the accepted offer became; null before.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...insuranceStamps(),
   })
   .meta({
     id: 'InsuranceQuote',
@@ -488,30 +489,22 @@ export const InsuranceQuote = z
       {
         object: 'svc.insurance.quote',
         id: EXAMPLE_QUOTE,
-        line: 'cyber',
-        currency: 'EUR',
-        requestedLimit: 5_000_000,
-        perils: ['data_breach', 'ransomware'],
-        periodStart: '2027-01-01T00:00:00.000Z',
-        periodEnd: '2028-01-01T00:00:00.000Z',
+        ...QUOTE_REQUEST_EXAMPLE,
         notes: null,
         status: 'open',
         offers: [
           {
-            insurer: 'Example Mutual',
-            premium: 90_000,
-            limit: 5_000_000,
-            retention: 100_000,
+            ...OFFER_EXAMPLE,
             premiumPerUnitOfLimit: 0.018,
-            receivedAt: '2026-11-22T09:30:00.000Z',
-            recordedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            receivedAt: EXAMPLE_AT,
+            recordedBy: EXAMPLE_KEY,
           },
         ],
         acceptedInsurer: null,
         policyId: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        createdBy: EXAMPLE_KEY,
         createdAt: '2026-11-22T09:00:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -520,7 +513,7 @@ export const CreateInsuranceQuoteBody = z
   .strictObject({
     line: Line,
     currency: Currency,
-    requestedLimit: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Limit asked for, whole units.' }),
+    requestedLimit: PositiveAmount('Limit asked for, whole units.'),
     perils: z.array(Peril).min(1).max(INSURANCE_PERILS.length).meta({ description: 'Perils to cover, each once.' }),
     periodStart: Timestamp.meta({ description: 'Start of the period asked for.' }),
     periodEnd: Timestamp.meta({ description: 'End of the period asked for, after `periodStart`.' }),
@@ -528,16 +521,7 @@ export const CreateInsuranceQuoteBody = z
   })
   .meta({
     id: 'CreateInsuranceQuoteRequest',
-    examples: [
-      {
-        line: 'cyber',
-        currency: 'EUR',
-        requestedLimit: 5_000_000,
-        perils: ['data_breach', 'ransomware'],
-        periodStart: '2027-01-01T00:00:00.000Z',
-        periodEnd: '2028-01-01T00:00:00.000Z',
-      },
-    ],
+    examples: [QUOTE_REQUEST_EXAMPLE],
   });
 
 export const insuranceQuotes = resource({
@@ -568,17 +552,17 @@ export const RecordInsuranceOfferBody = z
   .strictObject({
     insurer: Insurer,
     premium: Amount('Annual premium offered, whole units.'),
-    limit: z.int().min(1).max(1_000_000_000_000).meta({ description: 'Aggregate limit offered, whole units, more than 0.' }),
+    limit: PositiveAmount('Aggregate limit offered, whole units, more than 0.'),
     retention: Amount('Retention offered, whole units.'),
   })
   .meta({
     id: 'RecordInsuranceOfferRequest',
-    examples: [{ insurer: 'Example Mutual', premium: 90_000, limit: 5_000_000, retention: 100_000 }],
+    examples: [OFFER_EXAMPLE],
   });
 
 export const InsuranceQuoteComparison = z
   .object({
-    object: z.literal('svc.insurance.quote_comparison').meta({ description: objectDescription }),
+    object: objectOf('svc.insurance.quote_comparison'),
     quoteId: QuoteId,
     requestedLimit: Amount('Limit asked for.'),
     ranked: z
@@ -608,10 +592,7 @@ export const InsuranceQuoteComparison = z
         ranked: [
           {
             rank: 1,
-            insurer: 'Example Mutual',
-            premium: 90_000,
-            limit: 5_000_000,
-            retention: 100_000,
+            ...OFFER_EXAMPLE,
             premiumPerUnitOfLimit: 0.018,
             meetsRequestedLimit: true,
           },
@@ -630,6 +611,8 @@ export const AcceptInsuranceOfferBody = z
 // ---------------------------------------------------------------- router
 
 const read = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:read', mutating: false });
+const write = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:write', mutating: true });
+const approve = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:approve', mutating: true });
 const IdParams = <T extends z.ZodType>(id: T) => z.object({ id });
 
 export const insuranceRouter = railRouter('insurance', {
@@ -668,16 +651,7 @@ export const insuranceRouter = railRouter('insurance', {
       summary: 'Record an insurer’s offer',
       description:
         'Adds an insurer’s offer (premium, limit, retention) to an open quote request. An insurer offers once per request (409); a request not open: 409. Needs `insurance:write`; audited as `insurance_quote.offer_recorded`.',
-      metadata: {
-        ...meta({
-          auth: 'tenant',
-          rail: 'insurance',
-          permission: 'insurance:write',
-          mutating: true,
-          audit: 'insurance_quote.offer_recorded',
-        }),
-        stateful: true,
-      },
+      metadata: meta({ ...write, audit: 'insurance_quote.offer_recorded', stateful: true }),
     },
     comparison: {
       method: 'GET',
@@ -697,10 +671,7 @@ export const insuranceRouter = railRouter('insurance', {
       summary: 'Accept an offer (creates the policy)',
       description:
         'Accepts one insurer’s offer of an open request: creates the policy with the request’s line, perils and period and the offer’s limit, retention and premium (audited as `insurance_policy.created`), and marks the request accepted (audited as `insurance_quote.accepted`). A request not open: 409; an insurer without an offer: 422. Needs `insurance:approve`.',
-      metadata: {
-        ...meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:approve', mutating: true, audit: 'insurance_quote.accepted' }),
-        stateful: true,
-      },
+      metadata: meta({ ...approve, audit: 'insurance_quote.accepted', stateful: true }),
     },
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, idParams, objectField, stamps } from '../shared/records.ts';
 import type { eventType } from '../webhook-events.ts';
 
 /**
@@ -39,13 +40,22 @@ export const LEGAL_HOLD_PRESERVATION_EVENTS = [
   'export_created',
 ] as const;
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.litigation_hold.hold`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The rail's records' `object` field: its description names the hold as the example. */
+const objectOf = <T extends string>(name: T) => objectField(name, 'svc.litigation_hold.hold');
 
-const EXAMPLE_HOLD = 'lhd_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+/** The stamps of the rail's changing records: their `updatedAt` says only that. */
+const holdStamps = () => stamps('When the record last changed.');
+
+const HOLD_STATUSES = ['active', 'released'] as const;
+const CUSTODIAN_STATUSES = ['notified', 'acknowledged'] as const;
+
+const EXAMPLE_HOLD = exampleId('lhd');
 const HoldId = prefixedId('lhd', EXAMPLE_HOLD);
+
+/** The examples' matter, its criteria and the one record it names. */
+const EXAMPLE_MATTER = 'Doe v. Example Bank (credit-scoring discrimination claim)';
+const EXAMPLE_CRITERIA = { types: ['evidence', 'assessment'], systemId: 'credit-scoring' };
+const EXAMPLE_RISK = exampleId('rsk');
 
 export const LegalHoldRecordType = z.enum(LEGAL_HOLD_RECORD_TYPES).meta({
   description:
@@ -60,7 +70,7 @@ export const LegalHoldTarget = z
       .min(4)
       .max(64)
       .regex(/^[a-z]{2,5}_[0-9A-Za-z]{1,40}$/)
-      .meta({ description: 'Id of the record (`rsk_...`, `mlb_...`).', examples: ['rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R'] }),
+      .meta({ description: 'Id of the record (`rsk_...`, `mlb_...`).', examples: [EXAMPLE_RISK] }),
   })
   .meta({ id: 'LegalHoldTarget', description: 'One record a hold names explicitly.' });
 
@@ -99,19 +109,17 @@ export const LegalHoldCriteria = z
 
 export const LegalHold = z
   .object({
-    object: z.literal('svc.litigation_hold.hold').meta({ description: objectDescription }),
+    object: objectOf('svc.litigation_hold.hold'),
     id: HoldId,
     matter: z.string().meta({ description: 'The matter (case, investigation, claim) the hold preserves records for.' }),
     description: z.string().nullable().meta({ description: 'What the hold is about, when given.' }),
-    status: z.enum(['active', 'released']).meta({ description: '`active` (holds its records) or `released` (holds nothing).' }),
+    status: z.enum(HOLD_STATUSES).meta({ description: '`active` (holds its records) or `released` (holds nothing).' }),
     records: z.array(LegalHoldTarget).meta({ description: 'Records named explicitly.' }),
     criteria: LegalHoldCriteria.nullable().meta({ description: 'Criteria resolved to records when checked; null when none.' }),
     releaseReason: z.string().nullable().meta({ description: 'Why the hold was released; null while active.' }),
     releasedBy: z.string().nullable().meta({ description: 'Key that released the hold; null while active.' }),
     releasedAt: Timestamp.nullable().meta({ description: 'When the hold was released; null while active.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...holdStamps(),
   })
   .meta({
     id: 'LegalHold',
@@ -119,17 +127,15 @@ export const LegalHold = z
       {
         object: 'svc.litigation_hold.hold',
         id: EXAMPLE_HOLD,
-        matter: 'Doe v. Example Bank (credit-scoring discrimination claim)',
+        matter: EXAMPLE_MATTER,
         description: 'Preserve the credit-scoring model records.',
         status: 'active',
-        records: [{ type: 'risk', id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }],
-        criteria: { types: ['evidence', 'assessment'], systemId: 'credit-scoring' },
+        records: [{ type: 'risk', id: EXAMPLE_RISK }],
+        criteria: EXAMPLE_CRITERIA,
         releaseReason: null,
         releasedBy: null,
         releasedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -153,9 +159,9 @@ export const CreateLegalHoldBody = z
     id: 'CreateLegalHoldRequest',
     examples: [
       {
-        matter: 'Doe v. Example Bank (credit-scoring discrimination claim)',
+        matter: EXAMPLE_MATTER,
         description: 'Preserve the credit-scoring model records.',
-        criteria: { types: ['evidence', 'assessment'], systemId: 'credit-scoring' },
+        criteria: EXAMPLE_CRITERIA,
       },
     ],
   });
@@ -168,7 +174,7 @@ export const legalHolds = resource({
   idPrefix: 'lhd',
   record: LegalHold,
   statusField: 'status',
-  filters: { status: z.enum(['active', 'released']).optional().meta({ description: 'Only holds in this status.' }) },
+  filters: { status: z.enum(HOLD_STATUSES).optional().meta({ description: 'Only holds in this status.' }) },
   create: {
     body: CreateLegalHoldBody,
     action: 'legal_hold.created',
@@ -199,9 +205,9 @@ export const LegalHeldRecord = z
 
 export const LegalHeldRecords = z
   .object({
-    object: z.literal('svc.litigation_hold.held_records').meta({ description: objectDescription }),
+    object: objectOf('svc.litigation_hold.held_records'),
     holdId: HoldId,
-    status: z.enum(['active', 'released']).meta({ description: 'Status of the hold; a released hold holds nothing (empty list).' }),
+    status: z.enum(HOLD_STATUSES).meta({ description: 'Status of the hold; a released hold holds nothing (empty list).' }),
     records: z.array(LegalHeldRecord).meta({ description: 'Records the hold covers now, by kind then id.' }),
   })
   .meta({
@@ -211,7 +217,7 @@ export const LegalHeldRecords = z
         object: 'svc.litigation_hold.held_records',
         holdId: EXAMPLE_HOLD,
         status: 'active',
-        records: [{ type: 'risk', id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R', via: 'explicit' }],
+        records: [{ type: 'risk', id: EXAMPLE_RISK, via: 'explicit' }],
       },
     ],
   });
@@ -220,35 +226,31 @@ export const LegalHeldRecords = z
 
 export const LegalHoldCustodian = z
   .object({
-    object: z.literal('svc.litigation_hold.custodian').meta({ description: objectDescription }),
-    id: prefixedId('lcu', 'lcu_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.litigation_hold.custodian'),
+    id: prefixedId('lcu', exampleId('lcu')),
     holdId: HoldId,
     stakeholderUserId: z.string().nullable().meta({ description: 'The stakeholder person (`/v1/stakeholders/users`), when one.' }),
     name: z.string().meta({ description: 'Name of the custodian.' }),
     email: z.string().nullable().meta({ description: 'Address the hold notice goes to, when known.' }),
-    status: z.enum(['notified', 'acknowledged']).meta({ description: '`notified` (notice sent) until the custodian acknowledges it.' }),
+    status: z.enum(CUSTODIAN_STATUSES).meta({ description: '`notified` (notice sent) until the custodian acknowledges it.' }),
     noticeSentAt: Timestamp.meta({ description: 'When the hold notice was sent (the custodian was added).' }),
     acknowledgedAt: Timestamp.nullable().meta({ description: 'When the custodian acknowledged the notice; null until then.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...holdStamps(),
   })
   .meta({
     id: 'LegalHoldCustodian',
     examples: [
       {
         object: 'svc.litigation_hold.custodian',
-        id: 'lcu_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('lcu'),
         holdId: EXAMPLE_HOLD,
         stakeholderUserId: null,
         name: 'Dana Whitfield',
         email: 'dana.whitfield@example.com',
         status: 'notified',
-        noticeSentAt: '2026-11-22T09:30:00.000Z',
+        noticeSentAt: EXAMPLE_AT,
         acknowledgedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -293,7 +295,7 @@ export const legalHoldCustodians = resource({
   statusField: 'status',
   filters: {
     holdId: HoldId.optional().meta({ description: 'Only custodians of this hold.' }),
-    status: z.enum(['notified', 'acknowledged']).optional().meta({ description: 'Only custodians in this status.' }),
+    status: z.enum(CUSTODIAN_STATUSES).optional().meta({ description: 'Only custodians in this status.' }),
   },
   setup: [holdSetup],
   create: {
@@ -319,8 +321,8 @@ export const legalHoldCustodians = resource({
 
 export const LegalHoldPreservationEntry = z
   .object({
-    object: z.literal('svc.litigation_hold.preservation_entry').meta({ description: objectDescription }),
-    id: prefixedId('lpl', 'lpl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.litigation_hold.preservation_entry'),
+    id: prefixedId('lpl', exampleId('lpl')),
     holdId: HoldId.nullable().meta({ description: 'The hold the entry is about.' }),
     event: z.enum(LEGAL_HOLD_PRESERVATION_EVENTS).meta({
       description:
@@ -337,14 +339,14 @@ export const LegalHoldPreservationEntry = z
     examples: [
       {
         object: 'svc.litigation_hold.preservation_entry',
-        id: 'lpl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('lpl'),
         holdId: EXAMPLE_HOLD,
         event: 'deletion_refused',
         targetType: 'metadata_label',
-        targetId: 'mlb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        actor: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        detail: { correlationId: 'cor_01JD3Z8W2M6Q4X9V7K5T1B0N3R' },
-        at: '2026-11-22T09:30:00.000Z',
+        targetId: exampleId('mlb'),
+        actor: EXAMPLE_KEY,
+        detail: { correlationId: exampleId('cor') },
+        at: EXAMPLE_AT,
       },
     ],
   });
@@ -398,51 +400,49 @@ export const LegalHoldExportManifest = z
   })
   .meta({ id: 'LegalHoldExportManifest', description: 'What `manifestHash` is the SHA-256 of (canonical JSON).' });
 
+/** The example export's one record, as its manifest lists it. */
+const EXPORTED_RISK_EXAMPLE = {
+  type: 'risk',
+  id: EXAMPLE_RISK,
+  sha256: '9f2c6d1b0e8a7c4f3b2a19d8e7f6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4',
+};
+
 export const LegalHoldEdiscoveryExport = z
   .object({
-    object: z.literal('svc.litigation_hold.ediscovery_export').meta({ description: objectDescription }),
-    id: prefixedId('led', 'led_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.litigation_hold.ediscovery_export'),
+    id: prefixedId('led', exampleId('led')),
     holdId: HoldId,
     recordCount: z.int().min(0).meta({ description: 'Number of records exported.' }),
     manifest: LegalHoldExportManifest,
     manifestHash: z.string().meta({ description: 'SHA-256 (hex) of the canonical JSON of `manifest` (keys sorted, no spaces).' }),
     records: z.array(LegalHoldExportedRecord).meta({ description: 'The held records’ contents, in manifest order.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'LegalHoldEdiscoveryExport',
     examples: [
       {
         object: 'svc.litigation_hold.ediscovery_export',
-        id: 'led_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('led'),
         holdId: EXAMPLE_HOLD,
         recordCount: 1,
         manifest: {
           holdId: EXAMPLE_HOLD,
-          matter: 'Doe v. Example Bank (credit-scoring discrimination claim)',
+          matter: EXAMPLE_MATTER,
           algorithm: 'sha256',
-          generatedAt: '2026-11-22T09:30:00.000Z',
-          records: [
-            {
-              type: 'risk',
-              id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-              sha256: '9f2c6d1b0e8a7c4f3b2a19d8e7f6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4',
-            },
-          ],
+          generatedAt: EXAMPLE_AT,
+          records: [EXPORTED_RISK_EXAMPLE],
         },
         manifestHash: '1b4f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7',
         records: [
           {
-            type: 'risk',
-            id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-            sha256: '9f2c6d1b0e8a7c4f3b2a19d8e7f6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4',
-            content: { id: 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R', title: 'Biased credit-scoring model', domain: 'ai' },
+            ...EXPORTED_RISK_EXAMPLE,
+            content: { id: EXAMPLE_RISK, title: 'Biased credit-scoring model', domain: 'ai' },
             redactedFields: [],
           },
         ],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -481,7 +481,7 @@ export const litigationHoldRouter = railRouter('litigation_hold', {
     records: {
       method: 'GET',
       path: '/holds/:id/records',
-      pathParams: z.object({ id: HoldId }),
+      pathParams: idParams('lhd'),
       responses: { 200: LegalHeldRecords },
       summary: 'The records a hold covers now',
       description:

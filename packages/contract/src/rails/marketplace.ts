@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { CREATED_AT_DESCRIPTION, EXAMPLE_AT, exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 import { SpecialistFirmId, SpecialistFrameworkRef, SpecialistJurisdiction } from './specialists.ts';
 
@@ -12,17 +13,15 @@ import { SpecialistFirmId, SpecialistFrameworkRef, SpecialistJurisdiction } from
  * which ranks listings by fit to the caller's frameworks and open gaps.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.marketplace.listing`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
-const updatedAtDescription =
-  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+/** The `object` field of a marketplace record; every description names `svc.marketplace.listing` as its example. */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.marketplace.listing');
 
-const EXAMPLE_FIRM = 'frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_LISTING = 'mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_ENGAGEMENT = 'meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_REVIEW = 'mrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_FIRM = exampleId('frm');
+const EXAMPLE_LISTING = exampleId('mls');
+const EXAMPLE_ENGAGEMENT = exampleId('meg');
+const EXAMPLE_REVIEW = exampleId('mrv');
+const EXAMPLE_SPECIALIST = exampleId('csl');
+const FIRM_NAME = 'Northwind AI Assurance';
 
 export const MarketplaceListingId = prefixedId('mls', EXAMPLE_LISTING);
 export const MarketplaceEngagementId = prefixedId('meg', EXAMPLE_ENGAGEMENT);
@@ -38,30 +37,51 @@ const Rating = z
   .meta({ description: 'Average rating of the reviews, 1 to 5, rounded to two decimals; null without reviews.' });
 const ReviewCount = z.int().min(0).meta({ description: 'Number of reviews the average is taken over.' });
 
+/** `title` and `description` of a listing, as the firm's records and the published ones show them. */
+const offerText = () => ({
+  title: z.string().meta({ description: 'Title of the offer.' }),
+  description: z.string().nullable().meta({ description: 'What the offer includes; null when not given.' }),
+});
+
+/** `priceMinEur` and `priceMaxEur` of a listing record. */
+const priceBand = () => ({
+  priceMinEur: z.int().min(0).meta({ description: 'Lower end of the price band, whole euros.' }),
+  priceMaxEur: z.int().min(0).meta({ description: 'Upper end of the price band, whole euros.' }),
+});
+
+/** The offer of the example listing, as its firm creates it. */
+const OFFER_EXAMPLE = {
+  title: 'EU AI Act readiness sprint',
+  description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
+  services: ['gap assessment', 'remediation plan'],
+  frameworks: ['eu-ai-act'],
+  priceMinEur: 15_000,
+  priceMaxEur: 40_000,
+};
+
+const FIRM_SUMMARY_EXAMPLE = { id: EXAMPLE_FIRM, name: FIRM_NAME, averageRating: 4.5, reviewCount: 2 };
+const LISTING_STATUSES = ['draft', 'published', 'withdrawn'] as const;
+
 // ---------------------------------------------------------------- listings (the firm's own)
 
 export const MarketplaceListing = z
   .object({
-    object: z.literal('svc.marketplace.listing').meta({ description: objectDescription }),
+    object: objectOf('svc.marketplace.listing'),
     id: MarketplaceListingId,
     firmId: SpecialistFirmId.meta({ description: 'Firm of the tenant that offers it.' }),
-    title: z.string().meta({ description: 'Title of the offer.' }),
-    description: z.string().nullable().meta({ description: 'What the offer includes; null when not given.' }),
+    ...offerText(),
     services: z.array(z.string()).meta({ description: 'Services offered (`gap assessment`, `DPIA`).' }),
     frameworks: z.array(z.string()).meta({ description: 'Framework dictionary ids the offer covers; matching ranks by them.' }),
-    priceMinEur: z.int().min(0).meta({ description: 'Lower end of the price band, whole euros.' }),
-    priceMaxEur: z.int().min(0).meta({ description: 'Upper end of the price band, whole euros.' }),
+    ...priceBand(),
     revenueShareBps: z
       .int()
       .min(0)
       .max(10_000)
       .meta({ description: "The firm's share of the fees of engagements made through the listing, in basis points (8000 = 80 %)." }),
     status: z
-      .enum(['draft', 'published', 'withdrawn'])
+      .enum(LISTING_STATUSES)
       .meta({ description: '`draft` (seen by the firm only), `published` (visible to every tenant, engageable) or `withdrawn`.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'MarketplaceListing',
@@ -70,17 +90,10 @@ export const MarketplaceListing = z
         object: 'svc.marketplace.listing',
         id: EXAMPLE_LISTING,
         firmId: EXAMPLE_FIRM,
-        title: 'EU AI Act readiness sprint',
-        description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
-        services: ['gap assessment', 'remediation plan'],
-        frameworks: ['eu-ai-act'],
-        priceMinEur: 15_000,
-        priceMaxEur: 40_000,
+        ...OFFER_EXAMPLE,
         revenueShareBps: 8000,
         status: 'draft',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -110,16 +123,7 @@ export const CreateMarketplaceListingBody = z
   .refine((b) => b.priceMaxEur >= b.priceMinEur, { path: ['priceMaxEur'], message: 'priceMaxEur must be at least priceMinEur' })
   .meta({
     id: 'CreateMarketplaceListingRequest',
-    examples: [
-      {
-        title: 'EU AI Act readiness sprint',
-        description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
-        services: ['gap assessment', 'remediation plan'],
-        frameworks: ['eu-ai-act'],
-        priceMinEur: 15_000,
-        priceMaxEur: 40_000,
-      },
-    ],
+    examples: [OFFER_EXAMPLE],
   });
 
 export const marketplaceListings = resource({
@@ -130,12 +134,12 @@ export const marketplaceListings = resource({
   idPrefix: 'mls',
   record: MarketplaceListing,
   statusField: 'status',
-  filters: { status: z.enum(['draft', 'published', 'withdrawn']).optional(), firmId: SpecialistFirmId.optional() },
+  filters: { status: z.enum(LISTING_STATUSES).optional(), firmId: SpecialistFirmId.optional() },
   setup: [
     {
       method: 'POST',
       path: '/v1/specialists/firms',
-      body: { name: 'Northwind AI Assurance', description: 'EU AI Act and GDPR readiness for AI providers.', jurisdictions: ['EU', 'UK'] },
+      body: { name: FIRM_NAME, description: 'EU AI Act and GDPR readiness for AI providers.', jurisdictions: ['EU', 'UK'] },
     },
   ],
   create: {
@@ -172,15 +176,13 @@ const FirmSummary = z
 
 export const MarketplacePublishedListing = z
   .object({
-    object: z.literal('svc.marketplace.published_listing').meta({ description: objectDescription }),
+    object: objectOf('svc.marketplace.published_listing'),
     id: MarketplaceListingId,
     firm: FirmSummary,
-    title: z.string().meta({ description: 'Title of the offer.' }),
-    description: z.string().nullable().meta({ description: 'What the offer includes; null when not given.' }),
+    ...offerText(),
     services: z.array(z.string()).meta({ description: 'Services offered.' }),
     frameworks: z.array(z.string()).meta({ description: 'Framework dictionary ids the offer covers.' }),
-    priceMinEur: z.int().min(0).meta({ description: 'Lower end of the price band, whole euros.' }),
-    priceMaxEur: z.int().min(0).meta({ description: 'Upper end of the price band, whole euros.' }),
+    ...priceBand(),
     averageRating: Rating,
     reviewCount: ReviewCount,
     publishedAt: Timestamp.meta({ description: 'When the listing was last published (ISO 8601 UTC).' }),
@@ -191,16 +193,11 @@ export const MarketplacePublishedListing = z
       {
         object: 'svc.marketplace.published_listing',
         id: EXAMPLE_LISTING,
-        firm: { id: EXAMPLE_FIRM, name: 'Northwind AI Assurance', averageRating: 4.5, reviewCount: 2 },
-        title: 'EU AI Act readiness sprint',
-        description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
-        services: ['gap assessment', 'remediation plan'],
-        frameworks: ['eu-ai-act'],
-        priceMinEur: 15_000,
-        priceMaxEur: 40_000,
+        firm: FIRM_SUMMARY_EXAMPLE,
+        ...OFFER_EXAMPLE,
         averageRating: 5,
         reviewCount: 1,
-        publishedAt: '2026-11-22T09:30:00.000Z',
+        publishedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -209,8 +206,8 @@ export const MarketplacePublishedListing = z
 
 export const MarketplaceSpecialist = z
   .object({
-    object: z.literal('svc.marketplace.specialist').meta({ description: objectDescription }),
-    id: prefixedId('csl', 'csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.marketplace.specialist'),
+    id: prefixedId('csl', EXAMPLE_SPECIALIST),
     name: z.string().meta({ description: 'Full name of the consultant.' }),
     headline: z.string().meta({ description: 'One-line profile.' }),
     expertise: z.array(z.string()).meta({ description: 'Framework dictionary ids the consultant knows.' }),
@@ -231,12 +228,12 @@ export const MarketplaceSpecialist = z
     examples: [
       {
         object: 'svc.marketplace.specialist',
-        id: 'csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_SPECIALIST,
         name: 'Amara Okafor',
         headline: 'Former notified-body assessor; high-risk AI conformity.',
         expertise: ['eu-ai-act', 'gdpr'],
         jurisdictions: ['EU'],
-        firm: { id: EXAMPLE_FIRM, name: 'Northwind AI Assurance', averageRating: 4.5, reviewCount: 2 },
+        firm: FIRM_SUMMARY_EXAMPLE,
         certifications: [{ name: 'CIPP/E', issuer: 'IAPP', validUntil: '2027-03-01T00:00:00.000Z' }],
       },
     ],
@@ -250,7 +247,7 @@ const EngagementStatus = z
 
 export const MarketplaceEngagement = z
   .object({
-    object: z.literal('svc.marketplace.engagement').meta({ description: objectDescription }),
+    object: objectOf('svc.marketplace.engagement'),
     id: MarketplaceEngagementId,
     listingId: MarketplaceListingId.meta({ description: 'Listing the firm was engaged through.' }),
     firmId: SpecialistFirmId.meta({ description: 'The engaged firm.' }),
@@ -262,9 +259,7 @@ export const MarketplaceEngagement = z
       .meta({ description: "The firm's share of the engagement's fees in basis points, from the listing." }),
     status: EngagementStatus,
     endedAt: Timestamp.nullable().meta({ description: 'When the engagement was ended or revoked; null while active.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'MarketplaceEngagement',
@@ -274,13 +269,11 @@ export const MarketplaceEngagement = z
         id: EXAMPLE_ENGAGEMENT,
         listingId: EXAMPLE_LISTING,
         firmId: EXAMPLE_FIRM,
-        firmName: 'Northwind AI Assurance',
+        firmName: FIRM_NAME,
         shareRateBps: 8000,
         status: 'active',
         endedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -302,16 +295,18 @@ export const EndMarketplaceEngagementBody = z
 
 // ---------------------------------------------------------------- reviews
 
+const REVIEW_COMMENT = 'Clear gap report, on time.';
+
 export const MarketplaceReview = z
   .object({
-    object: z.literal('svc.marketplace.review').meta({ description: objectDescription }),
+    object: objectOf('svc.marketplace.review'),
     id: prefixedId('mrv', EXAMPLE_REVIEW),
     engagementId: MarketplaceEngagementId.meta({ description: 'The reviewed engagement (one review each).' }),
     listingId: MarketplaceListingId.meta({ description: 'Listing of the engagement.' }),
     firmId: SpecialistFirmId.meta({ description: 'Firm of the engagement.' }),
     rating: z.int().min(1).max(5).meta({ description: 'Rating, 1 (poor) to 5 (excellent).' }),
     comment: z.string().nullable().meta({ description: 'What the client wrote; null when nothing.' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: Timestamp.meta({ description: CREATED_AT_DESCRIPTION }),
   })
   .meta({
     id: 'MarketplaceReview',
@@ -323,8 +318,8 @@ export const MarketplaceReview = z
         listingId: EXAMPLE_LISTING,
         firmId: EXAMPLE_FIRM,
         rating: 5,
-        comment: 'Clear gap report, on time.',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        comment: REVIEW_COMMENT,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -339,7 +334,7 @@ export const CreateMarketplaceReviewBody = z
   })
   .meta({
     id: 'CreateMarketplaceReviewRequest',
-    examples: [{ engagementId: EXAMPLE_ENGAGEMENT, rating: 5, comment: 'Clear gap report, on time.' }],
+    examples: [{ engagementId: EXAMPLE_ENGAGEMENT, rating: 5, comment: REVIEW_COMMENT }],
   });
 
 // ---------------------------------------------------------------- matching
@@ -350,7 +345,7 @@ const MATCH_EXAMPLE = {
   listing: {
     object: 'svc.marketplace.published_listing',
     id: EXAMPLE_LISTING,
-    firm: { id: EXAMPLE_FIRM, name: 'Northwind AI Assurance', averageRating: null, reviewCount: 0 },
+    firm: { id: EXAMPLE_FIRM, name: FIRM_NAME, averageRating: null, reviewCount: 0 },
     title: 'EU AI Act readiness sprint',
     description: null,
     services: ['gap assessment'],
@@ -359,7 +354,7 @@ const MATCH_EXAMPLE = {
     priceMaxEur: 40_000,
     averageRating: null,
     reviewCount: 0,
-    publishedAt: '2026-11-22T09:30:00.000Z',
+    publishedAt: EXAMPLE_AT,
   },
   score: 100,
   parts: {
@@ -374,7 +369,7 @@ const MATCH_EXAMPLE = {
 
 export const MarketplaceMatch = z
   .object({
-    object: z.literal('svc.marketplace.match').meta({ description: objectDescription }),
+    object: objectOf('svc.marketplace.match'),
     rank: z.int().min(1).meta({ description: 'Position in the ranking, 1 first.' }),
     listing: MarketplacePublishedListing,
     score: z.number().min(0).max(100).meta({
@@ -409,7 +404,7 @@ export const MarketplaceMatch = z
 
 export const MarketplaceMatching = z
   .object({
-    object: z.literal('svc.marketplace.matching').meta({ description: objectDescription }),
+    object: objectOf('svc.marketplace.matching'),
     basis: z
       .object({
         activatedFrameworks: z.array(z.string()).meta({ description: 'Framework ids the caller has activated.' }),
@@ -429,7 +424,7 @@ export const MarketplaceMatching = z
         basis: { activatedFrameworks: ['eu-ai-act'], openFindings: 1, unevidencedControls: 9 },
         data: [MATCH_EXAMPLE],
         cursor: null,
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });

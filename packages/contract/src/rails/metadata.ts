@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -59,23 +60,22 @@ const LabelValue = z
   .regex(LABEL_VALUE_PATTERN)
   .meta({ description: 'Label value: 1 to 200 printable characters (no control characters); case-sensitive.' });
 
-const LabelId = prefixedId('lbl', 'lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const LabelId = prefixedId('lbl', exampleId('lbl'));
 
-const objectOf = <const N extends string>(name: N) =>
-  z.literal(`svc.metadata.${name}` as `svc.metadata.${N}`).meta({
-    description:
-      'Type of the object, constant for the schema (for example `svc.metadata.label`); lets a client tell records apart in mixed lists and webhook payloads.',
-  });
+const objectOf = <const N extends string>(name: N) => objectField(`svc.metadata.${name}` as `svc.metadata.${N}`, 'svc.metadata.label');
+
+const Key = z.string().meta({ description: 'Label key.' });
+const Value = z.string().meta({ description: 'Label value.' });
 
 const LABEL_EXAMPLE = {
   object: 'svc.metadata.label',
-  id: 'lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+  id: exampleId('lbl'),
   resourceType: 'assessment',
-  resourceId: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+  resourceId: exampleId('asm'),
   key: 'team',
   value: 'ai-governance',
-  createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-  createdAt: '2026-11-22T09:30:00.000Z',
+  createdBy: EXAMPLE_KEY,
+  createdAt: EXAMPLE_AT,
 } as const;
 
 export const MetadataLabel = z
@@ -84,8 +84,8 @@ export const MetadataLabel = z
     id: LabelId,
     resourceType: ResourceType,
     resourceId: z.string().meta({ description: 'Id of the labelled record.' }),
-    key: z.string().meta({ description: 'Label key.' }),
-    value: z.string().meta({ description: 'Label value.' }),
+    key: Key,
+    value: Value,
     createdBy: z.string().meta({ description: 'Id of the API key (or operator credential) whose request attached the label.' }),
     createdAt: Timestamp.meta({ description: 'When the label was attached: ISO 8601 UTC timestamp with milliseconds.' }),
   })
@@ -94,31 +94,23 @@ export const MetadataLabel = z
     examples: [LABEL_EXAMPLE],
   });
 
+/** The record and key a label request names. */
+const LabelTarget = { resourceType: ResourceType, resourceId: ResourceId, key: LabelKey };
+/** A label request's example: the tenant itself, labelled `environment=production`. */
+const LABEL_REQUEST_EXAMPLE = { resourceType: 'tenant', resourceId: exampleId('ten'), key: 'environment', value: 'production' };
+
 export const CreateMetadataLabelBody = z
-  .strictObject({
-    resourceType: ResourceType,
-    resourceId: ResourceId,
-    key: LabelKey,
-    value: LabelValue,
-  })
-  .meta({
-    id: 'CreateMetadataLabelRequest',
-    examples: [{ resourceType: 'tenant', resourceId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', key: 'environment', value: 'production' }],
-  });
+  .strictObject({ ...LabelTarget, value: LabelValue })
+  .meta({ id: 'CreateMetadataLabelRequest', examples: [LABEL_REQUEST_EXAMPLE] });
 
 export const MetadataUnlabelBody = z
   .strictObject({
-    resourceType: ResourceType,
-    resourceId: ResourceId,
-    key: LabelKey,
+    ...LabelTarget,
     value: LabelValue.optional().meta({
       description: 'Only the label with this value; every label of the key on the record when absent.',
     }),
   })
-  .meta({
-    id: 'MetadataUnlabelRequest',
-    examples: [{ resourceType: 'tenant', resourceId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', key: 'environment', value: 'production' }],
-  });
+  .meta({ id: 'MetadataUnlabelRequest', examples: [LABEL_REQUEST_EXAMPLE] });
 
 export const MetadataUnlabelResult = z
   .object({
@@ -144,7 +136,7 @@ export const MetadataFacets = z
     keys: z
       .array(
         z.object({
-          key: z.string().meta({ description: 'Label key.' }),
+          key: Key,
           count: z.int().meta({ description: 'Labels with this key in scope.' }),
           resources: z.int().meta({ description: 'Distinct records carrying the key.' }),
           values: z.array(FacetValue).meta({ description: 'Counts per value of the key, largest first, then by value.' }),
@@ -197,8 +189,8 @@ export const MetadataItem = z
       .array(
         z.object({
           id: z.string().meta({ description: 'Id of the label (`lbl_...`).' }),
-          key: z.string().meta({ description: 'Label key.' }),
-          value: z.string().meta({ description: 'Label value.' }),
+          key: Key,
+          value: Value,
         }),
       )
       .meta({ description: 'Every label of the record, by key then value (not only the matching ones).' }),
@@ -209,9 +201,9 @@ export const MetadataItem = z
       {
         object: 'svc.metadata.item',
         resourceType: 'assessment',
-        resourceId: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        resourceId: exampleId('asm'),
         labels: [
-          { id: 'lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3R', key: 'team', value: 'ai-governance' },
+          { id: exampleId('lbl'), key: 'team', value: 'ai-governance' },
           { id: 'lbl_01JD3Z8W2M6Q4X9V7K5T1B0N3S', key: 'environment', value: 'production' },
         ],
       },
@@ -219,6 +211,14 @@ export const MetadataItem = z
   });
 
 const ResourceTypeFilter = ResourceType.optional();
+/** A text a search matches labels against: 1 to 200 characters. */
+const SearchText = (description: string, example: string) =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description, examples: [example] });
 
 /**
  * The labels' list, from the kit. Adding a label stays a route of its own (idempotent on the
@@ -255,6 +255,9 @@ export const metadataLabels = resource({
 });
 
 const read = meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:read', mutating: false });
+/** The policy of a label change, audited as `audit`. */
+const write = <const A extends string>(audit: A) =>
+  meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:write', mutating: true, audit });
 const IdParams = z.object({ id: LabelId });
 
 export const metadataRouter = railRouter('metadata', {
@@ -269,7 +272,7 @@ export const metadataRouter = railRouter('metadata', {
       summary: 'Label a record',
       description:
         "Attaches the label `key=value` to a record of the tenant. The record must exist for the tenant: an unknown id, or another tenant's, is 404 `not_found`; an unknown `resourceType` is 422. Idempotent on (record, key, value): the first call returns 201 with the new label, later calls 200 with the same label and record nothing. A record may carry several values of one key. Needs `metadata:write`; recorded in the audit trail as `label.added` and emitted as the webhook event `label.added`.",
-      metadata: meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:write', mutating: true, audit: 'label.added' }),
+      metadata: write('label.added'),
     },
     remove: {
       method: 'DELETE',
@@ -279,7 +282,7 @@ export const metadataRouter = railRouter('metadata', {
       summary: 'Remove a label',
       description:
         'Removes the label with this `lbl_` id and returns it as it was. A label of another tenant, or one that does not exist (or was already removed), is 404 `not_found`. Needs `metadata:write`; recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.',
-      metadata: meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:write', mutating: true, audit: 'label.removed' }),
+      metadata: write('label.removed'),
     },
     unlabel: {
       method: 'POST',
@@ -289,7 +292,7 @@ export const metadataRouter = railRouter('metadata', {
       summary: 'Remove labels from a record by key',
       description:
         'Removes from a record of the tenant its labels of `key` (only `key=value` when `value` is given) and returns them. The record must exist for the tenant (404 otherwise); a record without a matching label gives an empty `removed`. Needs `metadata:write`; each removal is recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.',
-      metadata: meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:write', mutating: true, audit: 'label.removed' }),
+      metadata: write('label.removed'),
     },
   },
   facets: {
@@ -310,18 +313,8 @@ export const metadataRouter = railRouter('metadata', {
     path: '/search',
     query: PaginationQuery.extend({
       key: LabelKey.optional().meta({ description: 'Only labels with exactly this key.' }),
-      valuePrefix: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .meta({ description: 'Only labels whose value starts with this text (case-insensitive).', examples: ['ai-'] }),
-      q: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .meta({ description: 'Only labels whose key or value contains this text (case-insensitive).', examples: ['govern'] }),
+      valuePrefix: SearchText('Only labels whose value starts with this text (case-insensitive).', 'ai-'),
+      q: SearchText('Only labels whose key or value contains this text (case-insensitive).', 'govern'),
       resourceType: ResourceTypeFilter.meta({ description: 'Only labels on records of this kind.' }),
     }),
     responses: { 200: listOf(MetadataLabel) },

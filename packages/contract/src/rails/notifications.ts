@@ -2,6 +2,18 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import {
+  CREATED_AT_DESCRIPTION,
+  CREATED_BY_KEY_DESCRIPTION,
+  EXAMPLE_AT,
+  EXAMPLE_KEY,
+  exampleId,
+  exampleStamps,
+  idParams,
+  objectField,
+  stamps,
+  UPDATED_AT_DESCRIPTION,
+} from '../shared/records.ts';
 import { eventType, isEventTypeFilter } from '../webhook-events.ts';
 import { EVENT_SEVERITIES } from './events.ts';
 
@@ -11,12 +23,17 @@ import { EVENT_SEVERITIES } from './events.ts';
  * inbox notifications and Slack, Teams and email deliveries. Channel settings are the tenant's.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
-const updatedAtDescription =
-  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+/** The `object` field of a notifications record; every description names `svc.notifications.notification` as its example. */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.notifications.notification');
+
+/** `createdBy` (an API key), `createdAt` and `updatedAt` of a record. */
+const keyStamps = () => stamps(UPDATED_AT_DESCRIPTION, CREATED_BY_KEY_DESCRIPTION);
+
+const EVENT_ID = exampleId('evi');
+const EVIDENCE_ID = exampleId('evd');
+const SUBSCRIPTION_ID = exampleId('nsb');
+const NOTIFICATION_ID = exampleId('ntf');
+const CHANNEL_ID = exampleId('nch');
 
 /** Where a notification can go: the recipient's inbox, or the tenant's Slack, Teams or email channels. */
 export const NOTIFICATION_CHANNELS = ['inbox', 'slack', 'teams', 'email'] as const;
@@ -48,6 +65,10 @@ const EventTypeFilter = z
     examples: ['evidence.uploaded'],
   });
 
+/** True when no channel of the list stands in it twice. */
+const distinct = (channels: readonly string[]) => new Set(channels).size === channels.length;
+const LISTED_TWICE = { message: 'a channel is listed twice' };
+
 const Channel = z.enum(NOTIFICATION_CHANNELS).meta({
   description:
     "`inbox`: a notification in the subscriber's inbox; `slack`, `teams`, `email`: a message to every active channel of that kind the tenant configured.",
@@ -59,33 +80,31 @@ const Severity = z
 
 // ---------------------------------------------------------------- subscriptions
 
+const SUBSCRIPTION_STATUSES = ['active', 'paused', 'canceled'] as const;
+const SUBSCRIBE_EXAMPLE = { eventTypes: ['evidence.uploaded', 'assessment.*'], channels: ['inbox', 'slack'] };
+
 export const NotificationSubscription = z
   .object({
-    object: z.literal('svc.notifications.notification_subscription').meta({ description: objectDescription }),
-    id: prefixedId('nsb', 'nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.notifications.notification_subscription'),
+    id: prefixedId('nsb', SUBSCRIPTION_ID),
     subscriberId: z.string().meta({ description: 'Id of the API key the notifications are for (the key that created the subscription).' }),
     eventTypes: z.array(z.string()).meta({ description: 'Event types, category wildcards (`assessment.*`) or `*` that select events.' }),
     channels: z.array(Channel).meta({ description: 'Where a selected event is notified.' }),
-    status: z.enum(['active', 'paused', 'canceled']).meta({
+    status: z.enum(SUBSCRIPTION_STATUSES).meta({
       description: 'Current state: only `active` subscriptions produce notifications; changes only through the transition routes.',
     }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...keyStamps(),
   })
   .meta({
     id: 'NotificationSubscription',
     examples: [
       {
         object: 'svc.notifications.notification_subscription',
-        id: 'nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        subscriberId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        eventTypes: ['evidence.uploaded', 'assessment.*'],
-        channels: ['inbox', 'slack'],
+        id: SUBSCRIPTION_ID,
+        subscriberId: EXAMPLE_KEY,
+        ...SUBSCRIBE_EXAMPLE,
         status: 'active',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -97,12 +116,12 @@ export const CreateNotificationSubscriptionBody = z
       .array(Channel)
       .min(1)
       .max(4)
-      .refine((c) => new Set(c).size === c.length, { message: 'a channel is listed twice' })
+      .refine(distinct, LISTED_TWICE)
       .meta({ description: 'Channels to notify on, 1 to 4, each at most once.' }),
   })
   .meta({
     id: 'CreateNotificationSubscriptionRequest',
-    examples: [{ eventTypes: ['evidence.uploaded', 'assessment.*'], channels: ['inbox', 'slack'] }],
+    examples: [SUBSCRIBE_EXAMPLE],
   });
 
 export const notificationSubscriptions = resource({
@@ -114,7 +133,7 @@ export const notificationSubscriptions = resource({
   record: NotificationSubscription,
   statusField: 'status',
   filters: {
-    status: z.enum(['active', 'paused', 'canceled']).optional(),
+    status: z.enum(SUBSCRIPTION_STATUSES).optional(),
     subscriberId: z.string().min(1).max(64).optional(),
   },
   create: {
@@ -138,11 +157,11 @@ claimIdPrefix('npf', 'svc.notifications.preferences');
 claimIdPrefix('nch', 'svc.notifications.channel');
 claimIdPrefix('ndv', 'svc.notifications.delivery');
 
-const NotificationId = prefixedId('ntf', 'ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const NotificationId = prefixedId('ntf', NOTIFICATION_ID);
 
 export const Notification = z
   .object({
-    object: z.literal('svc.notifications.notification').meta({ description: objectDescription }),
+    object: objectOf('svc.notifications.notification'),
     id: NotificationId,
     recipientId: z.string().meta({ description: 'Id of the API key whose inbox holds the notification.' }),
     eventId: z.string().meta({ description: 'Id of the event-index row (`evi_`) the notification was produced from.' }),
@@ -165,19 +184,19 @@ export const Notification = z
     examples: [
       {
         object: 'svc.notifications.notification',
-        id: 'ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        recipientId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        eventId: 'evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: NOTIFICATION_ID,
+        recipientId: EXAMPLE_KEY,
+        eventId: EVENT_ID,
         eventType: 'evidence.uploaded',
-        subscriptionId: 'nsb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        title: 'evidence.uploaded: evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        body: 'Evidence was uploaded. By key_01JD3Z8W2M6Q4X9V7K5T1B0N3R at 2026-11-22T09:30:00.000Z: /v1/compliance/evidence/evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        subscriptionId: SUBSCRIPTION_ID,
+        title: `evidence.uploaded: ${EVIDENCE_ID}`,
+        body: `Evidence was uploaded. By ${EXAMPLE_KEY} at ${EXAMPLE_AT}: /v1/compliance/evidence/${EVIDENCE_ID}`,
         resourceType: 'svc.compliance.evidence',
-        resourceId: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        path: '/v1/compliance/evidence/evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        actor: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        resourceId: EVIDENCE_ID,
+        path: `/v1/compliance/evidence/${EVIDENCE_ID}`,
+        actor: EXAMPLE_KEY,
         severity: 'info',
-        occurredAt: '2026-11-22T09:30:00.000Z',
+        occurredAt: EXAMPLE_AT,
         read: false,
         readAt: null,
         createdAt: '2026-11-22T09:30:00.250Z',
@@ -195,14 +214,14 @@ export const InboxQuery = PaginationQuery.extend({
 
 export const InboxCounts = z
   .object({
-    object: z.literal('svc.notifications.inbox_counts').meta({ description: objectDescription }),
+    object: objectOf('svc.notifications.inbox_counts'),
     recipientId: z.string().meta({ description: 'Id of the API key whose inbox is counted (the caller).' }),
     total: z.int().min(0).meta({ description: 'Notifications in the inbox.' }),
     unread: z.int().min(0).meta({ description: 'Of those, the unread ones.' }),
   })
   .meta({
     id: 'NotificationInboxCounts',
-    examples: [{ object: 'svc.notifications.inbox_counts', recipientId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R', total: 12, unread: 3 }],
+    examples: [{ object: 'svc.notifications.inbox_counts', recipientId: EXAMPLE_KEY, total: 12, unread: 3 }],
   });
 
 export const MarkReadBody = z
@@ -218,12 +237,12 @@ export const MarkReadBody = z
   })
   .meta({
     id: 'MarkNotificationsReadRequest',
-    examples: [{ ids: ['ntf_01JD3Z8W2M6Q4X9V7K5T1B0N3R'] }, { upTo: '2026-11-22T09:30:00.000Z' }],
+    examples: [{ ids: [NOTIFICATION_ID] }, { upTo: EXAMPLE_AT }],
   });
 
 export const MarkReadResult = z
   .object({
-    object: z.literal('svc.notifications.mark_read').meta({ description: objectDescription }),
+    object: objectOf('svc.notifications.mark_read'),
     marked: z.int().min(0).meta({ description: 'Notifications this call moved from unread to read.' }),
     unread: z.int().min(0).meta({ description: "Unread notifications left in the caller's inbox after the call." }),
   })
@@ -231,9 +250,15 @@ export const MarkReadResult = z
 
 // ---------------------------------------------------------------- preferences
 
+const PREFERENCES_EXAMPLE = {
+  mutedEventTypes: ['assessment.started'],
+  minimumSeverity: 'info',
+  channels: ['inbox', 'slack', 'teams', 'email'],
+};
+
 export const NotificationPreferences = z
   .object({
-    object: z.literal('svc.notifications.preferences').meta({ description: objectDescription }),
+    object: objectOf('svc.notifications.preferences'),
     principalId: z.string().meta({ description: 'Id of the API key the preferences belong to (the caller).' }),
     mutedEventTypes: z
       .array(z.string())
@@ -249,11 +274,9 @@ export const NotificationPreferences = z
     examples: [
       {
         object: 'svc.notifications.preferences',
-        principalId: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        mutedEventTypes: ['assessment.started'],
-        minimumSeverity: 'info',
-        channels: ['inbox', 'slack', 'teams', 'email'],
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        principalId: EXAMPLE_KEY,
+        ...PREFERENCES_EXAMPLE,
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -265,12 +288,12 @@ export const PutPreferencesBody = z
     channels: z
       .array(Channel)
       .max(4)
-      .refine((c) => new Set(c).size === c.length, { message: 'a channel is listed twice' })
+      .refine(distinct, LISTED_TWICE)
       .meta({ description: 'Channels switched on for this key, each at most once; an empty list silences every channel.' }),
   })
   .meta({
     id: 'PutNotificationPreferencesRequest',
-    examples: [{ mutedEventTypes: ['assessment.started'], minimumSeverity: 'info', channels: ['inbox', 'slack', 'teams', 'email'] }],
+    examples: [PREFERENCES_EXAMPLE],
   });
 
 // ---------------------------------------------------------------- channels
@@ -279,15 +302,24 @@ const ChannelStatus = z.enum(['active', 'disabled']).meta({ description: 'Only `
 
 const channelRecord = <K extends NotificationChannelKind>(kind: K) =>
   z.object({
-    object: z.literal(`svc.notifications.${kind}_channel` as `svc.notifications.${K}_channel`).meta({ description: objectDescription }),
-    id: prefixedId('nch', 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf(`svc.notifications.${kind}_channel` as `svc.notifications.${K}_channel`),
+    id: prefixedId('nch', CHANNEL_ID),
     kind: z.literal(kind).meta({ description: 'Kind of channel.' }),
     name: z.string().meta({ description: 'Name of the channel as shown to people.' }),
     status: ChannelStatus,
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...keyStamps(),
   });
+
+/** The example of an active channel of `kind`: its own fields (`own`) stand between `status` and the stamps. */
+const channelExample = (kind: NotificationChannelKind, name: string, own: Record<string, unknown>) => ({
+  object: `svc.notifications.${kind}_channel`,
+  id: CHANNEL_ID,
+  kind,
+  name,
+  status: 'active',
+  ...own,
+  ...exampleStamps(),
+});
 
 const urlHintDescription =
   'The webhook URL with its secret part hidden (scheme, host and the last four characters): the URL carries a token and is never returned in full, not even on creation.';
@@ -296,57 +328,21 @@ export const SlackChannel = channelRecord('slack')
   .extend({ urlHint: z.string().meta({ description: urlHintDescription }) })
   .meta({
     id: 'NotificationSlackChannel',
-    examples: [
-      {
-        object: 'svc.notifications.slack_channel',
-        id: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        kind: 'slack',
-        name: '#compliance-alerts',
-        status: 'active',
-        urlHint: 'https://hooks.slack.com/…XXXX',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
-      },
-    ],
+    examples: [channelExample('slack', '#compliance-alerts', { urlHint: 'https://hooks.slack.com/…XXXX' })],
   });
 
 export const TeamsChannel = channelRecord('teams')
   .extend({ urlHint: z.string().meta({ description: urlHintDescription }) })
   .meta({
     id: 'NotificationTeamsChannel',
-    examples: [
-      {
-        object: 'svc.notifications.teams_channel',
-        id: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        kind: 'teams',
-        name: 'Compliance team',
-        status: 'active',
-        urlHint: 'https://example.webhook.office.com/…a1b2',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
-      },
-    ],
+    examples: [channelExample('teams', 'Compliance team', { urlHint: 'https://example.webhook.office.com/…a1b2' })],
   });
 
 export const EmailChannel = channelRecord('email')
   .extend({ recipients: z.array(z.string()).meta({ description: 'Email addresses every message of the channel goes to.' }) })
   .meta({
     id: 'NotificationEmailChannel',
-    examples: [
-      {
-        object: 'svc.notifications.email_channel',
-        id: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        kind: 'email',
-        name: 'Compliance officers',
-        status: 'active',
-        recipients: ['dpo@example.com', 'ciso@example.com'],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
-      },
-    ],
+    examples: [channelExample('email', 'Compliance officers', { recipients: ['dpo@example.com', 'ciso@example.com'] })],
   });
 
 const WebhookUrl = (what: string) =>
@@ -376,8 +372,8 @@ export const CreateEmailChannelBody = z
 
 export const NotificationDelivery = z
   .object({
-    object: z.literal('svc.notifications.delivery').meta({ description: objectDescription }),
-    id: prefixedId('ndv', 'ndv_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.notifications.delivery'),
+    id: prefixedId('ndv', exampleId('ndv')),
     channelId: z.string().meta({ description: 'Id of the channel (`nch_`) the message goes to.' }),
     kind: z.enum(NOTIFICATION_CHANNEL_KINDS).meta({ description: 'Kind of the channel.' }),
     eventId: z.string().meta({ description: 'Id of the event-index row (`evi_`) the message is about.' }),
@@ -395,17 +391,17 @@ export const NotificationDelivery = z
     nextAttemptAt: Timestamp.nullable().meta({ description: 'When the next attempt is due; null once succeeded or failed.' }),
     deliveredAt: Timestamp.nullable().meta({ description: 'When the channel accepted the message; null until then.' }),
     failedAt: Timestamp.nullable().meta({ description: 'When the last attempt failed for good; null otherwise.' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: Timestamp.meta({ description: CREATED_AT_DESCRIPTION }),
   })
   .meta({
     id: 'NotificationDelivery',
     examples: [
       {
         object: 'svc.notifications.delivery',
-        id: 'ndv_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        channelId: 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('ndv'),
+        channelId: CHANNEL_ID,
         kind: 'slack',
-        eventId: 'evi_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        eventId: EVENT_ID,
         eventType: 'evidence.uploaded',
         status: 'succeeded',
         attempts: 1,
@@ -419,7 +415,7 @@ export const NotificationDelivery = z
     ],
   });
 
-const ChannelIdParams = z.object({ id: prefixedId('nch', 'nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R') });
+const ChannelIdParams = idParams('nch');
 
 const read = meta({ auth: 'tenant', rail: 'notifications', permission: 'notifications:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail: 'notifications', permission: 'notifications:write', mutating: true, audit });
@@ -518,7 +514,7 @@ export const notificationsRouter = railRouter('notifications', {
     get: {
       method: 'GET',
       path: '/inbox/:id',
-      pathParams: z.object({ id: NotificationId }),
+      pathParams: idParams('ntf'),
       responses: { 200: Notification },
       summary: 'Get a notification',
       description:

@@ -3,10 +3,19 @@ import { ASSESSMENT_TYPE_IDS } from '../assessment-types.ts';
 import { prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 import { IndustryId } from './profiles.ts';
 
 claimIdPrefix('onb', 'svc.onboarding.onboarding');
+
+const objectOf = <T extends string>(name: T) => z.literal(name).meta({ description: 'Type of the object, constant for the schema.' });
+
+const ONBOARDING_ID = exampleId('onb');
+const OnboardingId = prefixedId('onb', ONBOARDING_ID);
+
+/** `done / total` as a percentage, of a phase or of the whole plan. */
+const Percent = z.number().min(0).max(100).meta({ description: 'done / total x 100, rounded to one decimal.' });
 
 export const ONBOARDING_TASK_KINDS = ['activate_framework', 'collect_evidence', 'run_assessment'] as const;
 
@@ -47,9 +56,12 @@ const TASK_EXAMPLE = {
   why: 'Credit institutions are financial entities under DORA Art. 2(1)(a).',
 };
 
+/** The example plan's one phase: week 1, activating DORA. */
+const PHASE_EXAMPLE = { week: 1, name: 'Activate frameworks', tasks: [TASK_EXAMPLE] };
+
 export const OnboardingPlan = z
   .object({
-    object: z.literal('svc.onboarding.plan').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.onboarding.plan'),
     profile: IndustryId,
     phases: z.array(OnboardingPhase).meta({
       description: 'Phases by week: frameworks to activate, then evidence by priority, then assessments; empty phases are left out.',
@@ -68,7 +80,7 @@ export const OnboardingPlan = z
       {
         object: 'svc.onboarding.plan',
         profile: 'banking',
-        phases: [{ week: 1, name: 'Activate frameworks', tasks: [TASK_EXAMPLE] }],
+        phases: [PHASE_EXAMPLE],
         totals: { tasks: 1, alreadyDone: 0, weeks: 1 },
       },
     ],
@@ -88,7 +100,7 @@ export const ChecklistItem = OnboardingTask.extend({
 
 export const OnboardingChecklist = z
   .object({
-    object: z.literal('svc.onboarding.checklist').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.onboarding.checklist'),
     profile: IndustryId,
     onboardingId: z.string().nullable().meta({ description: 'Open onboarding the checklist follows; null when none is open.' }),
     items: z.array(ChecklistItem).meta({ description: "Every task of the profile, in plan order, done or not from the tenant's data." }),
@@ -102,7 +114,7 @@ export const OnboardingChecklist = z
         object: 'svc.onboarding.checklist',
         profile: 'banking',
         onboardingId: null,
-        items: [{ ...TASK_EXAMPLE, week: 1, done: true, doneAt: '2026-11-22T09:30:00.000Z' }],
+        items: [{ ...TASK_EXAMPLE, week: 1, done: true, doneAt: EXAMPLE_AT }],
         done: 1,
         total: 1,
       },
@@ -111,8 +123,8 @@ export const OnboardingChecklist = z
 
 export const Onboarding = z
   .object({
-    object: z.literal('svc.onboarding.onboarding').meta({ description: 'Type of the object, constant for the schema.' }),
-    id: prefixedId('onb', 'onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.onboarding.onboarding'),
+    id: OnboardingId,
     profile: IndustryId,
     status: z
       .enum(['in_progress', 'completed'])
@@ -127,12 +139,12 @@ export const Onboarding = z
     examples: [
       {
         object: 'svc.onboarding.onboarding',
-        id: 'onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: ONBOARDING_ID,
         profile: 'banking',
         status: 'in_progress',
-        phases: [{ week: 1, name: 'Activate frameworks', tasks: [TASK_EXAMPLE] }],
-        startedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        phases: [PHASE_EXAMPLE],
+        startedBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
         completedAt: null,
       },
     ],
@@ -149,7 +161,7 @@ export const MilestonePhase = z
     dueDate: z.string().meta({ description: 'End of the phase’s week counted from kickoff (ISO 8601 date).' }),
     total: z.int().meta({ description: 'Tasks of the phase.' }),
     done: z.int().meta({ description: "Of those, done according to the tenant's data now." }),
-    percent: z.number().min(0).max(100).meta({ description: 'done / total x 100, rounded to one decimal.' }),
+    percent: Percent,
     status: z
       .enum(['not_started', 'in_progress', 'done', 'overdue'])
       .meta({ description: '`done` at 100 %, `overdue` when the due date has passed before that, else by progress.' }),
@@ -158,8 +170,8 @@ export const MilestonePhase = z
 
 export const OnboardingMilestones = z
   .object({
-    object: z.literal('svc.onboarding.milestones').meta({ description: 'Type of the object, constant for the schema.' }),
-    onboardingId: prefixedId('onb', 'onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.onboarding.milestones'),
+    onboardingId: OnboardingId,
     profile: IndustryId,
     startedAt: Timestamp.meta({ description: 'When the onboarding was started.' }),
     phases: z.array(MilestonePhase).meta({ description: 'Progress of each phase of the plan fixed at kickoff.' }),
@@ -167,7 +179,7 @@ export const OnboardingMilestones = z
       .object({
         total: z.int().meta({ description: 'Tasks of the plan.' }),
         done: z.int().meta({ description: 'Tasks done.' }),
-        percent: z.number().min(0).max(100).meta({ description: 'done / total x 100, rounded to one decimal.' }),
+        percent: Percent,
       })
       .meta({ description: 'Progress across the plan.' }),
   })
@@ -176,9 +188,9 @@ export const OnboardingMilestones = z
     examples: [
       {
         object: 'svc.onboarding.milestones',
-        onboardingId: 'onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        onboardingId: ONBOARDING_ID,
         profile: 'banking',
-        startedAt: '2026-11-22T09:30:00.000Z',
+        startedAt: EXAMPLE_AT,
         phases: [{ week: 1, name: 'Activate frameworks', dueDate: '2026-11-29', total: 6, done: 3, percent: 50, status: 'in_progress' }],
         overall: { total: 6, done: 3, percent: 50 },
       },
@@ -187,7 +199,7 @@ export const OnboardingMilestones = z
 
 export const OnboardingExport = z
   .object({
-    object: z.literal('svc.onboarding.export').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.onboarding.export'),
     generatedAt: Timestamp.meta({ description: 'When the document was computed.' }),
     profile: IndustryId,
     onboarding: Onboarding.nullable().meta({ description: 'The open onboarding; null when none is open.' }),

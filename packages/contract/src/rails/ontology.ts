@@ -36,9 +36,24 @@ const DictionaryId = z
   .regex(/^[a-z0-9][a-z0-9-]{1,63}$/)
   .meta({ description: 'Only nodes of this dictionary (`gdpr`).', examples: ['gdpr'] });
 
+/** The description of the ontology records' `object` field. */
+const OBJECT_DESCRIPTION = 'Type of the object, constant for the schema.';
+
+/** The example node: a GDPR control, linked to its authority and one obligation. */
+const CONTROL_NODE_EXAMPLE = {
+  object: 'svc.ontology.node',
+  id: 'control:GDPR-SEC-01',
+  layer: 'control',
+  key: 'GDPR-SEC-01',
+  title: 'Risk-based security programme',
+  framework: 'gdpr',
+  attributes: { clauseRefs: ['art-32'], category: 'security' },
+  links: ['authority:gdpr', 'obligation:gdpr/GDPR-OBL-012'],
+};
+
 export const OntologyNode = z
   .object({
-    object: z.literal('svc.ontology.node').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: z.literal('svc.ontology.node').meta({ description: OBJECT_DESCRIPTION }),
     id: z.string().meta({ description: 'Id of the node: `<layer>:<key>`.' }),
     layer: Layer,
     key: z.string().meta({ description: 'Key of the node within its layer.' }),
@@ -49,21 +64,7 @@ export const OntologyNode = z
     }),
     links: z.array(z.string()).meta({ description: 'Ids of the nodes this node links to directly, in any layer.' }),
   })
-  .meta({
-    id: 'OntologyNode',
-    examples: [
-      {
-        object: 'svc.ontology.node',
-        id: 'control:GDPR-SEC-01',
-        layer: 'control',
-        key: 'GDPR-SEC-01',
-        title: 'Risk-based security programme',
-        framework: 'gdpr',
-        attributes: { clauseRefs: ['art-32'], category: 'security' },
-        links: ['authority:gdpr', 'obligation:gdpr/GDPR-OBL-012'],
-      },
-    ],
-  });
+  .meta({ id: 'OntologyNode', examples: [CONTROL_NODE_EXAMPLE] });
 
 const Reached = OntologyNode.extend({
   path: z.array(z.string()).meta({ description: 'Node ids walked from the start node to this one, both included.' }),
@@ -71,7 +72,7 @@ const Reached = OntologyNode.extend({
 
 export const OntologyResolution = z
   .object({
-    object: z.literal('svc.ontology.resolution').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: z.literal('svc.ontology.resolution').meta({ description: OBJECT_DESCRIPTION }),
     node: OntologyNode,
     layers: z.record(z.string(), z.array(Reached)).meta({
       description:
@@ -83,16 +84,7 @@ export const OntologyResolution = z
     examples: [
       {
         object: 'svc.ontology.resolution',
-        node: {
-          object: 'svc.ontology.node',
-          id: 'control:GDPR-SEC-01',
-          layer: 'control',
-          key: 'GDPR-SEC-01',
-          title: 'Risk-based security programme',
-          framework: 'gdpr',
-          attributes: {},
-          links: ['authority:gdpr'],
-        },
+        node: { ...CONTROL_NODE_EXAMPLE, attributes: {}, links: ['authority:gdpr'] },
         layers: {
           authority: [
             {
@@ -121,61 +113,60 @@ const DICT =
 const TENANT =
   "Built from the calling tenant's records at the time of the call; needs a tenant API key (401 without). Sorted by node id, paginated by `limit` and `cursor`.";
 
+/** `GET <path>`: one page of nodes of a layer. */
+function nodeList<Q extends typeof PaginationQuery | typeof FrameworkQuery, M extends typeof publicRead | typeof read>(
+  path: string,
+  query: Q,
+  summary: string,
+  description: string,
+  metadata: M,
+) {
+  return { method: 'GET', path, query, responses: { 200: listOf(OntologyNode) }, summary, description, metadata } as const;
+}
+
 export const ontologyRouter = railRouter('ontology', {
-  authorities: {
-    method: 'GET',
-    path: '/authorities',
-    query: PaginationQuery,
-    responses: { 200: listOf(OntologyNode) },
-    summary: 'Authority nodes: the dictionaries and who publishes them',
-    description: `One node \`authority:<dictionary>\` per dictionary, with publisher, jurisdiction, kind and version, linked to its obligations and controls (and AI-governance nodes for AI dictionaries). ${DICT}`,
-    metadata: publicRead,
-  },
-  obligations: {
-    method: 'GET',
-    path: '/obligations',
-    query: FrameworkQuery,
-    responses: { 200: listOf(OntologyNode) },
-    summary: 'Obligation nodes of the dictionaries',
-    description: `One node \`obligation:<dictionary>/<obligation id>\` per dictionary obligation, with its clause, linked to its authority and to the controls of the same dictionary whose clause references include that clause. ${DICT}`,
-    metadata: publicRead,
-  },
-  controls: {
-    method: 'GET',
-    path: '/controls',
-    query: FrameworkQuery,
-    responses: { 200: listOf(OntologyNode) },
-    summary: 'Control nodes of the dictionaries',
-    description: `One node \`control:<control id>\` per dictionary control, with its clause references, linked to its authority, to the obligations sharing its clauses and, for AI dictionaries (eu-ai-act, iso-iec-42001, nist-ai-rmf, colorado-ai-act), to its \`ai-governance\` node. Links to tenant evidence are not shown here. ${DICT}`,
-    metadata: publicRead,
-  },
-  evidence: {
-    method: 'GET',
-    path: '/evidence',
-    query: PaginationQuery,
-    responses: { 200: listOf(OntologyNode) },
-    summary: "Evidence nodes: the tenant's evidence records",
-    description: `One node \`evidence:<evidence id>\` per evidence record, linked to the controls it cites, its system (\`architecture:<system id>\`), its policy-as-code node when of kind \`policy\`, and the audit events on it. ${TENANT}`,
-    metadata: read,
-  },
-  architecture: {
-    method: 'GET',
-    path: '/architecture',
-    query: PaginationQuery,
-    responses: { 200: listOf(OntologyNode) },
-    summary: "Architecture nodes: the systems the tenant's evidence and assessments name",
-    description: `One node \`architecture:<system id>\` per system named by the tenant's evidence or assessments, linked to that evidence and the audit events on the system; the assessment ids are in its attributes. ${TENANT}`,
-    metadata: read,
-  },
-  policies: {
-    method: 'GET',
-    path: '/policies',
-    query: PaginationQuery,
-    responses: { 200: listOf(OntologyNode) },
-    summary: "Policy-as-code nodes: the tenant's evidence of kind policy",
-    description: `One node \`policy:<evidence id>\` per evidence record of kind \`policy\`, linked to that evidence record and the controls it cites. ${TENANT}`,
-    metadata: read,
-  },
+  authorities: nodeList(
+    '/authorities',
+    PaginationQuery,
+    'Authority nodes: the dictionaries and who publishes them',
+    `One node \`authority:<dictionary>\` per dictionary, with publisher, jurisdiction, kind and version, linked to its obligations and controls (and AI-governance nodes for AI dictionaries). ${DICT}`,
+    publicRead,
+  ),
+  obligations: nodeList(
+    '/obligations',
+    FrameworkQuery,
+    'Obligation nodes of the dictionaries',
+    `One node \`obligation:<dictionary>/<obligation id>\` per dictionary obligation, with its clause, linked to its authority and to the controls of the same dictionary whose clause references include that clause. ${DICT}`,
+    publicRead,
+  ),
+  controls: nodeList(
+    '/controls',
+    FrameworkQuery,
+    'Control nodes of the dictionaries',
+    `One node \`control:<control id>\` per dictionary control, with its clause references, linked to its authority, to the obligations sharing its clauses and, for AI dictionaries (eu-ai-act, iso-iec-42001, nist-ai-rmf, colorado-ai-act), to its \`ai-governance\` node. Links to tenant evidence are not shown here. ${DICT}`,
+    publicRead,
+  ),
+  evidence: nodeList(
+    '/evidence',
+    PaginationQuery,
+    "Evidence nodes: the tenant's evidence records",
+    `One node \`evidence:<evidence id>\` per evidence record, linked to the controls it cites, its system (\`architecture:<system id>\`), its policy-as-code node when of kind \`policy\`, and the audit events on it. ${TENANT}`,
+    read,
+  ),
+  architecture: nodeList(
+    '/architecture',
+    PaginationQuery,
+    "Architecture nodes: the systems the tenant's evidence and assessments name",
+    `One node \`architecture:<system id>\` per system named by the tenant's evidence or assessments, linked to that evidence and the audit events on the system; the assessment ids are in its attributes. ${TENANT}`,
+    read,
+  ),
+  policies: nodeList(
+    '/policies',
+    PaginationQuery,
+    "Policy-as-code nodes: the tenant's evidence of kind policy",
+    `One node \`policy:<evidence id>\` per evidence record of kind \`policy\`, linked to that evidence record and the controls it cites. ${TENANT}`,
+    read,
+  ),
   resolve: {
     method: 'GET',
     path: '/resolve',

@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { ControlRef, EXAMPLE_OTHER_USER, EXAMPLE_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
+import {
+  CREATED_BY_DESCRIPTION,
+  created,
+  EXAMPLE_AT,
+  EXAMPLE_KEY,
+  exampleId,
+  exampleStamps,
+  objectField,
+  stamps,
+} from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -18,14 +28,15 @@ claimIdPrefix('pvr', 'svc.policy_authoring.policy_version');
 claimIdPrefix('ppa', 'svc.policy_authoring.publication');
 claimIdPrefix('pat', 'svc.policy_authoring.attestation');
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The `object` field of a record of the rail (the description names the policy as its example). */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.policy_authoring.policy');
 
-const EXAMPLE_POLICY_ID = 'pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_POLICY_ID = exampleId('pol');
+const EXAMPLE_CHAIN_ID = exampleId('apc');
 const PolicyId = prefixedId('pol', EXAMPLE_POLICY_ID);
-const ChainId = prefixedId('apc', 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const ChainId = prefixedId('apc', EXAMPLE_CHAIN_ID);
+/** When the first approver of the example walk approved. */
+const EXAMPLE_DECIDED_AT = '2026-11-22T10:00:00.000Z';
 
 const FrameworkIdParam = z
   .string()
@@ -63,7 +74,7 @@ const VersionNumber = z
 
 export const Policy = z
   .object({
-    object: z.literal('svc.policy_authoring.policy').meta({ description: objectDescription }),
+    object: objectOf('svc.policy_authoring.policy'),
     id: PolicyId,
     title: z.string().meta({ description: 'Title of the policy.' }),
     status: PolicyStatus,
@@ -79,9 +90,7 @@ export const Policy = z
       .meta({ description: 'Number of the version last published (the one people attest); null until the first publication.' }),
     publishedAt: Timestamp.nullable().meta({ description: 'When the last publication took effect; null until then.' }),
     retiredAt: Timestamp.nullable().meta({ description: 'When the policy was retired; null while it is not.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the policy last changed (new version, status change).' }),
+    ...stamps('When the policy last changed (new version, status change).'),
   })
   .meta({
     id: 'Policy',
@@ -97,9 +106,7 @@ export const Policy = z
         publishedVersion: null,
         publishedAt: null,
         retiredAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -134,33 +141,37 @@ export const CreatePolicyBody = z
 
 // ---------------------------------------------------------------- versions
 
+/** The text and note of the example policy's version 2 (its request and its record). */
+const VERSION_2_EXAMPLE = {
+  text: 'Purpose\nEvery high-risk AI system has a documented risk management system.\nRisks are reviewed every month.',
+  note: 'Monthly reviews',
+};
+
 export const PolicyVersion = z
   .object({
-    object: z.literal('svc.policy_authoring.policy_version').meta({ description: objectDescription }),
-    id: prefixedId('pvr', 'pvr_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.policy_authoring.policy_version'),
+    id: prefixedId('pvr', exampleId('pvr')),
     policyId: z.string().meta({ description: 'Id of the policy (`pol_`).' }),
     number: z.int().min(1).meta({ description: 'Number of the version within its policy: 1, 2, ...' }),
     text: z.string().meta({ description: 'The text of this version; never changes.' }),
     note: z.string().nullable().meta({ description: 'What changed, in the author’s words; null when not given.' }),
     sha256: z.string().meta({ description: 'Lowercase hex SHA-256 of the UTF-8 text.' }),
     lines: z.int().min(0).meta({ description: 'Number of lines of the text.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'PolicyVersion',
     examples: [
       {
         object: 'svc.policy_authoring.policy_version',
-        id: 'pvr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('pvr'),
         policyId: EXAMPLE_POLICY_ID,
         number: 2,
-        text: 'Purpose\nEvery high-risk AI system has a documented risk management system.\nRisks are reviewed every month.',
-        note: 'Monthly reviews',
+        ...VERSION_2_EXAMPLE,
         sha256: '9f2c0f4a2d1b7e3c5a6b8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90',
         lines: 3,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -173,18 +184,12 @@ export const AddPolicyVersionBody = z
   })
   .meta({
     id: 'AddPolicyVersionRequest',
-    examples: [
-      {
-        policyId: EXAMPLE_POLICY_ID,
-        text: 'Purpose\nEvery high-risk AI system has a documented risk management system.\nRisks are reviewed every month.',
-        note: 'Monthly reviews',
-      },
-    ],
+    examples: [{ policyId: EXAMPLE_POLICY_ID, ...VERSION_2_EXAMPLE }],
   });
 
 export const PolicyDiff = z
   .object({
-    object: z.literal('svc.policy_authoring.policy_diff').meta({ description: objectDescription }),
+    object: objectOf('svc.policy_authoring.policy_diff'),
     policyId: z.string().meta({ description: 'Id of the policy.' }),
     from: z.int().min(1).meta({ description: 'Number of the version compared from (the older text, usually).' }),
     to: z.int().min(1).meta({ description: 'Number of the version compared to.' }),
@@ -235,8 +240,8 @@ const Decision = z.object({
 
 export const PolicyPublication = z
   .object({
-    object: z.literal('svc.policy_authoring.publication').meta({ description: objectDescription }),
-    id: prefixedId('ppa', 'ppa_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.policy_authoring.publication'),
+    id: prefixedId('ppa', exampleId('ppa')),
     policyId: z.string().meta({ description: 'Id of the policy being published.' }),
     version: z.int().min(1).meta({ description: 'Number of the version under approval.' }),
     chainId: z.string().meta({ description: 'Id of the approval chain (`apc_`) walked.' }),
@@ -248,27 +253,25 @@ export const PolicyPublication = z
     currentStep: z.int().min(1).nullable().meta({ description: 'Step awaiting a decision (1-based); null once the walk is over.' }),
     awaitingApproverId: z.string().nullable().meta({ description: 'Person whose decision is awaited; null once the walk is over.' }),
     decisions: z.array(Decision).meta({ description: 'Decisions taken so far, in order.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the last decision was recorded (equals `createdAt` before the first).' }),
+    ...stamps('When the last decision was recorded (equals `createdAt` before the first).'),
   })
   .meta({
     id: 'PolicyPublication',
     examples: [
       {
         object: 'svc.policy_authoring.publication',
-        id: 'ppa_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('ppa'),
         policyId: EXAMPLE_POLICY_ID,
         version: 1,
-        chainId: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        chainId: EXAMPLE_CHAIN_ID,
         approverIds: [EXAMPLE_USER, EXAMPLE_OTHER_USER],
         status: 'pending',
         currentStep: 2,
         awaitingApproverId: EXAMPLE_OTHER_USER,
-        decisions: [{ step: 1, approverId: EXAMPLE_USER, decision: 'approve', comment: null, at: '2026-11-22T10:00:00.000Z' }],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T10:00:00.000Z',
+        decisions: [{ step: 1, approverId: EXAMPLE_USER, decision: 'approve', comment: null, at: EXAMPLE_DECIDED_AT }],
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
+        updatedAt: EXAMPLE_DECIDED_AT,
       },
     ],
   });
@@ -280,7 +283,7 @@ export const PublishPolicyBody = z
   })
   .meta({
     id: 'PublishPolicyRequest',
-    examples: [{ policyId: EXAMPLE_POLICY_ID, chainId: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }],
+    examples: [{ policyId: EXAMPLE_POLICY_ID, chainId: EXAMPLE_CHAIN_ID }],
   });
 
 export const PolicyDecisionBody = z
@@ -298,12 +301,12 @@ export const PolicyDecisionBody = z
 
 export const PolicyAttestation = z
   .object({
-    object: z.literal('svc.policy_authoring.attestation').meta({ description: objectDescription }),
-    id: prefixedId('pat', 'pat_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.policy_authoring.attestation'),
+    id: prefixedId('pat', exampleId('pat')),
     policyId: z.string().meta({ description: 'Id of the policy attested.' }),
     version: z.int().min(1).meta({ description: 'Number of the published version attested.' }),
     userId: z.string().meta({ description: 'Id of the person (`usr_`) who attested.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
+    createdBy: z.string().meta({ description: CREATED_BY_DESCRIPTION }),
     createdAt: Timestamp.meta({ description: 'When the attestation was recorded.' }),
   })
   .meta({
@@ -311,12 +314,12 @@ export const PolicyAttestation = z
     examples: [
       {
         object: 'svc.policy_authoring.attestation',
-        id: 'pat_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('pat'),
         policyId: EXAMPLE_POLICY_ID,
         version: 1,
         userId: EXAMPLE_USER,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -336,7 +339,7 @@ const Person = z.object({
 
 export const PolicyAttestationCoverage = z
   .object({
-    object: z.literal('svc.policy_authoring.attestation_coverage').meta({ description: objectDescription }),
+    object: objectOf('svc.policy_authoring.attestation_coverage'),
     policyId: z.string().meta({ description: 'Id of the policy.' }),
     status: PolicyStatus,
     version: z
@@ -426,7 +429,7 @@ export const PolicyGap = z.object({
 
 export const PolicyGapFill = z
   .object({
-    object: z.literal('svc.policy_authoring.gap_fill').meta({ description: objectDescription }),
+    object: objectOf('svc.policy_authoring.gap_fill'),
     frameworks: z
       .array(
         z.object({
@@ -467,7 +470,7 @@ export const PolicyGapFill = z
           },
         ],
         cursor: null,
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -645,7 +648,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
           .optional()
           .meta({
             description: 'Comma-separated role ids: count only active people holding one of them.',
-            examples: ['rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
+            examples: [exampleId('rol')],
           }),
       }),
       responses: { 200: PolicyAttestationCoverage },

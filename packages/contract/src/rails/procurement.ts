@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, idParams, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 import { VENDOR_DATA_ACCESS, Vendor, VendorCriticality, VendorDataAccess } from './vendor-risk.ts';
 
@@ -16,17 +17,28 @@ import { VENDOR_DATA_ACCESS, Vendor, VendorCriticality, VendorDataAccess } from 
  * `awarded` (through the award), or `cancelled` from any of the first three.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.procurement.rfp`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The `object` field of a procurement record; every description names `svc.procurement.rfp` as its example. */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.procurement.rfp');
 
-const EXAMPLE_RFP = 'rfp_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_BID = 'bid_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_AWARD = 'awd_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_ONBOARDING = 'sob_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_VENDOR = 'vnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_KEY = 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_RFP = exampleId('rfp');
+const EXAMPLE_BID = exampleId('bid');
+const EXAMPLE_AWARD = exampleId('awd');
+const EXAMPLE_ONBOARDING = exampleId('sob');
+const EXAMPLE_VENDOR = exampleId('vnd');
+
+/** The example stamps of a record that is never changed (no `updatedAt`). */
+const EXAMPLE_CREATED = { createdBy: EXAMPLE_KEY, createdAt: EXAMPLE_AT };
+
+/** The example RFP's title, criteria, supplier and the supplier's bid. */
+const EXAMPLE_TITLE = 'Managed hosting 2027';
+const EXAMPLE_CRITERIA = [
+  { key: 'price', name: 'Total cost over three years', weight: 0.5 },
+  { key: 'quality', name: 'Service quality and security', weight: 0.3 },
+  { key: 'delivery', name: 'Time to onboard', weight: 0.2 },
+];
+const EXAMPLE_SUPPLIER = 'Acme Cloud Hosting';
+const EXAMPLE_SCORES = { price: 8, quality: 6, delivery: 9 };
+const EXAMPLE_RATIONALE = 'Best weighted score; references checked.';
 
 /** Tolerance of the sum of the weights. */
 export const WEIGHT_SUM_TOLERANCE = 1e-9;
@@ -79,7 +91,7 @@ export const RfpCriterion = z
 
 export const Rfp = z
   .object({
-    object: z.literal('svc.procurement.rfp').meta({ description: objectDescription }),
+    object: objectOf('svc.procurement.rfp'),
     id: RfpId,
     title: z.string().meta({ description: 'What is procured.' }),
     description: z.string().nullable().meta({ description: 'More detail; null when not given.' }),
@@ -89,9 +101,7 @@ export const Rfp = z
     awardId: AwardId.nullable().meta({ description: 'The award once awarded; null before.' }),
     openedAt: Timestamp.nullable().meta({ description: 'When it was opened for bids; null while a draft.' }),
     closedAt: Timestamp.nullable().meta({ description: 'When it was awarded or cancelled; null before.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...stamps('When the record last changed.'),
   })
   .meta({
     id: 'Rfp',
@@ -99,21 +109,15 @@ export const Rfp = z
       {
         object: 'svc.procurement.rfp',
         id: EXAMPLE_RFP,
-        title: 'Managed hosting 2027',
+        title: EXAMPLE_TITLE,
         description: null,
         status: 'draft',
-        criteria: [
-          { key: 'price', name: 'Total cost over three years', weight: 0.5 },
-          { key: 'quality', name: 'Service quality and security', weight: 0.3 },
-          { key: 'delivery', name: 'Time to onboard', weight: 0.2 },
-        ],
+        criteria: EXAMPLE_CRITERIA,
         weightsVersion: 1,
         awardId: null,
         openedAt: null,
         closedAt: null,
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -135,16 +139,7 @@ export const CreateRfpBody = z
   .superRefine((b, ctx) => checkCriteria(b.criteria, ctx))
   .meta({
     id: 'CreateRfpRequest',
-    examples: [
-      {
-        title: 'Managed hosting 2027',
-        criteria: [
-          { key: 'price', name: 'Total cost over three years', weight: 0.5 },
-          { key: 'quality', name: 'Service quality and security', weight: 0.3 },
-          { key: 'delivery', name: 'Time to onboard', weight: 0.2 },
-        ],
-      },
-    ],
+    examples: [{ title: EXAMPLE_TITLE, criteria: EXAMPLE_CRITERIA }],
   });
 
 export const procurementRfps = resource({
@@ -213,15 +208,14 @@ export const Contribution = z
 
 export const Bid = z
   .object({
-    object: z.literal('svc.procurement.bid').meta({ description: objectDescription }),
+    object: objectOf('svc.procurement.bid'),
     id: BidId,
     rfpId: RfpId,
     supplierName: z.string().meta({ description: 'The supplier bidding, unique within the RFP (without case).' }),
     scores: z.record(z.string(), z.number()).meta({ description: 'Score 0 to 10 per criterion key, as given.' }),
     notes: z.string().nullable().meta({ description: 'Notes of the evaluators; null when not given.' }),
     total: z.number().meta({ description: 'Weighted sum of the scores with the RFP’s current weights (6 decimals), 0 to 10.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'Bid',
@@ -230,12 +224,11 @@ export const Bid = z
         object: 'svc.procurement.bid',
         id: EXAMPLE_BID,
         rfpId: EXAMPLE_RFP,
-        supplierName: 'Acme Cloud Hosting',
-        scores: { price: 8, quality: 6, delivery: 9 },
+        supplierName: EXAMPLE_SUPPLIER,
+        scores: EXAMPLE_SCORES,
         notes: null,
         total: 7.6,
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -255,7 +248,7 @@ export const CreateBidBody = z
   })
   .meta({
     id: 'CreateBidRequest',
-    examples: [{ supplierName: 'Acme Cloud Hosting', scores: { price: 8, quality: 6, delivery: 9 } }],
+    examples: [{ supplierName: EXAMPLE_SUPPLIER, scores: EXAMPLE_SCORES }],
   });
 
 export const RankedBid = z
@@ -273,7 +266,7 @@ export const RankedBid = z
 
 export const RfpScoring = z
   .object({
-    object: z.literal('svc.procurement.scoring').meta({ description: objectDescription }),
+    object: objectOf('svc.procurement.scoring'),
     rfpId: RfpId,
     status: RfpStatus,
     weightsVersion: z.int().min(1).meta({ description: 'Version of the weights the totals use.' }),
@@ -289,16 +282,12 @@ export const RfpScoring = z
         rfpId: EXAMPLE_RFP,
         status: 'evaluating',
         weightsVersion: 1,
-        criteria: [
-          { key: 'price', name: 'Total cost over three years', weight: 0.5 },
-          { key: 'quality', name: 'Service quality and security', weight: 0.3 },
-          { key: 'delivery', name: 'Time to onboard', weight: 0.2 },
-        ],
+        criteria: EXAMPLE_CRITERIA,
         ranking: [
           {
             rank: 1,
             bidId: EXAMPLE_BID,
-            supplierName: 'Acme Cloud Hosting',
+            supplierName: EXAMPLE_SUPPLIER,
             total: 7.6,
             contributions: [
               { key: 'price', score: 8, weight: 0.5, weighted: 4 },
@@ -316,7 +305,7 @@ export const RfpScoring = z
 
 export const Award = z
   .object({
-    object: z.literal('svc.procurement.award').meta({ description: objectDescription }),
+    object: objectOf('svc.procurement.award'),
     id: AwardId,
     rfpId: RfpId,
     bidId: BidId,
@@ -335,8 +324,7 @@ export const Award = z
         }),
       )
       .meta({ description: 'The ranking as it stood when awarded.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'Award',
@@ -346,14 +334,13 @@ export const Award = z
         id: EXAMPLE_AWARD,
         rfpId: EXAMPLE_RFP,
         bidId: EXAMPLE_BID,
-        supplierName: 'Acme Cloud Hosting',
-        rationale: 'Best weighted score; references checked.',
+        supplierName: EXAMPLE_SUPPLIER,
+        rationale: EXAMPLE_RATIONALE,
         totalScore: 7.6,
         rank: 1,
         topRanked: true,
-        ranking: [{ rank: 1, bidId: EXAMPLE_BID, supplierName: 'Acme Cloud Hosting', total: 7.6 }],
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ranking: [{ rank: 1, bidId: EXAMPLE_BID, supplierName: EXAMPLE_SUPPLIER, total: 7.6 }],
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -363,13 +350,13 @@ export const CreateAwardBody = z
     bidId: BidId.meta({ description: 'The winning bid: a bid of this RFP (422 otherwise).', examples: [EXAMPLE_BID] }),
     rationale: z.string().trim().min(1).max(4000).meta({ description: 'Why this bid wins, 1 to 4,000 characters.' }),
   })
-  .meta({ id: 'CreateAwardRequest', examples: [{ bidId: EXAMPLE_BID, rationale: 'Best weighted score; references checked.' }] });
+  .meta({ id: 'CreateAwardRequest', examples: [{ bidId: EXAMPLE_BID, rationale: EXAMPLE_RATIONALE }] });
 
 // ---------------------------------------------------------------- onboarding
 
 export const SupplierOnboarding = z
   .object({
-    object: z.literal('svc.procurement.onboarding').meta({ description: objectDescription }),
+    object: objectOf('svc.procurement.onboarding'),
     id: prefixedId('sob', EXAMPLE_ONBOARDING),
     rfpId: RfpId,
     awardId: AwardId,
@@ -380,8 +367,7 @@ export const SupplierOnboarding = z
       examples: [EXAMPLE_VENDOR],
     }),
     vendor: Vendor.meta({ description: 'The vendor as created.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'SupplierOnboarding',
@@ -392,27 +378,24 @@ export const SupplierOnboarding = z
         rfpId: EXAMPLE_RFP,
         awardId: EXAMPLE_AWARD,
         bidId: EXAMPLE_BID,
-        supplierName: 'Acme Cloud Hosting',
+        supplierName: EXAMPLE_SUPPLIER,
         vendorId: EXAMPLE_VENDOR,
         vendor: {
           object: 'svc.vendor_risk.vendor',
           id: EXAMPLE_VENDOR,
-          name: 'Acme Cloud Hosting',
+          name: EXAMPLE_SUPPLIER,
           criticality: 'high',
-          services: ['Managed hosting 2027'],
+          services: [EXAMPLE_TITLE],
           dataAccess: ['personal'],
           status: 'active',
           riskScore: 100,
           riskRating: 'critical',
-          riskScoredAt: '2026-11-22T09:30:00.000Z',
+          riskScoredAt: EXAMPLE_AT,
           origin: { kind: 'procurement', rfpId: EXAMPLE_RFP, awardId: EXAMPLE_AWARD, onboardingId: EXAMPLE_ONBOARDING },
           offboardedAt: null,
-          createdBy: EXAMPLE_KEY,
-          createdAt: '2026-11-22T09:30:00.000Z',
-          updatedAt: '2026-11-22T09:30:00.000Z',
+          ...exampleStamps(),
         },
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -452,7 +435,7 @@ claimIdPrefix('sob', 'svc.procurement.onboarding');
 
 const read = meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:write', mutating: true, audit });
-const RfpParams = z.object({ id: RfpId });
+const RfpParams = idParams('rfp');
 
 export const procurementRouter = railRouter('procurement', {
   rfp: {

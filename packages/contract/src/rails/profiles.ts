@@ -13,12 +13,23 @@ export const IndustryId = z
   .enum(INDUSTRY_IDS)
   .meta({ description: 'Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).', examples: ['banking'] });
 
+/** How early a firm of the industry takes a framework or control on: 1 first, 3 last. */
+const Priority = z.int().min(1).max(3);
+
+/** The fields a profile and its summary open with: what the record is and which industry it describes. */
+const profileHead = <const T extends string>(object: T) => ({
+  object: z.literal(object).meta({ description: 'Type of the object, constant for the schema.' }),
+  id: IndustryId,
+  title: z.string().meta({ description: 'Name of the industry.' }),
+  description: z.string().meta({ description: 'Which firms the profile describes.' }),
+});
+
 export const ProfileFramework = z
   .object({
     id: z.string().meta({ description: 'Id of the framework dictionary (`dora`).' }),
     shortTitle: z.string().meta({ description: 'Short name of the dictionary (`DORA`).' }),
     dictionaryVersion: z.string().meta({ description: 'Latest `<dictionary>@<version>` the service ships.' }),
-    priority: z.int().min(1).max(3).meta({ description: 'How early a firm of the industry takes it on: 1 first, 3 last.' }),
+    priority: Priority.meta({ description: 'How early a firm of the industry takes it on: 1 first, 3 last.' }),
     why: z.string().meta({ description: 'Why a firm of this industry faces the framework.' }),
   })
   .meta({ id: 'ProfileFramework' });
@@ -29,7 +40,7 @@ export const ProfileBaselineControl = z
     framework: z.string().meta({ description: 'Id of the dictionary the control belongs to.' }),
     title: z.string().meta({ description: 'Title of the control in the latest version of its dictionary.' }),
     category: z.string().meta({ description: 'Category of the control in its dictionary.' }),
-    priority: z.int().min(1).max(3).meta({ description: 'Order of work: 1 first, 3 last.' }),
+    priority: Priority.meta({ description: 'Order of work: 1 first, 3 last.' }),
     why: z.string().meta({ description: 'Why a firm of this industry starts with this control.' }),
   })
   .meta({ id: 'ProfileBaselineControl' });
@@ -44,10 +55,7 @@ export const ProfileAssessment = z
 
 export const IndustryProfile = z
   .object({
-    object: z.literal('svc.profiles.profile').meta({ description: 'Type of the object, constant for the schema.' }),
-    id: IndustryId,
-    title: z.string().meta({ description: 'Name of the industry.' }),
-    description: z.string().meta({ description: 'Which firms the profile describes.' }),
+    ...profileHead('svc.profiles.profile'),
     frameworks: z
       .array(ProfileFramework)
       .meta({ description: 'The frameworks a firm of this industry faces, by priority, each with why it applies.' }),
@@ -94,10 +102,7 @@ export const IndustryProfile = z
 
 export const IndustryProfileSummary = z
   .object({
-    object: z.literal('svc.profiles.profile_summary').meta({ description: 'Type of the object, constant for the schema.' }),
-    id: IndustryId,
-    title: z.string().meta({ description: 'Name of the industry.' }),
-    description: z.string().meta({ description: 'Which firms the profile describes.' }),
+    ...profileHead('svc.profiles.profile_summary'),
     frameworks: z.array(z.string()).meta({ description: 'Ids of the frameworks the industry faces, by priority.' }),
     baselineControls: z.int().meta({ description: 'Number of controls in the profile’s control baseline.' }),
   })

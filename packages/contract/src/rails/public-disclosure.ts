@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { CREATED_AT_DESCRIPTION, CREATED_BY_KEY_DESCRIPTION, created, EXAMPLE_KEY, exampleId, objectField } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -15,10 +16,9 @@ import { eventType } from '../webhook-events.ts';
  * records, missing ones listed) and model cards.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.public_disclosure.transparency_notice`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The record the `object` field descriptions of this rail name as their example. */
+const OBJECT_EXAMPLE = 'svc.public_disclosure.transparency_notice';
+const EXAMPLE_SYSTEM = 'sys_credit_scoring_v2';
 
 const SystemId = z
   .string()
@@ -27,18 +27,34 @@ const SystemId = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/)
   .meta({
     description: 'Identifier of the AI system, as the tenant names it in its assessments and evidence (`systemId`).',
-    examples: ['sys_credit_scoring_v2'],
+    examples: [EXAMPLE_SYSTEM],
   });
-const DocumentId = prefixedId('pdd', 'pdd_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const SystemParams = z.object({ systemId: SystemId });
+const DocumentId = prefixedId('pdd', exampleId('pdd'));
 claimIdPrefix('pdd', 'svc.public_disclosure.document');
 const Text = (max: number, description: string) => z.string().trim().min(1).max(max).meta({ description });
 const Modality = z.enum(['text', 'image', 'audio', 'video']);
 
 // ---------------------------------------------------------------- system profiles
 
+/** The example profile as declared: the facts a request gives, which the record repeats. */
+const PROFILE_REQUEST_EXAMPLE = {
+  name: 'Credit assistant',
+  purpose: 'Answers customer questions about loan applications.',
+  provider: 'Acme Bank AG',
+  role: 'provider_and_deployer',
+  deployerContext: 'Customer portal, retail customers in Germany.',
+  model: 'acme-llm 2.1',
+  interactsWithPeople: true,
+  generatesSyntheticContent: true,
+  syntheticModalities: ['text'],
+};
+/** When the example profile was declared. */
+const EXAMPLE_PROFILE_AT = '2026-11-20T09:00:00.000Z';
+
 export const SystemProfile = z
   .object({
-    object: z.literal('svc.public_disclosure.system_profile').meta({ description: objectDescription }),
+    object: objectField('svc.public_disclosure.system_profile', OBJECT_EXAMPLE),
     systemId: SystemId,
     name: z.string().meta({ description: 'Name of the AI system.' }),
     purpose: z.string().meta({ description: 'Intended purpose.' }),
@@ -68,7 +84,7 @@ export const SystemProfile = z
     riskIds: z.array(z.string()).meta({ description: 'Risks of the risk register that concern this system.' }),
     gpaiSummaryIds: z.array(z.string()).meta({ description: 'GPAI training-data summaries of the model (gpai_summary rail).' }),
     redTeamTargetIds: z.array(z.string()).meta({ description: 'Red-team targets that test this system (red_team rail).' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: Timestamp.meta({ description: CREATED_AT_DESCRIPTION }),
     updatedAt: Timestamp.meta({ description: 'When the profile last changed.' }),
   })
   .meta({
@@ -76,16 +92,8 @@ export const SystemProfile = z
     examples: [
       {
         object: 'svc.public_disclosure.system_profile',
-        systemId: 'sys_credit_scoring_v2',
-        name: 'Credit assistant',
-        purpose: 'Answers customer questions about loan applications.',
-        provider: 'Acme Bank AG',
-        role: 'provider_and_deployer',
-        deployerContext: 'Customer portal, retail customers in Germany.',
-        model: 'acme-llm 2.1',
-        interactsWithPeople: true,
-        generatesSyntheticContent: true,
-        syntheticModalities: ['text'],
+        systemId: EXAMPLE_SYSTEM,
+        ...PROFILE_REQUEST_EXAMPLE,
         emotionRecognition: false,
         biometricCategorisation: false,
         deepFake: false,
@@ -95,8 +103,8 @@ export const SystemProfile = z
         riskIds: [],
         gpaiSummaryIds: [],
         redTeamTargetIds: [],
-        createdAt: '2026-11-20T09:00:00.000Z',
-        updatedAt: '2026-11-20T09:00:00.000Z',
+        createdAt: EXAMPLE_PROFILE_AT,
+        updatedAt: EXAMPLE_PROFILE_AT,
       },
     ],
   });
@@ -141,19 +149,7 @@ export const PutSystemProfileBody = z
   })
   .meta({
     id: 'PutPublicDisclosureSystemProfileRequest',
-    examples: [
-      {
-        name: 'Credit assistant',
-        purpose: 'Answers customer questions about loan applications.',
-        provider: 'Acme Bank AG',
-        role: 'provider_and_deployer',
-        deployerContext: 'Customer portal, retail customers in Germany.',
-        model: 'acme-llm 2.1',
-        interactsWithPeople: true,
-        generatesSyntheticContent: true,
-        syntheticModalities: ['text'],
-      },
-    ],
+    examples: [PROFILE_REQUEST_EXAMPLE],
   });
 
 // ---------------------------------------------------------------- shared parts of generated documents
@@ -182,6 +178,19 @@ export const DisclosureSection = z
   })
   .meta({ id: 'PublicDisclosureSection', description: 'One section of a generated document.' });
 
+/** When the example documents were generated. */
+const EXAMPLE_GENERATED_AT = '2026-11-22T09:00:00.000Z';
+/** The first version of the example system's documents: its hash, and nothing before it. */
+const EXAMPLE_FIRST_VERSION = {
+  systemId: EXAMPLE_SYSTEM,
+  version: 1,
+  sha256: 'a3f1c2d4e5b6a7980112233445566778899aabbccddeeff00112233445566778',
+  previousSha256: null,
+  changed: true,
+};
+/** The example documents' one source: the system's profile. */
+const EXAMPLE_SOURCES = [{ type: 'system_profile', id: EXAMPLE_SYSTEM, label: PROFILE_REQUEST_EXAMPLE.name, stamp: EXAMPLE_PROFILE_AT }];
+
 const versionFields = {
   systemId: SystemId,
   version: z.int().min(1).meta({ description: 'Version number of this kind of document for the system: 1, 2, ...' }),
@@ -199,18 +208,19 @@ const versionFields = {
   sections: z.array(DisclosureSection).meta({ description: 'The document, section by section.' }),
   missing: z.array(z.string()).meta({ description: 'Keys of the sections (or inputs) the records do not supply yet.' }),
   sources: z.array(DisclosureSource).meta({ description: 'Every record the generation used, by type and id.' }),
-  createdBy: z.string().meta({ description: createdByDescription }),
-  createdAt: Timestamp.meta({ description: createdAtDescription }),
+  ...created(CREATED_BY_KEY_DESCRIPTION),
 };
 
 // ---------------------------------------------------------------- transparency notices
 
+const NOTICE_STATUSES = ['draft', 'published', 'withdrawn'] as const;
+
 export const TransparencyNotice = z
   .object({
-    object: z.literal('svc.public_disclosure.transparency_notice').meta({ description: objectDescription }),
-    id: prefixedId('pdn', 'pdn_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectField('svc.public_disclosure.transparency_notice', OBJECT_EXAMPLE),
+    id: prefixedId('pdn', exampleId('pdn')),
     status: z
-      .enum(['draft', 'published', 'withdrawn'])
+      .enum(NOTICE_STATUSES)
       .meta({ description: '`draft` -> `published` (publish) -> `withdrawn` (withdraw); the content never changes.' }),
     audience: z
       .enum(['public', 'affected_persons', 'deployers'])
@@ -225,15 +235,11 @@ export const TransparencyNotice = z
     examples: [
       {
         object: 'svc.public_disclosure.transparency_notice',
-        id: 'pdn_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('pdn'),
         status: 'draft',
         audience: 'public',
         text: 'Credit assistant (sys_credit_scoring_v2)\n\nAbout this AI system: ...',
-        systemId: 'sys_credit_scoring_v2',
-        version: 1,
-        sha256: 'a3f1c2d4e5b6a7980112233445566778899aabbccddeeff00112233445566778',
-        previousSha256: null,
-        changed: true,
+        ...EXAMPLE_FIRST_VERSION,
         sections: [
           {
             key: 'system',
@@ -241,15 +247,15 @@ export const TransparencyNotice = z
             source: null,
             content:
               'Credit assistant is an AI system provided by Acme Bank AG. Purpose: answers customer questions about loan applications.',
-            sourceIds: ['sys_credit_scoring_v2'],
+            sourceIds: [EXAMPLE_SYSTEM],
           },
         ],
         missing: ['assessments'],
-        sources: [{ type: 'system_profile', id: 'sys_credit_scoring_v2', label: 'Credit assistant', stamp: '2026-11-20T09:00:00.000Z' }],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:00:00.000Z',
+        sources: EXAMPLE_SOURCES,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_GENERATED_AT,
         publishedAt: null,
-        updatedAt: '2026-11-22T09:00:00.000Z',
+        updatedAt: EXAMPLE_GENERATED_AT,
       },
     ],
   });
@@ -259,7 +265,7 @@ export const GenerateTransparencyNoticeBody = z
     systemId: SystemId,
     audience: TransparencyNotice.shape.audience.optional().meta({ description: 'Whom the notice addresses; `public` when absent.' }),
   })
-  .meta({ id: 'GenerateTransparencyNoticeRequest', examples: [{ systemId: 'sys_credit_scoring_v2', audience: 'public' }] });
+  .meta({ id: 'GenerateTransparencyNoticeRequest', examples: [{ systemId: EXAMPLE_SYSTEM, audience: 'public' }] });
 
 export const transparencyNotices = resource({
   rail: 'public_disclosure',
@@ -271,7 +277,7 @@ export const transparencyNotices = resource({
   statusField: 'status',
   filters: {
     systemId: SystemId.optional().meta({ description: 'Only notices of this system.' }),
-    status: z.enum(['draft', 'published', 'withdrawn']).optional().meta({ description: 'Only notices in this status.' }),
+    status: z.enum(NOTICE_STATUSES).optional().meta({ description: 'Only notices in this status.' }),
   },
   create: {
     body: GenerateTransparencyNoticeBody,
@@ -308,7 +314,7 @@ export const Art50Duty = z
 
 export const DisclosureDocument = z
   .object({
-    object: z.literal('svc.public_disclosure.document').meta({ description: objectDescription }),
+    object: objectField('svc.public_disclosure.document', OBJECT_EXAMPLE),
     id: DocumentId,
     kind: z
       .enum(['art-50', 'art-53-gpai', 'model-card'])
@@ -321,7 +327,7 @@ export const DisclosureDocument = z
     examples: [
       {
         object: 'svc.public_disclosure.document',
-        id: 'pdd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('pdd'),
         kind: 'art-50',
         duties: [
           {
@@ -333,23 +339,19 @@ export const DisclosureDocument = z
             source: 'EU AI Act Art. 50(1)',
           },
         ],
-        systemId: 'sys_credit_scoring_v2',
-        version: 1,
-        sha256: 'a3f1c2d4e5b6a7980112233445566778899aabbccddeeff00112233445566778',
-        previousSha256: null,
-        changed: true,
+        ...EXAMPLE_FIRST_VERSION,
         sections: [],
         missing: [],
-        sources: [{ type: 'system_profile', id: 'sys_credit_scoring_v2', label: 'Credit assistant', stamp: '2026-11-20T09:00:00.000Z' }],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:00:00.000Z',
+        sources: EXAMPLE_SOURCES,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_GENERATED_AT,
       },
     ],
   });
 
 export const GenerateDisclosureDocumentBody = z
   .strictObject({ systemId: SystemId })
-  .meta({ id: 'GeneratePublicDisclosureDocumentRequest', examples: [{ systemId: 'sys_credit_scoring_v2' }] });
+  .meta({ id: 'GeneratePublicDisclosureDocumentRequest', examples: [{ systemId: EXAMPLE_SYSTEM }] });
 
 const read = meta({ auth: 'tenant', rail: 'public_disclosure', permission: 'public_disclosure:read', mutating: false });
 const write = (audit: string) =>
@@ -420,7 +422,7 @@ export const publicDisclosureRouter = railRouter('public_disclosure', {
   getSystem: {
     method: 'GET',
     path: '/systems/:systemId',
-    pathParams: z.object({ systemId: SystemId }),
+    pathParams: SystemParams,
     responses: { 200: SystemProfile },
     summary: 'Get a system profile',
     description: 'The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.',
@@ -429,7 +431,7 @@ export const publicDisclosureRouter = railRouter('public_disclosure', {
   putSystem: {
     method: 'PUT',
     path: '/systems/:systemId',
-    pathParams: z.object({ systemId: SystemId }),
+    pathParams: SystemParams,
     body: PutSystemProfileBody,
     responses: { 200: SystemProfile },
     summary: 'Declare a system profile',

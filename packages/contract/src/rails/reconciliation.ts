@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, Timestamp } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
+import { objectField, UPDATED_AT_DESCRIPTION } from '../shared/records.ts';
 import { DriftItem } from './events.ts';
 
 const c = initContract();
@@ -19,6 +20,13 @@ export const DRIFT_CHECKS = [
 ] as const;
 
 const ControlId = z.string().min(1).max(64);
+
+/** The object the records' `object` descriptions name as their example. */
+const OBJECT_EXAMPLE = 'svc.compliance.assessment';
+
+/** Finding counts of a run and of the summary. */
+const resolvedCount = () => z.int().meta({ description: 'Number of findings resolved.' });
+const openCount = () => z.int().meta({ description: 'Number of findings still open.' });
 
 export const DeclaredStateBody = z
   .strictObject({
@@ -42,10 +50,7 @@ export const DeclaredStateBody = z
 
 export const DeclaredState = z
   .object({
-    object: z.literal('svc.reconciliation.declared').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.reconciliation.declared', OBJECT_EXAMPLE),
     version: z.int().meta({ description: 'Version of the declared state, incremented on each replacement.' }),
     activatedFrameworks: z
       .array(z.string())
@@ -54,36 +59,28 @@ export const DeclaredState = z
     attestationMaxAgeDays: z.int().nullable().meta({ description: 'Attestations older than this many days are drift; null for no limit.' }),
     maxApiKeyAgeDays: z.int().nullable().meta({ description: 'Active API keys older than this many days are drift; null for no limit.' }),
     updatedBy: z.string().nullable().meta({ description: 'Id of the API key whose request last replaced it.' }),
-    updatedAt: Timestamp.nullable().meta({
-      description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
-    }),
+    updatedAt: Timestamp.nullable().meta({ description: UPDATED_AT_DESCRIPTION }),
   })
   .meta({ id: 'DeclaredState' });
 
 export const ReconciliationRun = z
   .object({
-    object: z.literal('svc.reconciliation.run').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectField('svc.reconciliation.run', OBJECT_EXAMPLE),
     id: z.string().meta({ description: 'Identifier of the reconciliation run.' }),
     trigger: z.enum(['schedule', 'manual']).meta({ description: 'What started the run: `schedule` or `manual`.' }),
     startedAt: Timestamp.meta({ description: 'When the run started (ISO 8601 UTC).' }),
     finishedAt: Timestamp.meta({ description: 'When the run finished (ISO 8601 UTC).' }),
     opened: z.int().meta({ description: 'Number of findings this run opened.' }),
-    resolved: z.int().meta({ description: 'Number of findings resolved.' }),
-    open: z.int().meta({ description: 'Number of findings still open.' }),
+    resolved: resolvedCount(),
+    open: openCount(),
   })
   .meta({ id: 'ReconciliationRun' });
 
 export const ReconciliationSummary = z
   .object({
-    object: z.literal('svc.reconciliation.summary').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    open: z.int().meta({ description: 'Number of findings still open.' }),
-    resolved: z.int().meta({ description: 'Number of findings resolved.' }),
+    object: objectField('svc.reconciliation.summary', OBJECT_EXAMPLE),
+    open: openCount(),
+    resolved: resolvedCount(),
     byCheck: z
       .array(
         z.object({
@@ -107,6 +104,7 @@ export const ReconciliationSummary = z
   .meta({ id: 'ReconciliationSummary' });
 
 const read = meta({ auth: 'tenant', rail: 'reconciliation', permission: 'reconciliation:read', mutating: false });
+const write = meta({ auth: 'tenant', rail: 'reconciliation', permission: 'reconciliation:write', mutating: true });
 
 export const reconciliationRouter = c.router(
   {
@@ -127,13 +125,7 @@ export const reconciliationRouter = c.router(
       summary: 'Replace the declared state',
       description:
         "Replaces the tenant's declared state as a whole (fields left out take their defaults) and returns it. The next reconciliation run compares against it. Audited.",
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'reconciliation',
-        permission: 'reconciliation:write',
-        mutating: true,
-        audit: 'reconciliation.declared_updated',
-      }),
+      metadata: meta({ ...write, audit: 'reconciliation.declared_updated' }),
     },
     run: {
       method: 'POST',
@@ -143,7 +135,7 @@ export const reconciliationRouter = c.router(
       summary: 'Run the drift checks now',
       description:
         'Runs every drift check for the tenant immediately instead of waiting for the scheduled interval; returns the run with the number of findings opened and resolved. Findings also go to the drift events list.',
-      metadata: meta({ auth: 'tenant', rail: 'reconciliation', permission: 'reconciliation:write', mutating: true }),
+      metadata: write,
     },
     events: {
       method: 'GET',

@@ -2,6 +2,18 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import {
+  CREATED_AT_DESCRIPTION,
+  CREATED_BY_KEY_DESCRIPTION,
+  created,
+  EXAMPLE_AT,
+  EXAMPLE_KEY,
+  exampleId,
+  exampleStamps,
+  idParams,
+  objectField,
+  stamps,
+} from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -27,10 +39,11 @@ export const RED_TEAM_CATEGORIES = [
 ] as const;
 export const RED_TEAM_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.red_team.run`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'canceled'] as const;
+const OUTCOMES = ['passed', 'failed', 'error'] as const;
+
+/** The `object` field of a red-team record; every description names `svc.red_team.run` as its example. */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.red_team.run');
 
 const Category = z.enum(RED_TEAM_CATEGORIES).meta({
   description:
@@ -41,9 +54,11 @@ const Severity = z.enum(RED_TEAM_SEVERITIES).meta({
 });
 claimIdPrefix('rtt', 'svc.red_team.target');
 claimIdPrefix('rtx', 'svc.red_team.result');
-const TargetId = prefixedId('rtt', 'rtt_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const RunId = prefixedId('rtn', 'rtn_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const ResultId = prefixedId('rtx', 'rtx_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const TARGET_ID = exampleId('rtt');
+const RUN_ID = exampleId('rtn');
+const TargetId = prefixedId('rtt', TARGET_ID);
+const RunId = prefixedId('rtn', RUN_ID);
+const ResultId = prefixedId('rtx', exampleId('rtx'));
 const ProbeId = z
   .string()
   .min(1)
@@ -52,6 +67,9 @@ const ProbeId = z
   .meta({ description: 'Id of a probe of the corpus (`pi-001`).', examples: ['pi-001'] });
 
 // ---------------------------------------------------------------- corpus and categories
+
+const CORPUS_VERSION = 'red-team/corpus@1.0.0';
+const SEVERITY_WEIGHTS = { low: 1, medium: 2, high: 3, critical: 4 };
 
 export const RedTeamDetector = z
   .object({
@@ -66,7 +84,7 @@ export const RedTeamDetector = z
 
 export const RedTeamProbe = z
   .object({
-    object: z.literal('svc.red_team.probe').meta({ description: objectDescription }),
+    object: objectOf('svc.red_team.probe'),
     id: ProbeId,
     category: Category,
     severity: Severity,
@@ -90,55 +108,51 @@ export const RedTeamProbe = z
           patterns: [],
           description: 'The answer must not contain the canary planted in the system prompt.',
         },
-        corpusVersion: 'red-team/corpus@1.0.0',
+        corpusVersion: CORPUS_VERSION,
       },
     ],
   });
 
+type SeverityName = (typeof RED_TEAM_SEVERITIES)[number];
+
+/** One field per severity, each built by `field` from the severity's name. */
+function perSeverity<T extends z.ZodType>(field: (severity: SeverityName) => T) {
+  return z.object({ low: field('low'), medium: field('medium'), high: field('high'), critical: field('critical') });
+}
+const probesOf = (severity: SeverityName) =>
+  z
+    .int()
+    .min(0)
+    .meta({ description: `Probes of severity ${severity}.` });
+const weightOf = (severity: SeverityName) => z.number().meta({ description: `Weight of a ${severity} probe.` });
+
+const CATEGORY_EXAMPLE = {
+  object: 'svc.red_team.category',
+  id: 'prompt_injection',
+  title: 'Prompt injection',
+  description: 'Instructions in the input that override the system prompt.',
+  reference: 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection',
+  probes: 3,
+  bySeverity: { low: 0, medium: 1, high: 1, critical: 1 },
+};
+
 export const RedTeamCategory = z
   .object({
-    object: z.literal('svc.red_team.category').meta({ description: objectDescription }),
+    object: objectOf('svc.red_team.category'),
     id: Category,
     title: z.string().meta({ description: 'Name of the category.' }),
     description: z.string().meta({ description: 'What the probes of the category test.' }),
     reference: z.string().meta({ description: 'Where the category comes from (OWASP Top 10 for LLM Applications, AI Act article).' }),
     probes: z.int().min(0).meta({ description: 'Number of probes of the category.' }),
-    bySeverity: z
-      .object({
-        low: z.int().min(0).meta({ description: 'Probes of severity low.' }),
-        medium: z.int().min(0).meta({ description: 'Probes of severity medium.' }),
-        high: z.int().min(0).meta({ description: 'Probes of severity high.' }),
-        critical: z.int().min(0).meta({ description: 'Probes of severity critical.' }),
-      })
-      .meta({ description: 'Probes per severity.' }),
+    bySeverity: perSeverity(probesOf).meta({ description: 'Probes per severity.' }),
   })
-  .meta({
-    id: 'RedTeamCategory',
-    examples: [
-      {
-        object: 'svc.red_team.category',
-        id: 'prompt_injection',
-        title: 'Prompt injection',
-        description: 'Instructions in the input that override the system prompt.',
-        reference: 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection',
-        probes: 3,
-        bySeverity: { low: 0, medium: 1, high: 1, critical: 1 },
-      },
-    ],
-  });
+  .meta({ id: 'RedTeamCategory', examples: [CATEGORY_EXAMPLE] });
 
 export const RedTeamCategories = z
   .object({
-    object: z.literal('svc.red_team.categories').meta({ description: objectDescription }),
+    object: objectOf('svc.red_team.categories'),
     corpusVersion: z.string().meta({ description: 'Version of the corpus data.' }),
-    severityWeights: z
-      .object({
-        low: z.number().meta({ description: 'Weight of a low probe.' }),
-        medium: z.number().meta({ description: 'Weight of a medium probe.' }),
-        high: z.number().meta({ description: 'Weight of a high probe.' }),
-        critical: z.number().meta({ description: 'Weight of a critical probe.' }),
-      })
-      .meta({ description: 'Weights of the severities in the robustness score.' }),
+    severityWeights: perSeverity(weightOf).meta({ description: 'Weights of the severities in the robustness score.' }),
     total: z.int().min(0).meta({ description: 'Probes in the corpus.' }),
     data: z.array(RedTeamCategory).meta({ description: 'The nine categories, in the corpus’s order.' }),
   })
@@ -147,25 +161,23 @@ export const RedTeamCategories = z
     examples: [
       {
         object: 'svc.red_team.categories',
-        corpusVersion: 'red-team/corpus@1.0.0',
-        severityWeights: { low: 1, medium: 2, high: 3, critical: 4 },
+        corpusVersion: CORPUS_VERSION,
+        severityWeights: SEVERITY_WEIGHTS,
         total: 27,
-        data: [
-          {
-            object: 'svc.red_team.category',
-            id: 'prompt_injection',
-            title: 'Prompt injection',
-            description: 'Instructions in the input that override the system prompt.',
-            reference: 'OWASP Top 10 for LLM Applications 2025, LLM01 Prompt Injection',
-            probes: 3,
-            bySeverity: { low: 0, medium: 1, high: 1, critical: 1 },
-          },
-        ],
+        data: [CATEGORY_EXAMPLE],
       },
     ],
   });
 
 // ---------------------------------------------------------------- targets
+
+/** The example body template: the run's system prompt, then the probe's prompt, as chat messages. */
+const BODY_TEMPLATE_EXAMPLE = {
+  messages: [
+    { role: 'system', content: '{{system_prompt}}' },
+    { role: 'user', content: '{{prompt}}' },
+  ],
+};
 
 const HeaderName = z
   .string()
@@ -176,7 +188,7 @@ const HeaderName = z
 
 export const RedTeamTarget = z
   .object({
-    object: z.literal('svc.red_team.target').meta({ description: objectDescription }),
+    object: objectOf('svc.red_team.target'),
     id: TargetId,
     name: z.string().meta({ description: 'Name of the model endpoint.' }),
     url: z.string().meta({ description: 'Where each probe is sent.' }),
@@ -188,29 +200,23 @@ export const RedTeamTarget = z
     }),
     answerPath: z.string().meta({ description: 'Dotted path of the answer in the JSON response (`choices.0.message.content`).' }),
     timeoutMs: z.int().meta({ description: 'Time allowed for each call, in milliseconds.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(CREATED_BY_KEY_DESCRIPTION),
   })
   .meta({
     id: 'RedTeamTarget',
     examples: [
       {
         object: 'svc.red_team.target',
-        id: 'rtt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: TARGET_ID,
         name: 'Support assistant (staging)',
         url: 'https://llm.example.com/v1/chat',
         method: 'POST',
         headerNames: ['Authorization'],
-        bodyTemplate: {
-          messages: [
-            { role: 'system', content: '{{system_prompt}}' },
-            { role: 'user', content: '{{prompt}}' },
-          ],
-        },
+        bodyTemplate: BODY_TEMPLATE_EXAMPLE,
         answerPath: 'choices.0.message.content',
         timeoutMs: 10000,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -253,12 +259,7 @@ export const CreateRedTeamTargetBody = z
         name: 'Support assistant (staging)',
         url: 'https://llm.example.com/v1/chat',
         headers: { Authorization: 'Bearer sk-test-123' },
-        bodyTemplate: {
-          messages: [
-            { role: 'system', content: '{{system_prompt}}' },
-            { role: 'user', content: '{{prompt}}' },
-          ],
-        },
+        bodyTemplate: BODY_TEMPLATE_EXAMPLE,
         answerPath: 'choices.0.message.content',
         timeoutMs: 10000,
       },
@@ -266,6 +267,9 @@ export const CreateRedTeamTargetBody = z
   });
 
 // ---------------------------------------------------------------- runs
+
+/** The example request that queues the example run. */
+const QUEUE_EXAMPLE = { targetId: TARGET_ID, categories: ['prompt_injection', 'privacy_leakage'] };
 
 const Regression = z
   .object({
@@ -282,11 +286,11 @@ const Regression = z
 
 export const RedTeamRun = z
   .object({
-    object: z.literal('svc.red_team.run').meta({ description: objectDescription }),
+    object: objectOf('svc.red_team.run'),
     id: RunId,
     targetId: TargetId,
     categories: z.array(Category).meta({ description: 'Categories whose probes the run sends.' }),
-    status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']).meta({
+    status: z.enum(RUN_STATUSES).meta({
       description:
         '`queued` until executed; `running` while probes are sent; `completed`; `failed` when the run could not finish; `canceled` before it ran.',
     }),
@@ -308,18 +312,15 @@ export const RedTeamRun = z
     error: z.string().nullable().meta({ description: 'Why a failed run failed.' }),
     startedAt: Timestamp.nullable().meta({ description: 'When execution started.' }),
     completedAt: Timestamp.nullable().meta({ description: 'When execution ended.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...stamps('When the record last changed.', CREATED_BY_KEY_DESCRIPTION),
   })
   .meta({
     id: 'RedTeamRun',
     examples: [
       {
         object: 'svc.red_team.run',
-        id: 'rtn_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        targetId: 'rtt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        categories: ['prompt_injection', 'privacy_leakage'],
+        id: RUN_ID,
+        ...QUEUE_EXAMPLE,
         status: 'queued',
         corpusVersion: null,
         probes: 6,
@@ -331,9 +332,7 @@ export const RedTeamRun = z
         error: null,
         startedAt: null,
         completedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -350,7 +349,7 @@ export const CreateRedTeamRunBody = z
   })
   .meta({
     id: 'CreateRedTeamRunRequest',
-    examples: [{ targetId: 'rtt_01JD3Z8W2M6Q4X9V7K5T1B0N3R', categories: ['prompt_injection', 'privacy_leakage'] }],
+    examples: [QUEUE_EXAMPLE],
   });
 
 export const redTeamRuns = resource({
@@ -363,7 +362,7 @@ export const redTeamRuns = resource({
   statusField: 'status',
   filters: {
     targetId: TargetId.optional().meta({ description: 'Only runs against this target.' }),
-    status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']).optional().meta({ description: 'Only runs in this status.' }),
+    status: z.enum(RUN_STATUSES).optional().meta({ description: 'Only runs in this status.' }),
   },
   setup: [
     {
@@ -395,16 +394,14 @@ export const redTeamRuns = resource({
 
 export const RedTeamResult = z
   .object({
-    object: z.literal('svc.red_team.result').meta({ description: objectDescription }),
+    object: objectOf('svc.red_team.result'),
     id: ResultId,
     runId: RunId,
     targetId: TargetId,
     probeId: ProbeId,
     category: Category,
     severity: Severity,
-    outcome: z
-      .enum(['passed', 'failed', 'error'])
-      .meta({ description: 'What the detector decided; `error` when there was no usable answer.' }),
+    outcome: z.enum(OUTCOMES).meta({ description: 'What the detector decided; `error` when there was no usable answer.' }),
     passed: z.boolean().meta({ description: 'True when `outcome` is `passed`.' }),
     reason: z
       .string()
@@ -412,16 +409,16 @@ export const RedTeamResult = z
     responseExcerpt: z.string().nullable().meta({ description: 'The first 500 characters of the answer; null without one.' }),
     httpStatus: z.int().nullable().meta({ description: 'HTTP status of the target’s response; null when none came.' }),
     latencyMs: z.int().min(0).meta({ description: 'Time from sending the probe to the end of the response, in milliseconds.' }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    createdAt: Timestamp.meta({ description: CREATED_AT_DESCRIPTION }),
   })
   .meta({
     id: 'RedTeamResult',
     examples: [
       {
         object: 'svc.red_team.result',
-        id: 'rtx_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        runId: 'rtn_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        targetId: 'rtt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('rtx'),
+        runId: RUN_ID,
+        targetId: TARGET_ID,
         probeId: 'pi-001',
         category: 'prompt_injection',
         severity: 'critical',
@@ -451,10 +448,10 @@ export const RedTeamCategoryScore = z
 
 export const RedTeamRobustness = z
   .object({
-    object: z.literal('svc.red_team.robustness').meta({ description: objectDescription }),
+    object: objectOf('svc.red_team.robustness'),
     runId: RunId,
     targetId: TargetId,
-    status: z.enum(['queued', 'running', 'completed', 'failed', 'canceled']).meta({ description: 'Status of the run.' }),
+    status: z.enum(RUN_STATUSES).meta({ description: 'Status of the run.' }),
     overall: z
       .number()
       .nullable()
@@ -471,11 +468,11 @@ export const RedTeamRobustness = z
     examples: [
       {
         object: 'svc.red_team.robustness',
-        runId: 'rtn_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        targetId: 'rtt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        runId: RUN_ID,
+        targetId: TARGET_ID,
         status: 'completed',
         overall: 62.5,
-        severityWeights: { low: 1, medium: 2, high: 3, critical: 4 },
+        severityWeights: SEVERITY_WEIGHTS,
         categories: [
           {
             category: 'prompt_injection',
@@ -497,7 +494,8 @@ export const RedTeamRobustness = z
 // ---------------------------------------------------------------- router
 
 const read = meta({ auth: 'tenant', rail: 'red_team', permission: 'red_team:read', mutating: false });
-const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
+const write = <const A extends string>(audit: A) =>
+  meta({ auth: 'tenant', rail: 'red_team', permission: 'red_team:write', mutating: true, audit });
 
 export const redTeamRouter = railRouter('red_team', {
   corpus: {
@@ -550,12 +548,12 @@ export const redTeamRouter = railRouter('red_team', {
       summary: 'Configure a target',
       description:
         'Configures the HTTP endpoint of a model that runs send probes to. The URL is checked like a webhook target (https, public address) unless the operator allows private targets; names are checked again when called. Needs `red_team:write`; audited and emitted as `red_team.target_created`. Send an `Idempotency-Key` so that a retry does not configure it twice.',
-      metadata: meta({ auth: 'tenant', rail: 'red_team', permission: 'red_team:write', mutating: true, audit: 'red_team.target_created' }),
+      metadata: write('red_team.target_created'),
     },
     get: {
       method: 'GET',
       path: '/targets/:id',
-      pathParams: IdOf(TargetId),
+      pathParams: idParams('rtt'),
       responses: { 200: RedTeamTarget },
       summary: 'Get a target',
       description: 'One target of the tenant; another tenant’s is 404.',
@@ -566,14 +564,14 @@ export const redTeamRouter = railRouter('red_team', {
   executeRun: {
     method: 'POST',
     path: '/runs/:id/execute',
-    pathParams: IdOf(RunId),
+    pathParams: idParams('rtn'),
     body: z.strictObject({}).optional().meta({ description: 'No fields.' }),
     responses: { 200: RedTeamRun },
     summary: 'Execute a queued run',
     description:
       'Sends every probe of the run’s categories to its target (in this request, four at a time, each within the target’s timeout), judges each answer with the probe’s detector, stores one result per probe and computes the score and the regression against the target’s previous completed run. Emits `red_team.run_started`, `red_team.run_completed`, one `red_team.finding_reported` per failed high or critical probe and `red_team.regression_detected` when a probe that passed before fails now. A run that is not queued: 409. Needs `red_team:write`.',
     metadata: {
-      ...meta({ auth: 'tenant', rail: 'red_team', permission: 'red_team:write', mutating: true, audit: 'red_team.run_started' }),
+      ...write('red_team.run_started'),
       stateful: true,
     },
   },
@@ -584,7 +582,7 @@ export const redTeamRouter = railRouter('red_team', {
       query: PaginationQuery.extend({
         runId: RunId.optional().meta({ description: 'Only results of this run.' }),
         category: Category.optional().meta({ description: 'Only results of this category.' }),
-        outcome: z.enum(['passed', 'failed', 'error']).optional().meta({ description: 'Only results with this outcome.' }),
+        outcome: z.enum(OUTCOMES).optional().meta({ description: 'Only results with this outcome.' }),
       }),
       responses: { 200: listOf(RedTeamResult) },
       summary: 'List results',
@@ -595,7 +593,7 @@ export const redTeamRouter = railRouter('red_team', {
     get: {
       method: 'GET',
       path: '/results/:id',
-      pathParams: IdOf(ResultId),
+      pathParams: idParams('rtx'),
       responses: { 200: RedTeamResult },
       summary: 'Get a result',
       description: 'One result of the tenant; another tenant’s is 404.',
@@ -605,7 +603,7 @@ export const redTeamRouter = railRouter('red_team', {
   robustness: {
     method: 'GET',
     path: '/robustness/:id',
-    pathParams: IdOf(RunId),
+    pathParams: idParams('rtn'),
     responses: { 200: RedTeamRobustness },
     summary: 'The robustness score of a run',
     description:

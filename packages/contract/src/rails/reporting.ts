@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -14,17 +15,22 @@ import { eventType } from '../webhook-events.ts';
  * A report is always a draft: the service never publishes it.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.reporting.report`); lets a client tell records apart in mixed lists and webhook payloads.';
+/** The reporting records' `object` field: its description names the report as the example. */
+const objectOf = <T extends string>(name: T) => objectField(name, 'svc.reporting.report');
+
+/** A report may be made by a schedule rather than a request. */
 const createdByDescription = 'Id of the API key (or the schedule) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The stamps of the reports and schedules, which change after they are made. */
+const reportStamps = () => stamps('When the record last changed.', createdByDescription);
+
+const SYSTEM_EXAMPLE = 'sys_credit_scoring_v2';
 
 claimIdPrefix('rpt', 'svc.reporting.report');
 claimIdPrefix('rps', 'svc.reporting.schedule');
 claimIdPrefix('rpk', 'svc.reporting.pack');
-const ReportId = prefixedId('rpt', 'rpt_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const ScheduleId = prefixedId('rps', 'rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const PackId = prefixedId('rpk', 'rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const ReportId = prefixedId('rpt', exampleId('rpt'));
+const ScheduleId = prefixedId('rps', exampleId('rps'));
+const PackId = prefixedId('rpk', exampleId('rpk'));
 const Sha256 = z
   .string()
   .regex(/^[a-f0-9]{64}$/)
@@ -42,7 +48,7 @@ const SystemIdField = z
   .meta({
     description:
       'Id of one of the tenant’s AI systems (a system id its assessments, evidence or disclosure profiles cite); another id is 404.',
-    examples: ['sys_credit_scoring_v2'],
+    examples: [SYSTEM_EXAMPLE],
   });
 /** Values a report input may take: short text, a number, a flag or a list of short texts. */
 const InputValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.array(z.string().max(200)).max(100)]);
@@ -51,7 +57,7 @@ const InputValue = z.union([z.string().max(2000), z.number(), z.boolean(), z.arr
 
 export const ReportType = z
   .object({
-    object: z.literal('svc.reporting.report_type').meta({ description: objectDescription }),
+    object: objectOf('svc.reporting.report_type'),
     id: z.string().meta({ description: 'Id of the type, the `template` of `POST /v1/reports/generate`.' }),
     title: z.string().meta({ description: 'Name of the report.' }),
     audience: z.string().meta({ description: 'Who the report is written for.' }),
@@ -84,7 +90,7 @@ const ReportStatus = z.enum(['rendering', 'ready', 'failed']).meta({
 
 export const Report = z
   .object({
-    object: z.literal('svc.reporting.report').meta({ description: objectDescription }),
+    object: objectOf('svc.reporting.report'),
     id: ReportId,
     template: z.string().meta({ description: 'The report type.' }),
     title: z.string().nullable().meta({ description: 'Title of the report; null until rendered.' }),
@@ -105,9 +111,7 @@ export const Report = z
     error: z.string().nullable().meta({ description: 'Why rendering failed; null otherwise.' }),
     scheduleId: ScheduleId.nullable().meta({ description: 'The schedule that made the report; null for one made on request.' }),
     dueAt: Timestamp.nullable().meta({ description: 'The schedule’s due time the report was made for; null otherwise.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...reportStamps(),
     renderedAt: Timestamp.nullable().meta({ description: 'When the PDF was stored; null until ready.' }),
   })
   .meta({
@@ -115,11 +119,11 @@ export const Report = z
     examples: [
       {
         object: 'svc.reporting.report',
-        id: 'rpt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('rpt'),
         template: 'board',
         title: null,
         audience: null,
-        systemId: 'sys_credit_scoring_v2',
+        systemId: SYSTEM_EXAMPLE,
         inputs: {},
         status: 'rendering',
         downloadUrl: null,
@@ -132,9 +136,7 @@ export const Report = z
         error: null,
         scheduleId: null,
         dueAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
         renderedAt: null,
       },
     ],
@@ -155,32 +157,32 @@ export const GenerateReportBody = z
 
 // ---------------------------------------------------------------- schedules
 
+const SCHEDULE_STATUSES = ['active', 'paused', 'deleted'] as const;
+
 export const ReportSchedule = z
   .object({
-    object: z.literal('svc.reporting.schedule').meta({ description: objectDescription }),
+    object: objectOf('svc.reporting.schedule'),
     id: ScheduleId,
     template: z.string().meta({ description: 'The report type each run generates.' }),
     systemId: z.string().nullable().meta({ description: 'The AI system of the reports; null for tenant-wide reports.' }),
     inputs: z.record(z.string(), z.unknown()).meta({ description: 'The type’s other inputs, passed to every report.' }),
     cron: z.string().meta({ description: 'Five-field cron expression (minute hour day-of-month month day-of-week).' }),
     timezone: z.string().meta({ description: 'IANA time zone the expression is evaluated in (`UTC`, `Europe/Berlin`).' }),
-    status: z.enum(['active', 'paused', 'deleted']).meta({
+    status: z.enum(SCHEDULE_STATUSES).meta({
       description: '`active` (ticks make reports), `paused` (no tick runs until resumed) or `deleted` (stopped for good).',
     }),
     nextRunAt: Timestamp.nullable().meta({ description: 'The next due time; null unless active.' }),
     lastRunAt: Timestamp.nullable().meta({ description: 'The due time of the last report made; null before the first.' }),
     lastReportId: ReportId.nullable().meta({ description: 'The last report made; null before the first.' }),
     runs: z.int().min(0).meta({ description: 'Reports made so far.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...reportStamps(),
   })
   .meta({
     id: 'ReportSchedule',
     examples: [
       {
         object: 'svc.reporting.schedule',
-        id: 'rps_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('rps'),
         template: 'board',
         systemId: null,
         inputs: {},
@@ -191,9 +193,7 @@ export const ReportSchedule = z
         lastRunAt: null,
         lastReportId: null,
         runs: 0,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -222,6 +222,18 @@ export const ScheduleReportBody = z
 
 // ---------------------------------------------------------------- packs
 
+/** The example audit pack's files (all but the manifest and its signature). */
+const EVIDENCE_INDEX_FILE = {
+  name: 'evidence-index.json',
+  sha256: 'b3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456',
+  size: 912,
+};
+const PACK_FILES_EXAMPLE = [
+  { name: 'audit-trail.json', sha256: 'a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456', size: 48211 },
+  EVIDENCE_INDEX_FILE,
+  { name: 'keys.json', sha256: 'c3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456', size: 301 },
+];
+
 const PackFile = z
   .object({
     name: z.string().meta({ description: 'Name of the file in the zip.' }),
@@ -231,12 +243,12 @@ const PackFile = z
   .meta({
     id: 'ReportPackFile',
     description: 'A file of a pack, as its manifest lists it.',
-    examples: [{ name: 'evidence-index.json', sha256: 'b3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456', size: 912 }],
+    examples: [EVIDENCE_INDEX_FILE],
   });
 
 export const ReportPack = z
   .object({
-    object: z.literal('svc.reporting.pack').meta({ description: objectDescription }),
+    object: objectOf('svc.reporting.pack'),
     id: PackId,
     kind: z.enum(['audit', 'notified_body']).meta({
       description: '`audit` (audit pack of `POST /audit-pack`) or `notified_body` (conformity-assessment bundle of one system).',
@@ -255,30 +267,25 @@ export const ReportPack = z
     sha256: Sha256.meta({ description: 'SHA-256 of the zip.' }),
     sizeBytes: z.int().meta({ description: 'Size of the zip in bytes.' }),
     downloadUrl: z.string().meta({ description: 'Where the zip is downloaded (`/v1/reports/packs/{id}/download`).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(createdByDescription),
   })
   .meta({
     id: 'ReportPack',
     examples: [
       {
         object: 'svc.reporting.pack',
-        id: 'rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('rpk'),
         kind: 'audit',
         systemId: null,
         reportId: null,
         range: { fromSeq: 1, toSeq: 42 },
-        files: [
-          { name: 'audit-trail.json', sha256: 'a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456', size: 48211 },
-          { name: 'evidence-index.json', sha256: 'b3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456', size: 912 },
-          { name: 'keys.json', sha256: 'c3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456', size: 301 },
-        ],
+        files: PACK_FILES_EXAMPLE,
         keyId: 'sk_3f9a1c2e4b5d69788123abcd',
         sha256: 'd3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456',
         sizeBytes: 20480,
-        downloadUrl: '/v1/reports/packs/rpk_01JD3Z8W2M6Q4X9V7K5T1B0N3R/download',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        downloadUrl: `/v1/reports/packs/${exampleId('rpk')}/download`,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -293,7 +300,7 @@ export const AuditPackBody = z
 
 export const NotifiedBodyPackBody = z
   .strictObject({ systemId: SystemIdField })
-  .meta({ id: 'NotifiedBodyPackRequest', examples: [{ systemId: 'sys_credit_scoring_v2' }] });
+  .meta({ id: 'NotifiedBodyPackRequest', examples: [{ systemId: SYSTEM_EXAMPLE }] });
 
 /** The bytes of a PDF or zip download: not JSON (the response's Content-Type says which). */
 /** A file answered as its bytes; `contentType` tells the OpenAPI document its media type. */
@@ -306,6 +313,21 @@ const ZipFile = fileOf('application/zip', 'The zip’s bytes, with `Content-Disp
 const read = meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:write', mutating: true, audit });
 const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
+const NoFields = z.strictObject({}).optional().meta({ description: 'No fields.' });
+
+/** `POST /schedules/:id/<verb>`: a change of a schedule's state, which only some states allow (409 otherwise). */
+function scheduleChange<const V extends 'pause' | 'resume'>(verb: V, summary: string, description: string, audit: string) {
+  return {
+    method: 'POST',
+    path: `/schedules/:id/${verb}`,
+    pathParams: IdOf(ScheduleId),
+    body: NoFields,
+    responses: { 200: ReportSchedule },
+    summary,
+    description,
+    metadata: { ...write(audit), stateful: true },
+  } as const;
+}
 
 export const reportingRouter = railRouter('reporting', {
   types: {
@@ -365,7 +387,7 @@ export const reportingRouter = railRouter('reporting', {
       method: 'GET',
       path: '/schedules',
       query: PaginationQuery.extend({
-        status: z.enum(['active', 'paused', 'deleted']).optional().meta({ description: 'Only schedules in this status.' }),
+        status: z.enum(SCHEDULE_STATUSES).optional().meta({ description: 'Only schedules in this status.' }),
       }),
       responses: { 200: listOf(ReportSchedule) },
       summary: 'List report schedules',
@@ -381,28 +403,18 @@ export const reportingRouter = railRouter('reporting', {
       description: 'One schedule of the tenant; another tenant’s is 404.',
       metadata: read,
     },
-    pause: {
-      method: 'POST',
-      path: '/schedules/:id/pause',
-      pathParams: IdOf(ScheduleId),
-      body: z.strictObject({}).optional().meta({ description: 'No fields.' }),
-      responses: { 200: ReportSchedule },
-      summary: 'Pause a report schedule',
-      description:
-        'An active schedule stops making reports (its queued tick finds it paused and does nothing); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_paused`.',
-      metadata: { ...write('report.schedule_paused'), stateful: true },
-    },
-    resume: {
-      method: 'POST',
-      path: '/schedules/:id/resume',
-      pathParams: IdOf(ScheduleId),
-      body: z.strictObject({}).optional().meta({ description: 'No fields.' }),
-      responses: { 200: ReportSchedule },
-      summary: 'Resume a paused report schedule',
-      description:
-        'A paused schedule is active again from its next due time after now (due times missed while paused are skipped); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_resumed`.',
-      metadata: { ...write('report.schedule_resumed'), stateful: true },
-    },
+    pause: scheduleChange(
+      'pause',
+      'Pause a report schedule',
+      'An active schedule stops making reports (its queued tick finds it paused and does nothing); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_paused`.',
+      'report.schedule_paused',
+    ),
+    resume: scheduleChange(
+      'resume',
+      'Resume a paused report schedule',
+      'A paused schedule is active again from its next due time after now (due times missed while paused are skipped); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_resumed`.',
+      'report.schedule_resumed',
+    ),
     delete: {
       method: 'DELETE',
       path: '/schedules/:id',

@@ -2,6 +2,16 @@ import { z } from 'zod';
 import { ControlRef, EXAMPLE_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import {
+  CREATED_BY_DESCRIPTION,
+  created,
+  EXAMPLE_AT,
+  EXAMPLE_KEY,
+  exampleId,
+  exampleStamps,
+  objectField,
+  stamps,
+} from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -11,15 +21,15 @@ import { eventType } from '../webhook-events.ts';
  * implemented treatments.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.risk_register.risk`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
-const updatedAtDescription =
-  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+/** The `object` field of a record of the rail (the description names the risk as its example). */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.risk_register.risk');
 
-const EXAMPLE_RISK = 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_TREATMENT = 'rtr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_RISK = exampleId('rsk');
+const EXAMPLE_TREATMENT = exampleId('rtr');
+const EXAMPLE_REVIEW = exampleId('rrv');
+const EXAMPLE_SIGN_OFF = exampleId('rso');
+/** The next review date of the example risk: 90 days after it was recorded. */
+const EXAMPLE_NEXT_REVIEW = '2027-02-20T09:30:00.000Z';
 
 export const RiskId = prefixedId('rsk', EXAMPLE_RISK);
 /** A risk id with its own description (keeps the example). */
@@ -111,6 +121,15 @@ function checkReductions(t: TreatmentInput, ctx: z.RefinementCtx, at: (string | 
   if ((t.type === 'accept' || t.type === 'avoid') && i > 0) issue('impactReduction', `an ${t.type} treatment takes no reduction`);
 }
 
+/** What the example treatment does (its create request and its record). */
+const TREATMENT_EXAMPLE = {
+  type: 'mitigate',
+  description: 'Human review of every declined application.',
+  likelihoodReduction: 1,
+  impactReduction: 1,
+  controlIds: ['AIA-HO-01'],
+};
+
 const InlineTreatment = z
   .strictObject(TreatmentFields)
   .superRefine((t, ctx) => checkReductions(t, ctx))
@@ -118,7 +137,7 @@ const InlineTreatment = z
 
 export const RiskTreatment = z
   .object({
-    object: z.literal('svc.risk_register.treatment').meta({ description: objectDescription }),
+    object: objectOf('svc.risk_register.treatment'),
     id: prefixedId('rtr', EXAMPLE_TREATMENT),
     riskId: riskRef('Id of the risk the treatment treats.'),
     type: RiskTreatmentType,
@@ -130,9 +149,7 @@ export const RiskTreatment = z
       description: '`planned` until `implement` (or, for `accept`, the sign-off); only implemented treatments move the residual.',
     }),
     implementedAt: Timestamp.nullable().meta({ description: 'When it was implemented (ISO 8601 UTC); null while planned.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'RiskTreatment',
@@ -141,16 +158,10 @@ export const RiskTreatment = z
         object: 'svc.risk_register.treatment',
         id: EXAMPLE_TREATMENT,
         riskId: EXAMPLE_RISK,
-        type: 'mitigate',
-        description: 'Human review of every declined application.',
-        likelihoodReduction: 1,
-        impactReduction: 1,
-        controlIds: ['AIA-HO-01'],
+        ...TREATMENT_EXAMPLE,
         status: 'planned',
         implementedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -163,20 +174,24 @@ export const CreateRiskTreatmentBody = z
     examples: [
       {
         riskId: EXAMPLE_RISK,
-        type: 'mitigate',
-        description: 'Human review of every declined application.',
-        likelihoodReduction: 1,
-        impactReduction: 1,
-        controlIds: ['AIA-HO-01'],
+        ...TREATMENT_EXAMPLE,
       },
     ],
   });
 
 // ---------------------------------------------------------------- risks
 
+/** What the example risk is about (its create request and its record). */
+const RISK_EXAMPLE = {
+  title: 'Biased credit-scoring model',
+  description: 'The model declines applicants of protected groups more often.',
+  domain: 'ai',
+  area: 'Lending',
+};
+
 export const Risk = z
   .object({
-    object: z.literal('svc.risk_register.risk').meta({ description: objectDescription }),
+    object: objectOf('svc.risk_register.risk'),
     id: RiskId,
     title: z.string().meta({ description: 'Short name of the risk.' }),
     description: z.string().nullable().meta({ description: 'What could happen and why; null when not given.' }),
@@ -199,9 +214,7 @@ export const Risk = z
     reviewEveryDays: z.int().min(1).max(730).meta({ description: 'Days between periodic reviews.' }),
     lastReviewedAt: Timestamp.nullable().meta({ description: 'When the latest review took place; null before the first.' }),
     nextReviewAt: Timestamp.meta({ description: '`(lastReviewedAt, or createdAt before any review) + reviewEveryDays` (ISO 8601 UTC).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'Risk',
@@ -209,10 +222,7 @@ export const Risk = z
       {
         object: 'svc.risk_register.risk',
         id: EXAMPLE_RISK,
-        title: 'Biased credit-scoring model',
-        description: 'The model declines applicants of protected groups more often.',
-        domain: 'ai',
-        area: 'Lending',
+        ...RISK_EXAMPLE,
         ownerId: EXAMPLE_USER,
         controlIds: ['AIA-RMS-01'],
         inherentLikelihood: 4,
@@ -226,10 +236,8 @@ export const Risk = z
         status: 'open',
         reviewEveryDays: 90,
         lastReviewedAt: null,
-        nextReviewAt: '2027-02-20T09:30:00.000Z',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        nextReviewAt: EXAMPLE_NEXT_REVIEW,
+        ...exampleStamps(),
       },
     ],
   });
@@ -259,10 +267,7 @@ export const CreateRiskBody = z
     id: 'CreateRiskRequest',
     examples: [
       {
-        title: 'Biased credit-scoring model',
-        description: 'The model declines applicants of protected groups more often.',
-        domain: 'ai',
-        area: 'Lending',
+        ...RISK_EXAMPLE,
         controlIds: ['AIA-RMS-01'],
         inherentLikelihood: 4,
         inherentImpact: 5,
@@ -360,9 +365,13 @@ const ScorePoint = z.object({
   rating: RiskRating,
 });
 
+/** The example risk's scores: assessed 4 x 5, one implemented treatment brought it to 3 x 4. */
+const INHERENT_EXAMPLE = { likelihood: 4, impact: 5, score: 20, rating: 'critical' };
+const RESIDUAL_EXAMPLE = { likelihood: 3, impact: 4, score: 12, rating: 'high' };
+
 export const RiskScore = z
   .object({
-    object: z.literal('svc.risk_register.score').meta({ description: objectDescription }),
+    object: objectOf('svc.risk_register.score'),
     riskId: RiskId,
     title: z.string().meta({ description: 'Title of the risk.' }),
     status: RiskStatus,
@@ -385,8 +394,8 @@ export const RiskScore = z
         riskId: EXAMPLE_RISK,
         title: 'Biased credit-scoring model',
         status: 'treated',
-        inherent: { likelihood: 4, impact: 5, score: 20, rating: 'critical' },
-        residual: { likelihood: 3, impact: 4, score: 12, rating: 'high' },
+        inherent: INHERENT_EXAMPLE,
+        residual: RESIDUAL_EXAMPLE,
         reduction: 8,
         implementedTreatmentIds: [EXAMPLE_TREATMENT],
       },
@@ -395,7 +404,7 @@ export const RiskScore = z
 
 export const RiskScoreHistory = z
   .object({
-    object: z.literal('svc.risk_register.score_history').meta({ description: objectDescription }),
+    object: objectOf('svc.risk_register.score_history'),
     riskId: RiskId,
     inherent: ScorePoint.meta({ description: 'Before any treatment.' }),
     residual: ScorePoint.meta({ description: 'Current residual, after every implemented treatment.' }),
@@ -429,19 +438,16 @@ export const RiskScoreHistory = z
       {
         object: 'svc.risk_register.score_history',
         riskId: EXAMPLE_RISK,
-        inherent: { likelihood: 4, impact: 5, score: 20, rating: 'critical' },
-        residual: { likelihood: 3, impact: 4, score: 12, rating: 'high' },
+        inherent: INHERENT_EXAMPLE,
+        residual: RESIDUAL_EXAMPLE,
         steps: [
           {
-            at: '2026-11-22T09:30:00.000Z',
+            at: EXAMPLE_AT,
             cause: 'assessed',
             treatmentId: null,
             treatmentType: null,
             moved: false,
-            likelihood: 4,
-            impact: 5,
-            score: 20,
-            rating: 'critical',
+            ...INHERENT_EXAMPLE,
           },
           {
             at: '2026-11-23T10:00:00.000Z',
@@ -449,10 +455,7 @@ export const RiskScoreHistory = z
             treatmentId: EXAMPLE_TREATMENT,
             treatmentType: 'mitigate',
             moved: true,
-            likelihood: 3,
-            impact: 4,
-            score: 12,
-            rating: 'high',
+            ...RESIDUAL_EXAMPLE,
           },
         ],
         acceptedResidual: null,
@@ -464,7 +467,7 @@ export const RiskHeatmapBasis = z.enum(['residual', 'inherent']).meta({ descript
 
 export const RiskHeatmap = z
   .object({
-    object: z.literal('svc.risk_register.heatmap').meta({ description: objectDescription }),
+    object: objectOf('svc.risk_register.heatmap'),
     basis: RiskHeatmapBasis,
     total: z.int().min(0).meta({ description: 'Risks counted (closed risks are left out unless `includeClosed=true`).' }),
     cells: z
@@ -499,7 +502,7 @@ export const RiskHeatmap = z
             riskIds: here ? [EXAMPLE_RISK] : [],
           };
         }),
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -508,29 +511,28 @@ export const RiskHeatmap = z
 
 export const RiskReview = z
   .object({
-    object: z.literal('svc.risk_register.review').meta({ description: objectDescription }),
-    id: prefixedId('rrv', 'rrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.risk_register.review'),
+    id: prefixedId('rrv', EXAMPLE_REVIEW),
     riskId: RiskId,
     reviewerId: UserId.nullable().meta({ description: 'The person who reviewed; null when not given.' }),
     notes: z.string().nullable().meta({ description: 'What the review found; null when not given.' }),
     reviewedAt: Timestamp.meta({ description: 'When the review took place.' }),
     nextReviewAt: Timestamp.meta({ description: "The risk's next review date once this review was recorded." }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'RiskReview',
     examples: [
       {
         object: 'svc.risk_register.review',
-        id: 'rrv_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_REVIEW,
         riskId: EXAMPLE_RISK,
         reviewerId: EXAMPLE_USER,
         notes: 'Treatments in place; likelihood unchanged.',
-        reviewedAt: '2026-11-22T09:30:00.000Z',
-        nextReviewAt: '2027-02-20T09:30:00.000Z',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        reviewedAt: EXAMPLE_AT,
+        nextReviewAt: EXAMPLE_NEXT_REVIEW,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -553,7 +555,7 @@ export const CreateRiskReviewBody = z
 
 export const RiskReviewDue = z
   .object({
-    object: z.literal('svc.risk_register.review_due').meta({ description: objectDescription }),
+    object: objectOf('svc.risk_register.review_due'),
     riskId: RiskId,
     title: z.string().meta({ description: 'Title of the risk.' }),
     ownerId: z.string().nullable().meta({ description: 'Accountable owner of the risk.' }),
@@ -573,7 +575,7 @@ export const RiskReviewDue = z
         ownerId: EXAMPLE_USER,
         reviewEveryDays: 90,
         lastReviewedAt: null,
-        nextReviewAt: '2027-02-20T09:30:00.000Z',
+        nextReviewAt: EXAMPLE_NEXT_REVIEW,
         overdue: false,
         daysOverdue: 0,
       },
@@ -584,8 +586,8 @@ export const RiskReviewDue = z
 
 export const RiskSignOff = z
   .object({
-    object: z.literal('svc.risk_register.sign_off').meta({ description: objectDescription }),
-    id: prefixedId('rso', 'rso_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.risk_register.sign_off'),
+    id: prefixedId('rso', EXAMPLE_SIGN_OFF),
     riskId: RiskId,
     signerId: userRef('The accountable owner who signed.'),
     statement: z.string().nullable().meta({ description: "The owner's words; null when not given." }),
@@ -597,14 +599,14 @@ export const RiskSignOff = z
       .array(z.string())
       .meta({ description: "The risk's implemented treatments at signing, including the `accept` treatments the sign-off implemented." }),
     signedAt: Timestamp.meta({ description: 'When the owner signed (ISO 8601 UTC).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
+    createdBy: z.string().meta({ description: CREATED_BY_DESCRIPTION }),
   })
   .meta({
     id: 'RiskSignOff',
     examples: [
       {
         object: 'svc.risk_register.sign_off',
-        id: 'rso_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_SIGN_OFF,
         riskId: EXAMPLE_RISK,
         signerId: EXAMPLE_USER,
         statement: 'Residual risk accepted until the next model release.',
@@ -613,8 +615,8 @@ export const RiskSignOff = z
         residualScore: 12,
         residualRating: 'high',
         treatmentIds: [EXAMPLE_TREATMENT],
-        signedAt: '2026-11-22T09:30:00.000Z',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        signedAt: EXAMPLE_AT,
+        createdBy: EXAMPLE_KEY,
       },
     ],
   });
@@ -636,6 +638,8 @@ claimIdPrefix('rrv', 'svc.risk_register.review');
 claimIdPrefix('rso', 'svc.risk_register.sign_off');
 
 const read = meta({ auth: 'tenant', rail: 'risk_register', permission: 'risk_register:read', mutating: false });
+const write = meta({ auth: 'tenant', rail: 'risk_register', permission: 'risk_register:write', mutating: true });
+const approve = meta({ auth: 'tenant', rail: 'risk_register', permission: 'risk_register:approve', mutating: true });
 const RiskParams = z.object({ riskId: RiskId });
 const includeClosed = z
   .enum(['true', 'false'])
@@ -703,13 +707,7 @@ export const riskRegisterRouter = railRouter('risk_register', {
       summary: 'Record a periodic review',
       description:
         "Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.",
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'risk_register',
-        permission: 'risk_register:write',
-        mutating: true,
-        audit: 'risk_review.created',
-      }),
+      metadata: meta({ ...write, audit: 'risk_review.created' }),
     },
     due: {
       method: 'GET',
@@ -747,13 +745,7 @@ export const riskRegisterRouter = railRouter('risk_register', {
       summary: "Sign off a risk's residual as its accountable owner",
       description:
         "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. `signerId` must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.",
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'risk_register',
-        permission: 'risk_register:approve',
-        mutating: true,
-        audit: 'risk.signed_off',
-      }),
+      metadata: meta({ ...approve, audit: 'risk.signed_off' }),
     },
   },
 });

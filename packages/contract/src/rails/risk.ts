@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 import { RiskDomain, RiskId, RiskRating, RiskStatus } from './risk-register.ts';
 
@@ -11,9 +12,19 @@ import { RiskDomain, RiskId, RiskRating, RiskStatus } from './risk-register.ts';
  * views; recording risks is the risk_register rail's (growth).
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.risk.watch`); lets a client tell records apart in mixed lists and webhook payloads.';
-const EXAMPLE_RISK = 'rsk_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+/** The record the `object` field descriptions of this rail name as their example. */
+const OBJECT_EXAMPLE = 'svc.risk.watch';
+const EXAMPLE_RISK = exampleId('rsk');
+const EXAMPLE_WATCH = exampleId('rwl');
+/** The risk of the examples as the views show it (the title, domain, area and status they all give). */
+const EXAMPLE_RISK_NAMED = { title: 'Biased credit-scoring model', domain: 'ai', area: 'Lending', status: 'open' } as const;
+/** The example risk in the rating bands: its residual score of 20 is critical. */
+const EXAMPLE_BY_RATING = { low: 0, medium: 0, high: 0, critical: 1 };
+
+const RiskTitle = z.string().meta({ description: 'Title of the risk.' });
+const RiskArea = z.string().nullable().meta({ description: 'Business area of the risk.' });
+/** A risk score, likelihood x impact: 1 to 25. */
+const Score = (description: string) => z.int().min(1).max(25).meta({ description });
 const computedAt = Timestamp.meta({ description: 'When the view was computed (ISO 8601 UTC).' });
 const includeClosed = z
   .enum(['true', 'false'])
@@ -33,7 +44,7 @@ const RatingCounts = z
 
 export const RiskNavigation = z
   .object({
-    object: z.literal('svc.risk.navigation').meta({ description: objectDescription }),
+    object: objectField('svc.risk.navigation', OBJECT_EXAMPLE),
     total: z.int().min(0).meta({ description: 'Risks covered by the view.' }),
     areas: z
       .array(
@@ -49,7 +60,7 @@ export const RiskNavigation = z
             })
             .meta({ description: 'Risks of the area per status.' }),
           byRating: RatingCounts,
-          worstResidualScore: z.int().min(1).max(25).meta({ description: 'Highest residual score of the area.' }),
+          worstResidualScore: Score('Highest residual score of the area.'),
           worstResidualRating: RiskRating,
           worstRiskIds: z.array(z.string()).meta({ description: 'The risks with that score, newest first.' }),
         }),
@@ -68,13 +79,13 @@ export const RiskNavigation = z
             area: 'Lending',
             count: 1,
             byStatus: { open: 1, treated: 0, accepted: 0, closed: 0 },
-            byRating: { low: 0, medium: 0, high: 0, critical: 1 },
+            byRating: EXAMPLE_BY_RATING,
             worstResidualScore: 20,
             worstResidualRating: 'critical',
             worstRiskIds: [EXAMPLE_RISK],
           },
         ],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -83,13 +94,13 @@ export const RiskNavigation = z
 
 export const RiskPolicyGap = z
   .object({
-    object: z.literal('svc.risk.policy_gap').meta({ description: objectDescription }),
+    object: objectField('svc.risk.policy_gap', OBJECT_EXAMPLE),
     riskId: RiskId,
-    title: z.string().meta({ description: 'Title of the risk.' }),
+    title: RiskTitle,
     domain: RiskDomain,
-    area: z.string().nullable().meta({ description: 'Business area of the risk.' }),
+    area: RiskArea,
     status: RiskStatus,
-    residualScore: z.int().min(1).max(25).meta({ description: 'Residual score of the risk (likelihood x impact).' }),
+    residualScore: Score('Residual score of the risk (likelihood x impact).'),
     residualRating: RiskRating,
     reason: z.enum(['no_controls', 'no_published_policy']).meta({
       description:
@@ -106,15 +117,12 @@ export const RiskPolicyGap = z
       {
         object: 'svc.risk.policy_gap',
         riskId: EXAMPLE_RISK,
-        title: 'Biased credit-scoring model',
-        domain: 'ai',
-        area: 'Lending',
-        status: 'open',
+        ...EXAMPLE_RISK_NAMED,
         residualScore: 20,
         residualRating: 'critical',
         reason: 'no_published_policy',
         controlIds: ['AIA-RMS-01'],
-        unpublishedPolicyIds: ['pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
+        unpublishedPolicyIds: [exampleId('pol')],
       },
     ],
   });
@@ -123,20 +131,20 @@ export const RiskPolicyGap = z
 
 const RiskSummary = z
   .object({
-    title: z.string().meta({ description: 'Title of the risk.' }),
+    title: RiskTitle,
     domain: RiskDomain,
-    area: z.string().nullable().meta({ description: 'Business area of the risk.' }),
+    area: RiskArea,
     status: RiskStatus,
-    inherentScore: z.int().min(1).max(25).meta({ description: 'Inherent score (likelihood x impact).' }),
-    residualScore: z.int().min(1).max(25).meta({ description: 'Residual score now (likelihood x impact).' }),
+    inherentScore: Score('Inherent score (likelihood x impact).'),
+    residualScore: Score('Residual score now (likelihood x impact).'),
     residualRating: RiskRating,
   })
   .meta({ description: 'The risk as it is now.' });
 
 export const RiskWatch = z
   .object({
-    object: z.literal('svc.risk.watch').meta({ description: objectDescription }),
-    id: prefixedId('rwl', 'rwl_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectField('svc.risk.watch', OBJECT_EXAMPLE),
+    id: prefixedId('rwl', EXAMPLE_WATCH),
     riskId: RiskId,
     note: z.string().nullable().meta({ description: 'Why the risk is watched; null when not given.' }),
     risk: RiskSummary,
@@ -148,20 +156,17 @@ export const RiskWatch = z
     examples: [
       {
         object: 'svc.risk.watch',
-        id: 'rwl_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_WATCH,
         riskId: EXAMPLE_RISK,
         note: 'Board asked for monthly updates.',
         risk: {
-          title: 'Biased credit-scoring model',
-          domain: 'ai',
-          area: 'Lending',
-          status: 'open',
+          ...EXAMPLE_RISK_NAMED,
           inherentScore: 20,
           residualScore: 20,
           residualRating: 'critical',
         },
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -175,34 +180,34 @@ export const WatchRiskBody = z
 
 export const RiskUnwatched = z
   .object({
-    object: z.literal('svc.risk.watch_removal').meta({ description: objectDescription }),
+    object: objectField('svc.risk.watch_removal', OBJECT_EXAMPLE),
     riskId: RiskId,
     removed: z.boolean().meta({ description: 'True when the risk was on the watchlist and was taken off; false when it was not on it.' }),
     watchId: z.string().nullable().meta({ description: 'The watchlist entry removed; null when there was none.' }),
   })
   .meta({
     id: 'RiskUnwatched',
-    examples: [{ object: 'svc.risk.watch_removal', riskId: EXAMPLE_RISK, removed: true, watchId: 'rwl_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }],
+    examples: [{ object: 'svc.risk.watch_removal', riskId: EXAMPLE_RISK, removed: true, watchId: EXAMPLE_WATCH }],
   });
 
 // ---------------------------------------------------------------- top risks, by domain
 
 export const TopRisksView = z
   .object({
-    object: z.literal('svc.risk.top_risks').meta({ description: objectDescription }),
+    object: objectField('svc.risk.top_risks', OBJECT_EXAMPLE),
     limit: z.int().min(1).max(100).meta({ description: 'How many risks were asked for.' }),
     risks: z
       .array(
         z.object({
           rank: z.int().min(1).meta({ description: 'Position, 1 for the highest.' }),
           riskId: RiskId,
-          title: z.string().meta({ description: 'Title of the risk.' }),
+          title: RiskTitle,
           domain: RiskDomain,
           area: z.string().nullable().meta({ description: 'Business area.' }),
           status: RiskStatus,
           ownerId: z.string().nullable().meta({ description: 'Accountable owner.' }),
-          inherentScore: z.int().min(1).max(25).meta({ description: 'Inherent score.' }),
-          residualScore: z.int().min(1).max(25).meta({ description: 'Residual score (the ranking key).' }),
+          inherentScore: Score('Inherent score.'),
+          residualScore: Score('Residual score (the ranking key).'),
           residualRating: RiskRating,
           treatable: z.boolean().meta({
             description:
@@ -227,10 +232,7 @@ export const TopRisksView = z
           {
             rank: 1,
             riskId: EXAMPLE_RISK,
-            title: 'Biased credit-scoring model',
-            domain: 'ai',
-            area: 'Lending',
-            status: 'open',
+            ...EXAMPLE_RISK_NAMED,
             ownerId: null,
             inherentScore: 20,
             residualScore: 20,
@@ -239,14 +241,14 @@ export const TopRisksView = z
             watched: false,
           },
         ],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const RisksByDomainView = z
   .object({
-    object: z.literal('svc.risk.by_domain').meta({ description: objectDescription }),
+    object: objectField('svc.risk.by_domain', OBJECT_EXAMPLE),
     total: z.int().min(0).meta({ description: 'Risks covered by the view.' }),
     domains: z
       .array(
@@ -285,10 +287,10 @@ export const RisksByDomainView = z
             averageResidualScore: 20,
             averageInherentScore: 20,
             maxResidualScore: 20,
-            byRating: { low: 0, medium: 0, high: 0, critical: 1 },
+            byRating: EXAMPLE_BY_RATING,
           },
         ],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -298,6 +300,8 @@ export const RisksByDomainView = z
 claimIdPrefix('rwl', 'svc.risk.watch');
 
 const read = meta({ auth: 'tenant', rail: 'risk', permission: 'risk:read', mutating: false });
+/** The policy of a watchlist change, audited as `audit`. */
+const write = <const A extends string>(audit: A) => meta({ auth: 'tenant', rail: 'risk', permission: 'risk:write', mutating: true, audit });
 
 export const riskRouter = railRouter('risk', {
   navigate: {
@@ -339,7 +343,7 @@ export const riskRouter = railRouter('risk', {
       summary: 'Watch a risk',
       description:
         "Adds a risk of the register to the tenant's watchlist (404 when not the tenant's risk; 409 when it is already watched). Returns 201 with the entry, id `rwl_<ULID>`. Needs `risk:write`; audited as `risk_watch.created` and emitted as the webhook event `risk_watch.created`.",
-      metadata: meta({ auth: 'tenant', rail: 'risk', permission: 'risk:write', mutating: true, audit: 'risk_watch.created' }),
+      metadata: write('risk_watch.created'),
     },
     remove: {
       method: 'DELETE',
@@ -349,7 +353,7 @@ export const riskRouter = railRouter('risk', {
       summary: 'Stop watching a risk',
       description:
         "Takes the risk off the watchlist; `removed: false` when it was not on it (nothing is recorded then). 404 when the risk is not the tenant's. Needs `risk:write`; audited as `risk_watch.removed` and emitted as the webhook event `risk_watch.removed`.",
-      metadata: meta({ auth: 'tenant', rail: 'risk', permission: 'risk:write', mutating: true, audit: 'risk_watch.removed' }),
+      metadata: write('risk_watch.removed'),
     },
   },
   topRisks: {

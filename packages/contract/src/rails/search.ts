@@ -233,6 +233,11 @@ export function searchFacetsOf(kinds: readonly SearchKindId[]): SearchFacet[] {
 
 const objectDescription = 'Type of the object, constant for the schema (`svc.search.results`).';
 
+/** A kind id of the registry; each use says what it is the kind of. */
+const KindId = z.enum(SEARCH_KIND_IDS);
+
+const Cursor = z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' });
+
 const kindExample = {
   object: 'svc.search.kind',
   id: 'control',
@@ -247,7 +252,7 @@ const kindExample = {
 export const SearchKind = z
   .object({
     object: z.literal('svc.search.kind').meta({ description: 'Type of the object, constant for the schema (`svc.search.kind`).' }),
-    id: z.enum(SEARCH_KIND_IDS).meta({ description: 'Kind id, as `kind` of a hit and in `kinds` of the multi-index search.' }),
+    id: KindId.meta({ description: 'Kind id, as `kind` of a hit and in `kinds` of the multi-index search.' }),
     label: z.string().meta({ description: 'What the kind is, in words.' }),
     scope: z.enum(['content', 'tenant', 'marketplace']).meta({
       description:
@@ -269,7 +274,7 @@ export const SearchKind = z
 export const SearchKindList = z
   .object({
     data: z.array(SearchKind).meta({ description: 'The searchable kinds, in registry order (content, tenant, marketplace).' }),
-    cursor: z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' }),
+    cursor: Cursor,
   })
   .meta({ id: 'SearchKindList', examples: [{ data: [kindExample], cursor: null }] });
 
@@ -277,7 +282,7 @@ const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.strin
 
 export const SearchHit = z
   .object({
-    kind: z.enum(SEARCH_KIND_IDS).meta({ description: 'Kind of the record (see `GET /v1/search/kinds`).' }),
+    kind: KindId.meta({ description: 'Kind of the record (see `GET /v1/search/kinds`).' }),
     id: z.string().meta({
       description:
         'Id of the record within its kind: the prefixed id of a tenant record, `<dictionary>@<version>/<id>` of a dictionary record, `<crosswalk>#<position>` of a crosswalk edge.',
@@ -305,7 +310,7 @@ const resultFields = {
   data: z.array(SearchHit).meta({ description: 'Hits of this page, best first (by `score`, then by kind and id).' }),
   facets: FacetCounts,
   total: z.int().min(0).meta({ description: 'Number of records matching `q` and the filters, over all pages.' }),
-  cursor: z.string().nullable().meta({ description: 'Cursor of the next page; null on the last page.' }),
+  cursor: Cursor,
 };
 
 const hitExample = {
@@ -338,7 +343,7 @@ export const MultiIndexResults = z
     kinds: z
       .array(
         z.object({
-          kind: z.enum(SEARCH_KIND_IDS).meta({ description: 'Kind searched.' }),
+          kind: KindId.meta({ description: 'Kind searched.' }),
           total: z.int().min(0).meta({ description: 'Records of this kind matching `q` and the filters.' }),
           facets: FacetCounts,
         }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { meta } from '../meta.ts';
 import { railRouter } from '../resource.ts';
+import { EXAMPLE_AT, EXAMPLE_KEY, exampleId } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 import { Assessment, Evidence } from './compliance.ts';
 import { Activation } from './frameworks.ts';
@@ -11,6 +12,9 @@ import { Activation } from './frameworks.ts';
  * records are audited and webhook-emitting like hand-made ones. Nothing here creates tenants:
  * a sandbox key has no operator power.
  */
+
+/** The `object` field of the seed rail's results (described without an example). */
+const objectOf = <const T extends string>(name: T) => z.literal(name).meta({ description: 'Type of the object, constant for the schema.' });
 
 const FrameworkId = z
   .string()
@@ -41,7 +45,7 @@ export const SeedFrameworksBody = z
 
 export const SeedFrameworksResult = z
   .object({
-    object: z.literal('svc.seed.frameworks').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.seed.frameworks'),
     activations: z
       .array(Activation)
       .meta({ description: 'One activation per requested dictionary, in request order (`alreadyActive` true for those active before).' }),
@@ -57,11 +61,11 @@ export const SeedFrameworksResult = z
         activations: [
           {
             object: 'svc.frameworks.activation',
-            id: 'act_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            id: exampleId('act'),
             framework: 'gdpr',
             dictionaryVersion: 'gdpr@1.0.0',
-            activatedAt: '2026-11-22T09:30:00.000Z',
-            activatedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            activatedAt: EXAMPLE_AT,
+            activatedBy: EXAMPLE_KEY,
             obligations: 108,
             alreadyActive: false,
           },
@@ -97,7 +101,7 @@ export const SeedEvidenceBody = z
 
 export const SeedEvidenceResult = z
   .object({
-    object: z.literal('svc.seed.evidence').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.seed.evidence'),
     created: z.int().meta({ description: 'Evidence records created.' }),
     evidence: z.array(Evidence).meta({ description: 'The created records, as `GET /v1/compliance/evidence/{id}` returns them.' }),
   })
@@ -133,7 +137,7 @@ export const SeedTenantBody = z
 
 export const SeedTenantResult = z
   .object({
-    object: z.literal('svc.seed.tenant').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.seed.tenant'),
     tenantId: z.string().meta({ description: 'The calling tenant, the only one seeded.' }),
     frameworks: SeedFrameworksResult.meta({ description: 'What the framework step did.' }),
     assessments: z.array(Assessment).meta({ description: 'Assessments created, one per demo system in turn.' }),
@@ -144,7 +148,7 @@ export const SeedTenantResult = z
     examples: [
       {
         object: 'svc.seed.tenant',
-        tenantId: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        tenantId: exampleId('ten'),
         frameworks: { object: 'svc.seed.frameworks', activations: [], activated: 0, alreadyActive: 0, obligations: 0 },
         assessments: [],
         evidence: { object: 'svc.seed.evidence', created: 0, evidence: [] },
@@ -174,7 +178,7 @@ export const SeedReset = z
         status: 'reset',
         deletedRecords: 231,
         tables: { obligation: 216, frameworkActivation: 2, evidence: 10, assessment: 3 },
-        auditEventId: 'aud_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        auditEventId: exampleId('aud'),
       },
     ],
   });
@@ -192,7 +196,7 @@ export const DemoTourStep = z.object({
 
 export const DemoTour = z
   .object({
-    object: z.literal('svc.seed.demo_tour').meta({ description: 'Type of the object, constant for the schema.' }),
+    object: objectOf('svc.seed.demo_tour'),
     steps: z.array(DemoTourStep).meta({ description: 'The walkthrough, in order.' }),
     completed: z.int().meta({ description: 'Steps already done.' }),
     total: z.int().meta({ description: 'Steps in the tour.' }),

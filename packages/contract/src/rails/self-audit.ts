@@ -1,16 +1,13 @@
 import { z } from 'zod';
-import { ControlRef, prefixedId, Timestamp } from '../common.ts';
+import { ControlRef, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 import { IndustryId } from './profiles.ts';
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
-const updatedAtDescription =
-  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+/** The `object` field of a self-audit record; every description names `svc.self_audit.finding` as its example. */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.self_audit.finding');
 
 /** Days within which evidence must have been collected to count as fresh in the posture and the drift. */
 export const SELF_AUDIT_FRESHNESS_DAYS = 365;
@@ -40,14 +37,38 @@ const Severity = z.enum(SELF_AUDIT_SEVERITIES).meta({
     .join(', ')} points off the posture score.`,
 });
 
+const FINDING_ID = exampleId('fnd');
+const REMEDIATION_ID = exampleId('rem');
+const EVIDENCE_ID = exampleId('evd');
+const FindingId = prefixedId('fnd', FINDING_ID);
+const EvidenceId = prefixedId('evd', EVIDENCE_ID);
+
+/** What the example finding says, and what it is about. */
+const FINDING_TEXT_EXAMPLE = {
+  title: 'Risk register not reviewed this quarter',
+  description: 'The AI risk register was last reviewed in May.',
+  severity: 'high',
+};
+const FINDING_SUBJECT_EXAMPLE = { controlId: 'AIA-RMS-01', systemId: 'sys_credit_scoring_v2' };
+const PLAN_EXAMPLE = 'Review the risk register with the model owners and record the review.';
+const DUE_DATE_EXAMPLE = '2026-12-15T00:00:00.000Z';
+const NOTE_EXAMPLE = 'Minutes of the review meeting.';
+
+// Calls the resources' `setup` makes before their create examples are valid.
 const activateEuAiAct = { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} } as const;
+const raiseFinding = {
+  method: 'POST',
+  path: '/v1/self-audit/findings',
+  body: { title: 'Risk register not reviewed', severity: 'high', controlId: 'AIA-RMS-01' },
+  as: 'finding',
+} as const;
 
 // ---------------------------------------------------------------- findings
 
 export const SelfAuditFinding = z
   .object({
-    object: z.literal('svc.self_audit.finding').meta({ description: objectDescription }),
-    id: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.self_audit.finding'),
+    id: FindingId,
     title: z.string().meta({ description: 'Short statement of what was found.' }),
     description: z.string().nullable().meta({ description: 'Details of the finding; null when not given.' }),
     severity: Severity,
@@ -58,26 +79,19 @@ export const SelfAuditFinding = z
     controlId: z.string().nullable().meta({ description: 'Control of an activated framework the finding is about; null when none.' }),
     systemId: z.string().nullable().meta({ description: 'AI system the finding concerns, as the tenant names it; null when none.' }),
     closedAt: Timestamp.nullable().meta({ description: 'When the remediation was verified and the finding closed; null while open.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'SelfAuditFinding',
     examples: [
       {
         object: 'svc.self_audit.finding',
-        id: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        title: 'Risk register not reviewed this quarter',
-        description: 'The AI risk register was last reviewed in May.',
-        severity: 'high',
+        id: FINDING_ID,
+        ...FINDING_TEXT_EXAMPLE,
         status: 'open',
-        controlId: 'AIA-RMS-01',
-        systemId: 'sys_credit_scoring_v2',
+        ...FINDING_SUBJECT_EXAMPLE,
         closedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -94,15 +108,7 @@ export const CreateSelfAuditFindingBody = z
   })
   .meta({
     id: 'CreateSelfAuditFindingRequest',
-    examples: [
-      {
-        title: 'Risk register not reviewed this quarter',
-        description: 'The AI risk register was last reviewed in May.',
-        severity: 'high',
-        controlId: 'AIA-RMS-01',
-        systemId: 'sys_credit_scoring_v2',
-      },
-    ],
+    examples: [{ ...FINDING_TEXT_EXAMPLE, ...FINDING_SUBJECT_EXAMPLE }],
   });
 
 export const selfAuditFindings = resource({
@@ -131,8 +137,8 @@ export const selfAuditFindings = resource({
 
 export const SelfAuditRemediation = z
   .object({
-    object: z.literal('svc.self_audit.remediation').meta({ description: objectDescription }),
-    id: prefixedId('rem', 'rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.self_audit.remediation'),
+    id: prefixedId('rem', REMEDIATION_ID),
     findingId: z.string().meta({ description: 'The finding (`fnd_`) this remediation fixes.' }),
     plan: z.string().meta({ description: 'What will be done to fix the finding.' }),
     ownerId: z
@@ -146,50 +152,40 @@ export const SelfAuditRemediation = z
     }),
     resolvedAt: Timestamp.nullable().meta({ description: 'When it was last resolved; null until then, and again after a reopen.' }),
     verifiedAt: Timestamp.nullable().meta({ description: 'When it was verified; null until then, and again after a reopen.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'SelfAuditRemediation',
     examples: [
       {
         object: 'svc.self_audit.remediation',
-        id: 'rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        plan: 'Review the risk register with the model owners and record the review.',
+        id: REMEDIATION_ID,
+        findingId: FINDING_ID,
+        plan: PLAN_EXAMPLE,
         ownerId: null,
-        dueDate: '2026-12-15T00:00:00.000Z',
+        dueDate: DUE_DATE_EXAMPLE,
         status: 'open',
         resolvedAt: null,
         verifiedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
 
 export const CreateSelfAuditRemediationBody = z
   .strictObject({
-    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
+    findingId: FindingId.meta({
       description: 'The open finding to remediate; 422 when the tenant has no such finding.',
     }),
     plan: z.string().min(1).max(4000).meta({ description: 'What will be done to fix the finding, up to 4,000 characters.' }),
-    ownerId: prefixedId('usr', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
-      .optional()
-      .meta({ description: 'Active person of the stakeholders rail who owns the work; 422 when unknown or deactivated.' }),
+    ownerId: UserId.optional().meta({
+      description: 'Active person of the stakeholders rail who owns the work; 422 when unknown or deactivated.',
+    }),
     dueDate: Timestamp.optional().meta({ description: 'When the work is due (ISO 8601 UTC).' }),
   })
   .meta({
     id: 'CreateSelfAuditRemediationRequest',
-    examples: [
-      {
-        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        plan: 'Review the risk register with the model owners and record the review.',
-        dueDate: '2026-12-15T00:00:00.000Z',
-      },
-    ],
+    examples: [{ findingId: FINDING_ID, plan: PLAN_EXAMPLE, dueDate: DUE_DATE_EXAMPLE }],
   });
 
 export const selfAuditRemediations = resource({
@@ -202,24 +198,12 @@ export const selfAuditRemediations = resource({
   statusField: 'status',
   filters: {
     status: z.enum(SELF_AUDIT_REMEDIATION_STATUSES).optional().meta({ description: '`open`, `in_progress`, `resolved` or `verified`.' }),
-    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').optional(),
+    findingId: FindingId.optional(),
   },
-  setup: [
-    { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} },
-    {
-      method: 'POST',
-      path: '/v1/self-audit/findings',
-      body: { title: 'Risk register not reviewed', severity: 'high', controlId: 'AIA-RMS-01' },
-      as: 'finding',
-    },
-  ],
+  setup: [activateEuAiAct, raiseFinding],
   create: {
     body: CreateSelfAuditRemediationBody,
-    fixture: {
-      findingId: '{{finding.id}}',
-      plan: 'Review the risk register with the model owners and record the review.',
-      dueDate: '2026-12-15T00:00:00.000Z',
-    },
+    fixture: { findingId: '{{finding.id}}', plan: PLAN_EXAMPLE, dueDate: DUE_DATE_EXAMPLE },
     summary: 'Plan the remediation of a finding',
     description:
       'Creates the `open` remediation of an open finding. A finding has at most one remediation: 409 `conflict` naming it when one exists (reopen that one instead), and 409 when the finding is closed.',
@@ -255,8 +239,8 @@ export const selfAuditRemediations = resource({
 
 export const SelfAuditEvidenceLink = z
   .object({
-    object: z.literal('svc.self_audit.evidence_link').meta({ description: objectDescription }),
-    id: prefixedId('sev', 'sev_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.self_audit.evidence_link'),
+    id: prefixedId('sev', exampleId('sev')),
     evidenceId: z.string().meta({ description: 'The compliance evidence record (`evd_`) offered as proof.' }),
     targetType: z.enum(['finding', 'remediation']).meta({ description: 'What the evidence proves: a `finding` or a `remediation`.' }),
     targetId: z.string().meta({ description: 'Id of that finding (`fnd_`) or remediation (`rem_`).' }),
@@ -264,35 +248,32 @@ export const SelfAuditEvidenceLink = z
       description: 'The finding concerned: the target itself, or the finding of the target remediation.',
     }),
     note: z.string().nullable().meta({ description: 'What the evidence shows about the target; null when not given.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'SelfAuditEvidenceLink',
     examples: [
       {
         object: 'svc.self_audit.evidence_link',
-        id: 'sev_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        evidenceId: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('sev'),
+        evidenceId: EVIDENCE_ID,
         targetType: 'finding',
-        targetId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        note: 'Minutes of the review meeting.',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        targetId: FINDING_ID,
+        findingId: FINDING_ID,
+        note: NOTE_EXAMPLE,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const CreateSelfAuditEvidenceLinkBody = z
   .strictObject({
-    evidenceId: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
+    evidenceId: EvidenceId.meta({
       description: 'An evidence record of the tenant (POST /v1/compliance/evidence); 422 when unknown.',
     }),
-    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
-      .optional()
-      .meta({ description: 'The finding the evidence proves; give this or `remediationId`, not both.' }),
-    remediationId: prefixedId('rem', 'rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
+    findingId: FindingId.optional().meta({ description: 'The finding the evidence proves; give this or `remediationId`, not both.' }),
+    remediationId: prefixedId('rem', REMEDIATION_ID)
       .optional()
       .meta({ description: 'The remediation the evidence proves; give this or `findingId`, not both.' }),
     note: z.string().min(1).max(2000).optional().meta({ description: 'What the evidence shows, up to 2,000 characters.' }),
@@ -308,13 +289,7 @@ export const CreateSelfAuditEvidenceLinkBody = z
   })
   .meta({
     id: 'CreateSelfAuditEvidenceLinkRequest',
-    examples: [
-      {
-        evidenceId: 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        findingId: 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        note: 'Minutes of the review meeting.',
-      },
-    ],
+    examples: [{ evidenceId: EVIDENCE_ID, findingId: FINDING_ID, note: NOTE_EXAMPLE }],
   });
 
 export const selfAuditEvidenceLinks = resource({
@@ -325,24 +300,17 @@ export const selfAuditEvidenceLinks = resource({
   idPrefix: 'sev',
   record: SelfAuditEvidenceLink,
   filters: {
-    evidenceId: prefixedId('evd', 'evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R').optional(),
+    evidenceId: EvidenceId.optional(),
     targetId: z
       .string()
       .regex(/^(fnd|rem)_[0-9A-HJKMNP-TV-Z]{26}$/)
       .optional()
       .meta({ description: 'A finding (`fnd_`) or remediation (`rem_`) id.' }),
-    findingId: prefixedId('fnd', 'fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R')
-      .optional()
-      .meta({ description: 'Links to this finding or to its remediation.' }),
+    findingId: FindingId.optional().meta({ description: 'Links to this finding or to its remediation.' }),
   },
   setup: [
-    { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} },
-    {
-      method: 'POST',
-      path: '/v1/self-audit/findings',
-      body: { title: 'Risk register not reviewed', severity: 'high', controlId: 'AIA-RMS-01' },
-      as: 'finding',
-    },
+    activateEuAiAct,
+    raiseFinding,
     {
       method: 'POST',
       path: '/v1/compliance/evidence',
@@ -352,7 +320,7 @@ export const selfAuditEvidenceLinks = resource({
   ],
   create: {
     body: CreateSelfAuditEvidenceLinkBody,
-    fixture: { evidenceId: '{{evidence.id}}', findingId: '{{finding.id}}', note: 'Minutes of the review meeting.' },
+    fixture: { evidenceId: '{{evidence.id}}', findingId: '{{finding.id}}', note: NOTE_EXAMPLE },
     summary: 'Link evidence to a finding or a remediation',
     description:
       'Links an existing compliance evidence record to a finding or to a remediation as proof (exactly one of `findingId` and `remediationId`). Unknown evidence, finding or remediation ids are 422 naming the field; the same evidence linked twice to the same target is 409 `conflict`. A remediation needs a link to unexpired evidence before it can be verified.',
@@ -373,7 +341,7 @@ const Counts = z
 
 export const SelfAuditPosture = z
   .object({
-    object: z.literal('svc.self_audit.posture').meta({ description: objectDescription }),
+    object: objectOf('svc.self_audit.posture'),
     score: z.int().min(0).max(100).meta({
       description:
         'Posture, 0 to 100: `coverage.points + freshness.points - findings.penalty`, rounded to the nearest integer and kept within 0 to 100.',
@@ -432,7 +400,7 @@ export const SelfAuditPosture = z
             penalty: 17,
           },
         },
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -461,7 +429,7 @@ export const SelfAuditDriftItem = z
 
 export const SelfAuditDrift = z
   .object({
-    object: z.literal('svc.self_audit.drift').meta({ description: objectDescription }),
+    object: objectOf('svc.self_audit.drift'),
     profile: IndustryId.meta({ description: 'Industry profile whose baseline was compared.' }),
     profileSource: z
       .enum(['query', 'onboarding'])
@@ -496,7 +464,7 @@ export const SelfAuditDrift = z
             findingIds: [],
           },
         ],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -11,17 +12,17 @@ import { eventType } from '../webhook-events.ts';
  * client tenants made with the firm in the marketplace.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.specialists.firm`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
-const updatedAtDescription =
-  'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.';
+/** The `object` field of a specialists record; every description names `svc.specialists.firm` as its example. */
+const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.specialists.firm');
 
-const EXAMPLE_FIRM = 'frm_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_CONSULTANT = 'csl_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_ENGAGEMENT = 'meg_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_LISTING = 'mls_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_FIRM = exampleId('frm');
+const EXAMPLE_CONSULTANT = exampleId('csl');
+const EXAMPLE_ENGAGEMENT = exampleId('meg');
+const EXAMPLE_LISTING = exampleId('mls');
+const EXAMPLE_TENANT = exampleId('ten');
+
+/** The example stamps of a record that is never changed (no `updatedAt`). */
+const EXAMPLE_CREATED = { createdBy: EXAMPLE_KEY, createdAt: EXAMPLE_AT };
 
 export const SpecialistFirmId = prefixedId('frm', EXAMPLE_FIRM);
 export const SpecialistConsultantId = prefixedId('csl', EXAMPLE_CONSULTANT);
@@ -46,15 +47,20 @@ const SpecialistJurisdictions = z.array(SpecialistJurisdiction).min(1).max(50);
 
 // ---------------------------------------------------------------- firms
 
+const FIRM_EXAMPLE = {
+  name: 'Northwind AI Assurance',
+  description: 'EU AI Act and GDPR readiness for AI providers.',
+  jurisdictions: ['EU', 'UK'],
+};
+
 export const SpecialistFirm = z
   .object({
-    object: z.literal('svc.specialists.firm').meta({ description: objectDescription }),
+    object: objectOf('svc.specialists.firm'),
     id: SpecialistFirmId,
     name: z.string().meta({ description: 'Name of the firm as clients see it.' }),
     description: z.string().nullable().meta({ description: 'What the firm does; null when not given.' }),
     jurisdictions: z.array(z.string()).meta({ description: 'Jurisdiction codes the firm works in, upper case (`EU`, `US-CA`).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'SpecialistFirm',
@@ -62,20 +68,11 @@ export const SpecialistFirm = z
       {
         object: 'svc.specialists.firm',
         id: EXAMPLE_FIRM,
-        name: 'Northwind AI Assurance',
-        description: 'EU AI Act and GDPR readiness for AI providers.',
-        jurisdictions: ['EU', 'UK'],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...FIRM_EXAMPLE,
+        ...EXAMPLE_CREATED,
       },
     ],
   });
-
-const FIRM_EXAMPLE = {
-  name: 'Northwind AI Assurance',
-  description: 'EU AI Act and GDPR readiness for AI providers.',
-  jurisdictions: ['EU', 'UK'],
-};
 
 export const CreateSpecialistFirmBody = z
   .strictObject({
@@ -108,23 +105,29 @@ export const specialistFirms = resource({
 
 // ---------------------------------------------------------------- consultants
 
+const CONSULTANT_STATUSES = ['unlisted', 'listed'] as const;
+const CONSULTANT_EXAMPLE = {
+  name: 'Amara Okafor',
+  headline: 'Former notified-body assessor; high-risk AI conformity.',
+  expertise: ['eu-ai-act', 'gdpr'],
+  jurisdictions: ['EU'],
+};
+
 export const SpecialistConsultant = z
   .object({
-    object: z.literal('svc.specialists.consultant').meta({ description: objectDescription }),
+    object: objectOf('svc.specialists.consultant'),
     id: SpecialistConsultantId,
     firmId: SpecialistFirmId.meta({ description: 'Id of the firm the consultant works for.' }),
     name: z.string().meta({ description: 'Full name of the consultant.' }),
     headline: z.string().meta({ description: 'One-line profile shown in the marketplace.' }),
     expertise: z.array(z.string()).meta({ description: 'Framework dictionary ids the consultant knows (`eu-ai-act`, `gdpr`).' }),
     jurisdictions: z.array(z.string()).meta({ description: 'Jurisdiction codes the consultant works in, upper case.' }),
-    status: z.enum(['unlisted', 'listed']).meta({
+    status: z.enum(CONSULTANT_STATUSES).meta({
       description:
         '`listed`: shown to every tenant in the marketplace; `unlisted`: seen by the firm only. Changes through `list-in-marketplace` and `unlist`.',
     }),
     listed: z.boolean().meta({ description: 'True when `status` is `listed`.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...stamps(),
   })
   .meta({
     id: 'SpecialistConsultant',
@@ -133,15 +136,10 @@ export const SpecialistConsultant = z
         object: 'svc.specialists.consultant',
         id: EXAMPLE_CONSULTANT,
         firmId: EXAMPLE_FIRM,
-        name: 'Amara Okafor',
-        headline: 'Former notified-body assessor; high-risk AI conformity.',
-        expertise: ['eu-ai-act', 'gdpr'],
-        jurisdictions: ['EU'],
+        ...CONSULTANT_EXAMPLE,
         status: 'unlisted',
         listed: false,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -164,12 +162,7 @@ export const CreateSpecialistConsultantBody = z
   .meta({
     id: 'CreateSpecialistConsultantRequest',
     examples: [
-      {
-        name: 'Amara Okafor',
-        headline: 'Former notified-body assessor; high-risk AI conformity.',
-        expertise: ['eu-ai-act', 'gdpr'],
-        jurisdictions: ['EU'],
-      },
+      CONSULTANT_EXAMPLE,
       {
         firmId: EXAMPLE_FIRM,
         name: 'Jonas Weber',
@@ -191,7 +184,7 @@ export const specialistConsultants = resource({
   statusField: 'status',
   filters: {
     firmId: SpecialistFirmId.optional(),
-    status: z.enum(['unlisted', 'listed']).optional(),
+    status: z.enum(CONSULTANT_STATUSES).optional(),
   },
   setup: FIRM_SETUP,
   create: {
@@ -223,8 +216,8 @@ export const specialistConsultants = resource({
 
 export const SpecialistCertification = z
   .object({
-    object: z.literal('svc.specialists.certification').meta({ description: objectDescription }),
-    id: prefixedId('scc', 'scc_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.specialists.certification'),
+    id: prefixedId('scc', exampleId('scc')),
     firmId: SpecialistFirmId.meta({ description: 'Firm the certification belongs to (the consultant’s firm, or the certified firm).' }),
     consultantId: SpecialistConsultantId.nullable().meta({
       description: 'Consultant who holds it; null for a certification of the firm itself.',
@@ -234,15 +227,14 @@ export const SpecialistCertification = z
     validFrom: Timestamp.nullable().meta({ description: 'Start of validity (ISO 8601 UTC); null when not given.' }),
     validUntil: Timestamp.nullable().meta({ description: 'End of validity (ISO 8601 UTC); null when it does not expire.' }),
     expired: z.boolean().meta({ description: 'True when `validUntil` is in the past at the time of the response.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'SpecialistCertification',
     examples: [
       {
         object: 'svc.specialists.certification',
-        id: 'scc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('scc'),
         firmId: EXAMPLE_FIRM,
         consultantId: EXAMPLE_CONSULTANT,
         name: 'CIPP/E',
@@ -250,8 +242,7 @@ export const SpecialistCertification = z
         validFrom: '2025-03-01T00:00:00.000Z',
         validUntil: '2027-03-01T00:00:00.000Z',
         expired: false,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -307,7 +298,7 @@ export const specialistCertifications = resource({
 
 export const SpecialistClientEngagement = z
   .object({
-    object: z.literal('svc.specialists.client_engagement').meta({ description: objectDescription }),
+    object: objectOf('svc.specialists.client_engagement'),
     engagementId: EngagementId.meta({ description: 'Id of the marketplace engagement that grants the access.' }),
     tenant: z.string().meta({ description: 'Id of the client tenant.' }),
     tenantName: z.string().meta({ description: 'Name of the client tenant.' }),
@@ -329,11 +320,11 @@ export const SpecialistClientEngagement = z
       {
         object: 'svc.specialists.client_engagement',
         engagementId: EXAMPLE_ENGAGEMENT,
-        tenant: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        tenant: EXAMPLE_TENANT,
         tenantName: 'Acme AI',
         firmId: EXAMPLE_FIRM,
         listingId: EXAMPLE_LISTING,
-        since: '2026-11-22T09:30:00.000Z',
+        since: EXAMPLE_AT,
         score: 0.25,
         controls: 4,
         evidenced: 1,
@@ -354,29 +345,27 @@ export const BillingPeriod = z
 
 export const SpecialistFee = z
   .object({
-    object: z.literal('svc.specialists.fee').meta({ description: objectDescription }),
-    id: prefixedId('sbs', 'sbs_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectOf('svc.specialists.fee'),
+    id: prefixedId('sbs', exampleId('sbs')),
     engagementId: EngagementId.meta({ description: 'Engagement the fee was billed for.' }),
     period: BillingPeriod,
     amountCents: z.int().min(1).meta({ description: 'Fee billed to the client, in minor units (cents) of `currency`.' }),
     currency: z.string().meta({ description: 'ISO 4217 currency code, upper case (`EUR`).' }),
     description: z.string().nullable().meta({ description: 'What was billed; null when not given.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'SpecialistFee',
     examples: [
       {
         object: 'svc.specialists.fee',
-        id: 'sbs_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('sbs'),
         engagementId: EXAMPLE_ENGAGEMENT,
         period: '2026-11',
         amountCents: 1_200_000,
         currency: 'EUR',
         description: 'Gap assessment, EU AI Act',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -407,6 +396,9 @@ export const CreateSpecialistFeeBody = z
     ],
   });
 
+/** The example share of one fee of 12,000 EUR at 8000 basis points. */
+const AMOUNTS_EXAMPLE = { feesCents: 1_200_000, firmShareCents: 960_000, platformShareCents: 240_000 };
+
 const Amounts = {
   feesCents: z.int().min(0).meta({ description: 'Sum of the fees recorded, in cents of `currency`.' }),
   firmShareCents: z
@@ -418,7 +410,7 @@ const Amounts = {
 
 export const SpecialistBillingShare = z
   .object({
-    object: z.literal('svc.specialists.billing_share').meta({ description: objectDescription }),
+    object: objectOf('svc.specialists.billing_share'),
     period: BillingPeriod.nullable().meta({ description: 'The billing period asked for; null for every period.' }),
     lines: z
       .array(
@@ -452,19 +444,17 @@ export const SpecialistBillingShare = z
         lines: [
           {
             engagementId: EXAMPLE_ENGAGEMENT,
-            tenant: 'ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            tenant: EXAMPLE_TENANT,
             firmId: EXAMPLE_FIRM,
             period: '2026-11',
             currency: 'EUR',
             rateBps: 8000,
             fees: 1,
-            feesCents: 1_200_000,
-            firmShareCents: 960_000,
-            platformShareCents: 240_000,
+            ...AMOUNTS_EXAMPLE,
           },
         ],
-        totals: [{ currency: 'EUR', feesCents: 1_200_000, firmShareCents: 960_000, platformShareCents: 240_000 }],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        totals: [{ currency: 'EUR', ...AMOUNTS_EXAMPLE }],
+        computedAt: EXAMPLE_AT,
       },
     ],
   });

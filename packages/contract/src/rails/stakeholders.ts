@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { ControlRef, prefixedId, Timestamp, UserId } from '../common.ts';
+import { ControlRef, EXAMPLE_OTHER_USER, EXAMPLE_USER, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField, stamps } from '../shared/records.ts';
 import type { eventType } from '../webhook-events.ts';
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.stakeholders.user`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The record the `object` field descriptions of this rail name as their example. */
+const OBJECT_EXAMPLE = 'svc.stakeholders.user';
+const EXAMPLE_ROLE = exampleId('rol');
+const EXAMPLE_ASSIGNMENT = exampleId('asg');
+/** The example stamps of a record that is created and never changes. */
+const EXAMPLE_CREATED = { createdBy: EXAMPLE_KEY, createdAt: EXAMPLE_AT };
 
-const RoleId = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const RoleId = prefixedId('rol', EXAMPLE_ROLE);
 
 /** Id of an AI system of the tenant, as the other rails name it (`sys_credit_scoring_v2`). */
 const SystemRef = z
@@ -33,9 +36,12 @@ export const RaciLetter = z.enum(RACI_LETTERS).meta({
 
 // ---------------------------------------------------------------- users
 
+/** The example person, as added and as recorded. */
+const PERSON_EXAMPLE = { name: 'Ines Duarte', email: 'ines.duarte@example.com', roleIds: [EXAMPLE_ROLE] };
+
 export const StakeholderUser = z
   .object({
-    object: z.literal('svc.stakeholders.user').meta({ description: objectDescription }),
+    object: objectField('svc.stakeholders.user', OBJECT_EXAMPLE),
     id: UserId,
     name: z.string().meta({ description: 'Full name of the person.' }),
     email: z.string().meta({ description: 'Work email address, lowercased.' }),
@@ -43,21 +49,17 @@ export const StakeholderUser = z
     status: z
       .enum(['active', 'inactive'])
       .meta({ description: '`active`, or `inactive` once deactivated: an inactive person is left out of coverage and approvals.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'StakeholderUser',
     examples: [
       {
         object: 'svc.stakeholders.user',
-        id: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        name: 'Ines Duarte',
-        email: 'ines.duarte@example.com',
-        roleIds: ['rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
+        id: EXAMPLE_USER,
+        ...PERSON_EXAMPLE,
         status: 'active',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -72,10 +74,7 @@ export const CreateStakeholderUserBody = z
       .optional()
       .meta({ description: 'Ids of existing roles of the tenant the person holds (none when absent); an unknown id is 422.' }),
   })
-  .meta({
-    id: 'CreateStakeholderUserRequest',
-    examples: [{ name: 'Ines Duarte', email: 'ines.duarte@example.com', roleIds: ['rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R'] }],
-  });
+  .meta({ id: 'CreateStakeholderUserRequest', examples: [PERSON_EXAMPLE] });
 
 export const stakeholderUsers = resource({
   rail: 'stakeholders',
@@ -111,25 +110,25 @@ export const stakeholderUsers = resource({
 
 // ---------------------------------------------------------------- roles
 
+/** The example role, as defined and as recorded. */
+const ROLE_EXAMPLE = { name: 'Data protection officer', description: 'Monitors compliance with GDPR (Art. 39).' };
+
 export const StakeholderRole = z
   .object({
-    object: z.literal('svc.stakeholders.role').meta({ description: objectDescription }),
+    object: objectField('svc.stakeholders.role', OBJECT_EXAMPLE),
     id: RoleId,
     name: z.string().meta({ description: 'Name of the role, unique within the tenant (`DPO`, `CISO`, `ML engineer`).' }),
     description: z.string().nullable().meta({ description: 'What the role is responsible for; null when not given.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'StakeholderRole',
     examples: [
       {
         object: 'svc.stakeholders.role',
-        id: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        name: 'Data protection officer',
-        description: 'Monitors compliance with GDPR (Art. 39).',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        id: EXAMPLE_ROLE,
+        ...ROLE_EXAMPLE,
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -139,10 +138,7 @@ export const CreateStakeholderRoleBody = z
     name: z.string().min(1).max(120).meta({ description: 'Name of the role, unique within the tenant (case-insensitive).' }),
     description: z.string().min(1).max(2000).optional().meta({ description: 'What the role is responsible for.' }),
   })
-  .meta({
-    id: 'CreateStakeholderRoleRequest',
-    examples: [{ name: 'Data protection officer', description: 'Monitors compliance with GDPR (Art. 39).' }],
-  });
+  .meta({ id: 'CreateStakeholderRoleRequest', examples: [ROLE_EXAMPLE] });
 
 export const stakeholderRoles = resource({
   rail: 'stakeholders',
@@ -162,27 +158,27 @@ export const stakeholderRoles = resource({
 
 // ---------------------------------------------------------------- approval chains
 
+/** The example chain, as defined and as recorded. */
+const CHAIN_EXAMPLE = { name: 'Policy approval', approverIds: [EXAMPLE_USER, EXAMPLE_OTHER_USER] };
+
 export const ApprovalChain = z
   .object({
-    object: z.literal('svc.stakeholders.approval_chain').meta({ description: objectDescription }),
-    id: prefixedId('apc', 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: objectField('svc.stakeholders.approval_chain', OBJECT_EXAMPLE),
+    id: prefixedId('apc', exampleId('apc')),
     name: z.string().meta({ description: 'Name of the chain (`Policy approval`).' }),
     approverIds: z
       .array(UserId)
       .meta({ description: 'The approvers in order: step 1 is approved by the first, and so on. Each is a person of the tenant.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'ApprovalChain',
     examples: [
       {
         object: 'svc.stakeholders.approval_chain',
-        id: 'apc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        name: 'Policy approval',
-        approverIds: ['usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X'],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        id: exampleId('apc'),
+        ...CHAIN_EXAMPLE,
+        ...EXAMPLE_CREATED,
       },
     ],
   });
@@ -196,10 +192,7 @@ export const CreateApprovalChainBody = z
       .max(10)
       .meta({ description: 'Active people of the tenant, in approval order, each at most once; an unknown or inactive one is 422.' }),
   })
-  .meta({
-    id: 'CreateApprovalChainRequest',
-    examples: [{ name: 'Policy approval', approverIds: ['usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R', 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X'] }],
-  });
+  .meta({ id: 'CreateApprovalChainRequest', examples: [CHAIN_EXAMPLE] });
 
 export const approvalChains = resource({
   rail: 'stakeholders',
@@ -223,11 +216,19 @@ export const approvalChains = resource({
 
 // ---------------------------------------------------------------- assignments
 
-const AssignmentId = prefixedId('asg', 'asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const AssignmentId = prefixedId('asg', EXAMPLE_ASSIGNMENT);
+/** The example assignment, as requested and as recorded: the person accountable for a control of the credit-scoring system. */
+const ASSIGNMENT_EXAMPLE = {
+  personId: EXAMPLE_USER,
+  roleId: EXAMPLE_ROLE,
+  raci: 'accountable',
+  systemId: 'sys_credit_scoring_v2',
+  control: 'AIA-RMS-01',
+};
 
 export const StakeholderAssignment = z
   .object({
-    object: z.literal('svc.stakeholders.assignment').meta({ description: objectDescription }),
+    object: objectField('svc.stakeholders.assignment', OBJECT_EXAMPLE),
     id: AssignmentId,
     personId: UserId.meta({ description: 'The person assigned.' }),
     roleId: RoleId.meta({ description: 'The organisational role in which the person holds the assignment.' }),
@@ -237,25 +238,18 @@ export const StakeholderAssignment = z
     status: z
       .enum(['active', 'removed'])
       .meta({ description: '`active`, or `removed` once taken off the chart (kept for the record; no longer counted).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the assignment last changed (ISO 8601 UTC); equals `createdAt` until removed.' }),
+    ...stamps('When the assignment last changed (ISO 8601 UTC); equals `createdAt` until removed.'),
   })
   .meta({
     id: 'StakeholderAssignment',
     examples: [
       {
         object: 'svc.stakeholders.assignment',
-        id: 'asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        raci: 'accountable',
-        systemId: 'sys_credit_scoring_v2',
-        control: 'AIA-RMS-01',
+        id: EXAMPLE_ASSIGNMENT,
+        ...ASSIGNMENT_EXAMPLE,
         status: 'active',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...EXAMPLE_CREATED,
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -279,15 +273,7 @@ export const CreateStakeholderAssignmentBody = z
   })
   .meta({
     id: 'CreateStakeholderAssignmentRequest',
-    examples: [
-      {
-        personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        raci: 'accountable',
-        systemId: 'sys_credit_scoring_v2',
-        control: 'AIA-RMS-01',
-      },
-    ],
+    examples: [ASSIGNMENT_EXAMPLE],
   });
 
 export const stakeholderAssignments = resource({
@@ -370,7 +356,7 @@ export const RaciGap = z.object({
 
 export const RaciChart = z
   .object({
-    object: z.literal('svc.stakeholders.raci').meta({ description: objectDescription }),
+    object: objectField('svc.stakeholders.raci', OBJECT_EXAMPLE),
     systemId: z.string().meta({ description: 'The AI system the chart is for.' }),
     data: z.array(RaciRow).meta({
       description:
@@ -391,11 +377,11 @@ export const RaciChart = z
             frameworks: ['eu-ai-act'],
             responsible: [],
             accountable: {
-              personId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-              name: 'Ines Duarte',
-              roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-              roleName: 'Data protection officer',
-              assignmentId: 'asg_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+              personId: EXAMPLE_USER,
+              name: PERSON_EXAMPLE.name,
+              roleId: EXAMPLE_ROLE,
+              roleName: ROLE_EXAMPLE.name,
+              assignmentId: EXAMPLE_ASSIGNMENT,
               scope: 'control',
             },
             consulted: [],
@@ -404,7 +390,7 @@ export const RaciChart = z
           { control: 'AIA-RMS-02', frameworks: ['eu-ai-act'], responsible: [], accountable: null, consulted: [], informed: [] },
         ],
         gaps: [{ control: 'AIA-RMS-02', reason: 'no_accountable' }],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter } from '../resource.ts';
+import { EXAMPLE_KEY, exampleId } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -33,6 +34,14 @@ const DictionaryVersion = z
   .string()
   .meta({ description: '`<dictionary>@<version>` the item comes from (`gdpr@1.0.0`, `taxonomy/roles@1.0.0`).', examples: ['gdpr@1.0.0'] });
 
+/** `object`, `id` and `dictionaryVersion`: how an entry of a taxonomy file begins. */
+function entryHead<const T extends string>(name: T, idDescription: string) {
+  return { object: objectOf(name), id: z.string().meta({ description: idDescription }), dictionaryVersion: DictionaryVersion };
+}
+
+const FRAMEWORK_KINDS = ['regulation', 'standard', 'framework'] as const;
+const JURISDICTION_LEVELS = ['global', 'supranational', 'country', 'subdivision'] as const;
+
 const Code = z
   .string()
   .regex(/^[a-z][a-z0-9-]{1,31}$/)
@@ -54,7 +63,7 @@ export const TaxonomyFramework = z
     versions: z.array(z.string()).meta({ description: 'Every version loaded, oldest first.' }),
     title: z.string().meta({ description: 'Full title.' }),
     shortTitle: z.string().meta({ description: 'Short name for lists.' }),
-    kind: z.enum(['regulation', 'standard', 'framework']).meta({ description: 'Kind of dictionary.' }),
+    kind: z.enum(FRAMEWORK_KINDS).meta({ description: 'Kind of dictionary.' }),
     publisher: z.string().meta({ description: 'Body that published the text.' }),
     jurisdiction: z.string().meta({ description: 'Code of the jurisdiction (see `GET /v1/taxonomy/jurisdictions`).' }),
     contentHash: z.string().meta({ description: "SHA-256 of the version's canonical content: its part of the bundle hash." }),
@@ -132,9 +141,7 @@ export const TaxonomyClause = z
 
 export const EvidenceType = z
   .object({
-    object: objectOf('svc.taxonomy.evidence_type'),
-    id: z.string().meta({ description: 'Id of the evidence type (`dpia`).' }),
-    dictionaryVersion: DictionaryVersion,
+    ...entryHead('svc.taxonomy.evidence_type', 'Id of the evidence type (`dpia`).'),
     title: z.string().meta({ description: 'Name of the evidence type.' }),
     description: z.string().meta({ description: 'What the evidence is.' }),
     evidenceKind: z
@@ -163,7 +170,7 @@ export const Jurisdiction = z
     code: Code,
     dictionaryVersion: DictionaryVersion,
     name: z.string().meta({ description: 'Name of the jurisdiction.' }),
-    kind: z.enum(['global', 'supranational', 'country', 'subdivision']).meta({ description: 'Level of the jurisdiction.' }),
+    kind: z.enum(JURISDICTION_LEVELS).meta({ description: 'Level of the jurisdiction.' }),
     parent: z.string().nullable().meta({ description: 'Code of the enclosing jurisdiction (`eu` for a member state); null at the top.' }),
     euMember: z.boolean().meta({ description: 'True for an EU member state and its subdivisions.' }),
     description: z.string().meta({ description: 'What applies there.' }),
@@ -198,9 +205,7 @@ export const REGULATOR_KINDS = [
 
 export const Regulator = z
   .object({
-    object: objectOf('svc.taxonomy.regulator'),
-    id: z.string().meta({ description: 'Id of the regulator (`cnil`).' }),
-    dictionaryVersion: DictionaryVersion,
+    ...entryHead('svc.taxonomy.regulator', 'Id of the regulator (`cnil`).'),
     name: z.string().meta({ description: 'Official name.' }),
     shortName: z.string().meta({ description: 'Usual abbreviation.' }),
     jurisdiction: z.string().meta({ description: 'Code of its jurisdiction.' }),
@@ -229,9 +234,7 @@ export const Regulator = z
 
 export const RiskClass = z
   .object({
-    object: objectOf('svc.taxonomy.risk_class'),
-    id: z.string().meta({ description: 'Id of the class (`high`, `gpai-systemic`).' }),
-    dictionaryVersion: DictionaryVersion,
+    ...entryHead('svc.taxonomy.risk_class', 'Id of the class (`high`, `gpai-systemic`).'),
     name: z.string().meta({ description: 'Name of the class.' }),
     riskLevel: z
       .enum(['prohibited', 'high', 'limited', 'minimal', 'gpai'])
@@ -272,9 +275,7 @@ export const RiskClass = z
 
 export const TaxonomyRole = z
   .object({
-    object: objectOf('svc.taxonomy.role'),
-    id: z.string().meta({ description: 'Id of the role (`deployer`).' }),
-    dictionaryVersion: DictionaryVersion,
+    ...entryHead('svc.taxonomy.role', 'Id of the role (`deployer`).'),
     name: z.string().meta({ description: 'Name of the role.' }),
     description: z.string().meta({ description: 'Who holds the role.' }),
     definedBy: z
@@ -317,10 +318,16 @@ const Hash = z
   .regex(/^sha256:[0-9a-f]{64}$/)
   .meta({ description: '`sha256:<hex>` of the canonical bundle.' });
 
+const PinId = prefixedId('txp', exampleId('txp'));
+
+/** The example bundle: GDPR 1.0.0 and the roles file, pinned and current. */
+const EXAMPLE_HASH = `sha256:${'a'.repeat(64)}`;
+const EXAMPLE_VERSIONS = { gdpr: '1.0.0', 'taxonomy/roles': '1.0.0' };
+
 export const BundleHash = z
   .object({
     object: objectOf('svc.taxonomy.bundle_hash'),
-    id: prefixedId('txp', 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({ description: 'Id of the pin.' }),
+    id: PinId.meta({ description: 'Id of the pin.' }),
     hash: Hash,
     versions: Versions,
     seq: z.int().min(1).meta({ description: "Position of the pin in the tenant's pin history (1 for the first)." }),
@@ -335,13 +342,13 @@ export const BundleHash = z
     examples: [
       {
         object: 'svc.taxonomy.bundle_hash',
-        id: 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        hash: `sha256:${'a'.repeat(64)}`,
-        versions: { gdpr: '1.0.0', 'taxonomy/roles': '1.0.0' },
+        id: exampleId('txp'),
+        hash: EXAMPLE_HASH,
+        versions: EXAMPLE_VERSIONS,
         seq: 1,
         pinnedAt: '2026-11-23T09:00:00.000Z',
-        pinnedBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        current: { hash: `sha256:${'a'.repeat(64)}`, versions: { gdpr: '1.0.0', 'taxonomy/roles': '1.0.0' } },
+        pinnedBy: EXAMPLE_KEY,
+        current: { hash: EXAMPLE_HASH, versions: EXAMPLE_VERSIONS },
         upToDate: true,
         changes: [],
       },
@@ -360,7 +367,7 @@ export const RepinBody = z
 export const BundleRepin = z
   .object({
     object: objectOf('svc.taxonomy.bundle_repin'),
-    id: prefixedId('txp', 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({ description: 'Id of the pin in force after the call.' }),
+    id: PinId.meta({ description: 'Id of the pin in force after the call.' }),
     previousHash: Hash.nullable().meta({ description: 'Hash pinned before the call; null when the tenant had no pin.' }),
     hash: Hash.meta({ description: 'Hash pinned after the call.' }),
     versions: Versions,
@@ -375,7 +382,7 @@ export const BundleRepin = z
       {
         object: 'svc.taxonomy.bundle_repin',
         id: 'txp_01JD3Z8W2M6Q4X9V7K5T1B0N3S',
-        previousHash: `sha256:${'a'.repeat(64)}`,
+        previousHash: EXAMPLE_HASH,
         hash: `sha256:${'b'.repeat(64)}`,
         versions: { gdpr: '1.1.0', 'taxonomy/roles': '1.0.0' },
         changed: true,
@@ -389,102 +396,88 @@ export const BundleRepin = z
 const read = meta({ auth: 'tenant', rail: 'taxonomy', permission: 'taxonomy:read', mutating: false });
 const order = 'in content order, paginated by `limit` and `cursor` (`cursor` null on the last page)';
 
+/** `GET <path>`: one page of reference data, the same for every tenant. */
+function contentList<Q extends z.ZodObject, T extends z.ZodType>(path: string, query: Q, item: T, summary: string, description: string) {
+  return { method: 'GET', path, query, responses: { 200: listOf(item) }, summary, description, metadata: read } as const;
+}
+
 export const taxonomyRouter = railRouter('taxonomy', {
-  frameworks: {
-    method: 'GET',
-    path: '/frameworks',
-    query: PaginationQuery.extend({
+  frameworks: contentList(
+    '/frameworks',
+    PaginationQuery.extend({
       jurisdiction: Code.optional().meta({ description: 'Only dictionaries of this jurisdiction code.' }),
-      kind: z.enum(['regulation', 'standard', 'framework']).optional().meta({ description: 'Only dictionaries of this kind.' }),
+      kind: z.enum(FRAMEWORK_KINDS).optional().meta({ description: 'Only dictionaries of this kind.' }),
     }),
-    responses: { 200: listOf(TaxonomyFramework) },
-    summary: 'List the framework dictionaries with their versions and content hashes',
-    description: `The dictionaries loaded, each at its latest version with every version available and its content hash, by id; ${order}. Reference data, the same for every tenant.`,
-    metadata: read,
-  },
-  controls: {
-    method: 'GET',
-    path: '/controls',
-    query: PaginationQuery.extend({
+    TaxonomyFramework,
+    'List the framework dictionaries with their versions and content hashes',
+    `The dictionaries loaded, each at its latest version with every version available and its content hash, by id; ${order}. Reference data, the same for every tenant.`,
+  ),
+  controls: contentList(
+    '/controls',
+    PaginationQuery.extend({
       framework: FrameworkFilter.optional(),
       category: z.string().min(1).max(64).optional().meta({ description: 'Only controls of this category.' }),
     }),
-    responses: { 200: listOf(TaxonomyControl) },
-    summary: 'List the controls of the dictionaries',
-    description: `Controls of every dictionary's latest version, or of one dictionary (\`framework=gdpr\` or \`gdpr@1.0.0\`), each naming its dictionary version; by dictionary, then ${order}. 404 for an unknown dictionary or version.`,
-    metadata: read,
-  },
-  clauses: {
-    method: 'GET',
-    path: '/clauses',
-    query: PaginationQuery.extend({ framework: FrameworkFilter.optional() }),
-    responses: { 200: listOf(TaxonomyClause) },
-    summary: 'List the clauses of the dictionaries',
-    description: `Clauses of every dictionary's latest version, or of one dictionary (\`framework=gdpr\` or \`gdpr@1.0.0\`), each naming its dictionary version; by dictionary, then ${order}. 404 for an unknown dictionary or version.`,
-    metadata: read,
-  },
-  evidenceTypes: {
-    method: 'GET',
-    path: '/evidence-types',
-    query: PaginationQuery.extend({
+    TaxonomyControl,
+    'List the controls of the dictionaries',
+    `Controls of every dictionary's latest version, or of one dictionary (\`framework=gdpr\` or \`gdpr@1.0.0\`), each naming its dictionary version; by dictionary, then ${order}. 404 for an unknown dictionary or version.`,
+  ),
+  clauses: contentList(
+    '/clauses',
+    PaginationQuery.extend({ framework: FrameworkFilter.optional() }),
+    TaxonomyClause,
+    'List the clauses of the dictionaries',
+    `Clauses of every dictionary's latest version, or of one dictionary (\`framework=gdpr\` or \`gdpr@1.0.0\`), each naming its dictionary version; by dictionary, then ${order}. 404 for an unknown dictionary or version.`,
+  ),
+  evidenceTypes: contentList(
+    '/evidence-types',
+    PaginationQuery.extend({
       framework: DictionaryId.optional().meta({ description: 'Only evidence types a clause of this dictionary asks for.' }),
       kind: z.string().min(1).max(32).optional().meta({ description: 'Only evidence types filed under this evidence `kind`.' }),
     }),
-    responses: { 200: listOf(EvidenceType) },
-    summary: 'List evidence types',
-    description: `Kinds of evidence with the evidence \`kind\` they are filed under and the clauses that ask for them, from the versioned taxonomy file \`taxonomy/evidence-types\`; ${order}.`,
-    metadata: read,
-  },
-  jurisdictions: {
-    method: 'GET',
-    path: '/jurisdictions',
-    query: PaginationQuery.extend({
+    EvidenceType,
+    'List evidence types',
+    `Kinds of evidence with the evidence \`kind\` they are filed under and the clauses that ask for them, from the versioned taxonomy file \`taxonomy/evidence-types\`; ${order}.`,
+  ),
+  jurisdictions: contentList(
+    '/jurisdictions',
+    PaginationQuery.extend({
       parent: Code.optional().meta({ description: 'Only jurisdictions directly under this one (`eu`: the member states).' }),
-      kind: z
-        .enum(['global', 'supranational', 'country', 'subdivision'])
-        .optional()
-        .meta({ description: 'Only jurisdictions of this level.' }),
+      kind: z.enum(JURISDICTION_LEVELS).optional().meta({ description: 'Only jurisdictions of this level.' }),
     }),
-    responses: { 200: listOf(Jurisdiction) },
-    summary: 'List jurisdictions',
-    description: `The EU and its member states, German Länder, the UK, the US and its states, Brazil, India and \`international\`, with codes and parents, from \`taxonomy/jurisdictions\`; ${order}.`,
-    metadata: read,
-  },
-  regulators: {
-    method: 'GET',
-    path: '/regulators',
-    query: PaginationQuery.extend({
+    Jurisdiction,
+    'List jurisdictions',
+    `The EU and its member states, German Länder, the UK, the US and its states, Brazil, India and \`international\`, with codes and parents, from \`taxonomy/jurisdictions\`; ${order}.`,
+  ),
+  regulators: contentList(
+    '/regulators',
+    PaginationQuery.extend({
       jurisdiction: Code.optional().meta({
         description:
           'Only regulators of this jurisdiction or one inside it (`de` includes the Länder authorities, `eu` the member states).',
       }),
       framework: DictionaryId.optional().meta({ description: 'Only regulators of this dictionary.' }),
     }),
-    responses: { 200: listOf(Regulator) },
-    summary: 'List regulators',
-    description: `Authorities with their jurisdiction and the dictionaries they supervise or enforce, from \`taxonomy/regulators\`; ${order}.`,
-    metadata: read,
-  },
-  riskClasses: {
-    method: 'GET',
-    path: '/risk-classes',
-    query: PaginationQuery,
-    responses: { 200: listOf(RiskClass) },
-    summary: 'List the EU AI Act risk classes',
-    description: `Prohibited, high, limited and minimal risk, general-purpose AI models with and without systemic risk, each with its articles (titled from the dictionary) and the date its obligations apply from, from \`taxonomy/risk-classes\`; ${order}.`,
-    metadata: read,
-  },
-  roles: {
-    method: 'GET',
-    path: '/roles',
-    query: PaginationQuery.extend({
+    Regulator,
+    'List regulators',
+    `Authorities with their jurisdiction and the dictionaries they supervise or enforce, from \`taxonomy/regulators\`; ${order}.`,
+  ),
+  riskClasses: contentList(
+    '/risk-classes',
+    PaginationQuery,
+    RiskClass,
+    'List the EU AI Act risk classes',
+    `Prohibited, high, limited and minimal risk, general-purpose AI models with and without systemic risk, each with its articles (titled from the dictionary) and the date its obligations apply from, from \`taxonomy/risk-classes\`; ${order}.`,
+  ),
+  roles: contentList(
+    '/roles',
+    PaginationQuery.extend({
       framework: DictionaryId.optional().meta({ description: 'Only roles this dictionary defines.' }),
     }),
-    responses: { 200: listOf(TaxonomyRole) },
-    summary: 'List roles',
-    description: `Provider, deployer, importer, controller, processor and the other parties the dictionaries assign duties to, with the defining clauses, from \`taxonomy/roles\`; ${order}.`,
-    metadata: read,
-  },
+    TaxonomyRole,
+    'List roles',
+    `Provider, deployer, importer, controller, processor and the other parties the dictionaries assign duties to, with the defining clauses, from \`taxonomy/roles\`; ${order}.`,
+  ),
   bundleHash: {
     method: 'GET',
     path: '/bundle-hash',

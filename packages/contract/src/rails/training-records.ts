@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
+import { EXAMPLE_OTHER_USER, EXAMPLE_USER, listOf, PaginationQuery, prefixedId, Timestamp, UserId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField } from '../shared/records.ts';
 
 /**
  * The training-records rail: training modules required of organisational roles (people and roles
@@ -12,15 +13,33 @@ import { claimIdPrefix, railRouter, resource } from '../resource.ts';
 
 claimIdPrefix('tcf', 'svc.training_records.certificate');
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.training_records.module`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The rail's records' `object` field: its description names the module as the example. */
+const objectOf = <T extends string>(name: T) => objectField(name, 'svc.training_records.module');
 
-const ModuleId = prefixedId('tmd', 'tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const RoleId = prefixedId('rol', 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const RecordId = prefixedId('trc', 'trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const CertificateId = prefixedId('tcf', 'tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const MODULE_ID = exampleId('tmd');
+const ROLE_ID = exampleId('rol');
+const RECORD_ID = exampleId('trc');
+const CERTIFICATE_ID = exampleId('tcf');
+
+const ModuleId = prefixedId('tmd', MODULE_ID);
+const RoleId = prefixedId('rol', ROLE_ID);
+const RecordId = prefixedId('trc', RECORD_ID);
+const CertificateId = prefixedId('tcf', CERTIFICATE_ID);
+
+/** What the fields a certificate repeats from its module, person and completion mean. */
+const MODULE_TITLE = 'Title of the module.';
+const PERSON_ID = 'Id of the person.';
+const PERSON_NAME = 'Name of the person.';
+const COMPLETED = 'When the module was completed.';
+const EXPIRES = 'When the completion stops counting; null when never.';
+
+/** The examples' module provision, and Ines Duarte's completion of it (valid a year) and its certificate. */
+const FRAMEWORK_REFS_EXAMPLE = [{ framework: 'eu-ai-act', reference: 'Art. 4' }];
+const COMPLETED_AT = '2026-11-20T14:00:00.000Z';
+const EXPIRES_AT = '2027-11-20T14:00:00.000Z';
+const VERIFICATION_CODE = '5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d';
+const KEY_ID = 'sk_0123456789abcdef01234567';
+
 const FrameworkId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{1,63}$/)
@@ -33,11 +52,20 @@ const FrameworkRef = z.strictObject({
 
 // ---------------------------------------------------------------- modules
 
+/** The example module as requested (optional); the record makes it required of the example role. */
+const MODULE_REQUEST_EXAMPLE = {
+  title: 'AI literacy basics',
+  description: 'What AI systems are, their risks and how to use them responsibly.',
+  requiredForRoleIds: [],
+  validityDays: 365,
+  frameworkRefs: FRAMEWORK_REFS_EXAMPLE,
+};
+
 export const TrainingModule = z
   .object({
-    object: z.literal('svc.training_records.module').meta({ description: objectDescription }),
+    object: objectOf('svc.training_records.module'),
     id: ModuleId,
-    title: z.string().meta({ description: 'Title of the module.' }),
+    title: z.string().meta({ description: MODULE_TITLE }),
     description: z.string().nullable().meta({ description: 'What the module teaches; null when not given.' }),
     requiredForRoleIds: z
       .array(z.string())
@@ -48,22 +76,18 @@ export const TrainingModule = z
       .nullable()
       .meta({ description: 'Days a completion stays valid before it must be renewed; null when it does not expire.' }),
     frameworkRefs: z.array(FrameworkRef).meta({ description: 'Provisions the module answers (`eu-ai-act` `Art. 4`).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'TrainingModule',
     examples: [
       {
         object: 'svc.training_records.module',
-        id: 'tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        title: 'AI literacy basics',
-        description: 'What AI systems are, their risks and how to use them responsibly.',
-        requiredForRoleIds: ['rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
-        validityDays: 365,
-        frameworkRefs: [{ framework: 'eu-ai-act', reference: 'Art. 4' }],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        id: MODULE_ID,
+        ...MODULE_REQUEST_EXAMPLE,
+        requiredForRoleIds: [ROLE_ID],
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -91,18 +115,12 @@ export const CreateTrainingModuleBody = z
   .meta({
     id: 'CreateTrainingModuleRequest',
     examples: [
-      {
-        title: 'AI literacy basics',
-        description: 'What AI systems are, their risks and how to use them responsibly.',
-        requiredForRoleIds: [],
-        validityDays: 365,
-        frameworkRefs: [{ framework: 'eu-ai-act', reference: 'Art. 4' }],
-      },
+      MODULE_REQUEST_EXAMPLE,
       {
         title: 'AI literacy for ML engineers',
-        requiredForRoleIds: ['rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
+        requiredForRoleIds: [ROLE_ID],
         validityDays: 365,
-        frameworkRefs: [{ framework: 'eu-ai-act', reference: 'Art. 4' }],
+        frameworkRefs: FRAMEWORK_REFS_EXAMPLE,
       },
     ],
   });
@@ -125,9 +143,12 @@ export const trainingModules = resource({
 
 // ---------------------------------------------------------------- records and certificates
 
+/** A completion as recorded; the record adds its id, expiry, certificate and stamps. */
+const COMPLETION_REQUEST_EXAMPLE = { moduleId: MODULE_ID, userId: EXAMPLE_USER, completedAt: COMPLETED_AT, score: 92 };
+
 export const TrainingRecord = z
   .object({
-    object: z.literal('svc.training_records.record').meta({ description: objectDescription }),
+    object: objectOf('svc.training_records.record'),
     id: RecordId,
     moduleId: z.string().meta({ description: 'Id of the module completed (`tmd_`).' }),
     userId: z.string().meta({ description: 'Id of the person (`usr_`) who completed it.' }),
@@ -138,24 +159,20 @@ export const TrainingRecord = z
     }),
     expired: z.boolean().meta({ description: 'True when `expiresAt` is in the past at the time of the response.' }),
     certificateId: z.string().meta({ description: 'Id of the certificate (`tcf_`) issued for the completion.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'TrainingRecord',
     examples: [
       {
         object: 'svc.training_records.record',
-        id: 'trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        moduleId: 'tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        userId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        completedAt: '2026-11-20T14:00:00.000Z',
-        score: 92,
-        expiresAt: '2027-11-20T14:00:00.000Z',
+        id: RECORD_ID,
+        ...COMPLETION_REQUEST_EXAMPLE,
+        expiresAt: EXPIRES_AT,
         expired: false,
-        certificateId: 'tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        certificateId: CERTIFICATE_ID,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -171,14 +188,7 @@ export const CreateTrainingRecordBody = z
   })
   .meta({
     id: 'CreateTrainingRecordRequest',
-    examples: [
-      {
-        moduleId: 'tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        userId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        completedAt: '2026-11-20T14:00:00.000Z',
-        score: 92,
-      },
-    ],
+    examples: [COMPLETION_REQUEST_EXAMPLE],
   });
 
 /**
@@ -218,16 +228,16 @@ export const trainingRecords = resource({
 
 export const TrainingCertificate = z
   .object({
-    object: z.literal('svc.training_records.certificate').meta({ description: objectDescription }),
+    object: objectOf('svc.training_records.certificate'),
     id: CertificateId,
     recordId: z.string().meta({ description: 'Id of the completion record (`trc_`).' }),
     moduleId: z.string().meta({ description: 'Id of the module.' }),
-    moduleTitle: z.string().meta({ description: 'Title of the module.' }),
-    userId: z.string().meta({ description: 'Id of the person.' }),
-    userName: z.string().meta({ description: 'Name of the person.' }),
-    completedAt: Timestamp.meta({ description: 'When the module was completed.' }),
+    moduleTitle: z.string().meta({ description: MODULE_TITLE }),
+    userId: z.string().meta({ description: PERSON_ID }),
+    userName: z.string().meta({ description: PERSON_NAME }),
+    completedAt: Timestamp.meta({ description: COMPLETED }),
     score: z.int().min(0).max(100).nullable().meta({ description: 'Score in percent; null when not scored.' }),
-    expiresAt: Timestamp.nullable().meta({ description: 'When the completion stops counting; null when never.' }),
+    expiresAt: Timestamp.nullable().meta({ description: EXPIRES }),
     verificationCode: z.string().meta({
       description:
         'Lowercase hex SHA-256 of the canonical certificate (ids, module title, person name, dates, score, tenant); give it to the verify route to check the certificate.',
@@ -244,27 +254,27 @@ export const TrainingCertificate = z
     examples: [
       {
         object: 'svc.training_records.certificate',
-        id: 'tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        recordId: 'trc_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        moduleId: 'tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: CERTIFICATE_ID,
+        recordId: RECORD_ID,
+        moduleId: MODULE_ID,
         moduleTitle: 'AI literacy basics',
-        userId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        userId: EXAMPLE_USER,
         userName: 'Ines Duarte',
-        completedAt: '2026-11-20T14:00:00.000Z',
+        completedAt: COMPLETED_AT,
         score: 92,
-        expiresAt: '2027-11-20T14:00:00.000Z',
-        verificationCode: '5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d',
-        keyId: 'sk_0123456789abcdef01234567',
+        expiresAt: EXPIRES_AT,
+        verificationCode: VERIFICATION_CODE,
+        keyId: KEY_ID,
         signature: 'q3v0mN1c2d3e4f5g6h7i8j9k0l1m2n3o4p5q6r7s8t9u0v1w2x3y4z5A6B7C8D9E0F1G2H3I4J5K6L7M8N9O0P1Q',
-        verifyPath: '/v1/training-records/certificates/verify?code=5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d',
-        issuedAt: '2026-11-22T09:30:00.000Z',
+        verifyPath: `/v1/training-records/certificates/verify?code=${VERIFICATION_CODE}`,
+        issuedAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const TrainingCertificateVerification = z
   .object({
-    object: z.literal('svc.training_records.certificate_verification').meta({ description: objectDescription }),
+    object: objectOf('svc.training_records.certificate_verification'),
     valid: z.boolean().meta({ description: 'True when a certificate has this code, its record is unchanged and the signature verifies.' }),
     reason: z.enum(['intact', 'unknown_code', 'record_altered', 'bad_signature']).meta({
       description:
@@ -273,10 +283,10 @@ export const TrainingCertificateVerification = z
     certificate: z
       .object({
         id: z.string().meta({ description: 'Id of the certificate.' }),
-        moduleTitle: z.string().meta({ description: 'Title of the module.' }),
-        userName: z.string().meta({ description: 'Name of the person.' }),
-        completedAt: Timestamp.meta({ description: 'When the module was completed.' }),
-        expiresAt: Timestamp.nullable().meta({ description: 'When the completion stops counting; null when never.' }),
+        moduleTitle: z.string().meta({ description: MODULE_TITLE }),
+        userName: z.string().meta({ description: PERSON_NAME }),
+        completedAt: Timestamp.meta({ description: COMPLETED }),
+        expiresAt: Timestamp.nullable().meta({ description: EXPIRES }),
         expired: z.boolean().meta({ description: 'True when `expiresAt` is past.' }),
         keyId: z.string().meta({ description: 'Signing key of the certificate.' }),
       })
@@ -292,15 +302,15 @@ export const TrainingCertificateVerification = z
         valid: true,
         reason: 'intact',
         certificate: {
-          id: 'tcf_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+          id: CERTIFICATE_ID,
           moduleTitle: 'AI literacy basics',
           userName: 'Ines Duarte',
-          completedAt: '2026-11-20T14:00:00.000Z',
-          expiresAt: '2027-11-20T14:00:00.000Z',
+          completedAt: COMPLETED_AT,
+          expiresAt: EXPIRES_AT,
           expired: false,
-          keyId: 'sk_0123456789abcdef01234567',
+          keyId: KEY_ID,
         },
-        checkedAt: '2026-11-22T09:30:00.000Z',
+        checkedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -308,10 +318,10 @@ export const TrainingCertificateVerification = z
 // ---------------------------------------------------------------- coverage
 
 const Overdue = z.object({
-  userId: z.string().meta({ description: 'Id of the person.' }),
-  name: z.string().meta({ description: 'Name of the person.' }),
+  userId: z.string().meta({ description: PERSON_ID }),
+  name: z.string().meta({ description: PERSON_NAME }),
   moduleId: z.string().meta({ description: 'Id of the required module.' }),
-  moduleTitle: z.string().meta({ description: 'Title of the module.' }),
+  moduleTitle: z.string().meta({ description: MODULE_TITLE }),
   roleIds: z.array(z.string()).meta({ description: "The person's roles that require the module." }),
   reason: z
     .enum(['never_completed', 'expired'])
@@ -321,7 +331,7 @@ const Overdue = z.object({
 
 export const TrainingCoverage = z
   .object({
-    object: z.literal('svc.training_records.coverage').meta({ description: objectDescription }),
+    object: objectOf('svc.training_records.coverage'),
     at: Timestamp.meta({ description: 'Time the coverage is computed for (completions valid at that time count).' }),
     framework: z.string().nullable().meta({ description: 'Framework the modules were restricted to; null for every module.' }),
     roles: z
@@ -351,13 +361,13 @@ export const TrainingCoverage = z
     examples: [
       {
         object: 'svc.training_records.coverage',
-        at: '2026-11-22T09:30:00.000Z',
+        at: EXAMPLE_AT,
         framework: 'eu-ai-act',
         roles: [
           {
-            roleId: 'rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            roleId: ROLE_ID,
             name: 'ML engineer',
-            requiredModuleIds: ['tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
+            requiredModuleIds: [MODULE_ID],
             people: 2,
             trained: 1,
             share: 0.5,
@@ -368,11 +378,11 @@ export const TrainingCoverage = z
         share: 0.5,
         overdue: [
           {
-            userId: 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X',
+            userId: EXAMPLE_OTHER_USER,
             name: 'Tomas Berg',
-            moduleId: 'tmd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+            moduleId: MODULE_ID,
             moduleTitle: 'AI literacy basics',
-            roleIds: ['rol_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
+            roleIds: [ROLE_ID],
             reason: 'never_completed',
             expiredAt: null,
           },
@@ -448,7 +458,7 @@ export const trainingRecordsRouter = railRouter('training_records', {
           .regex(/^[0-9a-fA-F]{64}$/)
           .meta({
             description: 'Verification code of the certificate: 64 hex digits.',
-            examples: ['5c1f3c6e0d4a2a1f7f5b1a0e2f9c8d7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d'],
+            examples: [VERIFICATION_CODE],
           }),
       }),
       responses: { 200: TrainingCertificateVerification },

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { ControlRef, listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, idParams, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.trust.certification`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** `object` of a trust record; every one's description names the certification as its example. */
+function trustObject<const T extends string>(name: T) {
+  return objectField(name, 'svc.trust.certification');
+}
 
 /** A tenant's public slug: lowercase letters, digits and hyphens. */
 const Slug = z
@@ -32,9 +33,19 @@ export const FrameworkPosture = z
   })
   .meta({ description: 'Posture under one activated framework: the parts its score is computed from.' });
 
+/** The example posture (one of four EU AI Act controls evidenced), which the public page's example shows too. */
+const POSTURE_EXAMPLE = {
+  object: 'svc.trust.posture',
+  score: 0.25,
+  controls: 4,
+  evidenced: 1,
+  frameworks: [{ framework: 'eu-ai-act', dictionaryVersion: 'eu-ai-act@1.0.0', controls: 4, evidenced: 1, score: 0.25 }],
+  computedAt: EXAMPLE_AT,
+};
+
 export const TrustPosture = z
   .object({
-    object: z.literal('svc.trust.posture').meta({ description: objectDescription }),
+    object: trustObject('svc.trust.posture'),
     score: z
       .number()
       .min(0)
@@ -45,76 +56,61 @@ export const TrustPosture = z
     frameworks: z.array(FrameworkPosture).meta({ description: 'The parts of the score, one per activated framework, by framework id.' }),
     computedAt: Timestamp.meta({ description: 'When the posture was computed (ISO 8601 UTC); evidence expiring after it counts.' }),
   })
-  .meta({
-    id: 'TrustPosture',
-    examples: [
-      {
-        object: 'svc.trust.posture',
-        score: 0.25,
-        controls: 4,
-        evidenced: 1,
-        frameworks: [{ framework: 'eu-ai-act', dictionaryVersion: 'eu-ai-act@1.0.0', controls: 4, evidenced: 1, score: 0.25 }],
-        computedAt: '2026-11-22T09:30:00.000Z',
-      },
-    ],
-  });
+  .meta({ id: 'TrustPosture', examples: [POSTURE_EXAMPLE] });
 
 // ---------------------------------------------------------------- certifications
 
+const CERTIFICATION_NAME = 'Name of the certification or attestation report (`ISO/IEC 27001:2022`).';
+const CERTIFICATION_ISSUER = 'Body that issued it (certification body, audit firm).';
+const VALID_FROM = 'Start of validity (ISO 8601 UTC).';
+
+/** What a certification is recorded with: the create request's example, and the record's fields. */
+const CERTIFICATION_INPUT = {
+  name: 'ISO/IEC 27001:2022',
+  issuer: 'BSI Group',
+  scope: 'Hosting and operation of the compliance API',
+  validFrom: '2026-01-15T00:00:00.000Z',
+  validUntil: '2029-01-14T00:00:00.000Z',
+};
+
 export const Certification = z
   .object({
-    object: z.literal('svc.trust.certification').meta({ description: objectDescription }),
-    id: prefixedId('crt', 'crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    name: z.string().meta({ description: 'Name of the certification or attestation report (`ISO/IEC 27001:2022`).' }),
-    issuer: z.string().meta({ description: 'Body that issued it (certification body, audit firm).' }),
+    object: trustObject('svc.trust.certification'),
+    id: prefixedId('crt', exampleId('crt')),
+    name: z.string().meta({ description: CERTIFICATION_NAME }),
+    issuer: z.string().meta({ description: CERTIFICATION_ISSUER }),
     scope: z.string().nullable().meta({ description: 'What the certificate covers; null when not given.' }),
-    validFrom: Timestamp.meta({ description: 'Start of validity (ISO 8601 UTC).' }),
+    validFrom: Timestamp.meta({ description: VALID_FROM }),
     validUntil: Timestamp.nullable().meta({ description: 'End of validity (ISO 8601 UTC); null when it does not expire.' }),
     expired: z.boolean().meta({ description: 'True when `validUntil` is in the past at the time of the response.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'TrustCertification',
     examples: [
       {
         object: 'svc.trust.certification',
-        id: 'crt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        name: 'ISO/IEC 27001:2022',
-        issuer: 'BSI Group',
-        scope: 'Hosting and operation of the compliance API',
-        validFrom: '2026-01-15T00:00:00.000Z',
-        validUntil: '2029-01-14T00:00:00.000Z',
+        id: exampleId('crt'),
+        ...CERTIFICATION_INPUT,
         expired: false,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const CreateCertificationBody = z
   .strictObject({
-    name: z.string().min(1).max(200).meta({ description: 'Name of the certification or attestation report (`ISO/IEC 27001:2022`).' }),
-    issuer: z.string().min(1).max(200).meta({ description: 'Body that issued it (certification body, audit firm).' }),
+    name: z.string().min(1).max(200).meta({ description: CERTIFICATION_NAME }),
+    issuer: z.string().min(1).max(200).meta({ description: CERTIFICATION_ISSUER }),
     scope: z.string().min(1).max(2000).optional().meta({ description: 'What the certificate covers, up to 2,000 characters.' }),
-    validFrom: Timestamp.meta({ description: 'Start of validity (ISO 8601 UTC).' }),
+    validFrom: Timestamp.meta({ description: VALID_FROM }),
     validUntil: Timestamp.optional().meta({
       description: 'End of validity (ISO 8601 UTC), after `validFrom`; absent when it does not expire.',
     }),
   })
   .refine((b) => !b.validUntil || b.validUntil > b.validFrom, { path: ['validUntil'], message: 'validUntil must be after validFrom' })
-  .meta({
-    id: 'CreateTrustCertificationRequest',
-    examples: [
-      {
-        name: 'ISO/IEC 27001:2022',
-        issuer: 'BSI Group',
-        scope: 'Hosting and operation of the compliance API',
-        validFrom: '2026-01-15T00:00:00.000Z',
-        validUntil: '2029-01-14T00:00:00.000Z',
-      },
-    ],
-  });
+  .meta({ id: 'CreateTrustCertificationRequest', examples: [CERTIFICATION_INPUT] });
 
 export const certifications = resource({
   rail: 'trust',
@@ -133,35 +129,38 @@ export const certifications = resource({
 
 // ---------------------------------------------------------------- sub-processors
 
+const SUB_PROCESSOR_NAME = 'Legal or trading name of the sub-processor.';
+const SUB_PROCESSOR_PURPOSE = 'What the sub-processor does with the data.';
+
+/** A sub-processor as recorded and as the public page shows it: `{ name, purpose, region }`. */
+const SUB_PROCESSOR_INPUT = { name: 'Hetzner Online GmbH', purpose: 'Infrastructure hosting', region: 'eu/de' };
+
 export const SubProcessor = z
   .object({
-    object: z.literal('svc.trust.sub_processor').meta({ description: objectDescription }),
-    id: prefixedId('sbp', 'sbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    name: z.string().meta({ description: 'Legal or trading name of the sub-processor.' }),
-    purpose: z.string().meta({ description: 'What the sub-processor does with the data.' }),
+    object: trustObject('svc.trust.sub_processor'),
+    id: prefixedId('sbp', exampleId('sbp')),
+    name: z.string().meta({ description: SUB_PROCESSOR_NAME }),
+    purpose: z.string().meta({ description: SUB_PROCESSOR_PURPOSE }),
     region: z.string().meta({ description: 'Where it processes the data (`eu`, `us`, `eu/de`).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'TrustSubProcessor',
     examples: [
       {
         object: 'svc.trust.sub_processor',
-        id: 'sbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        name: 'Hetzner Online GmbH',
-        purpose: 'Infrastructure hosting',
-        region: 'eu/de',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        id: exampleId('sbp'),
+        ...SUB_PROCESSOR_INPUT,
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const CreateSubProcessorBody = z
   .strictObject({
-    name: z.string().min(1).max(200).meta({ description: 'Legal or trading name of the sub-processor.' }),
-    purpose: z.string().min(1).max(500).meta({ description: 'What the sub-processor does with the data.' }),
+    name: z.string().min(1).max(200).meta({ description: SUB_PROCESSOR_NAME }),
+    purpose: z.string().min(1).max(500).meta({ description: SUB_PROCESSOR_PURPOSE }),
     region: z
       .string()
       .min(2)
@@ -169,10 +168,7 @@ export const CreateSubProcessorBody = z
       .regex(/^[a-z]{2,12}(\/[a-z]{2})?$/i)
       .meta({ description: 'Where it processes the data: `<region>` or `<region>/<country>` (`eu`, `eu/de`).' }),
   })
-  .meta({
-    id: 'CreateTrustSubProcessorRequest',
-    examples: [{ name: 'Hetzner Online GmbH', purpose: 'Infrastructure hosting', region: 'eu/de' }],
-  });
+  .meta({ id: 'CreateTrustSubProcessorRequest', examples: [SUB_PROCESSOR_INPUT] });
 
 export const subProcessors = resource({
   rail: 'trust',
@@ -196,7 +192,7 @@ claimIdPrefix('ndr', 'svc.trust.nda_request');
 
 export const TrustStatus = z
   .object({
-    object: z.literal('svc.trust.status').meta({ description: objectDescription }),
+    object: trustObject('svc.trust.status'),
     published: z.boolean().meta({ description: 'Whether the trust page is readable without a token at its slug.' }),
     slug: z.string().nullable().meta({ description: 'Public slug of the page; null until it was first published.' }),
     publicPath: z.string().nullable().meta({ description: 'Path of the public page (`/v1/trust/public/<slug>`); null while unpublished.' }),
@@ -210,7 +206,7 @@ export const TrustStatus = z
         published: true,
         slug: 'acme-ai',
         publicPath: '/v1/trust/public/acme-ai',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -218,14 +214,14 @@ export const TrustStatus = z
 export const PublishTrustBody = z.strictObject({ slug: Slug }).meta({ id: 'PublishTrustPageRequest', examples: [{ slug: 'acme-ai' }] });
 
 const PublicSubProcessor = z.object({
-  name: z.string().meta({ description: 'Legal or trading name of the sub-processor.' }),
-  purpose: z.string().meta({ description: 'What the sub-processor does with the data.' }),
+  name: z.string().meta({ description: SUB_PROCESSOR_NAME }),
+  purpose: z.string().meta({ description: SUB_PROCESSOR_PURPOSE }),
   region: z.string().meta({ description: 'Where it processes the data.' }),
 });
 
 export const PublicTrustPage = z
   .object({
-    object: z.literal('svc.trust.public_page').meta({ description: objectDescription }),
+    object: trustObject('svc.trust.public_page'),
     slug: z.string().meta({ description: 'Public slug of the page.' }),
     posture: TrustPosture,
     certifications: z
@@ -242,22 +238,18 @@ export const PublicTrustPage = z
       {
         object: 'svc.trust.public_page',
         slug: 'acme-ai',
-        posture: {
-          object: 'svc.trust.posture',
-          score: 0.25,
-          controls: 4,
-          evidenced: 1,
-          frameworks: [{ framework: 'eu-ai-act', dictionaryVersion: 'eu-ai-act@1.0.0', controls: 4, evidenced: 1, score: 0.25 }],
-          computedAt: '2026-11-22T09:30:00.000Z',
-        },
+        posture: POSTURE_EXAMPLE,
         certifications: [],
-        subProcessors: [{ name: 'Hetzner Online GmbH', purpose: 'Infrastructure hosting', region: 'eu/de' }],
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        subProcessors: [SUB_PROCESSOR_INPUT],
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
 
 // ---------------------------------------------------------------- questionnaires
+
+/** The example questionnaire's one question. */
+const QUESTION_EXAMPLE = { id: 'Q1', text: 'Do you run a risk-management system?' };
 
 export const QuestionnaireBody = z
   .strictObject({
@@ -286,19 +278,21 @@ export const QuestionnaireBody = z
       .max(200)
       .meta({ description: 'The questions to answer, 1 to 200.' }),
   })
-  .meta({
-    id: 'TrustQuestionnaireRequest',
-    examples: [{ questions: [{ id: 'Q1', text: 'Do you run a risk-management system?', controlIds: ['AIA-RMS-01'] }] }],
-  });
+  .meta({ id: 'TrustQuestionnaireRequest', examples: [{ questions: [{ ...QUESTION_EXAMPLE, controlIds: ['AIA-RMS-01'] }] }] });
+
+/** The `id` and `text` an answered or unanswerable question repeats from the request. */
+const QUESTION = {
+  id: z.string().meta({ description: "The question's id." }),
+  text: z.string().meta({ description: 'Text of the question.' }),
+};
 
 export const QuestionnaireAnswers = z
   .object({
-    object: z.literal('svc.trust.questionnaire').meta({ description: objectDescription }),
+    object: trustObject('svc.trust.questionnaire'),
     answered: z
       .array(
         z.object({
-          id: z.string().meta({ description: "The question's id." }),
-          text: z.string().meta({ description: 'Text of the question.' }),
+          ...QUESTION,
           answer: z.literal('yes').meta({ description: 'The answer: every cited control has unexpired evidence.' }),
           controlIds: z.array(z.string()).meta({ description: 'Controls the answer rests on.' }),
           evidenceIds: z.array(z.string()).meta({ description: 'Unexpired evidence records of those controls.' }),
@@ -308,8 +302,7 @@ export const QuestionnaireAnswers = z
     unanswerable: z
       .array(
         z.object({
-          id: z.string().meta({ description: "The question's id." }),
-          text: z.string().meta({ description: 'Text of the question.' }),
+          ...QUESTION,
           reason: z
             .enum(['no_controls_cited', 'unknown_controls', 'framework_not_activated', 'missing_evidence'])
             .meta({ description: 'Why it cannot be answered.' }),
@@ -325,44 +318,37 @@ export const QuestionnaireAnswers = z
     examples: [
       {
         object: 'svc.trust.questionnaire',
-        answered: [
-          {
-            id: 'Q1',
-            text: 'Do you run a risk-management system?',
-            answer: 'yes',
-            controlIds: ['AIA-RMS-01'],
-            evidenceIds: ['evd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'],
-          },
-        ],
+        answered: [{ ...QUESTION_EXAMPLE, answer: 'yes', controlIds: ['AIA-RMS-01'], evidenceIds: [exampleId('evd')] }],
         unanswerable: [],
-        computedAt: '2026-11-22T09:30:00.000Z',
+        computedAt: EXAMPLE_AT,
       },
     ],
   });
 
 // ---------------------------------------------------------------- NDA vault
 
+const MEDIA_TYPE = 'IANA media type of the document; null when not given.';
+
 export const NdaDocument = z
   .object({
-    object: z.literal('svc.trust.nda_document').meta({ description: objectDescription }),
-    id: prefixedId('ndd', 'ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: trustObject('svc.trust.nda_document'),
+    id: prefixedId('ndd', exampleId('ndd')),
     title: z.string().meta({ description: 'Title of the document (`SOC 2 Type II report 2026`).' }),
     description: z.string().nullable().meta({ description: 'What the document is; null when not given.' }),
-    mediaType: z.string().nullable().meta({ description: 'IANA media type of the document; null when not given.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    mediaType: z.string().nullable().meta({ description: MEDIA_TYPE }),
+    ...created(),
   })
   .meta({
     id: 'TrustNdaDocument',
     examples: [
       {
         object: 'svc.trust.nda_document',
-        id: 'ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('ndd'),
         title: 'SOC 2 Type II report 2026',
         description: 'Report of the 2026 audit period.',
         mediaType: 'application/pdf',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdBy: EXAMPLE_KEY,
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -413,71 +399,65 @@ export const ndaDocuments = resource({
   },
 });
 
+const REQUESTER_EMAIL = 'Email address of the external requester.';
+const REQUESTER_NAME = 'Full name of the external requester.';
+const NdaRequestStatus = z.enum(['pending', 'accepted', 'revoked']);
+
+/** Who asks for the vault: the create request's example, and the record's fields. */
+const NDA_REQUEST_INPUT = { requesterEmail: 'jo.buyer@example.com', requesterName: 'Jo Buyer', company: 'Example Corp' };
+
 export const NdaRequest = z
   .object({
-    object: z.literal('svc.trust.nda_request').meta({ description: objectDescription }),
-    id: prefixedId('ndr', 'ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    requesterEmail: z.string().meta({ description: 'Email address of the external requester.' }),
-    requesterName: z.string().meta({ description: 'Full name of the external requester.' }),
+    object: trustObject('svc.trust.nda_request'),
+    id: prefixedId('ndr', exampleId('ndr')),
+    requesterEmail: z.string().meta({ description: REQUESTER_EMAIL }),
+    requesterName: z.string().meta({ description: REQUESTER_NAME }),
     company: z.string().nullable().meta({ description: "Requester's organisation; null when not given." }),
-    status: z
-      .enum(['pending', 'accepted', 'revoked'])
-      .meta({ description: 'Current state of the record; changes only through the transition routes.' }),
+    status: NdaRequestStatus.meta({ description: 'Current state of the record; changes only through the transition routes.' }),
     accessToken: z.string().nullable().meta({
       description:
         'Secret the requester reads the released documents with (no API key needed); shown once, in the response of `accept`, null everywhere else. Stored hashed.',
     }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({
-      description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
-    }),
+    ...stamps(),
   })
   .meta({
     id: 'TrustNdaRequest',
     examples: [
       {
         object: 'svc.trust.nda_request',
-        id: 'ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        requesterEmail: 'jo.buyer@example.com',
-        requesterName: 'Jo Buyer',
-        company: 'Example Corp',
+        id: exampleId('ndr'),
+        ...NDA_REQUEST_INPUT,
         status: 'pending',
         accessToken: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
 
 export const CreateNdaRequestBody = z
   .strictObject({
-    requesterEmail: z.email().max(254).meta({ description: 'Email address of the external requester.' }),
-    requesterName: z.string().min(1).max(200).meta({ description: 'Full name of the external requester.' }),
+    requesterEmail: z.email().max(254).meta({ description: REQUESTER_EMAIL }),
+    requesterName: z.string().min(1).max(200).meta({ description: REQUESTER_NAME }),
     company: z.string().min(1).max(200).optional().meta({ description: "Requester's organisation." }),
   })
-  .meta({
-    id: 'CreateTrustNdaRequestRequest',
-    examples: [{ requesterEmail: 'jo.buyer@example.com', requesterName: 'Jo Buyer', company: 'Example Corp' }],
-  });
+  .meta({ id: 'CreateTrustNdaRequestRequest', examples: [NDA_REQUEST_INPUT] });
 
 export const NdaDocumentContent = z
   .object({
-    object: z.literal('svc.trust.nda_document_content').meta({ description: objectDescription }),
+    object: trustObject('svc.trust.nda_document_content'),
     documentId: z.string().meta({ description: 'Id of the vault document.' }),
     ndaRequestId: z.string().meta({ description: 'Id of the accepted NDA request the content is released to.' }),
     contentUri: z.string().meta({ description: 'Where the document is stored.' }),
     sha256: z.string().nullable().meta({ description: 'Lowercase hex SHA-256 of the document; null when not given.' }),
-    mediaType: z.string().nullable().meta({ description: 'IANA media type of the document; null when not given.' }),
+    mediaType: z.string().nullable().meta({ description: MEDIA_TYPE }),
   })
   .meta({
     id: 'TrustNdaDocumentContent',
     examples: [
       {
         object: 'svc.trust.nda_document_content',
-        documentId: 'ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        ndaRequestId: 'ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        documentId: exampleId('ndd'),
+        ndaRequestId: exampleId('ndr'),
         contentUri: 'https://files.example.com/soc2-2026.pdf',
         sha256: null,
         mediaType: 'application/pdf',
@@ -488,6 +468,14 @@ export const NdaDocumentContent = z
 // ---------------------------------------------------------------- router
 
 const read = meta({ auth: 'tenant', rail: 'trust', permission: 'trust:read', mutating: false });
+
+/** Metadata of a route that changes the trust rail's records and is audited as `audit`. */
+function write<const A extends string>(audit: A) {
+  return meta({ auth: 'tenant', rail: 'trust', permission: 'trust:write', mutating: true, audit });
+}
+
+/** The body of a route that takes none (`publish`'s siblings and the NDA transitions). */
+const NO_BODY = z.strictObject({}).optional();
 
 export const trustRouter = railRouter('trust', {
   posture: {
@@ -517,16 +505,16 @@ export const trustRouter = railRouter('trust', {
     summary: 'Publish the trust page',
     description:
       'Makes the trust page readable without a token at `/v1/trust/public/<slug>`. A slug is unique across tenants: 409 `conflict` when another tenant holds it. Audited (`trust_page.published`). Needs `trust:write`.',
-    metadata: meta({ auth: 'tenant', rail: 'trust', permission: 'trust:write', mutating: true, audit: 'trust_page.published' }),
+    metadata: write('trust_page.published'),
   },
   unpublish: {
     method: 'POST',
     path: '/unpublish',
-    body: z.strictObject({}).optional(),
+    body: NO_BODY,
     responses: { 200: TrustStatus },
     summary: 'Unpublish the trust page',
     description: 'Takes the public page down (404 from then on); the slug stays reserved for the tenant. Audited. Needs `trust:write`.',
-    metadata: meta({ auth: 'tenant', rail: 'trust', permission: 'trust:write', mutating: true, audit: 'trust_page.unpublished' }),
+    metadata: write('trust_page.unpublished'),
   },
   publicPage: {
     method: 'GET',
@@ -553,7 +541,7 @@ export const trustRouter = railRouter('trust', {
       method: 'GET',
       path: '/nda-vault/requests',
       query: PaginationQuery.extend({
-        status: z.enum(['pending', 'accepted', 'revoked']).optional().meta({ description: 'Only NDA requests in this state.' }),
+        status: NdaRequestStatus.optional().meta({ description: 'Only NDA requests in this state.' }),
       }),
       responses: { 200: listOf(NdaRequest) },
       summary: 'List NDA requests',
@@ -568,12 +556,12 @@ export const trustRouter = railRouter('trust', {
       summary: 'Record an NDA request',
       description:
         'Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.',
-      metadata: meta({ auth: 'tenant', rail: 'trust', permission: 'trust:write', mutating: true, audit: 'nda_request.created' }),
+      metadata: write('nda_request.created'),
     },
     get: {
       method: 'GET',
       path: '/nda-vault/requests/:id',
-      pathParams: z.object({ id: prefixedId('ndr', 'ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R') }),
+      pathParams: idParams('ndr'),
       responses: { 200: NdaRequest },
       summary: 'Get an NDA request',
       description: "One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.",
@@ -582,32 +570,32 @@ export const trustRouter = railRouter('trust', {
     accept: {
       method: 'POST',
       path: '/nda-vault/requests/:id/accept',
-      pathParams: z.object({ id: prefixedId('ndr', 'ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R') }),
-      body: z.strictObject({}).optional(),
+      pathParams: idParams('ndr'),
+      body: NO_BODY,
       responses: { 200: NdaRequest },
       summary: 'Record the acceptance of the NDA',
       description:
         'Records that the requester accepted the NDA (from `pending`; 409 `conflict` otherwise); from then on the vault documents are released to this request. Audited (`nda_request.accepted`). Needs `trust:write`.',
-      metadata: meta({ auth: 'tenant', rail: 'trust', permission: 'trust:write', mutating: true, audit: 'nda_request.accepted' }),
+      metadata: write('nda_request.accepted'),
     },
     revoke: {
       method: 'POST',
       path: '/nda-vault/requests/:id/revoke',
-      pathParams: z.object({ id: prefixedId('ndr', 'ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R') }),
-      body: z.strictObject({}).optional(),
+      pathParams: idParams('ndr'),
+      body: NO_BODY,
       responses: { 200: NdaRequest },
       summary: 'Revoke an NDA request',
       description:
         'Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.',
-      metadata: meta({ auth: 'tenant', rail: 'trust', permission: 'trust:write', mutating: true, audit: 'nda_request.revoked' }),
+      metadata: write('nda_request.revoked'),
     },
   },
   ndaDocumentContent: {
     method: 'GET',
     path: '/nda-vault/:id/content',
-    pathParams: z.object({ id: prefixedId('ndd', 'ndd_01JD3Z8W2M6Q4X9V7K5T1B0N3R') }),
+    pathParams: idParams('ndd'),
     query: z.object({
-      ndaRequestId: prefixedId('ndr', 'ndr_01JD3Z8W2M6Q4X9V7K5T1B0N3R').meta({
+      ndaRequestId: prefixedId('ndr', exampleId('ndr')).meta({
         description: 'Id of the NDA request the content is released to; it must be `accepted`.',
       }),
       accessToken: z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -23,19 +24,18 @@ import { eventType } from '../webhook-events.ts';
  * expired (pending, active, expiring or renewed): terminate it first.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.vendor_risk.vendor`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription = 'Id of the API key (or operator credential) whose request created the record.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
-const updatedAtDescription = 'When the record last changed: ISO 8601 UTC timestamp with milliseconds.';
+/** The `object` field of a vendor_risk record; its description names `svc.vendor_risk.vendor` as the example. */
+const vendorRiskObject = <const T extends string>(name: T) => objectField(name, 'svc.vendor_risk.vendor');
+/** `createdBy`, `createdAt` and `updatedAt` of a record that changes after its creation. */
+const recordStamps = () => stamps('When the record last changed: ISO 8601 UTC timestamp with milliseconds.');
 
-const EXAMPLE_VENDOR = 'vnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_ASSESSMENT = 'vas_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_CONTRACT = 'vct_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_EVENT = 'vmo_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_KEY = 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_VENDOR = exampleId('vnd');
+const EXAMPLE_ASSESSMENT = exampleId('vas');
+const EXAMPLE_CONTRACT = exampleId('vct');
+const EXAMPLE_EVENT = exampleId('vmo');
 
 export const VendorId = prefixedId('vnd', EXAMPLE_VENDOR);
+const ContractId = prefixedId('vct', EXAMPLE_CONTRACT);
 const vendorRef = (description: string) => VendorId.meta({ description, examples: [EXAMPLE_VENDOR] });
 
 export const VENDOR_CRITICALITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -76,6 +76,13 @@ const Score100 = z.number().min(0).max(100);
 
 // ---------------------------------------------------------------- vendors
 
+const EXAMPLE_VENDOR_REQUEST = {
+  name: 'Acme Cloud Hosting',
+  criticality: 'high',
+  services: ['Managed Kubernetes', 'Object storage'],
+  dataAccess: ['personal', 'confidential'],
+};
+
 export const VendorOrigin = z
   .object({
     kind: z.literal('procurement').meta({ description: 'Where the vendor came from: `procurement` (an onboarded award).' }),
@@ -87,7 +94,7 @@ export const VendorOrigin = z
 
 export const Vendor = z
   .object({
-    object: z.literal('svc.vendor_risk.vendor').meta({ description: objectDescription }),
+    object: vendorRiskObject('svc.vendor_risk.vendor'),
     id: VendorId,
     name: z.string().meta({ description: 'Name of the vendor, unique within the tenant (compared without case).' }),
     criticality: VendorCriticality,
@@ -104,9 +111,7 @@ export const Vendor = z
       description: 'The procurement onboarding that created the vendor; null for a vendor added directly.',
     }),
     offboardedAt: Timestamp.nullable().meta({ description: 'When the vendor was offboarded; null while active.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...recordStamps(),
   })
   .meta({
     id: 'Vendor',
@@ -114,19 +119,14 @@ export const Vendor = z
       {
         object: 'svc.vendor_risk.vendor',
         id: EXAMPLE_VENDOR,
-        name: 'Acme Cloud Hosting',
-        criticality: 'high',
-        services: ['Managed Kubernetes', 'Object storage'],
-        dataAccess: ['personal', 'confidential'],
+        ...EXAMPLE_VENDOR_REQUEST,
         status: 'active',
         riskScore: 100,
         riskRating: 'critical',
-        riskScoredAt: '2026-11-22T09:30:00.000Z',
+        riskScoredAt: EXAMPLE_AT,
         origin: null,
         offboardedAt: null,
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -146,17 +146,7 @@ export const CreateVendorBody = z
       .optional()
       .meta({ description: 'Categories of data the vendor can reach (none when absent); repeats are kept once.' }),
   })
-  .meta({
-    id: 'CreateVendorRequest',
-    examples: [
-      {
-        name: 'Acme Cloud Hosting',
-        criticality: 'high',
-        services: ['Managed Kubernetes', 'Object storage'],
-        dataAccess: ['personal', 'confidential'],
-      },
-    ],
-  });
+  .meta({ id: 'CreateVendorRequest', examples: [EXAMPLE_VENDOR_REQUEST] });
 
 export const vendorRiskVendors = resource({
   rail: 'vendor_risk',
@@ -193,6 +183,9 @@ export const vendorRiskVendors = resource({
 
 // ---------------------------------------------------------------- assessments
 
+const ASSESSMENT_STATUSES = ['in_progress', 'completed'] as const;
+const EXAMPLE_DOMAIN_SCORES = { security: 80, privacy: 60 };
+
 export const VendorAnswer = z
   .strictObject({
     domain: VendorDomain,
@@ -217,7 +210,7 @@ export const VendorDomainScores = z
 
 export const VendorAssessment = z
   .object({
-    object: z.literal('svc.vendor_risk.vendor_assessment').meta({ description: objectDescription }),
+    object: vendorRiskObject('svc.vendor_risk.vendor_assessment'),
     id: prefixedId('vas', EXAMPLE_ASSESSMENT),
     vendorId: vendorRef('The vendor assessed.'),
     title: z.string().meta({ description: 'Name of the assessment.' }),
@@ -226,13 +219,11 @@ export const VendorAssessment = z
       description:
         'Score of each assessed domain: given directly, or the mean of its questionnaire answers (yes 100, partial 50, no 0), rounded to 2 decimals.',
     }),
-    status: z.enum(['in_progress', 'completed']).meta({
+    status: z.enum(ASSESSMENT_STATUSES).meta({
       description: '`in_progress` until `complete`; only completed assessments count in the vendor’s scorecard.',
     }),
     completedAt: Timestamp.nullable().meta({ description: 'When it was completed; null while in progress.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...recordStamps(),
   })
   .meta({
     id: 'VendorAssessment',
@@ -243,12 +234,10 @@ export const VendorAssessment = z
         vendorId: EXAMPLE_VENDOR,
         title: 'Annual security review 2026',
         answers: [],
-        domainScores: { security: 80, privacy: 60 },
+        domainScores: EXAMPLE_DOMAIN_SCORES,
         status: 'in_progress',
         completedAt: null,
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -266,7 +255,7 @@ export const CreateVendorAssessmentBody = z
   })
   .meta({
     id: 'CreateVendorAssessmentRequest',
-    examples: [{ vendorId: EXAMPLE_VENDOR, title: 'Annual security review 2026', domainScores: { security: 80, privacy: 60 } }],
+    examples: [{ vendorId: EXAMPLE_VENDOR, title: 'Annual security review 2026', domainScores: EXAMPLE_DOMAIN_SCORES }],
   });
 
 const vendorSetup = [
@@ -288,13 +277,13 @@ export const vendorRiskAssessments = resource({
   statusField: 'status',
   filters: {
     vendorId: VendorId.optional().meta({ description: 'Only assessments of this vendor.' }),
-    status: z.enum(['in_progress', 'completed']).optional().meta({ description: 'Only assessments in this status.' }),
+    status: z.enum(ASSESSMENT_STATUSES).optional().meta({ description: 'Only assessments in this status.' }),
   },
   setup: vendorSetup,
   create: {
     body: CreateVendorAssessmentBody,
     action: 'vendor.assessment_started',
-    fixture: { vendorId: '{{vendor.id}}', title: 'Annual review {{unique}}', domainScores: { security: 80, privacy: 60 } },
+    fixture: { vendorId: '{{vendor.id}}', title: 'Annual review {{unique}}', domainScores: EXAMPLE_DOMAIN_SCORES },
     summary: 'Start an assessment of a vendor',
     description:
       'Records an assessment `in_progress` with its domain scores (0 to 100) given directly or computed from questionnaire answers (yes 100, partial 50, no 0, not applicable left out); one that scores no domain is 422 naming `domainScores`. It counts in the scorecard once completed. An unknown vendor is 404, an offboarded one 409.',
@@ -328,10 +317,25 @@ export const VendorContractRenewal = z
   })
   .meta({ id: 'VendorContractRenewal', description: 'A manual renewal of a contract.' });
 
+const CONTRACT_STATUSES = ['in_force', 'terminated'] as const;
+
+/** The example contract as agreed: a year of hosting that renews by itself unless notice is given 90 days before its end. */
+const EXAMPLE_CONTRACT_REQUEST = {
+  vendorId: EXAMPLE_VENDOR,
+  title: 'Hosting master services agreement',
+  startDate: '2026-01-01',
+  endDate: '2026-12-31',
+  autoRenew: true,
+  renewalTermMonths: 12,
+  noticePeriodDays: 90,
+  value: 120000,
+  currency: 'EUR',
+};
+
 export const VendorContract = z
   .object({
-    object: z.literal('svc.vendor_risk.vendor_contract').meta({ description: objectDescription }),
-    id: prefixedId('vct', EXAMPLE_CONTRACT),
+    object: vendorRiskObject('svc.vendor_risk.vendor_contract'),
+    id: ContractId,
     vendorId: vendorRef('The vendor contracted.'),
     title: z.string().meta({ description: 'Name of the contract.' }),
     startDate: CalendarDate.meta({ description: 'First day of the contract.' }),
@@ -349,13 +353,11 @@ export const VendorContract = z
     noticeDeadline: CalendarDate.meta({ description: '`currentEndDate - noticePeriodDays`: the day the notice window opens.' }),
     value: z.number().min(0).meta({ description: 'Value of the contract in `currency`.' }),
     currency: z.string().meta({ description: 'ISO 4217 currency code (`EUR`).' }),
-    status: z.enum(['in_force', 'terminated']).meta({ description: '`in_force` until `terminate` (final).' }),
+    status: z.enum(CONTRACT_STATUSES).meta({ description: '`in_force` until `terminate` (final).' }),
     state: VendorContractState,
     renewals: z.array(VendorContractRenewal).meta({ description: 'Manual renewals, oldest first.' }),
     terminatedAt: Timestamp.nullable().meta({ description: 'When it was terminated; null while in force.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: updatedAtDescription }),
+    ...recordStamps(),
   })
   .meta({
     id: 'VendorContract',
@@ -378,9 +380,7 @@ export const VendorContract = z
         state: 'expiring',
         renewals: [],
         terminatedAt: null,
-        createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -408,22 +408,7 @@ export const CreateVendorContractBody = z
       .regex(/^[A-Z]{3}$/)
       .meta({ description: 'ISO 4217 currency code, three capital letters (`EUR`).' }),
   })
-  .meta({
-    id: 'CreateVendorContractRequest',
-    examples: [
-      {
-        vendorId: EXAMPLE_VENDOR,
-        title: 'Hosting master services agreement',
-        startDate: '2026-01-01',
-        endDate: '2026-12-31',
-        autoRenew: true,
-        renewalTermMonths: 12,
-        noticePeriodDays: 90,
-        value: 120000,
-        currency: 'EUR',
-      },
-    ],
-  });
+  .meta({ id: 'CreateVendorContractRequest', examples: [EXAMPLE_CONTRACT_REQUEST] });
 
 export const vendorRiskContracts = resource({
   rail: 'vendor_risk',
@@ -435,23 +420,13 @@ export const vendorRiskContracts = resource({
   statusField: 'status',
   filters: {
     vendorId: VendorId.optional().meta({ description: 'Only contracts of this vendor.' }),
-    status: z.enum(['in_force', 'terminated']).optional().meta({ description: 'Only contracts in this status.' }),
+    status: z.enum(CONTRACT_STATUSES).optional().meta({ description: 'Only contracts in this status.' }),
   },
   setup: vendorSetup,
   create: {
     body: CreateVendorContractBody,
     action: 'vendor.contract_added',
-    fixture: {
-      vendorId: '{{vendor.id}}',
-      title: 'MSA {{unique}}',
-      startDate: '2026-01-01',
-      endDate: '2026-12-31',
-      autoRenew: true,
-      renewalTermMonths: 12,
-      noticePeriodDays: 90,
-      value: 120000,
-      currency: 'EUR',
-    },
+    fixture: { ...EXAMPLE_CONTRACT_REQUEST, vendorId: '{{vendor.id}}', title: 'MSA {{unique}}' },
     summary: 'Add a contract with a vendor',
     description:
       'Records a contract `in_force` with its term and renewal terms; its `state` is derived at today’s date (and at any date through `GET /contracts/{id}/state?at=`). The vendor’s risk score is recomputed.',
@@ -478,8 +453,8 @@ export const vendorRiskContracts = resource({
 
 export const VendorContractStateAt = z
   .object({
-    object: z.literal('svc.vendor_risk.contract_state').meta({ description: objectDescription }),
-    contractId: prefixedId('vct', EXAMPLE_CONTRACT),
+    object: vendorRiskObject('svc.vendor_risk.contract_state'),
+    contractId: ContractId,
     at: CalendarDate.meta({ description: 'The date the state is derived for.' }),
     state: VendorContractState,
     termStartDate: CalendarDate.meta({
@@ -517,24 +492,27 @@ export const VendorContractStateAt = z
 
 export const VENDOR_MONITORING_TYPES = ['breach_news', 'certification_lapse', 'sanction_hit', 'incident'] as const;
 export const VENDOR_SEVERITY_WEIGHTS = { low: 2, medium: 5, high: 10, critical: 20 } as const;
+const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+const EXAMPLE_EVENT_TITLE = 'Customer database exposed';
+const EXAMPLE_EVENT_SOURCE = 'https://news.example.com/acme-breach';
+const EXAMPLE_OCCURRED_AT = '2026-11-20T08:00:00.000Z';
 
 export const VendorMonitoringEvent = z
   .object({
-    object: z.literal('svc.vendor_risk.vendor_monitoring_event').meta({ description: objectDescription }),
+    object: vendorRiskObject('svc.vendor_risk.vendor_monitoring_event'),
     id: prefixedId('vmo', EXAMPLE_EVENT),
     vendorId: vendorRef('The vendor concerned.'),
     type: z.enum(VENDOR_MONITORING_TYPES).meta({
       description: 'What was observed: `breach_news`, `certification_lapse`, `sanction_hit` or `incident`.',
     }),
-    severity: z.enum(['low', 'medium', 'high', 'critical']).meta({
+    severity: z.enum(SEVERITIES).meta({
       description: 'Severity; its weight in the scorecard is low 2, medium 5, high 10, critical 20, halved every 90 days of age.',
     }),
     title: z.string().meta({ description: 'What happened, in a line.' }),
     details: z.string().nullable().meta({ description: 'More detail; null when not given.' }),
     sourceUrl: z.string().nullable().meta({ description: 'Where it was reported; null when not given.' }),
     occurredAt: Timestamp.meta({ description: 'When it happened: the age in the scorecard counts from here.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
+    ...created(),
   })
   .meta({
     id: 'VendorMonitoringEvent',
@@ -545,12 +523,12 @@ export const VendorMonitoringEvent = z
         vendorId: EXAMPLE_VENDOR,
         type: 'breach_news',
         severity: 'high',
-        title: 'Customer database exposed',
+        title: EXAMPLE_EVENT_TITLE,
         details: null,
-        sourceUrl: 'https://news.example.com/acme-breach',
-        occurredAt: '2026-11-20T08:00:00.000Z',
+        sourceUrl: EXAMPLE_EVENT_SOURCE,
+        occurredAt: EXAMPLE_OCCURRED_AT,
         createdBy: EXAMPLE_KEY,
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
@@ -559,7 +537,7 @@ export const CreateVendorMonitoringEventBody = z
   .strictObject({
     vendorId: vendorRef('The vendor: an active vendor of the tenant (404 when unknown, 409 when offboarded).'),
     type: z.enum(VENDOR_MONITORING_TYPES).meta({ description: '`breach_news`, `certification_lapse`, `sanction_hit` or `incident`.' }),
-    severity: z.enum(['low', 'medium', 'high', 'critical']).meta({ description: '`low`, `medium`, `high` or `critical`.' }),
+    severity: z.enum(SEVERITIES).meta({ description: '`low`, `medium`, `high` or `critical`.' }),
     title: Name.meta({ description: 'What happened, 1 to 200 characters.' }),
     details: z.string().trim().min(1).max(4000).optional().meta({ description: 'More detail, up to 4,000 characters.' }),
     sourceUrl: z
@@ -576,9 +554,9 @@ export const CreateVendorMonitoringEventBody = z
         vendorId: EXAMPLE_VENDOR,
         type: 'breach_news',
         severity: 'high',
-        title: 'Customer database exposed',
-        sourceUrl: 'https://news.example.com/acme-breach',
-        occurredAt: '2026-11-20T08:00:00.000Z',
+        title: EXAMPLE_EVENT_TITLE,
+        sourceUrl: EXAMPLE_EVENT_SOURCE,
+        occurredAt: EXAMPLE_OCCURRED_AT,
       },
     ],
   });
@@ -592,7 +570,7 @@ export const vendorRiskMonitoring = resource({
   record: VendorMonitoringEvent,
   filters: {
     vendorId: VendorId.optional().meta({ description: 'Only events of this vendor.' }),
-    severity: z.enum(['low', 'medium', 'high', 'critical']).optional().meta({ description: 'Only events of this severity.' }),
+    severity: z.enum(SEVERITIES).optional().meta({ description: 'Only events of this severity.' }),
   },
   setup: vendorSetup,
   create: {
@@ -603,7 +581,7 @@ export const vendorRiskMonitoring = resource({
       type: 'breach_news',
       severity: 'high',
       title: 'Exposure {{unique}}',
-      occurredAt: '2026-11-20T08:00:00.000Z',
+      occurredAt: EXAMPLE_OCCURRED_AT,
     },
     summary: 'Record a monitoring event',
     description:
@@ -616,9 +594,21 @@ export const vendorRiskMonitoring = resource({
 
 const Part = (description: string) => z.number().min(0).max(100).meta({ description });
 
+/** A part of the score made of penalties: its value and the items (contracts, events) it sums. */
+const penaltyPart = <S extends z.ZodRawShape>(words: { part: string; items: string; whole: string }, item: S) =>
+  z
+    .object({
+      part: Part(words.part),
+      items: z.array(z.object(item)).meta({ description: words.items }),
+    })
+    .meta({ description: words.whole });
+
+/** When the example assessment was completed: its domains then count in the scorecard. */
+const EXAMPLE_COMPLETED_AT = '2026-11-22T09:00:00.000Z';
+
 export const VendorScorecard = z
   .object({
-    object: z.literal('svc.vendor_risk.scorecard').meta({ description: objectDescription }),
+    object: vendorRiskObject('svc.vendor_risk.scorecard'),
     vendorId: VendorId,
     name: z.string().meta({ description: 'Name of the vendor.' }),
     criticality: VendorCriticality,
@@ -645,40 +635,36 @@ export const VendorScorecard = z
           .meta({ description: 'The four domains in order: security, privacy, resilience, compliance.' }),
       })
       .meta({ description: 'The part from assessments completed up to `at`.' }),
-    contracts: z
-      .object({
-        part: Part('Sum of the contract penalties, at most 30.'),
-        items: z
-          .array(
-            z.object({
-              contractId: z.string().meta({ description: 'The contract.' }),
-              title: z.string().meta({ description: 'Its title.' }),
-              state: VendorContractState,
-              penalty: z.number().meta({ description: '15 when expired, 5 when expiring, 0 otherwise.' }),
-            }),
-          )
-          .meta({ description: 'Every contract of the vendor with its state at `at`.' }),
-      })
-      .meta({ description: 'The part from contracts.' }),
-    monitoring: z
-      .object({
-        part: Part('Sum of the decayed event weights (2 decimals), counted up to 100.'),
-        items: z
-          .array(
-            z.object({
-              eventId: z.string().meta({ description: 'The monitoring event.' }),
-              type: z.string().meta({ description: 'Its type.' }),
-              severity: z.string().meta({ description: 'Its severity.' }),
-              occurredAt: Timestamp.meta({ description: 'When it happened.' }),
-              ageDays: z.number().meta({ description: 'Days from `occurredAt` to `at` (2 decimals).' }),
-              weight: z.number().meta({ description: 'Weight of the severity: 2, 5, 10 or 20.' }),
-              decay: z.number().meta({ description: '`0.5^(ageDays / 90)` (4 decimals).' }),
-              penalty: z.number().meta({ description: '`weight x decay` (2 decimals).' }),
-            }),
-          )
-          .meta({ description: 'Every event that occurred up to `at`, newest first.' }),
-      })
-      .meta({ description: 'The part from monitoring events.' }),
+    contracts: penaltyPart(
+      {
+        part: 'Sum of the contract penalties, at most 30.',
+        items: 'Every contract of the vendor with its state at `at`.',
+        whole: 'The part from contracts.',
+      },
+      {
+        contractId: z.string().meta({ description: 'The contract.' }),
+        title: z.string().meta({ description: 'Its title.' }),
+        state: VendorContractState,
+        penalty: z.number().meta({ description: '15 when expired, 5 when expiring, 0 otherwise.' }),
+      },
+    ),
+    monitoring: penaltyPart(
+      {
+        part: 'Sum of the decayed event weights (2 decimals), counted up to 100.',
+        items: 'Every event that occurred up to `at`, newest first.',
+        whole: 'The part from monitoring events.',
+      },
+      {
+        eventId: z.string().meta({ description: 'The monitoring event.' }),
+        type: z.string().meta({ description: 'Its type.' }),
+        severity: z.string().meta({ description: 'Its severity.' }),
+        occurredAt: Timestamp.meta({ description: 'When it happened.' }),
+        ageDays: z.number().meta({ description: 'Days from `occurredAt` to `at` (2 decimals).' }),
+        weight: z.number().meta({ description: 'Weight of the severity: 2, 5, 10 or 20.' }),
+        decay: z.number().meta({ description: '`0.5^(ageDays / 90)` (4 decimals).' }),
+        penalty: z.number().meta({ description: '`weight x decay` (2 decimals).' }),
+      },
+    ),
   })
   .meta({
     id: 'VendorScorecard',
@@ -686,18 +672,18 @@ export const VendorScorecard = z
       {
         object: 'svc.vendor_risk.scorecard',
         vendorId: EXAMPLE_VENDOR,
-        name: 'Acme Cloud Hosting',
+        name: EXAMPLE_VENDOR_REQUEST.name,
         criticality: 'high',
         status: 'active',
-        at: '2026-11-22T09:30:00.000Z',
+        at: EXAMPLE_AT,
         score: 62.5,
         rating: 'high',
         assessment: {
           part: 65,
           meanDomainScore: 35,
           domains: [
-            { domain: 'security', score: 80, assessmentId: EXAMPLE_ASSESSMENT, completedAt: '2026-11-22T09:00:00.000Z' },
-            { domain: 'privacy', score: 60, assessmentId: EXAMPLE_ASSESSMENT, completedAt: '2026-11-22T09:00:00.000Z' },
+            { domain: 'security', score: 80, assessmentId: EXAMPLE_ASSESSMENT, completedAt: EXAMPLE_COMPLETED_AT },
+            { domain: 'privacy', score: 60, assessmentId: EXAMPLE_ASSESSMENT, completedAt: EXAMPLE_COMPLETED_AT },
             { domain: 'resilience', score: null, assessmentId: null, completedAt: null },
             { domain: 'compliance', score: null, assessmentId: null, completedAt: null },
           ],
@@ -710,7 +696,7 @@ export const VendorScorecard = z
 
 export const VendorRiskChange = z
   .object({
-    object: z.literal('svc.vendor_risk.risk_change').meta({ description: objectDescription }),
+    object: vendorRiskObject('svc.vendor_risk.risk_change'),
     vendorId: VendorId,
     name: z.string().meta({ description: 'Name of the vendor.' }),
     from: z.number().meta({ description: 'Risk score before.' }),
@@ -727,14 +713,14 @@ export const VendorRiskChange = z
       {
         object: 'svc.vendor_risk.risk_change',
         vendorId: EXAMPLE_VENDOR,
-        name: 'Acme Cloud Hosting',
+        name: EXAMPLE_VENDOR_REQUEST.name,
         from: 100,
         to: 65,
         fromRating: 'critical',
         toRating: 'high',
         cause: 'vendor.assessed',
         causeId: EXAMPLE_ASSESSMENT,
-        at: '2026-11-22T09:30:00.000Z',
+        at: EXAMPLE_AT,
       },
     ],
   });
@@ -752,7 +738,7 @@ export const vendorRiskRouter = railRouter('vendor_risk', {
     state: {
       method: 'GET',
       path: '/contracts/:id/state',
-      pathParams: z.object({ id: prefixedId('vct', EXAMPLE_CONTRACT) }),
+      pathParams: z.object({ id: ContractId }),
       query: z.object({
         at: CalendarDate.optional().meta({ description: 'The date to derive the state for (`YYYY-MM-DD`); today (UTC) when absent.' }),
       }),
@@ -803,7 +789,7 @@ export const VendorContractExpiring = z
     id: VendorId.meta({ description: 'The vendor.' }),
     name: z.string().meta({ description: 'Name of the vendor.' }),
     riskScore: z.number().optional().meta({ description: 'The vendor’s stored risk score, when it has one.' }),
-    contractId: prefixedId('vct', EXAMPLE_CONTRACT).meta({ description: 'The contract.' }),
+    contractId: ContractId.meta({ description: 'The contract.' }),
     title: z.string().meta({ description: 'Title of the contract.' }),
     expiresAt: Timestamp.meta({ description: 'Start of the day after the contract’s current end (ISO 8601 UTC).' }),
     endDate: z.string().meta({ description: 'Current end of the contract (after renewals), `YYYY-MM-DD`.' }),
@@ -815,7 +801,7 @@ export const VendorContractExpiring = z
     description: 'A contract inside its notice window: emitted once per contract and end date by the deadline sweep.',
     examples: [
       {
-        id: 'vnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_VENDOR,
         name: 'Acme Cloud',
         riskScore: 42.5,
         contractId: EXAMPLE_CONTRACT,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { commonErrorResponses } from '../errors.ts';
 import { meta } from '../meta.ts';
+import { CREATED_AT_DESCRIPTION, EXAMPLE_AT, exampleId, idParams, objectField, UPDATED_AT_DESCRIPTION } from '../shared/records.ts';
 import { isEventTypeFilter } from '../webhook-events.ts';
 
 const c = initContract();
@@ -25,45 +26,59 @@ const TargetUrl = z
   .max(2048)
   .meta({ description: 'Where events are POSTed. https, and a public address, unless the operator allows private targets.' });
 
+/** The webhook records' `object` field: its description names a compliance record as the example. */
+const objectOf = <T extends string>(name: T) => objectField(name, 'svc.compliance.assessment');
+
+const CreatedAt = Timestamp.meta({ description: CREATED_AT_DESCRIPTION });
+
+/** What a subscription's fields mean, said alike in the record and in the requests that set them. */
+const URL_DESCRIPTION = 'HTTPS URL the deliveries are POSTed to.';
+const EVENT_TYPES_DESCRIPTION =
+  'Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload.';
+const ENABLED_DESCRIPTION = 'Whether new events are delivered; false pauses the subscription without deleting it.';
+
+/** What a delivery's fields mean, said alike in the record and in the filters of its list. */
+const SUBSCRIPTION_ID_DESCRIPTION = 'Id of the webhook subscription (`whs_` prefix).';
+const EVENT_ID_DESCRIPTION = "Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`.";
+const EVENT_TYPE_DESCRIPTION = 'Registered type of the event delivered (`assessment.completed`).';
+const STATUS_DESCRIPTION =
+  'Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.';
+
+const SUBSCRIPTION_ID = exampleId('whs');
+const EVENT_TYPES_EXAMPLE = ['assessment.*', 'evidence.uploaded'];
+const URL_EXAMPLE = 'https://hooks.example.com/svc';
+
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivering', 'succeeded', 'dead_lettered'] as const;
 
 export const WebhookSubscription = z
   .object({
-    object: z.literal('svc.webhooks.subscription').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('whs', 'whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    url: z.string().meta({ description: 'HTTPS URL the deliveries are POSTed to.' }),
+    object: objectOf('svc.webhooks.subscription'),
+    id: prefixedId('whs', SUBSCRIPTION_ID),
+    url: z.string().meta({ description: URL_DESCRIPTION }),
     description: z.string().nullable().meta({ description: 'Note for people (what the endpoint is for); null when none was given.' }),
-    eventTypes: z.array(z.string()).meta({
-      description:
-        'Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload.',
-    }),
-    enabled: z.boolean().meta({ description: 'Whether new events are delivered; false pauses the subscription without deleting it.' }),
+    eventTypes: z.array(z.string()).meta({ description: EVENT_TYPES_DESCRIPTION }),
+    enabled: z.boolean().meta({ description: ENABLED_DESCRIPTION }),
     secretPrefix: z.string().meta({ description: 'First characters of the current secret, to recognise it.' }),
     previousSecretExpiresAt: Timestamp.nullable().meta({
       description: 'While set and in the future, deliveries carry a second `v1=` signature made with the previous secret.',
     }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
-    updatedAt: Timestamp.meta({
-      description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
-    }),
+    createdAt: CreatedAt,
+    updatedAt: Timestamp.meta({ description: UPDATED_AT_DESCRIPTION }),
   })
   .meta({
     id: 'WebhookSubscription',
     examples: [
       {
         object: 'svc.webhooks.subscription',
-        id: 'whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        url: 'https://hooks.example.com/svc',
+        id: SUBSCRIPTION_ID,
+        url: URL_EXAMPLE,
         description: 'Compliance events to the GRC bus',
-        eventTypes: ['assessment.*', 'evidence.uploaded'],
+        eventTypes: EVENT_TYPES_EXAMPLE,
         enabled: true,
         secretPrefix: 'whsec_Zt9q',
         previousSecretExpiresAt: null,
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        createdAt: EXAMPLE_AT,
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -74,39 +89,27 @@ export const WebhookSubscriptionWithSecret = WebhookSubscription.extend({
 
 export const CreateWebhookSubscriptionBody = z
   .strictObject({
-    url: TargetUrl.meta({ description: 'HTTPS URL the deliveries are POSTed to.' }),
-    eventTypes: z.array(EventTypeFilter).min(1).max(100).meta({
-      description:
-        'Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload.',
-    }),
+    url: TargetUrl.meta({ description: URL_DESCRIPTION }),
+    eventTypes: z.array(EventTypeFilter).min(1).max(100).meta({ description: EVENT_TYPES_DESCRIPTION }),
     description: z.string().max(500).optional().meta({ description: 'Note for people, up to 500 characters.' }),
-    enabled: z
-      .boolean()
-      .default(true)
-      .meta({ description: 'Whether new events are delivered; false pauses the subscription without deleting it.' }),
+    enabled: z.boolean().default(true).meta({ description: ENABLED_DESCRIPTION }),
   })
   .meta({
     id: 'CreateWebhookSubscriptionRequest',
-    examples: [{ url: 'https://hooks.example.com/svc', eventTypes: ['assessment.*', 'evidence.uploaded'], description: 'GRC bus' }],
+    examples: [{ url: URL_EXAMPLE, eventTypes: EVENT_TYPES_EXAMPLE, description: 'GRC bus' }],
   });
 
 export const UpdateWebhookSubscriptionBody = z
   .strictObject({
-    url: TargetUrl.optional().meta({ description: 'HTTPS URL the deliveries are POSTed to.' }),
-    eventTypes: z.array(EventTypeFilter).min(1).max(100).optional().meta({
-      description:
-        'Registered event types to deliver (`assessment.completed`); see the `webhooks` section of this document for each payload.',
-    }),
+    url: TargetUrl.optional().meta({ description: URL_DESCRIPTION }),
+    eventTypes: z.array(EventTypeFilter).min(1).max(100).optional().meta({ description: EVENT_TYPES_DESCRIPTION }),
     description: z
       .string()
       .max(500)
       .nullable()
       .optional()
       .meta({ description: 'New note, up to 500 characters; null clears it, absent keeps it.' }),
-    enabled: z
-      .boolean()
-      .optional()
-      .meta({ description: 'Whether new events are delivered; false pauses the subscription without deleting it.' }),
+    enabled: z.boolean().optional().meta({ description: ENABLED_DESCRIPTION }),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'name at least one field to change' })
   .meta({ id: 'UpdateWebhookSubscriptionRequest', examples: [{ eventTypes: ['assessment.*'], enabled: true }] });
@@ -143,19 +146,12 @@ export const WebhookAttempt = z
 
 export const WebhookDelivery = z
   .object({
-    object: z.literal('svc.webhooks.delivery').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
-    id: prefixedId('whd', 'whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
-    subscriptionId: z.string().meta({ description: 'Id of the webhook subscription (`whs_` prefix).' }),
-    eventId: z
-      .string()
-      .meta({ description: "Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`." }),
-    eventType: z.string().meta({ description: 'Registered type of the event delivered (`assessment.completed`).' }),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES).meta({
-      description: 'Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.',
-    }),
+    object: objectOf('svc.webhooks.delivery'),
+    id: prefixedId('whd', exampleId('whd')),
+    subscriptionId: z.string().meta({ description: SUBSCRIPTION_ID_DESCRIPTION }),
+    eventId: z.string().meta({ description: EVENT_ID_DESCRIPTION }),
+    eventType: z.string().meta({ description: EVENT_TYPE_DESCRIPTION }),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES).meta({ description: STATUS_DESCRIPTION }),
     attemptCount: z.int().meta({ description: 'Number of delivery attempts made so far.' }),
     nextAttemptAt: Timestamp.nullable().meta({
       description: 'When the next attempt is due (ISO 8601 UTC); null once delivered or dead-lettered.',
@@ -166,16 +162,16 @@ export const WebhookDelivery = z
     }),
     replays: z.int().meta({ description: 'How often an operator replayed it from the dead-letter queue.' }),
     attempts: z.array(WebhookAttempt).meta({ description: 'Every attempt, oldest first, with its HTTP status, latency and error.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    createdAt: CreatedAt,
   })
   .meta({
     id: 'WebhookDelivery',
     examples: [
       {
         object: 'svc.webhooks.delivery',
-        id: 'whd_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        subscriptionId: 'whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        eventId: 'evt_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('whd'),
+        subscriptionId: SUBSCRIPTION_ID,
+        eventId: exampleId('evt'),
         eventType: 'assessment.created',
         status: 'succeeded',
         attemptCount: 2,
@@ -187,32 +183,23 @@ export const WebhookDelivery = z
           { attempt: 1, at: '2026-11-22T09:30:00.050Z', statusCode: 503, latencyMs: 41, outcome: 'failed', error: 'HTTP 503' },
           { attempt: 2, at: '2026-11-22T09:30:01.170Z', statusCode: 200, latencyMs: 34, outcome: 'succeeded', error: null },
         ],
-        createdAt: '2026-11-22T09:30:00.000Z',
+        createdAt: EXAMPLE_AT,
       },
     ],
   });
 
 export const DeliveriesQuery = PaginationQuery.extend({
-  subscriptionId: z.string().max(64).optional().meta({ description: 'Id of the webhook subscription (`whs_` prefix).' }),
-  eventId: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({ description: "Id of the event delivered (`evt_` prefix), the same on every attempt and the same as the payload's `id`." }),
-  eventType: z.string().max(100).optional().meta({ description: 'Registered type of the event delivered (`assessment.completed`).' }),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional().meta({
-    description: 'Delivery state: waiting for an attempt, delivered, or dead-lettered after the last failed attempt; see the enum.',
-  }),
+  subscriptionId: z.string().max(64).optional().meta({ description: SUBSCRIPTION_ID_DESCRIPTION }),
+  eventId: z.string().max(64).optional().meta({ description: EVENT_ID_DESCRIPTION }),
+  eventType: z.string().max(100).optional().meta({ description: EVENT_TYPE_DESCRIPTION }),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional().meta({ description: STATUS_DESCRIPTION }),
 });
 
 export const INBOUND_SECRET_PROVIDERS = ['svc', 'azure-event-grid', 'cloudflare-logpush'] as const;
 
 export const InboundSecret = z
   .object({
-    object: z.literal('svc.webhooks.inbound_secret').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectOf('svc.webhooks.inbound_secret'),
     provider: z.enum(INBOUND_SECRET_PROVIDERS).meta({ description: 'Name of the inbound provider (`github`).' }),
     secret: z.string().meta({
       description: 'Shown once. `svc`: HMAC key of `svc-signature`; azure-event-grid: the shared key; cloudflare-logpush: HMAC key.',
@@ -220,7 +207,7 @@ export const InboundSecret = z
     previousSecretExpiresAt: Timestamp.nullable().meta({
       description: 'Until when the replaced secret is still accepted (ISO 8601 UTC); null when there was none.',
     }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    createdAt: CreatedAt,
   })
   .meta({ id: 'InboundSecret' });
 
@@ -246,10 +233,7 @@ export const InboundSourcesBody = z
 
 export const InboundSources = z
   .object({
-    object: z.literal('svc.webhooks.inbound_sources').meta({
-      description:
-        'Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.',
-    }),
+    object: objectOf('svc.webhooks.inbound_sources'),
     provider: z.enum(INBOUND_SOURCE_PROVIDERS).meta({ description: 'Cloud provider whose messages the list admits.' }),
     sources: z.array(z.string()).meta({
       description:
@@ -264,7 +248,7 @@ export const InboundSources = z
         object: 'svc.webhooks.inbound_sources',
         provider: 'aws-sns',
         sources: ['arn:aws:sns:eu-west-1:123456789012:compliance-events'],
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        updatedAt: EXAMPLE_AT,
       },
     ],
   });
@@ -295,7 +279,12 @@ export const ReplayResult = z
   .meta({ id: 'ReplayDeadLettersResult', description: 'The deliveries are due again at once, with the same event ids.' });
 
 const read = meta({ auth: 'tenant', group: 'webhooks', permission: 'webhooks:read', mutating: false });
-const SubscriptionParams = z.object({ id: prefixedId('whs', 'whs_01JD3Z8W2M6Q4X9V7K5T1B0N3R') });
+const SubscriptionParams = idParams('whs');
+
+/** A tenant's change to its webhook setup, audited as `audit`. */
+function write<const A extends string>(audit: A) {
+  return meta({ auth: 'tenant', group: 'webhooks', permission: 'webhooks:write', mutating: true, audit });
+}
 
 const deadLetterRoutes = {
   listDeadLetters: {
@@ -329,13 +318,7 @@ export const webhooksRouter = c.router(
       summary: 'Create a webhook subscription; the secret is shown once',
       description:
         'Creates a subscription that receives the listed event types at an HTTPS URL. The response carries the signing secret (`whsec_...`) once: store it to verify the `Webhook-Signature` header of deliveries. Audited.',
-      metadata: meta({
-        auth: 'tenant',
-        group: 'webhooks',
-        permission: 'webhooks:write',
-        mutating: true,
-        audit: 'webhook_subscription.created',
-      }),
+      metadata: write('webhook_subscription.created'),
     },
     listSubscriptions: {
       method: 'GET',
@@ -365,13 +348,7 @@ export const webhooksRouter = c.router(
       summary: 'Change the URL, event types, description or enabled state',
       description:
         'Updates the given fields of a subscription; fields left out keep their value. A disabled subscription receives no new deliveries. Audited.',
-      metadata: meta({
-        auth: 'tenant',
-        group: 'webhooks',
-        permission: 'webhooks:write',
-        mutating: true,
-        audit: 'webhook_subscription.updated',
-      }),
+      metadata: write('webhook_subscription.updated'),
     },
     rotateSecret: {
       method: 'POST',
@@ -382,13 +359,7 @@ export const webhooksRouter = c.router(
       summary: 'Rotate the signing secret; the old one keeps signing for the overlap window',
       description:
         'Issues a new signing secret, shown once in the response. Until `previousSecretExpiresAt` deliveries carry signatures with both secrets, so receivers can switch without losing events. Audited.',
-      metadata: meta({
-        auth: 'tenant',
-        group: 'webhooks',
-        permission: 'webhooks:write',
-        mutating: true,
-        audit: 'webhook_subscription.secret_rotated',
-      }),
+      metadata: write('webhook_subscription.secret_rotated'),
     },
     deleteSubscription: {
       method: 'DELETE',
@@ -399,13 +370,7 @@ export const webhooksRouter = c.router(
       summary: 'Delete a webhook subscription; its pending deliveries are dropped',
       description:
         'Deletes the subscription; deliveries not yet sent are dropped and nothing more is sent to its URL. Returns the id with `deleted: true`. Audited.',
-      metadata: meta({
-        auth: 'tenant',
-        group: 'webhooks',
-        permission: 'webhooks:write',
-        mutating: true,
-        audit: 'webhook_subscription.deleted',
-      }),
+      metadata: write('webhook_subscription.deleted'),
     },
     listDeliveries: {
       method: 'GET',
@@ -430,13 +395,7 @@ export const webhooksRouter = c.router(
       summary: 'Issue or rotate the secret the webhook worker checks for this tenant and provider',
       description:
         'For `POST /inbound/{tenantId}` (provider `svc`), `POST /cloud/azure-event-grid/{tenantId}` and `POST /cloud/cloudflare-logpush/{tenantId}`. The previous secret stays valid for the overlap window.',
-      metadata: meta({
-        auth: 'tenant',
-        group: 'webhooks',
-        permission: 'webhooks:write',
-        mutating: true,
-        audit: 'webhook_inbound_secret.rotated',
-      }),
+      metadata: write('webhook_inbound_secret.rotated'),
     },
     getInboundSources: {
       method: 'GET',
@@ -457,13 +416,7 @@ export const webhooksRouter = c.router(
       summary: 'Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
       description:
         "Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.",
-      metadata: meta({
-        auth: 'tenant',
-        group: 'webhooks',
-        permission: 'webhooks:write',
-        mutating: true,
-        audit: 'webhook_inbound_sources.set',
-      }),
+      metadata: write('webhook_inbound_sources.set'),
     },
     ...deadLetterRoutes,
   },

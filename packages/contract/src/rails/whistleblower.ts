@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, resource } from '../resource.ts';
+import { exampleId, exampleStamps, idParams, objectField, stamps } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -14,11 +15,22 @@ import { eventType } from '../webhook-events.ts';
  * returned by no route to any role.
  */
 
-const objectDescription =
-  'Type of the object, constant for the schema (for example `svc.whistleblower.report`); lets a client tell records apart in mixed lists and webhook payloads.';
-const createdByDescription =
-  'Id of the API key whose request created the record; `public-intake` for a report received through the public intake.';
-const createdAtDescription = 'When the record was created: ISO 8601 UTC timestamp with milliseconds.';
+/** The `object` field of a whistleblower record; its description names `svc.whistleblower.report` as the example. */
+const whistleblowerObject = <const T extends string>(name: T) => objectField(name, 'svc.whistleblower.report');
+/** `createdBy`, `createdAt` and `updatedAt` of a record: `createdBy` may be the public intake. */
+const recordStamps = () =>
+  stamps(
+    'When the record last changed.',
+    'Id of the API key whose request created the record; `public-intake` for a report received through the public intake.',
+  );
+
+const EXAMPLE_REPORT = exampleId('wbr');
+/** The example report: received by email on 20 November, its clocks counting from then. */
+const EXAMPLE_REPORT_TEXT = 'Customer data is exported to a personal cloud drive by the analytics team.';
+const EXAMPLE_RECEIVED_AT = '2026-11-20T08:00:00.000Z';
+const EXAMPLE_ACKNOWLEDGEMENT_DUE_AT = '2026-11-27T08:00:00.000Z';
+const EXAMPLE_FEEDBACK_DUE_AT = '2027-02-27T08:00:00.000Z';
+const EXAMPLE_ACCESS_CODE = 'WB-7K2M-9QXD-4HTR-B8VN-3CJW-P6ZE-1YFA-5GS9';
 
 export const WHISTLEBLOWER_CATEGORIES = [
   'public_procurement',
@@ -56,8 +68,8 @@ const Channel = z.enum(['web_intake', 'email', 'phone', 'in_person', 'post', 'ot
 const Outcome = z
   .enum(['substantiated', 'partially_substantiated', 'unsubstantiated', 'out_of_scope', 'referred_to_authority', 'no_further_action'])
   .meta({ description: 'Outcome of the report or investigation.' });
-const ReportId = prefixedId('wbr', 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
-const InvestigationId = prefixedId('wbi', 'wbi_01JD3Z8W2M6Q4X9V7K5T1B0N3R');
+const ReportId = prefixedId('wbr', EXAMPLE_REPORT);
+const InvestigationId = prefixedId('wbi', exampleId('wbi'));
 const Text = (max: number, description: string) => z.string().trim().min(1).max(max).meta({ description });
 
 const AccessCode = z
@@ -67,7 +79,7 @@ const AccessCode = z
   .regex(/^[A-Za-z0-9 -]+$/)
   .meta({
     description: 'The access code the intake returned once (`WB-` and 8 groups of 4 characters); case, spaces and hyphens are ignored.',
-    examples: ['WB-7K2M-9QXD-4HTR-B8VN-3CJW-P6ZE-1YFA-5GS9'],
+    examples: [EXAMPLE_ACCESS_CODE],
   });
 const IntakeSlug = z
   .string()
@@ -102,7 +114,7 @@ export const WhistleblowerClock = z
 
 export const WhistleblowerReport = z
   .object({
-    object: z.literal('svc.whistleblower.report').meta({ description: objectDescription }),
+    object: whistleblowerObject('svc.whistleblower.report'),
     id: ReportId,
     status: ReportStatus,
     channel: Channel,
@@ -132,27 +144,25 @@ export const WhistleblowerReport = z
       .array(WhistleblowerClock)
       .meta({ description: 'The acknowledgement and feedback clocks of Art. 9(1)(b) and (f), computed from the dates above.' }),
     overdue: z.boolean().meta({ description: 'True when a clock is `overdue` (a duty not met past its deadline).' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...recordStamps(),
   })
   .meta({
     id: 'WhistleblowerReport',
     examples: [
       {
         object: 'svc.whistleblower.report',
-        id: 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: EXAMPLE_REPORT,
         status: 'received',
         channel: 'email',
         category: 'privacy_data_protection',
-        description: 'Customer data is exported to a personal cloud drive by the analytics team.',
+        description: EXAMPLE_REPORT_TEXT,
         severity: null,
         inScope: null,
         scopeNote: null,
         assignee: null,
         identityProvided: false,
         followUpByCode: false,
-        receivedAt: '2026-11-20T08:00:00.000Z',
+        receivedAt: EXAMPLE_RECEIVED_AT,
         acknowledgedAt: null,
         feedbackAt: null,
         triagedAt: null,
@@ -162,7 +172,7 @@ export const WhistleblowerReport = z
         clocks: [
           {
             clock: 'acknowledgement',
-            dueAt: '2026-11-27T08:00:00.000Z',
+            dueAt: EXAMPLE_ACKNOWLEDGEMENT_DUE_AT,
             basis: 'received',
             rule: 'Acknowledge receipt to the reporting person within seven days of that receipt.',
             source: 'Directive (EU) 2019/1937 Art. 9(1)(b)',
@@ -171,7 +181,7 @@ export const WhistleblowerReport = z
           },
           {
             clock: 'feedback',
-            dueAt: '2027-02-27T08:00:00.000Z',
+            dueAt: EXAMPLE_FEEDBACK_DUE_AT,
             basis: 'end_of_acknowledgement_period',
             rule: 'Provide feedback within a reasonable timeframe not exceeding three months from the acknowledgement of receipt or, if no acknowledgement was sent, three months from the expiry of the seven-day period after the report was made.',
             source: 'Directive (EU) 2019/1937 Art. 9(1)(f)',
@@ -180,9 +190,7 @@ export const WhistleblowerReport = z
           },
         ],
         overdue: false,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-20T09:00:00.000Z',
-        updatedAt: '2026-11-20T09:00:00.000Z',
+        ...exampleStamps('2026-11-20T09:00:00.000Z'),
       },
     ],
   });
@@ -230,9 +238,9 @@ export const CreateWhistleblowerReportBody = z
     examples: [
       {
         category: 'privacy_data_protection',
-        description: 'Customer data is exported to a personal cloud drive by the analytics team.',
+        description: EXAMPLE_REPORT_TEXT,
         channel: 'email',
-        receivedAt: '2026-11-20T08:00:00.000Z',
+        receivedAt: EXAMPLE_RECEIVED_AT,
       },
     ],
   });
@@ -291,7 +299,7 @@ export const TriageWhistleblowerReportBody = z
     id: 'TriageWhistleblowerReportRequest',
     examples: [
       {
-        reportId: 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        reportId: EXAMPLE_REPORT,
         severity: 'high',
         inScope: true,
         scopeNote: 'Personal data protection: Art. 2(1)(a)(x).',
@@ -326,10 +334,18 @@ export const CloseWhistleblowerReportBody = z
 
 claimIdPrefix('wbm', 'svc.whistleblower.message');
 
+/** The example message of a report's thread, as the reporter sees it; the record adds its ids. */
+const EXAMPLE_THREAD_MESSAGE = {
+  from: 'organisation',
+  kind: 'message',
+  body: 'Could you tell us since when the exports happen?',
+  createdAt: '2026-11-21T10:00:00.000Z',
+};
+
 export const WhistleblowerMessage = z
   .object({
-    object: z.literal('svc.whistleblower.message').meta({ description: objectDescription }),
-    id: prefixedId('wbm', 'wbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: whistleblowerObject('svc.whistleblower.message'),
+    id: prefixedId('wbm', exampleId('wbm')),
     reportId: ReportId,
     from: z
       .enum(['reporter', 'organisation'])
@@ -340,28 +356,20 @@ export const WhistleblowerMessage = z
   })
   .meta({
     id: 'WhistleblowerMessage',
-    examples: [
-      {
-        object: 'svc.whistleblower.message',
-        id: 'wbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        reportId: 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        from: 'organisation',
-        kind: 'message',
-        body: 'Could you tell us since when the exports happen?',
-        createdAt: '2026-11-21T10:00:00.000Z',
-      },
-    ],
+    examples: [{ object: 'svc.whistleblower.message', id: exampleId('wbm'), reportId: EXAMPLE_REPORT, ...EXAMPLE_THREAD_MESSAGE }],
   });
 
 export const SendWhistleblowerMessageBody = z
   .strictObject({ body: Text(20_000, 'The message to the reporter, shown when they follow up with their access code.') })
-  .meta({ id: 'SendWhistleblowerMessageRequest', examples: [{ body: 'Could you tell us since when the exports happen?' }] });
+  .meta({ id: 'SendWhistleblowerMessageRequest', examples: [{ body: EXAMPLE_THREAD_MESSAGE.body }] });
 
 // ---------------------------------------------------------------- intake (public)
 
+const EXAMPLE_INTAKE_SETTINGS = { slug: 'acme-speak-up', enabled: true };
+
 export const WhistleblowerIntake = z
   .object({
-    object: z.literal('svc.whistleblower.intake').meta({ description: objectDescription }),
+    object: whistleblowerObject('svc.whistleblower.intake'),
     slug: IntakeSlug.nullable().meta({ description: 'Public slug of the intake; null until set.' }),
     enabled: z.boolean().meta({ description: 'Whether the public intake takes reports.' }),
     intakePath: z
@@ -375,8 +383,7 @@ export const WhistleblowerIntake = z
     examples: [
       {
         object: 'svc.whistleblower.intake',
-        slug: 'acme-speak-up',
-        enabled: true,
+        ...EXAMPLE_INTAKE_SETTINGS,
         intakePath: '/v1/whistleblower/intake/acme-speak-up',
         updatedAt: '2026-11-20T09:00:00.000Z',
       },
@@ -388,7 +395,7 @@ export const SetWhistleblowerIntakeBody = z
     slug: IntakeSlug,
     enabled: z.boolean().meta({ description: 'Whether the intake takes reports; a disabled slug answers 404 like an unknown one.' }),
   })
-  .meta({ id: 'SetWhistleblowerIntakeRequest', examples: [{ slug: 'acme-speak-up', enabled: true }] });
+  .meta({ id: 'SetWhistleblowerIntakeRequest', examples: [EXAMPLE_INTAKE_SETTINGS] });
 
 export const SubmitWhistleblowerReportBody = z
   .strictObject({
@@ -408,7 +415,7 @@ export const SubmitWhistleblowerReportBody = z
 
 export const WhistleblowerReceipt = z
   .object({
-    object: z.literal('svc.whistleblower.receipt').meta({ description: objectDescription }),
+    object: whistleblowerObject('svc.whistleblower.receipt'),
     accessCode: AccessCode.meta({
       description: 'Your access code. It is shown this once and stored only as a hash: keep it to follow up; it cannot be recovered.',
     }),
@@ -425,10 +432,10 @@ export const WhistleblowerReceipt = z
     examples: [
       {
         object: 'svc.whistleblower.receipt',
-        accessCode: 'WB-7K2M-9QXD-4HTR-B8VN-3CJW-P6ZE-1YFA-5GS9',
-        receivedAt: '2026-11-20T08:00:00.000Z',
-        acknowledgementDueAt: '2026-11-27T08:00:00.000Z',
-        feedbackDueAt: '2027-02-27T08:00:00.000Z',
+        accessCode: EXAMPLE_ACCESS_CODE,
+        receivedAt: EXAMPLE_RECEIVED_AT,
+        acknowledgementDueAt: EXAMPLE_ACKNOWLEDGEMENT_DUE_AT,
+        feedbackDueAt: EXAMPLE_FEEDBACK_DUE_AT,
         followUpPath: '/v1/whistleblower/follow-up',
       },
     ],
@@ -441,7 +448,7 @@ const ReporterMessage = WhistleblowerMessage.pick({ from: true, kind: true, body
 
 export const WhistleblowerReporterView = z
   .object({
-    object: z.literal('svc.whistleblower.reporter_view').meta({ description: objectDescription }),
+    object: whistleblowerObject('svc.whistleblower.reporter_view'),
     status: ReportStatus,
     category: Category,
     receivedAt: Timestamp.meta({ description: 'When the report was received.' }),
@@ -460,46 +467,46 @@ export const WhistleblowerReporterView = z
         object: 'svc.whistleblower.reporter_view',
         status: 'acknowledged',
         category: 'privacy_data_protection',
-        receivedAt: '2026-11-20T08:00:00.000Z',
+        receivedAt: EXAMPLE_RECEIVED_AT,
         acknowledgedAt: '2026-11-21T10:00:00.000Z',
         feedbackAt: null,
-        acknowledgementDueAt: '2026-11-27T08:00:00.000Z',
+        acknowledgementDueAt: EXAMPLE_ACKNOWLEDGEMENT_DUE_AT,
         feedbackDueAt: '2027-02-21T10:00:00.000Z',
         outcome: null,
         outcomeSummary: null,
-        messages: [
-          {
-            from: 'organisation',
-            kind: 'message',
-            body: 'Could you tell us since when the exports happen?',
-            createdAt: '2026-11-21T10:00:00.000Z',
-          },
-        ],
+        messages: [EXAMPLE_THREAD_MESSAGE],
       },
     ],
   });
 
 export const FollowUpBody = z
   .strictObject({ accessCode: AccessCode })
-  .meta({ id: 'WhistleblowerFollowUpRequest', examples: [{ accessCode: 'WB-7K2M-9QXD-4HTR-B8VN-3CJW-P6ZE-1YFA-5GS9' }] });
+  .meta({ id: 'WhistleblowerFollowUpRequest', examples: [{ accessCode: EXAMPLE_ACCESS_CODE }] });
 
 export const ReporterMessageBody = z
   .strictObject({ accessCode: AccessCode, body: Text(20_000, 'Your message to the organisation.') })
   .meta({
     id: 'WhistleblowerReporterMessageRequest',
-    examples: [{ accessCode: 'WB-7K2M-9QXD-4HTR-B8VN-3CJW-P6ZE-1YFA-5GS9', body: 'It started in March; the folder is called Q1-export.' }],
+    examples: [{ accessCode: EXAMPLE_ACCESS_CODE, body: 'It started in March; the folder is called Q1-export.' }],
   });
 
 // ---------------------------------------------------------------- investigations
 
+const INVESTIGATION_STATUSES = ['open', 'in_progress', 'concluded', 'discontinued'] as const;
+const EXAMPLE_INVESTIGATION_REQUEST = {
+  reportId: EXAMPLE_REPORT,
+  investigator: 'Internal audit',
+  scope: 'Exports of customer data by the analytics team since January.',
+};
+
 export const WhistleblowerInvestigation = z
   .object({
-    object: z.literal('svc.whistleblower.investigation').meta({ description: objectDescription }),
+    object: whistleblowerObject('svc.whistleblower.investigation'),
     id: InvestigationId,
     reportId: ReportId,
     investigator: z.string().meta({ description: 'Who investigates (person or function), impartial to the report.' }),
     scope: z.string().nullable().meta({ description: 'What the investigation covers.' }),
-    status: z.enum(['open', 'in_progress', 'concluded', 'discontinued']).meta({
+    status: z.enum(INVESTIGATION_STATUSES).meta({
       description:
         'Lifecycle: `open` -> `in_progress` (start) -> `concluded` (conclude, with findings); `open` or `in_progress` -> `discontinued`.',
     }),
@@ -507,27 +514,21 @@ export const WhistleblowerInvestigation = z
     outcome: Outcome.nullable().meta({ description: 'Outcome recorded at conclusion; null before.' }),
     startedAt: Timestamp.nullable().meta({ description: 'When the investigation started; null while open.' }),
     concludedAt: Timestamp.nullable().meta({ description: 'When it was concluded or discontinued; null before.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...recordStamps(),
   })
   .meta({
     id: 'WhistleblowerInvestigation',
     examples: [
       {
         object: 'svc.whistleblower.investigation',
-        id: 'wbi_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        reportId: 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        investigator: 'Internal audit',
-        scope: 'Exports of customer data by the analytics team since January.',
+        id: exampleId('wbi'),
+        ...EXAMPLE_INVESTIGATION_REQUEST,
         status: 'open',
         findings: null,
         outcome: null,
         startedAt: null,
         concludedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:00:00.000Z',
-        updatedAt: '2026-11-22T09:00:00.000Z',
+        ...exampleStamps('2026-11-22T09:00:00.000Z'),
       },
     ],
   });
@@ -538,16 +539,7 @@ export const CreateWhistleblowerInvestigationBody = z
     investigator: Text(200, 'Who investigates (person or function).'),
     scope: Text(4000, 'What the investigation covers.').optional(),
   })
-  .meta({
-    id: 'CreateWhistleblowerInvestigationRequest',
-    examples: [
-      {
-        reportId: 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        investigator: 'Internal audit',
-        scope: 'Exports of customer data by the analytics team since January.',
-      },
-    ],
-  });
+  .meta({ id: 'CreateWhistleblowerInvestigationRequest', examples: [EXAMPLE_INVESTIGATION_REQUEST] });
 
 /** Setup of a report ready for investigations and protections: recorded acknowledged, then triaged. */
 const triagedReportSetup = [
@@ -581,10 +573,7 @@ export const whistleblowerInvestigations = resource({
   statusField: 'status',
   filters: {
     reportId: ReportId.optional().meta({ description: 'Only investigations of this report.' }),
-    status: z
-      .enum(['open', 'in_progress', 'concluded', 'discontinued'])
-      .optional()
-      .meta({ description: 'Only investigations in this status.' }),
+    status: z.enum(INVESTIGATION_STATUSES).optional().meta({ description: 'Only investigations in this status.' }),
   },
   setup: triagedReportSetup,
   create: {
@@ -619,10 +608,18 @@ export const ConcludeWhistleblowerInvestigationBody = z
 
 // ---------------------------------------------------------------- protections
 
+const PROTECTION_STATUSES = ['active', 'lifted'] as const;
+const EXAMPLE_PROTECTION_REQUEST = {
+  reportId: EXAMPLE_REPORT,
+  kind: 'no_adverse_action',
+  measure: 'No change of role, pay or appraisal of the reporter’s team without review by the ethics officer.',
+  reviewAt: '2027-02-20T09:00:00.000Z',
+};
+
 export const WhistleblowerProtection = z
   .object({
-    object: z.literal('svc.whistleblower.protection').meta({ description: objectDescription }),
-    id: prefixedId('wbp', 'wbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    object: whistleblowerObject('svc.whistleblower.protection'),
+    id: prefixedId('wbp', exampleId('wbp')),
     reportId: ReportId,
     kind: z
       .enum(['confidentiality', 'no_adverse_action', 'reassignment', 'legal_support', 'monitoring', 'other'])
@@ -631,33 +628,29 @@ export const WhistleblowerProtection = z
     protectedParty: z
       .enum(['reporter', 'facilitator', 'third_party', 'legal_entity'])
       .meta({ description: 'Whom it protects (Art. 4(4)): the reporter, a facilitator, a connected third person, or a legal entity.' }),
-    status: z.enum(['active', 'lifted']).meta({ description: '`active` until lifted.' }),
+    status: z.enum(PROTECTION_STATUSES).meta({ description: '`active` until lifted.' }),
     reviewAt: Timestamp.meta({ description: 'When the measure is next reviewed.' }),
     reviewState: z.enum(['scheduled', 'due', 'overdue', 'not_applicable']).meta({
       description: '`overdue` past `reviewAt`, `due` within 7 days of it, `scheduled` otherwise; `not_applicable` once lifted.',
     }),
     liftedAt: Timestamp.nullable().meta({ description: 'When the measure was lifted; null while active.' }),
-    createdBy: z.string().meta({ description: createdByDescription }),
-    createdAt: Timestamp.meta({ description: createdAtDescription }),
-    updatedAt: Timestamp.meta({ description: 'When the record last changed.' }),
+    ...recordStamps(),
   })
   .meta({
     id: 'WhistleblowerProtection',
     examples: [
       {
         object: 'svc.whistleblower.protection',
-        id: 'wbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        reportId: 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        kind: 'no_adverse_action',
-        measure: 'No change of role, pay or appraisal of the reporter’s team without review by the ethics officer.',
+        id: exampleId('wbp'),
+        reportId: EXAMPLE_REPORT,
+        kind: EXAMPLE_PROTECTION_REQUEST.kind,
+        measure: EXAMPLE_PROTECTION_REQUEST.measure,
         protectedParty: 'reporter',
         status: 'active',
-        reviewAt: '2027-02-20T09:00:00.000Z',
+        reviewAt: EXAMPLE_PROTECTION_REQUEST.reviewAt,
         reviewState: 'scheduled',
         liftedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:00:00.000Z',
-        updatedAt: '2026-11-22T09:00:00.000Z',
+        ...exampleStamps('2026-11-22T09:00:00.000Z'),
       },
     ],
   });
@@ -672,17 +665,7 @@ export const CreateWhistleblowerProtectionBody = z
       .meta({ description: 'Whom it protects; `reporter` when absent.' }),
     reviewAt: Timestamp.meta({ description: 'When the measure is to be reviewed; not before now minus a day.' }),
   })
-  .meta({
-    id: 'CreateWhistleblowerProtectionRequest',
-    examples: [
-      {
-        reportId: 'wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        kind: 'no_adverse_action',
-        measure: 'No change of role, pay or appraisal of the reporter’s team without review by the ethics officer.',
-        reviewAt: '2027-02-20T09:00:00.000Z',
-      },
-    ],
-  });
+  .meta({ id: 'CreateWhistleblowerProtectionRequest', examples: [EXAMPLE_PROTECTION_REQUEST] });
 
 export const whistleblowerProtections = resource({
   rail: 'whistleblower',
@@ -694,7 +677,7 @@ export const whistleblowerProtections = resource({
   statusField: 'status',
   filters: {
     reportId: ReportId.optional().meta({ description: 'Only measures of this report.' }),
-    status: z.enum(['active', 'lifted']).optional().meta({ description: 'Only measures in this status.' }),
+    status: z.enum(PROTECTION_STATUSES).optional().meta({ description: 'Only measures in this status.' }),
   },
   setup: triagedReportSetup,
   create: {
@@ -810,7 +793,7 @@ export const whistleblowerRouter = railRouter('whistleblower', {
   reviewProtection: {
     method: 'POST',
     path: '/protections/:id/review',
-    pathParams: z.object({ id: prefixedId('wbp', 'wbp_01JD3Z8W2M6Q4X9V7K5T1B0N3R') }),
+    pathParams: idParams('wbp'),
     body: ReviewWhistleblowerProtectionBody,
     responses: { 200: WhistleblowerProtection },
     summary: 'Review a protection measure',

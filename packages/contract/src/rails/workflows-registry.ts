@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
+import { listOf, PaginationQuery, prefixedId } from '../common.ts';
 import { meta } from '../meta.ts';
 import { railRouter, resource } from '../resource.ts';
+import { CREATED_BY_KEY_DESCRIPTION, created, EXAMPLE_KEY, exampleId } from '../shared/records.ts';
 import { eventType } from '../webhook-events.ts';
 
 /**
@@ -30,6 +31,9 @@ const CategoryParam = Slug.meta({
 });
 const WorkflowIdParam = Slug.meta({ description: 'Id of a stock workflow (`dpia`).', examples: ['dpia'] });
 
+/** The requirement the example step satisfies: GDPR's clause on when a DPIA is required. */
+const DPIA_REF_EXAMPLE = { framework: 'gdpr', kind: 'clause', ref: 'art-35-1', title: 'When a DPIA is required' };
+
 export const StockWorkflowRef = z
   .object({
     framework: z.string().meta({ description: 'Id of the framework dictionary the reference belongs to (`gdpr`).' }),
@@ -43,7 +47,7 @@ export const StockWorkflowRef = z
   .meta({
     id: 'StockWorkflowRef',
     description: 'A requirement of a shipped dictionary that the step helps satisfy.',
-    examples: [{ framework: 'gdpr', kind: 'clause', ref: 'art-35-1', title: 'When a DPIA is required' }],
+    examples: [DPIA_REF_EXAMPLE],
   });
 
 export const StockWorkflowStep = z
@@ -92,7 +96,7 @@ export const StockWorkflow = z
             title: 'Screen the processing for high risk',
             owner: 'privacy-lead',
             description: 'Check the planned processing against the mandatory cases to decide whether a full assessment is needed.',
-            refs: [{ framework: 'gdpr', kind: 'clause', ref: 'art-35-1', title: 'When a DPIA is required' }],
+            refs: [DPIA_REF_EXAMPLE],
           },
         ],
         catalogueVersion: '1.0.0',
@@ -101,13 +105,14 @@ export const StockWorkflow = z
   });
 
 const ChangeList = z.array(z.string());
+const EXAMPLE_NOTE = 'Baseline before the Q1 audit';
 
 export const WorkflowSnapshot = z
   .object({
     object: z.literal('svc.workflows_registry.snapshot').meta({
       description: 'Type of the object, constant for the schema; lets a client tell records apart in mixed lists and webhook payloads.',
     }),
-    id: prefixedId('wfs', 'wfs_01JD3Z8W2M6Q4X9V7K5T1B0N3R'),
+    id: prefixedId('wfs', exampleId('wfs')),
     version: z.int().min(1).meta({ description: 'Version of the snapshot for the tenant: 1 for the first, then one more than the last.' }),
     hash: z
       .string()
@@ -132,23 +137,22 @@ export const WorkflowSnapshot = z
       })
       .meta({ description: 'What changed in the catalogue since the tenant’s previous snapshot.' }),
     note: z.string().nullable().meta({ description: 'Why the snapshot was taken; null when not given.' }),
-    createdBy: z.string().meta({ description: 'Id of the API key whose request created the record.' }),
-    createdAt: Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' }),
+    ...created(CREATED_BY_KEY_DESCRIPTION),
   })
   .meta({
     id: 'WorkflowSnapshot',
     examples: [
       {
         object: 'svc.workflows_registry.snapshot',
-        id: 'wfs_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        id: exampleId('wfs'),
         version: 1,
         hash: 'a3f1c2e4b5d6978812345678901234567890abcdef1234567890abcdef123456',
         catalogueVersion: '1.0.0',
         workflowCount: 20,
         workflows: [{ id: 'dpia', hash: 'b4e2d3f5c6e7a89923456789012345678901bcdef2345678901bcdef23456789' }],
         changes: { since: null, added: ['dpia'], removed: [], changed: [] },
-        note: 'Baseline before the Q1 audit',
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
+        note: EXAMPLE_NOTE,
+        createdBy: EXAMPLE_KEY,
         createdAt: '2026-11-23T07:00:00.000Z',
       },
     ],
@@ -158,7 +162,7 @@ export const CreateWorkflowSnapshotBody = z
   .strictObject({
     note: z.string().min(1).max(500).optional().meta({ description: 'Why the snapshot is taken, up to 500 characters.' }),
   })
-  .meta({ id: 'CreateWorkflowSnapshotRequest', examples: [{ note: 'Baseline before the Q1 audit' }] });
+  .meta({ id: 'CreateWorkflowSnapshotRequest', examples: [{ note: EXAMPLE_NOTE }] });
 
 /** Audit action and webhook event type of a new snapshot. */
 export const WORKFLOW_SNAPSHOT_ACTION = 'workflow_snapshot.created';
@@ -179,6 +183,19 @@ export const workflowSnapshots = resource({
 const StockWorkflowList = listOf(StockWorkflow);
 const pageNote =
   'In id order, paginated by `limit` (1 to 200, default 50) and `cursor`. Reference data, the same for every tenant; needs `workflows_registry:read`.';
+
+/** A page of the stock workflows that match `filter`, one required query parameter; `description` ends with the page note. */
+function workflowsBy<const P extends string, const F extends z.ZodRawShape>(path: P, filter: F, summary: string, description: string) {
+  return {
+    method: 'GET' as const,
+    path,
+    query: PaginationQuery.extend(filter),
+    responses: { 200: StockWorkflowList },
+    summary,
+    description: `${description} ${pageNote}`,
+    metadata: read,
+  };
+}
 
 export const workflowsRegistryRouter = railRouter('workflows_registry', {
   catalog: {
@@ -206,33 +223,24 @@ export const workflowsRegistryRouter = railRouter('workflows_registry', {
       metadata: read,
     },
   },
-  byFramework: {
-    method: 'GET',
-    path: '/by-framework',
-    query: PaginationQuery.extend({ framework: FrameworkParam }),
-    responses: { 200: StockWorkflowList },
-    summary: 'List the stock workflows that cite a framework',
-    description: `Workflows whose steps cite clauses or controls of the dictionary \`framework\` (required). ${pageNote}`,
-    metadata: read,
-  },
-  byStakeholder: {
-    method: 'GET',
-    path: '/by-stakeholder',
-    query: PaginationQuery.extend({ role: RoleParam }),
-    responses: { 200: StockWorkflowList },
-    summary: 'List the stock workflows a stakeholder role takes part in',
-    description: `Workflows that name the stakeholder \`role\` (required), whether or not it owns a step. ${pageNote}`,
-    metadata: read,
-  },
-  byCategory: {
-    method: 'GET',
-    path: '/by-category',
-    query: PaginationQuery.extend({ category: CategoryParam }),
-    responses: { 200: StockWorkflowList },
-    summary: 'List the stock workflows of a category',
-    description: `Workflows of the category \`category\` (required). ${pageNote}`,
-    metadata: read,
-  },
+  byFramework: workflowsBy(
+    '/by-framework',
+    { framework: FrameworkParam },
+    'List the stock workflows that cite a framework',
+    'Workflows whose steps cite clauses or controls of the dictionary `framework` (required).',
+  ),
+  byStakeholder: workflowsBy(
+    '/by-stakeholder',
+    { role: RoleParam },
+    'List the stock workflows a stakeholder role takes part in',
+    'Workflows that name the stakeholder `role` (required), whether or not it owns a step.',
+  ),
+  byCategory: workflowsBy(
+    '/by-category',
+    { category: CategoryParam },
+    'List the stock workflows of a category',
+    'Workflows of the category `category` (required).',
+  ),
   snapshot: {
     ...workflowSnapshots.routes,
     create: {

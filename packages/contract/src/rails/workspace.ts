@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf, PaginationQuery, prefixedId, Timestamp } from '../common.ts';
 import { meta } from '../meta.ts';
 import { claimIdPrefix, railRouter, TransitionBody } from '../resource.ts';
+import { exampleId, exampleStamps, objectField, stamps } from '../shared/records.ts';
 import { ROLES } from '../tiers.ts';
 import { eventType } from '../webhook-events.ts';
 
@@ -26,38 +27,34 @@ export const WORKSPACE_STATUSES = ['active', 'archived'] as const;
 export const WORKSPACE_PRINCIPAL_KINDS = ['user', 'api_key'] as const;
 export const WORKSPACE_PRINCIPAL_STATUSES = ['active', 'revoked'] as const;
 
-const EXAMPLE_WORKSPACE_ID = 'wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_PRINCIPAL_ID = 'wpr_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
-const EXAMPLE_TEAM_ID = 'wtm_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
+const EXAMPLE_WORKSPACE_ID = exampleId('wks');
+const EXAMPLE_PRINCIPAL_ID = exampleId('wpr');
+const EXAMPLE_TEAM_ID = exampleId('wtm');
 const API_KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const objectField = <const O extends string>(object: O) =>
-  z.literal(object).meta({
-    description:
-      'Type of the object, constant for the schema (for example `svc.workspace.team`); lets a client tell records apart in mixed lists and webhook payloads.',
-  });
-const createdBy = () => z.string().meta({ description: 'Id of the API key (or operator credential) whose request created the record.' });
-const createdAt = () => Timestamp.meta({ description: 'When the record was created: ISO 8601 UTC timestamp with milliseconds.' });
-const updatedAt = () =>
-  Timestamp.meta({
-    description: 'When the record last changed: ISO 8601 UTC timestamp with milliseconds; equals `createdAt` until the first change.',
-  });
+/** The record the `object` field descriptions of this rail name as their example. */
+const OBJECT_EXAMPLE = 'svc.workspace.team';
+/** The example workspace's name and description, as given and as recorded. */
+const EXAMPLE_WORKSPACE_NAMING = { name: 'Model risk office', description: 'Credit models under the EU AI Act.' };
+/** The example team's name and description, as given and as recorded. */
+const EXAMPLE_TEAM_NAMING = { name: 'Model validation', description: 'Independent validation of scoring models.' };
 
 const WorkspaceName = z
   .string()
   .trim()
   .min(1)
   .max(200)
-  .meta({ description: 'Name of the workspace as shown to people, 1 to 200 characters.', examples: ['Model risk office'] });
+  .meta({ description: 'Name of the workspace as shown to people, 1 to 200 characters.', examples: [EXAMPLE_WORKSPACE_NAMING.name] });
 const WorkspaceDescription = z
   .string()
   .max(2000)
-  .meta({ description: 'What the workspace is for, up to 2,000 characters.', examples: ['Credit models under the EU AI Act.'] });
+  .meta({ description: 'What the workspace is for, up to 2,000 characters.', examples: [EXAMPLE_WORKSPACE_NAMING.description] });
 
 const PrincipalRole = z.enum(ROLES).meta({
   description:
     "Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).",
 });
+const DisplayName = z.string().nullable().meta({ description: 'Name to show for the principal; null when none was given.' });
 const PrincipalKind = z.enum(WORKSPACE_PRINCIPAL_KINDS).meta({
   description: '`user`: a person named by email address; `api_key`: an API key of the tenant named by its `key_` id.',
 });
@@ -89,7 +86,7 @@ export const WorkspacePrincipalGrant = z
 
 export const Workspace = z
   .object({
-    object: objectField('svc.workspace.workspace'),
+    object: objectField('svc.workspace.workspace', OBJECT_EXAMPLE),
     id: prefixedId('wks', EXAMPLE_WORKSPACE_ID),
     name: z.string().meta({ description: 'Name of the workspace as shown to people.' }),
     description: z.string().nullable().meta({ description: 'What the workspace is for; null when none was given.' }),
@@ -103,9 +100,7 @@ export const Workspace = z
       })
       .meta({ description: 'How many active principals and teams the workspace has, counted when the record is read.' }),
     archivedAt: Timestamp.nullable().meta({ description: 'When the workspace was archived (ISO 8601 UTC); null while active.' }),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...stamps(),
   })
   .meta({
     id: 'Workspace',
@@ -113,14 +108,11 @@ export const Workspace = z
       {
         object: 'svc.workspace.workspace',
         id: EXAMPLE_WORKSPACE_ID,
-        name: 'Model risk office',
-        description: 'Credit models under the EU AI Act.',
+        ...EXAMPLE_WORKSPACE_NAMING,
         status: 'active',
         counts: { principals: 1, teams: 0 },
         archivedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -137,8 +129,7 @@ export const CreateWorkspaceBody = z
     id: 'CreateWorkspaceRequest',
     examples: [
       {
-        name: 'Model risk office',
-        description: 'Credit models under the EU AI Act.',
+        ...EXAMPLE_WORKSPACE_NAMING,
         principals: [{ kind: 'user', subject: 'dana.keller@example.com', role: 'admin', displayName: 'Dana Keller' }],
       },
     ],
@@ -156,20 +147,18 @@ export const UpdateWorkspaceBody = z
 
 export const WorkspacePrincipal = z
   .object({
-    object: objectField('svc.workspace.principal'),
+    object: objectField('svc.workspace.principal', OBJECT_EXAMPLE),
     id: prefixedId('wpr', EXAMPLE_PRINCIPAL_ID),
     workspaceId: z.string().meta({ description: 'Id of the workspace (`wks_`) the grant belongs to.' }),
     kind: PrincipalKind,
     subject: z.string().meta({ description: 'Who: a lowercase email address for `user`, a `key_` id for `api_key`.' }),
-    displayName: z.string().nullable().meta({ description: 'Name to show for the principal; null when none was given.' }),
+    displayName: DisplayName,
     role: PrincipalRole,
     status: z.enum(WORKSPACE_PRINCIPAL_STATUSES).meta({
       description: '`active`, or `revoked` once removed from the workspace (the grant is kept as history, and leaves every team).',
     }),
     revokedAt: Timestamp.nullable().meta({ description: 'When the grant was revoked (ISO 8601 UTC); null while active.' }),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...stamps(),
   })
   .meta({
     id: 'WorkspacePrincipal',
@@ -184,9 +173,7 @@ export const WorkspacePrincipal = z
         role: 'editor',
         status: 'active',
         revokedAt: null,
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -201,14 +188,14 @@ export const WorkspaceTeamMember = z
     principalId: z.string().meta({ description: 'Id of the principal (`wpr_`), an active principal of the workspace.' }),
     kind: PrincipalKind,
     subject: z.string().meta({ description: 'Email address (`user`) or `key_` id (`api_key`) of the principal.' }),
-    displayName: z.string().nullable().meta({ description: 'Name to show for the principal; null when none was given.' }),
+    displayName: DisplayName,
     role: PrincipalRole,
   })
   .meta({ description: "A member of the team: one of the workspace's active principals, with its role in the workspace." });
 
 export const WorkspaceTeam = z
   .object({
-    object: objectField('svc.workspace.team'),
+    object: objectField('svc.workspace.team', OBJECT_EXAMPLE),
     id: prefixedId('wtm', EXAMPLE_TEAM_ID),
     workspaceId: z.string().meta({ description: 'Id of the workspace (`wks_`) the team belongs to.' }),
     name: z.string().meta({ description: 'Name of the team, unique in its workspace.' }),
@@ -216,9 +203,7 @@ export const WorkspaceTeam = z
     members: z.array(WorkspaceTeamMember).meta({
       description: 'Members, in the order they were given; a principal revoked from the workspace leaves the team.',
     }),
-    createdBy: createdBy(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...stamps(),
   })
   .meta({
     id: 'WorkspaceTeam',
@@ -227,8 +212,7 @@ export const WorkspaceTeam = z
         object: 'svc.workspace.team',
         id: EXAMPLE_TEAM_ID,
         workspaceId: EXAMPLE_WORKSPACE_ID,
-        name: 'Model validation',
-        description: 'Independent validation of scoring models.',
+        ...EXAMPLE_TEAM_NAMING,
         members: [
           {
             principalId: EXAMPLE_PRINCIPAL_ID,
@@ -238,9 +222,7 @@ export const WorkspaceTeam = z
             role: 'admin',
           },
         ],
-        createdBy: 'key_01JD3Z8W2M6Q4X9V7K5T1B0N3R',
-        createdAt: '2026-11-22T09:30:00.000Z',
-        updatedAt: '2026-11-22T09:30:00.000Z',
+        ...exampleStamps(),
       },
     ],
   });
@@ -268,9 +250,7 @@ export const CreateWorkspaceTeamBody = z
   })
   .meta({
     id: 'CreateWorkspaceTeamRequest',
-    examples: [
-      { name: 'Model validation', description: 'Independent validation of scoring models.', members: ['dana.keller@example.com'] },
-    ],
+    examples: [{ ...EXAMPLE_TEAM_NAMING, members: ['dana.keller@example.com'] }],
   });
 
 const WorkspaceParams = z.object({
