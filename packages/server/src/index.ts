@@ -164,6 +164,19 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const servesApi = config.webhooks.role === 'all' || config.webhooks.role === 'api';
   let web: WebApp | undefined;
   let adminConsole: ConsoleApp | undefined;
+  // Stops everything started here, the browser surfaces first and the database last; also what a
+  // failed start of a browser surface undoes.
+  const close = async () => {
+    await adminConsole?.close();
+    await web?.close();
+    await webhooks.close();
+    clearInterval(sweep);
+    stopReconciler();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await counters.close();
+    await db.close();
+  };
   try {
     if (servesApi && config.web.enabled) {
       web = await startWebApp({ db, log: createLogger(config.logLevel, { service: 'svc-web' }), config, host: config.host });
@@ -180,14 +193,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       log.info('operator console listening', { url: adminConsole.url });
     }
   } catch (err) {
-    await web?.close();
-    await webhooks.close();
-    clearInterval(sweep);
-    stopReconciler();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await counters.close();
-    await db.close();
+    await close();
     throw err;
   }
 
@@ -207,17 +213,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     webhooks,
     appUrl: web?.url,
     adminUrl: adminConsole?.url,
-    close: async () => {
-      await adminConsole?.close();
-      await web?.close();
-      await webhooks.close();
-      clearInterval(sweep);
-      stopReconciler();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await counters.close();
-      await db.close();
-    },
+    close,
   };
 }
 export { consumeDispatches } from './agents/dispatch.ts';

@@ -61,6 +61,28 @@ function pgSql(q: pg.Pool | pg.PoolClient): Sql {
   };
 }
 
+/**
+ * Runs `fn` on a connection checked out of `pool` and releases it when `fn` settles; a connection
+ * that failed meanwhile (or that `fn` calls `broke` for) is destroyed instead of returned. The pool
+ * listens for errors on idle connections only: a connection lost while checked out (the server
+ * restarted between two statements) would otherwise be an unhandled 'error' event and end the
+ * process.
+ */
+async function onConnection<T>(pool: pg.Pool, fn: (conn: pg.PoolClient, broke: () => void) => Promise<T>): Promise<T> {
+  const conn = await pool.connect();
+  let broken = false;
+  const broke = () => {
+    broken = true;
+  };
+  conn.on('error', broke);
+  try {
+    return await fn(conn, broke);
+  } finally {
+    conn.off('error', broke);
+    conn.release(broken);
+  }
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -79,50 +101,27 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       kind: 'postgresql',
       prisma,
       sql: pgSql(pool),
-      transaction: async (fn) => {
-        const conn = await pool.connect();
-        let broken = false;
-        const onError = () => {
-          broken = true;
-        };
-        // The pool listens for errors on idle connections only: a connection lost while checked out
-        // (the server restarted between two statements) would otherwise be an unhandled 'error'
-        // event and end the process.
-        conn.on('error', onError);
-        try {
-          await conn.query('BEGIN');
-          const out = await fn(pgSql(conn));
-          await conn.query('COMMIT');
-          return out;
-        } catch (err) {
-          await conn.query('ROLLBACK').catch(() => {
-            broken = true;
-          });
-          throw err;
-        } finally {
-          conn.off('error', onError);
-          conn.release(broken);
-        }
-      },
-      session: async (fn) => {
-        const conn = await pool.connect();
-        let broken = false;
-        const onError = () => {
-          broken = true;
-        };
-        conn.on('error', onError);
-        try {
-          return await fn({
+      transaction: (fn) =>
+        onConnection(pool, async (conn, broke) => {
+          try {
+            await conn.query('BEGIN');
+            const out = await fn(pgSql(conn));
+            await conn.query('COMMIT');
+            return out;
+          } catch (err) {
+            await conn.query('ROLLBACK').catch(broke);
+            throw err;
+          }
+        }),
+      session: (fn) =>
+        onConnection(pool, (conn) =>
+          fn({
             execScript: async (sql) => {
               await conn.query(sql);
             },
             query: async (sql, params) => (await conn.query(sql, params)).rows,
-          });
-        } finally {
-          conn.off('error', onError);
-          conn.release(broken);
-        }
-      },
+          }),
+        ),
       close: async () => {
         await prisma.$disconnect();
         await pool.end();

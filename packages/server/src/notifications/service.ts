@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import type { Prisma } from '../db/client.ts';
 import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, stateConflict } from '../errors.ts';
 import type {
   NotificationChannel as ChannelRow,
   NotificationDelivery as DeliveryRow,
@@ -28,11 +28,11 @@ import type {
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
-import { type Actor, recordChange } from '../platform/ledger/changes.ts';
+import type { Actor } from '../platform/ledger/changes.ts';
+import { recorded, stampsOf } from '../platform/records.ts';
+import { iso, isoOrNull } from '../platform/render.ts';
 import { sealSecret } from '../webhooks/secret-box.ts';
 import { checkTargetUrl } from '../webhooks/targets.ts';
-
-const iso = (d: Date) => d.toISOString();
 
 // ---------------------------------------------------------------- subscriptions
 
@@ -43,9 +43,7 @@ const renderSubscription = (r: SubscriptionRow): z.infer<typeof NotificationSubs
   eventTypes: r.eventTypes,
   channels: r.channels as z.infer<typeof NotificationSubscription>['channels'],
   status: r.status as z.infer<typeof NotificationSubscription>['status'],
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 /** The subscriber is the calling API key: a key subscribes itself, its inbox is its own. */
@@ -82,7 +80,7 @@ const renderNotification = (r: NotificationRow): NotificationOut => ({
   severity: r.severity as NotificationOut['severity'],
   occurredAt: iso(r.occurredAt),
   read: r.readAt !== null,
-  readAt: r.readAt ? iso(r.readAt) : null,
+  readAt: isoOrNull(r.readAt),
   createdAt: iso(r.createdAt),
 });
 
@@ -124,16 +122,13 @@ export async function markRead(prisma: Prisma, who: Actor, body: z.infer<typeof 
       data: { readAt: now },
     });
     const unread = await db.notification.count({ where: { recipientId: who.actor, readAt: null } });
-    const out = { object: 'svc.notifications.mark_read' as const, marked: count, unread };
-    await recordChange(tx, {
-      ...who,
-      action: 'notification.marked_read',
-      resourceType: 'svc.notifications.inbox',
-      resourceId: who.actor,
-      data: { ...(body.ids ? { ids: body.ids } : { upTo: body.upTo }), marked: count },
-      resource: out,
-    });
-    return out;
+    const data = { ...(body.ids ? { ids: body.ids } : { upTo: body.upTo }), marked: count };
+    return recorded(
+      tx,
+      who,
+      { object: 'svc.notifications.mark_read' as const, marked: count, unread },
+      { action: 'notification.marked_read', resourceType: 'svc.notifications.inbox', resourceId: who.actor, data },
+    );
   });
 }
 
@@ -177,15 +172,13 @@ export async function putPreferences(prisma: Prisma, who: Actor, body: z.infer<t
       update: data,
     });
     const out = renderPreferences(who.actor, row);
-    await recordChange(tx, {
-      ...who,
+    const change = {
       action: 'notification_preferences.updated',
       resourceType: 'svc.notifications.preferences',
       resourceId: row.id,
       data: { mutedEventTypes: out.mutedEventTypes, minimumSeverity: out.minimumSeverity, channels: out.channels },
-      resource: out,
-    });
-    return out;
+    };
+    return recorded(tx, who, out, change);
   });
 }
 
@@ -204,9 +197,7 @@ function renderChannel(r: ChannelRow): ChannelOut {
     id: r.id,
     name: r.name,
     status: r.status as 'active' | 'disabled',
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
   if (r.kind === 'email') return { object: 'svc.notifications.email_channel', kind: 'email', ...base, recipients: r.recipients };
   if (r.kind === 'teams') return { object: 'svc.notifications.teams_channel', kind: 'teams', ...base, urlHint: r.urlHint ?? '' };
@@ -261,17 +252,14 @@ export async function createChannel(
         updatedAt: now,
       },
     });
-    const out = renderChannel(row);
-    await recordChange(tx, {
-      ...who,
+    const change = {
       action: 'notification_channel.created',
       resourceType: `svc.notifications.${kind}_channel`,
       resourceId: row.id,
       // Never the URL: it carries the channel's token.
       data: { kind, name: row.name, ...(kind === 'email' ? { recipients: row.recipients.length } : {}) },
-      resource: out,
-    });
-    return out;
+    };
+    return recorded(tx, who, renderChannel(row), change);
   });
 }
 
@@ -286,10 +274,7 @@ export async function setChannelStatus(
   const to = verb === 'disable' ? 'disabled' : 'active';
   return prisma.$transaction(async (tx) => {
     const current = await findChannel(tx as Prisma, who.tenantId, kind, id);
-    const conflict = () =>
-      new ApiError('conflict', `${KIND_WORDS[kind]} ${id} is ${current.status}; ${verb} is allowed from ${from}.`, [
-        { field: 'status', issue: 'invalid_value', message: `current state: ${current.status}` },
-      ]);
+    const conflict = () => stateConflict(KIND_WORDS[kind], id, current.status, verb, [from]);
     if (current.status !== from) throw conflict();
     const { count } = await tx.notificationChannel.updateMany({
       where: { tenantId: who.tenantId, id, status: from },
@@ -297,15 +282,13 @@ export async function setChannelStatus(
     });
     if (count !== 1) throw conflict();
     const out = renderChannel(await findChannel(tx as Prisma, who.tenantId, kind, id));
-    await recordChange(tx, {
-      ...who,
+    const change = {
       action: `notification_channel.${verb}d`,
       resourceType: `svc.notifications.${kind}_channel`,
       resourceId: id,
       data: { from, to },
-      resource: out,
-    });
-    return out;
+    };
+    return recorded(tx, who, out, change);
   });
 }
 
@@ -320,9 +303,9 @@ const renderDelivery = (r: DeliveryRow): z.infer<typeof NotificationDelivery> =>
   attempts: r.attemptCount,
   lastStatusCode: r.lastStatusCode,
   lastError: r.lastError,
-  nextAttemptAt: r.nextAttemptAt ? iso(r.nextAttemptAt) : null,
-  deliveredAt: r.deliveredAt ? iso(r.deliveredAt) : null,
-  failedAt: r.failedAt ? iso(r.failedAt) : null,
+  nextAttemptAt: isoOrNull(r.nextAttemptAt),
+  deliveredAt: isoOrNull(r.deliveredAt),
+  failedAt: isoOrNull(r.failedAt),
   createdAt: iso(r.createdAt),
 });
 

@@ -213,19 +213,25 @@ export async function createSurface(opts: SurfaceOptions): Promise<Surface & { f
   };
 }
 
-/** Listens on `port` (0: a free one) and returns the URL and a close function. */
-export async function listen(app: Express, http: HttpHardening, port: number, host: string) {
+/**
+ * Listens on `port` (0: a free one) and returns the URL and a close function; `sweep`, when given,
+ * runs hourly until the close (the removal of expired sessions).
+ */
+export async function listen(app: Express, http: HttpHardening, port: number, host: string, sweep?: () => void) {
   const server: Server = await new Promise((resolve, reject) => {
     const s = createHardenedServer(app, http);
     s.once('error', reject);
     s.listen(port, host, () => resolve(s));
   });
+  const timer = sweep ? setInterval(sweep, 3600_000) : undefined;
+  timer?.unref();
   const actual = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${actual}`,
     port: actual,
     close: async () => {
+      clearInterval(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

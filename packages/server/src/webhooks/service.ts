@@ -23,6 +23,7 @@ import type {
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
 import { recordChange } from '../platform/ledger/changes.ts';
+import { orNotFound } from '../platform/queries.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
@@ -60,11 +61,12 @@ export function renderSubscription(s: SubscriptionRow, now = new Date()): Subscr
 /** The subscription as the audit trail records it: never the secret. */
 const auditData = (s: SubscriptionRow) => ({ url: s.url, eventTypes: s.eventTypes, enabled: s.enabled });
 
-async function findOwn(tx: Tx, tenantId: string, id: string): Promise<SubscriptionRow> {
-  const row = await scopeToTenant(tx, tenantId).webhookSubscription.findFirst({ where: { id } });
-  if (!row) throw notFound('Webhook subscription', id);
-  return row;
-}
+const findOwn = (tx: Tx, tenantId: string, id: string): Promise<SubscriptionRow> =>
+  orNotFound(scopeToTenant(tx, tenantId).webhookSubscription.findFirst({ where: { id } }), 'Webhook subscription', id);
+
+/** Records a change of a subscription in the caller's transaction, with its audit data (and no resource). */
+const recordSubscription = (tx: Tx, who: Actor, action: string, id: string, data: Record<string, unknown>) =>
+  recordChange(tx, { ...who, action, resourceType: 'svc.webhooks.subscription', resourceId: id, data });
 
 export async function createSubscription(
   prisma: Prisma,
@@ -86,13 +88,7 @@ export async function createSubscription(
         secret: sealSecret(secret),
       },
     });
-    await recordChange(tx, {
-      ...who,
-      action: 'webhook_subscription.created',
-      resourceType: 'svc.webhooks.subscription',
-      resourceId: row.id,
-      data: auditData(row),
-    });
+    await recordSubscription(tx, who, 'webhook_subscription.created', row.id, auditData(row));
     return { ...renderSubscription(row), secret };
   });
 }
@@ -127,13 +123,7 @@ export async function updateSubscription(
       },
     });
     const row = await findOwn(tx, who.tenantId, id);
-    await recordChange(tx, {
-      ...who,
-      action: 'webhook_subscription.updated',
-      resourceType: 'svc.webhooks.subscription',
-      resourceId: id,
-      data: { ...auditData(row), changed: Object.keys(body) },
-    });
+    await recordSubscription(tx, who, 'webhook_subscription.updated', id, { ...auditData(row), changed: Object.keys(body) });
     return renderSubscription(row);
   });
 }
@@ -158,13 +148,7 @@ export async function rotateSecret(prisma: Prisma, config: WebhookConfig, who: A
       },
     });
     const row = await findOwn(tx, who.tenantId, id);
-    await recordChange(tx, {
-      ...who,
-      action: 'webhook_subscription.secret_rotated',
-      resourceType: 'svc.webhooks.subscription',
-      resourceId: id,
-      data: { overlapSeconds: overlap },
-    });
+    await recordSubscription(tx, who, 'webhook_subscription.secret_rotated', id, { overlapSeconds: overlap });
     return { ...renderSubscription(row, now), secret };
   });
 }
@@ -181,13 +165,7 @@ export async function deleteSubscription(prisma: Prisma, who: Actor, id: string)
       await db.webhookDelivery.deleteMany({ where: { id: { in: ids } } });
     }
     await db.webhookSubscription.deleteMany({ where: { id } });
-    await recordChange(tx, {
-      ...who,
-      action: 'webhook_subscription.deleted',
-      resourceType: 'svc.webhooks.subscription',
-      resourceId: id,
-      data: auditData(row),
-    });
+    await recordSubscription(tx, who, 'webhook_subscription.deleted', id, auditData(row));
     return { object: 'svc.webhooks.subscription' as const, id, deleted: true as const };
   });
 }

@@ -29,6 +29,8 @@ import type {
 import { newId } from '../../ids.ts';
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { orNotFound } from '../../platform/queries.ts';
+import { recorded, stampsOf } from '../../platform/records.ts';
 import { canonicalHash, getBundleHash } from '../taxonomy/service.ts';
 import {
   type AuditInputs,
@@ -72,9 +74,7 @@ export const renderSchedule = (r: ScheduleRow): Out<typeof AuditSchedule> => ({
   nextRunAt: r.status === 'active' ? isoOrNull(r.nextRunAt) : null,
   lastRunId: r.lastRunId,
   lastError: r.lastError,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const renderRun = (r: RunRow): Out<typeof AuditRun> => ({
@@ -256,15 +256,8 @@ export async function createSchedule(prisma: Prisma, who: Actor, body: Out<typeo
     });
     await enqueueTick(tx, who.tenantId, id, due);
     const out = renderSchedule(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'audit.schedule_created',
-      resourceType: 'svc.audit_engine.schedule',
-      resourceId: id,
-      data: { framework: out.framework, scope: out.scope, cron: out.cron, nextRunAt: out.nextRunAt },
-      resource: out,
-    });
-    return out;
+    const data = { framework: out.framework, scope: out.scope, cron: out.cron, nextRunAt: out.nextRunAt };
+    return recorded(tx, who, out, { action: 'audit.schedule_created', data });
   });
 }
 
@@ -279,11 +272,8 @@ export function listSchedules(
   });
 }
 
-async function scheduleRow(db: Tx, id: string): Promise<ScheduleRow> {
-  const row = await db.auditSchedule.findFirst({ where: { id } });
-  if (!row) throw new ApiError('not_found', `Audit schedule ${id} was not found.`);
-  return row;
-}
+const scheduleRow = (db: Tx, id: string): Promise<ScheduleRow> =>
+  orNotFound(db.auditSchedule.findFirst({ where: { id } }), 'Audit schedule', id);
 
 export async function getSchedule(prisma: Prisma, tenantId: string, id: string) {
   return renderSchedule(await scheduleRow(scopeToTenant(prisma, tenantId), id));
@@ -318,15 +308,8 @@ export async function moveSchedule(prisma: Prisma, who: Actor, id: string, move:
     if (res.count === 0) throw refuse();
     if (m.to === 'active' && nextRunAt) await enqueueTick(tx, who.tenantId, id, nextRunAt);
     const out = renderSchedule(await scheduleRow(db, id));
-    await recordChange(tx, {
-      ...who,
-      action: m.action,
-      resourceType: 'svc.audit_engine.schedule',
-      resourceId: id,
-      data: { from: row.status, to: m.to, nextRunAt: out.nextRunAt },
-      resource: out,
-    });
-    return out;
+    const data = { from: row.status, to: m.to, nextRunAt: out.nextRunAt };
+    return recorded(tx, who, out, { action: m.action, data });
   });
 }
 
@@ -618,11 +601,7 @@ export function listRuns(
   });
 }
 
-async function runRow(db: Tx, id: string): Promise<RunRow> {
-  const row = await db.auditRun.findFirst({ where: { id } });
-  if (!row) throw new ApiError('not_found', `Audit run ${id} was not found.`);
-  return row;
-}
+const runRow = (db: Tx, id: string): Promise<RunRow> => orNotFound(db.auditRun.findFirst({ where: { id } }), 'Audit run', id);
 
 export async function getRun(prisma: Prisma, tenantId: string, id: string) {
   return renderRun(await runRow(scopeToTenant(prisma, tenantId), id));
@@ -641,16 +620,13 @@ export function listFindings(
 }
 
 export async function getFinding(prisma: Prisma, tenantId: string, id: string) {
-  const row = await scopeToTenant(prisma, tenantId).auditFinding.findFirst({ where: { id } });
-  if (!row) throw new ApiError('not_found', `Audit finding ${id} was not found.`);
-  return renderFinding(row);
+  return renderFinding(await orNotFound(scopeToTenant(prisma, tenantId).auditFinding.findFirst({ where: { id } }), 'Audit finding', id));
 }
 
 export async function resolveFinding(prisma: Prisma, who: Actor, body: Out<typeof ResolveAuditFindingBody>) {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const row = await db.auditFinding.findFirst({ where: { id: body.findingId } });
-    if (!row) throw new ApiError('not_found', `Audit finding ${body.findingId} was not found.`);
+    const row = await orNotFound(db.auditFinding.findFirst({ where: { id: body.findingId } }), 'Audit finding', body.findingId);
     const refuse = () => conflict(`Audit finding ${row.id} is ${row.status}; resolve is allowed from open.`, 'status', row.status);
     if (row.status !== 'open') throw refuse();
     const now = new Date();
@@ -660,15 +636,8 @@ export async function resolveFinding(prisma: Prisma, who: Actor, body: Out<typeo
     });
     if (res.count === 0) throw refuse();
     const out = renderFinding((await db.auditFinding.findFirst({ where: { id: row.id } })) as FindingRow);
-    await recordChange(tx, {
-      ...who,
-      action: 'audit.finding_resolved',
-      resourceType: 'svc.audit_engine.finding',
-      resourceId: row.id,
-      data: { from: 'open', to: 'resolved', runId: row.runId, controlId: row.controlId, resolution: body.resolution },
-      resource: out,
-    });
-    return out;
+    const data = { from: 'open', to: 'resolved', runId: row.runId, controlId: row.controlId, resolution: body.resolution };
+    return recorded(tx, who, out, { action: 'audit.finding_resolved', data });
   });
 }
 
@@ -869,16 +838,16 @@ export async function attestRun(prisma: Prisma, who: Actor, body: Out<typeof Att
           createdAt: now,
         },
       });
-      const out = renderAttestation(row);
-      await recordChange(tx, {
-        ...who,
-        action: 'audit.attested',
-        resourceType: 'svc.audit_engine.attestation',
-        resourceId: id,
-        data: { runId: run.id, from: 'completed', to: 'attested', runHash, findingsHash: allFindingsHash, signOffHash: signed.hash, hash },
-        resource: out,
-      });
-      return out;
+      const data = {
+        runId: run.id,
+        from: 'completed',
+        to: 'attested',
+        runHash,
+        findingsHash: allFindingsHash,
+        signOffHash: signed.hash,
+        hash,
+      };
+      return recorded(tx, who, renderAttestation(row), { action: 'audit.attested', data });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`Audit run ${body.runId} is already attested.`, 'status', 'attested');

@@ -23,11 +23,11 @@ import type {
   Obligation as ObligationRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
+import { createdOf, stampsOf } from '../../platform/records.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 type ListOpts = { limit: number; cursor?: string };
-
-const iso = (d: Date) => d.toISOString();
 
 const FRAMEWORKS_SQL = `
     SELECT f."id", f."title", f."short_title", f."latest_version", a."version_key", a."created_at" AS "activated_at",
@@ -73,7 +73,7 @@ export async function listTenantFrameworks(
       latestVersion: r.latest_version,
       activated: r.version_key !== null,
       dictionaryVersion: r.version_key,
-      activatedAt: r.activated_at ? iso(r.activated_at) : null,
+      activatedAt: isoOrNull(r.activated_at),
       obligations: { total: Number(r.total), open: Number(r.open) },
     }),
   );
@@ -90,9 +90,7 @@ export function renderAssessment(r: AssessmentRow): z.infer<typeof Assessment> {
     status: r.status as 'draft',
     completion: r.completion,
     stages: r.stages as z.infer<typeof Assessment>['stages'],
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -168,9 +166,8 @@ export const evidenceStore: Store<typeof evidence> = {
     systemId: r.systemId,
     controlIds: r.controlIds,
     collectedAt: iso(r.collectedAt),
-    expiresAt: r.expiresAt ? iso(r.expiresAt) : null,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    expiresAt: isoOrNull(r.expiresAt),
+    ...createdOf(r),
   }),
   filterWhere: { controlId: (v) => ({ controlIds: { has: v } }) },
   create: async ({ db, shared, who, body }) => {
@@ -214,8 +211,7 @@ export const attestationStore: Store<typeof attestations> = {
     statement: r.statement,
     attester: { name: r.attesterName, email: r.attesterEmail, title: r.attesterTitle },
     attestedAt: iso(r.attestedAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   }),
   create: async ({ db, shared, who, body }) => {
     const attestedAt = body.attestedAt ? new Date(body.attestedAt) : new Date();

@@ -20,6 +20,7 @@ import { unstorable } from '../../http/input-guard.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { createdOf, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { FRAMEWORK_MIN_POINTS, FRAMEWORK_RULES, MAX_MATCHES_PER_RULE, STOP_WORDS, type TextRule, TYPE_RULES } from './rules.ts';
 
@@ -59,8 +60,7 @@ export function renderDocument(r: DocumentRow): Doc {
     documentType: (r.documentType as DocumentType | null) ?? null,
     frameworks: r.frameworks ?? [],
     classifiedAt: isoOrNull(r.classifiedAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   };
 }
 
@@ -128,15 +128,8 @@ export async function uploadDocument(prisma: Prisma, who: Actor, body: z.infer<t
     });
     await tx.contextDocumentText.create({ data: { id, tenantId: who.tenantId, text } });
     const out = renderDocument(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'document.uploaded',
-      resourceType: 'svc.context.document',
-      resourceId: id,
-      data: { title: out.title, sha256: out.sha256, sizeBytes: out.sizeBytes },
-      resource: out,
-    });
-    return out;
+    const data = { title: out.title, sha256: out.sha256, sizeBytes: out.sizeBytes };
+    return recorded(tx, who, out, { action: 'document.uploaded', data });
   });
 }
 
@@ -731,15 +724,8 @@ export async function mapDocument(
       mappings: perFramework.flatMap((f) => f.mappings).sort((a, b) => a.passage.start - b.passage.start || b.score - a.score),
       mappedAt: iso(now),
     };
-    await recordChange(tx, {
-      ...who,
-      action: 'document.mapped',
-      resourceType: 'svc.context.document',
-      resourceId: body.documentId,
-      data: { frameworks: frameworks.map((f) => ({ framework: f.framework, mappingId: f.mappingId, controls: f.controls })) },
-      resource: out,
-    });
-    return out;
+    const data = { frameworks: frameworks.map((f) => ({ framework: f.framework, mappingId: f.mappingId, controls: f.controls })) };
+    return recorded(tx, who, out, { action: 'document.mapped', resourceType: 'svc.context.document', resourceId: body.documentId, data });
   });
 }
 

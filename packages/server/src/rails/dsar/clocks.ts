@@ -202,3 +202,13 @@ export function requestClocks(input: RequestClockInput): RequestClocks {
     rules,
   };
 }
+
+/** requestClocks of a stored request: its regime, kind, receipt and extension as its row holds them. */
+export function requestClocksOf(r: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null }): RequestClocks {
+  return requestClocks({
+    regime: r.regime as DsarRegime,
+    kind: r.kind as DsarKind,
+    receivedAt: new Date(r.receivedAt),
+    extendedAt: r.extendedAt ? new Date(r.extendedAt) : null,
+  });
+}

@@ -38,10 +38,12 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
+import { orNotFound } from '../../platform/queries.ts';
+import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
-import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, kindsOf, requestClocks, rulesFor } from './clocks.ts';
+import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, kindsOf, requestClocksOf, rulesFor } from './clocks.ts';
 
 /**
  * The dsar rail's behaviour: requests whose dates are computed from receipt by the rules data
@@ -68,7 +70,7 @@ const OPEN: readonly string[] = DSAR_OPEN_STATUSES;
 export function renderRequest(r: RequestRow): RequestOut {
   const regime = r.regime as DsarRegime;
   const kind = r.kind as DsarKind;
-  const c = requestClocks({ regime, kind, receivedAt: new Date(r.receivedAt), extendedAt: r.extendedAt ? new Date(r.extendedAt) : null });
+  const c = requestClocksOf(r);
   const ext = c.rules.extension;
   return {
     object: 'svc.dsar.request',
@@ -110,9 +112,7 @@ export function renderRequest(r: RequestRow): RequestOut {
     rejectedAt: isoOrNull(r.rejectedAt),
     rejectionReason: r.rejectionReason,
     rulesVersion: dsarRulesVersion(),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -189,8 +189,7 @@ async function lockRequest(prisma: Prisma, tx: Tx, who: Actor, id: string, verb:
   const save = async (data: Record<string, unknown>, action: string, auditData: (saved: RequestOut) => Record<string, unknown>) => {
     const key = { tenantId: who.tenantId, id, field: 'status', allowed: [row.status] };
     const saved = renderRequest((await updateRowIf(sql, table, key, { ...data, updatedAt: new Date() })) as RequestRow);
-    await recordChange(tx, { ...who, action, resourceType: dsarRequests.object, resourceId: id, data: auditData(saved), resource: saved });
-    return saved;
+    return recorded(tx, who, saved, { action, resourceType: dsarRequests.object, resourceId: id, data: auditData(saved) });
   };
   return { row, save };
 }
@@ -277,8 +276,7 @@ const renderStore = (s: StoreRow): z.infer<typeof DsarDataStore> => ({
   kind: s.kind as z.infer<typeof DsarDataStore>['kind'],
   categories: s.categories ?? [],
   subjectTypes: (s.subjectTypes ?? []) as z.infer<typeof DsarDataStore>['subjectTypes'],
-  createdBy: s.createdBy,
-  createdAt: iso(s.createdAt),
+  ...createdOf(s),
 });
 
 export async function listStores(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string; subjectType?: string }) {
@@ -290,9 +288,7 @@ export async function listStores(prisma: Prisma, tenantId: string, query: { limi
 }
 
 export async function getStore(prisma: Prisma, tenantId: string, id: string) {
-  const row = await scopeToTenant(prisma, tenantId).dsarDataStore.findFirst({ where: { id } });
-  if (!row) throw notFound('Data store', id);
-  return renderStore(row);
+  return renderStore(await orNotFound(scopeToTenant(prisma, tenantId).dsarDataStore.findFirst({ where: { id } }), 'Data store', id));
 }
 
 export async function createStore(prisma: Prisma, who: Actor, body: z.infer<typeof CreateDsarDataStoreBody>) {
@@ -312,8 +308,7 @@ export async function createStore(prisma: Prisma, who: Actor, body: z.infer<type
     });
     const out = renderStore(row);
     const data = { name: out.name, system: out.system, kind: out.kind };
-    await recordChange(tx, { ...who, action: 'dsar.store_declared', resourceType: out.object, resourceId: out.id, data, resource: out });
-    return out;
+    return recorded(tx, who, out, { action: 'dsar.store_declared', data });
   });
 }
 
@@ -403,8 +398,11 @@ export async function closeItem(
       const item = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as ItemRow | undefined;
       if (!item) throw notFound('Fulfillment item', id);
       if (!(from as readonly string[]).includes(item.status)) throw stateConflict('Fulfillment item', id, item.status, verb, from);
-      const request = await scopeToTenant(tx, who.tenantId).dsarRequest.findFirst({ where: { id: item.requestId } });
-      if (!request) throw notFound('Request', item.requestId);
+      const request = await orNotFound(
+        scopeToTenant(tx, who.tenantId).dsarRequest.findFirst({ where: { id: item.requestId } }),
+        'Request',
+        item.requestId,
+      );
       if (request.status !== 'in_progress') {
         throw new ApiError('conflict', `Request ${request.id} is ${request.status}; its items close while it is in_progress.`, [
           { field: 'requestId', issue: 'invalid_value', message: `request is ${request.status}` },
@@ -422,21 +420,19 @@ export async function closeItem(
       const out = renderItem(
         (await updateRowIf(sql, table, key, { status: to, notes, records, closedAt: now, closedBy: who.actor, updatedAt: now })) as ItemRow,
       );
-      await recordChange(tx, {
-        ...who,
+      const data = {
+        from: item.status,
+        to,
+        requestId: request.id,
+        ...(body?.reason ? { reason: body.reason } : {}),
+        ...(records.length ? { records } : {}),
+      };
+      return recorded(tx, who, out, {
         action: fulfillmentItems.actions[verb] as string,
         resourceType: fulfillmentItems.object,
         resourceId: id,
-        data: {
-          from: item.status,
-          to,
-          requestId: request.id,
-          ...(body?.reason ? { reason: body.reason } : {}),
-          ...(records.length ? { records } : {}),
-        },
-        resource: out,
+        data,
       });
-      return out;
     });
   } catch (err) {
     await logRefusal(prisma, who, err);
@@ -457,8 +453,7 @@ const renderExport = (e: ExportRow): z.infer<typeof DsarExport> => ({
   redactionId: e.redactionId,
   packet: (e.packet ?? {}) as Record<string, unknown>,
   sha256: e.sha256,
-  createdBy: e.createdBy,
-  createdAt: iso(e.createdAt),
+  ...createdOf(e),
 });
 
 async function nextVersion(db: Tx, requestId: string): Promise<number> {
@@ -528,8 +523,7 @@ export const exportStore: Store<typeof dsarExports> = {
   model: 'dsarExport',
   render: renderExport,
   create: async ({ db, who, body }) => {
-    const row = await db.dsarRequest.findFirst({ where: { id: body.requestId } });
-    if (!row) throw notFound('Request', body.requestId);
+    const row = await orNotFound(db.dsarRequest.findFirst({ where: { id: body.requestId } }), 'Request', body.requestId);
     if (!['verified', 'in_progress', 'fulfilled'].includes(row.status)) {
       throw new ApiError('conflict', `Request ${row.id} is ${row.status}; a packet is exported once the request is verified.`, [
         { field: 'status', issue: 'invalid_value', message: `current state: ${row.status}` },
@@ -612,8 +606,7 @@ const renderRedaction = (d: RedactionRow): z.infer<typeof DsarRedaction> => ({
   redactions: (Array.isArray(d.redactions) ? d.redactions : []) as Applied[],
   sha256Before: d.sha256Before,
   sha256After: d.sha256After,
-  createdBy: d.createdBy,
-  createdAt: iso(d.createdAt),
+  ...createdOf(d),
 });
 
 /** The packet with the redactions applied, in order, and what each replaced (422 naming one that finds nothing). */
@@ -636,8 +629,7 @@ export const redactionStore: Store<typeof dsarRedactions> = {
   render: renderRedaction,
   // The redaction of a packet of the tenant (404 otherwise); its result is the next version of the request's packet.
   create: async ({ db, who, body }) => {
-    const source = await db.dsarExport.findFirst({ where: { id: body.exportId } });
-    if (!source) throw notFound('Export', body.exportId);
+    const source = await orNotFound(db.dsarExport.findFirst({ where: { id: body.exportId } }), 'Export', body.exportId);
     const { packet, applied } = redact(source, body.redactions);
     return {
       requestId: source.requestId,
@@ -696,12 +688,7 @@ export async function sla(prisma: Prisma, tenantId: string, q: { at?: string; re
     orderBy: { id: 'asc' },
   });
   const items: z.infer<typeof DsarSla>['items'] = rows.map((row) => {
-    const c = requestClocks({
-      regime: row.regime as DsarRegime,
-      kind: row.kind as DsarKind,
-      receivedAt: new Date(row.receivedAt),
-      extendedAt: row.extendedAt ? new Date(row.extendedAt) : null,
-    });
+    const c = requestClocksOf(row);
     const daysRemaining = daysBetween(at, c.effectiveDueDate);
     const state = at > c.effectiveDueAt ? 'overdue' : daysRemaining <= c.rules.atRiskDays ? 'at_risk' : 'on_time';
     return {

@@ -36,8 +36,9 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
 import { appendVersion } from '../../platform/ledger/versioned.ts';
+import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { computeRaci, loadRaciInput, requireActivePerson } from '../stakeholders/service.ts';
 import { canonicalHash } from '../workflows-registry/service.ts';
@@ -58,9 +59,7 @@ const renderDecisionRight = (r: DecisionRightRow): z.infer<typeof GovernanceDeci
   personId: r.personId,
   maxAmountEur: r.maxAmountEur,
   status: r.status as 'active' | 'retired',
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const decisionRightStore: Store<typeof governanceDecisionRights> = {
@@ -102,9 +101,7 @@ const renderApproval = (r: ApprovalRow): Approval => {
     currentStep: open ? r.currentStep : null,
     currentApproverId: open ? (r.approverIds[r.currentStep - 1] ?? null) : null,
     steps: r.steps as Step[],
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 };
 
@@ -218,22 +215,16 @@ export async function decideApproval(
       },
     });
     if (updated.count === 0) throw new ApiError('conflict', `Approval ${id} changed meanwhile; read it again.`);
-    const out = renderApproval((await db.governanceApproval.findFirst({ where: { id } })) as ApprovalRow);
     const action =
       verb === 'reject'
         ? GOVERNANCE_APPROVAL_ACTIONS.rejected
         : last
           ? GOVERNANCE_APPROVAL_ACTIONS.approved
           : GOVERNANCE_APPROVAL_ACTIONS.stepApproved;
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, renderApproval((await db.governanceApproval.findFirst({ where: { id } })) as ApprovalRow), {
       action,
-      resourceType: 'svc.governance.approval',
-      resourceId: id,
       data: { step, approverId: approver, actedBy: body.approverId, delegationId, from: 'pending', to: status, comment: entry.comment },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -250,9 +241,7 @@ const renderMeeting = (r: MeetingRow): Meeting => ({
   status: r.status as Meeting['status'],
   minutes: r.minutes,
   minutesRecordedAt: isoOrNull(r.minutesAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const boardMeetingStore: Store<typeof governanceBoardMeetings> = {
@@ -302,16 +291,10 @@ export async function recordMinutes(prisma: Prisma, who: Actor, id: string, text
       data: { minutes: text, minutesAt: now, updatedAt: now },
     });
     if (updated.count === 0) throw new ApiError('conflict', `Board meeting ${id} changed meanwhile; read it again.`);
-    const out = renderMeeting((await db.governanceBoardMeeting.findFirst({ where: { id } })) as MeetingRow);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, renderMeeting((await db.governanceBoardMeeting.findFirst({ where: { id } })) as MeetingRow), {
       action: 'board_meeting.minutes_recorded',
-      resourceType: 'svc.governance.board_meeting',
-      resourceId: id,
       data: { length: text.length, replaced: before.minutes !== null },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -328,8 +311,7 @@ const renderDecision = (r: DecisionRow): Decision => ({
   votesAgainst: r.votesAgainst,
   abstentions: r.abstentions,
   notes: r.notes,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 export async function createDecision(
@@ -358,15 +340,7 @@ export async function createDecision(
       },
     });
     const out = renderDecision(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'board_decision.created',
-      resourceType: 'svc.governance.board_decision',
-      resourceId: row.id,
-      data: { meetingId, title: out.title, outcome: out.outcome },
-      resource: out,
-    });
-    return out;
+    return recorded(tx, who, out, { action: 'board_decision.created', data: { meetingId, title: out.title, outcome: out.outcome } });
   });
 }
 
@@ -398,9 +372,7 @@ const renderDelegation = (r: DelegationRow): z.infer<typeof GovernanceDelegation
   validUntil: iso(r.validUntil),
   status: r.status as 'active' | 'revoked',
   inForce: inForce(r, new Date()),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const delegationStore: Store<typeof governanceDelegations> = {
@@ -439,9 +411,7 @@ export const conflictStore: Store<typeof governanceConflicts> = {
     subject: r.subject,
     description: r.description,
     status: r.status as 'open' | 'managed' | 'closed',
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   }),
   create: async ({ db, who, body }) => {
     await requirePerson(db, 'personId', body.personId);
@@ -487,8 +457,7 @@ const renderSnapshot = (r: SnapshotRow): Snapshot => ({
   changed: r.hash !== r.previousHash,
   state: r.state as State,
   note: r.note,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 export const snapshotStore: Store<typeof governanceSnapshots> = { model: 'governanceSnapshot', render: renderSnapshot };

@@ -10,7 +10,7 @@ import {
   type gpaiCopyrightPolicies,
   type gpaiDataSources,
   type gpaiEnergyDisclosures,
-  gpaiSummaries,
+  type gpaiSummaries,
   type UpdateGpaiSummaryBody,
 } from '@svc/contract';
 import { z } from 'zod';
@@ -26,7 +26,8 @@ import type {
   GpaiSummary as SummaryRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createdOf, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -109,9 +110,7 @@ export const renderSummary = (r: SummaryRow): Summary => ({
   version: r.version,
   publishedVersion: r.publishedVersion,
   publishedAt: isoOrNull(r.publishedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const renderSource = (r: SourceRow): z.infer<typeof GpaiDataSource> => ({
@@ -128,8 +127,7 @@ export const renderSource = (r: SourceRow): z.infer<typeof GpaiDataSource> => ({
   crawler: (r.crawler ?? null) as z.infer<typeof GpaiDataSource>['crawler'],
   topDomains: r.topDomains ?? [],
   summaryVersion: r.summaryVersion,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 const COPYRIGHT_SOURCE = 'Regulation (EU) 2024/1689 Art. 53(1)(c)';
@@ -145,8 +143,7 @@ export const renderPolicy = (r: PolicyRow): z.infer<typeof GpaiCopyrightPolicy> 
   policyUrl: r.policyUrl,
   effectiveFrom: r.effectiveFrom,
   source: COPYRIGHT_SOURCE,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 const ENERGY_SOURCES = ['Regulation (EU) 2024/1689 Annex XI Section 1 point 2(d) and (e)', 'Regulation (EU) 2024/1689 Art. 51(2)'];
@@ -166,8 +163,7 @@ export const renderEnergy = (r: EnergyRow): z.infer<typeof GpaiEnergyDisclosure>
   systemicRiskPresumed: systemicRiskPresumed(r.computeFlops),
   thresholdFlops: GPAI_SYSTEMIC_RISK_FLOPS,
   sources: ENERGY_SOURCES,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 // ---------------------------------------------------------------- checks
@@ -422,15 +418,10 @@ export async function updateSummary(prisma: Prisma, who: Actor, id: string, body
       data.version = row.version + 1;
     }
     const out = renderSummary(await saveSummary(db, row, data));
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'gpai_summary.updated',
-      resourceType: gpaiSummaries.object,
-      resourceId: id,
       data: { changed: Object.keys(data).filter((k) => k !== 'status' && k !== 'version'), version: out.version, newVersion: reopened },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -463,16 +454,10 @@ export async function publishSummary(prisma: Prisma, who: Actor, id: string, rea
         publishedAt: now,
       },
     });
-    const out = renderSummary(saved);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, renderSummary(saved), {
       action: 'gpai_summary.published',
-      resourceType: gpaiSummaries.object,
-      resourceId: id,
       data: { from: 'draft', to: 'published', version: row.version, ...(reason ? { reason } : {}) },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -480,8 +465,8 @@ export async function versions(
   prisma: Prisma,
   tenantId: string,
   id: string,
-  query: { limit: number; cursor?: string },
-): Promise<{ data: z.infer<typeof GpaiSummaryVersion>[]; cursor: string | null }> {
+  query: PageQuery,
+): Promise<Page<z.infer<typeof GpaiSummaryVersion>>> {
   const db = scopeToTenant(prisma, tenantId);
   await summaryRow(db, id);
   const after = decodeCursor(query.cursor, 'number');

@@ -16,14 +16,16 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import { ApiError, invalid, stateConflict } from '../../errors.ts';
 import type {
   IncidentChannel as ChannelRow,
   IncidentDisclosure as DisclosureModel,
   IncidentDisclosureDraft as DraftRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { orNotFound } from '../../platform/queries.ts';
+import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { applicableStages, computeClocks, type RegimeRule, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
 
@@ -50,8 +52,7 @@ export const renderChannel = (r: ChannelRow): z.infer<typeof IncidentChannel> =>
     authority: regime.authority,
     rules: regime.stages.map((s) => ({ stage: s.id, title: s.title, rule: s.rule, source: s.source, fields: s.fields })),
     rulesVersion: rulesVersion(),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   };
 };
 
@@ -115,9 +116,7 @@ export function renderDisclosure(r: DisclosureRow, now = new Date()): Disclosure
     facts: (r.facts ?? {}) as Facts,
     clocks: computeClocks(input, now),
     submissions: input.submissions.map((s) => ({ ...s })),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -180,11 +179,8 @@ export const disclosureStore: Store<typeof incidentDisclosures> = {
   },
 };
 
-async function findDisclosure(db: Tx, id: string): Promise<DisclosureRow> {
-  const row = await db.incidentDisclosure.findFirst({ where: { id } });
-  if (!row) throw notFound('Disclosure', id);
-  return row;
-}
+const findDisclosure = (db: Tx, id: string): Promise<DisclosureRow> =>
+  orNotFound(db.incidentDisclosure.findFirst({ where: { id } }), 'Disclosure', id);
 
 /** Facts and filings go to an open disclosure only (409 naming the state otherwise: reopen it first). */
 async function openDisclosure(db: Tx, id: string, verb: string): Promise<DisclosureRow> {
@@ -220,15 +216,7 @@ async function changeDisclosure(
     });
     if (res.count === 0) throw new ApiError('conflict', `Disclosure ${id} changed meanwhile; read it again and retry.`);
     const out = renderDisclosure(await findDisclosure(db, id));
-    await recordChange(tx, {
-      ...who,
-      action,
-      resourceType: incidentDisclosures.object,
-      resourceId: id,
-      data: audit(out),
-      resource: out,
-    });
-    return out;
+    return recorded(tx, who, out, { action, resourceType: incidentDisclosures.object, resourceId: id, data: audit(out) });
   });
 }
 
@@ -313,8 +301,7 @@ export const renderDraft = (r: DraftRow): z.infer<typeof DisclosureDraft> => ({
   fields: (r.fields ?? {}) as Record<string, unknown>,
   missing: r.missing,
   body: r.body,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 const LABELS: Record<string, string> = {

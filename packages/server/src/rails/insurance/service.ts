@@ -16,7 +16,7 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import { ApiError, invalid, stateConflict } from '../../errors.ts';
 import type {
   InsuranceClaim as ClaimRow,
   InsurancePolicy as PolicyRow,
@@ -24,7 +24,9 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { orNotFound } from '../../platform/queries.ts';
+import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 const num = (v: bigint | number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
@@ -79,9 +81,7 @@ export const renderPolicy = (r: PolicyRow, now = new Date()): PolicyOut => ({
   state: standingAt(r, now),
   cancelledAt: isoOrNull(r.cancelledAt),
   quoteId: r.quoteId,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 /** The period of a policy or a quote request, and the perils it names once each (422 otherwise). */
@@ -142,8 +142,7 @@ export async function standing(
   at: string | undefined,
 ): Promise<z.infer<typeof InsurancePolicyStanding>> {
   const db = scopeToTenant(prisma, tenantId);
-  const row = await db.insurancePolicy.findFirst({ where: { id } });
-  if (!row) throw notFound('Policy', id);
+  const row = await orNotFound(db.insurancePolicy.findFirst({ where: { id } }), 'Policy', id);
   const when = at ? new Date(at) : new Date();
   const state = standingAt(row, when);
   return { object: 'svc.insurance.policy_standing', policyId: id, at: when.toISOString(), state, inForce: state === 'in_force' };
@@ -174,9 +173,7 @@ export const renderClaim = (r: ClaimRow): ClaimOut => ({
   decidedAt: isoOrNull(r.decidedAt),
   paidAt: isoOrNull(r.paidAt),
   closedAt: isoOrNull(r.closedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 /** Claims that use up a policy's aggregate limit: approved, paid, and closed after approval. */
@@ -245,8 +242,7 @@ const approval = insuranceClaims.spec.transitions!.approve;
 export async function approveClaim(prisma: Prisma, who: Actor, id: string, reason: string | undefined): Promise<ClaimOut> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
-    const row = await db.insuranceClaim.findFirst({ where: { id } });
-    if (!row) throw notFound('Claim', id);
+    const row = await orNotFound(db.insuranceClaim.findFirst({ where: { id } }), 'Claim', id);
     const from: readonly string[] = approval.from;
     const conflict = () => stateConflict('Claim', id, row.status, 'approve', from);
     if (!from.includes(row.status)) throw conflict();
@@ -260,15 +256,19 @@ export async function approveClaim(prisma: Prisma, who: Actor, id: string, reaso
     });
     if (count === 0) throw conflict();
     const out = renderClaim((await db.insuranceClaim.findFirst({ where: { id } })) as ClaimRow);
-    await recordChange(tx, {
-      ...who,
+    const data = {
+      from: row.status,
+      to: approval.to,
+      ...(reason ? { reason } : {}),
+      approvedAmount: out.approvedAmount,
+      payable: out.payable,
+    };
+    return recorded(tx, who, out, {
       action: insuranceClaims.actions.approve as string,
       resourceType: insuranceClaims.object,
       resourceId: id,
-      data: { from: row.status, to: approval.to, ...(reason ? { reason } : {}), approvedAmount: out.approvedAmount, payable: out.payable },
-      resource: out,
+      data,
     });
-    return out;
   });
 }
 
@@ -359,9 +359,7 @@ export const renderQuote = (r: QuoteRow): QuoteOut => ({
   offers: offersOf(r).map((o) => ({ ...o, premiumPerUnitOfLimit: perUnit(o.premium, o.limit) })),
   acceptedInsurer: r.acceptedInsurer,
   policyId: r.policyId,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const quoteStore: Store<typeof insuranceQuotes> = {
@@ -387,11 +385,8 @@ export const quoteStore: Store<typeof insuranceQuotes> = {
   auditData: (q) => ({ line: q.line, requestedLimit: q.requestedLimit, perils: q.perils }),
 };
 
-async function findQuote(db: Tx, id: string): Promise<QuoteRow> {
-  const row = await db.insuranceQuote.findFirst({ where: { id } });
-  if (!row) throw notFound('Quote request', id);
-  return row;
-}
+const findQuote = (db: Tx, id: string): Promise<QuoteRow> =>
+  orNotFound(db.insuranceQuote.findFirst({ where: { id } }), 'Quote request', id);
 
 /** An open request takes offers and an acceptance (409 naming the state otherwise). */
 async function openQuote(db: Tx, id: string, verb: string): Promise<QuoteRow> {
@@ -434,16 +429,13 @@ export async function recordOffer(
       receivedAt: new Date().toISOString(),
       recordedBy: who.actor,
     };
-    const out = renderQuote(await saveQuote(db, row, { offers: [...offers, offer] as unknown as object }));
-    await recordChange(tx, {
-      ...who,
+    const data = { insurer: offer.insurer, premium: offer.premium, limit: offer.limit, retention: offer.retention };
+    return recorded(tx, who, renderQuote(await saveQuote(db, row, { offers: [...offers, offer] as unknown as object })), {
       action: 'insurance_quote.offer_recorded',
       resourceType: insuranceQuotes.object,
       resourceId: id,
-      data: { insurer: offer.insurer, premium: offer.premium, limit: offer.limit, retention: offer.retention },
-      resource: out,
+      data,
     });
-    return out;
   });
 }
 
@@ -512,23 +504,11 @@ export async function acceptOffer(
         },
       }),
     );
-    await recordChange(tx, {
-      ...who,
-      action: insurancePolicies.actions.create as string,
-      resourceType: insurancePolicies.object,
-      resourceId: policyId,
-      data: policyAuditData(policy),
-      resource: policy,
-    });
+    const created = { action: insurancePolicies.actions.create as string, resourceType: insurancePolicies.object, resourceId: policyId };
+    await recorded(tx, who, policy, { ...created, data: policyAuditData(policy) });
     const quote = renderQuote(await saveQuote(db, row, { status: 'accepted', acceptedInsurer: offer.insurer, policyId }));
-    await recordChange(tx, {
-      ...who,
-      action: 'insurance_quote.accepted',
-      resourceType: insuranceQuotes.object,
-      resourceId: id,
-      data: { insurer: offer.insurer, policyId, premium: offer.premium, limit: offer.limit },
-      resource: quote,
-    });
+    const data = { insurer: offer.insurer, policyId, premium: offer.premium, limit: offer.limit };
+    await recorded(tx, who, quote, { action: 'insurance_quote.accepted', resourceType: insuranceQuotes.object, resourceId: id, data });
     return policy;
   });
 }

@@ -15,7 +15,7 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import type {
   LegalHoldCustodian as CustodianRow,
   LegalHoldExport as ExportRow,
@@ -26,6 +26,8 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { HOLD_TYPES, type HoldTarget, idsHeldBy, modelOf } from '../../platform/ledger/hold-guard.ts';
+import { orNotFound } from '../../platform/queries.ts';
+import { createdOf, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -91,9 +93,7 @@ export const renderHold = (r: HoldRow): HoldOut => ({
   releaseReason: r.releaseReason,
   releasedBy: r.releasedBy,
   releasedAt: isoOrNull(r.releasedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const holdStore: Store<typeof legalHolds> = {
@@ -168,8 +168,7 @@ export async function resolveHold(tx: Tx, tenantId: string, row: HoldRow): Promi
 }
 
 export async function heldRecords(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof LegalHeldRecords>> {
-  const row = await scopeToTenant(prisma, tenantId).legalHold.findFirst({ where: { id } });
-  if (!row) throw notFound('Hold', id);
+  const row = await orNotFound(scopeToTenant(prisma, tenantId).legalHold.findFirst({ where: { id } }), 'Hold', id);
   return {
     object: 'svc.litigation_hold.held_records',
     holdId: row.id,
@@ -204,9 +203,7 @@ export const renderCustodian = (r: CustodianRow): CustodianOut => ({
   status: r.status as CustodianOut['status'],
   noticeSentAt: iso(r.noticeSentAt),
   acknowledgedAt: isoOrNull(r.acknowledgedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 /** A custodian of an active hold: a stakeholder person or a name, not twice on the hold. */
@@ -300,8 +297,7 @@ export const renderExport = (r: ExportRow): ExportOut => ({
   manifest: r.manifest as ExportOut['manifest'],
   manifestHash: r.manifestHash,
   records: (r.records ?? []) as ExportOut['records'],
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 export const exportStore: Store<typeof legalHoldExports> = {

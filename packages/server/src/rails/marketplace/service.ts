@@ -20,7 +20,8 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { firmOf, isExpired, requireFrameworks } from '../specialists/service.ts';
 
@@ -50,9 +51,7 @@ export const listingStore: Store<typeof marketplaceListings> = {
     priceMaxEur: r.priceMaxEur,
     revenueShareBps: r.revenueShareBps,
     status: r.status as z.infer<typeof MarketplaceListing>['status'],
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   }),
   create: async ({ db, shared, who, body }) => {
     const firm = await firmOf(db, body.firmId);
@@ -146,8 +145,8 @@ async function publicListings(prisma: Prisma, rows: ListingRow[]): Promise<z.inf
 
 export async function publishedListings(
   prisma: Prisma,
-  query: { limit: number; cursor?: string; framework?: string; firmId?: string },
-): Promise<{ data: z.infer<typeof MarketplacePublishedListing>[]; cursor: string | null }> {
+  query: PageQuery & { framework?: string; firmId?: string },
+): Promise<Page<z.infer<typeof MarketplacePublishedListing>>> {
   const page = await keysetList(prisma.marketplaceListing, query, {
     where: {
       status: 'published',
@@ -162,8 +161,8 @@ export async function publishedListings(
 /** Listed consultants of every firm, public fields, with their firm's rating and unexpired certifications. */
 export async function listedSpecialists(
   prisma: Prisma,
-  query: { limit: number; cursor?: string; expertise?: string; jurisdiction?: string },
-): Promise<{ data: z.infer<typeof MarketplaceSpecialist>[]; cursor: string | null }> {
+  query: PageQuery & { expertise?: string; jurisdiction?: string },
+): Promise<Page<z.infer<typeof MarketplaceSpecialist>>> {
   const page = await keysetList(prisma.specialistConsultant, query, {
     where: {
       status: 'listed',
@@ -221,24 +220,17 @@ async function renderEngagements(prisma: Tx, rows: EngagementRow[]): Promise<Eng
     shareRateBps: r.shareRateBps,
     status: r.status as Engagement['status'],
     endedAt: isoOrNull(r.endedAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   }));
 }
 
 /** Renders one engagement and records its change (audit event, event-index row, webhook event) in the transaction. */
 async function recordEngagement(tx: Tx, who: Actor, action: string, row: EngagementRow, data: Record<string, unknown>) {
   const [out] = (await renderEngagements(tx, [row])) as [Engagement];
-  await recordChange(tx, { ...who, action, resourceType: 'svc.marketplace.engagement', resourceId: row.id, data, resource: out });
-  return out;
+  return recorded(tx, who, out, { action, data });
 }
 
-export async function listEngagements(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; status?: string },
-): Promise<{ data: Engagement[]; cursor: string | null }> {
+export async function listEngagements(prisma: Prisma, tenantId: string, query: PageQuery & { status?: string }): Promise<Page<Engagement>> {
   const page = await keysetList(scopeToTenant(prisma, tenantId).marketplaceEngagement, query, {
     filters: ['status'],
     render: (r: EngagementRow) => r,
@@ -328,8 +320,8 @@ const renderReview = (r: ReviewRow): z.infer<typeof MarketplaceReview> => ({
 
 export async function listReviews(
   prisma: Prisma,
-  query: { limit: number; cursor?: string; firmId?: string; listingId?: string },
-): Promise<{ data: z.infer<typeof MarketplaceReview>[]; cursor: string | null }> {
+  query: PageQuery & { firmId?: string; listingId?: string },
+): Promise<Page<z.infer<typeof MarketplaceReview>>> {
   return keysetList(prisma.marketplaceReview, query, { filters: ['firmId', 'listingId'], render: renderReview });
 }
 
@@ -369,16 +361,10 @@ export async function createReview(
           createdAt: new Date(),
         },
       });
-      const out = renderReview(row);
-      await recordChange(tx, {
-        ...who,
+      return recorded(tx, who, renderReview(row), {
         action: 'marketplace_review.created',
-        resourceType: 'svc.marketplace.review',
-        resourceId: row.id,
         data: { engagementId: row.engagementId, firmId: row.firmId, rating: row.rating },
-        resource: out,
       });
-      return out;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyReviewed(engagement.id);
@@ -395,7 +381,7 @@ type Matching = z.infer<typeof MarketplaceMatching>;
  * activated frameworks a listing covers, and the share of its gaps (open self-audit findings,
  * activated controls without unexpired evidence) that fall in frameworks the listing covers.
  */
-export async function matching(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string }): Promise<Matching> {
+export async function matching(prisma: Prisma, tenantId: string, query: PageQuery): Promise<Matching> {
   const db = scopeToTenant(prisma, tenantId);
   const at = new Date();
   const [activations, evidence, findings] = await Promise.all([

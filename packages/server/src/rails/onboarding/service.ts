@@ -17,7 +17,8 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { Onboarding as OnboardingRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createUnique, recorded } from '../../platform/records.ts';
 import { byPriority, type ProfileEntry, profileAssessments, profileEntry, resolveProfile } from '../profiles/service.ts';
 
 type Task = z.infer<typeof OnboardingTask>;
@@ -271,8 +272,8 @@ export async function exportDocument(
  */
 export async function kickoff(prisma: Prisma, who: Actor, profile: string): Promise<z.infer<typeof Onboarding>> {
   profileEntry(profile);
-  try {
-    return await prisma.$transaction(async (tx) => {
+  return createUnique(
+    prisma.$transaction(async (tx) => {
       const db = scopeToTenant(tx, who.tenantId);
       const open = await openOnboarding(db);
       if (open) {
@@ -285,14 +286,9 @@ export async function kickoff(prisma: Prisma, who: Actor, profile: string): Prom
         }
         const completedAt = new Date();
         await db.onboarding.updateMany({ where: { id: open.id }, data: { status: 'completed', openSlot: null, completedAt } });
-        const closed = render({ ...open, status: 'completed', openSlot: null, completedAt });
-        await recordChange(tx, {
-          ...who,
+        await recorded(tx, who, render({ ...open, status: 'completed', openSlot: null, completedAt }), {
           action: 'onboarding.completed',
-          resourceType: 'svc.onboarding.onboarding',
-          resourceId: open.id,
           data: { profile: open.profile, tasks: p.overall.total },
-          resource: closed,
         });
       }
       const { plan: computed } = await computePlan(tx, db, profile);
@@ -307,21 +303,11 @@ export async function kickoff(prisma: Prisma, who: Actor, profile: string): Prom
           startedBy: who.actor,
         },
       });
-      const rendered = render(row);
-      await recordChange(tx, {
-        ...who,
+      return recorded(tx, who, render(row), {
         action: 'onboarding.started',
-        resourceType: 'svc.onboarding.onboarding',
-        resourceId: row.id,
         data: { profile, tasks: computed.totals.tasks, weeks: computed.totals.weeks },
-        resource: rendered,
       });
-      return rendered;
-    });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') {
-      throw new ApiError('conflict', 'Another onboarding was started at the same time; it is in progress.');
-    }
-    throw err;
-  }
+    }),
+    () => new ApiError('conflict', 'Another onboarding was started at the same time; it is in progress.'),
+  );
 }

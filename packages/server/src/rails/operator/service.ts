@@ -8,9 +8,9 @@ import type { ApiKey as ApiKeyRow, Tenant as TenantRow } from '../../generated/p
 import { forgetCredential } from '../../http/auth-cache.ts';
 import { newId } from '../../ids.ts';
 import { issueApiKey, issueOperatorCredential } from '../../platform/credentials.ts';
-import { recordChange } from '../../platform/ledger/changes.ts';
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { recorded } from '../../platform/records.ts';
+import { isoOrNull } from '../../platform/render.ts';
 
 export function renderTenant(t: TenantRow): z.infer<typeof Tenant> {
   return {
@@ -36,9 +36,9 @@ export function renderKey(k: ApiKeyRow): z.infer<typeof ApiKey> {
     scopes: k.scopes,
     prefix: k.prefix,
     createdAt: k.createdAt.toISOString(),
-    expiresAt: iso(k.expiresAt),
-    revokedAt: iso(k.revokedAt),
-    lastUsedAt: iso(k.lastUsedAt),
+    expiresAt: isoOrNull(k.expiresAt),
+    revokedAt: isoOrNull(k.revokedAt),
+    lastUsedAt: isoOrNull(k.lastUsedAt),
   };
 }
 
@@ -46,6 +46,9 @@ export interface OperatorActor {
   actor: string;
   correlationId: string;
 }
+
+/** The operator as the actor of a change to one tenant: the change goes to that tenant's chain. */
+const inTenant = (tenantId: string, who: OperatorActor): Actor => ({ tenantId, actor: who.actor, correlationId: who.correlationId });
 
 /** Creates a tenant and its first (owner) key in one transaction. */
 export async function createTenant(prisma: Prisma, who: OperatorActor, body: z.infer<typeof CreateTenantBody>) {
@@ -62,17 +65,9 @@ export async function createTenant(prisma: Prisma, who: OperatorActor, body: z.i
       },
     });
     const { key, token } = await issueApiKey(tx, { tenantId: tenant.id, env: body.env, role: 'owner', name: 'owner key' });
-    await recordChange(tx, {
-      tenantId: tenant.id,
-      actor: who.actor,
-      correlationId: who.correlationId,
-      action: 'tenant.created',
-      resourceType: 'svc.operator.tenant',
-      resourceId: tenant.id,
-      data: { name: tenant.name, tier: tenant.tier, env: tenant.env, region: tenant.region },
-      resource: renderTenant(tenant),
-    });
-    return { tenant: renderTenant(tenant), apiKey: { ...renderKey(key), token } };
+    const data = { name: tenant.name, tier: tenant.tier, env: tenant.env, region: tenant.region };
+    const out = await recorded(tx, inTenant(tenant.id, who), renderTenant(tenant), { action: 'tenant.created', data });
+    return { tenant: out, apiKey: { ...renderKey(key), token } };
   });
 }
 
@@ -95,17 +90,8 @@ export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infe
       ...(body.scopes ? { scopes: body.scopes } : {}),
       ...(body.expiresAt ? { expiresAt: new Date(body.expiresAt) } : {}),
     });
-    await recordChange(tx, {
-      tenantId: tenant.id,
-      actor: who.actor,
-      correlationId: who.correlationId,
-      action: 'api_key.created',
-      resourceType: 'svc.operator.api_key',
-      resourceId: key.id,
-      data: { role: key.role, scopes: key.scopes },
-      resource: renderKey(key),
-    });
-    return { ...renderKey(key), token };
+    const data = { role: key.role, scopes: key.scopes };
+    return { ...(await recorded(tx, inTenant(tenant.id, who), renderKey(key), { action: 'api_key.created', data })), token };
   });
 }
 
@@ -124,9 +110,7 @@ export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) 
     const revoked = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
     forgetCredential({ keyId: id });
     await recordChange(tx, {
-      tenantId: key.tenantId,
-      actor: who.actor,
-      correlationId: who.correlationId,
+      ...inTenant(key.tenantId, who),
       action: 'api_key.revoked',
       resourceType: 'svc.operator.api_key',
       resourceId: id,
@@ -150,9 +134,7 @@ export async function rotateOperatorCredential(prisma: Prisma, who: OperatorActo
     const tenants = await tx.tenant.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
     for (const { id: tenantId } of tenants) {
       await recordChange(tx, {
-        tenantId,
-        actor: who.actor,
-        correlationId: who.correlationId,
+        ...inTenant(tenantId, who),
         action: 'operator_credential.rotated',
         resourceType: 'svc.operator.credential',
         resourceId: credential.id,

@@ -29,6 +29,7 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { createdOf, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -40,7 +41,6 @@ import { iso, isoOrNull } from '../../platform/render.ts';
  */
 
 type PolicyStatus = z.infer<typeof Policy>['status'];
-type Page<T> = { data: T[]; cursor: string | null };
 type Move = keyof typeof POLICY_TRANSITIONS;
 
 /** How the 409 of a move names it: the verb of its route. */
@@ -90,9 +90,7 @@ export const renderPolicy = (r: PolicyRow): z.infer<typeof Policy> => ({
   publishedVersion: r.publishedVersion,
   publishedAt: isoOrNull(r.publishedAt),
   retiredAt: isoOrNull(r.retiredAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 const renderVersion = (r: VersionRow): z.infer<typeof PolicyVersion> => ({
@@ -104,8 +102,7 @@ const renderVersion = (r: VersionRow): z.infer<typeof PolicyVersion> => ({
   note: r.note,
   sha256: r.sha256,
   lines: linesOf(r.text).length,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 type DecisionEntry = z.infer<typeof PolicyPublication>['decisions'][number];
@@ -123,9 +120,7 @@ const renderPublication = (r: PublicationRow): z.infer<typeof PolicyPublication>
     currentStep: pending ? r.step + 1 : null,
     awaitingApproverId: pending ? (r.approverIds[r.step] ?? null) : null,
     decisions: (r.decisions as DecisionEntry[] | null) ?? [],
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 };
 
@@ -135,8 +130,7 @@ const renderAttestation = (r: AttestationRow): z.infer<typeof PolicyAttestation>
   policyId: r.policyId,
   version: r.version,
   userId: r.userId,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 // ---------------------------------------------------------------- policies
@@ -157,7 +151,7 @@ async function unknownControls(prisma: Tx, wanted: readonly string[]): Promise<s
 export async function listPolicies(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; status?: string; controlId?: string },
+  query: PageQuery & { status?: string; controlId?: string },
 ): Promise<Page<z.infer<typeof Policy>>> {
   return keysetList(scopeToTenant(prisma, tenantId).policy, query, {
     render: renderPolicy,
@@ -199,33 +193,30 @@ export async function createPolicy(prisma: Prisma, who: Actor, body: z.infer<typ
         updatedAt: now,
       },
     });
-    await tx.policyVersion.create({
-      data: {
-        id: newId('pvr'),
-        tenantId: who.tenantId,
-        policyId: id,
-        number: 1,
-        text: body.text,
-        note: null,
-        sha256: sha256(body.text),
-        createdBy: who.actor,
-        createdAt: now,
-      },
-    });
+    await writeVersion(tx, who, id, 1, body.text, null, now);
     const out = renderPolicy(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'policy.drafted',
-      resourceType: out.object,
-      resourceId: id,
-      data: { title: out.title, controlIds: out.controlIds, version: 1 },
-      resource: out,
-    });
-    return out;
+    return recorded(tx, who, out, { action: 'policy.drafted', data: { title: out.title, controlIds: out.controlIds, version: 1 } });
   });
 }
 
 // ---------------------------------------------------------------- versions
+
+/** Writes version `number` of a policy: its text, hashed, and the note that comes with it. */
+function writeVersion(tx: Tx, who: Actor, policyId: string, number: number, text: string, note: string | null, now: Date) {
+  return tx.policyVersion.create({
+    data: {
+      id: newId('pvr'),
+      tenantId: who.tenantId,
+      policyId,
+      number,
+      text,
+      note,
+      sha256: sha256(text),
+      createdBy: who.actor,
+      createdAt: now,
+    },
+  });
+}
 
 export async function addVersion(
   prisma: Prisma,
@@ -247,29 +238,11 @@ export async function addVersion(
       data: { currentVersion: number, status: POLICY_TRANSITIONS.version.to, updatedAt: now },
     });
     if (moved.count === 0) throw new ApiError('conflict', `Policy ${policy.id} changed while the version was being added; retry.`);
-    const row = await tx.policyVersion.create({
-      data: {
-        id: newId('pvr'),
-        tenantId: who.tenantId,
-        policyId: policy.id,
-        number,
-        text: body.text,
-        note: body.note ?? null,
-        sha256: sha256(body.text),
-        createdBy: who.actor,
-        createdAt: now,
-      },
-    });
-    const out = renderVersion(row);
-    await recordChange(tx, {
-      ...who,
+    const row = await writeVersion(tx, who, policy.id, number, body.text, body.note ?? null, now);
+    return recorded(tx, who, renderVersion(row), {
       action: 'policy.version_added',
-      resourceType: out.object,
-      resourceId: out.id,
       data: { policyId: policy.id, number, from: policy.status, to: POLICY_TRANSITIONS.version.to },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -277,7 +250,7 @@ export async function listVersions(
   prisma: Prisma,
   tenantId: string,
   policyId: string,
-  query: { limit: number; cursor?: string },
+  query: PageQuery,
 ): Promise<Page<z.infer<typeof PolicyVersion>>> {
   const db = scopeToTenant(prisma, tenantId);
   await findPolicy(db, policyId);
@@ -418,15 +391,10 @@ export async function startPublication(
       },
     });
     const out = renderPublication(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'policy.submitted',
-      resourceType: out.object,
-      resourceId: out.id,
       data: { policyId: policy.id, version: out.version, chainId: chain.id, from: policy.status, to: POLICY_TRANSITIONS.submit.to },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -467,31 +435,26 @@ export async function decide(
       await movePolicy(db, policy, move, now, move === 'publish' ? { publishedVersion: pub.version, publishedAt: now } : {});
       if (move === 'publish') published = await findPolicy(db, policy.id);
     }
-    const out = renderPublication((await db.policyPublication.findFirst({ where: { id: pub.id } })) as PublicationRow);
-    await recordChange(tx, {
-      ...who,
-      action: decision === 'reject' ? 'policy.rejected' : 'policy.approved',
-      resourceType: out.object,
-      resourceId: out.id,
-      data: {
-        policyId: policy.id,
-        step: entry.step,
-        approverId: entry.approverId,
-        ...(entry.comment ? { comment: entry.comment } : {}),
-        from: policy.status,
-        to: target,
+    const out = await recorded(
+      tx,
+      who,
+      renderPublication((await db.policyPublication.findFirst({ where: { id: pub.id } })) as PublicationRow),
+      {
+        action: decision === 'reject' ? 'policy.rejected' : 'policy.approved',
+        data: {
+          policyId: policy.id,
+          step: entry.step,
+          approverId: entry.approverId,
+          ...(entry.comment ? { comment: entry.comment } : {}),
+          from: policy.status,
+          to: target,
+        },
       },
-      resource: out,
-    });
+    );
     if (published) {
-      const rendered = renderPolicy(published);
-      await recordChange(tx, {
-        ...who,
+      await recorded(tx, who, renderPolicy(published), {
         action: 'policy.published',
-        resourceType: rendered.object,
-        resourceId: rendered.id,
         data: { version: pub.version, publicationId: pub.id, from: 'in_approval', to: 'published' },
-        resource: rendered,
       });
     }
     return out;
@@ -501,7 +464,7 @@ export async function decide(
 export async function listPublications(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; policyId?: string; status?: string },
+  query: PageQuery & { policyId?: string; status?: string },
 ): Promise<Page<z.infer<typeof PolicyPublication>>> {
   return keysetList(scopeToTenant(prisma, tenantId).policyPublication, query, {
     render: renderPublication,
@@ -576,7 +539,7 @@ export async function attest(
 export async function listAttestations(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; policyId?: string; userId?: string },
+  query: PageQuery & { policyId?: string; userId?: string },
 ): Promise<Page<z.infer<typeof PolicyAttestation>>> {
   return keysetList(scopeToTenant(prisma, tenantId).policyAttestation, query, {
     render: renderAttestation,
@@ -638,15 +601,10 @@ export async function retire(prisma: Prisma, who: Actor, body: z.infer<typeof Re
     const now = new Date();
     await movePolicy(db, policy, 'retire', now, { retiredAt: now });
     const out = renderPolicy(await findPolicy(db, policy.id));
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'policy.retired',
-      resourceType: out.object,
-      resourceId: out.id,
       data: { from: policy.status, to: out.status, ...(body.reason ? { reason: body.reason } : {}) },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -663,7 +621,7 @@ const withoutStop = (s: string) => s.replace(/[.\s]+$/, '');
 export async function gapFill(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; framework?: string },
+  query: PageQuery & { framework?: string },
 ): Promise<z.infer<typeof PolicyGapFill>> {
   const db = scopeToTenant(prisma, tenantId);
   const after = decodeCursor(query.cursor, 'number') ?? 0;

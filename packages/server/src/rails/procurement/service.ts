@@ -23,8 +23,9 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createdOf, createUnique, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { isoOrNull } from '../../platform/render.ts';
 import { addVendor, renderVendor } from '../vendor-risk/service.ts';
 
 /**
@@ -91,9 +92,7 @@ export function renderRfp(r: RfpRow): RfpOut {
     awardId: r.awardId,
     openedAt: isoOrNull(r.openedAt),
     closedAt: isoOrNull(r.closedAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -106,8 +105,7 @@ export function renderBid(b: BidRow, criteria: readonly Criterion[]): BidOut {
     scores: { ...scoresOf(b) },
     notes: b.notes,
     total: round6(weighted(criteria, scoresOf(b)).total),
-    createdBy: b.createdBy,
-    createdAt: iso(b.createdAt),
+    ...createdOf(b),
   };
 }
 
@@ -123,8 +121,7 @@ function renderAward(a: AwardRow): AwardOut {
     rank: a.rank,
     topRanked: a.rank === 1,
     ranking: (a.ranking ?? []) as AwardOut['ranking'],
-    createdBy: a.createdBy,
-    createdAt: iso(a.createdAt),
+    ...createdOf(a),
   };
 }
 
@@ -138,8 +135,7 @@ function renderOnboarding(o: OnboardingRow, vendor: OnboardingOut['vendor']): On
     supplierName: o.supplierName,
     vendorId: o.vendorId,
     vendor,
-    createdBy: o.createdBy,
-    createdAt: iso(o.createdAt),
+    ...createdOf(o),
   };
 }
 
@@ -256,17 +252,13 @@ export async function updateWeights(
     });
     if (moved.count === 0) throw new ApiError('conflict', `RFP ${id} changed meanwhile; read it again and retry.`);
     const saved = await findRfp(tx, who.tenantId, id);
-    await recordChange(tx, {
-      ...who,
+    await recorded(tx, who, renderRfp(saved), {
       action: 'rfp.weights_changed',
-      resourceType: 'svc.procurement.rfp',
-      resourceId: id,
       data: {
         weightsVersion: saved.weightsVersion,
         from: Object.fromEntries(criteria.map((c) => [c.key, c.weight])),
         to: Object.fromEntries(next.map((c) => [c.key, c.weight])),
       },
-      resource: renderRfp(saved),
     });
     return scoringOf(saved, await bidsOf(tx, who.tenantId, id), null);
   });
@@ -304,10 +296,8 @@ export async function createBid(prisma: Prisma, who: Actor, rfpId: string, body:
         { field: 'supplierName', issue: 'invalid_value', message: 'taken' },
       ]);
     if (taken) throw dup();
-    const now = new Date();
-    let row: BidRow;
-    try {
-      row = await tx.procurementBid.create({
+    const row = await createUnique(
+      tx.procurementBid.create({
         data: {
           id: newId('bid'),
           tenantId: who.tenantId,
@@ -317,32 +307,17 @@ export async function createBid(prisma: Prisma, who: Actor, rfpId: string, body:
           scores: Object.fromEntries(criteria.map((c) => [c.key, body.scores[c.key] as number])),
           notes: body.notes ?? null,
           createdBy: who.actor,
-          createdAt: now,
+          createdAt: new Date(),
         },
-      });
-    } catch (err) {
-      if ((err as { code?: string }).code === 'P2002') throw dup();
-      throw err;
-    }
+      }),
+      dup,
+    );
     const out = renderBid(row, criteria);
-    await recordChange(tx, {
-      ...who,
-      action: 'bid.submitted',
-      resourceType: 'svc.procurement.bid',
-      resourceId: row.id,
-      data: { rfpId, supplierName: out.supplierName, scores: out.scores },
-      resource: out,
-    });
-    return out;
+    return recorded(tx, who, out, { action: 'bid.submitted', data: { rfpId, supplierName: out.supplierName, scores: out.scores } });
   });
 }
 
-export async function listBids(
-  prisma: Prisma,
-  tenantId: string,
-  rfpId: string,
-  query: { limit: number; cursor?: string },
-): Promise<{ data: BidOut[]; cursor: string | null }> {
+export async function listBids(prisma: Prisma, tenantId: string, rfpId: string, query: PageQuery): Promise<Page<BidOut>> {
   const rfp = await findRfp(prisma, tenantId, rfpId);
   const criteria = criteriaOf(rfp);
   return keysetList(scopeToTenant(prisma, tenantId).procurementBid, query, {
@@ -387,23 +362,14 @@ export async function award(prisma: Prisma, who: Actor, rfpId: string, body: z.i
       },
     });
     const out = renderAward(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'rfp.awarded',
-      resourceType: 'svc.procurement.award',
-      resourceId: id,
       data: { rfpId, bidId: out.bidId, from: 'evaluating', to: 'awarded', rank: out.rank, totalScore: out.totalScore },
-      resource: out,
     });
-    return out;
   });
 }
 
-export async function listAwards(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; rfpId?: string },
-): Promise<{ data: AwardOut[]; cursor: string | null }> {
+export async function listAwards(prisma: Prisma, tenantId: string, query: PageQuery & { rfpId?: string }): Promise<Page<AwardOut>> {
   return keysetList(scopeToTenant(prisma, tenantId).procurementAward, query, { filters: ['rfpId'], render: renderAward });
 }
 
@@ -434,9 +400,8 @@ export async function onboard(prisma: Prisma, who: Actor, body: z.infer<typeof C
       },
       { kind: 'procurement', rfpId: rfp.id, awardId: awardRow.id, onboardingId: id },
     );
-    let row: OnboardingRow;
-    try {
-      row = await tx.procurementOnboarding.create({
+    const row = await createUnique(
+      tx.procurementOnboarding.create({
         data: {
           id,
           tenantId: who.tenantId,
@@ -448,29 +413,21 @@ export async function onboard(prisma: Prisma, who: Actor, body: z.infer<typeof C
           createdBy: who.actor,
           createdAt: new Date(),
         },
-      });
-    } catch (err) {
-      if ((err as { code?: string }).code === 'P2002') throw twice('');
-      throw err;
-    }
-    const out = renderOnboarding(row, vendor);
-    await recordChange(tx, {
-      ...who,
+      }),
+      () => twice(''),
+    );
+    return recorded(tx, who, renderOnboarding(row, vendor), {
       action: 'supplier.onboarded',
-      resourceType: 'svc.procurement.onboarding',
-      resourceId: id,
       data: { rfpId: rfp.id, awardId: awardRow.id, vendorId: vendor.id },
-      resource: out,
     });
-    return out;
   });
 }
 
 export async function listOnboardings(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; rfpId?: string },
-): Promise<{ data: OnboardingOut[]; cursor: string | null }> {
+  query: PageQuery & { rfpId?: string },
+): Promise<Page<OnboardingOut>> {
   const db = scopeToTenant(prisma, tenantId);
   const page = await keysetList<OnboardingRow, OnboardingRow>(db.procurementOnboarding, query, { filters: ['rfpId'], render: (r) => r });
   const vendors = page.data.length ? await db.vendorRiskVendor.findMany({ where: { id: { in: page.data.map((o) => o.vendorId) } } }) : [];

@@ -21,7 +21,8 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createdOf, type PageQuery, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -123,16 +124,11 @@ export async function putProfile(
       : await db.publicDisclosureProfile.create({
           data: { ...data, id: rowId(), tenantId: who.tenantId, systemId, createdAt: now, updatedAt: now },
         });
-    const out = renderProfile(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, renderProfile(row), {
       action: 'system_profile.declared',
-      resourceType: 'svc.public_disclosure.system_profile',
       resourceId: systemId,
       data: { systemId, replaced: existing !== null },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -142,7 +138,7 @@ export async function getProfile(prisma: Prisma, tenantId: string, systemId: str
   return renderProfile(row);
 }
 
-export async function listProfiles(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string }) {
+export async function listProfiles(prisma: Prisma, tenantId: string, query: PageQuery) {
   return keysetList(scopeToTenant(prisma, tenantId).publicDisclosureProfile, query, {
     render: renderProfile,
   });
@@ -375,24 +371,19 @@ const section = (key: string, title: string, source: string | null, content: str
 });
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+/** One line per record, or null (a section without content) when there is none. */
+const lineEach = <T>(rows: readonly T[], line: (row: T) => string) => (rows.length === 0 ? null : rows.map(line).join('\n'));
 const assessmentsText = (i: Inputs) =>
-  i.assessments.length === 0
-    ? null
-    : i.assessments
-        .map(
-          (a) =>
-            `${a.type.toUpperCase()} (${a.jurisdiction})${a.title ? ` "${a.title}"` : ''}: ${a.status}, ${pct(a.completion)} complete.`,
-        )
-        .join('\n');
+  lineEach(
+    i.assessments,
+    (a) => `${a.type.toUpperCase()} (${a.jurisdiction})${a.title ? ` "${a.title}"` : ''}: ${a.status}, ${pct(a.completion)} complete.`,
+  );
 const risksText = (i: Inputs) =>
-  i.risks.length === 0
-    ? null
-    : i.risks
-        .map(
-          (r) =>
-            `${r.title} (${r.domain}, ${r.status}; residual likelihood ${r.residualLikelihood} x impact ${r.residualImpact} = ${r.residualLikelihood * r.residualImpact}).`,
-        )
-        .join('\n');
+  lineEach(
+    i.risks,
+    (r) =>
+      `${r.title} (${r.domain}, ${r.status}; residual likelihood ${r.residualLikelihood} x impact ${r.residualImpact} = ${r.residualLikelihood * r.residualImpact}).`,
+  );
 const evidenceText = (i: Inputs, kinds?: readonly string[]) => {
   const rows = kinds ? i.evidence.filter((e) => kinds.includes(e.kind)) : i.evidence;
   if (rows.length === 0) return { text: null, ids: [] as string[] };
@@ -403,14 +394,11 @@ const evidenceText = (i: Inputs, kinds?: readonly string[]) => {
   };
 };
 const runsText = (i: Inputs) =>
-  i.runs.length === 0
-    ? null
-    : i.runs
-        .map(
-          (r) =>
-            `Red-team run ${String(r.id)}: ${String(r.passed)} of ${String(r.probes)} probes passed${r.score === null || r.score === undefined ? '' : `, robustness score ${String(r.score)}`}.`,
-        )
-        .join('\n');
+  lineEach(
+    i.runs,
+    (r) =>
+      `Red-team run ${String(r.id)}: ${String(r.passed)} of ${String(r.probes)} probes passed${r.score === null || r.score === undefined ? '' : `, robustness score ${String(r.score)}`}.`,
+  );
 const ids = (xs: readonly { id?: unknown }[]) => xs.map((x) => String(x.id));
 
 function profileSection(i: Inputs): Section {
@@ -682,8 +670,7 @@ const renderVersion = (r: VersionRow) => ({
   sections: r.sections as Section[],
   missing: r.missing,
   sources: r.sources as Source[],
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 /** The number and previous hash of the next version, after the latest one of its kind and system. */
@@ -783,15 +770,10 @@ export async function generateDocument(prisma: Prisma, who: Actor, kind: DocKind
       },
     });
     const out = renderDocument(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'disclosure_document.generated',
-      resourceType: 'svc.public_disclosure.document',
-      resourceId: out.id,
       data: { kind, systemId, version: out.version, sha256: out.sha256 },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -801,12 +783,7 @@ export async function getDocument(prisma: Prisma, tenantId: string, kind: DocKin
   return renderDocument(row);
 }
 
-export async function listDocuments(
-  prisma: Prisma,
-  tenantId: string,
-  kind: DocKind,
-  query: { limit: number; cursor?: string; systemId?: string },
-) {
+export async function listDocuments(prisma: Prisma, tenantId: string, kind: DocKind, query: PageQuery & { systemId?: string }) {
   return keysetList(scopeToTenant(prisma, tenantId).disclosureDocument, query, {
     where: { kind },
     filters: ['systemId'],

@@ -67,6 +67,11 @@ export async function putDeclared(prisma: Prisma, who: { tenantId: string; actor
   });
 }
 
+/** A finding of `check` for each control of the declared baseline that is not in `ok`, each with its copy of `detail`. */
+function baselineGaps(declared: Declared, ok: ReadonlySet<string>, check: Check, type: string, detail: Record<string, unknown>): Finding[] {
+  return declared.controlBaseline.filter((c) => !ok.has(c)).map((c) => ({ check, type, subject: c, control: c, detail: { ...detail } }));
+}
+
 /**
  * The seven checks. Each compares what the tenant declared (or what must always hold) with the
  * actual state, and returns what diverges; an empty list means the check is quiet.
@@ -100,15 +105,7 @@ export const CHECKS: Record<Check, (tx: Tx, tenantId: string, declared: Declared
       select: { controlIds: true },
     });
     const covered = new Set(evidence.flatMap((e) => e.controlIds));
-    return declared.controlBaseline
-      .filter((c) => !covered.has(c))
-      .map((c) => ({
-        check: 'control-evidence' as const,
-        type: 'baseline-divergence',
-        subject: c,
-        control: c,
-        detail: { reason: 'no current evidence' },
-      }));
+    return baselineGaps(declared, covered, 'control-evidence', 'baseline-divergence', { reason: 'no current evidence' });
   },
 
   /** The newest evidence of an implemented control (in the baseline or attested) has not expired. */
@@ -149,15 +146,7 @@ export const CHECKS: Record<Check, (tx: Tx, tenantId: string, declared: Declared
       select: { subjectId: true },
     });
     const ok = new Set(fresh.map((a) => a.subjectId));
-    return declared.controlBaseline
-      .filter((c) => !ok.has(c))
-      .map((c) => ({
-        check: 'attestation-freshness' as const,
-        type: 'attestation-stale',
-        subject: c,
-        control: c,
-        detail: { maxAgeDays: declared.attestationMaxAgeDays },
-      }));
+    return baselineGaps(declared, ok, 'attestation-freshness', 'attestation-stale', { maxAgeDays: declared.attestationMaxAgeDays });
   },
 
   /** Every row of the event index is covered by an event of the audit trail. */
@@ -238,18 +227,14 @@ export async function reconcileTenant(prisma: Prisma, tenantId: string, trigger:
       const open = await tx.driftFinding.findMany({ where: { tenantId, status: 'open' } });
       const openKeys = new Set(open.map(keyOf));
       const who = { tenantId, actor: 'reconciler', correlationId: runId };
+      const recordDrift = (action: string, id: string, data: Record<string, unknown>) =>
+        recordChange(tx, { ...who, action, resourceType: 'svc.reconciliation.drift', resourceId: id, data });
       let opened = 0;
       let resolved = 0;
       for (const f of found) {
         if (openKeys.has(keyOf(f))) continue;
         const id = newId('drf');
-        const event = await recordChange(tx, {
-          ...who,
-          action: 'drift.detected',
-          resourceType: 'svc.reconciliation.drift',
-          resourceId: id,
-          data: { check: f.check, type: f.type, subject: f.subject, detail: f.detail },
-        });
+        const event = await recordDrift('drift.detected', id, { check: f.check, type: f.type, subject: f.subject, detail: f.detail });
         await tx.driftFinding.create({
           data: {
             id,
@@ -271,13 +256,7 @@ export async function reconcileTenant(prisma: Prisma, tenantId: string, trigger:
           await tx.driftFinding.update({ where: { id: o.id }, data: { lastSeenAt: now } });
           continue;
         }
-        await recordChange(tx, {
-          ...who,
-          action: 'drift.resolved',
-          resourceType: 'svc.reconciliation.drift',
-          resourceId: o.id,
-          data: { check: o.check, type: o.type, subject: o.subject },
-        });
+        await recordDrift('drift.resolved', o.id, { check: o.check, type: o.type, subject: o.subject });
         await tx.driftFinding.update({ where: { id: o.id }, data: { status: 'resolved', resolvedAt: now } });
         resolved++;
       }

@@ -16,11 +16,13 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, keysetList, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import { ApiError, invalid, stateConflict } from '../../errors.ts';
 import type { RedTeamResult as ResultRow, RedTeamRun as RunRow, RedTeamTarget as TargetRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { orNotFound } from '../../platform/queries.ts';
+import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { openSecret, sealSecret } from '../../webhooks/secret-box.ts';
 import { checkTargetUrl, guardedLookup, isPrivateAddress } from '../../webhooks/targets.ts';
@@ -67,8 +69,7 @@ export const renderTarget = (r: TargetRow): z.infer<typeof RedTeamTarget> => ({
   bodyTemplate: r.bodyTemplate as Record<string, unknown>,
   answerPath: r.answerPath,
   timeoutMs: r.timeoutMs,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 function containsPrompt(v: unknown): boolean {
@@ -118,15 +119,8 @@ export async function createTarget(
       },
     });
     const out = renderTarget(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'red_team.target_created',
-      resourceType: 'svc.red_team.target',
-      resourceId: id,
-      data: { name: out.name, url: out.url, headerNames: out.headerNames },
-      resource: out,
-    });
-    return out;
+    const data = { name: out.name, url: out.url, headerNames: out.headerNames };
+    return recorded(tx, who, out, { action: 'red_team.target_created', data });
   });
 }
 
@@ -135,9 +129,7 @@ export async function listTargets(prisma: Prisma, tenantId: string, query: { lim
 }
 
 export async function getTarget(prisma: Prisma, tenantId: string, id: string) {
-  const row = await scopeToTenant(prisma, tenantId).redTeamTarget.findFirst({ where: { id } });
-  if (!row) throw notFound('Target', id);
-  return renderTarget(row);
+  return renderTarget(await orNotFound(scopeToTenant(prisma, tenantId).redTeamTarget.findFirst({ where: { id } }), 'Target', id));
 }
 
 // ---------------------------------------------------------------- runs
@@ -160,9 +152,7 @@ export const renderRun = (r: RunRow): Run => ({
   error: r.error,
   startedAt: isoOrNull(r.startedAt),
   completedAt: isoOrNull(r.completedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 const selected = (categories: readonly string[]) => corpus().probes.filter((p) => categories.includes(p.category));
@@ -354,15 +344,14 @@ export function score(results: readonly ScoredResult[]) {
 
 // ---------------------------------------------------------------- executing a run
 
-async function runRow(db: Tx, id: string): Promise<RunRow> {
-  const row = await db.redTeamRun.findFirst({ where: { id } });
-  if (!row) throw notFound('Run', id);
-  return row;
-}
+const runRow = (db: Tx, id: string): Promise<RunRow> => orNotFound(db.redTeamRun.findFirst({ where: { id } }), 'Run', id);
 
-/** Records a change of the run (its audit event, event-index row and webhook event) in the caller's transaction. */
+/**
+ * Records a change of the run (its audit event, event-index row and webhook event) in the caller's
+ * transaction; returns the run.
+ */
 function recordRun(tx: Tx, who: Actor, action: string, run: Run, data: Record<string, unknown>) {
-  return recordChange(tx, { ...who, action, resourceType: 'svc.red_team.run', resourceId: run.id, data, resource: run });
+  return recorded(tx, who, run, { action, data });
 }
 
 export const renderResult = (r: ResultRow): z.infer<typeof RedTeamResult> => ({
@@ -398,13 +387,12 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
     });
     if (res.count === 0) throw conflict();
     const out = renderRun(await runRow(db, id));
-    await recordRun(tx, who, 'red_team.run_started', out, {
+    return recordRun(tx, who, 'red_team.run_started', out, {
       from: 'queued',
       to: 'running',
       targetId: out.targetId,
       categories: out.categories,
     });
-    return out;
   });
 
   const db = scopeToTenant(prisma, who.tenantId);
@@ -428,8 +416,7 @@ export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPr
         data: { status: 'failed', error: (err as Error).message.slice(0, 500), completedAt: now, updatedAt: now },
       });
       const out = renderRun(await runRow(sdb, id));
-      await recordRun(tx, who, 'red_team.run_completed', out, { from: 'running', to: 'failed', error: out.error });
-      return out;
+      return recordRun(tx, who, 'red_team.run_completed', out, { from: 'running', to: 'failed', error: out.error });
     });
   }
 
@@ -534,9 +521,7 @@ export async function listResults(
 }
 
 export async function getResult(prisma: Prisma, tenantId: string, id: string) {
-  const row = await scopeToTenant(prisma, tenantId).redTeamResult.findFirst({ where: { id } });
-  if (!row) throw notFound('Result', id);
-  return renderResult(row);
+  return renderResult(await orNotFound(scopeToTenant(prisma, tenantId).redTeamResult.findFirst({ where: { id } }), 'Result', id));
 }
 
 export async function robustness(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof RedTeamRobustness>> {

@@ -5,9 +5,13 @@ import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
+import type { Report as ReportModel, ReportSchedule as ScheduleRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { orNotFound } from '../../platform/queries.ts';
+import { recorded, stampsOf } from '../../platform/records.ts';
+import { isoOrNull } from '../../platform/render.ts';
 import { REPORT_TYPES } from './catalogue.ts';
 
 /**
@@ -16,9 +20,6 @@ import { REPORT_TYPES } from './catalogue.ts';
  * and what both share: the check of a request against the report type and the tenant's systems.
  * Rendering itself is in report-jobs.ts and reports-pdf.ts; the signed packs in reports-pack.ts.
  */
-
-const iso = (d: Date | string) => new Date(d).toISOString();
-const isoOrNull = (d: Date | string | null | undefined) => (d ? iso(d) : null);
 
 export const RENDER_JOB = 'report.render';
 export const TICK_JOB = 'report.schedule_tick';
@@ -108,28 +109,8 @@ export async function systemOf(db: Tx, tenantId: string, systemId: string): Prom
 
 // ---------------------------------------------------------------- reports
 
-export interface ReportRow {
-  id: string;
-  tenantId: string;
-  template: string;
-  systemId: string | null;
-  inputs: unknown;
-  status: string;
-  title: string | null;
-  audience: string | null;
-  asOf: Date | null;
-  reviewers: string[];
-  error: string | null;
-  sha256: string | null;
-  sizeBytes: number | null;
-  pages: number | null;
-  scheduleId: string | null;
-  dueAt: Date | null;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-  renderedAt: Date | null;
-}
+/** A report's row as reads without the PDF bytes return it (WITHOUT_PDF). */
+export type ReportRow = Omit<ReportModel, 'pdf'>;
 
 /** Reads of a report leave the PDF bytes in the database unless they are asked for. */
 export const WITHOUT_PDF = { pdf: true } as const;
@@ -156,9 +137,7 @@ export function renderReport(r: ReportRow): z.infer<typeof Report> {
     error: r.error,
     scheduleId: r.scheduleId,
     dueAt: isoOrNull(r.dueAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
     renderedAt: isoOrNull(r.renderedAt),
   };
 }
@@ -179,19 +158,24 @@ export async function checkRequest(db: Tx, tenantId: string, req: ReportRequest)
   return type;
 }
 
+/** The first columns of a report's row and of a schedule's: its id, tenant and what it asks for. */
+const requestData = (who: Actor, id: string, req: ReportRequest) => ({
+  id,
+  tenantId: who.tenantId,
+  template: req.template,
+  systemId: req.systemId,
+  inputs: req.inputs as object,
+});
+
 /**
  * Writes a `rendering` report, its audit event (`report.requested`) and its render job in the
  * caller's transaction: the job exists if and only if the report does.
  */
 export async function insertReport(tx: Tx, who: Actor, req: ReportRequest): Promise<ReportRow> {
   const id = newId('rpt');
-  const row = (await scopeToTenant(tx, who.tenantId).report.create({
+  const row = await scopeToTenant(tx, who.tenantId).report.create({
     data: {
-      id,
-      tenantId: who.tenantId,
-      template: req.template,
-      systemId: req.systemId,
-      inputs: req.inputs as object,
+      ...requestData(who, id, req),
       status: 'rendering',
       reviewers: [],
       scheduleId: req.scheduleId ?? null,
@@ -199,16 +183,14 @@ export async function insertReport(tx: Tx, who: Actor, req: ReportRequest): Prom
       createdBy: who.actor,
     },
     omit: WITHOUT_PDF,
-  })) as ReportRow;
-  const out = renderReport(row);
-  await recordChange(tx, {
-    ...who,
-    action: 'report.requested',
-    resourceType: 'svc.reporting.report',
-    resourceId: id,
-    data: { template: req.template, systemId: req.systemId, ...(req.scheduleId ? { scheduleId: req.scheduleId, dueAt: out.dueAt } : {}) },
-    resource: out,
   });
+  const out = renderReport(row);
+  const data = {
+    template: req.template,
+    systemId: req.systemId,
+    ...(req.scheduleId ? { scheduleId: req.scheduleId, dueAt: out.dueAt } : {}),
+  };
+  await recorded(tx, who, out, { action: 'report.requested', data });
   await enqueueJob(tx, {
     tenantId: who.tenantId,
     kind: RENDER_JOB,
@@ -232,7 +214,7 @@ export async function listReports(
   query: { limit: number; cursor?: string; status?: string; template?: string },
 ) {
   const after = decodeCursor(query.cursor, 'string');
-  const rows = (await scopeToTenant(prisma, tenantId).report.findMany({
+  const rows = await scopeToTenant(prisma, tenantId).report.findMany({
     where: {
       ...(query.status ? { status: query.status } : {}),
       ...(query.template ? { template: query.template } : {}),
@@ -241,14 +223,12 @@ export async function listReports(
     orderBy: { id: 'desc' },
     take: query.limit + 1,
     omit: WITHOUT_PDF,
-  })) as ReportRow[];
+  });
   return toPage(rows, query.limit, (r) => r.id, renderReport);
 }
 
-export async function reportRow(db: Tx, tenantId: string, id: string): Promise<ReportRow> {
-  const row = (await scopeToTenant(db, tenantId).report.findFirst({ where: { id }, omit: WITHOUT_PDF })) as ReportRow | null;
-  if (!row) throw new ApiError('not_found', `Report ${id} was not found.`);
-  return row;
+export function reportRow(db: Tx, tenantId: string, id: string): Promise<ReportRow> {
+  return orNotFound(scopeToTenant(db, tenantId).report.findFirst({ where: { id }, omit: WITHOUT_PDF }), 'Report', id);
 }
 
 export async function getReport(prisma: Prisma, tenantId: string, id: string) {
@@ -284,24 +264,6 @@ export async function exportReport(prisma: Prisma, who: Actor, id: string): Prom
 
 // ---------------------------------------------------------------- schedules
 
-interface ScheduleRow {
-  id: string;
-  tenantId: string;
-  template: string;
-  systemId: string | null;
-  inputs: unknown;
-  cron: string;
-  timezone: string;
-  status: string;
-  nextRunAt: Date | null;
-  lastRunAt: Date | null;
-  lastReportId: string | null;
-  runs: number;
-  createdBy: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 export function renderSchedule(r: ScheduleRow): z.infer<typeof ReportSchedule> {
   return {
     object: 'svc.reporting.schedule',
@@ -316,9 +278,7 @@ export function renderSchedule(r: ScheduleRow): z.infer<typeof ReportSchedule> {
     lastRunAt: isoOrNull(r.lastRunAt),
     lastReportId: r.lastReportId,
     runs: r.runs,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -364,29 +324,19 @@ export async function createSchedule(prisma: Prisma, who: Actor, body: z.infer<t
   await checkRequest(prisma, who.tenantId, req);
   const id = newId('rps');
   return prisma.$transaction(async (tx) => {
-    const row = (await scopeToTenant(tx, who.tenantId).reportSchedule.create({
+    const row = await scopeToTenant(tx, who.tenantId).reportSchedule.create({
       data: {
-        id,
-        tenantId: who.tenantId,
-        template: req.template,
-        systemId: req.systemId,
-        inputs: req.inputs as object,
+        ...requestData(who, id, req),
         cron: body.cron.trim(),
         timezone,
         status: 'active',
         nextRunAt: due,
         createdBy: who.actor,
       },
-    })) as ScheduleRow;
-    const out = renderSchedule(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'report.scheduled',
-      resourceType: 'svc.reporting.schedule',
-      resourceId: id,
-      data: { template: out.template, systemId: out.systemId, cron: out.cron, timezone, nextRunAt: out.nextRunAt },
-      resource: out,
     });
+    const out = renderSchedule(row);
+    const data = { template: out.template, systemId: out.systemId, cron: out.cron, timezone, nextRunAt: out.nextRunAt };
+    await recorded(tx, who, out, { action: 'report.scheduled', data });
     await enqueueTick(tx, who.tenantId, id, due);
     return out;
   });
@@ -394,18 +344,16 @@ export async function createSchedule(prisma: Prisma, who: Actor, body: z.infer<t
 
 export async function listSchedules(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string; status?: string }) {
   const after = decodeCursor(query.cursor, 'string');
-  const rows = (await scopeToTenant(prisma, tenantId).reportSchedule.findMany({
+  const rows = await scopeToTenant(prisma, tenantId).reportSchedule.findMany({
     where: { ...(query.status ? { status: query.status } : {}), ...(after ? { id: { lt: after } } : {}) },
     orderBy: { id: 'desc' },
     take: query.limit + 1,
-  })) as ScheduleRow[];
+  });
   return toPage(rows, query.limit, (r) => r.id, renderSchedule);
 }
 
-async function scheduleRow(db: Tx, tenantId: string, id: string): Promise<ScheduleRow> {
-  const row = (await scopeToTenant(db, tenantId).reportSchedule.findFirst({ where: { id } })) as ScheduleRow | null;
-  if (!row) throw new ApiError('not_found', `Report schedule ${id} was not found.`);
-  return row;
+function scheduleRow(db: Tx, tenantId: string, id: string): Promise<ScheduleRow> {
+  return orNotFound(scopeToTenant(db, tenantId).reportSchedule.findFirst({ where: { id } }), 'Report schedule', id);
 }
 
 export async function getSchedule(prisma: Prisma, tenantId: string, id: string) {
@@ -435,14 +383,8 @@ export async function moveSchedule(prisma: Prisma, who: Actor, id: string, verb:
     });
     if (count !== 1) throw new ApiError('conflict', `Report schedule ${id} changed meanwhile; read it again.`);
     const out = renderSchedule({ ...row, status: move.to, nextRunAt: next, updatedAt: now });
-    await recordChange(tx, {
-      ...who,
-      action: move.action,
-      resourceType: 'svc.reporting.schedule',
-      resourceId: id,
-      data: { from: row.status, to: move.to, nextRunAt: out.nextRunAt },
-      resource: out,
-    });
+    const data = { from: row.status, to: move.to, nextRunAt: out.nextRunAt };
+    await recorded(tx, who, out, { action: move.action, data });
     if (next) await enqueueTick(tx, who.tenantId, id, next);
     return out;
   });
@@ -459,7 +401,7 @@ export async function runTick(prisma: Prisma, tenantId: string, scheduleId: stri
   const due = new Date(dueIso);
   await prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, tenantId);
-    const s = (await db.reportSchedule.findFirst({ where: { id: scheduleId } })) as ScheduleRow | null;
+    const s = await db.reportSchedule.findFirst({ where: { id: scheduleId } });
     if (s?.status !== 'active' || s.nextRunAt?.getTime() !== due.getTime()) return;
     const existing = await db.report.findFirst({ where: { scheduleId, dueAt: due }, select: { id: true } });
     const who: Actor = { tenantId, actor: `schedule:${scheduleId}`, correlationId: jobId };

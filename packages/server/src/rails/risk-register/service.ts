@@ -27,7 +27,8 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createdOf, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -121,9 +122,7 @@ export function renderRisk(r: RiskRow): RiskOut {
     reviewEveryDays: r.reviewEveryDays,
     lastReviewedAt: isoOrNull(r.lastReviewedAt),
     nextReviewAt: iso(r.nextReviewAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -139,9 +138,7 @@ export function renderTreatment(t: TreatmentRow): TreatmentOut {
     controlIds: t.controlIds ?? [],
     status: t.status as TreatmentOut['status'],
     implementedAt: isoOrNull(t.implementedAt),
-    createdBy: t.createdBy,
-    createdAt: iso(t.createdAt),
-    updatedAt: iso(t.updatedAt),
+    ...stampsOf(t),
   };
 }
 
@@ -153,8 +150,7 @@ const renderReview = (r: ReviewRow): z.infer<typeof RiskReview> => ({
   notes: r.notes,
   reviewedAt: iso(r.reviewedAt),
   nextReviewAt: iso(r.nextReviewAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 const renderSignOff = (s: SignOffRow): z.infer<typeof RiskSignOff> => {
@@ -276,15 +272,10 @@ export async function createRisk(prisma: Prisma, who: Actor, body: CreateRisk): 
       });
     }
     const out = renderRisk(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'risk.created',
-      resourceType: 'svc.risk_register.risk',
-      resourceId: id,
       data: { title: out.title, domain: out.domain, inherentScore: out.inherentScore, ownerId: out.ownerId, treatmentIds },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -362,8 +353,8 @@ async function implementedByRisk(db: Tx, tenantId: string, riskIds: string[]): P
 export async function listScores(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; status?: string; domain?: string },
-): Promise<{ data: z.infer<typeof RiskScore>[]; cursor: string | null }> {
+  query: PageQuery & { status?: string; domain?: string },
+): Promise<Page<z.infer<typeof RiskScore>>> {
   const page = await keysetList<RiskRow, RiskRow>(scopeToTenant(prisma, tenantId).riskRegisterRisk, query, {
     filters: ['status', 'domain'],
     render: (r) => r,
@@ -465,8 +456,8 @@ export async function heatmap(
 export async function listReviews(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; riskId?: string },
-): Promise<{ data: z.infer<typeof RiskReview>[]; cursor: string | null }> {
+  query: PageQuery & { riskId?: string },
+): Promise<Page<z.infer<typeof RiskReview>>> {
   return keysetList(scopeToTenant(prisma, tenantId).riskReview, query, { filters: ['riskId'], render: renderReview });
 }
 
@@ -506,15 +497,10 @@ export async function createReview(
       },
     });
     const out = renderReview(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'risk_review.created',
-      resourceType: 'svc.risk_register.review',
-      resourceId: row.id,
       data: { riskId: risk.id, reviewedAt: out.reviewedAt, previousNextReviewAt: iso(fresh.nextReviewAt), nextReviewAt: out.nextReviewAt },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -522,8 +508,8 @@ export async function createReview(
 export async function reviewsDue(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; overdue?: 'true' | 'false' | undefined; ownerId?: string | undefined },
-): Promise<{ data: z.infer<typeof RiskReviewDue>[]; cursor: string | null }> {
+  query: PageQuery & { overdue?: 'true' | 'false' | undefined; ownerId?: string | undefined },
+): Promise<Page<z.infer<typeof RiskReviewDue>>> {
   const now = new Date();
   return keysetList(scopeToTenant(prisma, tenantId).riskRegisterRisk, query, {
     where: {
@@ -553,8 +539,8 @@ export async function reviewsDue(
 export async function listSignOffs(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; riskId?: string },
-): Promise<{ data: z.infer<typeof RiskSignOff>[]; cursor: string | null }> {
+  query: PageQuery & { riskId?: string },
+): Promise<Page<z.infer<typeof RiskSignOff>>> {
   return keysetList(scopeToTenant(prisma, tenantId).riskSignOff, query, { filters: ['riskId'], render: renderSignOff });
 }
 
@@ -618,14 +604,9 @@ export async function signOff(
       },
     });
     const out = renderSignOff(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, out, {
       action: 'risk.signed_off',
-      resourceType: 'svc.risk_register.sign_off',
-      resourceId: row.id,
       data: { riskId: risk.id, signerId: out.signerId, from: risk.status, to: 'accepted', residualScore: out.residualScore },
-      resource: out,
     });
-    return out;
   });
 }

@@ -16,8 +16,9 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { RiskRegisterRisk as RiskRow, RiskWatch as WatchRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
+import { createdOf, recorded } from '../../platform/records.ts';
 import { riskNotFound } from '../risk-register/service.ts';
 
 /**
@@ -138,8 +139,7 @@ function renderWatch(w: WatchRow, r: RiskRow): WatchOut {
       residualScore: residualScore(r),
       residualRating: riskRatingOf(residualScore(r)),
     },
-    createdBy: w.createdBy,
-    createdAt: iso(w.createdAt),
+    ...createdOf(w),
   };
 }
 
@@ -180,16 +180,7 @@ export async function watch(prisma: Prisma, who: Actor, body: { riskId: string; 
           createdAt: new Date(),
         },
       });
-      const out = renderWatch(row, risk);
-      await recordChange(tx, {
-        ...who,
-        action: 'risk_watch.created',
-        resourceType: 'svc.risk.watch',
-        resourceId: row.id,
-        data: { riskId: risk.id },
-        resource: out,
-      });
-      return out;
+      return recorded(tx, who, renderWatch(row, risk), { action: 'risk_watch.created', data: { riskId: risk.id } });
     });
   } catch (err) {
     // Two concurrent adds: the unique (tenant, risk) index lets one win.
@@ -218,16 +209,8 @@ async function unwatchUnheld(prisma: Prisma, who: Actor, riskId: string): Promis
     // A watchlist entry under a legal hold is not removed: 409 naming the hold (logged once rolled back).
     await assertNotHeld(tx, who.tenantId, [{ type: 'risk_watch', id: entry.id }]);
     await scoped.riskWatch.deleteMany({ where: { id: entry.id } });
-    const out = { object: 'svc.risk.watch_removal' as const, riskId, removed: true, watchId: entry.id };
-    await recordChange(tx, {
-      ...who,
-      action: 'risk_watch.removed',
-      resourceType: 'svc.risk.watch',
-      resourceId: entry.id,
-      data: { riskId },
-      resource: out,
-    });
-    return out;
+    const change = { action: 'risk_watch.removed', resourceType: 'svc.risk.watch', resourceId: entry.id, data: { riskId } };
+    return recorded(tx, who, { object: 'svc.risk.watch_removal' as const, riskId, removed: true, watchId: entry.id }, change);
   });
 }
 

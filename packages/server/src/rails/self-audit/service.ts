@@ -22,7 +22,7 @@ import type {
   SelfAuditRemediation as RemediationRow,
 } from '../../generated/prisma/client.ts';
 import type { Store, WriteContext } from '../../kit.ts';
-import { recordChange } from '../../platform/ledger/changes.ts';
+import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { byPriority, profileEntry, resolveProfile } from '../profiles/service.ts';
 
@@ -60,9 +60,7 @@ export const renderFinding = (r: FindingRow): z.infer<typeof SelfAuditFinding> =
   controlId: r.controlId,
   systemId: r.systemId,
   closedAt: isoOrNull(r.closedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const findingStore: Store<typeof selfAuditFindings> = {
@@ -98,9 +96,7 @@ export const renderRemediation = (r: RemediationRow): z.infer<typeof SelfAuditRe
   status: r.status as z.infer<typeof SelfAuditRemediation>['status'],
   resolvedAt: isoOrNull(r.resolvedAt),
   verifiedAt: isoOrNull(r.verifiedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 export const remediationStore: Store<typeof selfAuditRemediations> = {
@@ -185,14 +181,9 @@ function findingFollows(target: 'open' | 'closed') {
       where: { id: finding.id },
       data: { status: target, closedAt: target === 'closed' ? now : null, updatedAt: now },
     });
-    const updated = renderFinding((await db.selfAuditFinding.findFirst({ where: { id: finding.id } })) as FindingRow);
-    await recordChange(tx, {
-      ...who,
+    await recorded(tx, who, renderFinding((await db.selfAuditFinding.findFirst({ where: { id: finding.id } })) as FindingRow), {
       action: target === 'closed' ? 'finding.closed' : 'finding.reopened',
-      resourceType: 'svc.self_audit.finding',
-      resourceId: finding.id,
       data: { from: finding.status, to: target, remediationId: record.id },
-      resource: updated,
     });
   };
 }
@@ -209,8 +200,7 @@ export const evidenceLinkStore: Store<typeof selfAuditEvidenceLinks> = {
     targetId: r.targetId,
     findingId: r.findingId,
     note: r.note,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   }),
   create: async ({ db, who, body }) => {
     const targetType = body.remediationId !== undefined ? 'remediation' : 'finding';

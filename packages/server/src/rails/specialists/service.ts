@@ -23,7 +23,8 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { posture } from '../trust/service.ts';
 
@@ -75,8 +76,7 @@ export const firmStore: Store<typeof specialistFirms> = {
     name: r.name,
     description: r.description,
     jurisdictions: r.jurisdictions,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   }),
   create: async ({ who, body }) => ({
     name: body.name,
@@ -101,9 +101,7 @@ export const consultantStore: Store<typeof specialistConsultants> = {
     jurisdictions: r.jurisdictions,
     status: r.status as 'listed' | 'unlisted',
     listed: r.status === 'listed',
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   }),
   create: async ({ db, shared, who, body }) => {
     const firm = await firmOf(db, body.firmId);
@@ -141,8 +139,7 @@ export const certificationStore: Store<typeof specialistCertifications> = {
     validFrom: isoOrNull(r.validFrom),
     validUntil: isoOrNull(r.validUntil),
     expired: isExpired(r.validUntil),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   }),
   create: async ({ db, who, body }) => {
     let firmId: string;
@@ -236,8 +233,7 @@ const renderFee = (r: FeeRow): z.infer<typeof SpecialistFee> => ({
   amountCents: r.amountCents,
   currency: r.currency,
   description: r.description,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 export async function listFees(
@@ -276,15 +272,8 @@ export async function recordFee(
       },
     });
     const out = renderFee(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'specialist_fee.recorded',
-      resourceType: 'svc.specialists.fee',
-      resourceId: row.id,
-      data: { engagementId: out.engagementId, period: out.period, amountCents: out.amountCents, currency: out.currency },
-      resource: out,
-    });
-    return out;
+    const data = { engagementId: out.engagementId, period: out.period, amountCents: out.amountCents, currency: out.currency };
+    return recorded(tx, who, out, { action: 'specialist_fee.recorded', data });
   });
 }
 

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { compareSemver } from '../../content/frameworks.ts';
 import { contentGeneration, contentPath, SHIPPED_CONTENT } from '../../content/paths.ts';
 import type { Prisma, Tx } from '../../db/client.ts';
-import { decodeCursor, encodeCursor } from '../../db/pagination.ts';
+import { decodeCursor, encodeCursor, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { TaxonomyPin } from '../../generated/prisma/client.ts';
@@ -343,6 +343,8 @@ function afterKey(cursor: string | undefined): Record<string, unknown> {
 }
 
 const frameworkOf = (versionKey: string) => versionKey.split('@')[0] ?? versionKey;
+/** The cursor key of a control or clause, read back by afterKey. */
+const versionOrdKey = (r: { versionKey: string; ord: number }) => `${r.versionKey}|${r.ord}`;
 
 export async function listControls(
   prisma: Tx,
@@ -354,21 +356,16 @@ export async function listControls(
     orderBy: [{ versionKey: 'asc' }, { ord: 'asc' }],
     take: q.limit + 1,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((r) => ({
-      object: 'svc.taxonomy.control' as const,
-      id: r.id,
-      framework: frameworkOf(r.versionKey),
-      dictionaryVersion: r.versionKey,
-      title: r.title,
-      description: r.description,
-      category: r.category,
-      clauseRefs: r.clauseRefs,
-    })),
-    cursor: rows.length > q.limit && last ? encodeCursor(`${last.versionKey}|${last.ord}`) : null,
-  };
+  return toPage(rows, q.limit, versionOrdKey, (r) => ({
+    object: 'svc.taxonomy.control' as const,
+    id: r.id,
+    framework: frameworkOf(r.versionKey),
+    dictionaryVersion: r.versionKey,
+    title: r.title,
+    description: r.description,
+    category: r.category,
+    clauseRefs: r.clauseRefs,
+  }));
 }
 
 export async function listClauses(
@@ -381,20 +378,15 @@ export async function listClauses(
     orderBy: [{ versionKey: 'asc' }, { ord: 'asc' }],
     take: q.limit + 1,
   });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    data: page.map((r) => ({
-      object: 'svc.taxonomy.clause' as const,
-      framework: frameworkOf(r.versionKey),
-      dictionaryVersion: r.versionKey,
-      ref: r.ref,
-      title: r.title,
-      summary: r.summary,
-      parentRef: r.parentRef,
-    })),
-    cursor: rows.length > q.limit && last ? encodeCursor(`${last.versionKey}|${last.ord}`) : null,
-  };
+  return toPage(rows, q.limit, versionOrdKey, (r) => ({
+    object: 'svc.taxonomy.clause' as const,
+    framework: frameworkOf(r.versionKey),
+    dictionaryVersion: r.versionKey,
+    ref: r.ref,
+    title: r.title,
+    summary: r.summary,
+    parentRef: r.parentRef,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------

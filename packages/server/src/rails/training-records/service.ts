@@ -17,8 +17,9 @@ import { invalid } from '../../errors.ts';
 import type { TrainingModule as ModuleRow, TrainingRecord as RecordRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
 import { activeSigner } from '../../platform/ledger/signing.ts';
+import { createdOf, type Page, type PageQuery, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 const DAY_MS = 86_400_000;
@@ -36,8 +37,7 @@ const renderModule = (r: ModuleRow): z.infer<typeof TrainingModule> => ({
   requiredForRoleIds: r.requiredForRoleIds,
   validityDays: r.validityDays,
   frameworkRefs: (r.frameworkRefs as FrameworkRefs | null) ?? [],
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 export const moduleStore: Store<typeof trainingModules> = {
@@ -82,8 +82,7 @@ const renderRecord = (r: RecordRow, now = Date.now()): z.infer<typeof TrainingRe
   expiresAt: isoOrNull(r.expiresAt),
   expired: r.expiresAt !== null && r.expiresAt.getTime() <= now,
   certificateId: r.certificateId,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 /**
@@ -171,24 +170,26 @@ export async function createRecord(
     });
     const out = renderRecord(row);
     const principal = { principal: out.userId, ...(out.score === null ? { score: undefined } : {}) };
-    await recordChange(tx, {
-      ...who,
-      action: 'training.completed',
-      resourceType: out.object,
-      resourceId: out.id,
-      data: { moduleId: out.moduleId, userId: out.userId, completedAt: out.completedAt, certificateId: out.certificateId },
-      // The data of the registered `training.completed` type: the record, with `principal`.
-      resource: { ...out, ...principal },
-    });
+    // The data of the registered `training.completed` type: the record, with `principal`.
+    await recorded(
+      tx,
+      who,
+      { ...out, ...principal },
+      {
+        action: 'training.completed',
+        data: { moduleId: out.moduleId, userId: out.userId, completedAt: out.completedAt, certificateId: out.certificateId },
+      },
+    );
     const certificate = renderCertificate(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'training.certificate_issued',
-      resourceType: certificate.object,
-      resourceId: certificate.id,
-      data: { recordId: out.id, verificationCode: certificate.verificationCode, keyId: certificate.keyId },
-      resource: { ...certificate, certificateId: certificate.id, ...principal },
-    });
+    await recorded(
+      tx,
+      who,
+      { ...certificate, certificateId: certificate.id, ...principal },
+      {
+        action: 'training.certificate_issued',
+        data: { recordId: out.id, verificationCode: certificate.verificationCode, keyId: certificate.keyId },
+      },
+    );
     return out;
   });
 }
@@ -202,8 +203,8 @@ export const recordStore: Store<typeof trainingRecords> = {
 export async function listCertificates(
   prisma: Prisma,
   tenantId: string,
-  query: { limit: number; cursor?: string; userId?: string; moduleId?: string; recordId?: string },
-): Promise<{ data: z.infer<typeof TrainingCertificate>[]; cursor: string | null }> {
+  query: PageQuery & { userId?: string; moduleId?: string; recordId?: string },
+): Promise<Page<z.infer<typeof TrainingCertificate>>> {
   return keysetList(scopeToTenant(prisma, tenantId).trainingRecord, query, {
     render: renderCertificate,
     filters: ['userId', 'moduleId', 'recordId'],

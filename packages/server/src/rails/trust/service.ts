@@ -30,7 +30,8 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 // ---------------------------------------------------------------- controls and evidence
@@ -178,8 +179,7 @@ const renderCertification = (r: CertificationRow): z.infer<typeof Certification>
   validFrom: iso(r.validFrom),
   validUntil: isoOrNull(r.validUntil),
   expired: r.validUntil !== null && r.validUntil.getTime() <= Date.now(),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 export const certificationStore: Store<typeof certifications> = {
@@ -202,8 +202,7 @@ const renderSubProcessor = (r: SubProcessorRow): z.infer<typeof SubProcessor> =>
   name: r.name,
   purpose: r.purpose,
   region: r.region,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
+  ...createdOf(r),
 });
 
 export const subProcessorStore: Store<typeof subProcessors> = {
@@ -253,16 +252,8 @@ export async function publish(prisma: Prisma, who: Actor, slug: string): Promise
         : await tx.trustPage.create({
             data: { id: newId('tpg'), tenantId: who.tenantId, slug, published: true, createdAt: now, updatedAt: now },
           });
-      const out = renderStatus(page);
-      await recordChange(tx, {
-        ...who,
-        action: 'trust_page.published',
-        resourceType: 'svc.trust.status',
-        resourceId: page.id,
-        data: { slug, previousSlug: existing?.slug ?? null },
-        resource: out,
-      });
-      return out;
+      const data = { slug, previousSlug: existing?.slug ?? null };
+      return recorded(tx, who, renderStatus(page), { action: 'trust_page.published', resourceId: page.id, data });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw slugTaken(slug);
@@ -276,16 +267,8 @@ export async function unpublish(prisma: Prisma, who: Actor): Promise<z.infer<typ
     const existing = await scopeToTenant(tx, who.tenantId).trustPage.findFirst({});
     if (!existing) throw new ApiError('not_found', 'The trust page was never published.');
     const page = await tx.trustPage.update({ where: { id: existing.id }, data: { published: false, updatedAt: new Date() } });
-    const out = renderStatus(page);
-    await recordChange(tx, {
-      ...who,
-      action: 'trust_page.unpublished',
-      resourceType: 'svc.trust.status',
-      resourceId: page.id,
-      data: { slug: page.slug, wasPublished: existing.published },
-      resource: out,
-    });
-    return out;
+    const data = { slug: page.slug, wasPublished: existing.published };
+    return recorded(tx, who, renderStatus(page), { action: 'trust_page.unpublished', resourceId: page.id, data });
   });
 }
 
@@ -322,8 +305,7 @@ export const ndaDocumentStore: Store<typeof ndaDocuments> = {
     title: r.title,
     description: r.description,
     mediaType: r.mediaType,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   }),
   create: async ({ who, body }) => ({
     title: body.title,
@@ -344,9 +326,7 @@ const renderNdaRequest = (r: NdaRequestRow): z.infer<typeof NdaRequest> => ({
   company: r.company,
   status: r.status as z.infer<typeof NdaRequest>['status'],
   accessToken: null,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 const hashAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -386,15 +366,8 @@ export async function createNdaRequest(
       },
     });
     const out = renderNdaRequest(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'nda_request.created',
-      resourceType: 'svc.trust.nda_request',
-      resourceId: row.id,
-      data: { requesterEmail: out.requesterEmail, company: out.company },
-      resource: out,
-    });
-    return out;
+    const data = { requesterEmail: out.requesterEmail, company: out.company };
+    return recorded(tx, who, out, { action: 'nda_request.created', data });
   });
 }
 
@@ -430,15 +403,7 @@ export async function transitionNdaRequest(
       where: { id },
       data: { status: t.to, updatedAt: new Date(), accessTokenHash: accessToken ? hashAccessToken(accessToken) : null },
     });
-    const out = renderNdaRequest(row);
-    await recordChange(tx, {
-      ...who,
-      action: t.action,
-      resourceType: 'svc.trust.nda_request',
-      resourceId: id,
-      data: { from: current.status, to: t.to },
-      resource: out,
-    });
+    const out = await recorded(tx, who, renderNdaRequest(row), { action: t.action, data: { from: current.status, to: t.to } });
     return { ...out, accessToken };
   });
 }

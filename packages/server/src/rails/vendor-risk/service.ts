@@ -23,7 +23,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
 import type {
   VendorRiskAssessment as AssessmentRow,
   VendorRiskContract as ContractRow,
@@ -32,8 +32,9 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { iso } from '../../platform/render.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { createdOf, createUnique, recorded, stampsOf } from '../../platform/records.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
  * The vendor_risk rail: vendors, assessments, contracts and monitoring events, and the scorecard
@@ -181,10 +182,8 @@ export function renderVendor(r: VendorRow): VendorOut {
     riskRating: vendorRiskRatingOf(r.riskScore),
     riskScoredAt: iso(r.riskScoredAt),
     origin: (r.origin ?? null) as z.infer<typeof VendorOrigin> | null,
-    offboardedAt: r.offboardedAt ? iso(r.offboardedAt) : null,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    offboardedAt: isoOrNull(r.offboardedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -197,10 +196,8 @@ export function renderAssessment(r: AssessmentRow): AssessmentOut {
     answers: (r.answers ?? []) as AssessmentOut['answers'],
     domainScores: (r.domainScores ?? {}) as DomainScores,
     status: r.status as AssessmentOut['status'],
-    completedAt: r.completedAt ? iso(r.completedAt) : null,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    completedAt: isoOrNull(r.completedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -223,10 +220,8 @@ export function renderContract(r: ContractRow, at = today()): ContractOut {
     status: r.status as ContractOut['status'],
     state: derived.state,
     renewals: renewalsOf(r).map((x) => ({ ...x })),
-    terminatedAt: r.terminatedAt ? iso(r.terminatedAt) : null,
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    terminatedAt: isoOrNull(r.terminatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -241,8 +236,7 @@ export function renderEvent(r: EventRow): EventOut {
     details: r.details,
     sourceUrl: r.sourceUrl,
     occurredAt: iso(r.occurredAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
+    ...createdOf(r),
   };
 }
 
@@ -268,7 +262,7 @@ export function computeScorecard({ vendor, assessments, contracts, events }: Sco
       domain,
       score,
       assessmentId: latest?.id ?? null,
-      completedAt: latest?.completedAt ? iso(latest.completedAt) : null,
+      completedAt: isoOrNull(latest?.completedAt),
     };
   });
   const mean = domains.reduce((s, d) => s + (d.score ?? 0), 0) / domains.length;
@@ -334,11 +328,9 @@ async function inputsOf(db: Tx, tenantId: string, vendor: VendorRow): Promise<Sc
   return { vendor, assessments, contracts, events };
 }
 
-const vendorNotFound = (id: string) => new ApiError('not_found', `Vendor ${id} was not found.`);
-
 async function findVendor(db: Tx, tenantId: string, id: string): Promise<VendorRow> {
   const row = await scopeToTenant(db, tenantId).vendorRiskVendor.findFirst({ where: { id } });
-  if (!row) throw vendorNotFound(id);
+  if (!row) throw notFound('Vendor', id);
   return row;
 }
 
@@ -378,14 +370,8 @@ export async function recomputeVendorRisk(tx: Tx, who: Actor, vendorId: string, 
     causeId,
     at: now.toISOString(),
   };
-  await recordChange(tx, {
-    ...who,
-    action: 'vendor.risk_changed',
-    resourceType: 'svc.vendor_risk.vendor',
-    resourceId: vendorId,
-    data: { from: change.from, to: change.to, cause, causeId },
-    resource: change,
-  });
+  const data = { from: change.from, to: change.to, cause, causeId };
+  await recorded(tx, who, change, { action: 'vendor.risk_changed', resourceType: 'svc.vendor_risk.vendor', resourceId: vendorId, data });
 }
 
 // ---------------------------------------------------------------- vendors
@@ -473,25 +459,19 @@ export async function addVendor(
 ): Promise<VendorOut> {
   const now = new Date();
   const data = await vendorData(tx, who, body, now);
-  let row: VendorRow;
-  try {
-    row = await tx.vendorRiskVendor.create({
+  const row = await createUnique(
+    tx.vendorRiskVendor.create({
       data: { ...data, origin: origin ?? undefined, id, tenantId: who.tenantId, createdAt: now, updatedAt: now } as never,
-    });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') throw nameTaken(body.name, 'another vendor');
-    throw err;
-  }
+    }),
+    () => nameTaken(body.name, 'another vendor'),
+  );
   const out = renderVendor(row);
-  await recordChange(tx, {
-    ...who,
+  return recorded(tx, who, out, {
     action: 'vendor.added',
     resourceType: 'svc.vendor_risk.vendor',
     resourceId: id,
     data: vendorAuditData(out),
-    resource: out,
   });
-  return out;
 }
 
 // ---------------------------------------------------------------- assessments
@@ -621,7 +601,7 @@ export async function contractState(
   at?: string,
 ): Promise<z.infer<typeof VendorContractStateAt>> {
   const row = await scopeToTenant(prisma, tenantId).vendorRiskContract.findFirst({ where: { id } });
-  if (!row) throw new ApiError('not_found', `Contract ${id} was not found.`);
+  if (!row) throw notFound('Contract', id);
   const day = at ?? today();
   return { object: 'svc.vendor_risk.contract_state', contractId: id, at: day, ...contractStateAt(row, day) };
 }

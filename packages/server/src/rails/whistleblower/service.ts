@@ -38,7 +38,8 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import type { Actor } from '../../platform/ledger/changes.ts';
+import { type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 
@@ -148,9 +149,7 @@ export function renderReport(r: ReportRow, now = new Date()): Report {
     outcomeSummary: r.outcomeSummary,
     clocks,
     overdue: clocks.some((c) => c.state === 'overdue'),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -175,9 +174,7 @@ export const renderInvestigation = (r: InvestigationRow): z.infer<typeof Whistle
   outcome: r.outcome as Report['outcome'],
   startedAt: isoOrNull(r.startedAt),
   concludedAt: isoOrNull(r.concludedAt),
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+  ...stampsOf(r),
 });
 
 const REVIEW_DUE_DAYS = 7;
@@ -203,9 +200,7 @@ export function renderProtection(r: ProtectionRow, now = new Date()): z.infer<ty
     reviewAt: iso(reviewAt),
     reviewState,
     liftedAt: isoOrNull(r.liftedAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -297,10 +292,10 @@ interface Changed {
   whistleblowerProtection: { row: ProtectionRow; out: z.infer<typeof WhistleblowerProtection> };
 }
 
-const CHANGED: { [M in keyof Changed]: { what: string; object: string; render: (row: Changed[M]['row']) => Changed[M]['out'] } } = {
-  whistleblowerReport: { what: 'Report', object: 'svc.whistleblower.report', render: (r) => renderReport(r) },
-  whistleblowerInvestigation: { what: 'Investigation', object: 'svc.whistleblower.investigation', render: renderInvestigation },
-  whistleblowerProtection: { what: 'Protection measure', object: 'svc.whistleblower.protection', render: (r) => renderProtection(r) },
+const CHANGED: { [M in keyof Changed]: { what: string; render: (row: Changed[M]['row']) => Changed[M]['out'] } } = {
+  whistleblowerReport: { what: 'Report', render: (r) => renderReport(r) },
+  whistleblowerInvestigation: { what: 'Investigation', render: renderInvestigation },
+  whistleblowerProtection: { what: 'Protection measure', render: (r) => renderProtection(r) },
 };
 
 /**
@@ -322,7 +317,7 @@ async function changeRow<M extends keyof Changed>(
     auditData: (row: Changed[M]['row'], out: Changed[M]['out']) => Record<string, unknown>;
   },
 ): Promise<Changed[M]['out']> {
-  const { what, object, render } = CHANGED[model];
+  const { what, render } = CHANGED[model];
   return prisma.$transaction(async (tx) => {
     const sql = sqlOf(tx);
     const table = tableOf(prisma, model);
@@ -340,15 +335,7 @@ async function changeRow<M extends keyof Changed>(
     );
     if (!saved) throw stateConflict(what, id, 'changed', change.verb, change.from);
     const out = render(saved as never);
-    await recordChange(tx, {
-      ...who,
-      action: change.action,
-      resourceType: object,
-      resourceId: id,
-      data: change.auditData(row, out),
-      resource: out,
-    });
-    return out;
+    return recorded(tx, who, out, { action: change.action, resourceId: id, data: change.auditData(row, out) });
   });
 }
 
@@ -384,17 +371,14 @@ export function feedback(prisma: Prisma, who: Actor, id: string, body: z.infer<t
       if (body.givenAt) givenAt = new Date(body.givenAt);
       notFuture('givenAt', givenAt);
       if (givenAt < row.acknowledgedAt) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
-      await db.whistleblowerMessage.create({
-        data: {
-          id: newId('wbm'),
-          tenantId: who.tenantId,
-          reportId: id,
-          from: 'organisation',
-          kind: 'feedback',
-          body: body.message,
-          createdBy: who.actor,
-          createdAt: givenAt,
-        },
+      await writeMessage(db, {
+        tenantId: who.tenantId,
+        reportId: id,
+        from: 'organisation',
+        kind: 'feedback',
+        body: body.message,
+        createdBy: who.actor,
+        createdAt: givenAt,
       });
       return { feedbackAt: row.feedbackAt && row.feedbackAt < givenAt ? row.feedbackAt : givenAt };
     },
@@ -427,7 +411,7 @@ export function close(prisma: Prisma, who: Actor, id: string, body: z.infer<type
   });
 }
 
-export async function triageQueue(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string; status?: string }) {
+export async function triageQueue(prisma: Prisma, tenantId: string, query: PageQuery & { status?: string }) {
   return keysetList(scopeToTenant(prisma, tenantId).whistleblowerReport, query, {
     where: { status: { in: ['received', 'acknowledged'] } },
     filters: ['status'],
@@ -435,7 +419,23 @@ export async function triageQueue(prisma: Prisma, tenantId: string, query: { lim
   });
 }
 
-export async function listMessages(prisma: Prisma, tenantId: string, id: string, query: { limit: number; cursor?: string }) {
+/** A message of a report's thread, from the organisation or the reporter. */
+function writeMessage(
+  client: Tx,
+  message: {
+    tenantId: string;
+    reportId: string;
+    from: 'reporter' | 'organisation';
+    kind: 'message' | 'feedback';
+    body: string;
+    createdBy: string;
+    createdAt?: Date;
+  },
+): Promise<MessageRow> {
+  return client.whistleblowerMessage.create({ data: { id: newId('wbm'), ...message } });
+}
+
+export async function listMessages(prisma: Prisma, tenantId: string, id: string, query: PageQuery) {
   const db = scopeToTenant(prisma, tenantId);
   await reportOf(db, id);
   return keysetList(db.whistleblowerMessage, query, {
@@ -449,27 +449,15 @@ export async function sendMessage(prisma: Prisma, who: Actor, id: string, text: 
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     await reportOf(db, id);
-    const row = await db.whistleblowerMessage.create({
-      data: {
-        id: newId('wbm'),
-        tenantId: who.tenantId,
-        reportId: id,
-        from: 'organisation',
-        kind: 'message',
-        body: text,
-        createdBy: who.actor,
-      },
+    const row = await writeMessage(db, {
+      tenantId: who.tenantId,
+      reportId: id,
+      from: 'organisation',
+      kind: 'message',
+      body: text,
+      createdBy: who.actor,
     });
-    const out = renderMessage(row);
-    await recordChange(tx, {
-      ...who,
-      action: 'whistleblower_message.sent',
-      resourceType: 'svc.whistleblower.message',
-      resourceId: out.id,
-      data: { reportId: id },
-      resource: out,
-    });
-    return out;
+    return recorded(tx, who, renderMessage(row), { action: 'whistleblower_message.sent', data: { reportId: id } });
   });
 }
 
@@ -603,16 +591,11 @@ export async function setIntake(prisma: Prisma, who: Actor, body: z.infer<typeof
       : await db.whistleblowerIntake.create({
           data: { id: randomUUID(), tenantId: who.tenantId, slug: body.slug, enabled: body.enabled, createdAt: now, updatedAt: now },
         });
-    const out = renderIntake(row);
-    await recordChange(tx, {
-      ...who,
+    return recorded(tx, who, renderIntake(row), {
       action: 'whistleblower_intake.updated',
-      resourceType: 'svc.whistleblower.intake',
       resourceId: row.id,
       data: { slug: body.slug, enabled: body.enabled, previousSlug: existing?.slug ?? null },
-      resource: out,
     });
-    return out;
   });
 }
 
@@ -650,15 +633,9 @@ export async function submit(
       },
     });
     const out = renderReport(row);
-    await recordChange(tx, {
-      tenantId: intake.tenantId,
-      actor: 'public-intake',
-      correlationId,
+    await recorded(tx, { tenantId: intake.tenantId, actor: 'public-intake', correlationId }, out, {
       action: 'whistleblower_report.received',
-      resourceType: 'svc.whistleblower.report',
-      resourceId: id,
       data: { channel: 'web_intake', category: body.category, receivedAt: out.receivedAt, identityProvided: out.identityProvided },
-      resource: out,
     });
   });
   return {
@@ -711,27 +688,17 @@ export async function followUp(prisma: Prisma, code: string) {
 export async function reporterMessage(prisma: Prisma, correlationId: string, body: z.infer<typeof ReporterMessageBody>) {
   const report = await reportByCode(prisma, body.accessCode);
   return prisma.$transaction(async (tx) => {
-    const row = await tx.whistleblowerMessage.create({
-      data: {
-        id: newId('wbm'),
-        tenantId: report.tenantId,
-        reportId: report.id,
-        from: 'reporter',
-        kind: 'message',
-        body: body.body,
-        createdBy: 'reporter',
-      },
-    });
-    const out = renderMessage(row);
-    await recordChange(tx, {
+    const row = await writeMessage(tx, {
       tenantId: report.tenantId,
-      actor: 'reporter',
-      correlationId,
+      reportId: report.id,
+      from: 'reporter',
+      kind: 'message',
+      body: body.body,
+      createdBy: 'reporter',
+    });
+    await recorded(tx, { tenantId: report.tenantId, actor: 'reporter', correlationId }, renderMessage(row), {
       action: 'whistleblower_message.received',
-      resourceType: 'svc.whistleblower.message',
-      resourceId: out.id,
       data: { reportId: report.id },
-      resource: out,
     });
     return reporterView(tx, report);
   });

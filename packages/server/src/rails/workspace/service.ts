@@ -20,7 +20,8 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { recorded, stampsOf } from '../../platform/records.ts';
+import { isoOrNull } from '../../platform/render.ts';
 
 /**
  * The workspace rail: workspaces, the principals (users by email, API keys by id) given a role in
@@ -54,9 +55,7 @@ export function renderWorkspace(r: WorkspaceRow, counts: Counts): WorkspaceRecor
     status: r.status as WorkspaceRecord['status'],
     counts,
     archivedAt: isoOrNull(r.archivedAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -71,9 +70,7 @@ export function renderPrincipal(r: WorkspacePrincipalRow): PrincipalRecord {
     role: r.role as Role,
     status: r.status as PrincipalRecord['status'],
     revokedAt: isoOrNull(r.revokedAt),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -98,9 +95,7 @@ function renderTeam(r: WorkspaceTeamRow, principals: ReadonlyMap<string, Workspa
           ]
         : [];
     }),
-    createdBy: r.createdBy,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
+    ...stampsOf(r),
   };
 }
 
@@ -156,8 +151,9 @@ function inActiveWorkspace<T>(prisma: Prisma, who: Actor, id: string, what: stri
   });
 }
 
+/** Records the change of a workspace and returns its record. */
 function recordWorkspace(tx: Tx, who: Actor, action: string, record: WorkspaceRecord, data: Record<string, unknown>) {
-  return recordChange(tx, { ...who, action, resourceType: WORKSPACE, resourceId: record.id, data, resource: record });
+  return recorded(tx, who, record, { action, data });
 }
 
 const normaliseSubject = (kind: string, subject: string) => (kind === 'user' ? subject.trim().toLowerCase() : subject.trim());
@@ -231,8 +227,10 @@ export async function createWorkspace(prisma: Prisma, who: Actor, body: z.infer<
     });
     const principals: WorkspacePrincipalRow[] = [];
     for (const g of grants) principals.push(await db.workspacePrincipal.create({ data: principalData(who, row.id, g, now) }));
-    const record = renderWorkspace(row, { principals: principals.length, teams: 0 });
-    await recordWorkspace(tx, who, 'workspace.created', record, { name: row.name, principals: principals.map((p) => p.id) });
+    const record = await recordWorkspace(tx, who, 'workspace.created', renderWorkspace(row, { principals: principals.length, teams: 0 }), {
+      name: row.name,
+      principals: principals.map((p) => p.id),
+    });
     for (const p of principals) await recordPrincipal(tx, who, 'workspace_principal.added', p, { role: p.role });
     return record;
   });
@@ -280,9 +278,7 @@ export async function updateWorkspace(
         updatedAt: new Date(),
       },
     });
-    const record = await readWorkspace(db, id);
-    await recordWorkspace(tx, who, 'workspace.updated', record, { changed: Object.keys(body).sort() });
-    return record;
+    return recordWorkspace(tx, who, 'workspace.updated', await readWorkspace(db, id), { changed: Object.keys(body).sort() });
   });
 }
 
@@ -290,9 +286,8 @@ export async function archiveWorkspace(prisma: Prisma, who: Actor, id: string, r
   return inActiveWorkspace(prisma, who, id, 'archive', async (tx, db) => {
     const now = new Date();
     await db.workspace.updateMany({ where: { id }, data: { status: 'archived', archivedAt: now, updatedAt: now } });
-    const record = await readWorkspace(db, id);
-    await recordWorkspace(tx, who, 'workspace.archived', record, { from: 'active', to: 'archived', ...(reason ? { reason } : {}) });
-    return record;
+    const data = { from: 'active', to: 'archived', ...(reason ? { reason } : {}) };
+    return recordWorkspace(tx, who, 'workspace.archived', await readWorkspace(db, id), data);
   });
 }
 
@@ -434,15 +429,7 @@ export async function createTeam(
         updatedAt: now,
       },
     });
-    const record = renderTeam(row, new Map(active.map((p) => [p.id, p])));
-    await recordChange(tx, {
-      ...who,
-      action: 'workspace_team.created',
-      resourceType: TEAM,
-      resourceId: row.id,
-      data: { workspaceId, name: row.name, members: memberIds },
-      resource: record,
-    });
-    return record;
+    const data = { workspaceId, name: row.name, members: memberIds };
+    return recorded(tx, who, renderTeam(row, new Map(active.map((p) => [p.id, p]))), { action: 'workspace_team.created', data });
   });
 }

@@ -353,17 +353,21 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleApp> {
     }),
   );
 
+  const noDeadLetter = 'There is no dead-lettered delivery with this id (already replayed?).';
+  const unconfirmed = 'Confirm the replay on the confirmation page.';
+  /** The confirmation page of a replay: of `one` delivery, or of `many` since a time. */
+  const confirmReplay = (req: Request, res: Response, replay: { one: Record<string, unknown> } | { many: Record<string, unknown> }) =>
+    render(req, res, 'replay-confirm', { pageTitle: 'Confirm the replay', ...replay, when });
+
   // Replay one: a confirmation page (GET), then the replay (POST with confirm=yes).
   app.get(
     '/dead-letters/:id/replay',
     requireOperator,
     wrap(async (req, res) => {
       const d = await prisma.webhookDelivery.findUnique({ where: { id: String(req.params.id) } });
-      if (d?.status !== 'dead_lettered')
-        return renderError(req, res, 404, 'There is no dead-lettered delivery with this id (already replayed?).');
+      if (d?.status !== 'dead_lettered') return renderError(req, res, 404, noDeadLetter);
       const sub = await prisma.webhookSubscription.findUnique({ where: { id: d.subscriptionId }, select: { url: true } });
-      render(req, res, 'replay-confirm', {
-        pageTitle: 'Confirm the replay',
+      confirmReplay(req, res, {
         one: {
           id: d.id,
           tenantId: d.tenantId,
@@ -372,7 +376,6 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleApp> {
           url: sub?.url ?? '(subscription deleted)',
           deadAt: d.deadAt,
         },
-        when,
       });
     }),
   );
@@ -381,12 +384,12 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleApp> {
     '/dead-letters/:id/replay',
     requireOperator,
     wrap(async (req, res) => {
-      if (req.body.confirm !== 'yes') return renderError(req, res, 400, 'Confirm the replay on the confirmation page.');
+      if (req.body.confirm !== 'yes') return renderError(req, res, 400, unconfirmed);
       try {
         const result = await replayDeadLetters(prisma, actorOf(me(res) as Operator), { deliveryId: String(req.params.id) });
         res.redirect(303, `/dead-letters?replayed=${result.replayed}`);
       } catch {
-        renderError(req, res, 404, 'There is no dead-lettered delivery with this id (already replayed?).');
+        renderError(req, res, 404, noDeadLetter);
       }
     }),
   );
@@ -401,11 +404,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleApp> {
       const count = await prisma.webhookDelivery.count({
         where: { status: 'dead_lettered', deadAt: { gte: f.since }, ...(f.tenantId ? { tenantId: f.tenantId } : {}) },
       });
-      render(req, res, 'replay-confirm', {
-        pageTitle: 'Confirm the replay',
-        many: { since: f.since, sinceInput: inputTime(f.since), tenantId: f.tenantId ?? '', count },
-        when,
-      });
+      confirmReplay(req, res, { many: { since: f.since, sinceInput: inputTime(f.since), tenantId: f.tenantId ?? '', count } });
     }),
   );
 
@@ -413,7 +412,7 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleApp> {
     '/dead-letters/replay',
     requireOperator,
     wrap(async (req, res) => {
-      if (req.body.confirm !== 'yes') return renderError(req, res, 400, 'Confirm the replay on the confirmation page.');
+      if (req.body.confirm !== 'yes') return renderError(req, res, 400, unconfirmed);
       const f = dlqFilters(req.body as Record<string, unknown>);
       if (!f.since) return renderError(req, res, 400, 'Give the time to replay from.');
       const result = await replayDeadLetters(prisma, actorOf(me(res) as Operator), {
@@ -463,19 +462,9 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleApp> {
   );
 
   s.finish();
-  const server = await listen(app, config.http, config.console.port ?? (config.port === 0 ? 0 : 8083), config.console.host);
-  const sweep = setInterval(() => {
+  return listen(app, config.http, config.console.port ?? (config.port === 0 ? 0 : 8083), config.console.host, () => {
     prisma.consoleSession
       .deleteMany({ where: { expiresAt: { lt: new Date() } } })
       .catch((err: unknown) => log.warn('console session sweep failed', { error: String(err) }));
-  }, 3600_000);
-  sweep.unref();
-  return {
-    url: server.url,
-    port: server.port,
-    close: async () => {
-      clearInterval(sweep);
-      await server.close();
-    },
-  };
+  });
 }

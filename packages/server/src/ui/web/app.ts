@@ -386,32 +386,33 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
     }),
   );
 
-  async function ownKey(tenantId: string, id: string) {
-    if (!/^key_[0-9A-Za-z]{1,60}$/.test(id)) return undefined;
-    const row = await scopeToTenant(prisma, tenantId).apiKey.findFirst({ where: { id } });
-    return row ? operator.renderKey(row) : undefined;
-  }
+  type ApiKeyRecord = ReturnType<typeof operator.renderKey>;
+
+  /**
+   * The handler of a page of one API key of the signed-in user's tenant (the key the path names),
+   * as a manager: a 404 page when the tenant has no such key.
+   */
+  const keyPage = (handle: (req: Request, res: Response, u: SignedIn, key: ApiKeyRecord) => Promise<void> | void) =>
+    wrap(async (req, res) => {
+      const u = me(res) as SignedIn;
+      const id = String(req.params.id);
+      const row = /^key_[0-9A-Za-z]{1,60}$/.test(id) ? await scopeToTenant(prisma, u.tenantId).apiKey.findFirst({ where: { id } }) : null;
+      if (!row) return renderError(req, res, 404, 'This tenant has no such API key.');
+      await handle(req, res, u, operator.renderKey(row));
+    });
 
   app.get(
     '/settings/api-keys/:id/revoke',
     requireUser,
     requireManager,
-    wrap(async (req, res) => {
-      const u = me(res) as SignedIn;
-      const key = await ownKey(u.tenantId, String(req.params.id));
-      if (!key) return renderError(req, res, 404, 'This tenant has no such API key.');
-      render(req, res, 'api-key-revoke', { pageTitle: `Revoke ${key.name}`, key, when });
-    }),
+    keyPage((req, res, _u, key) => render(req, res, 'api-key-revoke', { pageTitle: `Revoke ${key.name}`, key, when })),
   );
 
   app.post(
     '/settings/api-keys/:id/revoke',
     requireUser,
     requireManager,
-    wrap(async (req, res) => {
-      const u = me(res) as SignedIn;
-      const key = await ownKey(u.tenantId, String(req.params.id));
-      if (!key) return renderError(req, res, 404, 'This tenant has no such API key.');
+    keyPage(async (req, res, u, key) => {
       if (req.body.confirm !== 'yes') return renderError(req, res, 400, 'Confirm the revocation on the confirmation page.');
       await operator.revokeKey(prisma, who(u), key.id);
       res.redirect(303, `/settings/api-keys?revoked=${encodeURIComponent(key.id)}`);
@@ -419,22 +420,12 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
   );
 
   s.finish();
-  const server = await listen(app, config.http, config.web.port ?? (config.port === 0 ? 0 : 8082), opts.host);
   // Expired sessions and links are removed hourly; they are already refused once expired.
-  const sweep = setInterval(() => {
+  return listen(app, config.http, config.web.port ?? (config.port === 0 ? 0 : 8082), opts.host, () => {
     const now = new Date();
     Promise.all([
       prisma.webSession.deleteMany({ where: { expiresAt: { lt: now } } }),
       prisma.webSignInLink.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 30 * 86_400_000) } } }),
     ]).catch((err: unknown) => log.warn('web session sweep failed', { error: String(err) }));
-  }, 3600_000);
-  sweep.unref();
-  return {
-    url: server.url,
-    port: server.port,
-    close: async () => {
-      clearInterval(sweep);
-      await server.close();
-    },
-  };
+  });
 }

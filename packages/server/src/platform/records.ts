@@ -1,0 +1,76 @@
+/**
+ * Pieces the hand-written routes of many rails share: the page of a keyset list, the stamps a
+ * row-to-record renderer ends with, the audited write that returns the record it wrote, and the
+ * unique-key conflict of a create.
+ */
+import type { Tx } from '../db/client.ts';
+import type { ApiError } from '../errors.ts';
+import { type Actor, recordChange } from './ledger/changes.ts';
+import { iso } from './render.ts';
+
+/** A page of a keyset list: its records and the cursor of the next page (null on the last). */
+export type Page<T> = { data: T[]; cursor: string | null };
+
+/** The paging parameters of a list's query; the list's filters come with them. */
+export type PageQuery = { limit: number; cursor?: string };
+
+/** `createdBy` and `createdAt` of a record, the last fields of an immutable record's renderer. */
+export const createdOf = <By>(r: { createdBy: By; createdAt: Date }) => ({ createdBy: r.createdBy, createdAt: iso(r.createdAt) });
+
+/** `createdBy`, `createdAt` and `updatedAt` of a record, the last fields of a mutable record's renderer. */
+export const stampsOf = <By>(r: { createdBy: By; createdAt: Date; updatedAt: Date }) => ({
+  createdBy: r.createdBy,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+/**
+ * What the audit event of a hand-written write says: its action and data. The resource it names is
+ * the record's `object` and `id` (as in the kit's writes) unless given.
+ */
+export interface ChangeOf {
+  action: string;
+  data: Record<string, unknown>;
+  resourceType?: string;
+  resourceId?: string;
+}
+
+/** A record without an `id` of its own (a tenant's singleton settings) names the resource's id in the change. */
+type ChangeOfRecord<Rec> = Rec extends { id: string } ? ChangeOf : ChangeOf & { resourceId: string };
+
+/**
+ * Records the change (audit event, event-index and outbox rows) in the write's transaction, with
+ * `record`, the API representation after the change, as its resource; returns the record.
+ */
+export async function recorded<Rec extends { object: string; id?: string }>(
+  tx: Tx,
+  who: Actor,
+  record: Rec,
+  change: ChangeOfRecord<Rec>,
+): Promise<Rec> {
+  await recordChange(tx, {
+    ...who,
+    action: change.action,
+    resourceType: change.resourceType ?? record.object,
+    resourceId: (change.resourceId ?? record.id) as string,
+    data: change.data,
+    resource: record,
+  });
+  return record;
+}
+
+/** Prisma's unique-constraint violation (P2002). */
+export const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
+
+/**
+ * What a create (or the transaction that makes it) returns, or the 409 `taken` builds when a unique
+ * key holds the row already (the race a look-up before the create cannot close).
+ */
+export async function createUnique<T>(create: Promise<T>, taken: () => ApiError): Promise<T> {
+  try {
+    return await create;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+}
