@@ -58,5 +58,6 @@ export * from './rails/workspace.ts';
 export * from './resource.ts';
 export * from './router.ts';
 export * from './routes.ts';
+export * from './sources.ts';
 export * from './tiers.ts';
 export * from './webhook-events.ts';

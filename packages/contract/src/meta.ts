@@ -24,6 +24,13 @@ export interface RouteMeta {
    * from the record's owner with the example body, and still demand 404 from another tenant.
    */
   readonly stateful?: true;
+  /**
+   * The record type (`object`) this read route shows, for records the resource kit does not
+   * declare: events about such a record name this route's path as their `source` (sources.ts).
+   * Each path parameter takes the record's field of the same name, `id` the record's id, unless
+   * `params` maps it to another field (`{ id: 'workspaceId' }` for a collection under a workspace).
+   */
+  readonly source?: { readonly object: string; readonly params?: Readonly<Record<string, string>> };
 }
 
 /** What a kit-generated route does; the server's kit and the conformance suite read it. */

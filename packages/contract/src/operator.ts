@@ -144,7 +144,7 @@ export const operatorRouter = c.router(
       summary: 'List tenants',
       description:
         'Returns every tenant of the deployment with its tier, environment, region and rate limits, newest first. Operator credential required.',
-      metadata: opRead,
+      metadata: meta({ ...opRead, source: { object: 'svc.operator.tenant' } }),
     },
     createTenant: {
       method: 'POST',
@@ -166,7 +166,7 @@ export const operatorRouter = c.router(
       summary: "List a tenant's API keys",
       description:
         'Returns the API keys of one tenant, without their secrets: prefix, role, scopes, creation, last use and revocation times.',
-      metadata: opRead,
+      metadata: meta({ ...opRead, source: { object: 'svc.operator.api_key' } }),
     },
     createKey: {
       method: 'POST',

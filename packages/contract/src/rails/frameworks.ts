@@ -216,7 +216,7 @@ export const frameworksRouter = c.router(
       summary: 'Get one framework dictionary',
       description:
         'Returns one framework dictionary by its id (`eu-ai-act`): publisher, versions, licence, source URL and counts. 404 `not_found` for an unknown id.',
-      metadata: READ,
+      metadata: meta({ ...READ, source: { object: 'svc.frameworks.activation', params: { id: 'framework' } } }),
     },
     clauses: {
       method: 'GET',

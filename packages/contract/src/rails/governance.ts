@@ -806,7 +806,7 @@ export const governanceRouter = railRouter('governance', {
       summary: 'List the decisions of a board meeting',
       description:
         'Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.',
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.governance.board_decision', params: { id: 'meetingId' } } }),
     },
     createDecision: {
       method: 'POST',

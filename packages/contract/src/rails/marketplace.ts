@@ -473,7 +473,7 @@ export const marketplaceRouter = railRouter('marketplace', {
       responses: { 200: listOf(MarketplaceEngagement) },
       summary: 'List my engagements',
       description: 'Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.',
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.marketplace.engagement' } }),
     },
     create: {
       method: 'POST',
@@ -518,7 +518,7 @@ export const marketplaceRouter = railRouter('marketplace', {
       summary: 'Read reviews',
       description:
         'Reviews of engagements on the whole platform, newest first, without the reviewing tenant; filter by firm or listing. Needs `marketplace:read`.',
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.marketplace.review' } }),
     },
     create: {
       method: 'POST',

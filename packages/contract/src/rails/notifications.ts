@@ -452,7 +452,7 @@ function channelRoutes<R extends z.ZodObject, B extends z.ZodType>(kind: Notific
       responses: { 200: record },
       summary: `Get ${article} ${label}`,
       description: `One ${label} of the tenant; 404 \`not_found\` for an unknown id, another tenant's or another kind's. Needs \`notifications:read\`.`,
-      metadata: read,
+      metadata: meta({ ...read, source: { object: `svc.notifications.${kind}_channel` } }),
     },
     disable: {
       method: 'POST',
@@ -501,7 +501,7 @@ export const notificationsRouter = railRouter('notifications', {
       summary: "List the caller's notifications",
       description:
         'Notifications in the inbox of the calling API key, newest first, as `{ data, cursor }`; `unread=true` for the unread ones only. Needs `notifications:read`.',
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.notifications.inbox' } }),
     },
     counts: {
       method: 'GET',
@@ -541,7 +541,7 @@ export const notificationsRouter = railRouter('notifications', {
       summary: "Get the caller's notification preferences",
       description:
         'Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.',
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.notifications.preferences' } }),
     },
     put: {
       method: 'PUT',

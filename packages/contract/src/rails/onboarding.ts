@@ -271,7 +271,7 @@ export const onboardingRouter = railRouter('onboarding', {
     summary: 'Plan, checklist and milestones as one document',
     description:
       'One JSON document with the open onboarding, the current plan, the checklist and the milestones, for the profile of the query or of the open onboarding. Reads only.',
-    metadata: read,
+    metadata: meta({ ...read, source: { object: 'svc.onboarding.onboarding' } }),
   },
 });
 

@@ -516,7 +516,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       responses: { 200: Policy },
       summary: 'Get a policy',
       description: `Returns the policy with this \`pol_\` id, whatever its state. Needs \`policy_authoring:read\`. ${NOT_FOUND}`,
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.policy_authoring.policy' } }),
     },
   },
   versions: {
@@ -565,7 +565,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       responses: { 200: PolicyVersion },
       summary: 'Get a version of a policy',
       description: `Returns version \`number\` of the policy; 404 when the policy has no such version. Needs \`policy_authoring:read\`. ${NOT_FOUND}`,
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.policy_authoring.policy_version', params: { id: 'policyId' } } }),
     },
   },
   publish: {
@@ -590,7 +590,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       summary: 'List publication walks',
       description:
         "Returns the tenant's approval walks (one per submission), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), with each step's decision. Needs `policy_authoring:read`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.policy_authoring.publication' } }),
     },
     approve: {
       method: 'POST',
@@ -635,7 +635,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       summary: 'List attestations',
       description:
         "Returns the tenant's attestations, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `policy_authoring:read`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.policy_authoring.attestation' } }),
     },
     coverage: {
       method: 'GET',

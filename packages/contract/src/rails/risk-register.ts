@@ -697,7 +697,7 @@ export const riskRegisterRouter = railRouter('risk_register', {
       summary: 'List reviews',
       description:
         "Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.risk_register.review' } }),
     },
     create: {
       method: 'POST',
@@ -735,7 +735,7 @@ export const riskRegisterRouter = railRouter('risk_register', {
       summary: 'List sign-offs',
       description:
         "Sign-offs of residual risks, newest first, as `{ data, cursor }`; `riskId` keeps one risk's. Needs `risk_register:read`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.risk_register.sign_off' } }),
     },
     create: {
       method: 'POST',

@@ -333,7 +333,7 @@ export const riskRouter = railRouter('risk', {
       summary: 'List the watched risks',
       description:
         "The tenant's watched risks with each risk as it is now, most recently added first, `{ data, cursor }`. Needs `risk:read`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.risk.watch' } }),
     },
     add: {
       method: 'POST',

@@ -491,7 +491,7 @@ export const specialistsRouter = railRouter('specialists', {
       summary: 'List recorded fees',
       description:
         'Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.',
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.specialists.fee' } }),
     },
     create: {
       method: 'POST',

@@ -485,7 +485,7 @@ export const taxonomyRouter = railRouter('taxonomy', {
     summary: "The tenant's pinned content bundle hash",
     description:
       "The content address of the dictionary set the tenant is pinned to: SHA-256 of the canonical JSON of `{ <component>: { version, contentHash } }` over every dictionary's latest version and every taxonomy file, with the versions it names, and the current bundle beside it. The first read pins the current bundle for the tenant (recorded in the audit trail as `taxonomy.bundle_pinned`); afterwards the pin moves only through `POST /v1/taxonomy/bundle-hash/repin`.",
-    metadata: read,
+    metadata: meta({ ...read, source: { object: 'svc.taxonomy.bundle_hash' } }),
   },
   repin: {
     method: 'POST',

@@ -447,7 +447,7 @@ export const trainingRecordsRouter = railRouter('training_records', {
       summary: 'List certificates',
       description:
         "Returns the certificates of the tenant's completions (one per completion), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), each with its verification code and signature. Needs `training_records:read`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.training_records.certificate' } }),
     },
     verify: {
       method: 'GET',

@@ -299,7 +299,7 @@ export const workspaceRouter = railRouter('workspace', {
     summary: 'Get a workspace',
     description:
       'Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.',
-    metadata: read,
+    metadata: meta({ ...read, source: { object: 'svc.workspace.workspace' } }),
   },
   update: {
     method: 'PATCH',
@@ -339,7 +339,7 @@ export const workspaceRouter = railRouter('workspace', {
       summary: "List a workspace's principals",
       description:
         "Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.workspace.principal', params: { id: 'workspaceId' } } }),
     },
     add: {
       method: 'POST',
@@ -372,7 +372,7 @@ export const workspaceRouter = railRouter('workspace', {
       summary: "List a workspace's teams",
       description:
         "Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.",
-      metadata: read,
+      metadata: meta({ ...read, source: { object: 'svc.workspace.team', params: { id: 'workspaceId' } } }),
     },
     create: {
       method: 'POST',
