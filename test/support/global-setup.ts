@@ -12,6 +12,12 @@ function runsBrowserTests(project: TestProject): boolean {
   return filters.length === 0 || filters.includes('once');
 }
 
+/** Whether the run is of the `unit` project alone (pure rules: no server, no snapshot to build). */
+function onlyUnitTests(project: TestProject): boolean {
+  const filters = project.vitest.config.project ?? [];
+  return filters.length > 0 && filters.every((f) => f === 'unit');
+}
+
 /**
  * The browser tests need Debian's Chromium. When it is missing, scripts/ensure-chromium.sh installs
  * it (as root, or with sudo); where it cannot, it says why and test/web.test.ts fails with the
@@ -40,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   if (process.env.SVC_TEST_SETUP_DONE) return () => {};
   process.env.SVC_TEST_SETUP_DONE = '1';
   if (runsBrowserTests(project)) ensureChromium();
-  if (process.env.DATABASE_URL) return () => {};
+  if (process.env.DATABASE_URL || onlyUnitTests(project)) return () => {};
   const { buildPgliteSnapshot } = await import('@svc/server');
   const dir = mkdtempSync(join(tmpdir(), 'svc-snapshot-'));
   const file = join(dir, 'pglite.tar');
