@@ -44,6 +44,8 @@ export default defineConfig({
       include: ['packages/*/src/**'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
+      // The figures are worth having when a test failed too (a timeout on a loaded machine).
+      reportOnFailure: true,
     },
     // Servers of the suite (and the processes tests spawn) share one PostgreSQL holding live
     // tenants, where a start without SVC_SECRETS_KEY is refused: the suite configures a fixed

@@ -197,7 +197,7 @@ describe('svc commands over HTTP', () => {
     expect(unanchored.stdout).not.toMatch(/^valid/m);
     const help = await svc(['--help']);
     expect(help.stdout).toMatch(/3 chain intact but not anchored/);
-  });
+  }, 180_000); // about fifteen CLI processes, each loading the CLI: minutes on a loaded machine
 
   it('a tenant key cannot use operator commands', async () => {
     const res = await svc(['tenants', 'list', '--key', JSON.parse(readFileSync(credentialsFile, 'utf8')).apiKey]);
