@@ -1,18 +1,15 @@
-import { execFile } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { verifyExportFile } from '@svc/cli/src/audit-file.ts';
 import { type ChainedEvent, GENESIS_HASH, type PublicSigningKey } from '@svc/contract';
 import { hashEvent, keyFingerprint, verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, type TenantFixture } from './support/api.ts';
+import { svcInProcess } from './support/cli.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'svc-audit-trust-'));
 
 /**
@@ -59,19 +56,10 @@ function save(name: string, value: unknown): string {
   return file;
 }
 
-/** The CLI offline: no server URL, no credentials, no database. */
+/** The CLI offline (no server URL, no credentials, no database), run in process (test/support/cli.ts). */
 async function svcVerify(file: string, ...args: string[]) {
-  try {
-    const { stdout } = await run(
-      join(ROOT, 'node_modules/.bin/tsx'),
-      [join(ROOT, 'packages/cli/src/bin.ts'), 'audit', 'verify', file, ...args, '--json'],
-      { env: { PATH: process.env.PATH ?? '', HOME: dir } },
-    );
-    return { code: 0, report: JSON.parse(stdout) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, report: e.stdout ? JSON.parse(e.stdout) : undefined, stderr: e.stderr };
-  }
+  const res = await svcInProcess(['audit', 'verify', file, ...args, '--json'], { PATH: process.env.PATH ?? '', HOME: dir });
+  return { code: res.code, report: res.stdout ? JSON.parse(res.stdout) : undefined, stderr: res.stderr };
 }
 
 function spkiOf(key: KeyObject): string {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerModule } from '../packages/cli/src/server-module.ts';
+import { svcInProcess } from './support/cli.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -26,7 +27,13 @@ delete env.SVC_URL;
 delete env.SVC_API_KEY;
 delete env.SVC_OPERATOR_TOKEN;
 
-async function svc(args: string[]) {
+/** A CLI command in this process (test/support/cli.ts): what the bin runs, without a Node start per command. */
+function svc(args: string[]) {
+  return svcInProcess(args, env);
+}
+
+/** The published bin as a child process under plain node: its output and its process exit code. */
+async function svcBin(args: string[]) {
   try {
     const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env });
     return { code: 0, stdout, stderr };
@@ -58,7 +65,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc without a server', () =>
   });
 
   it('the JS bin runs under plain node and prints the version', async () => {
-    const res = await svc(['--version']);
+    const res = await svcBin(['--version']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^svc \d+\.\d+\.\d+/);
     expect((await svc(['-v'])).stdout).toBe(res.stdout);
@@ -92,7 +99,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc without a server', () =>
 
   it('a stopped server names the URL, hints at svc serve and exits 3', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const res = await svc(['frameworks', 'list', '--url', url, '--key', 'svc_test_x']);
+    const res = await svcBin(['frameworks', 'list', '--url', url, '--key', 'svc_test_x']);
     expect(res.code).toBe(3);
     expect(res.stderr).toContain(
       `cannot reach the server at ${url} (connection refused): is it running? start it with \`svc serve\`, or pass --url`,
@@ -108,7 +115,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc without a server', () =>
   });
 });
 
-// Each test runs several CLI processes, each paying tsx's start-up, hence the longer timeouts.
+// The commands run in process against the spawned server; the timeouts allow for a loaded machine.
 describe.skipIf(Boolean(process.env.DATABASE_URL))('svc against a running server', () => {
   let child: ChildProcess;
   beforeAll(async () => {

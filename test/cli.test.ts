@@ -1,15 +1,15 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { svcInProcess } from './support/cli.ts';
 
-const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'packages/cli/src/bin.ts');
-// The tests drive the TypeScript entry through tsx; cli-ux.test.ts covers the JS bin under plain node.
+// `svc serve` runs as a child through tsx; the other commands run in process (test/support/cli.ts);
+// cli-ux.test.ts covers the JS bin under plain node.
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /**
@@ -54,14 +54,9 @@ async function stop(child: ChildProcess) {
   await exited;
 }
 
-async function svc(args: string[], extraEnv: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(TSX, [BIN, ...args], { env: { ...env, ...extraEnv } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** A CLI command, run in this process against the spawned server (test/support/cli.ts). */
+function svc(args: string[], extraEnv: Record<string, string> = {}) {
+  return svcInProcess(args, { ...env, ...extraEnv });
 }
 
 let server: { child: ChildProcess; stderr: () => string };

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +11,7 @@ import { reportJobs } from '../packages/server/src/rails/reporting/jobs.ts';
 import { renderReportPdf } from '../packages/server/src/rails/reporting/pdf.ts';
 import { nextDue } from '../packages/server/src/rails/reporting/service.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { svcInProcess } from './support/cli.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -21,10 +20,6 @@ import { startIsolatedTestServer, startTestServer, type TestServer } from './sup
  * time, and the signed packs checked offline by the CLI, before and after tampering.
  */
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'packages/cli/src/bin.ts');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const SYSTEM = 'sys_credit_scoring_v2';
 const SYSTEM_NAME = 'Credit scoring engine';
 
@@ -136,14 +131,9 @@ function zipSync(files: Record<string, Uint8Array>): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-async function svc(args: string[]) {
-  try {
-    const { stdout, stderr } = await run(TSX, [BIN, ...args], { env: { ...process.env, SVC_LOG_LEVEL: 'silent' } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** A CLI command in this process (test/support/cli.ts). */
+function svc(args: string[]) {
+  return svcInProcess(args, { ...process.env, SVC_LOG_LEVEL: 'silent' });
 }
 
 describe('the PDF renderer', () => {
