@@ -59,8 +59,14 @@ export async function recorded<Rec extends { object: string; id?: string }>(
   return record;
 }
 
-/** Prisma's unique-constraint violation (P2002). */
-export const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
+/**
+ * A unique-key violation: Prisma's P2002, or the database's own error where it reaches the rail
+ * through the driver adapter or raw SQL (its message names the unique constraint).
+ */
+export const isUniqueViolation = (err: unknown): boolean =>
+  typeof err === 'object' &&
+  err !== null &&
+  ((err as { code?: string }).code === 'P2002' || /unique/i.test(String((err as Error).message)));
 
 /**
  * What a create (or the transaction that makes it) returns, or the 409 `taken` builds when a unique

@@ -30,7 +30,7 @@ import { newId } from '../../ids.ts';
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { recorded, stampsOf } from '../../platform/records.ts';
+import { isUniqueViolation, recorded, stampsOf } from '../../platform/records.ts';
 import { canonicalHash, getBundleHash } from '../taxonomy/service.ts';
 import {
   type AuditInputs,
@@ -704,8 +704,6 @@ export async function replayRun(prisma: Prisma, who: Actor, runId: string): Prom
 }
 
 // ---------------------------------------------------------------- sign-off and attestation
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 
 export async function signOff(
   prisma: Prisma,

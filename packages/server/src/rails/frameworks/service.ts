@@ -13,6 +13,7 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
+import { isUniqueViolation } from '../../platform/records.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 
@@ -216,7 +217,7 @@ export async function activateFramework(
     });
   } catch (err) {
     // Lost a race with a concurrent first activation: answer with the winner's.
-    if ((err as { code?: string }).code === 'P2002') {
+    if (isUniqueViolation(err)) {
       const after = await existingOf(prisma);
       if (after) return { created: false, activation: after };
     }

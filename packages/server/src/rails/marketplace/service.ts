@@ -21,7 +21,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { isUniqueViolation, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { firmOf, isExpired, requireFrameworks } from '../specialists/service.ts';
 
@@ -329,11 +329,6 @@ const alreadyReviewed = (engagementId: string) =>
   new ApiError('conflict', `Engagement ${engagementId} has already been reviewed; one review per engagement.`, [
     { field: 'engagementId', issue: 'invalid_value', message: 'already reviewed' },
   ]);
-
-const isUniqueViolation = (err: unknown) =>
-  typeof err === 'object' &&
-  err !== null &&
-  ((err as { code?: string }).code === 'P2002' || /unique/i.test(String((err as Error).message)));
 
 /** The client's review of its own engagement: one each, 409 for a second. */
 export async function createReview(

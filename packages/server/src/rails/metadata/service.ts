@@ -10,6 +10,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
+import { isUniqueViolation } from '../../platform/records.ts';
 import { iso } from '../../platform/render.ts';
 
 /**
@@ -106,7 +107,7 @@ export async function addLabel(prisma: Prisma, who: Actor, input: LabelInput): P
     });
     return { created: true, label };
   } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') {
+    if (isUniqueViolation(err)) {
       const after = await existing();
       if (after) return { created: false, label: after };
     }

@@ -29,7 +29,7 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { createdOf, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { createdOf, isUniqueViolation, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -473,11 +473,6 @@ export async function listPublications(
 }
 
 // ---------------------------------------------------------------- attestations
-
-const isUniqueViolation = (err: unknown) =>
-  typeof err === 'object' &&
-  err !== null &&
-  ((err as { code?: string }).code === 'P2002' || /unique/i.test(String((err as Error).message)));
 
 export async function attest(
   prisma: Prisma,

@@ -18,7 +18,7 @@ import type { RiskRegisterRisk as RiskRow, RiskWatch as WatchRow } from '../../g
 import { newId } from '../../ids.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
-import { createdOf, recorded } from '../../platform/records.ts';
+import { createdOf, isUniqueViolation, recorded } from '../../platform/records.ts';
 import { riskNotFound } from '../risk-register/service.ts';
 
 /**
@@ -184,7 +184,7 @@ export async function watch(prisma: Prisma, who: Actor, body: { riskId: string; 
     });
   } catch (err) {
     // Two concurrent adds: the unique (tenant, risk) index lets one win.
-    if (/unique|P2002/i.test(String((err as { code?: string }).code ?? (err as Error).message))) throw already();
+    if (isUniqueViolation(err)) throw already();
     throw err;
   }
 }

@@ -26,6 +26,7 @@ import { ApiError } from '../../errors.ts';
 import type { TaxonomyPin } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
+import { isUniqueViolation } from '../../platform/records.ts';
 import { resolveVersion } from '../frameworks/service.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
@@ -488,8 +489,6 @@ async function addPin(
     return pin;
   });
 }
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string }).code === 'P2002';
 
 /** The tenant's pinned bundle beside the current one; the first read pins the current bundle. */
 export async function getBundleHash(prisma: Prisma, who: Actor): Promise<Out<typeof BundleHash>> {

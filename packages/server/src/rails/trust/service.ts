@@ -31,7 +31,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
+import { createdOf, isUniqueViolation, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 // ---------------------------------------------------------------- controls and evidence
@@ -232,11 +232,6 @@ export async function status(prisma: Prisma, tenantId: string): Promise<z.infer<
 
 const slugTaken = (slug: string) =>
   new ApiError('conflict', `The slug ${slug} is taken by another tenant.`, [{ field: 'slug', issue: 'invalid_value', message: 'taken' }]);
-
-const isUniqueViolation = (err: unknown) =>
-  typeof err === 'object' &&
-  err !== null &&
-  ((err as { code?: string }).code === 'P2002' || /unique/i.test(String((err as Error).message)));
 
 /** Publishes (or re-publishes under another slug) the tenant's page; 409 when another tenant holds the slug. */
 export async function publish(prisma: Prisma, who: Actor, slug: string): Promise<z.infer<typeof TrustStatus>> {
