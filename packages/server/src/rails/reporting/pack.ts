@@ -13,10 +13,11 @@ import { reportRow, systemOf } from './service.ts';
 
 /**
  * The signed packs of the reporting rail. A pack is a zip of named files, a `manifest.json` that
- * lists every other file with its SHA-256 and size (and the tenant, the creation time and the key
- * that signs it), and `manifest.sig`: the Ed25519 signature, by the audit signing key, of the
- * manifest's SHA-256, made exactly as the audit chain's signatures are (so the keys of
- * `GET /v1/audit-trail/keys` verify it). `keys.json` carries those public keys for convenience;
+ * lists every other file with its SHA-256 and size (and the tenant, the creation time, which is the
+ * signing time `svc audit verify` holds the key's validity window to, and the key that signs it),
+ * and `manifest.sig`: the Ed25519 signature, by the audit signing key, of the manifest's SHA-256,
+ * made exactly as the audit chain's signatures are (so the keys of `GET /v1/audit-trail/keys`
+ * verify it). `keys.json` carries those public keys for convenience;
  * a verifier anchors its trust in keys it fetched itself (`svc audit verify --trust`).
  */
 
@@ -76,9 +77,11 @@ interface PackSpec {
  */
 async function storePack(prisma: Prisma, who: Actor, spec: PackSpec, action: string) {
   const id = newId('rpk');
-  const createdAt = new Date();
   return prisma.$transaction(async (tx) => {
     const signer = await activeSigner(tx);
+    // The manifest's createdAt is its signing time, which a verifier checks against the key's
+    // validity window: taken once the signer is known, not before the transaction waited.
+    const createdAt = new Date();
     const names = Object.keys(spec.files).sort();
     const files: PackFile[] = names.map((name) => {
       const b = spec.files[name] as Uint8Array;
