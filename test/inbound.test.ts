@@ -71,13 +71,27 @@ async function post(path: string, body: Buffer | string, headers: Record<string,
 
 const stored = (provider: string) => ts.server.db.prisma.inboundEvent.count({ where: { provider } });
 
-/** A refusal: status, envelope, the reason in details, and nothing stored. */
-async function refused(provider: string, res: Promise<CallResult>, status: 401 | 400, reason: string) {
+/** What every refusal of an unauthenticated request is told, whatever its reason. */
+const NOT_ACCEPTED = {
+  error: 'unauthorized',
+  message: 'The message is not accepted for this tenant.',
+  details: [{ field: 'request', issue: 'not_accepted' }],
+};
+
+/**
+ * A refusal, with nothing stored. A 401 is the one answer every unauthenticated refusal gets; its
+ * reason is visible only to the operator, on /metrics, where it is counted once. A 400 (a verified
+ * body that is malformed) names its reason in details.
+ */
+async function refused(provider: string, send: () => Promise<CallResult>, status: 401 | 400, reason: string) {
   const before = await stored(provider);
-  const r = await res;
+  const counted = await metric(provider, reason);
+  const r = await send();
   const env = expectEnvelope(r, status, status === 401 ? 'unauthorized' : 'bad_request');
-  expect(env.details).toEqual([{ field: 'request', issue: reason }]);
+  if (status === 401) expect({ error: env.error, message: env.message, details: env.details }).toEqual(NOT_ACCEPTED);
+  else expect(env.details).toEqual([{ field: 'request', issue: reason }]);
   expect(await stored(provider)).toBe(before);
+  expect(await metric(provider, reason)).toBe(counted + 1);
 }
 
 async function metric(provider: string, reason: string): Promise<number> {
@@ -118,17 +132,17 @@ describe('POST /inbound/{tenantId} (svc-signature)', () => {
   it('refuses tampered, stale, future, unsigned, other-tenant and malformed requests', async () => {
     const body = event();
     const before = await metric('svc', 'bad_signature');
-    await refused('svc', post(`/inbound/${t.tenantId}`, body.replace('high', 'low'), signed(body)), 401, 'bad_signature');
+    await refused('svc', () => post(`/inbound/${t.tenantId}`, body.replace('high', 'low'), signed(body)), 401, 'bad_signature');
     expect(await metric('svc', 'bad_signature')).toBe(before + 1);
-    await refused('svc', post(`/inbound/${t.tenantId}`, body, signed(body, now() - 330)), 401, 'stale_timestamp');
-    await refused('svc', post(`/inbound/${t.tenantId}`, body, signed(body, now() + 330)), 401, 'stale_timestamp');
-    await refused('svc', post(`/inbound/${t.tenantId}`, body), 401, 'missing_signature');
-    await refused('svc', post(`/inbound/${t.tenantId}`, body, { 'svc-signature': 'v1=abc' }), 401, 'malformed_signature');
+    await refused('svc', () => post(`/inbound/${t.tenantId}`, body, signed(body, now() - 330)), 401, 'stale_timestamp');
+    await refused('svc', () => post(`/inbound/${t.tenantId}`, body, signed(body, now() + 330)), 401, 'stale_timestamp');
+    await refused('svc', () => post(`/inbound/${t.tenantId}`, body), 401, 'missing_signature');
+    await refused('svc', () => post(`/inbound/${t.tenantId}`, body, { 'svc-signature': 'v1=abc' }), 401, 'malformed_signature');
     const other = await createTenant(ts);
-    await refused('svc', post(`/inbound/${other.tenantId}`, body, signed(body)), 401, 'not_configured');
-    await refused('svc', post('/inbound/ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', body, signed(body)), 401, 'not_accepted');
-    await refused('svc', post(`/inbound/${t.tenantId}`, '{nope', signed('{nope')), 400, 'malformed_body');
-    await refused('svc', post(`/inbound/${t.tenantId}`, '{"type":"x"}', signed('{"type":"x"}')), 400, 'malformed_body');
+    await refused('svc', () => post(`/inbound/${other.tenantId}`, body, signed(body)), 401, 'not_configured');
+    await refused('svc', () => post('/inbound/ten_01JD3Z8W2M6Q4X9V7K5T1B0N3R', body, signed(body)), 401, 'unknown_tenant');
+    await refused('svc', () => post(`/inbound/${t.tenantId}`, '{nope', signed('{nope')), 400, 'malformed_body');
+    await refused('svc', () => post(`/inbound/${t.tenantId}`, '{"type":"x"}', signed('{"type":"x"}')), 400, 'malformed_body');
     const big = JSON.stringify({ id: 'big', pad: 'x'.repeat(70_000) });
     const tooBig = await post(`/inbound/${t.tenantId}`, big, signed(big));
     expect(expectEnvelope(tooBig, 400, 'bad_request').details).toEqual([{ field: 'body', issue: 'too_big' }]);
@@ -172,10 +186,15 @@ describe('POST /stripe (Stripe-Signature)', () => {
 
   it('refuses tampered, stale and unsigned', async () => {
     const body = event();
-    await refused('stripe', post('/stripe', body.replace('in_1', 'in_2'), { 'stripe-signature': header(body) }), 401, 'bad_signature');
-    await refused('stripe', post('/stripe', body, { 'stripe-signature': header(body, now() - 301) }), 401, 'stale_timestamp');
-    await refused('stripe', post('/stripe', body), 401, 'missing_signature');
-    await refused('stripe', post('/stripe', body, { 'stripe-signature': header(body, now(), 'whsec_other') }), 401, 'bad_signature');
+    await refused(
+      'stripe',
+      () => post('/stripe', body.replace('in_1', 'in_2'), { 'stripe-signature': header(body) }),
+      401,
+      'bad_signature',
+    );
+    await refused('stripe', () => post('/stripe', body, { 'stripe-signature': header(body, now() - 301) }), 401, 'stale_timestamp');
+    await refused('stripe', () => post('/stripe', body), 401, 'missing_signature');
+    await refused('stripe', () => post('/stripe', body, { 'stripe-signature': header(body, now(), 'whsec_other') }), 401, 'bad_signature');
   });
 });
 
@@ -228,7 +247,7 @@ describe('POST /cloud/aws-sns/{tenantId} (certificate from configuration)', () =
       expect(res.status).toBe(200);
       expect(res.body.events[0].kind).toBe('subscription_confirmation');
       const tampered = { ...m, SigningCertURL: `${url}/evil.pem` };
-      await refused('aws-sns', post(path(), JSON.stringify(tampered)), 401, 'bad_certificate');
+      await refused('aws-sns', () => post(path(), JSON.stringify(tampered)), 401, 'bad_certificate');
       await new Promise((r) => setTimeout(r, 100));
       expect(fetched).toBe(0);
     } finally {
@@ -238,17 +257,17 @@ describe('POST /cloud/aws-sns/{tenantId} (certificate from configuration)', () =
 
   it('refuses tampered, stale, unsigned and foreign-key-signed messages', async () => {
     const good = sns();
-    await refused('aws-sns', post(path(), JSON.stringify({ ...good, Message: '{"type":"dsar.received"}' })), 401, 'bad_signature');
+    await refused('aws-sns', () => post(path(), JSON.stringify({ ...good, Message: '{"type":"dsar.received"}' })), 401, 'bad_signature');
     await refused(
       'aws-sns',
-      post(path(), JSON.stringify(sns({ Timestamp: new Date(Date.now() - 600_000).toISOString() }))),
+      () => post(path(), JSON.stringify(sns({ Timestamp: new Date(Date.now() - 600_000).toISOString() }))),
       401,
       'stale_timestamp',
     );
     const { Signature: _s, ...unsigned } = good;
-    await refused('aws-sns', post(path(), JSON.stringify(unsigned)), 401, 'missing_signature');
+    await refused('aws-sns', () => post(path(), JSON.stringify(unsigned)), 401, 'missing_signature');
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    await refused('aws-sns', post(path(), JSON.stringify(sns({}, stranger))), 401, 'bad_signature');
+    await refused('aws-sns', () => post(path(), JSON.stringify(sns({}, stranger))), 401, 'bad_signature');
   });
 
   it("refuses a message signed by AWS for another customer's topic (cross-tenant injection), answering as for an unknown tenant", async () => {
@@ -261,11 +280,11 @@ describe('POST /cloud/aws-sns/{tenantId} (certificate from configuration)', () =
     // A tenant that registered no topic accepts none.
     await refused(
       'aws-sns',
-      post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns({ TopicArn: attackerTopic }))),
+      () => post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns({ TopicArn: attackerTopic }))),
       401,
-      'not_accepted',
+      'unknown_source',
     );
-    await refused('aws-sns', post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns())), 401, 'not_accepted');
+    await refused('aws-sns', () => post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns())), 401, 'unknown_source');
     // One that registered its own topic accepts it, and still not the attacker's.
     expect((await victim.call('PUT', '/v1/webhook-inbound-sources/aws-sns', { body: { sources: [TOPIC] } })).status).toBe(200);
     const attack = await post(`/cloud/aws-sns/${victim.tenantId}`, JSON.stringify(sns({ TopicArn: attackerTopic })));
@@ -309,7 +328,7 @@ describe('POST /cloud/azure-event-grid/{tenantId} (shared key and handshake)', (
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ validationResponse: 'VALID-123' });
-    await refused('azure-event-grid', post(path(), body, { 'aeg-event-type': 'SubscriptionValidation' }), 401, 'missing_signature');
+    await refused('azure-event-grid', () => post(path(), body, { 'aeg-event-type': 'SubscriptionValidation' }), 401, 'missing_signature');
   });
 
   it('accepts events with the shared key; refuses a tampered key, a stale event and a request without key', async () => {
@@ -317,14 +336,14 @@ describe('POST /cloud/azure-event-grid/{tenantId} (shared key and handshake)', (
     const res = await post(path(), events(), { 'aeg-sas-key': key });
     expect(res.status).toBe(200);
     expect(res.body.events[0].kind).toBe('incident.reported');
-    await refused('azure-event-grid', post(path(), events(), { 'aeg-sas-key': `${key.slice(0, -1)}x` }), 401, 'bad_signature');
+    await refused('azure-event-grid', () => post(path(), events(), { 'aeg-sas-key': `${key.slice(0, -1)}x` }), 401, 'bad_signature');
     await refused(
       'azure-event-grid',
-      post(path(), events(new Date(Date.now() - 600_000).toISOString()), { 'aeg-sas-key': key }),
+      () => post(path(), events(new Date(Date.now() - 600_000).toISOString()), { 'aeg-sas-key': key }),
       401,
       'stale_timestamp',
     );
-    await refused('azure-event-grid', post(path(), events()), 401, 'missing_signature');
+    await refused('azure-event-grid', () => post(path(), events()), 401, 'missing_signature');
   });
 });
 
@@ -364,26 +383,26 @@ describe('POST /cloud/gcp-pubsub/{tenantId} (OIDC JWT against the configured JWK
   it('refuses a tampered token, an expired one, none, and wrong issuer, audience or key', async () => {
     const [h, , s] = jwt().split('.');
     const forged = `${h}.${b64({ iss: 'https://accounts.google.com', aud: GCP_AUDIENCE.replace('{tenantId}', t.tenantId), exp: now() + 7200 })}.${s}`;
-    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${forged}` }), 401, 'bad_signature');
+    await refused('gcp-pubsub', () => post(path(), push(), { authorization: `Bearer ${forged}` }), 401, 'bad_signature');
     await refused(
       'gcp-pubsub',
-      post(path(), push(), { authorization: `Bearer ${jwt({ exp: now() - 600, iat: now() - 4200 })}` }),
+      () => post(path(), push(), { authorization: `Bearer ${jwt({ exp: now() - 600, iat: now() - 4200 })}` }),
       401,
       'stale_timestamp',
     );
-    await refused('gcp-pubsub', post(path(), push()), 401, 'missing_signature');
+    await refused('gcp-pubsub', () => post(path(), push()), 401, 'missing_signature');
     await refused(
       'gcp-pubsub',
-      post(path(), push(), { authorization: `Bearer ${jwt({ iss: 'https://evil.example' })}` }),
+      () => post(path(), push(), { authorization: `Bearer ${jwt({ iss: 'https://evil.example' })}` }),
       401,
       'bad_token',
     );
     const other = await createTenant(ts);
-    await refused('gcp-pubsub', post(path(other.tenantId), push(), { authorization: `Bearer ${jwt()}` }), 401, 'bad_token');
+    await refused('gcp-pubsub', () => post(path(other.tenantId), push(), { authorization: `Bearer ${jwt()}` }), 401, 'bad_token');
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${jwt({}, stranger)}` }), 401, 'bad_signature');
+    await refused('gcp-pubsub', () => post(path(), push(), { authorization: `Bearer ${jwt({}, stranger)}` }), 401, 'bad_signature');
     const none = `${b64({ alg: 'none', kid: 'gcp-test-1' })}.${b64({ aud: 'x' })}.`;
-    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${none}` }), 401, 'bad_token');
+    await refused('gcp-pubsub', () => post(path(), push(), { authorization: `Bearer ${none}` }), 401, 'bad_token');
   });
 
   it("refuses a token Google minted for another customer's service account (cross-tenant injection)", async () => {
@@ -396,14 +415,29 @@ describe('POST /cloud/gcp-pubsub/{tenantId} (OIDC JWT against the configured JWK
     const attack = await post(path(), push(), { authorization: `Bearer ${jwt({ email: attacker })}` });
     expect(attack.status).toBe(401);
     expect(attack.body).toEqual({ ...unknown.body, correlation_id: attack.body.correlation_id });
-    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${jwt({ email: attacker })}` }), 401, 'not_accepted');
+    await refused('gcp-pubsub', () => post(path(), push(), { authorization: `Bearer ${jwt({ email: attacker })}` }), 401, 'unknown_source');
     // The tenant's own account, but not verified by Google, or no account at all.
-    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${jwt({ email_verified: false })}` }), 401, 'not_accepted');
-    await refused('gcp-pubsub', post(path(), push(), { authorization: `Bearer ${jwt({ email: undefined })}` }), 401, 'not_accepted');
+    await refused(
+      'gcp-pubsub',
+      () => post(path(), push(), { authorization: `Bearer ${jwt({ email_verified: false })}` }),
+      401,
+      'unknown_source',
+    );
+    await refused(
+      'gcp-pubsub',
+      () => post(path(), push(), { authorization: `Bearer ${jwt({ email: undefined })}` }),
+      401,
+      'unknown_source',
+    );
     // Another tenant that registered nothing accepts nothing, whatever the account.
     const victim = await createTenant(ts);
     const aud = GCP_AUDIENCE.replace('{tenantId}', victim.tenantId);
-    await refused('gcp-pubsub', post(path(victim.tenantId), push(), { authorization: `Bearer ${jwt({ aud })}` }), 401, 'not_accepted');
+    await refused(
+      'gcp-pubsub',
+      () => post(path(victim.tenantId), push(), { authorization: `Bearer ${jwt({ aud })}` }),
+      401,
+      'unknown_source',
+    );
     expect(await ts.server.db.prisma.inboundEvent.count({ where: { tenantId: victim.tenantId } })).toBe(0);
   });
 });
@@ -436,9 +470,9 @@ describe('POST /cloud/cloudflare-logpush/{tenantId} (HMAC over the gzip batch)',
   it('refuses tampered, stale and unsigned batches', async () => {
     const body = batch();
     const other = batch();
-    await refused('cloudflare-logpush', post(path(), other, signed(body)), 401, 'bad_signature');
-    await refused('cloudflare-logpush', post(path(), body, signed(body, now() - 400)), 401, 'stale_timestamp');
-    await refused('cloudflare-logpush', post(path(), body, { 'content-encoding': 'gzip' }), 401, 'missing_signature');
+    await refused('cloudflare-logpush', () => post(path(), other, signed(body)), 401, 'bad_signature');
+    await refused('cloudflare-logpush', () => post(path(), body, signed(body, now() - 400)), 401, 'stale_timestamp');
+    await refused('cloudflare-logpush', () => post(path(), body, { 'content-encoding': 'gzip' }), 401, 'missing_signature');
   });
 });
 
@@ -466,7 +500,7 @@ describe('the sources a tenant accepts (PUT /v1/webhook-inbound-sources/{provide
 
 describe('the worker', () => {
   it('refuses an unknown provider with 400 and counts every refusal on /metrics', async () => {
-    await refused('unknown', post(`/cloud/carrier-pigeon/${t.tenantId}`, '{}'), 400, 'unknown_provider');
+    await refused('unknown', () => post(`/cloud/carrier-pigeon/${t.tenantId}`, '{}'), 400, 'unknown_provider');
     const text = await (await fetch(`${hook}/metrics`)).text();
     for (const provider of ['svc', 'stripe', 'aws-sns', 'azure-event-grid', 'gcp-pubsub', 'cloudflare-logpush']) {
       expect(text).toMatch(new RegExp(`svc_inbound_rejections_total\\{provider="${provider}",reason="[a-z_]+"\\} \\d+`));

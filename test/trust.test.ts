@@ -235,7 +235,7 @@ describe('trust: NDA vault', () => {
       body: { requesterEmail: 'x@example.com', requesterName: 'X' },
     });
     const oacc = await other.call('POST', `/v1/trust/nda-vault/requests/${oreq.body.id}/accept`, { body: {} });
-    expectEnvelope(await content(doc.body.id, oreq.body.id, oacc.body.accessToken), 404, 'not_found');
+    expectEnvelope(await content(doc.body.id, oreq.body.id, oacc.body.accessToken), 403, 'forbidden');
 
     // Revoked: no longer released.
     await t.call('POST', `/v1/trust/nda-vault/requests/${req.body.id}/revoke`, { body: {} });

@@ -610,7 +610,7 @@ export const trustRouter = railRouter('trust', {
     responses: { 200: NdaDocumentContent },
     summary: "Release a vault document's content to an accepted NDA",
     description:
-      "For the external requester, without an API key: returns the document's content reference when the NDA request is `accepted` and the access token is its own. 403 `forbidden` when the request is pending or revoked or the token is wrong; 404 `not_found` when the document or the request does not exist or they belong to different tenants.",
+      "For the external requester, without an API key: returns the document's content reference when the access token is the one issued for the NDA request, the request is `accepted` and the document is of the request's tenant. Every refusal is the same 403 `forbidden` (issue `not_released`), whether the token is wrong, the request is unknown, pending or revoked, or the document does not exist or belongs to another tenant, so the route does not tell which requests or documents exist.",
     metadata: meta({ auth: 'public', mutating: false }),
   },
   ndaDocuments: ndaDocuments.routes,

@@ -403,9 +403,19 @@ export async function transitionNdaRequest(
   });
 }
 
+/** What every refusal of the vault's public route answers, whatever the reason. */
+const notReleased = () =>
+  new ApiError('forbidden', 'No document is released to this NDA request and access token.', [{ field: 'request', issue: 'not_released' }]);
+
+/** Compared against when the NDA request does not exist, so that case costs the same as a wrong token. */
+const STAND_IN_TOKEN_HASH = Buffer.from(hashAccessToken(randomBytes(24).toString('base64url')), 'hex');
+
 /**
- * A vault document's content reference for the external requester (no API key): the NDA request
- * must be accepted and the access token its own; the document must be of the request's tenant.
+ * A vault document's content reference for the external requester (no API key): the access token
+ * is checked first, then the NDA request must be accepted and the document of its tenant. Every
+ * refusal (unknown request, wrong token, pending or revoked request, missing or foreign document)
+ * is one 403, so the route tells a caller without the token nothing about which requests or
+ * documents exist or what state a request is in.
  */
 export async function ndaDocumentContent(
   prisma: Prisma,
@@ -414,21 +424,13 @@ export async function ndaDocumentContent(
   accessToken: string,
 ): Promise<z.infer<typeof NdaDocumentContent>> {
   const req = await prisma.trustNdaRequest.findUnique({ where: { id: ndaRequestId } });
-  if (!req) throw notFound('NDA request', ndaRequestId);
-  const doc = await scopeToTenant(prisma, req.tenantId).trustNdaDocument.findFirst({ where: { id: documentId } });
-  if (!doc) throw notFound('NDA vault document', documentId);
   const given = Buffer.from(hashAccessToken(accessToken), 'hex');
-  const held = req.accessTokenHash ? Buffer.from(req.accessTokenHash, 'hex') : undefined;
-  const tokenOk = held !== undefined && held.length === given.length && timingSafeEqual(held, given);
-  if (req.status !== 'accepted' || !tokenOk) {
-    throw new ApiError(
-      'forbidden',
-      req.status !== 'accepted'
-        ? `NDA request ${ndaRequestId} is ${req.status}: documents are released only after the NDA is accepted.`
-        : 'The access token is not the one issued for this NDA request.',
-      [{ field: req.status !== 'accepted' ? 'ndaRequestId' : 'accessToken', issue: 'invalid_value' }],
-    );
-  }
+  const held = req?.accessTokenHash ? Buffer.from(req.accessTokenHash, 'hex') : undefined;
+  // Compared in constant time against the request's hash or a stand-in, so an unknown request is not quicker.
+  const same = timingSafeEqual(held && held.length === given.length ? held : STAND_IN_TOKEN_HASH, given);
+  if (!req || !held || !same || req.status !== 'accepted') throw notReleased();
+  const doc = await scopeToTenant(prisma, req.tenantId).trustNdaDocument.findFirst({ where: { id: documentId } });
+  if (!doc) throw notReleased();
   return {
     object: 'svc.trust.nda_document_content',
     documentId: doc.id,

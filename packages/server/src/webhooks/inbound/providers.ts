@@ -1,4 +1,4 @@
-import { createPublicKey, createVerify, type JsonWebKey, verify as verifySignature, X509Certificate } from 'node:crypto';
+import { createPublicKey, createVerify, type JsonWebKey, randomBytes, verify as verifySignature, X509Certificate } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { classifyInboundType, STRIPE_EVENT_KINDS } from '@svc/contract';
 import type { WebhookConfig } from '../config.ts';
@@ -19,30 +19,49 @@ export type RejectReason =
   | 'too_large'
   | 'unknown_provider';
 
-/** What an unknown tenant and a source the tenant does not accept are both told. */
+/** What every refusal of a request that has not proved who sent it is told. */
 export const NOT_ACCEPTED = 'The message is not accepted for this tenant.';
 
+/** Refusals of a request the sender has not (yet) authenticated; the others concern a verified body. */
+const AFTER_AUTHENTICATION: ReadonlySet<RejectReason> = new Set(['malformed_body', 'too_large', 'unknown_provider']);
+
 export class Rejection extends Error {
+  /**
+   * `beforeAuthentication` marks a body refused before its signature could be checked (an SNS
+   * message is its own signed envelope): the sender has proved nothing yet either.
+   */
   constructor(
     readonly reason: RejectReason,
     message: string,
+    readonly beforeAuthentication = false,
   ) {
     super(message);
   }
   /**
-   * The reason the caller is told. An unknown tenant and a source the tenant does not accept get
-   * one answer, so a validly signed message cannot probe which tenants exist or what they accept.
+   * Whether the request was refused before it proved who sent it. All of those get one answer
+   * (401, issue `not_accepted`): an unknown tenant, a provider the tenant has not configured, a
+   * source it does not accept and a bad or missing signature are told apart only in the metrics
+   * and the log, so no request can probe which tenants exist or what they configured.
    */
+  get unauthenticated(): boolean {
+    return this.beforeAuthentication || !AFTER_AUTHENTICATION.has(this.reason);
+  }
   get publicReason(): string {
-    return this.reason === 'unknown_tenant' || this.reason === 'unknown_source' ? 'not_accepted' : this.reason;
+    return this.unauthenticated ? 'not_accepted' : this.reason;
   }
   get publicMessage(): string {
-    return this.reason === 'unknown_tenant' || this.reason === 'unknown_source' ? NOT_ACCEPTED : this.message;
+    return this.unauthenticated ? NOT_ACCEPTED : this.message;
   }
   get status(): 400 | 401 {
-    return this.reason === 'malformed_body' || this.reason === 'too_large' || this.reason === 'unknown_provider' ? 400 : 401;
+    return this.unauthenticated ? 401 : 400;
   }
 }
+
+/**
+ * Checked in place of a tenant's secret when it has none (unknown tenant, provider not configured),
+ * so that such a request costs the same HMAC as one to a configured tenant; it matches nothing.
+ */
+const STAND_IN_SECRET = `whsec_${randomBytes(32).toString('base64url')}`;
 
 /** One event to store: provider, the provider's id of it, its canonical kind, the payload. */
 export interface Accepted {
@@ -85,8 +104,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 function checkHmac(req: InboundRequest, headerName: string): void {
-  if (req.secrets.length === 0) throw new Rejection('not_configured', 'No inbound secret is set for this tenant and provider.');
-  const failure = verifySignatureHeader(req.raw, req.header(headerName), req.secrets, req.config.inboundToleranceSeconds, req.now);
+  const configured = req.secrets.length > 0;
+  const secrets = configured ? req.secrets : [STAND_IN_SECRET];
+  const failure = verifySignatureHeader(req.raw, req.header(headerName), secrets, req.config.inboundToleranceSeconds, req.now);
+  if (!configured) throw new Rejection('not_configured', 'No inbound secret is set for this tenant and provider.');
   if (failure) throw new Rejection(failure, SIGNATURE_MESSAGES[failure] ?? 'The signature does not verify.');
 }
 
@@ -141,11 +162,17 @@ const SNS_CERT_URL = /^https:\/\/sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/[A-Za-z
  * fetched, and neither is a SubscribeURL: a confirmation is stored for the tenant to act on.
  */
 export function verifyAwsSns(req: InboundRequest): Accepted {
-  const m = parseJson(req.raw);
-  if (!isRecord(m)) throw new Rejection('malformed_body', 'Not an SNS message.');
+  // The message is its own signed envelope: a body refused here has proved nothing about its sender.
+  let m: unknown;
+  try {
+    m = parseJson(req.raw);
+  } catch {
+    throw new Rejection('malformed_body', 'The body is not valid JSON.', true);
+  }
+  if (!isRecord(m)) throw new Rejection('malformed_body', 'Not an SNS message.', true);
   const type = str(m.Type);
   if (!type || !['Notification', 'SubscriptionConfirmation', 'UnsubscribeConfirmation'].includes(type) || !str(m.MessageId)) {
-    throw new Rejection('malformed_body', 'Not an SNS message.');
+    throw new Rejection('malformed_body', 'Not an SNS message.', true);
   }
   if (!str(m.Signature)) throw new Rejection('missing_signature', 'The SNS message is not signed.');
   if (req.config.snsCertificates.length === 0) throw new Rejection('not_configured', 'No SNS signing certificates are configured.');
@@ -185,10 +212,12 @@ export function verifyAwsSns(req: InboundRequest): Accepted {
  * constant time; the subscription validation handshake answers with the validation code.
  */
 export function verifyAzureEventGrid(req: InboundRequest): Accepted[] {
-  if (req.secrets.length === 0) throw new Rejection('not_configured', 'No inbound secret is set for this tenant and provider.');
   const key = req.header('aeg-sas-key');
   if (!key) throw new Rejection('missing_signature', 'The aeg-sas-key header is missing.');
-  if (!req.secrets.some((s) => safeEqual(s, key))) throw new Rejection('bad_signature', 'The shared key does not match.');
+  const configured = req.secrets.length > 0;
+  const matched = (configured ? req.secrets : [STAND_IN_SECRET]).some((s) => safeEqual(s, key));
+  if (!configured) throw new Rejection('not_configured', 'No inbound secret is set for this tenant and provider.');
+  if (!matched) throw new Rejection('bad_signature', 'The shared key does not match.');
   const body = parseJson(req.raw);
   const events = Array.isArray(body) ? body : [body];
   if (events.length === 0 || events.length > 5000 || !events.every(isRecord)) {

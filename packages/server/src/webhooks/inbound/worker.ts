@@ -13,7 +13,6 @@ import { openSecret } from '../secret-box.ts';
 import {
   type Accepted,
   type InboundRequest,
-  NOT_ACCEPTED,
   Rejection,
   type RejectReason,
   verifyAwsSns,
@@ -128,30 +127,43 @@ export function createInboundApp(opts: {
     });
   };
 
-  /** The tenant's secrets for a provider (current, then previous while its overlap lasts); throws for an unknown tenant. */
-  async function knownTenant(tenantId: string): Promise<void> {
-    if (!TENANT_ID.test(tenantId)) throw new Rejection('unknown_tenant', NOT_ACCEPTED);
-    const tenant = await prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
-    if (!tenant) throw new Rejection('unknown_tenant', NOT_ACCEPTED);
-  }
-
-  async function secretsOf(tenantId: string, provider: string): Promise<string[]> {
-    await knownTenant(tenantId);
-    const row = await prisma.webhookInboundSecret.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
-    if (!row) return [];
+  /**
+   * Whether the tenant exists, and its secrets for a provider (current, then previous while its
+   * overlap lasts) or the sources it accepts (SNS topics, Pub/Sub service accounts). The same
+   * queries run whether or not the tenant exists, and the request is verified either way (an
+   * unknown tenant has no secret and no source), so neither the answer nor its timing tells an
+   * unknown tenant from a configured one; only the metrics and the log do.
+   */
+  async function credentialsOf(
+    tenantId: string,
+    provider: string,
+    what: 'secrets' | 'sources',
+  ): Promise<{ exists: boolean; secrets: string[]; sources: string[] }> {
+    if (!TENANT_ID.test(tenantId)) return { exists: false, secrets: [], sources: [] };
+    const where = { tenantId_provider: { tenantId, provider } };
+    const [tenant, secret, source] = await Promise.all([
+      prisma.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }),
+      what === 'secrets' ? prisma.webhookInboundSecret.findUnique({ where }) : null,
+      what === 'sources' ? prisma.webhookInboundSource.findUnique({ where }) : null,
+    ]);
     const now = new Date();
-    return (
-      row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now
-        ? [row.secret, row.previousSecret]
-        : [row.secret]
-    ).map(openSecret);
+    const secrets = secret
+      ? (secret.previousSecret && secret.previousSecretExpiresAt && secret.previousSecretExpiresAt > now
+          ? [secret.secret, secret.previousSecret]
+          : [secret.secret]
+        ).map(openSecret)
+      : [];
+    return { exists: tenant !== null, secrets, sources: source?.sources ?? [] };
   }
 
-  /** The sources (SNS topics, Pub/Sub service accounts) the tenant accepts for a provider. */
-  async function sourcesOf(tenantId: string, provider: string): Promise<string[]> {
-    await knownTenant(tenantId);
-    const row = await prisma.webhookInboundSource.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
-    return row?.sources ?? [];
+  /** Runs a verification; a refusal of a request for a tenant that does not exist is counted as such. */
+  function verifiedFor<T>(exists: boolean, verify: () => T): T {
+    try {
+      return verify();
+    } catch (err) {
+      if (!exists && err instanceof Rejection && err.unauthenticated) throw new Rejection('unknown_tenant', err.message);
+      throw err;
+    }
   }
 
   /**
@@ -230,8 +242,9 @@ export function createInboundApp(opts: {
         await fn(req, res);
       } catch (err) {
         if (err instanceof Rejection) {
+          // The reason is for the operator (metrics, log); the caller gets one answer for every unauthenticated refusal.
           metrics.reject(provider(req), err.reason);
-          log.info('inbound webhook refused', { provider: provider(req), reason: err.reason, path: req.path });
+          log.info('inbound webhook refused', { provider: provider(req), reason: err.reason, detail: err.message, path: req.path });
           return next(
             new ApiError(err.status === 400 ? 'bad_request' : 'unauthorized', err.publicMessage, [
               { field: 'request', issue: err.publicReason },
@@ -255,7 +268,8 @@ export function createInboundApp(opts: {
       () => 'svc',
       async (req, res) => {
         const tenantId = String(req.params.tenantId);
-        const accepted = verifySvc(requestOf(req, tenantId, await secretsOf(tenantId, 'svc')));
+        const { exists, secrets } = await credentialsOf(tenantId, 'svc', 'secrets');
+        const accepted = verifiedFor(exists, () => verifySvc(requestOf(req, tenantId, secrets)));
         reply(res, [accepted], await store('svc', tenantId, [accepted]));
       },
     ),
@@ -288,17 +302,15 @@ export function createInboundApp(opts: {
         // message. SNS and Pub/Sub are signed with the provider's keys, the same for every customer:
         // there the tenant's registered topics and service accounts say which messages are its own.
         const ownKeys = provider === 'aws-sns' || provider === 'gcp-pubsub';
-        const r = ownKeys
-          ? requestOf(req, tenantId, [], await sourcesOf(tenantId, provider))
-          : requestOf(req, tenantId, await secretsOf(tenantId, provider));
-        let items: Accepted[];
-        if (provider === 'aws-sns') items = [verifyAwsSns(r)];
-        else if (provider === 'azure-event-grid') items = verifyAzureEventGrid(r);
-        else if (provider === 'gcp-pubsub') items = [verifyGcpPubSub(r)];
-        else {
+        const { exists, secrets, sources } = await credentialsOf(tenantId, provider, ownKeys ? 'sources' : 'secrets');
+        const r = requestOf(req, tenantId, secrets, sources);
+        const items = verifiedFor(exists, (): Accepted[] => {
+          if (provider === 'aws-sns') return [verifyAwsSns(r)];
+          if (provider === 'azure-event-grid') return verifyAzureEventGrid(r);
+          if (provider === 'gcp-pubsub') return [verifyGcpPubSub(r)];
           const gzip = (req.get('content-encoding') ?? '').toLowerCase() === 'gzip';
-          items = [verifyCloudflareLogpush(r, gzip, createHash('sha256').update(r.raw).digest('hex'))];
-        }
+          return [verifyCloudflareLogpush(r, gzip, createHash('sha256').update(r.raw).digest('hex'))];
+        });
         reply(res, items, await store(provider, tenantId, items));
       },
     ),
