@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -156,6 +156,27 @@ const inbox = async (t: TenantFixture, token?: string, query = '') => {
   return res.body.data as any[];
 };
 
+/** The token of the latest confirmation message sent to `email` for `channelId`, once it arrived (after `after` mails). */
+const confirmationToken = (channelId: string, email: string, after = 0) =>
+  until(`a confirmation message to ${email}`, async () => {
+    const mail = mailbox.mails
+      .slice(after)
+      .filter((m) => m.to.includes(email) && m.raw.includes(`X-Svc-Confirmation: ${channelId}`))
+      .at(-1);
+    // The body is quoted-printable: soft line breaks (`=` at a line end) join lines.
+    return mail ? (/^Token: ([A-Za-z0-9_-]+)\r?$/m.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1] ?? undefined) : undefined;
+  });
+
+const confirm = (token: string) => call(ts.url, 'POST', '/v1/notifications/email/confirm', { body: { token } });
+
+/** Confirms every address of an email channel with the token its confirmation message brought. */
+async function confirmAll(channelId: string, emails: string[]) {
+  for (const email of emails) {
+    const res = await confirm(await confirmationToken(channelId, email));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+}
+
 /** Waits until the inbox holds a notification about `resourceId`. */
 const notified = (t: TenantFixture, resourceId: string, token?: string) =>
   until(`a notification about ${resourceId}`, async () => (await inbox(t, token)).find((n) => n.resourceId === resourceId));
@@ -184,6 +205,7 @@ describe('notifications: from events to inbox, Slack, Teams and email', () => {
     });
     expect(ec.status).toBe(201);
     expect(ec.body.recipients).toEqual(['dpo@example.com', 'ciso@example.com']);
+    await confirmAll(ec.body.id, ['dpo@example.com', 'ciso@example.com']);
 
     const sub = await subscribe(t, ['evidence.uploaded'], ['inbox', 'slack', 'teams', 'email']);
     expect(sub).toMatchObject({
@@ -221,7 +243,7 @@ describe('notifications: from events to inbox, Slack, Teams and email', () => {
       attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard' } }],
     });
     expect(JSON.stringify(teams.received[0].body)).toContain(evidence);
-    const mail = mailbox.mails.find((m) => m.raw.includes(evidence)) as Mail;
+    const mail = mailbox.mails.find((m) => m.raw.includes(evidence) && !m.raw.includes('X-Svc-Confirmation')) as Mail;
     expect(mail.from).toBe('alerts@svc.test');
     expect(mail.to.sort()).toEqual(['ciso@example.com', 'dpo@example.com']);
     expect(mail.raw).toMatch(/Subject: evidence\.uploaded/);
@@ -529,5 +551,89 @@ describe('notifications: several notifiers on one database', () => {
     } finally {
       for (const n of extra) await n.stop();
     }
+  });
+});
+
+describe('notifications: email recipients confirm before anything is sent to them', () => {
+  it('an unconfirmed external address receives only its confirmation message; a confirmed one receives the events', async () => {
+    const t = await createTenant(ts);
+    const controls = await controlsOf(t);
+    const other = await t.key('editor'); // its inbox says when an event has been read
+    await subscribe(t, ['evidence.uploaded'], ['inbox'], other);
+    // The attack: a tenant lists addresses that never asked for anything (up to 50 per channel).
+    const victim = `victim-${Math.random().toString(36).slice(2, 8)}@example.net`;
+    const dpo = `dpo-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const mailsBefore = mailbox.mails.length;
+    const ec = await t.call('POST', '/v1/notifications/email', {
+      body: { name: 'BUY CHEAP PILLS at spam.example', recipients: [victim, dpo] },
+    });
+    expect(ec.status, JSON.stringify(ec.body)).toBe(201);
+    expect(ec.body.recipients).toEqual([victim, dpo]);
+    expect(ec.body.recipientStatus).toEqual([
+      { email: victim, status: 'pending', invitedAt: null, confirmedAt: null },
+      { email: dpo, status: 'pending', invitedAt: null, confirmedAt: null },
+    ]);
+    await subscribe(t, ['evidence.uploaded'], ['inbox', 'email']);
+
+    // An event while nobody confirmed: no delivery, no message to either address.
+    const first = await uploadEvidence(t, controls);
+    await notified(t, first, other);
+    await notified(t, first);
+    const victimToken = await confirmationToken(ec.body.id, victim, mailsBefore);
+    const dpoToken = await confirmationToken(ec.body.id, dpo, mailsBefore);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mailbox.mails.some((m) => m.raw.includes(first))).toBe(false);
+    expect((await t.call('GET', `/v1/notifications/email/${ec.body.id}/deliveries`)).body.data).toEqual([]);
+    // The confirmation message carries none of the tenant's words.
+    const invitation = mailbox.mails.slice(mailsBefore).find((m) => m.to.includes(victim)) as Mail;
+    expect(invitation.to).toEqual([victim]);
+    expect(invitation.raw).not.toContain('PILLS');
+    const shown = await t.call('GET', `/v1/notifications/email/${ec.body.id}`);
+    expect(shown.body.recipientStatus.map((r: any) => [r.status, r.invitedAt !== null])).toEqual([
+      ['pending', true],
+      ['pending', true],
+    ]);
+    // The stored hash is not the token.
+    const stored = await ts.server.db.prisma.notificationEmailRecipient.findMany({ where: { channelId: ec.body.id } });
+    expect(JSON.stringify(stored)).not.toContain(victimToken);
+
+    // Only the DPO confirms; the token works once; a guessed one never.
+    const ok = await confirm(dpoToken);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({
+      object: 'svc.notifications.email_recipient_confirmation',
+      channelId: ec.body.id,
+      email: dpo,
+      status: 'confirmed',
+    });
+    expectEnvelope(await confirm(dpoToken), 404, 'not_found');
+    expectEnvelope(await confirm('x'.repeat(43)), 404, 'not_found');
+    const after = (await t.call('GET', `/v1/notifications/email/${ec.body.id}`)).body;
+    expect(after.recipientStatus.map((r: any) => [r.email, r.status])).toEqual([
+      [victim, 'pending'],
+      [dpo, 'confirmed'],
+    ]);
+    expect(after.recipientStatus[1].confirmedAt).not.toBeNull();
+
+    // The next event goes to the confirmed address only.
+    const second = await uploadEvidence(t, controls);
+    const sent = await until('the message about the second upload', async () => mailbox.mails.find((m) => m.raw.includes(second)));
+    expect(sent.to).toEqual([dpo]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mailbox.mails.filter((m) => m.to.includes(victim) && !m.raw.includes('X-Svc-Confirmation'))).toEqual([]);
+
+    // Sending the confirmations again replaces the victim's token; the DPO is not asked again.
+    const beforeResend = mailbox.mails.length;
+    const resent = await t.call('POST', `/v1/notifications/email/${ec.body.id}/resend-confirmations`, { body: {} });
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    const newToken = await confirmationToken(ec.body.id, victim, beforeResend);
+    expect(newToken).not.toBe(victimToken);
+    expectEnvelope(await confirm(victimToken), 404, 'not_found');
+    expect(mailbox.mails.slice(beforeResend).some((m) => m.to.includes(dpo))).toBe(false);
+    expect((await confirm(newToken)).status).toBe(200);
+
+    const audit = await collectPages<any>(t, '/v1/audit-trail/events');
+    expect(audit.filter((e) => e.action === 'notification_channel.recipient_confirmed')).toHaveLength(2);
+    expect(audit.some((e) => e.action === 'notification_channel.confirmations_resent')).toBe(true);
   });
 });

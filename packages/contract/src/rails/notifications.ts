@@ -156,6 +156,7 @@ claimIdPrefix('ntf', 'svc.notifications.notification');
 claimIdPrefix('npf', 'svc.notifications.preferences');
 claimIdPrefix('nch', 'svc.notifications.channel');
 claimIdPrefix('ndv', 'svc.notifications.delivery');
+claimIdPrefix('ner', 'svc.notifications.email_recipient');
 
 const NotificationId = prefixedId('ntf', NOTIFICATION_ID);
 
@@ -338,11 +339,68 @@ export const TeamsChannel = channelRecord('teams')
     examples: [channelExample('teams', 'Compliance team', { urlHint: 'https://example.webhook.office.com/…a1b2' })],
   });
 
+export const EMAIL_RECIPIENT_STATUSES = ['pending', 'confirmed'] as const;
+
+export const EmailRecipientStatus = z
+  .object({
+    email: z.string().meta({ description: 'The address, lower-cased.' }),
+    status: z.enum(EMAIL_RECIPIENT_STATUSES).meta({
+      description:
+        '`pending` until the address confirms with the token of its confirmation message, then `confirmed`. Only confirmed recipients receive messages.',
+    }),
+    invitedAt: Timestamp.nullable().meta({ description: 'When the latest confirmation message was sent; null while it is not yet.' }),
+    confirmedAt: Timestamp.nullable().meta({ description: 'When the address confirmed; null while pending.' }),
+  })
+  .meta({ id: 'NotificationEmailRecipientStatus' });
+
 export const EmailChannel = channelRecord('email')
-  .extend({ recipients: z.array(z.string()).meta({ description: 'Email addresses every message of the channel goes to.' }) })
+  .extend({
+    recipients: z.array(z.string()).meta({
+      description: 'Email addresses of the channel. Messages go only to those `recipientStatus` shows `confirmed`.',
+    }),
+    recipientStatus: z.array(EmailRecipientStatus).meta({
+      description:
+        'Each recipient with its confirmation state: a confirmation message with a single-use token is sent to every new address, and nothing else is sent to it until it confirms (`POST /v1/notifications/email/confirm`).',
+    }),
+  })
   .meta({
     id: 'NotificationEmailChannel',
-    examples: [channelExample('email', 'Compliance officers', { recipients: ['dpo@example.com', 'ciso@example.com'] })],
+    examples: [
+      channelExample('email', 'Compliance officers', {
+        recipients: ['dpo@example.com', 'ciso@example.com'],
+        recipientStatus: [
+          { email: 'dpo@example.com', status: 'confirmed', invitedAt: EXAMPLE_AT, confirmedAt: '2026-11-22T09:40:00.000Z' },
+          { email: 'ciso@example.com', status: 'pending', invitedAt: EXAMPLE_AT, confirmedAt: null },
+        ],
+      }),
+    ],
+  });
+
+export const ConfirmEmailRecipientBody = z
+  .strictObject({
+    token: z.string().min(16).max(128).meta({ description: 'The token of the confirmation message the address received.' }),
+  })
+  .meta({ id: 'ConfirmNotificationEmailRecipientRequest', examples: [{ token: 'q8Yt3Jw0r1mXbV9k2pQ7sLdZ4nT8yH6cF5uA1eR0wKs' }] });
+
+export const EmailRecipientConfirmation = z
+  .object({
+    object: objectOf('svc.notifications.email_recipient_confirmation'),
+    channelId: z.string().meta({ description: 'Id of the email channel (`nch_`) the address now receives messages of.' }),
+    email: z.string().meta({ description: 'The confirmed address.' }),
+    status: z.literal('confirmed').meta({ description: 'Always `confirmed`.' }),
+    confirmedAt: Timestamp.meta({ description: 'When the address confirmed.' }),
+  })
+  .meta({
+    id: 'NotificationEmailRecipientConfirmation',
+    examples: [
+      {
+        object: 'svc.notifications.email_recipient_confirmation',
+        channelId: CHANNEL_ID,
+        email: 'ciso@example.com',
+        status: 'confirmed',
+        confirmedAt: EXAMPLE_AT,
+      },
+    ],
   });
 
 const WebhookUrl = (what: string) =>
@@ -366,7 +424,10 @@ export const CreateTeamsChannelBody = z.strictObject({ name: ChannelName, url: W
 export const CreateEmailChannelBody = z
   .strictObject({
     name: ChannelName,
-    recipients: z.array(z.email().max(254)).min(1).max(50).meta({ description: 'Email addresses every message goes to, 1 to 50.' }),
+    recipients: z.array(z.email().max(254)).min(1).max(50).meta({
+      description:
+        'Email addresses of the channel, 1 to 50. Each is sent a confirmation message and receives nothing else until it confirms.',
+    }),
   })
   .meta({ id: 'CreateNotificationEmailChannelRequest', examples: [{ name: 'Compliance officers', recipients: ['dpo@example.com'] }] });
 
@@ -556,7 +617,30 @@ export const notificationsRouter = railRouter('notifications', {
   },
   slack: channelRoutes('slack', SlackChannel, CreateSlackChannelBody),
   teams: channelRoutes('teams', TeamsChannel, CreateTeamsChannelBody),
-  email: channelRoutes('email', EmailChannel, CreateEmailChannelBody),
+  email: {
+    ...channelRoutes('email', EmailChannel, CreateEmailChannelBody),
+    confirm: {
+      method: 'POST',
+      path: '/email/confirm',
+      body: ConfirmEmailRecipientBody,
+      responses: { 200: EmailRecipientConfirmation },
+      summary: 'Confirm an email recipient (no token)',
+      description:
+        "For the person at the address, without an API key: the token of the confirmation message confirms the address as a recipient of its channel; from then on the channel's messages go to it. The token works once and for 7 days; 404 `not_found` for a token that is unknown, used, replaced by a newer message or expired. Audited (`notification_channel.recipient_confirmed`).",
+      metadata: meta({ auth: 'public', mutating: true, audit: 'notification_channel.recipient_confirmed' }),
+    },
+    resendConfirmations: {
+      method: 'POST',
+      path: '/email/:id/resend-confirmations',
+      pathParams: ChannelIdParams,
+      body: z.strictObject({}).optional(),
+      responses: { 200: EmailChannel },
+      summary: 'Send the confirmation messages of an email channel again',
+      description:
+        'Sends a new confirmation message to every recipient of the channel still `pending` (a message that failed or a token that expired); the tokens sent before stop working. Audited (`notification_channel.confirmations_resent`). Needs `notifications:write`.',
+      metadata: write('notification_channel.confirmations_resent'),
+    },
+  },
 });
 
 const AnyChannel = z.union([SlackChannel, TeamsChannel, EmailChannel]);
@@ -569,4 +653,10 @@ export const notificationsEvents = [
   eventType('notification_channel.created', 'A Slack, Teams or email channel was added.', AnyChannel),
   eventType('notification_channel.disabled', 'A notification channel was disabled.', AnyChannel),
   eventType('notification_channel.enabled', 'A notification channel was enabled again.', AnyChannel),
+  eventType(
+    'notification_channel.recipient_confirmed',
+    'A recipient of an email channel confirmed its address.',
+    EmailRecipientConfirmation,
+  ),
+  eventType('notification_channel.confirmations_resent', 'The confirmation messages of an email channel were sent again.', EmailChannel),
 ];

@@ -20,6 +20,7 @@ import { retryDelayMs } from '../webhooks/dispatcher.ts';
 import { sourcePathOf } from '../webhooks/outbox.ts';
 import { openSecret } from '../webhooks/secret-box.ts';
 import { guardedLookup, isPrivateAddress } from '../webhooks/targets.ts';
+import { CONFIRMATION_TTL_MS, confirmationTokenHash } from './service.ts';
 
 /**
  * The notifier: turns the platform's events into inbox notifications and channel deliveries, and
@@ -38,6 +39,10 @@ import { guardedLookup, isPrivateAddress } from '../webhooks/targets.ts';
  * retried on the webhook schedule (scaled by `SVC_WEBHOOK_SCHEDULE_SCALE`), and recorded as
  * `failed` after the last attempt. Email deliveries are claimed only by processes with an SMTP
  * server configured.
+ *
+ * An email channel's messages go only to its confirmed recipients. Each new address is first sent
+ * a confirmation message with a single-use token, made here at send time and stored as its
+ * SHA-256 only; a channel with no confirmed address gets no deliveries at all.
  */
 export interface Notifier {
   readonly id: string;
@@ -241,8 +246,12 @@ export function createNotifier(opts: { db: Database; config: Config; log: Logger
            WHERE "tenant_id" = ANY($1::text[])`,
         [tenants],
       );
+      // An email channel counts only once someone confirmed: unconfirmed addresses are never sent to.
       const channels = await sql.query<{ id: string; tenant_id: string; kind: string }>(
-        `SELECT "id", "tenant_id", "kind" FROM "notification_channels" WHERE "tenant_id" = ANY($1::text[]) AND "status" = 'active'`,
+        `SELECT c."id", c."tenant_id", c."kind" FROM "notification_channels" c
+           WHERE c."tenant_id" = ANY($1::text[]) AND c."status" = 'active'
+             AND (c."kind" <> 'email' OR EXISTS (SELECT 1 FROM "notification_email_recipients" r
+               WHERE r."channel_id" = c."id" AND r."tenant_id" = c."tenant_id" AND r."status" = 'confirmed'))`,
         [tenants],
       );
       const prefOf = new Map(prefs.map((p) => [`${p.tenant_id}/${p.principal_id}`, p]));
@@ -411,6 +420,93 @@ export function createNotifier(opts: { db: Database; config: Config; log: Logger
     }
   }
 
+  /**
+   * Sends the confirmation messages that are due: claims them (the due time moves out by a lease,
+   * so a lost notifier's are sent again later), stores the hash of a fresh token, mails the token,
+   * and records the outcome; a failure is retried on the webhook schedule.
+   */
+  async function invite(limit: number): Promise<number> {
+    if (!mailer) return 0;
+    const now = new Date();
+    const due = await db.sql.query<{ id: string; tenant_id: string; channel_id: string; email: string; invite_attempts: number }>(
+      `WITH due AS (
+         SELECT "id" FROM "notification_email_recipients"
+         WHERE "status" = 'pending' AND "invite_next_at" <= $1::timestamp(3)
+         ORDER BY "invite_next_at" ASC
+         LIMIT $3
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE "notification_email_recipients" AS r
+       SET "invite_next_at" = $2::timestamp(3), "invite_attempts" = r."invite_attempts" + 1, "updated_at" = $1::timestamp(3)
+       FROM due WHERE r."id" = due."id"
+       RETURNING r."id", r."tenant_id", r."channel_id", r."email", r."invite_attempts"`,
+      [now.toISOString(), new Date(now.getTime() + wh.leaseMs).toISOString(), limit],
+    );
+    for (const r of due) {
+      const attempts = Number(r.invite_attempts);
+      const token = randomToken(32);
+      const mine = { id: r.id, status: 'pending', inviteAttempts: attempts };
+      const { count } = await db.prisma.notificationEmailRecipient.updateMany({
+        where: mine,
+        data: { tokenHash: confirmationTokenHash(token), tokenExpiresAt: new Date(Date.now() + CONFIRMATION_TTL_MS) },
+      });
+      if (count !== 1) continue;
+      const o = await sendConfirmation(r.email, r.channel_id, token);
+      const at = new Date();
+      const delay = o.ok ? undefined : retryDelayMs(attempts, wh.scheduleScale);
+      await db.prisma.notificationEmailRecipient.updateMany({
+        where: mine,
+        data: o.ok
+          ? { invitedAt: at, inviteNextAt: null, inviteError: null, updatedAt: at }
+          : {
+              inviteNextAt: delay === undefined || attempts >= WEBHOOK_MAX_ATTEMPTS ? null : new Date(at.getTime() + delay),
+              inviteError: o.error?.slice(0, 500) ?? 'failed',
+              updatedAt: at,
+            },
+      });
+      if (!o.ok)
+        log.warn('email recipient confirmation not sent', {
+          recipient: r.id,
+          channel: r.channel_id,
+          tenant_id: r.tenant_id,
+          error: o.error,
+        });
+    }
+    return due.length;
+  }
+
+  /**
+   * The confirmation message: no text of the tenant's (a channel name could carry anyone's words to
+   * any address), the token on a line of its own, and how to use it.
+   */
+  async function sendConfirmation(to: string, channelId: string, token: string): Promise<Outcome> {
+    if (!mailer) return { ok: false, statusCode: null, error: 'no SMTP server configured' };
+    const api = config.publicUrl ?? 'the service';
+    try {
+      const info = await mailer.sendMail({
+        from: config.smtp.from,
+        to,
+        subject: 'Confirm that this address may receive compliance notifications',
+        text: [
+          `An organisation using ${api} added ${to} as a recipient of its email notifications (channel ${channelId}).`,
+          'Nothing is sent to this address unless you confirm. To confirm, send this token within 7 days:',
+          '',
+          `Token: ${token}`,
+          '',
+          `POST ${config.publicUrl ?? ''}/v1/notifications/email/confirm with the JSON body {"token": "<the token>"}.`,
+          'If you do not know why you received this message, ignore it: this address receives nothing more.',
+          '',
+        ].join('\n'),
+        headers: { 'X-Svc-Confirmation': channelId },
+      });
+      const code = Number.parseInt(String(info.response ?? '').slice(0, 3), 10);
+      return { ok: true, statusCode: Number.isNaN(code) ? null : code, error: null };
+    } catch (err) {
+      const e = err as Error & { responseCode?: number };
+      return { ok: false, statusCode: e.responseCode ?? null, error: e.message };
+    }
+  }
+
   async function attempt(c: ClaimedDelivery): Promise<Outcome> {
     // A lease taken over after the last attempt: that attempt's notifier was lost; nothing more is sent.
     if (c.attempt_count > WEBHOOK_MAX_ATTEMPTS) {
@@ -418,7 +514,17 @@ export function createNotifier(opts: { db: Database; config: Config; log: Logger
     }
     const ch = await db.prisma.notificationChannel.findFirst({ where: { id: c.channel_id, tenantId: c.tenant_id } });
     if (!ch) return { ok: false, statusCode: null, error: 'the channel no longer exists' };
-    if (c.kind === 'email') return sendEmail(ch.recipients, c.message);
+    if (c.kind === 'email') {
+      const confirmed = await db.prisma.notificationEmailRecipient.findMany({
+        where: { tenantId: c.tenant_id, channelId: ch.id, status: 'confirmed', email: { in: ch.recipients } },
+        select: { email: true },
+      });
+      if (confirmed.length === 0) return { ok: false, statusCode: null, error: 'no confirmed recipient' };
+      return sendEmail(
+        confirmed.map((r) => r.email),
+        c.message,
+      );
+    }
     let url: string;
     try {
       url = openSecret(ch.url ?? '');
@@ -466,6 +572,7 @@ export function createNotifier(opts: { db: Database; config: Config; log: Logger
     let next = Math.max(wh.pollMs, IDLE_POLL_MS);
     try {
       while (running && (await produce()) === BATCH) {}
+      if (running && (await invite(BATCH)) === BATCH) next = 0;
       if (running && (await deliver()) === wh.concurrency) next = 0;
     } catch (err) {
       if (running) log.warn('notifier tick failed', { notifier: id, error: String(err) });

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import {
   type EmailChannel,
+  type EmailRecipientConfirmation,
   type InboxCounts,
   type MarkReadBody,
   type MarkReadResult,
@@ -24,6 +26,7 @@ import type {
   NotificationDelivery as DeliveryRow,
   Notification as NotificationRow,
   NotificationPreference as PreferenceRow,
+  NotificationEmailRecipient as RecipientRow,
   NotificationSubscription as SubscriptionRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
@@ -192,14 +195,37 @@ export function urlHint(raw: string): string {
   return `${url.protocol}//${url.host}/…${raw.slice(-4)}`;
 }
 
-function renderChannel(r: ChannelRow): ChannelOut {
+/** An email channel's recipients with their confirmation state, in the channel's order. */
+function recipientStatus(r: ChannelRow, rows: readonly RecipientRow[]): z.infer<typeof EmailChannel>['recipientStatus'] {
+  const of = new Map(rows.filter((x) => x.channelId === r.id).map((x) => [x.email, x]));
+  return r.recipients.map((email) => {
+    const x = of.get(email);
+    const confirmed = x?.status === 'confirmed';
+    return {
+      email,
+      status: confirmed ? 'confirmed' : 'pending',
+      invitedAt: isoOrNull(x?.invitedAt ?? null),
+      confirmedAt: isoOrNull(x?.confirmedAt ?? null),
+    };
+  });
+}
+
+function renderChannel(r: ChannelRow, recipients: readonly RecipientRow[] = []): ChannelOut {
   const base = {
     id: r.id,
     name: r.name,
     status: r.status as 'active' | 'disabled',
     ...stampsOf(r),
   };
-  if (r.kind === 'email') return { object: 'svc.notifications.email_channel', kind: 'email', ...base, recipients: r.recipients };
+  if (r.kind === 'email') {
+    return {
+      object: 'svc.notifications.email_channel',
+      kind: 'email',
+      ...base,
+      recipients: r.recipients,
+      recipientStatus: recipientStatus(r, recipients),
+    };
+  }
   if (r.kind === 'teams') return { object: 'svc.notifications.teams_channel', kind: 'teams', ...base, urlHint: r.urlHint ?? '' };
   return { object: 'svc.notifications.slack_channel', kind: 'slack', ...base, urlHint: r.urlHint ?? '' };
 }
@@ -212,6 +238,16 @@ async function findChannel(prisma: Prisma, tenantId: string, kind: NotificationC
   return row;
 }
 
+/** The recipient rows of email channels, for rendering them. */
+function recipientsOf(prisma: Prisma, tenantId: string, channelIds: string[]): Promise<RecipientRow[]> {
+  if (channelIds.length === 0) return Promise.resolve([]);
+  return scopeToTenant(prisma, tenantId).notificationEmailRecipient.findMany({ where: { channelId: { in: channelIds } } });
+}
+
+async function rendered(prisma: Prisma, tenantId: string, row: ChannelRow): Promise<ChannelOut> {
+  return renderChannel(row, row.kind === 'email' ? await recipientsOf(prisma, tenantId, [row.id]) : []);
+}
+
 export async function listChannels(
   prisma: Prisma,
   tenantId: string,
@@ -220,11 +256,20 @@ export async function listChannels(
 ) {
   const where: Record<string, unknown> = { kind };
   if (query.status) where.status = query.status;
-  return keysetList(scopeToTenant(prisma, tenantId).notificationChannel, query, { where, render: renderChannel });
+  const page = await keysetList(scopeToTenant(prisma, tenantId).notificationChannel, query, { where, render: (r: ChannelRow) => r });
+  const recipients =
+    kind === 'email'
+      ? await recipientsOf(
+          prisma,
+          tenantId,
+          page.data.map((r) => r.id),
+        )
+      : [];
+  return { data: page.data.map((r) => renderChannel(r, recipients)), cursor: page.cursor };
 }
 
 export async function getChannel(prisma: Prisma, tenantId: string, kind: NotificationChannelKind, id: string): Promise<ChannelOut> {
-  return renderChannel(await findChannel(prisma, tenantId, kind, id));
+  return rendered(prisma, tenantId, await findChannel(prisma, tenantId, kind, id));
 }
 
 export async function createChannel(
@@ -252,6 +297,23 @@ export async function createChannel(
         updatedAt: now,
       },
     });
+    // Every address starts pending, with its confirmation message due now (the notifier sends it).
+    // A web user of the tenant is not confirmed at once: nothing records that a person's sign-in
+    // address was proved by mail (sign-in links are handed over by an operator).
+    if (row.recipients.length > 0) {
+      await tx.notificationEmailRecipient.createMany({
+        data: row.recipients.map((email) => ({
+          id: newId('ner'),
+          tenantId: who.tenantId,
+          channelId: row.id,
+          email,
+          status: 'pending',
+          inviteNextAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      });
+    }
     const change = {
       action: 'notification_channel.created',
       resourceType: `svc.notifications.${kind}_channel`,
@@ -259,7 +321,7 @@ export async function createChannel(
       // Never the URL: it carries the channel's token.
       data: { kind, name: row.name, ...(kind === 'email' ? { recipients: row.recipients.length } : {}) },
     };
-    return recorded(tx, who, renderChannel(row), change);
+    return recorded(tx, who, await rendered(tx as Prisma, who.tenantId, row), change);
   });
 }
 
@@ -281,7 +343,7 @@ export async function setChannelStatus(
       data: { status: to, updatedAt: new Date() },
     });
     if (count !== 1) throw conflict();
-    const out = renderChannel(await findChannel(tx as Prisma, who.tenantId, kind, id));
+    const out = await rendered(tx as Prisma, who.tenantId, await findChannel(tx as Prisma, who.tenantId, kind, id));
     const change = {
       action: `notification_channel.${verb}d`,
       resourceType: `svc.notifications.${kind}_channel`,
@@ -320,4 +382,69 @@ export async function listDeliveries(
   const where: Record<string, unknown> = { channelId: id };
   if (query.status) where.status = query.status;
   return keysetList(scopeToTenant(prisma, tenantId).notificationDelivery, query, { where, render: renderDelivery });
+}
+
+// ---------------------------------------------------------------- email recipient confirmation
+
+/** SHA-256 of a confirmation token: what the recipient row stores. */
+export const confirmationTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** How long the token of a confirmation message works. */
+export const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Confirms a recipient with the token its confirmation message brought (public: the token is the
+ * credential). Single use: the hash is cleared in the same guarded update that confirms, so two
+ * concurrent uses confirm once. Unknown, used, replaced and expired tokens get one answer.
+ */
+export async function confirmRecipient(
+  prisma: Prisma,
+  correlationId: string,
+  token: string,
+): Promise<z.infer<typeof EmailRecipientConfirmation>> {
+  const hash = confirmationTokenHash(token);
+  const refused = () => new ApiError('not_found', 'This confirmation token is unknown, used or expired.');
+  const found = await prisma.notificationEmailRecipient.findUnique({ where: { tokenHash: hash } });
+  const now = new Date();
+  if (found?.status !== 'pending' || !found.tokenExpiresAt || found.tokenExpiresAt <= now) throw refused();
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.notificationEmailRecipient.updateMany({
+      where: { id: found.id, tokenHash: hash, status: 'pending' },
+      data: { status: 'confirmed', confirmedAt: now, tokenHash: null, tokenExpiresAt: null, inviteNextAt: null, updatedAt: now },
+    });
+    if (count !== 1) throw refused();
+    const out = {
+      object: 'svc.notifications.email_recipient_confirmation' as const,
+      channelId: found.channelId,
+      email: found.email,
+      status: 'confirmed' as const,
+      confirmedAt: iso(now),
+    };
+    const who = { tenantId: found.tenantId, actor: 'email_recipient', correlationId };
+    return recorded(tx, who, out, {
+      action: 'notification_channel.recipient_confirmed',
+      resourceType: 'svc.notifications.email_channel',
+      resourceId: found.channelId,
+      data: { email: found.email },
+    });
+  });
+}
+
+/** Makes a new confirmation message due for every pending recipient of a channel; earlier tokens stop working. */
+export async function resendConfirmations(prisma: Prisma, who: Actor, id: string): Promise<ChannelOut> {
+  return prisma.$transaction(async (tx) => {
+    const channel = await findChannel(tx as Prisma, who.tenantId, 'email', id);
+    const now = new Date();
+    const { count } = await scopeToTenant(tx as Prisma, who.tenantId).notificationEmailRecipient.updateMany({
+      where: { channelId: channel.id, status: 'pending' },
+      data: { tokenHash: null, tokenExpiresAt: null, inviteNextAt: now, inviteAttempts: 0, inviteError: null, updatedAt: now },
+    });
+    const out = await rendered(tx as Prisma, who.tenantId, channel);
+    return recorded(tx, who, out, {
+      action: 'notification_channel.confirmations_resent',
+      resourceType: 'svc.notifications.email_channel',
+      resourceId: channel.id,
+      data: { pending: count },
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import { contract, type NotificationChannelKind, notificationSubscriptions } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
+import { ctxOf } from '../../http/context.ts';
 import { serveResource } from '../../kit.ts';
 import * as ntf from '../../notifications/service.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
@@ -61,6 +62,13 @@ export function notificationsHandlers({ db, webhooks }: RailDeps) {
     },
     slack: channel('slack'),
     teams: channel('teams'),
-    email: channel('email'),
+    email: {
+      ...channel('email'),
+      confirm: async ({ body, res }) => ({ status: 200, body: await ntf.confirmRecipient(prisma, ctxOf(res).correlationId, body.token) }),
+      resendConfirmations: async ({ params, res }) => ({
+        status: 200,
+        body: (await ntf.resendConfirmations(prisma, actor(res), params.id)) as never,
+      }),
+    },
   });
 }
