@@ -8,6 +8,7 @@ import { hashEvent, keyFingerprint, verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, type TenantFixture } from './support/api.ts';
 import { svcInProcess } from './support/cli.ts';
+import { openSealed } from './support/sealed.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-audit-trust-'));
@@ -215,6 +216,12 @@ describe('key rotation', () => {
     const t = await createTenant(ts);
     await assess(t, 2);
     const before = await fetchKeys(t);
+    // The private half a rotation is about to wipe, as someone holding the database and the
+    // secrets key could take it now, before the rotation.
+    const current = (before.data.find((k) => k.retiredAt === null) as PublicSigningKey).keyId;
+    const sealedRow = await ts.server.db.prisma.signingKey.findUniqueOrThrow({ where: { id: current } });
+    if (!sealedRow.privateKey) throw new Error('the current key is not a generated one');
+    const leakedKey = createPrivateKey(openSealed(sealedRow.privateKey, process.env.SVC_SECRETS_KEY as string));
     const rotated = await call(ts.url, 'POST', '/v1/operator/signing-keys/rotate', { token: ts.operatorToken });
     expect(rotated.status).toBe(201);
     await assess(t, 2);
@@ -250,15 +257,16 @@ describe('key rotation', () => {
     expect(verifyExportFile(file, { fingerprints }).status).toBe('valid');
     expect(verifyExportFile(file, { fingerprints: fingerprints.slice(1) }).firstBroken).toMatchObject({ seq: 1, reason: 'untrusted_key' });
 
-    // The retired private key leaks: the last event, written after the rotation, is rewritten and
-    // signed with it. The signature is genuine; the chain's own rotation event retired the key.
-    const row = await ts.server.db.prisma.signingKey.findUniqueOrThrow({ where: { id: oldKeyId } });
-    if (!row.privateKey) throw new Error('the old key is not a generated one');
+    // The retired private key leaked (taken before the rotation, which wiped it from the database):
+    // the last event, written after the rotation, is rewritten and signed with it. The signature
+    // is genuine; the chain's own rotation event retired the key.
+    expect(current).toBe(oldKeyId);
+    expect((await ts.server.db.prisma.signingKey.findUniqueOrThrow({ where: { id: oldKeyId } })).privateKey).toBeNull();
     const leaked: ExportDoc = structuredClone(doc);
     const last = leaked.events.at(-1) as ExportDoc['events'][number];
     expect(Date.parse(last.timestamp)).toBeGreaterThan(Date.parse(oldKey.retiredAt as string));
     last.data = { ...last.data, systemId: 'sys_backdated' };
-    resign(leaked.events, leaked.events.length - 1, oldKeyId, createPrivateKey(row.privateKey));
+    resign(leaked.events, leaked.events.length - 1, oldKeyId, leakedKey);
     const leakedFile = save(`leaked-${t.tenantId}.json`, leaked);
     const refused = await svcVerify(leakedFile, '--trust', save(`after2-${t.tenantId}.json`, after));
     expect(refused.code).toBe(2);

@@ -5,7 +5,7 @@ import { webhooks } from '@svc/sdk';
 import { createDispatcher, type Dispatcher } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
  * With SVC_SECRETS_KEY, webhook secrets are sealed at rest (AES-256-GCM): the database holds no
@@ -18,7 +18,8 @@ let dispatcher: Dispatcher;
 const received: { headers: IncomingHttpHeaders; raw: Buffer }[] = [];
 
 beforeAll(async () => {
-  ts = await startTestServer({
+  // A database of its own: the signing key of a shared one is sealed under the suite's secrets key.
+  ts = await startIsolatedTestServer({
     SVC_SECRETS_KEY: randomBytes(32).toString('base64'),
     SVC_ROLE: 'webhooks',
     WEBHOOK_PORT: '0',

@@ -78,12 +78,18 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
+/** What an intact result proves and does not, one line each. */
+function scopeLines(r: VerifyReport): string {
+  const lines = [...(r.proves ?? []).map((p) => `  proves: ${p}`), ...(r.doesNotProve ?? []).map((p) => `  does not prove: ${p}`)];
+  return lines.length ? `\n${lines.join('\n')}` : '';
+}
+
 function describeVerify(r: VerifyReport): string {
   const span = `${r.checked} events of ${r.tenantId}, seq ${r.range.fromSeq}..${r.range.toSeq}`;
   if (r.status === 'valid') {
-    return `valid: ${span}, signed by trusted keys ${r.keys.map((k) => `${k.keyId} (${k.fingerprint}, ${k.trustedBy.replace('_', ' ')})`).join(', ')}`;
+    return `valid: ${span}, signed by trusted keys ${r.keys.map((k) => `${k.keyId} (${k.fingerprint}, ${k.trustedBy.replace('_', ' ')})`).join(', ')}${scopeLines(r)}`;
   }
-  if (r.status === 'unanchored') return `${r.warning}\nchain intact: ${span}`;
+  if (r.status === 'unanchored') return `${r.warning}\nchain intact: ${span}${scopeLines(r)}`;
   const b = r.firstBroken;
   return `BROKEN at seq ${b?.seq}${b?.id ? ` (${b.id})` : ''}: ${b?.reason}: ${b?.message}`;
 }
@@ -111,6 +117,7 @@ export async function main(argv: string[]): Promise<number> {
       role: { type: 'string' },
       scopes: { type: 'string' },
       expires: { type: 'string' },
+      person: { type: 'string' },
       data: { type: 'string', short: 'd' },
       header: { type: 'string', short: 'H', multiple: true },
       operator: { type: 'boolean', default: false },
@@ -326,16 +333,18 @@ export async function main(argv: string[]): Promise<number> {
             ...(values.name ? { name: values.name } : {}),
             ...(values.scopes ? { scopes: values.scopes.split(',').map((s) => s.trim()) } : {}),
             ...(values.expires ? { expiresAt: values.expires } : {}),
+            ...(values.person ? { personId: values.person } : {}),
           },
         });
-        print(g, key, () => `key:   ${key.id} (${key.role})\ntoken: ${key.token}  (shown once)`);
+        const actsFor = key.personId ? `acts for ${key.personId}` : 'service key: acts for no person';
+        print(g, key, () => `key:   ${key.id} (${key.role}; ${actsFor})\ntoken: ${key.token}  (shown once)`);
         return 0;
       }
       if (sub === 'list') {
         const keys = await collect(
           svc.paginate(svc.operator.listKeys, { query: { tenantId: need(values.tenant, '--tenant'), limit: 200 } }),
         );
-        print(g, keys, () => table(keys, ['id', 'name', 'role', 'prefix', 'createdAt', 'revokedAt']));
+        print(g, keys, () => table(keys, ['id', 'name', 'role', 'personId', 'prefix', 'createdAt', 'revokedAt']));
         return 0;
       }
       if (sub === 'revoke') {
@@ -481,13 +490,17 @@ async function exportInChunks(
   const total = Math.max(0, end - start + 1);
   const events = [...first.events];
   const keys = new Map(first.publicKeys.map((k) => [k.keyId, k]));
+  // Each piece's seal, in order: together they sign the joined range and the last piece's head.
+  const seals = [...first.seals];
   let last = first;
   progress?.(`exported ${events.length} of ${total} events`);
   while (events.length > 0 && last.range.toSeq < end) {
     const from = last.range.toSeq + 1;
-    last = await svc.audit_trail.export({ body: { fromSeq: from, toSeq: Math.min(from + chunk - 1, end) } });
-    if (last.events.length === 0) break;
+    const piece = await svc.audit_trail.export({ body: { fromSeq: from, toSeq: Math.min(from + chunk - 1, end) } });
+    if (piece.events.length === 0) break;
+    last = piece;
     events.push(...last.events);
+    seals.push(...last.seals);
     for (const k of last.publicKeys) keys.set(k.keyId, k);
     progress?.(`exported ${events.length} of ${total} events`);
   }
@@ -498,6 +511,7 @@ async function exportInChunks(
     head: last.head,
     publicKeys: [...keys.values()],
     events,
+    seals,
   };
 }
 

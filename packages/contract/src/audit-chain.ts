@@ -21,6 +21,37 @@ export interface SigningKeyRotation {
   retiredKeyIds: string[];
 }
 
+/** A point of a chain: a sequence number and the hash of the event there (seq 0: the genesis hash). */
+export interface ChainLink {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * The service's signed statement about an export (or one piece of an export joined from several):
+ * which tenant, when, which `range`, the event before it (`anchor`), the last event of the range
+ * (`last`; the anchor when the range is empty) and the chain head at that time. The events carry
+ * their own signatures; this one binds their number and position, so none can be dropped from
+ * the end, and no range relabelled, without the check failing.
+ */
+export interface ExportSealStatement {
+  tenantId: string;
+  exportedAt: string;
+  range: { fromSeq: number; toSeq: number };
+  anchor: ChainLink;
+  last: ChainLink;
+  head: ChainLink;
+}
+
+export interface ExportSeal extends ExportSealStatement {
+  algorithm: 'ed25519';
+  keyId: string;
+  /** SHA-256 (hex) of the canonical JSON of the statement (hashExportSeal). */
+  hash: string;
+  /** Ed25519 signature of `hash` (its ASCII bytes), base64url, as the events are signed. */
+  signature: string;
+}
+
 /**
  * Clocks of the processes that write a chain differ a little; a validity window from a key list
  * is checked with this much slack at both ends. The exact boundary is the rotation event.
@@ -73,7 +104,11 @@ export type BrokenReason =
   | 'untrusted_key'
   | 'key_not_valid_at'
   | 'bad_signature'
-  | 'wrong_tenant';
+  | 'wrong_tenant'
+  | 'missing_anchor'
+  | 'range_mismatch'
+  | 'unsealed'
+  | 'bad_seal';
 
 export interface ChainVerdict {
   valid: boolean;

@@ -1,9 +1,11 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import {
+  AUDIT_EXPORT_FORMAT,
   type BrokenReason,
   type ChainedEvent,
   type ChainVerdict,
   canonicalJson,
+  type ExportSealStatement,
   GENESIS_HASH,
   KEY_VALIDITY_SKEW_MS,
   type PublicSigningKey,
@@ -35,6 +37,25 @@ export function hashEvent(e: Omit<ChainedEvent, 'hash' | 'signature'>): string {
     correlationId: e.correlationId,
     data: e.data,
     keyId: e.keyId,
+  };
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+/**
+ * SHA-256 (lowercase hex) over the canonical form of an export's seal statement. The `kind` keeps
+ * it apart from an event's hash, so one signature can never pass for the other.
+ */
+export function hashExportSeal(s: ExportSealStatement): string {
+  const body = {
+    v: 1,
+    kind: 'svc.audit_trail.export_seal',
+    format: AUDIT_EXPORT_FORMAT,
+    tenantId: s.tenantId,
+    exportedAt: s.exportedAt,
+    range: { fromSeq: s.range.fromSeq, toSeq: s.range.toSeq },
+    anchor: { seq: s.anchor.seq, hash: s.anchor.hash },
+    last: { seq: s.last.seq, hash: s.last.hash },
+    head: { seq: s.head.seq, hash: s.head.hash },
   };
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

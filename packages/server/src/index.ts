@@ -35,6 +35,12 @@ export { migrate } from './db/migrate.ts';
 
 export const VERSION = '0.1.0';
 
+/** Whether a listening host is reachable from this machine only. */
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(h);
+}
+
 /**
  * An in-memory database migrated and loaded with the content, dumped: a test suite builds it once
  * and starts each server from it (`StartOptions.pgliteSnapshot`) instead of migrating and loading
@@ -115,7 +121,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await loadFrameworks(db.prisma, log, join(config.contentDir, 'frameworks'));
     await loadGlossary(db.prisma, log, config.contentDir);
     await loadCrosswalks(db.prisma, log, config.contentDir);
-    const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey);
+    const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey, log);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {
     await db.close();
@@ -123,6 +129,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   }
   const firstStart = await bootstrapIfEmpty(db.prisma);
   const counters = createCounterStore(config.redisUrl);
+  // The token GET /metrics asks for: the start's environment's, else the process's (createApp's default).
+  const metricsToken = (opts.env ?? process.env).SVC_METRICS_TOKEN || process.env.SVC_METRICS_TOKEN || undefined;
   let listeningUrl: string | undefined;
   const app = createApp({
     publicUrl: () => config.publicUrl ?? listeningUrl,
@@ -138,6 +146,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     webhooks: config.webhooks,
     reconcileIntervalSeconds: config.reconcileIntervalSeconds,
     http: config.http,
+    ...(metricsToken ? { metricsToken } : {}),
   });
   const server: Server = await new Promise((resolve, reject) => {
     const s = createHardenedServer(app, config.http);
@@ -147,6 +156,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
   listeningUrl = url;
+  if (!metricsToken && !isLoopback(config.host)) {
+    // /metrics answers anyone who reaches the port: say so where the operator looks at start.
+    log.warn('GET /metrics is open to anyone who can reach this address: set SVC_METRICS_TOKEN', {
+      host: config.host,
+      variable: 'SVC_METRICS_TOKEN',
+    });
+  }
   writeCredentials(config.credentialsFile, url, firstStart);
 
   // Expired idempotency records are removed hourly; they are already ignored once expired.

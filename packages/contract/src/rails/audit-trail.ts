@@ -16,7 +16,8 @@ function trailObject<const T extends string>(name: T) {
 // What an event says and what a query filters it by, in the same words.
 const TENANT_ID = 'Id of the tenant (`ten_` prefix) the record belongs to.';
 const KEY_ID = 'Id of the Ed25519 key that signed the event.';
-const ACTOR = 'Who acted: the API key id, operator credential id or `system`.';
+const ACTOR =
+  "Who acted: the API key id, operator credential id or `system`; for a person's own act (an approval step, a risk sign-off), the person's id (`usr_`), with the key in `data.credentialId`.";
 const ACTION = 'Audit action (`assessment.created`).';
 const RESOURCE_TYPE = 'Kind of resource acted on (`assessment`).';
 const RESOURCE_ID = 'Id of the resource acted on.';
@@ -113,6 +114,33 @@ function chainLink(seq: string, hash: string) {
   return z.object({ seq: z.int().meta({ description: seq }), hash: z.string().meta({ description: hash }) });
 }
 
+export const AuditExportSeal = z
+  .object({
+    algorithm: z.literal('ed25519').meta({ description: 'Signature algorithm (`ed25519`).' }),
+    keyId: z.string().meta({ description: 'Id of the Ed25519 key that signed the seal: the active signing key at `exportedAt`.' }),
+    tenantId: z.string().meta({ description: TENANT_ID }),
+    exportedAt: Timestamp.meta({ description: 'When the sealed range was read (ISO 8601 UTC).' }),
+    range: RangeCovered,
+    anchor: chainLink('Sequence number of the event just before the range; 0 at the start of the chain.', 'Hash of that event.').meta({
+      description: 'The link the first event of the range follows.',
+    }),
+    last: chainLink('Sequence number of the last event of the range (the anchor when the range is empty).', 'Hash of that event.').meta({
+      description: 'The last event of the range.',
+    }),
+    head: chainLink('Sequence number of the newest event of the chain at `exportedAt`.', 'Hash of that event.').meta({
+      description: 'The chain head when the range was read.',
+    }),
+    hash: z
+      .string()
+      .meta({ description: 'SHA-256 (hex) of the canonical JSON of the statement (tenant, time, range, anchor, last, head).' }),
+    signature: z.string().meta({ description: 'Ed25519 signature of `hash`, base64url, made as the events are signed.' }),
+  })
+  .meta({
+    id: 'AuditExportSeal',
+    description:
+      "The service's signed statement of a range: with it a verifier refuses an export whose newest events were dropped or whose range was relabelled.",
+  });
+
 export const AuditExport = z
   .object({
     format: z.literal(AUDIT_EXPORT_FORMAT).meta({ description: 'Format and version of the export.' }),
@@ -128,6 +156,10 @@ export const AuditExport = z
     }),
     publicKeys: z.array(PublicKey).meta({ description: 'Public keys that signed the events of the range.' }),
     events: z.array(AuditTrailEvent).meta({ description: 'The events of the range, in sequence order.' }),
+    seals: z.array(AuditExportSeal).min(1).meta({
+      description:
+        'Signed statements of the range, anchor and head: one from `POST /v1/audit-trail/export`; a document joined from consecutive exports (`svc audit export`) carries the seal of each piece, in order.',
+    }),
   })
   .meta({ id: 'AuditExport', description: 'Self-contained: verifiable offline with `svc audit verify <file>`.' });
 
@@ -186,8 +218,9 @@ export const auditTrailRouter = c.router(
       path: '/export',
       body: AuditRangeBody,
       responses: { 200: AuditExport },
-      summary: 'Export a range of the chain with its anchor, head and public keys',
-      description: 'At most 50,000 events per export; ask for consecutive ranges beyond that.',
+      summary: 'Export a range of the chain with its anchor, head, public keys and signed seal',
+      description:
+        'At most 50,000 events per export; ask for consecutive ranges beyond that. The seal, signed by the active signing key, binds the range, the event before it and the chain head, so that `svc audit verify` refuses an export whose newest events were dropped or whose range was relabelled.',
       metadata: read,
     },
     replay: {

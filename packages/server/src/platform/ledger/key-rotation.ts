@@ -3,8 +3,16 @@ import { keyFingerprint } from '@svc/contract/audit';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { ApiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import type { Logger } from '../../logger.ts';
 import { recordChange } from './changes.ts';
-import { createGeneratedKey, holdGeneratedKey, renderPublicKey, upsertConfiguredKey } from './signing.ts';
+import {
+  createGeneratedKey,
+  forgetPrivateKeys,
+  holdGeneratedKey,
+  renderPublicKey,
+  sealStoredKeys,
+  upsertConfiguredKey,
+} from './signing.ts';
 
 export interface RotationActor {
   actor: string;
@@ -16,6 +24,7 @@ export interface RotationActor {
  * - every chain head is locked (in one order), so the writers holding one finish first, with
  *   timestamps before the retirement, and those that come after wait;
  * - the old keys are retired at a time taken after those locks, and the new key's window opens then;
+ *   their private halves are wiped (a retired key must never sign again, whoever reads the database);
  * - every head is bound to the new key (a writer reads the binding from the head it locks, which
  *   is current even when its snapshot of the key rows predates this commit);
  * - a `signing_key.rotated` event, signed by the new key, is appended to each chain: from it on,
@@ -33,7 +42,8 @@ async function activateKey(tx: Tx, keyId: string, by: RotationActor): Promise<vo
   // A generated key opens its window now; a configured key that comes back keeps its first date.
   if (key.source === 'generated') await tx.signingKey.update({ where: { id: keyId }, data: { createdAt: at } });
   const retiredKeyIds = retiring.map((r) => r.id);
-  await tx.signingKey.updateMany({ where: { id: { in: retiredKeyIds } }, data: { status: 'retired', retiredAt: at } });
+  await tx.signingKey.updateMany({ where: { id: { in: retiredKeyIds } }, data: { status: 'retired', retiredAt: at, privateKey: null } });
+  forgetPrivateKeys(retiredKeyIds);
   await tx.$executeRaw`UPDATE "audit_chain_heads" SET "key_id" = ${keyId}`;
   const data: SigningKeyRotation = { keyId, fingerprint: keyFingerprint(key.publicKey), retiredKeyIds };
   for (const { tenant_id: tenantId } of heads) {
@@ -50,13 +60,17 @@ async function activateKey(tx: Tx, keyId: string, by: RotationActor): Promise<vo
 }
 
 /**
- * At start: the configured key becomes the active one (a change of key is a rotation, recorded);
- * without one, the active generated key is kept, or one is generated on first start.
+ * At start: the private halves at rest are put right (sealStoredKeys: sealed under the current
+ * secrets key, wiped for retired keys); then the configured key becomes the active one (a change
+ * of key is a rotation, recorded); without one, the active generated key is kept, or one is
+ * generated on first start. Runs after the secrets key is resolved.
  */
-export async function ensureSigningKey(prisma: Prisma, configuredPem: string | undefined): Promise<string> {
+export async function ensureSigningKey(prisma: Prisma, configuredPem: string | undefined, log?: Logger): Promise<string> {
   return prisma.$transaction(async (tx) => {
     // Serialises key changes of processes sharing one database.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(7307150224)`;
+    const atRest = await sealStoredKeys(tx);
+    if (atRest.sealed + atRest.resealed + atRest.wiped > 0) log?.info('audit signing keys put right at rest', atRest);
     const by = { actor: 'system', correlationId: newId('cor') };
     if (configuredPem) {
       const id = await upsertConfiguredKey(tx, configuredPem);

@@ -3,12 +3,15 @@ import type { PublicSigningKey } from '@svc/contract';
 import type { Prisma, Tx } from '../../db/client.ts';
 import type { Sql } from '../../db/sql.ts';
 import { ApiError } from '../../errors.ts';
+import { isSealed, openedWithPreviousOnly, openSecret, sealSecret } from '../../webhooks/secret-box.ts';
 
 /**
  * Ed25519 keys that sign the audit chain. A key's id is derived from its public key, so a key
  * configured in several processes or databases has the same id everywhere. Private keys live in
- * memory (configured keys) or in `signing_keys` (keys the service generated for itself); retired
- * keys keep their public half so old signatures stay verifiable.
+ * memory (configured keys) or in `signing_keys` (keys the service generated for itself), sealed
+ * there with the secrets key like the webhook secrets: a dump or a backup alone cannot sign. A
+ * retired key keeps only its public half, so old signatures stay verifiable and nothing can sign
+ * with it again.
  */
 const privateKeys = new Map<string, KeyObject>();
 
@@ -42,7 +45,7 @@ export async function createGeneratedKey(tx: Tx): Promise<string> {
       id,
       algorithm: 'ed25519',
       publicKey: spki,
-      privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      privateKey: sealSecret(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()),
       source: 'generated',
       status: 'retired',
     },
@@ -65,9 +68,59 @@ export async function upsertConfiguredKey(tx: Tx, configuredPem: string): Promis
   return id;
 }
 
-/** Loads the private half of a generated key into this process. */
+/**
+ * Whether this process can sign with the key of `row`: a configured key it was given, or a
+ * generated key whose sealed private half it can open (which loads it). A generated key sealed
+ * under a secrets key this process does not have is an error, not a reason to replace the key:
+ * a process started with the wrong SVC_SECRETS_KEY would otherwise retire the key every other
+ * process signs with.
+ */
 export function holdGeneratedKey(row: { id: string; privateKey: string | null }): boolean {
-  return signerIfHeld(row) !== undefined;
+  if (row.privateKey === null) return privateKeys.has(row.id);
+  try {
+    privateKeys.set(row.id, openPrivate(row.privateKey));
+    return true;
+  } catch {
+    throw new Error(
+      `The audit signing key ${row.id} is sealed under a secrets key this process does not have: start it with the SVC_SECRETS_KEY that sealed it (the one the other processes use; during a rotation of the secrets key, the old one in SVC_SECRETS_KEY_PREVIOUS), or, if that key is lost, configure a new signing key in SVC_AUDIT_SIGNING_KEY (the lost one is then retired; its signatures stay verifiable).`,
+    );
+  }
+}
+
+function openPrivate(stored: string): KeyObject {
+  return createPrivateKey(openSecret(stored));
+}
+
+/** Forgets the private halves of retired keys in this process (their rows no longer hold them). */
+export function forgetPrivateKeys(ids: readonly string[]): void {
+  for (const id of ids) privateKeys.delete(id);
+}
+
+/**
+ * The private halves at rest, put right at start: a retired key's is wiped (nothing may sign
+ * with it again); one stored in clear (written before sealing existed) is sealed; one sealed
+ * under the previous secrets key only (a rotation of SVC_SECRETS_KEY) is re-sealed under the
+ * current one. Each update is conditional on the row still holding what was read.
+ */
+export async function sealStoredKeys(tx: Tx): Promise<{ wiped: number; sealed: number; resealed: number }> {
+  const rows = await tx.signingKey.findMany({ where: { privateKey: { not: null } }, select: { id: true, status: true, privateKey: true } });
+  const counts = { wiped: 0, sealed: 0, resealed: 0 };
+  for (const r of rows) {
+    const stored = r.privateKey as string;
+    const where = { id: r.id, privateKey: stored };
+    if (r.status !== 'active') {
+      counts.wiped += (await tx.signingKey.updateMany({ where, data: { privateKey: null } })).count;
+      privateKeys.delete(r.id);
+    } else if (!isSealed(stored)) {
+      counts.sealed += (await tx.signingKey.updateMany({ where, data: { privateKey: sealSecret(stored) } })).count;
+    } else {
+      const opened = openedWithPreviousOnly(stored);
+      if (opened !== undefined) {
+        counts.resealed += (await tx.signingKey.updateMany({ where, data: { privateKey: sealSecret(opened) } })).count;
+      }
+    }
+  }
+  return counts;
 }
 
 /**
@@ -75,7 +128,7 @@ export function holdGeneratedKey(row: { id: string; privateKey: string | null })
  * does not hold its private half (a configured key rolled out to other processes first), the
  * newest key it does hold. Either way the key is published, so the signature verifies.
  */
-export async function activeSigner(tx: Tx): Promise<Signer> {
+export async function activeSigner(tx: Tx | Prisma): Promise<Signer> {
   const rows = await tx.signingKey.findMany({ orderBy: [{ retiredAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'desc' }] });
   return signerFrom(rows);
 }
@@ -121,7 +174,12 @@ export async function signerForChain(
 function signerIfHeld(row: { id: string; privateKey: string | null }): Signer | undefined {
   let key = privateKeys.get(row.id);
   if (!key && row.privateKey) {
-    key = createPrivateKey(row.privateKey);
+    // A row this process cannot open (sealed under another secrets key) is a key it does not hold.
+    try {
+      key = openPrivate(row.privateKey);
+    } catch {
+      return undefined;
+    }
     privateKeys.set(row.id, key);
   }
   if (!key) return undefined;

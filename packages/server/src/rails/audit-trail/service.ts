@@ -1,5 +1,5 @@
 import { AUDIT_EXPORT_FORMAT, type AuditExport, type AuditReplay, type AuditTrailEvent, GENESIS_HASH } from '@svc/contract';
-import { verifyChain } from '@svc/contract/audit';
+import { hashExportSeal, verifyChain } from '@svc/contract/audit';
 import type { z } from 'zod';
 import { replayDecisions } from '../../agents/runtime.ts';
 import type { Prisma } from '../../db/client.ts';
@@ -8,7 +8,7 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { AuditEvent } from '../../generated/prisma/client.ts';
 import { toChainedEvent } from '../../platform/ledger/audit.ts';
-import { listPublicKeys } from '../../platform/ledger/signing.ts';
+import { activeSigner, listPublicKeys } from '../../platform/ledger/signing.ts';
 
 export const EXPORT_MAX_EVENTS = 50_000;
 
@@ -62,21 +62,47 @@ async function loadRange(prisma: Prisma, tenantId: string, range: { fromSeq?: nu
   return { rows, anchor, head: { seq: headSeq, hash: head?.hash ?? GENESIS_HASH }, fromSeq, toSeq: Math.max(toSeq, fromSeq - 1) };
 }
 
+/**
+ * A range of the chain, self-contained for an offline check. Besides the events (each signed), it
+ * carries a seal: the active key's signature over the tenant, the time, the range, the event
+ * before it, its last event and the chain head, so that a file whose newest events were dropped,
+ * or whose range was relabelled, no longer verifies.
+ */
 export async function exportAuditRange(
   prisma: Prisma,
   tenantId: string,
   range: { fromSeq?: number; toSeq?: number },
 ): Promise<z.infer<typeof AuditExport>> {
   const r = await loadRange(prisma, tenantId, range);
+  // Past the head there is no event before the range to anchor on, and so nothing to seal.
+  if (r.fromSeq > r.head.seq + 1) {
+    throw new ApiError('validation_failed', `fromSeq ${r.fromSeq} is past the chain's newest event (seq ${r.head.seq}).`, [
+      { field: 'fromSeq', issue: 'too_big' },
+    ]);
+  }
+  const exportedAt = new Date().toISOString();
+  const lastRow = r.rows.at(-1);
+  const statement = {
+    tenantId,
+    exportedAt,
+    range: { fromSeq: r.fromSeq, toSeq: r.toSeq },
+    anchor: r.anchor,
+    last: lastRow ? { seq: lastRow.seq, hash: lastRow.hash } : r.anchor,
+    head: r.head,
+  };
+  const signer = await activeSigner(prisma);
+  const hash = hashExportSeal(statement);
   return {
     format: AUDIT_EXPORT_FORMAT,
     tenantId,
-    exportedAt: new Date().toISOString(),
-    range: { fromSeq: r.fromSeq, toSeq: r.toSeq },
+    exportedAt,
+    range: statement.range,
     anchor: r.anchor,
     head: r.head,
+    // Read after the signer, so the key that signs the seal is among them.
     publicKeys: await listPublicKeys(prisma),
     events: r.rows.map(render),
+    seals: [{ algorithm: 'ed25519', keyId: signer.keyId, ...statement, hash, signature: signer.sign(hash) }],
   };
 }
 
