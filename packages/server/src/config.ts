@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -78,6 +79,21 @@ const Env = z
     SVC_CONSOLE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     SVC_CONSOLE_HOST: z.string().min(1).default('127.0.0.1'),
     SVC_CONSOLE_SESSION_HOURS: z.coerce.number().positive().max(72).default(8),
+    SVC_TRUST_PROXY: z
+      .string()
+      .default('')
+      .refine(
+        (v) => !/^\s*true\s*$/i.test(v),
+        'SVC_TRUST_PROXY=true would believe any X-Forwarded-For a client sends: give the number of proxies in front of the service or their addresses',
+      )
+      .refine(
+        (v) => trustProxyOf(v) !== undefined,
+        'SVC_TRUST_PROXY must be a number of proxies (1) or comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+      ),
+    SVC_SIGN_IN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+    SVC_SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+    SVC_SIGN_IN_FAILURES_PER_SUBNET: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    SVC_SIGN_IN_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   })
   .refine((e) => e.SVC_HEADERS_TIMEOUT_SECONDS <= e.SVC_REQUEST_TIMEOUT_SECONDS, {
     path: ['SVC_HEADERS_TIMEOUT_SECONDS'],
@@ -124,6 +140,27 @@ export interface Config {
   web: WebSurfaceConfig;
   /** The operator console ({admin_url}) on its own port, loopback by default (`SVC_CONSOLE*`). */
   console: ConsoleSurfaceConfig;
+  /**
+   * Which proxies' X-Forwarded-For the browser surfaces believe for the client address (Express's
+   * `trust proxy`): off, a number of hops, or their addresses (`SVC_TRUST_PROXY`).
+   */
+  trustProxy: false | number | string[];
+}
+
+/** `SVC_TRUST_PROXY` as Express takes it; undefined when it is not valid. */
+function trustProxyOf(raw: string): false | number | string[] | undefined {
+  const v = raw.trim();
+  if (v === '' || v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
+  const items = v.split(',').map((x) => x.trim());
+  const valid = items.every((item) => {
+    if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) return true;
+    const [addr, prefix, extra] = item.split('/');
+    const kind = isIP(addr ?? '');
+    if (!kind || extra !== undefined) return false;
+    return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (kind === 4 ? 32 : 128));
+  });
+  return valid ? items : undefined;
 }
 
 export interface WebSurfaceConfig {
@@ -133,6 +170,19 @@ export interface WebSurfaceConfig {
   /** Public origin of the web application (sign-in links; `https://` makes the cookies Secure); the listening URL when absent. */
   publicUrl: string | undefined;
   sessionHours: number;
+  signIn: SignInLimits;
+}
+
+/** What a password sign-in may cost and how often it may fail (ui/sign-in-guard.ts). */
+export interface SignInLimits {
+  /** The longest an account waits after failures (the backoff doubles up to it), `SVC_SIGN_IN_BACKOFF_MAX_SECONDS`. */
+  backoffMaxMs: number;
+  /** Failed sign-ins allowed per client address in 15 minutes. */
+  failuresPerAddress: number;
+  /** Failed sign-ins allowed per /24 (IPv4) or /64 (IPv6) in 15 minutes. */
+  failuresPerSubnet: number;
+  /** Password hashes computed at once by the process; a few more wait, beyond that 503. */
+  hashConcurrency: number;
 }
 
 export interface ConsoleSurfaceConfig {
@@ -187,6 +237,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       port: e.SVC_WEB_PORT,
       publicUrl: e.SVC_WEB_PUBLIC_URL,
       sessionHours: e.SVC_WEB_SESSION_HOURS,
+      signIn: {
+        backoffMaxMs: e.SVC_SIGN_IN_BACKOFF_MAX_SECONDS * 1000,
+        failuresPerAddress: e.SVC_SIGN_IN_FAILURES_PER_ADDRESS,
+        failuresPerSubnet: e.SVC_SIGN_IN_FAILURES_PER_SUBNET,
+        hashConcurrency: e.SVC_SIGN_IN_HASH_CONCURRENCY,
+      },
     },
     console: {
       enabled: e.SVC_CONSOLE === 'true' || e.SVC_CONSOLE === '1',
@@ -194,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       host: e.SVC_CONSOLE_HOST,
       sessionHours: e.SVC_CONSOLE_SESSION_HOURS,
     },
+    trustProxy: trustProxyOf(e.SVC_TRUST_PROXY) ?? false,
     ...overrides,
   };
 }

@@ -36,6 +36,19 @@ export const rateLimitRefusals = new Counter({
   registers: [registry],
 });
 
+export const signInRefusals = new Counter({
+  name: 'svc_sign_in_refusals_total',
+  help: 'Web sign-ins refused before the password was checked, by reason: address, network (/24, /64), account (backoff), busy (password hashes at their cap), unavailable (the throttle store did not answer).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const passwordHashesInFlight = new Gauge({
+  name: 'svc_password_hashes_in_flight',
+  help: 'Password hashes (scrypt) being computed by the web application now, at most SVC_SIGN_IN_HASH_CONCURRENCY.',
+  registers: [registry],
+});
+
 export const auditAppends = new Counter({
   name: 'svc_audit_appends_total',
   help: 'Audit-trail events appended by successful mutating requests, by audit action.',

@@ -99,6 +99,8 @@ export interface SurfaceOptions {
   http: HttpHardening;
   /** Cookies are Secure when the surface is served over https (its public URL says so). */
   secureCookies: boolean;
+  /** Proxies whose X-Forwarded-For gives `req.ip` (config.trustProxy); otherwise the peer's address is the client's. */
+  trustProxy?: false | number | string[];
 }
 
 export interface Surface {
@@ -134,6 +136,8 @@ export async function createSurface(opts: SurfaceOptions): Promise<Surface & { f
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The sign-in limits count per client address: behind a proxy that is the proxy's unless it is trusted.
+  app.set('trust proxy', opts.trustProxy ?? false);
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('X-Frame-Options', 'DENY');

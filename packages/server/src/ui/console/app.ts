@@ -51,7 +51,15 @@ export async function startConsole(opts: ConsoleOptions): Promise<ConsoleApp> {
   const { db, log, config } = opts;
   const prisma = db.prisma;
   const sessionMs = config.console.sessionHours * 3600_000;
-  const s = await createSurface({ name: 'console', title: 'Operator console', prisma, log, http: config.http, secureCookies: false });
+  const s = await createSurface({
+    name: 'console',
+    title: 'Operator console',
+    prisma,
+    log,
+    http: config.http,
+    secureCookies: false,
+    trustProxy: config.trustProxy,
+  });
   const { app, render, renderError } = s;
   const throttle = createThrottle(10, 15 * 60_000);
   const wrap =

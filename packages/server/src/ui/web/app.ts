@@ -5,12 +5,15 @@ import type { Database } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { randomToken } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
+import { passwordHashesInFlight, signInRefusals } from '../../observability/metrics.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
 import { listAuditEvents } from '../../rails/audit-trail/service.ts';
 import { listTenantFrameworks } from '../../rails/compliance/service.ts';
 import * as operator from '../../rails/operator/service.ts';
 import { listDeliveries, listSubscriptions } from '../../webhooks/service.ts';
-import { ago, createSurface, createThrottle, hashPassword, listen, newSessionToken, sha256, verifyPassword, when } from '../kit.ts';
+import { ago, createSurface, hashPassword, listen, newSessionToken, sha256, verifyPassword, when } from '../kit.ts';
+import { createSignInStore, HashGate, SignInGuard } from '../sign-in-guard.ts';
+import { webPerson } from './person.ts';
 import { canManage, normaliseEmail, roleRank } from './users.ts';
 
 /**
@@ -50,9 +53,31 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
     log,
     http: config.http,
     secureCookies: config.web.publicUrl?.startsWith('https://') ?? false,
+    trustProxy: config.trustProxy,
   });
   const { app, render, renderError } = s;
-  const throttle = createThrottle(5, 15 * 60_000);
+  const guard = new SignInGuard(createSignInStore(config.redisUrl), config.web.signIn);
+  const gate = new HashGate(config.web.signIn.hashConcurrency);
+  /** Runs one password hash in a slot of the gate; undefined when the gate is full (the caller answers 503). */
+  const hashing = async <T>(fn: () => Promise<T>): Promise<{ value: T } | undefined> => {
+    const place = gate.enter();
+    if (!place) return undefined;
+    try {
+      await place.ready;
+      passwordHashesInFlight.inc();
+      try {
+        return { value: await fn() };
+      } finally {
+        passwordHashesInFlight.dec();
+      }
+    } finally {
+      place.release();
+    }
+  };
+  let proxyHintLogged = false;
+  /** The throttle's bookkeeping after the answer is known: a store that fails then is logged, not the person's problem. */
+  const settle = (fn: () => Promise<void>) =>
+    fn().catch((err: unknown) => log.warn('sign-in throttle not updated', { error: String(err) }));
   const who = (u: SignedIn) => ({ tenantId: u.tenantId, actor: u.userId, correlationId: newCorrelation() });
   const newCorrelation = () => `cor_web_${randomToken(9)}`;
   const wrap =
@@ -154,29 +179,48 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
       const email = normaliseEmail(String(req.body.email ?? '')).slice(0, 320);
       const password = String(req.body.password ?? '').slice(0, PASSWORD_MAX);
       const next = safeNext(req.body.next);
-      const key = `${email}|${req.ip}`;
-      if (throttle.blocked(key)) {
-        return render(
-          req,
-          res,
-          'sign-in',
-          { pageTitle: 'Sign in', next, email, error: 'Too many failed attempts. Wait 15 minutes and try again.' },
+      const again = (status: number, error: string, retryAfterMs?: number) => {
+        if (retryAfterMs !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+        render(req, res, 'sign-in', { pageTitle: 'Sign in', next, email, error }, status);
+      };
+      if (!proxyHintLogged && config.trustProxy === false && req.get('x-forwarded-for')) {
+        // Every client then has the proxy's address and shares its limits.
+        proxyHintLogged = true;
+        log.warn('sign-in behind a proxy that is not trusted: set SVC_TRUST_PROXY', { peer: req.ip });
+      }
+      let admission: Awaited<ReturnType<SignInGuard['admit']>>;
+      try {
+        admission = await guard.admit(email, req.ip ?? 'unknown');
+      } catch (err) {
+        // Without its counters the sign-in is not guarded: refuse rather than let guesses through.
+        log.warn('sign-in throttle unavailable', { error: String(err) });
+        signInRefusals.inc({ reason: 'unavailable' });
+        return again(503, 'Signing in is not possible for a moment. Try again shortly.', 5000);
+      }
+      if (!admission.ok) {
+        signInRefusals.inc({ reason: admission.reason });
+        const wait = ago(admission.retryAfterMs);
+        return again(
           429,
+          admission.reason === 'account'
+            ? `Too many failed attempts for this account. Try again in ${wait}.`
+            : `Too many failed sign-ins from your network. Try again in ${wait}.`,
+          admission.retryAfterMs,
         );
       }
+      const { attempt } = admission;
       const user = email ? await prisma.webUser.findUnique({ where: { email } }) : null;
-      const ok = await verifyPassword(password, user?.passwordHash);
-      if (!user || !ok || user.disabledAt) {
-        throttle.fail(key);
-        return render(
-          req,
-          res,
-          'sign-in',
-          { pageTitle: 'Sign in', next, email, error: 'The email address or the password is wrong.' },
-          401,
-        );
+      // An unknown address spends the same hash as a known one (verifyPassword's dummy), in the same gate.
+      const checked = await hashing(() => verifyPassword(password, user?.passwordHash));
+      if (!checked) {
+        await settle(() => attempt.refund());
+        signInRefusals.inc({ reason: 'busy' });
+        return again(503, 'Too many sign-ins at this moment. Try again in a second.', 1000);
       }
-      throttle.clear(key);
+      if (!user || !checked.value || user.disabledAt) {
+        return again(401, 'The email address or the password is wrong.');
+      }
+      await settle(() => attempt.succeeded());
       await openSession(res, user);
       res.redirect(303, next);
     }),
@@ -185,7 +229,7 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
   async function findLink(token: unknown) {
     if (typeof token !== 'string' || token.length < 20 || token.length > 100) return undefined;
     const link = await prisma.webSignInLink.findUnique({ where: { tokenHash: sha256(token) } });
-    if (!link || link.usedAt || link.expiresAt <= new Date()) return undefined;
+    if (!link || link.usedAt || link.revokedAt || link.expiresAt <= new Date()) return undefined;
     const user = await scopeToTenant(prisma, link.tenantId).webUser.findFirst({ where: { id: link.userId } });
     if (!user || user.disabledAt) return undefined;
     return { link, user };
@@ -219,10 +263,26 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
               : undefined;
       if (problem)
         return render(req, res, 'set-password', { pageTitle: 'Set your password', token, email: found.user.email, error: problem }, 422);
-      const passwordHash = await hashPassword(password);
+      const hashed = await hashing(() => hashPassword(password));
+      if (!hashed) {
+        res.setHeader('Retry-After', '1');
+        return render(
+          req,
+          res,
+          'set-password',
+          {
+            pageTitle: 'Set your password',
+            token,
+            email: found.user.email,
+            error: 'Too many sign-ins at this moment. Try again in a second.',
+          },
+          503,
+        );
+      }
+      const passwordHash = hashed.value;
       const used = await prisma.$transaction(async (tx) => {
         const claimed = await tx.webSignInLink.updateMany({
-          where: { tokenHash: found.link.tokenHash, usedAt: null },
+          where: { tokenHash: found.link.tokenHash, usedAt: null, revokedAt: null },
           data: { usedAt: new Date() },
         });
         if (claimed.count !== 1) return false;
@@ -240,6 +300,7 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
         return true;
       });
       if (!used) return renderError(req, res, 404, 'This sign-in link was used meanwhile. Ask your operator for a new one.');
+      await settle(() => guard.vouch(found.user.email, req.ip ?? 'unknown'));
       await openSession(res, found.user);
       res.redirect(303, '/overview');
     }),
@@ -334,10 +395,16 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
 
   const grantable = (role: string) => ROLES.filter((r) => roleRank(r) >= roleRank(role));
 
-  app.get('/settings/api-keys/new', requireUser, requireManager, (req, res) => {
-    const u = me(res) as SignedIn;
-    render(req, res, 'api-key-new', { pageTitle: 'Create an API key', roles: grantable(u.role), values: { role: 'viewer' } });
-  });
+  app.get(
+    '/settings/api-keys/new',
+    requireUser,
+    requireManager,
+    wrap(async (req, res) => {
+      const u = me(res) as SignedIn;
+      const person = await webPerson(prisma, u);
+      render(req, res, 'api-key-new', { pageTitle: 'Create an API key', roles: grantable(u.role), person, values: { role: 'viewer' } });
+    }),
+  );
 
   app.post(
     '/settings/api-keys',
@@ -350,9 +417,11 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
         role: String(req.body.role ?? ''),
         scopes: String(req.body.scopes ?? '').trim(),
         expiresAt: String(req.body.expiresAt ?? '').trim(),
+        actsFor: String(req.body.actsFor ?? ''),
       };
+      const person = await webPerson(prisma, u);
       const again = (error: string, status = 422) =>
-        render(req, res, 'api-key-new', { pageTitle: 'Create an API key', roles: grantable(u.role), values, error }, status);
+        render(req, res, 'api-key-new', { pageTitle: 'Create an API key', roles: grantable(u.role), person, values, error }, status);
       if (!grantable(u.role).includes(values.role as (typeof ROLES)[number])) {
         return again(`Your role (${u.role}) may create keys of these roles: ${grantable(u.role).join(', ')}.`);
       }
@@ -362,6 +431,11 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
         if (Number.isNaN(d.getTime())) return again('The expiry date is not a date.');
         if (d.getTime() <= Date.now()) return again('The expiry date must be in the future.');
         expiresAt = d.toISOString();
+      }
+      // A key made here acts for its maker's own person or for no one, never for someone else.
+      if (values.actsFor !== '' && values.actsFor !== 'me') return again('Choose whom the key acts for: you, or no one.');
+      if (values.actsFor === 'me' && !person) {
+        return again(`No active person with your email address (${u.email}) is in the stakeholders rail: the key cannot act for you.`);
       }
       const parsed = CreateKeyBody.safeParse({
         tenantId: u.tenantId,
@@ -376,6 +450,7 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
             }
           : {}),
         ...(expiresAt ? { expiresAt } : {}),
+        ...(values.actsFor === 'me' && person ? { personId: person.id } : {}),
       });
       if (!parsed.success) {
         const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
@@ -421,11 +496,21 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
 
   s.finish();
   // Expired sessions and links are removed hourly; they are already refused once expired.
-  return listen(app, config.http, config.web.port ?? (config.port === 0 ? 0 : 8082), opts.host, () => {
+  const listening = await listen(app, config.http, config.web.port ?? (config.port === 0 ? 0 : 8082), opts.host, () => {
     const now = new Date();
     Promise.all([
       prisma.webSession.deleteMany({ where: { expiresAt: { lt: now } } }),
       prisma.webSignInLink.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 30 * 86_400_000) } } }),
     ]).catch((err: unknown) => log.warn('web session sweep failed', { error: String(err) }));
+  }).catch(async (err: unknown) => {
+    await guard.close();
+    throw err;
   });
+  return {
+    ...listening,
+    close: async () => {
+      await listening.close();
+      await guard.close();
+    },
+  };
 }

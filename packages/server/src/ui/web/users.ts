@@ -59,8 +59,17 @@ export async function inviteWebUser(
         },
       });
     }
+    // Only the newest link works: one an operator replaced (it went to a wrong or an old mailbox, or
+    // leaked) must not stay usable for its 72 hours. Issuances for one person are serialised on
+    // their row, so two at once cannot both survive.
+    await tx.$executeRaw`SELECT 1 FROM web_users WHERE id = ${user.id} FOR UPDATE`;
+    const now = new Date();
+    const revoked = await tx.webSignInLink.updateMany({
+      where: { tenantId: input.tenantId, userId: user.id, usedAt: null, revokedAt: null },
+      data: { revokedAt: now },
+    });
     const token = newSessionToken();
-    const expiresAt = new Date(Date.now() + LINK_TTL_MS);
+    const expiresAt = new Date(now.getTime() + LINK_TTL_MS);
     await tx.webSignInLink.create({
       data: { tokenHash: sha256(token), tenantId: input.tenantId, userId: user.id, expiresAt, createdBy: who.actor },
     });
@@ -71,7 +80,7 @@ export async function inviteWebUser(
       action: created ? 'web_user.invited' : 'web_user.sign_in_link_issued',
       resourceType: 'svc.web.user',
       resourceId: user.id,
-      data: { email, role: user.role, linkExpiresAt: expiresAt.toISOString() },
+      data: { email, role: user.role, linkExpiresAt: expiresAt.toISOString(), earlierLinksRevoked: revoked.count },
     });
     return { userId: user.id, email, role: user.role as Role, token, expiresAt, created };
   });
