@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
@@ -40,8 +40,19 @@ async function open(t: TenantFixture, chainId: string, subject = 'Vendor contrac
   return res.body;
 }
 
-const decide = (t: TenantFixture, id: string, verb: 'approve' | 'reject', approverId: string, comment?: string) =>
-  t.call('POST', `/v1/governance/approvals/${id}/${verb}`, { body: { approverId, ...(comment ? { comment } : {}) } });
+/** Each person's own key (one per person): a step is taken with the credential of who acts. */
+const personKeys = new Map<string, Promise<string>>();
+const keyOf = (t: TenantFixture, personId: string): Promise<string> => {
+  const k = `${t.tenantId}:${personId}`;
+  if (!personKeys.has(k)) personKeys.set(k, t.personKey(personId));
+  return personKeys.get(k) as Promise<string>;
+};
+
+const decide = async (t: TenantFixture, id: string, verb: 'approve' | 'reject', approverId: string, comment?: string) =>
+  call(ts.url, 'POST', `/v1/governance/approvals/${id}/${verb}`, {
+    token: await keyOf(t, approverId),
+    body: { approverId, ...(comment ? { comment } : {}) },
+  });
 
 async function delegate(
   t: TenantFixture,
@@ -137,13 +148,15 @@ describe('governance: approvals', () => {
       ).details[0].field,
     ).toBe('chainId');
     expectEnvelope(await t.call('POST', '/v1/governance/approvals', { body: { chainId: apc } }), 422, 'validation_failed');
-    expect(
-      expectEnvelope(await decide(t, (await open(t, apc)).id, 'approve', 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R'), 422, 'validation_failed')
-        .details[0].field,
-    ).toBe('approverId');
+    const unknown = await call(ts.url, 'POST', `/v1/governance/approvals/${(await open(t, apc)).id}/approve`, {
+      token: await keyOf(t, ana),
+      body: { approverId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R' },
+    });
+    expect(expectEnvelope(unknown, 422, 'validation_failed').details[0].field).toBe('approverId');
     const other = await createTenant(ts);
     expectEnvelope(await other.call('GET', `/v1/governance/approvals/${a.id}`), 404, 'not_found');
-    expectEnvelope(await decide(other, b.id, 'approve', ana), 404, 'not_found');
+    const otherAna = await other.personKey(await person(other, 'Ana'));
+    expectEnvelope(await call(ts.url, 'POST', `/v1/governance/approvals/${b.id}/approve`, { token: otherAna, body: {} }), 404, 'not_found');
 
     // A chain with an approver who has left cannot be walked.
     await t.call('POST', `/v1/stakeholders/users/${bob}/deactivate`, { body: {} });
@@ -159,9 +172,10 @@ describe('governance: approvals', () => {
     const denied = await t.call('POST', `/v1/governance/approvals/${a.id}/approve`, { token: editor, body: { approverId: ana } });
     expect(expectEnvelope(denied, 403, 'forbidden').details).toEqual([{ field: 'permission', issue: 'governance:approve' }]);
     const headers = { 'idempotency-key': `gov-${tag()}` };
-    const first = await t.call('POST', `/v1/governance/approvals/${a.id}/approve`, { body: { approverId: ana }, headers });
+    const token = await keyOf(t, ana);
+    const first = await call(ts.url, 'POST', `/v1/governance/approvals/${a.id}/approve`, { token, body: { approverId: ana }, headers });
     expect(first.body.status).toBe('approved');
-    const again = await t.call('POST', `/v1/governance/approvals/${a.id}/approve`, { body: { approverId: ana }, headers });
+    const again = await call(ts.url, 'POST', `/v1/governance/approvals/${a.id}/approve`, { token, body: { approverId: ana }, headers });
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
@@ -41,6 +41,14 @@ async function implement(t: TenantFixture, id: string): Promise<Json> {
   const res = await t.call('POST', `/v1/risk-register/treatments/${id}/implement`, { body: {} });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
+}
+
+/** A sign-off made with the signer's own key (one per person): the signer is whom the key acts for. */
+const personKeys = new Map<string, Promise<string>>();
+async function signOff(t: TenantFixture, body: Json, as: string = body.signerId) {
+  const k = `${t.tenantId}:${as}`;
+  if (!personKeys.has(k)) personKeys.set(k, t.personKey(as));
+  return call(ts.url, 'POST', '/v1/risk-register/sign-off', { token: await personKeys.get(k), body });
 }
 
 const getRisk = async (t: TenantFixture, id: string) => (await t.call('GET', `/v1/risk-register/risks/${id}`)).body;
@@ -388,13 +396,13 @@ describe('risk_register: sign-off by the accountable owner', () => {
     await implement(t, (await plan(t, r.id, { type: 'mitigate', likelihoodReduction: 1 })).id);
     const acc = await plan(t, r.id, { type: 'accept', description: 'Accept the rest' });
 
-    const wrong = await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: r.id, signerId: someone } });
+    const wrong = await signOff(t, { riskId: r.id, signerId: someone });
     const env = expectEnvelope(wrong, 403, 'forbidden');
     expect(env.message).toContain(owner);
     expect(env.details).toEqual([expect.objectContaining({ field: 'signerId', issue: 'not_accountable_owner' })]);
     expect((await getRisk(t, r.id)).status).toBe('treated');
 
-    const signed = await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: r.id, signerId: owner, statement: 'Accepted' } });
+    const signed = await signOff(t, { riskId: r.id, signerId: owner, statement: 'Accepted' });
     expect(signed.status).toBe(201);
     expect(signed.body).toMatchObject({
       object: 'svc.risk_register.sign_off',
@@ -420,13 +428,13 @@ describe('risk_register: sign-off by the accountable owner', () => {
     expect(audit.body.data.map((e: Json) => e.action)).toEqual(['risk.signed_off']);
 
     // Signed off already: 409.
-    expectEnvelope(await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: r.id, signerId: owner } }), 409, 'conflict');
+    expectEnvelope(await signOff(t, { riskId: r.id, signerId: owner }), 409, 'conflict');
 
     // A later treatment that moves the residual reopens the question: treated, sign-off no longer current.
     await implement(t, (await plan(t, r.id, { type: 'transfer', impactReduction: 2 })).id);
     expect((await getRisk(t, r.id)).status).toBe('treated');
     expect((await t.call('GET', `/v1/risk-register/scores/${r.id}`)).body.acceptedResidual.current).toBe(false);
-    const second = await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: r.id, signerId: owner } });
+    const second = await signOff(t, { riskId: r.id, signerId: owner });
     expect(second.body.residualScore).toBe(6);
     expect((await collectPages(t, `/v1/risk-register/sign-off?riskId=${r.id}`)).length).toBe(2);
   });
@@ -435,11 +443,7 @@ describe('risk_register: sign-off by the accountable owner', () => {
     const t = await growth();
     const person = await addPerson(t);
     const ownerless = await addRisk(t);
-    const none = expectEnvelope(
-      await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: ownerless.id, signerId: person } }),
-      409,
-      'conflict',
-    );
+    const none = expectEnvelope(await signOff(t, { riskId: ownerless.id, signerId: person }), 409, 'conflict');
     expect(none.message).toContain('no accountable owner');
 
     const r = await addRisk(t, { ownerId: person });
@@ -450,20 +454,15 @@ describe('risk_register: sign-off by the accountable owner', () => {
     });
     expect(expectEnvelope(denied, 403, 'forbidden').details).toEqual([{ field: 'permission', issue: 'risk_register:approve' }]);
 
-    const unknown = await t.call('POST', '/v1/risk-register/sign-off', {
-      body: { riskId: r.id, signerId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R' },
-    });
+    const unknown = await signOff(t, { riskId: r.id, signerId: 'usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R' }, person);
     expect(expectEnvelope(unknown, 422, 'validation_failed').details[0].field).toBe('signerId');
 
     await t.call('POST', `/v1/stakeholders/users/${person}/deactivate`, { body: {} });
-    expect(
-      expectEnvelope(await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: r.id, signerId: person } }), 409, 'conflict')
-        .message,
-    ).toContain('inactive');
+    expect(expectEnvelope(await signOff(t, { riskId: r.id, signerId: person }), 409, 'conflict').message).toContain('inactive');
 
     const closed = await addRisk(t);
     await t.call('POST', `/v1/risk-register/risks/${closed.id}/close`, { body: {} });
-    expectEnvelope(await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: closed.id, signerId: person } }), 409, 'conflict');
+    expectEnvelope(await signOff(t, { riskId: closed.id, signerId: person }), 409, 'conflict');
     expectEnvelope(
       await (await growth()).call('POST', '/v1/risk-register/sign-off', { body: { riskId: r.id, signerId: person } }),
       404,

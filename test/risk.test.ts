@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
@@ -215,7 +215,11 @@ describe('risk: top risks', () => {
     expect(top.risks.map((x: Json) => x.rank)).toEqual([1, 2, 3, 4]);
 
     // Accepting the older one keeps it behind; accepting the newer one moves it behind the other.
-    const signed = await t.call('POST', '/v1/risk-register/sign-off', { body: { riskId: accepted.id, signerId: owner } });
+    // The owner signs with their own key: the signer is whom the key acts for.
+    const signed = await call(ts.url, 'POST', '/v1/risk-register/sign-off', {
+      token: await t.personKey(owner),
+      body: { riskId: accepted.id, signerId: owner },
+    });
     expect(signed.status, JSON.stringify(signed.body)).toBe(201);
     top = (await t.call('GET', '/v1/risk/top-risks')).body;
     expect(top.risks.map((x: Json) => [x.riskId, x.treatable])).toEqual([
@@ -232,7 +236,7 @@ describe('risk: top risks', () => {
     expect((await flip.call('GET', '/v1/risk/top-risks')).body.risks.map((x: Json) => x.riskId)).toEqual([newer.id, older.id]);
     // An implemented accept treatment marks acceptance too (through the sign-off that implements it).
     await flip.call('POST', '/v1/risk-register/treatments', { body: { riskId: newer.id, type: 'accept', description: 'Accept' } });
-    await flip.call('POST', '/v1/risk-register/sign-off', { body: { riskId: newer.id, signerId: o2 } });
+    await call(ts.url, 'POST', '/v1/risk-register/sign-off', { token: await flip.personKey(o2), body: { riskId: newer.id } });
     expect((await flip.call('GET', '/v1/risk/top-risks')).body.risks.map((x: Json) => x.riskId)).toEqual([older.id, newer.id]);
 
     // Treating the highest drops it; `limit` and `domain` narrow the list.

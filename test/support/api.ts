@@ -40,6 +40,8 @@ export interface TenantFixture {
   call<T = any>(method: string, path: string, opts?: CallOptions): Promise<CallResult<T>>;
   /** A further key of this tenant with another role or scopes. */
   key(role: Role, scopes?: string[]): Promise<string>;
+  /** A further key of this tenant that acts for a person of its stakeholders rail (`usr_`). */
+  personKey(personId: string, role?: Role): Promise<string>;
 }
 
 export interface TenantOptions {
@@ -80,6 +82,11 @@ export async function createTenant(ts: TestServer, opts: TenantOptions = {}): Pr
         token: ts.operatorToken,
         body: { tenantId, role, ...(scopes ? { scopes } : {}) },
       });
+      if (k.status !== 201) throw new Error(`key create failed: ${k.status} ${JSON.stringify(k.body)}`);
+      return k.body.token as string;
+    },
+    personKey: async (personId, role = 'owner') => {
+      const k = await call(ts.url, 'POST', '/v1/operator/keys', { token: ts.operatorToken, body: { tenantId, role, personId } });
       if (k.status !== 201) throw new Error(`key create failed: ${k.status} ${JSON.stringify(k.body)}`);
       return k.body.token as string;
     },

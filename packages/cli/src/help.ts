@@ -37,7 +37,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
   keys: {
     summary: "manage a tenant's API keys (operator)",
     usage: [
-      'svc keys create --tenant ID --role ROLE [--name NAME] [--scopes a:read,b:write] [--expires ISO]',
+      'svc keys create --tenant ID --role ROLE [--name NAME] [--scopes a:read,b:write] [--expires ISO] [--person usr_ID]',
       'svc keys list --tenant ID',
       'svc keys revoke KEY_ID',
     ],
@@ -46,6 +46,7 @@ export const COMMANDS: Record<string, CommandHelp> = {
       '--role ROLE      owner, admin, editor or viewer',
       '--scopes LIST    comma-separated scopes',
       '--expires ISO    expiry time',
+      '--person ID      the person (usr_) the key acts for in approvals and sign-offs; without it, a service key',
       KEY,
       ...CONNECTION,
     ],

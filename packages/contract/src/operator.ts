@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { listOf, PaginationQuery, prefixedId, Timestamp } from './common.ts';
+import { listOf, PaginationQuery, prefixedId, Timestamp, UserId } from './common.ts';
 import { commonErrorResponses } from './errors.ts';
 import { meta } from './meta.ts';
 import { PublicKey } from './rails/audit-trail.ts';
@@ -30,6 +30,8 @@ const KeyRole = z
 const SCOPES_DESCRIPTION =
   'Permissions `<area>:<action>` the key is narrowed to (`compliance:read`); empty means everything the role grants.';
 const EXPIRES_AT_DESCRIPTION = 'When it stops being valid: ISO 8601 UTC timestamp; null or absent for no expiry.';
+const PERSON_ID_DESCRIPTION =
+  "The person of the tenant's stakeholders rail (`usr_`) the key acts for: approval steps and sign-offs made with it are that person's, and it cannot act as anyone else. Null or absent: a service key, which can take no step that needs a person.";
 
 export const Tenant = z
   .object({
@@ -75,6 +77,7 @@ export const ApiKey = z
     lastUsedAt: Timestamp.nullable().meta({
       description: 'Time of the last authenticated request made with the key (ISO 8601 UTC); null when never used.',
     }),
+    personId: UserId.nullable().meta({ description: PERSON_ID_DESCRIPTION }),
   })
   .meta({ id: 'ApiKey' });
 
@@ -104,6 +107,9 @@ export const CreateKeyBody = z
     name: z.string().min(1).max(200).optional().meta({ description: 'Label of the key for people, up to 200 characters; not secret.' }),
     scopes: z.array(Permission).max(50).optional().meta({ description: SCOPES_DESCRIPTION }),
     expiresAt: Timestamp.optional().meta({ description: EXPIRES_AT_DESCRIPTION }),
+    personId: UserId.optional().meta({
+      description: `${PERSON_ID_DESCRIPTION} Must be an active person of the tenant (422 otherwise).`,
+    }),
   })
   .meta({ id: 'CreateApiKeyRequest', examples: [{ tenantId: exampleId('ten'), role: 'editor' }] });
 
@@ -175,7 +181,7 @@ export const operatorRouter = c.router(
       responses: { 201: CreatedApiKey },
       summary: 'Create an API key',
       description:
-        'Creates an API key for a tenant with a role and optional scopes and expiry. The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.',
+        'Creates an API key for a tenant with a role and optional scopes and expiry, bound to a person of the tenant (`personId`) or to none (a service key). The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.',
       metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.created' }),
     },
     revokeKey: {

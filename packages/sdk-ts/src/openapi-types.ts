@@ -546,8 +546,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Export a range of the chain with its anchor, head and public keys
-         * @description At most 50,000 events per export; ask for consecutive ranges beyond that.
+         * Export a range of the chain with its anchor, head, public keys and signed seal
+         * @description At most 50,000 events per export; ask for consecutive ranges beyond that. The seal, signed by the active signing key, binds the range, the event before it and the chain head, so that `svc audit verify` refuses an export whose newest events were dropped or whose range was relabelled.
          */
         post: operations["audit_trail.export"];
         delete?: never;
@@ -1281,7 +1281,7 @@ export interface paths {
         };
         /**
          * Release a vault document's content to an accepted NDA
-         * @description For the external requester, without an API key: returns the document's content reference when the NDA request is `accepted` and the access token is its own. 403 `forbidden` when the request is pending or revoked or the token is wrong; 404 `not_found` when the document or the request does not exist or they belong to different tenants.
+         * @description For the external requester, without an API key: returns the document's content reference when the access token is the one issued for the NDA request, the request is `accepted` and the document is of the request's tenant. Every refusal is the same 403 `forbidden` (issue `not_released`), whether the token is wrong, the request is unknown, pending or revoked, or the document does not exist or belongs to another tenant, so the route does not tell which requests or documents exist.
          */
         get: operations["trust.ndaDocumentContent"];
         put?: never;
@@ -3148,6 +3148,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notifications/email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an email recipient (no token)
+         * @description For the person at the address, without an API key: the token of the confirmation message confirms the address as a recipient of its channel; from then on the channel's messages go to it. The token works once and for 7 days; 404 `not_found` for a token that is unknown, used, replaced by a newer message or expired. Audited (`notification_channel.recipient_confirmed`).
+         */
+        post: operations["notifications.email.confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notifications/email/{id}/resend-confirmations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the confirmation messages of an email channel again
+         * @description Sends a new confirmation message to every recipient of the channel still `pending` (a message that failed or a token that expired); the tokens sent before stop working. Audited (`notification_channel.confirmations_resent`). Needs `notifications:write`.
+         */
+        post: operations["notifications.email.resendConfirmations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stakeholders/users": {
         parameters: {
             query?: never;
@@ -3543,7 +3583,7 @@ export interface paths {
         put?: never;
         /**
          * Approve the current step of an approval
-         * @description Records the approval of the current step; after the last step the approval is `approved`, otherwise it moves to the next step. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as `approval.step_approved` (or `approval.approved` at the last step).
+         * @description Records the approval of the current step; after the last step the approval is `approved`, otherwise it moves to the next step. The person acting is the one the API key is bound to (`personId` of the key): a service key bound to no person, or a body `approverId` naming someone else, is 403 `forbidden`. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. In a chain of several approvers each step is approved by a different person: one who approved an earlier step (as approver or delegate) is 403 `forbidden`. The audit event's actor is the person, with the key in `data.credentialId`. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as `approval.step_approved` (or `approval.approved` at the last step).
          */
         post: operations["governance.approvals.approve"];
         delete?: never;
@@ -3563,7 +3603,7 @@ export interface paths {
         put?: never;
         /**
          * Reject an approval
-         * @description Records the rejection at the current step; the approval is `rejected` and ends. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as `approval.rejected`.
+         * @description Records the rejection at the current step; the approval is `rejected` and ends. The person acting is the one the API key is bound to (`personId` of the key): a service key bound to no person, or a body `approverId` naming someone else, is 403 `forbidden`. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. In a chain of several approvers each step is approved by a different person: one who approved an earlier step (as approver or delegate) is 403 `forbidden`. The audit event's actor is the person, with the key in `data.credentialId`. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as `approval.rejected`.
          */
         post: operations["governance.approvals.reject"];
         delete?: never;
@@ -4411,7 +4451,7 @@ export interface paths {
         put?: never;
         /**
          * Sign off a risk's residual as its accountable owner
-         * @description Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. `signerId` must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.
+         * @description Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer is the person the API key is bound to (`personId` of the key): a service key bound to no person, or a body `signerId` naming someone else, is 403 `forbidden`; the audit event's actor is that person, with the key in `data.credentialId`. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.
          */
         post: operations["risk_register.signOff.create"];
         delete?: never;
@@ -9767,7 +9807,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Creates an API key for a tenant with a role and optional scopes and expiry. The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.
+         * @description Creates an API key for a tenant with a role and optional scopes and expiry, bound to a person of the tenant (`personId`) or to none (a service key). The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.
          */
         post: operations["operator.createKey"];
         delete?: never;
@@ -14112,6 +14152,46 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.notification_channel.enabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_channel.recipient_confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recipient of an email channel confirmed its address.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_channel.recipient_confirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "notification_channel.confirmations_resent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The confirmation messages of an email channel were sent again.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.notification_channel.confirmations_resent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -21256,7 +21336,8 @@ export interface components {
          *       "createdAt": "2026-11-22T09:30:00.000Z",
          *       "expiresAt": "2026-11-22T09:30:00.000Z",
          *       "revokedAt": "2026-11-22T09:30:00.000Z",
-         *       "lastUsedAt": "2026-11-22T09:30:00.000Z"
+         *       "lastUsedAt": "2026-11-22T09:30:00.000Z",
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
          *     }
          */
         ApiKey: {
@@ -21295,6 +21376,8 @@ export interface components {
             revokedAt: string | null;
             /** @description Time of the last authenticated request made with the key (ISO 8601 UTC); null when never used. */
             lastUsedAt: string | null;
+            /** @description The person of the tenant's stakeholders rail (`usr_`) the key acts for: approval steps and sign-offs made with it are that person's, and it cannot act as anyone else. Null or absent: a service key, which can take no step that needs a person. */
+            personId: string | null;
         };
         /**
          * @example {
@@ -21613,6 +21696,32 @@ export interface components {
          *             "systemId": "sys_credit_scoring_v2"
          *           }
          *         }
+         *       ],
+         *       "seals": [
+         *         {
+         *           "algorithm": "ed25519",
+         *           "keyId": "example",
+         *           "tenantId": "example",
+         *           "exportedAt": "2026-11-22T09:30:00.000Z",
+         *           "range": {
+         *             "fromSeq": -9007199254740991,
+         *             "toSeq": -9007199254740991
+         *           },
+         *           "anchor": {
+         *             "seq": -9007199254740991,
+         *             "hash": "example"
+         *           },
+         *           "last": {
+         *             "seq": -9007199254740991,
+         *             "hash": "example"
+         *           },
+         *           "head": {
+         *             "seq": -9007199254740991,
+         *             "hash": "example"
+         *           },
+         *           "hash": "example",
+         *           "signature": "example"
+         *         }
          *       ]
          *     }
          */
@@ -21655,6 +21764,84 @@ export interface components {
             publicKeys: components["schemas"]["AuditPublicKey"][];
             /** @description The events of the range, in sequence order. */
             events: components["schemas"]["AuditTrailEvent"][];
+            /** @description Signed statements of the range, anchor and head: one from `POST /v1/audit-trail/export`; a document joined from consecutive exports (`svc audit export`) carries the seal of each piece, in order. */
+            seals: components["schemas"]["AuditExportSeal"][];
+        };
+        /**
+         * @description The service's signed statement of a range: with it a verifier refuses an export whose newest events were dropped or whose range was relabelled.
+         * @example {
+         *       "algorithm": "ed25519",
+         *       "keyId": "example",
+         *       "tenantId": "example",
+         *       "exportedAt": "2026-11-22T09:30:00.000Z",
+         *       "range": {
+         *         "fromSeq": -9007199254740991,
+         *         "toSeq": -9007199254740991
+         *       },
+         *       "anchor": {
+         *         "seq": -9007199254740991,
+         *         "hash": "example"
+         *       },
+         *       "last": {
+         *         "seq": -9007199254740991,
+         *         "hash": "example"
+         *       },
+         *       "head": {
+         *         "seq": -9007199254740991,
+         *         "hash": "example"
+         *       },
+         *       "hash": "example",
+         *       "signature": "example"
+         *     }
+         */
+        AuditExportSeal: {
+            /**
+             * @description Signature algorithm (`ed25519`).
+             * @constant
+             */
+            algorithm: "ed25519";
+            /** @description Id of the Ed25519 key that signed the seal: the active signing key at `exportedAt`. */
+            keyId: string;
+            /** @description Id of the tenant (`ten_` prefix) the record belongs to. */
+            tenantId: string;
+            /**
+             * Format: date-time
+             * @description When the sealed range was read (ISO 8601 UTC).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            exportedAt: string;
+            /** @description The sequence range covered, inclusive. */
+            range: {
+                /** @description First sequence number of the range, inclusive. */
+                fromSeq: number;
+                /** @description Last sequence number of the range, inclusive. */
+                toSeq: number;
+            };
+            /** @description The link the first event of the range follows. */
+            anchor: {
+                /** @description Sequence number of the event just before the range; 0 at the start of the chain. */
+                seq: number;
+                /** @description Hash of that event. */
+                hash: string;
+            };
+            /** @description The last event of the range. */
+            last: {
+                /** @description Sequence number of the last event of the range (the anchor when the range is empty). */
+                seq: number;
+                /** @description Hash of that event. */
+                hash: string;
+            };
+            /** @description The chain head when the range was read. */
+            head: {
+                /** @description Sequence number of the newest event of the chain at `exportedAt`. */
+                seq: number;
+                /** @description Hash of that event. */
+                hash: string;
+            };
+            /** @description SHA-256 (hex) of the canonical JSON of the statement (tenant, time, range, anchor, last, head). */
+            hash: string;
+            /** @description Ed25519 signature of `hash`, base64url, made as the events are signed. */
+            signature: string;
         };
         /**
          * @example {
@@ -21784,7 +21971,7 @@ export interface components {
          *     }
          */
         AuditQueryRequest: {
-            /** @description Who acted: the API key id, operator credential id or `system`. */
+            /** @description Who acted: the API key id, operator credential id or `system`; for a person's own act (an approval step, a risk sign-off), the person's id (`usr_`), with the key in `data.credentialId`. */
             actor?: string;
             /** @description Audit action (`assessment.created`). */
             action?: string;
@@ -22300,7 +22487,7 @@ export interface components {
             signature: string;
             /** @description Id of the Ed25519 key that signed the event. */
             keyId: string;
-            /** @description Who acted: the API key id, operator credential id or `system`. */
+            /** @description Who acted: the API key id, operator credential id or `system`; for a person's own act (an approval step, a risk sign-off), the person's id (`usr_`), with the key in `data.credentialId`. */
             actor: string;
             /** @description Audit action (`assessment.created`). */
             action: string;
@@ -22798,6 +22985,15 @@ export interface components {
              * @enum {string}
              */
             outcome: "substantiated" | "partially_substantiated" | "unsubstantiated" | "out_of_scope" | "referred_to_authority" | "no_further_action";
+        };
+        /**
+         * @example {
+         *       "token": "q8Yt3Jw0r1mXbV9k2pQ7sLdZ4nT8yH6cF5uA1eR0wKs"
+         *     }
+         */
+        ConfirmNotificationEmailRecipientRequest: {
+            /** @description The token of the confirmation message the address received. */
+            token: string;
         };
         /**
          * @example {
@@ -23454,6 +23650,11 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             expiresAt?: string;
+            /**
+             * @description The person of the tenant's stakeholders rail (`usr_`) the key acts for: approval steps and sign-offs made with it are that person's, and it cannot act as anyone else. Null or absent: a service key, which can take no step that needs a person. Must be an active person of the tenant (422 otherwise).
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            personId?: string;
         };
         /**
          * @example {
@@ -23613,6 +23814,7 @@ export interface components {
          *       "expiresAt": "2026-11-22T09:30:00.000Z",
          *       "revokedAt": "2026-11-22T09:30:00.000Z",
          *       "lastUsedAt": "2026-11-22T09:30:00.000Z",
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "token": "example"
          *     }
          */
@@ -23652,6 +23854,8 @@ export interface components {
             revokedAt: string | null;
             /** @description Time of the last authenticated request made with the key (ISO 8601 UTC); null when never used. */
             lastUsedAt: string | null;
+            /** @description The person of the tenant's stakeholders rail (`usr_`) the key acts for: approval steps and sign-offs made with it are that person's, and it cannot act as anyone else. Null or absent: a service key, which can take no step that needs a person. */
+            personId: string | null;
             /** @description The bearer token, `svc_<env>_<random>`. Shown once, stored hashed. */
             token: string;
         };
@@ -23793,6 +23997,7 @@ export interface components {
          *         "expiresAt": "2026-11-22T09:30:00.000Z",
          *         "revokedAt": "2026-11-22T09:30:00.000Z",
          *         "lastUsedAt": "2026-11-22T09:30:00.000Z",
+         *         "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *         "token": "example"
          *       }
          *     }
@@ -24544,7 +24749,7 @@ export interface components {
         CreateNotificationEmailChannelRequest: {
             /** @description Name of the channel as shown to people. */
             name: string;
-            /** @description Email addresses every message goes to, 1 to 50. */
+            /** @description Email addresses of the channel, 1 to 50. Each is sent a confirmation message and receives nothing else until it confirms. */
             recipients: string[];
         };
         /**
@@ -24817,10 +25022,10 @@ export interface components {
              */
             riskId: string;
             /**
-             * @description The person signing: must be the risk's accountable owner (`ownerId`), else 403.
+             * @description The person signing, who is always the person the credential is bound to: absent means that person; naming anyone else is 403. They must be the risk's accountable owner (`ownerId`), else 403.
              * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
-            signerId: string;
+            signerId?: string;
             /** @description The owner's words, up to 2,000 characters. */
             statement?: string;
         };
@@ -27693,10 +27898,10 @@ export interface components {
          */
         GovernanceApprovalDecisionRequest: {
             /**
-             * @description The person acting: the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`).
+             * @description The person acting, who is always the person the credential is bound to: absent means that person; naming anyone else is 403 `forbidden`. They must be the current step's approver, or hold a delegation from them in force now (scope `approvals` or `all`).
              * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
-            approverId: string;
+            approverId?: string;
             /** @description Why, kept with the step. */
             comment?: string;
         };
@@ -31499,6 +31704,20 @@ export interface components {
          *         "dpo@example.com",
          *         "ciso@example.com"
          *       ],
+         *       "recipientStatus": [
+         *         {
+         *           "email": "dpo@example.com",
+         *           "status": "confirmed",
+         *           "invitedAt": "2026-11-22T09:30:00.000Z",
+         *           "confirmedAt": "2026-11-22T09:40:00.000Z"
+         *         },
+         *         {
+         *           "email": "ciso@example.com",
+         *           "status": "pending",
+         *           "invitedAt": "2026-11-22T09:30:00.000Z",
+         *           "confirmedAt": null
+         *         }
+         *       ],
          *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "createdAt": "2026-11-22T09:30:00.000Z",
          *       "updatedAt": "2026-11-22T09:30:00.000Z"
@@ -31541,8 +31760,62 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updatedAt: string;
-            /** @description Email addresses every message of the channel goes to. */
+            /** @description Email addresses of the channel. Messages go only to those `recipientStatus` shows `confirmed`. */
             recipients: string[];
+            /** @description Each recipient with its confirmation state: a confirmation message with a single-use token is sent to every new address, and nothing else is sent to it until it confirms (`POST /v1/notifications/email/confirm`). */
+            recipientStatus: components["schemas"]["NotificationEmailRecipientStatus"][];
+        };
+        /**
+         * @example {
+         *       "object": "svc.notifications.email_recipient_confirmation",
+         *       "channelId": "nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "email": "ciso@example.com",
+         *       "status": "confirmed",
+         *       "confirmedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        NotificationEmailRecipientConfirmation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.notifications.notification`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.notifications.email_recipient_confirmation";
+            /** @description Id of the email channel (`nch_`) the address now receives messages of. */
+            channelId: string;
+            /** @description The confirmed address. */
+            email: string;
+            /**
+             * @description Always `confirmed`.
+             * @constant
+             */
+            status: "confirmed";
+            /**
+             * Format: date-time
+             * @description When the address confirmed.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            confirmedAt: string;
+        };
+        /**
+         * @example {
+         *       "email": "example",
+         *       "status": "pending",
+         *       "invitedAt": "2026-11-22T09:30:00.000Z",
+         *       "confirmedAt": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        NotificationEmailRecipientStatus: {
+            /** @description The address, lower-cased. */
+            email: string;
+            /**
+             * @description `pending` until the address confirms with the token of its confirmation message, then `confirmed`. Only confirmed recipients receive messages.
+             * @enum {string}
+             */
+            status: "pending" | "confirmed";
+            /** @description When the latest confirmation message was sent; null while it is not yet. */
+            invitedAt: string | null;
+            /** @description When the address confirmed; null while pending. */
+            confirmedAt: string | null;
         };
         /**
          * @example {
@@ -50054,6 +50327,94 @@ export interface operations {
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
                     };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.confirm": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmNotificationEmailRecipientRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmailRecipientConfirmation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "notifications.email.resendConfirmations": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `nch_`.
+                 * @example nch_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEmailChannel"];
                 };
             };
             400: components["responses"]["bad_request"];
@@ -78425,6 +78786,94 @@ export interface operations {
                     /** @constant */
                     type?: "notification_channel.enabled";
                     data?: components["schemas"]["NotificationSlackChannel"] | components["schemas"]["NotificationTeamsChannel"] | components["schemas"]["NotificationEmailChannel"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_channel.recipient_confirmed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_channel.recipient_confirmed";
+                    data?: components["schemas"]["NotificationEmailRecipientConfirmation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.notification_channel.confirmations_resent": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "notification_channel.confirmations_resent";
+                    data?: components["schemas"]["NotificationEmailChannel"];
                 };
             };
         };

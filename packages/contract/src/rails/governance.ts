@@ -217,9 +217,9 @@ export const CreateGovernanceApprovalBody = z
 
 export const GovernanceApprovalDecisionBody = z
   .strictObject({
-    approverId: UserId.meta({
+    approverId: UserId.optional().meta({
       description:
-        "The person acting: the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`).",
+        "The person acting, who is always the person the credential is bound to: absent means that person; naming anyone else is 403 `forbidden`. They must be the current step's approver, or hold a delegation from them in force now (scope `approvals` or `all`).",
     }),
     comment: z.string().min(1).max(2000).optional().meta({ description: 'Why, kept with the step.' }),
   })
@@ -764,7 +764,7 @@ const approvalDecision = (verb: 'approve' | 'reject') =>
       (verb === 'approve'
         ? 'Records the approval of the current step; after the last step the approval is `approved`, otherwise it moves to the next step. '
         : 'Records the rejection at the current step; the approval is `rejected` and ends. ') +
-      "Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as " +
+      "The person acting is the one the API key is bound to (`personId` of the key): a service key bound to no person, or a body `approverId` naming someone else, is 403 `forbidden`. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. In a chain of several approvers each step is approved by a different person: one who approved an earlier step (as approver or delegate) is 403 `forbidden`. The audit event's actor is the person, with the key in `data.credentialId`. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as " +
       (verb === 'approve' ? '`approval.step_approved` (or `approval.approved` at the last step).' : '`approval.rejected`.'),
     metadata: {
       ...change('governance:approve', verb === 'approve' ? GOVERNANCE_APPROVAL_ACTIONS.stepApproved : GOVERNANCE_APPROVAL_ACTIONS.rejected),

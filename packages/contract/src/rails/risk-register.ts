@@ -624,7 +624,9 @@ export const RiskSignOff = z
 export const CreateRiskSignOffBody = z
   .strictObject({
     riskId: riskRef('The risk whose residual is accepted; 404 when it is not a risk of the tenant.'),
-    signerId: userRef("The person signing: must be the risk's accountable owner (`ownerId`), else 403."),
+    signerId: userRef(
+      "The person signing, who is always the person the credential is bound to: absent means that person; naming anyone else is 403. They must be the risk's accountable owner (`ownerId`), else 403.",
+    ).optional(),
     statement: z.string().min(1).max(2000).optional().meta({ description: "The owner's words, up to 2,000 characters." }),
   })
   .meta({
@@ -744,7 +746,7 @@ export const riskRegisterRouter = railRouter('risk_register', {
       responses: { 201: RiskSignOff },
       summary: "Sign off a risk's residual as its accountable owner",
       description:
-        "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. `signerId` must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.",
+        "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer is the person the API key is bound to (`personId` of the key): a service key bound to no person, or a body `signerId` naming someone else, is 403 `forbidden`; the audit event's actor is that person, with the key in `data.credentialId`. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.",
       metadata: meta({ ...approve, audit: 'risk.signed_off' }),
     },
   },

@@ -12,6 +12,8 @@ export interface TenantPrincipal {
   keyId: string;
   role: Role;
   scopes: string[];
+  /** The person of the stakeholders rail the key acts for; null for a service key. */
+  personId: string | null;
 }
 export interface OperatorPrincipal {
   kind: 'operator';

@@ -132,6 +132,7 @@ export function authenticate({ prisma, cacheTtlMs }: AuthOptions): RequestHandle
         keyId: key.id,
         role: key.role as TenantPrincipal['role'],
         scopes: key.scopes,
+        personId: key.personId,
       };
       // last_used_at is informational: written at most once a minute per key.
       const last = touched.get(key.id) ?? 0;

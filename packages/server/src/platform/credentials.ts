@@ -34,6 +34,8 @@ export interface IssueKeyOptions {
   name?: string;
   scopes?: string[];
   expiresAt?: Date;
+  /** The person of the stakeholders rail the key acts for; absent: a service key. */
+  personId?: string;
 }
 
 /** Creates an API key and returns its row and the token, which is never stored. */
@@ -49,6 +51,7 @@ export async function issueApiKey(tx: Tx, opts: IssueKeyOptions) {
       prefix: token.slice(0, 12),
       hash: hashToken(token),
       expiresAt: opts.expiresAt ?? null,
+      personId: opts.personId ?? null,
     },
   });
   return { key, token };

@@ -26,6 +26,11 @@ export function actor(res: Response) {
   return { tenantId: tenantOf(res).tenantId, actor: actorOf(ctx.principal), correlationId: ctx.correlationId };
 }
 
+/** The actor of a person's own act: also the person the credential is bound to (null: a service key). */
+export function personActor(res: Response) {
+  return { ...actor(res), personId: tenantOf(res).personId };
+}
+
 export function operatorActor(res: Response) {
   const ctx = ctxOf(res);
   return { actor: actorOf(ctx.principal), correlationId: ctx.correlationId };

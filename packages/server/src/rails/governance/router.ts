@@ -9,7 +9,7 @@ import {
 } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
 import * as governance from './service.ts';
 
 export function governanceHandlers({ db }: RailDeps) {
@@ -24,11 +24,11 @@ export function governanceHandlers({ db }: RailDeps) {
       ...approvals,
       approve: async ({ params, body, res }) => ({
         status: 200,
-        body: await governance.decideApproval(prisma, actor(res), params.id, 'approve', body),
+        body: await governance.decideApproval(prisma, personActor(res), params.id, 'approve', body),
       }),
       reject: async ({ params, body, res }) => ({
         status: 200,
-        body: await governance.decideApproval(prisma, actor(res), params.id, 'reject', body),
+        body: await governance.decideApproval(prisma, personActor(res), params.id, 'reject', body),
       }),
     },
     boardMeetings: {

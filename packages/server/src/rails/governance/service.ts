@@ -36,6 +36,7 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
+import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { appendVersion } from '../../platform/ledger/versioned.ts';
 import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
@@ -132,16 +133,17 @@ export const approvalStore: Store<typeof governanceApprovals> = {
 };
 
 /**
- * Takes the current step of a pending approval: the acting person must be the step's approver or
- * hold a delegation from them in force now; neither may have an open conflict of interest on the
- * subject. Approving the last step approves the whole; a rejection ends it.
+ * Takes the current step of a pending approval: the acting person is the one the credential is
+ * bound to, and must be the step's approver or hold a delegation from them in force now; neither
+ * may have an open conflict of interest on the subject, and in a chain of several approvers no
+ * one approves two steps. Approving the last step approves the whole; a rejection ends it.
  */
 export async function decideApproval(
   prisma: Prisma,
-  who: Actor,
+  who: PersonActor,
   id: string,
   verb: 'approve' | 'reject',
-  body: { approverId: string; comment?: string | undefined },
+  body: { approverId?: string | undefined; comment?: string | undefined },
 ): Promise<Approval> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
@@ -150,20 +152,20 @@ export async function decideApproval(
     if (row.status !== 'pending') throw stateConflict('Approval', id, row.status, verb, ['pending']);
     const step = row.currentStep;
     const approver = row.approverIds[step - 1] as string;
-    const acting = await db.stakeholderUser.findFirst({ where: { id: body.approverId }, select: { id: true, status: true } });
-    if (!acting) throw invalid('approverId', `Person ${body.approverId} does not exist in this tenant.`);
+    const acting = await actingPerson(tx, who, 'approverId', body.approverId, `${verb} a step of an approval`);
+    const actedBy = acting.id;
     if (acting.status !== 'active') {
-      throw new ApiError('forbidden', `Person ${body.approverId} is ${acting.status} and cannot act on approvals.`, [
+      throw new ApiError('forbidden', `Person ${actedBy} is ${acting.status} and cannot act on approvals.`, [
         { field: 'approverId', issue: 'invalid_value', message: 'inactive' },
       ]);
     }
     const now = new Date();
     let delegationId: string | null = null;
-    if (body.approverId !== approver) {
+    if (actedBy !== approver) {
       const delegation = await db.governanceDelegation.findFirst({
         where: {
           fromPersonId: approver,
-          toPersonId: body.approverId,
+          toPersonId: actedBy,
           status: 'active',
           scope: { in: ['approvals', 'all'] },
           validFrom: { lte: now },
@@ -175,14 +177,24 @@ export async function decideApproval(
       if (!delegation) {
         throw new ApiError(
           'forbidden',
-          `Step ${step} of approval ${id} is ${approver}'s to take; ${body.approverId} is not that approver and holds no delegation from them in force now.`,
+          `Step ${step} of approval ${id} is ${approver}'s to take; ${actedBy} is not that approver and holds no delegation from them in force now.`,
           [{ field: 'approverId', issue: 'invalid_value', message: `expected ${approver} or a delegate in force` }],
         );
       }
       delegationId = delegation.id;
     }
+    // Several approvers mean several people: whoever approved an earlier step (in person or as a
+    // delegate) may not approve another. A rejection only stops the approval, so it stays open to them.
+    const earlier = (row.steps as Step[]).find((s) => s.actedBy === actedBy && s.decision === 'approved');
+    if (verb === 'approve' && row.approverIds.length > 1 && earlier) {
+      throw new ApiError(
+        'forbidden',
+        `${actedBy} already approved step ${earlier.step} of approval ${id}; each step of a chain of several approvers is approved by a different person.`,
+        [{ field: 'approverId', issue: 'already_approved', message: `approved step ${earlier.step}` }],
+      );
+    }
     const conflict = await db.governanceConflict.findFirst({
-      where: { personId: { in: [approver, body.approverId] }, status: 'open', subject: { equals: row.subject, mode: 'insensitive' } },
+      where: { personId: { in: [approver, actedBy] }, status: 'open', subject: { equals: row.subject, mode: 'insensitive' } },
       orderBy: { id: 'asc' },
       select: { id: true, personId: true },
     });
@@ -198,7 +210,7 @@ export async function decideApproval(
     const entry: Step = {
       step,
       approverId: approver,
-      actedBy: body.approverId,
+      actedBy,
       delegationId,
       decision: verb === 'approve' ? 'approved' : 'rejected',
       comment: body.comment ?? null,
@@ -221,10 +233,25 @@ export async function decideApproval(
         : last
           ? GOVERNANCE_APPROVAL_ACTIONS.approved
           : GOVERNANCE_APPROVAL_ACTIONS.stepApproved;
-    return recorded(tx, who, renderApproval((await db.governanceApproval.findFirst({ where: { id } })) as ApprovalRow), {
-      action,
-      data: { step, approverId: approver, actedBy: body.approverId, delegationId, from: 'pending', to: status, comment: entry.comment },
-    });
+    // The trail names the person who acted; the key they used goes with it.
+    return recorded(
+      tx,
+      personAsActor(who, actedBy),
+      renderApproval((await db.governanceApproval.findFirst({ where: { id } })) as ApprovalRow),
+      {
+        action,
+        data: {
+          step,
+          approverId: approver,
+          actedBy,
+          delegationId,
+          from: 'pending',
+          to: status,
+          comment: entry.comment,
+          credentialId: who.actor,
+        },
+      },
+    );
   });
 }
 

@@ -11,6 +11,7 @@ import { issueApiKey, issueOperatorCredential } from '../../platform/credentials
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { recorded } from '../../platform/records.ts';
 import { isoOrNull } from '../../platform/render.ts';
+import { requireActivePerson } from '../stakeholders/service.ts';
 
 export function renderTenant(t: TenantRow): z.infer<typeof Tenant> {
   return {
@@ -39,6 +40,7 @@ export function renderKey(k: ApiKeyRow): z.infer<typeof ApiKey> {
     expiresAt: isoOrNull(k.expiresAt),
     revokedAt: isoOrNull(k.revokedAt),
     lastUsedAt: isoOrNull(k.lastUsedAt),
+    personId: k.personId,
   };
 }
 
@@ -82,6 +84,8 @@ export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infe
   return prisma.$transaction(async (tx) => {
     const tenant = await tx.tenant.findUnique({ where: { id: body.tenantId } });
     if (!tenant) throw notFound('Tenant', body.tenantId);
+    // The key acts for this person from now on: it must be a person of the key's own tenant.
+    if (body.personId !== undefined) await requireActivePerson(scopeToTenant(tx, tenant.id), 'personId', body.personId);
     const { key, token } = await issueApiKey(tx, {
       tenantId: tenant.id,
       env: tenant.env as Environment,
@@ -89,8 +93,9 @@ export async function createKey(prisma: Prisma, who: OperatorActor, body: z.infe
       ...(body.name ? { name: body.name } : {}),
       ...(body.scopes ? { scopes: body.scopes } : {}),
       ...(body.expiresAt ? { expiresAt: new Date(body.expiresAt) } : {}),
+      ...(body.personId ? { personId: body.personId } : {}),
     });
-    const data = { role: key.role, scopes: key.scopes };
+    const data = { role: key.role, scopes: key.scopes, personId: key.personId };
     return { ...(await recorded(tx, inTenant(tenant.id, who), renderKey(key), { action: 'api_key.created', data })), token };
   });
 }

@@ -1,7 +1,7 @@
 import { contract, riskRegisterRisks, riskTreatments } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
 import * as register from './service.ts';
 
 export function riskRegisterHandlers({ db }: RailDeps) {
@@ -30,7 +30,7 @@ export function riskRegisterHandlers({ db }: RailDeps) {
     },
     signOff: {
       list: async ({ query, res }) => ({ status: 200, body: await register.listSignOffs(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await register.signOff(prisma, actor(res), body) }),
+      create: async ({ body, res }) => ({ status: 201, body: await register.signOff(prisma, personActor(res), body) }),
     },
   });
 }

@@ -27,6 +27,7 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
+import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { createdOf, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
@@ -551,13 +552,14 @@ export async function listSignOffs(
  */
 export async function signOff(
   prisma: Prisma,
-  who: Actor,
+  who: PersonActor,
   body: z.infer<typeof CreateRiskSignOffBody>,
 ): Promise<z.infer<typeof RiskSignOff>> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const risk = await findRisk(tx, who.tenantId, body.riskId);
-    await requirePerson(tx, who.tenantId, 'signerId', body.signerId, false);
+    // The signer is the credential's person; the body may only repeat it.
+    const signerId = (await actingPerson(tx, who, 'signerId', body.signerId, 'sign a risk off')).id;
     const refuse = (message: string) =>
       new ApiError('conflict', message, [{ field: 'riskId', issue: 'invalid_value', message: `current state: ${risk.status}` }]);
     if (risk.status === 'closed' || risk.status === 'accepted') {
@@ -568,10 +570,10 @@ export async function signOff(
     if (!risk.ownerId) {
       throw refuse(`Risk ${risk.id} has no accountable owner (ownerId); only an accountable owner can sign a risk off.`);
     }
-    if (risk.ownerId !== body.signerId) {
+    if (risk.ownerId !== signerId) {
       throw new ApiError(
         'forbidden',
-        `Only the accountable owner of risk ${risk.id} (${risk.ownerId}) may sign it off; ${body.signerId} is not its owner.`,
+        `Only the accountable owner of risk ${risk.id} (${risk.ownerId}) may sign it off; ${signerId} is not its owner.`,
         [{ field: 'signerId', issue: 'not_accountable_owner', message: `the owner is ${risk.ownerId}` }],
       );
     }
@@ -594,7 +596,7 @@ export async function signOff(
         id: newId('rso'),
         tenantId: who.tenantId,
         riskId: risk.id,
-        signerId: body.signerId,
+        signerId,
         statement: body.statement ?? null,
         residualLikelihood: after.likelihood,
         residualImpact: after.impact,
@@ -604,9 +606,17 @@ export async function signOff(
       },
     });
     const out = renderSignOff(row);
-    return recorded(tx, who, out, {
+    // The trail names the person who signed; the key they used goes with it.
+    return recorded(tx, personAsActor(who, signerId), out, {
       action: 'risk.signed_off',
-      data: { riskId: risk.id, signerId: out.signerId, from: risk.status, to: 'accepted', residualScore: out.residualScore },
+      data: {
+        riskId: risk.id,
+        signerId: out.signerId,
+        from: risk.status,
+        to: 'accepted',
+        residualScore: out.residualScore,
+        credentialId: who.actor,
+      },
     });
   });
 }
