@@ -43,9 +43,21 @@ async function published(t: TenantFixture, approver: string, controlIds: string[
   const p = await draft(t, controlIds);
   const c = await chain(t, [approver]);
   expect((await t.call('POST', '/v1/policies/publish', { body: { policyId: p.id, chainId: c } })).status).toBe(201);
-  const ok = await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: approver } });
+  const ok = await decideAs(t, approver, 'approve', { policyId: p.id, approverId: approver });
   expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   return (await t.call('GET', `/v1/policies/draft/${p.id}`)).body;
+}
+
+/** The API key each person acts with: a policy step is decided as the person the key is bound to. */
+const personKeys = new Map<string, Promise<string>>();
+function keyOf(t: TenantFixture, personId: string): Promise<string> {
+  if (!personKeys.has(personId)) personKeys.set(personId, t.personKey(personId));
+  return personKeys.get(personId) as Promise<string>;
+}
+
+/** A decision on the current step, made with the key of `personId`. */
+async function decideAs(t: TenantFixture, personId: string, verb: 'approve' | 'reject', body: Json) {
+  return call(ts.url, 'POST', `/v1/policies/publish/${verb}`, { token: await keyOf(t, personId), body });
 }
 
 async function auditActions(t: TenantFixture, resourceId: string): Promise<string[]> {
@@ -244,34 +256,39 @@ describe('policy_authoring: publishing through the approval chain', () => {
     ).toContain('in_approval');
 
     // Out of order: the second approver may not decide step 1.
-    const early = expectEnvelope(
-      await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: b } }),
-      409,
-      'conflict',
-    );
+    const early = expectEnvelope(await decideAs(t, b, 'approve', { policyId: p.id, approverId: b }), 409, 'conflict');
     expect(early.message).toContain(a);
-    const s1 = await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: a, comment: 'Fine by me' } });
+    // The person deciding comes from the key, never from the body: the tenant's own key is a
+    // service key bound to no one, and b's key cannot decide in a's name.
+    const unbound = expectEnvelope(
+      await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: a } }),
+      403,
+      'forbidden',
+    );
+    expect(unbound.details).toEqual([expect.objectContaining({ field: 'authorization', issue: 'service_key' })]);
+    const impersonated = expectEnvelope(await decideAs(t, b, 'approve', { policyId: p.id, approverId: a }), 403, 'forbidden');
+    expect(impersonated.details).toEqual([expect.objectContaining({ field: 'approverId', issue: 'not_acting_person' })]);
+    const s1 = await decideAs(t, a, 'approve', { policyId: p.id, approverId: a, comment: 'Fine by me' });
     expect(s1.status).toBe(200);
     expect(s1.body).toMatchObject({ status: 'pending', currentStep: 2, awaitingApproverId: b });
     expect(s1.body.decisions).toEqual([{ step: 1, approverId: a, decision: 'approve', comment: 'Fine by me', at: expect.any(String) }]);
+    const trail = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: start.body.id, limit: 10 } });
+    const approval = trail.body.data.find((e: Json) => e.action === 'policy.approved');
+    expect(approval.actor).toBe(a);
+    expect(approval.data.credentialId).toMatch(/^key_/);
     expect((await t.call('GET', `/v1/policies/draft/${p.id}`)).body.status).toBe('in_approval');
 
-    const rejected = await t.call('POST', '/v1/policies/publish/reject', {
-      body: { policyId: p.id, approverId: b, comment: 'Needs an owner' },
-    });
+    const rejected = await decideAs(t, b, 'reject', { policyId: p.id, approverId: b, comment: 'Needs an owner' });
     expect(rejected.body).toMatchObject({ status: 'rejected', currentStep: null, awaitingApproverId: null });
     expect((await t.call('GET', `/v1/policies/draft/${p.id}`)).body).toMatchObject({ status: 'draft', publishedVersion: null });
-    expect(
-      expectEnvelope(await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: b } }), 409, 'conflict')
-        .message,
-    ).toContain('draft');
+    expect(expectEnvelope(await decideAs(t, b, 'approve', { policyId: p.id, approverId: b }), 409, 'conflict').message).toContain('draft');
 
     // Revise, resubmit, approve both steps: the version under approval is published.
     await t.call('POST', '/v1/policies/version', { body: { policyId: p.id, text: `${TEXT_V1}\nOwner: Ana Approver` } });
     const again = await t.call('POST', '/v1/policies/publish', { body: { policyId: p.id, chainId: c } });
     expect(again.body.version).toBe(2);
-    await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: a } });
-    const last = await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: b } });
+    await decideAs(t, a, 'approve', { policyId: p.id });
+    const last = await decideAs(t, b, 'approve', { policyId: p.id, approverId: b });
     expect(last.body).toMatchObject({ status: 'approved', currentStep: null });
     const after = (await t.call('GET', `/v1/policies/draft/${p.id}`)).body;
     expect(after).toMatchObject({ status: 'published', publishedVersion: 2, currentVersion: 2 });
@@ -362,7 +379,7 @@ describe('policy_authoring: attestations', () => {
     expectEnvelope(await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: a } }), 409, 'conflict');
     const cid = await chain(t, [a]);
     await t.call('POST', '/v1/policies/publish', { body: { policyId: p.id, chainId: cid } });
-    await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: p.id, approverId: a } });
+    await decideAs(t, a, 'approve', { policyId: p.id, approverId: a });
     const reset = (await t.call('GET', `/v1/policies/attest/${p.id}/coverage`)).body;
     expect(reset).toMatchObject({ version: 2, people: 2, attested: 0, pending: 2 });
     expect((await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: b } })).body.version).toBe(2);

@@ -137,7 +137,10 @@ describe('risk: policy gaps', () => {
     // Once published, the policy covers c1 and c3: both risks leave the list (one covered control is enough).
     const pub = await t.call('POST', '/v1/policies/publish', { body: { policyId: draft.body.id, chainId: chain.body.id } });
     expect(pub.status, JSON.stringify(pub.body)).toBeLessThan(300);
-    const ok = await t.call('POST', '/v1/policies/publish/approve', { body: { policyId: draft.body.id, approverId: approver } });
+    const ok = await call(ts.url, 'POST', '/v1/policies/publish/approve', {
+      token: await t.personKey(approver),
+      body: { policyId: draft.body.id },
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     gaps = await collectPages<Json>(t, '/v1/risk/policy-gaps');
     expect(gaps.map((g) => g.riskId)).toEqual([bare.id]);

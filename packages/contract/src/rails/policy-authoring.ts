@@ -289,7 +289,10 @@ export const PublishPolicyBody = z
 export const PolicyDecisionBody = z
   .strictObject({
     policyId: PolicyId.meta({ description: 'Id of the policy in approval.' }),
-    approverId: UserId.meta({ description: 'Id of the person deciding: the approver of the current step, else 409.' }),
+    approverId: UserId.optional().meta({
+      description:
+        "The person deciding, who is always the person the credential is bound to: absent means that person; naming anyone else is 403 `forbidden`. They must be the current step's approver, else 409.",
+    }),
     comment: z.string().min(1).max(2000).optional().meta({ description: 'Comment of the approver, up to 2,000 characters.' }),
   })
   .meta({
@@ -599,7 +602,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       responses: { 200: PolicyPublication },
       summary: 'Approve the current step',
       description:
-        "Records the approval of the current step by its approver (another person: 409 naming the awaited one). The last step's approval publishes the version under approval: the policy becomes `published` with `publishedVersion` set, and coverage of attestations starts afresh for that version. A policy not `in_approval`: 409 naming its state. Needs `policy_authoring:approve`; audited as `policy.approved` (and `policy.published` for the last step).",
+        "Records the approval of the current step by its approver, the person the API key acts for (`personId` of the key; a service key, or a body `approverId` naming someone else, is 403 `forbidden`; another person than the awaited one: 409 naming them). The last step's approval publishes the version under approval: the policy becomes `published` with `publishedVersion` set, and coverage of attestations starts afresh for that version. A policy not `in_approval`: 409 naming its state. Needs `policy_authoring:approve`; audited as `policy.approved` with the person as the actor and the key in `data.credentialId` (and `policy.published` for the last step).",
       metadata: mutate('approve', 'policy.approved'),
     },
     reject: {
@@ -609,7 +612,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       responses: { 200: PolicyPublication },
       summary: 'Reject at the current step',
       description:
-        'Records the rejection by the approver of the current step (another person: 409): the walk ends `rejected` and the policy returns to `draft`. A policy not `in_approval`: 409 naming its state. Needs `policy_authoring:approve`; audited as `policy.rejected`.',
+        'Records the rejection by the approver of the current step, the person the API key acts for (a service key, or a body `approverId` naming someone else: 403; another person than the awaited one: 409): the walk ends `rejected` and the policy returns to `draft`. A policy not `in_approval`: 409 naming its state. Needs `policy_authoring:approve`; audited as `policy.rejected`.',
       metadata: mutate('approve', 'policy.rejected'),
     },
   },

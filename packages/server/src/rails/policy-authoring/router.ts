@@ -1,6 +1,6 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
 import * as policies from './service.ts';
 
 export function policyAuthoringHandlers({ db }: RailDeps) {
@@ -29,8 +29,8 @@ export function policyAuthoringHandlers({ db }: RailDeps) {
     publish: {
       start: async ({ body, res }) => ({ status: 201, body: await policies.startPublication(prisma, actor(res), body) }),
       list: async ({ query, res }) => ({ status: 200, body: await policies.listPublications(prisma, tenantOf(res).tenantId, query) }),
-      approve: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, actor(res), body, 'approve') }),
-      reject: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, actor(res), body, 'reject') }),
+      approve: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, personActor(res), body, 'approve') }),
+      reject: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, personActor(res), body, 'reject') }),
     },
     attest: {
       create: async ({ body, res }) => ({ status: 201, body: await policies.attest(prisma, actor(res), body) }),

@@ -28,6 +28,7 @@ import type {
   PolicyVersion as VersionRow,
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { createdOf, isUniqueViolation, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
@@ -401,7 +402,7 @@ export async function startPublication(
 /** Records the decision of the current step's approver; the last approval publishes, a rejection returns the policy to draft. */
 export async function decide(
   prisma: Prisma,
-  who: Actor,
+  who: PersonActor,
   body: z.infer<typeof PolicyDecisionBody>,
   decision: 'approve' | 'reject',
 ): Promise<z.infer<typeof PolicyPublication>> {
@@ -411,16 +412,18 @@ export async function decide(
     const pub = await db.policyPublication.findFirst({ where: { policyId: policy.id, status: 'pending' }, orderBy: { id: 'desc' } });
     if (!pub) throw refused(policy, decision);
     const awaited = pub.approverIds[pub.step];
-    if (body.approverId !== awaited) {
+    // The person deciding is the one the API key acts for, never whoever the body names.
+    const approverId = (await actingPerson(tx, who, 'approverId', body.approverId, `${decision} a step of a policy's approval`)).id;
+    if (approverId !== awaited) {
       throw new ApiError(
         'conflict',
-        `Step ${pub.step + 1} of the approval of policy ${policy.id} awaits ${awaited}; ${body.approverId} may not ${decision} it.`,
+        `Step ${pub.step + 1} of the approval of policy ${policy.id} awaits ${awaited}; ${approverId} may not ${decision} it.`,
         [{ field: 'approverId', issue: 'invalid_value', message: `awaited approver: ${awaited}` }],
       );
     }
     const now = new Date();
     const last = pub.step + 1 === pub.approverIds.length;
-    const entry: DecisionEntry = { step: pub.step + 1, approverId: body.approverId, decision, comment: body.comment ?? null, at: iso(now) };
+    const entry: DecisionEntry = { step: pub.step + 1, approverId, decision, comment: body.comment ?? null, at: iso(now) };
     const decisions = [...((pub.decisions as DecisionEntry[] | null) ?? []), entry];
     const pubStatus = decision === 'reject' ? 'rejected' : last ? 'approved' : 'pending';
     const advanced = await db.policyPublication.updateMany({
@@ -437,7 +440,7 @@ export async function decide(
     }
     const out = await recorded(
       tx,
-      who,
+      personAsActor(who, approverId),
       renderPublication((await db.policyPublication.findFirst({ where: { id: pub.id } })) as PublicationRow),
       {
         action: decision === 'reject' ? 'policy.rejected' : 'policy.approved',
@@ -445,6 +448,7 @@ export async function decide(
           policyId: policy.id,
           step: entry.step,
           approverId: entry.approverId,
+          credentialId: who.actor,
           ...(entry.comment ? { comment: entry.comment } : {}),
           from: policy.status,
           to: target,
