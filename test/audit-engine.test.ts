@@ -5,6 +5,13 @@ import { auditEngineJobs } from '../packages/server/src/rails/audit-engine/jobs.
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
+/** A key of the tenant bound to a person of the stakeholders rail with the owner's name and email. */
+async function ownerKey(f: TenantFixture, owner: { name: string; email: string }): Promise<string> {
+  const person = await f.call('POST', '/v1/stakeholders/users', { body: { name: owner.name, email: owner.email, roleIds: [] } });
+  expect(person.status, JSON.stringify(person.body)).toBe(201);
+  return f.personKey(person.body.id);
+}
+
 /**
  * The audit_engine rail end to end, with a worker in the server (SVC_ROLE all): a run is answered
  * 202, evaluated by the `audit.run` job and completed; its findings are checked by hand against
@@ -186,13 +193,24 @@ describe('runs, findings, replay, sign-off and attestation', () => {
     r = await t.call('POST', '/v1/audit-engine/sign-off', { body: { runId, owner: { name: 'Dana' }, statement } });
     expectEnvelope(r, 422, 'validation_failed');
 
+    // The owner who signs is the person the key acts for: the tenant's own key is a service key
+    // bound to no one, and Dana's key cannot sign in someone else's name.
     r = await t.call('POST', '/v1/audit-engine/sign-off', { body: { runId, owner, statement } });
+    expect(expectEnvelope(r, 403, 'forbidden').details).toEqual([expect.objectContaining({ issue: 'service_key' })]);
+    const dana = await ownerKey(t, owner);
+    const someoneElse = { name: 'Eve Mallory', email: 'eve@example.com' };
+    r = await t.call('POST', '/v1/audit-engine/sign-off', { token: dana, body: { runId, owner: someoneElse, statement } });
+    expect(expectEnvelope(r, 403, 'forbidden').details).toEqual([
+      expect.objectContaining({ field: 'owner.email', issue: 'not_acting_person' }),
+    ]);
+
+    r = await t.call('POST', '/v1/audit-engine/sign-off', { token: dana, body: { runId, owner, statement } });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body).toMatchObject({ runId, signerRole: 'owner', owner, statement });
     expect(r.body.id).toMatch(/^aso_/);
     const signOffId = r.body.id;
     made['audit.signed_off'] = r.body;
-    expectEnvelope(await t.call('POST', '/v1/audit-engine/sign-off', { body: { runId, owner, statement } }), 409, 'conflict');
+    expectEnvelope(await t.call('POST', '/v1/audit-engine/sign-off', { token: dana, body: { runId, statement } }), 409, 'conflict');
 
     // An auditor key may attest (`audit_engine:attest`).
     const auditor = await t.key('auditor');
@@ -397,8 +415,12 @@ describe('a run whose worker died', () => {
       // Not completed, so neither replayed nor signed off.
       expectEnvelope(await ta.call('POST', '/v1/audit-engine/replay', { body: { runId } }), 409, 'conflict');
       const owner = { name: 'Dana Keller', email: 'dana.keller@example.com' };
+      const dana = await ownerKey(ta, owner);
       expectEnvelope(
-        await ta.call('POST', '/v1/audit-engine/sign-off', { body: { runId, owner, statement: 'Signing a run that is still running.' } }),
+        await ta.call('POST', '/v1/audit-engine/sign-off', {
+          token: dana,
+          body: { runId, owner, statement: 'Signing a run that is still running.' },
+        }),
         409,
         'conflict',
       );

@@ -9739,7 +9739,7 @@ export interface paths {
         put?: never;
         /**
          * Sign off an audit run
-         * @description The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`.
+         * @description The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`), and only a key bound to a person (`personId`): the owner is that person, never whoever the body names (a service key, or an `owner` with another email: 403 `forbidden`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`, with the person as the actor and the key in `data.credentialId`.
          */
         post: operations["audit_engine.signOff"];
         delete?: never;
@@ -37702,8 +37702,8 @@ export interface components {
              * @example aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
             runId: string;
-            /** @description The accountable owner who signs off; the calling key must have the owner or admin role. */
-            owner: {
+            /** @description The accountable owner who signs off, who is always the person the API key acts for (`personId` of the key): the sign-off records that person's name and email from the stakeholders rail, and `title` from here. Absent means that person; an owner whose email is not that person's is 403 `forbidden`. The calling key must have the owner or admin role. */
+            owner?: {
                 /** @description Full name of the accountable owner. */
                 name: string;
                 /**

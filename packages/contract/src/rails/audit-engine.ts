@@ -388,7 +388,10 @@ const SIGN_OFF_INPUT = {
 export const SignOffAuditRunBody = z
   .strictObject({
     runId: RunId,
-    owner: Person.meta({ description: 'The accountable owner who signs off; the calling key must have the owner or admin role.' }),
+    owner: Person.optional().meta({
+      description:
+        "The accountable owner who signs off, who is always the person the API key acts for (`personId` of the key): the sign-off records that person's name and email from the stakeholders rail, and `title` from here. Absent means that person; an owner whose email is not that person's is 403 `forbidden`. The calling key must have the owner or admin role.",
+    }),
     statement: z
       .string()
       .trim()
@@ -643,7 +646,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
     responses: { 201: AuditSignOff },
     summary: 'Sign off an audit run',
     description:
-      'The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`.',
+      'The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`), and only a key bound to a person (`personId`): the owner is that person, never whoever the body names (a service key, or an `owner` with another email: 403 `forbidden`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`, with the person as the actor and the key in `data.credentialId`.',
     metadata: stateful('audit.signed_off', 'audit_engine:approve'),
   },
   attest: {

@@ -1,6 +1,6 @@
 import { contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
 import * as ae from './service.ts';
 
 export function auditEngineHandlers({ db }: RailDeps) {
@@ -28,7 +28,7 @@ export function auditEngineHandlers({ db }: RailDeps) {
     // The permission layer admits only owner and admin keys (`audit_engine:approve`); the role is kept with the sign-off.
     signOff: async ({ body, res }) => ({
       status: 201,
-      body: await ae.signOff(prisma, { ...actor(res), role: tenantOf(res).role }, body),
+      body: await ae.signOff(prisma, { ...personActor(res), role: tenantOf(res).role }, body),
     }),
     attest: async ({ body, res }) => ({ status: 201, body: await ae.attestRun(prisma, actor(res), body) }),
   });

@@ -27,6 +27,7 @@ import type {
   AuditSignOff as SignOffRow,
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import { actingPerson, type PersonActor } from '../../platform/acting-person.ts';
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
@@ -707,12 +708,27 @@ export async function replayRun(prisma: Prisma, who: Actor, runId: string): Prom
 
 export async function signOff(
   prisma: Prisma,
-  who: Actor & { role: string },
+  who: PersonActor & { role: string },
   body: Out<typeof SignOffAuditRunBody>,
 ): Promise<Out<typeof AuditSignOff>> {
   try {
     return await prisma.$transaction(async (tx) => {
       const db = scopeToTenant(tx, who.tenantId);
+      // The owner who signs is the person the key acts for: their name and email, not the body's.
+      const acting = await actingPerson(tx, who, 'owner', undefined, 'sign an audit run off');
+      const person = (await db.stakeholderUser.findFirst({ where: { id: acting.id } })) as { name: string; email: string; status: string };
+      if (person.status !== 'active') {
+        throw new ApiError('forbidden', `Person ${acting.id} is ${person.status} and cannot sign an audit run off.`, [
+          { field: 'authorization', issue: 'inactive_person' },
+        ]);
+      }
+      if (body.owner && body.owner.email.toLowerCase() !== person.email.toLowerCase()) {
+        throw new ApiError(
+          'forbidden',
+          `This API key acts for ${acting.id} (${person.email}); owner names ${body.owner.email}. An owner signs off only as themselves: leave owner out or give their own email.`,
+          [{ field: 'owner.email', issue: 'not_acting_person', message: `the credential acts for ${acting.id}` }],
+        );
+      }
       const run = await runRow(db, body.runId);
       if (run.signOffId) throw conflict(`Audit run ${run.id} is already signed off (${run.signOffId}).`, 'runId', run.status);
       if (run.status !== 'completed' || !run.findingsHash) {
@@ -720,7 +736,7 @@ export async function signOff(
       }
       const now = new Date();
       const id = newId('aso');
-      const owner = { name: body.owner.name, email: body.owner.email, title: body.owner.title ?? null };
+      const owner = { name: person.name, email: person.email, title: body.owner?.title ?? null };
       const hash = canonicalHash({
         id,
         runId: run.id,
@@ -754,12 +770,12 @@ export async function signOff(
       const out = renderSignOff(row, run.findingsHash);
       await recordChange(tx, {
         tenantId: who.tenantId,
-        actor: who.actor,
+        actor: acting.id,
         correlationId: who.correlationId,
         action: 'audit.signed_off',
         resourceType: 'svc.audit_engine.sign_off',
         resourceId: id,
-        data: { runId: run.id, owner, signerRole: who.role, findingsHash: run.findingsHash, hash },
+        data: { runId: run.id, owner, signerRole: who.role, findingsHash: run.findingsHash, hash, credentialId: who.actor },
         resource: out,
       });
       return out;
