@@ -60,6 +60,11 @@ async function decideAs(t: TenantFixture, personId: string, verb: 'approve' | 'r
   return call(ts.url, 'POST', `/v1/policies/publish/${verb}`, { token: await keyOf(t, personId), body });
 }
 
+/** An attestation made with the key of `personId`: a person attests only for themselves. */
+async function attestAs(t: TenantFixture, personId: string, body: Json) {
+  return call(ts.url, 'POST', '/v1/policies/attest', { token: await keyOf(t, personId), body });
+}
+
 async function auditActions(t: TenantFixture, resourceId: string): Promise<string[]> {
   const res = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId, limit: 200 } });
   expect(res.status).toBe(200);
@@ -333,7 +338,7 @@ describe('policy_authoring: attestations', () => {
     const c = await person(t, 'Cleo Engineer', [engineers]);
 
     const d = await draft(t);
-    const notYet = expectEnvelope(await t.call('POST', '/v1/policies/attest', { body: { policyId: d.id, userId: b } }), 409, 'conflict');
+    const notYet = expectEnvelope(await attestAs(t, b, { policyId: d.id, userId: b }), 409, 'conflict');
     expect(notYet.message).toContain('draft');
     const never = (await t.call('GET', `/v1/policies/attest/${d.id}/coverage`)).body;
     expect(never).toMatchObject({ version: null, people: 3, attested: 0, pending: 3, share: 0 });
@@ -342,11 +347,16 @@ describe('policy_authoring: attestations', () => {
     const before = (await t.call('GET', `/v1/policies/attest/${p.id}/coverage`)).body;
     expect(before).toMatchObject({ object: 'svc.policy_authoring.attestation_coverage', version: 1, people: 3, attested: 0, pending: 3 });
 
-    const first = await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: b } });
+    const first = await attestAs(t, b, { policyId: p.id, userId: b });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ object: 'svc.policy_authoring.attestation', version: 1, userId: b });
     expect(first.body.id).toMatch(/^pat_/);
-    expectEnvelope(await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: b } }), 409, 'conflict');
+    expectEnvelope(await attestAs(t, b, { policyId: p.id, userId: b }), 409, 'conflict');
+    // Nobody attests in someone else's name: not the tenant's service key, not another person's key.
+    const unbound = expectEnvelope(await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: c } }), 403, 'forbidden');
+    expect(unbound.details).toEqual([expect.objectContaining({ issue: 'service_key' })]);
+    const forged = expectEnvelope(await attestAs(t, b, { policyId: p.id, userId: c }), 403, 'forbidden');
+    expect(forged.details).toEqual([expect.objectContaining({ field: 'userId', issue: 'not_acting_person' })]);
 
     const one = (await t.call('GET', `/v1/policies/attest/${p.id}/coverage`)).body;
     expect(one).toMatchObject({ people: 3, attested: 1, pending: 2, share: 0.3333 });
@@ -356,12 +366,9 @@ describe('policy_authoring: attestations', () => {
     expect(ofRole).toMatchObject({ roleIds: [engineers], people: 2, attested: 1, pending: 1, share: 0.5 });
 
     // An inactive person leaves coverage and may not attest.
+    await keyOf(t, c); // bound while c is active
     await t.call('POST', `/v1/stakeholders/users/${c}/deactivate`, { body: {} });
-    const inactive = expectEnvelope(
-      await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: c } }),
-      422,
-      'validation_failed',
-    );
+    const inactive = expectEnvelope(await attestAs(t, c, { policyId: p.id, userId: c }), 422, 'validation_failed');
     expect(inactive.details[0].field).toBe('userId');
     expect((await t.call('GET', `/v1/policies/attest/${p.id}/coverage?roleIds=${engineers}`)).body).toMatchObject({
       people: 1,
@@ -376,13 +383,13 @@ describe('policy_authoring: attestations', () => {
       currentVersion: 2,
       publishedVersion: 1,
     });
-    expectEnvelope(await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: a } }), 409, 'conflict');
+    expectEnvelope(await attestAs(t, a, { policyId: p.id, userId: a }), 409, 'conflict');
     const cid = await chain(t, [a]);
     await t.call('POST', '/v1/policies/publish', { body: { policyId: p.id, chainId: cid } });
     await decideAs(t, a, 'approve', { policyId: p.id, approverId: a });
     const reset = (await t.call('GET', `/v1/policies/attest/${p.id}/coverage`)).body;
     expect(reset).toMatchObject({ version: 2, people: 2, attested: 0, pending: 2 });
-    expect((await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: b } })).body.version).toBe(2);
+    expect((await attestAs(t, b, { policyId: p.id, userId: b })).body.version).toBe(2);
     const listed = await collectPages<Json>(t, `/v1/policies/attest?policyId=${p.id}&userId=${b}`);
     expect(listed.map((x) => x.version)).toEqual([2, 1]);
   });
@@ -405,7 +412,7 @@ describe('policy_authoring: retire', () => {
       'retired',
     );
     expectEnvelope(await t.call('POST', '/v1/policies/version', { body: { policyId: p.id, text: 'Again' } }), 409, 'conflict');
-    expectEnvelope(await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: a } }), 409, 'conflict');
+    expectEnvelope(await attestAs(t, a, { policyId: p.id, userId: a }), 409, 'conflict');
     expect((await auditActions(t, p.id)).at(-1)).toBe('policy.retired');
   });
 });
@@ -487,7 +494,7 @@ describe('policy_authoring: idempotency and webhook events', () => {
     ).toBe(201);
     const a = await person(t, 'Ana Approver');
     const p = await published(t, a);
-    await t.call('POST', '/v1/policies/attest', { body: { policyId: p.id, userId: a } });
+    await attestAs(t, a, { policyId: p.id, userId: a });
     await t.call('POST', '/v1/policies/version', { body: { policyId: p.id, text: 'Second text' } });
     const rows = await ts.server.db.prisma.webhookEvent.findMany({ where: { tenantId: t.tenantId }, orderBy: { id: 'asc' } });
     expect(rows.map((r) => r.type)).toEqual([

@@ -4787,7 +4787,7 @@ export interface paths {
         put?: never;
         /**
          * Record an attestation
-         * @description Records that the person attests the policy's published version. Only a `published` policy (409 naming the state otherwise); once per person per version (409 the second time). Needs `policy_authoring:attest`; audited as `policy.attested`.
+         * @description Records that the person the API key acts for (`personId` of the key; a service key, or a body `userId` naming someone else, is 403 `forbidden`) attests the policy's published version. Only a `published` policy (409 naming the state otherwise); once per person per version (409 the second time). Needs `policy_authoring:attest`; audited as `policy.attested`.
          */
         post: operations["policy_authoring.attest.create"];
         delete?: never;
@@ -21588,10 +21588,10 @@ export interface components {
              */
             policyId: string;
             /**
-             * @description Id of the active person (`usr_`) attesting; unknown or inactive is 422.
+             * @description The person attesting, who is always the person the credential is bound to: absent means that person; naming anyone else is 403 `forbidden`; an inactive person is 422.
              * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
              */
-            userId: string;
+            userId?: string;
         };
         /**
          * @example {

@@ -330,7 +330,10 @@ export const PolicyAttestation = z
 export const AttestPolicyBody = z
   .strictObject({
     policyId: PolicyId.meta({ description: 'Id of the published policy.' }),
-    userId: UserId.meta({ description: 'Id of the active person (`usr_`) attesting; unknown or inactive is 422.' }),
+    userId: UserId.optional().meta({
+      description:
+        'The person attesting, who is always the person the credential is bound to: absent means that person; naming anyone else is 403 `forbidden`; an inactive person is 422.',
+    }),
   })
   .meta({ id: 'AttestPolicyRequest', examples: [{ policyId: EXAMPLE_POLICY_ID, userId: EXAMPLE_USER }] });
 
@@ -624,7 +627,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       responses: { 201: PolicyAttestation },
       summary: 'Record an attestation',
       description:
-        "Records that the person attests the policy's published version. Only a `published` policy (409 naming the state otherwise); once per person per version (409 the second time). Needs `policy_authoring:attest`; audited as `policy.attested`.",
+        "Records that the person the API key acts for (`personId` of the key; a service key, or a body `userId` naming someone else, is 403 `forbidden`) attests the policy's published version. Only a `published` policy (409 naming the state otherwise); once per person per version (409 the second time). Needs `policy_authoring:attest`; audited as `policy.attested`.",
       metadata: mutate('attest', 'policy.attested'),
     },
     list: {

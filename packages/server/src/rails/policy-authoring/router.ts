@@ -33,7 +33,7 @@ export function policyAuthoringHandlers({ db }: RailDeps) {
       reject: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, personActor(res), body, 'reject') }),
     },
     attest: {
-      create: async ({ body, res }) => ({ status: 201, body: await policies.attest(prisma, actor(res), body) }),
+      create: async ({ body, res }) => ({ status: 201, body: await policies.attest(prisma, personActor(res), body) }),
       list: async ({ query, res }) => ({ status: 200, body: await policies.listAttestations(prisma, tenantOf(res).tenantId, query) }),
       coverage: async ({ params, query, res }) => ({
         status: 200,

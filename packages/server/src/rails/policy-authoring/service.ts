@@ -480,11 +480,12 @@ export async function listPublications(
 
 export async function attest(
   prisma: Prisma,
-  who: Actor,
+  who: PersonActor,
   body: z.infer<typeof AttestPolicyBody>,
 ): Promise<z.infer<typeof PolicyAttestation>> {
+  let attester = body.userId;
   const twice = () =>
-    new ApiError('conflict', `Person ${body.userId} has already attested this version of policy ${body.policyId}.`, [
+    new ApiError('conflict', `Person ${attester} has already attested this version of policy ${body.policyId}.`, [
       { field: 'userId', issue: 'invalid_value', message: 'already attested' },
     ]);
   try {
@@ -492,9 +493,10 @@ export async function attest(
       const db = scopeToTenant(tx, who.tenantId);
       const policy = await policyFor(db, body.policyId, 'attest');
       const version = policy.publishedVersion as number;
-      const user = await db.stakeholderUser.findFirst({ where: { id: body.userId } });
-      if (!user) throw invalid('userId', `Person ${body.userId} does not exist in this tenant.`);
-      if (user.status !== 'active') throw invalid('userId', `Person ${body.userId} is ${user.status}; only active people attest.`);
+      // A person attests only for themselves: the one the API key acts for, never whoever the body names.
+      const user = await actingPerson(tx, who, 'userId', body.userId, 'attest a policy');
+      attester = user.id;
+      if (user.status !== 'active') throw invalid('userId', `Person ${user.id} is ${user.status}; only active people attest.`);
       if (await db.policyAttestation.findFirst({ where: { policyId: policy.id, version, userId: user.id }, select: { id: true } })) {
         throw twice();
       }
@@ -511,11 +513,11 @@ export async function attest(
       });
       const out = renderAttestation(row);
       await recordChange(tx, {
-        ...who,
+        ...personAsActor(who, user.id),
         action: 'policy.attested',
         resourceType: out.object,
         resourceId: out.id,
-        data: { policyId: policy.id, version, userId: user.id },
+        data: { policyId: policy.id, version, userId: user.id, credentialId: who.actor },
         // The data of the registered `policy.attested` type: the policy, with who attested.
         resource: {
           id: policy.id,
