@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { Jar } from './support/browser-jar.ts';
 import { svcInProcess } from './support/cli.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -231,37 +232,6 @@ describe('acting identity: risk sign-off', () => {
     ]);
   });
 });
-
-/** A cookie-keeping client of one origin that does not follow redirects. */
-class Jar {
-  cookies = new Map<string, string>();
-  constructor(readonly base: string) {}
-  async req(method: string, path: string, form?: Record<string, string>) {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(this.base + path, {
-      method,
-      headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
-      redirect: 'manual',
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [name, ...rest] = (c.split(';')[0] as string).split('=');
-      const value = rest.join('=');
-      if (value) this.cookies.set(name as string, value);
-      else this.cookies.delete(name as string);
-    }
-    return { status: res.status, text: await res.text() };
-  }
-  /** GETs `page`, reads its CSRF token, POSTs the form with it. */
-  async submit(page: string, action: string, form: Record<string, string>) {
-    const html = (await this.req('GET', page)).text;
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-    if (!csrf) throw new Error(`no CSRF token in ${page}: ${html.slice(0, 200)}`);
-    return this.req('POST', action, { _csrf: csrf, ...form });
-  }
-}
 
 describe('acting identity: web sessions', () => {
   it("a manager's web session binds a new key to their own person (same email) or to none, never to another", async () => {

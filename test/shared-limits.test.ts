@@ -1,24 +1,7 @@
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant } from './support/api.ts';
+import { redisAvailable as available, REDIS_URL } from './support/redis.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const s = createConnection({ host: hostname, port: Number(port || 6379) });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
-// CI always has Redis (.ci/run starts it); on a laptop without one this file has nothing to test.
-const available = process.env.CI ? true : await reachable(REDIS_URL);
 
 describe.skipIf(!available)('two server processes share one limit through Redis', () => {
   let a: TestServer;

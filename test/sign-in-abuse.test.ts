@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inviteWebUser } from '../packages/server/src/ui/web/users.ts';
 import { createTenant } from './support/api.ts';
+import { Jar } from './support/browser-jar.ts';
+import { REDIS_URL, redisAvailable } from './support/redis.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -14,44 +15,6 @@ import { startTestServer, type TestServer } from './support/server.ts';
  * on a public interface without a word. Client addresses come from X-Forwarded-For, which the
  * servers here trust from loopback (SVC_TRUST_PROXY=loopback), as behind a reverse proxy.
  */
-
-/** A browser (cookies, no redirects) at one client address. */
-class Jar {
-  cookies = new Map<string, string>();
-  constructor(
-    readonly base: string,
-    readonly ip?: string,
-  ) {}
-  async req(method: string, path: string, form?: Record<string, string>) {
-    const headers: Record<string, string> = {};
-    if (this.ip) headers['x-forwarded-for'] = this.ip;
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    let body: string | undefined;
-    if (form) {
-      body = new URLSearchParams(form).toString();
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
-    const res = await fetch(this.base + path, { method, headers, body, redirect: 'manual' });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [name, ...rest] = (pair as string).split('=');
-      const value = rest.join('=');
-      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name as string);
-      else this.cookies.set(name as string, value);
-    }
-    return { status: res.status, headers: res.headers, text: await res.text() };
-  }
-  /** The sign-in form's CSRF token (this jar's pre-session). */
-  async csrf(page = '/sign-in'): Promise<string> {
-    const html = (await this.req('GET', page)).text;
-    const m = /name="_csrf" value="([^"]+)"/.exec(html);
-    if (!m) throw new Error(`no CSRF token in the page: ${html.slice(0, 300)}`);
-    return m[1] as string;
-  }
-  async signIn(email: string, password: string) {
-    return this.req('POST', '/sign-in', { _csrf: await this.csrf(), email, password, next: '/overview' });
-  }
-}
 
 const PASSWORD = 'correct horse battery staple';
 const run = randomBytes(4).toString('hex');
@@ -303,20 +266,6 @@ describe('/metrics without a token', () => {
     }
   });
 });
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const s = createConnection({ host: hostname, port: Number(port || 6379) });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-const redisAvailable = process.env.CI ? true : await reachable(REDIS_URL);
 
 describe.skipIf(!redisAvailable)('two processes share the sign-in counters through Redis', () => {
   let a: TestServer;

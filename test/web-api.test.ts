@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/api.ts';
+import { csrfOf, Jar } from './support/browser-jar.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -8,47 +9,6 @@ import { startIsolatedTestServer, type TestServer } from './support/server.ts';
  * admin manages, 403 otherwise), tenant isolation, and that keys made and revoked here are the
  * API's keys, audited like the API's. The browser flows are in web.test.ts.
  */
-
-/** A client that keeps cookies like a browser (one origin) and does not follow redirects. */
-class Jar {
-  cookies = new Map<string, string>();
-  setCookies: string[] = [];
-  constructor(readonly base: string) {}
-  async req(method: string, path: string, form?: Record<string, string>) {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    let body: string | undefined;
-    if (form) {
-      body = new URLSearchParams(form).toString();
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
-    const res = await fetch(this.base + path, { method, headers, body, redirect: 'manual' });
-    this.setCookies = res.headers.getSetCookie();
-    for (const c of this.setCookies) {
-      const [pair, ...attrs] = c.split(';');
-      const [name, ...rest] = (pair as string).split('=');
-      const value = rest.join('=');
-      const expired = attrs.some((a) => /^\s*expires=Thu, 01 Jan 1970/i.test(a)) || value === '';
-      if (expired) this.cookies.delete(name as string);
-      else this.cookies.set(name as string, value);
-    }
-    return { status: res.status, headers: res.headers, text: await res.text() };
-  }
-  get(path: string) {
-    return this.req('GET', path);
-  }
-  /** GETs `page`, reads its CSRF token, POSTs the form with it. */
-  async submit(page: string, action: string, form: Record<string, string>) {
-    const p = await this.get(page);
-    return this.req('POST', action, { _csrf: csrfOf(p.text), ...form });
-  }
-}
-
-function csrfOf(html: string): string {
-  const m = /name="_csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error(`no CSRF token in the page: ${html.slice(0, 300)}`);
-  return m[1] as string;
-}
 
 const linkOf = (html: string) => {
   const m = /(http:\/\/[^<\s"]+\/sign-in\/link\?token=[\w-]+)/.exec(html);
