@@ -24,7 +24,7 @@
  * (default 10), BENCH_ROUNDS (default 5), BENCH_SOAK (default 60), DATABASE_URL.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -287,9 +287,16 @@ async function main(): Promise<number> {
       await adminQuery(`CREATE DATABASE "${benchDb}"`);
       const url = new URL(PG_URL);
       url.pathname = `/${benchDb}`;
-      const api = await Child.start('api-bench-child.ts', { DATABASE_URL: url.toString() });
+      // One secrets key for both: the API seals the audit signing key with it, and the raw server
+      // opens it once, as the API does, to sign the same audit events.
+      const secretsKey = randomBytes(32).toString('base64');
+      const api = await Child.start('api-bench-child.ts', { DATABASE_URL: url.toString(), SVC_SECRETS_KEY: secretsKey });
       children.push(api);
-      const raw = await Child.start('raw-server.ts', { DATABASE_URL: url.toString(), BENCH_TENANT_ID: api.info.tenantId });
+      const raw = await Child.start('raw-server.ts', {
+        DATABASE_URL: url.toString(),
+        BENCH_TENANT_ID: api.info.tenantId,
+        SVC_SECRETS_KEY: secretsKey,
+      });
       children.push(raw);
       targets.push({ name: 'raw (pg)', child: raw, headers: {} });
       targets.push({ name: 'API on PostgreSQL', child: api, headers: { authorization: `Bearer ${api.info.token}` } });

@@ -18,7 +18,8 @@
  * SQL needs: that is the API's overhead to beat. Statements are named (prepared once per
  * connection) unless BENCH_RAW_PREPARED=0.
  *
- * Env: DATABASE_URL, BENCH_TENANT_ID (the API child's tenant), BENCH_ACTOR.
+ * Env: DATABASE_URL, BENCH_TENANT_ID (the API child's tenant), BENCH_ACTOR, SVC_SECRETS_KEY (the API child's: the audit
+ * signing key is sealed with it).
  */
 import { createPrivateKey, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -26,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { ASSESSMENT_TYPES, type AssessmentType, GENESIS_HASH } from '@svc/contract';
 import { hashEvent } from '@svc/contract/audit';
 import pg from 'pg';
+import { configureSecretsKey, openSecret } from '../../packages/server/src/webhooks/secret-box.ts';
 import { failed, onShutdown, ready } from './bench-child-ipc.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -154,6 +156,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 async function main() {
   if (!DATABASE_URL || !TENANT_ID) throw new Error('DATABASE_URL and BENCH_TENANT_ID are required');
   const tenantId = TENANT_ID;
+  configureSecretsKey(process.env.SVC_SECRETS_KEY);
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
   pool.on('error', () => {}); // an idle client's broken connection: the pool drops it
   const keys = new Map<string, KeyObject>();
@@ -192,9 +195,10 @@ async function main() {
     if (known) return known;
     // Once per key and process: the private half is read only when the id is new.
     const { rows } = await client.query<{ private_key: string }>('SELECT "private_key" FROM "signing_keys" WHERE "id" = $1', [id]);
-    const pem = rows[0]?.private_key;
-    if (!pem) throw new Error(`signing key ${id} has no private key`);
-    const key = createPrivateKey(pem);
+    const stored = rows[0]?.private_key;
+    if (!stored) throw new Error(`signing key ${id} has no private key`);
+    // A generated key is sealed at rest with the secrets key the API child was given.
+    const key = createPrivateKey(openSecret(stored));
     keys.set(id, key);
     return key;
   }
