@@ -24,7 +24,7 @@ export async function actingPerson(
   field: string,
   named: string | undefined,
   act: string,
-): Promise<{ id: string; status: string }> {
+): Promise<{ id: string; status: string; name: string; email: string }> {
   const people = scopeToTenant(tx, who.tenantId).stakeholderUser;
   if (named !== undefined) {
     const found = await people.findFirst({ where: { id: named }, select: { id: true } });
@@ -44,7 +44,7 @@ export async function actingPerson(
       [{ field, issue: 'not_acting_person', message: `the credential acts for ${who.personId}` }],
     );
   }
-  const person = await people.findFirst({ where: { id: who.personId }, select: { id: true, status: true } });
+  const person = await people.findFirst({ where: { id: who.personId }, select: { id: true, status: true, name: true, email: true } });
   // The key's person was removed from the tenant (a sandbox reset): the key acts for no one now.
   if (!person) {
     throw new ApiError('forbidden', `The person ${who.personId} this API key acts for no longer exists in this tenant.`, [

@@ -715,18 +715,17 @@ export async function signOff(
     return await prisma.$transaction(async (tx) => {
       const db = scopeToTenant(tx, who.tenantId);
       // The owner who signs is the person the key acts for: their name and email, not the body's.
-      const acting = await actingPerson(tx, who, 'owner', undefined, 'sign an audit run off');
-      const person = (await db.stakeholderUser.findFirst({ where: { id: acting.id } })) as { name: string; email: string; status: string };
+      const person = await actingPerson(tx, who, 'owner', undefined, 'sign an audit run off');
       if (person.status !== 'active') {
-        throw new ApiError('forbidden', `Person ${acting.id} is ${person.status} and cannot sign an audit run off.`, [
+        throw new ApiError('forbidden', `Person ${person.id} is ${person.status} and cannot sign an audit run off.`, [
           { field: 'authorization', issue: 'inactive_person' },
         ]);
       }
       if (body.owner && body.owner.email.toLowerCase() !== person.email.toLowerCase()) {
         throw new ApiError(
           'forbidden',
-          `This API key acts for ${acting.id} (${person.email}); owner names ${body.owner.email}. An owner signs off only as themselves: leave owner out or give their own email.`,
-          [{ field: 'owner.email', issue: 'not_acting_person', message: `the credential acts for ${acting.id}` }],
+          `This API key acts for ${person.id} (${person.email}); owner names ${body.owner.email}. An owner signs off only as themselves: leave owner out or give their own email.`,
+          [{ field: 'owner.email', issue: 'not_acting_person', message: `the credential acts for ${person.id}` }],
         );
       }
       const run = await runRow(db, body.runId);
@@ -770,7 +769,7 @@ export async function signOff(
       const out = renderSignOff(row, run.findingsHash);
       await recordChange(tx, {
         tenantId: who.tenantId,
-        actor: acting.id,
+        actor: person.id,
         correlationId: who.correlationId,
         action: 'audit.signed_off',
         resourceType: 'svc.audit_engine.sign_off',
