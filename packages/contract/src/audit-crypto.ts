@@ -13,7 +13,7 @@ import {
   type SigningKeyRotation,
   type TrustedSigningKey,
   type VerifyChainOptions,
-} from './audit-chain.ts';
+} from './platform/audit-chain.ts';
 
 /**
  * The audit chain's cryptography (`@svc/contract/audit`): hashing, key fingerprints, signature

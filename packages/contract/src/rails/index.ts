@@ -1,198 +1,104 @@
-import '../id-prefixes.ts';
-import { operatorEvents, operatorRouter, systemRouter } from '../operator.ts';
-import { registerEventTypes, type WebhookEventType } from '../webhook-events.ts';
-import { agentsEvents, agentsRouter } from './agents.ts';
-import { auditEngineEvents, auditEngineRouter } from './audit-engine.ts';
-import { auditTrailRouter } from './audit-trail.ts';
-import { complianceEvents, complianceRouter } from './compliance.ts';
-import { contextEvents, contextRouter } from './context.ts';
-import { dsarEvents, dsarRouter } from './dsar.ts';
-import { eventsRouter } from './events.ts';
-import { frameworksEvents, frameworksRouter } from './frameworks.ts';
-import { glossaryRouter } from './glossary.ts';
-import { governanceEvents, governanceRouter } from './governance.ts';
-import { gpaiSummaryEvents, gpaiSummaryRouter } from './gpai-summary.ts';
-import { graphRouter } from './graph.ts';
-import { incidentDisclosuresEvents, incidentDisclosuresRouter } from './incident-disclosures.ts';
-import { insuranceEvents, insuranceRouter } from './insurance.ts';
-import { litigationHoldEvents, litigationHoldRouter } from './litigation-hold.ts';
-import { marketplaceEvents, marketplaceRouter } from './marketplace.ts';
-import { metadataEvents, metadataRouter } from './metadata.ts';
-import { notificationsEvents, notificationsRouter } from './notifications.ts';
-import { onboardingEvents, onboardingRouter } from './onboarding.ts';
-import { ontologyEvents, ontologyRouter } from './ontology.ts';
-import { policyAuthoringEvents, policyAuthoringRouter } from './policy-authoring.ts';
-import { procurementEvents, procurementRouter } from './procurement.ts';
-import { profilesEvents, profilesRouter } from './profiles.ts';
-import { publicDisclosureEvents, publicDisclosureRouter } from './public-disclosure.ts';
-import { reconciliationRouter } from './reconciliation.ts';
-import { redTeamEvents, redTeamRouter } from './red-team.ts';
-import { reportingEvents, reportingRouter } from './reporting.ts';
-import { riskEvents, riskRouter } from './risk.ts';
-import { riskRegisterEvents, riskRegisterRouter } from './risk-register.ts';
-import { searchEvents, searchRouter } from './search.ts';
-import { seedEvents, seedRouter } from './seed.ts';
-import { selfAuditEvents, selfAuditRouter } from './self-audit.ts';
-import { specialistsEvents, specialistsRouter } from './specialists.ts';
-import { stakeholdersEvents, stakeholdersRouter } from './stakeholders.ts';
-import { taxonomyEvents, taxonomyRouter } from './taxonomy.ts';
-import { trainingRecordsEvents, trainingRecordsRouter } from './training-records.ts';
-import { trustEvents, trustRouter } from './trust.ts';
-import { vendorRiskEvents, vendorRiskRouter } from './vendor-risk.ts';
-import { webhooksRouter } from './webhooks.ts';
-import { whistleblowerEvents, whistleblowerRouter } from './whistleblower.ts';
-import { workflowsRegistryEvents, workflowsRegistryRouter } from './workflows-registry.ts';
-import { workspaceEvents, workspaceRouter } from './workspace.ts';
+import '../platform/id-prefixes.ts';
+import type { RailDeclaration } from '../platform/rail.ts';
+import * as agentsRail from './agents/rail.ts';
+import * as auditEngineRail from './audit-engine/rail.ts';
+import * as auditTrailRail from './audit-trail/rail.ts';
+import * as complianceRail from './compliance/rail.ts';
+import * as contextRail from './context/rail.ts';
+import * as dsarRail from './dsar/rail.ts';
+import * as eventsRail from './events/rail.ts';
+import * as frameworksRail from './frameworks/rail.ts';
+import * as glossaryRail from './glossary/rail.ts';
+import * as governanceRail from './governance/rail.ts';
+import * as gpaiSummaryRail from './gpai-summary/rail.ts';
+import * as graphRail from './graph/rail.ts';
+import * as incidentDisclosuresRail from './incident-disclosures/rail.ts';
+import * as insuranceRail from './insurance/rail.ts';
+import * as litigationHoldRail from './litigation-hold/rail.ts';
+import * as marketplaceRail from './marketplace/rail.ts';
+import * as metadataRail from './metadata/rail.ts';
+import * as notificationsRail from './notifications/rail.ts';
+import * as onboardingRail from './onboarding/rail.ts';
+import * as ontologyRail from './ontology/rail.ts';
+import * as operatorRail from './operator/rail.ts';
+import * as policyAuthoringRail from './policy-authoring/rail.ts';
+import * as procurementRail from './procurement/rail.ts';
+import * as profilesRail from './profiles/rail.ts';
+import * as publicDisclosureRail from './public-disclosure/rail.ts';
+import * as reconciliationRail from './reconciliation/rail.ts';
+import * as redTeamRail from './red-team/rail.ts';
+import * as reportingRail from './reporting/rail.ts';
+import * as riskRail from './risk/rail.ts';
+import * as riskRegisterRail from './risk-register/rail.ts';
+import * as seedRail from './seed/rail.ts';
+import * as selfAuditRail from './self-audit/rail.ts';
+import * as specialistsRail from './specialists/rail.ts';
+import * as stakeholdersRail from './stakeholders/rail.ts';
+import * as systemRail from './system/rail.ts';
+import * as taxonomyRail from './taxonomy/rail.ts';
+import * as trainingRecordsRail from './training-records/rail.ts';
+import * as trustRail from './trust/rail.ts';
+import * as vendorRiskRail from './vendor-risk/rail.ts';
+import * as webhooksRail from './webhooks/rail.ts';
+import * as whistleblowerRail from './whistleblower/rail.ts';
+import * as workflowsRegistryRail from './workflows-registry/rail.ts';
+import * as workspaceRail from './workspace/rail.ts';
 
 /**
- * The index of rail modules: each rail file exports its router and its event types; this is the
- * one list they are collected from (router.ts builds the contract from it, the event registry
- * takes the events). Adding a rail: one file in rails/, one entry in each list below.
+ * The one list of the contract's rails, one line each, in the order of the API: the order of the
+ * document's paths and of the SDK's namespaces, of the rails' webhook event types in the
+ * registry and of their search kinds within a scope. Each entry is a rail's declaration module,
+ * rails/<rail>/rail.ts (`RailDeclaration` in platform/rail.ts says why a module): its key, its
+ * router, its event types and its searchable kinds. The contract's router and its type, the event
+ * registry and the search kinds are derived from this list (platform/router.ts,
+ * rails/search/kinds.ts); the search rail, built from the kinds of these, is added after them.
+ *
+ * Adding a rail: its folder rails/<rail>/ with its rail.ts, one line here, one `export *` line in
+ * src/index.ts (and, for a catalogue rail, its entry in platform/catalogue.ts). A rail left out of
+ * this list is missing from the contract, and the server's map of handlers does not compile.
  */
-/** Named so that declaration files refer to each rail's router type instead of inlining them all. */
-export type RailRouters = {
-  compliance: typeof complianceRouter;
-  frameworks: typeof frameworksRouter;
-  glossary: typeof glossaryRouter;
-  graph: typeof graphRouter;
-  audit_trail: typeof auditTrailRouter;
-  events: typeof eventsRouter;
-  reconciliation: typeof reconciliationRouter;
-  webhooks: typeof webhooksRouter;
-  trust: typeof trustRouter;
-  ontology: typeof ontologyRouter;
-  seed: typeof seedRouter;
-  taxonomy: typeof taxonomyRouter;
-  onboarding: typeof onboardingRouter;
-  profiles: typeof profilesRouter;
-  workflows_registry: typeof workflowsRegistryRouter;
-  metadata: typeof metadataRouter;
-  workspace: typeof workspaceRouter;
-  context: typeof contextRouter;
-  search: typeof searchRouter;
-  notifications: typeof notificationsRouter;
-  stakeholders: typeof stakeholdersRouter;
-  governance: typeof governanceRouter;
-  self_audit: typeof selfAuditRouter;
-  risk_register: typeof riskRegisterRouter;
-  risk: typeof riskRouter;
-  policy_authoring: typeof policyAuthoringRouter;
-  training_records: typeof trainingRecordsRouter;
-  marketplace: typeof marketplaceRouter;
-  specialists: typeof specialistsRouter;
-  incident_disclosures: typeof incidentDisclosuresRouter;
-  dsar: typeof dsarRouter;
-  vendor_risk: typeof vendorRiskRouter;
-  procurement: typeof procurementRouter;
-  insurance: typeof insuranceRouter;
-  public_disclosure: typeof publicDisclosureRouter;
-  litigation_hold: typeof litigationHoldRouter;
-  whistleblower: typeof whistleblowerRouter;
-  gpai_summary: typeof gpaiSummaryRouter;
-  red_team: typeof redTeamRouter;
-  agents: typeof agentsRouter;
-  reporting: typeof reportingRouter;
-  audit_engine: typeof auditEngineRouter;
-  operator: typeof operatorRouter;
-  system: typeof systemRouter;
-};
-
-export const railRouters: RailRouters = {
-  compliance: complianceRouter,
-  frameworks: frameworksRouter,
-  glossary: glossaryRouter,
-  graph: graphRouter,
-  audit_trail: auditTrailRouter,
-  events: eventsRouter,
-  reconciliation: reconciliationRouter,
-  webhooks: webhooksRouter,
-  trust: trustRouter,
-  ontology: ontologyRouter,
-  seed: seedRouter,
-  taxonomy: taxonomyRouter,
-  onboarding: onboardingRouter,
-  profiles: profilesRouter,
-  workflows_registry: workflowsRegistryRouter,
-  metadata: metadataRouter,
-  workspace: workspaceRouter,
-  context: contextRouter,
-  search: searchRouter,
-  notifications: notificationsRouter,
-  stakeholders: stakeholdersRouter,
-  governance: governanceRouter,
-  self_audit: selfAuditRouter,
-  risk_register: riskRegisterRouter,
-  risk: riskRouter,
-  policy_authoring: policyAuthoringRouter,
-  training_records: trainingRecordsRouter,
-  marketplace: marketplaceRouter,
-  specialists: specialistsRouter,
-  incident_disclosures: incidentDisclosuresRouter,
-  dsar: dsarRouter,
-  vendor_risk: vendorRiskRouter,
-  procurement: procurementRouter,
-  insurance: insuranceRouter,
-  public_disclosure: publicDisclosureRouter,
-  litigation_hold: litigationHoldRouter,
-  whistleblower: whistleblowerRouter,
-  gpai_summary: gpaiSummaryRouter,
-  red_team: redTeamRouter,
-  agents: agentsRouter,
-  reporting: reportingRouter,
-  audit_engine: auditEngineRouter,
-  operator: operatorRouter,
-  system: systemRouter,
-};
-
-/**
- * The webhook event types of each rail (its resources' and its hand-declared ones), in the order
- * they are registered; a rail of the contract missing here does not compile.
- */
-const railEvents: { readonly [K in keyof RailRouters]: readonly WebhookEventType[] } = {
-  compliance: complianceEvents,
-  frameworks: frameworksEvents,
-  operator: operatorEvents,
-  taxonomy: taxonomyEvents,
-  onboarding: onboardingEvents,
-  profiles: profilesEvents,
-  workflows_registry: workflowsRegistryEvents,
-  metadata: metadataEvents,
-  workspace: workspaceEvents,
-  seed: seedEvents,
-  ontology: ontologyEvents,
-  trust: trustEvents,
-  incident_disclosures: incidentDisclosuresEvents,
-  dsar: dsarEvents,
-  vendor_risk: vendorRiskEvents,
-  procurement: procurementEvents,
-  insurance: insuranceEvents,
-  public_disclosure: publicDisclosureEvents,
-  litigation_hold: litigationHoldEvents,
-  whistleblower: whistleblowerEvents,
-  gpai_summary: gpaiSummaryEvents,
-  red_team: redTeamEvents,
-  agents: agentsEvents,
-  reporting: reportingEvents,
-  audit_engine: auditEngineEvents,
-  context: contextEvents,
-  search: searchEvents,
-  notifications: notificationsEvents,
-  stakeholders: stakeholdersEvents,
-  governance: governanceEvents,
-  self_audit: selfAuditEvents,
-  risk_register: riskRegisterEvents,
-  risk: riskEvents,
-  policy_authoring: policyAuthoringEvents,
-  training_records: trainingRecordsEvents,
-  marketplace: marketplaceEvents,
-  specialists: specialistsEvents,
-  glossary: [],
-  graph: [],
-  audit_trail: [],
-  events: [],
-  reconciliation: [],
-  webhooks: [],
-  system: [],
-};
-
-registerEventTypes(Object.values(railEvents).flat());
+export const RAILS = [
+  complianceRail,
+  frameworksRail,
+  glossaryRail,
+  graphRail,
+  auditTrailRail,
+  eventsRail,
+  reconciliationRail,
+  webhooksRail,
+  trustRail,
+  ontologyRail,
+  seedRail,
+  taxonomyRail,
+  onboardingRail,
+  profilesRail,
+  workflowsRegistryRail,
+  metadataRail,
+  workspaceRail,
+  contextRail,
+  notificationsRail,
+  stakeholdersRail,
+  governanceRail,
+  selfAuditRail,
+  riskRegisterRail,
+  riskRail,
+  policyAuthoringRail,
+  trainingRecordsRail,
+  marketplaceRail,
+  specialistsRail,
+  incidentDisclosuresRail,
+  dsarRail,
+  vendorRiskRail,
+  procurementRail,
+  insuranceRail,
+  publicDisclosureRail,
+  litigationHoldRail,
+  whistleblowerRail,
+  gpaiSummaryRail,
+  redTeamRail,
+  agentsRail,
+  reportingRail,
+  auditEngineRail,
+  operatorRail,
+  systemRail,
+] as const satisfies readonly RailDeclaration[];

@@ -5,7 +5,7 @@
  * the same thing in the same words everywhere, and a rail file holds only what is its own.
  */
 import { z } from 'zod';
-import { prefixedId, Timestamp } from '../common.ts';
+import { prefixedId, Timestamp } from './common.ts';
 
 // ---------------------------------------------------------------- the `object` field
 

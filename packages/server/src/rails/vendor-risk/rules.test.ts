@@ -10,7 +10,7 @@ import { addDays, addMonths, computeScorecard, contractStateAt, dateOf, dayOf, n
 /**
  * The pure rules of the vendor_risk rail, worked by hand: calendar dates as UTC day numbers, the
  * renewal terms, the state of a contract at a date, and the scorecard (the formula documented in
- * packages/contract/src/rails/vendor-risk.ts).
+ * packages/contract/src/rails/vendor-risk/schemas.ts).
  */
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');

@@ -39,7 +39,7 @@ import { iso, isoOrNull } from '../../platform/render.ts';
 /**
  * The vendor_risk rail: vendors, assessments, contracts and monitoring events, and the scorecard
  * computed from them (the formula is documented in the contract, packages/contract/src/rails/
- * vendor-risk.ts). Every write that can move a vendor's score recomputes it in the same
+ * vendor-risk/schemas.ts). Every write that can move a vendor's score recomputes it in the same
  * transaction and, when it moved, records `vendor.risk_changed` with the scores before and after.
  */
 

@@ -5,8 +5,6 @@ import { newId } from '../../ids.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
 import { newSessionToken, sha256 } from '../kit.ts';
 
-// The web application's people. The lead may move this claim into the contract's id-prefixes.ts.
-
 /** How long a one-time sign-in link stays valid. */
 export const LINK_TTL_MS = 72 * 3600_000;
 

@@ -1,0 +1,382 @@
+import { type AppRouter, initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { listOf, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, PaginationQuery, prefixedId } from '../shared/common.ts';
+import { ACTION_ALIASES } from './action-aliases.ts';
+import { getRail, type RailId } from './catalogue.ts';
+import { commonErrorResponses } from './errors.ts';
+import type { ResourceMeta, RouteMeta } from './meta.ts';
+import { type TransitionAction, transitionPermission } from './tiers.ts';
+import type { WebhookEventType } from './webhook-events.ts';
+
+/**
+ * The resource kit: one declaration of a tenant-scoped resource gives its routes (`list`, `create`,
+ * `get`, one `POST /:id/<verb>` per transition), their metadata (rail, tier, permission, audit
+ * action), its webhook event types and its id prefix. The server serves them with the matching
+ * kit (packages/server/src/kit), the conformance suite tests them from the same declaration.
+ *
+ * Naming rules, decided once here:
+ * - route keys: `list`, `create`, `get` and the transition verbs, under `<rail>.<path>` in the SDK;
+ * - object: `svc.<rail>.<name>`; id: `<idPrefix>_<ULID>`, the prefix unique across the contract;
+ * - audit actions and event types: `<name>.created` and `<name>.<past tense of the verb>` unless
+ *   declared (the specification fixes some names: `evidence.uploaded`).
+ */
+
+const c = initContract();
+
+/** A state change: `POST /:id/<verb>` moves a record from one of `from` to `to`. */
+export interface TransitionSpec {
+  readonly from: readonly [string, ...string[]];
+  readonly to: string;
+  /** Audit action and event type; `<name>.<past tense of the verb>` when absent. */
+  readonly action?: string;
+  /** Kind of permission on the rail's area (`write`, `approve`, `attest`); decided in tiers.ts when absent. */
+  readonly grant?: TransitionAction;
+  readonly summary: string;
+  readonly description?: string;
+  /**
+   * The request body when the transition takes fields of its own (an outcome, a note); the
+   * optional `{ reason }` (TransitionRequest) when absent. The server's step reads it.
+   */
+  readonly body?: z.ZodType;
+}
+
+export interface ResourceSpec<
+  Rec extends z.ZodObject = z.ZodObject,
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Filters extends z.ZodRawShape = z.ZodRawShape,
+  T extends Record<string, TransitionSpec> = Record<string, TransitionSpec>,
+> {
+  readonly rail: RailId;
+  /** Sub-resource path under the rail's base path (`assessments`), or a path under one (`nda-vault/requests`). */
+  readonly path: string;
+  /** Singular name: object `svc.<rail>.<name>`, actions `<name>.<verb>`. */
+  readonly name: string;
+  /** Words for summaries: `assessment` / `assessments`. */
+  readonly label: { readonly one: string; readonly many: string };
+  readonly idPrefix: string;
+  readonly record: Rec;
+  /** Name of the record's status field when it has transitions. */
+  readonly statusField?: keyof z.infer<Rec> & string;
+  /** Equality filters of the list, by query key. */
+  readonly filters?: Filters;
+  /**
+   * Where a filter's value is found in the record when it is not the field of the same name:
+   * a dotted path (`subject.type`), or `controlIds[]` for "the array contains the value".
+   */
+  readonly filterFields?: { readonly [K in keyof Filters]?: string };
+  /**
+   * Calls a client makes before the create example is valid (activating the framework whose
+   * controls it cites, ...); for a resource without `create`, the calls that bring records into
+   * being. Documentation, and the fixtures of the conformance suite. A step named `as` lends its
+   * response's fields to later steps and to `create.fixture` (`{{<as>.<field>}}`).
+   */
+  readonly setup?: readonly { readonly method: 'POST'; readonly path: string; readonly body: unknown; readonly as?: string }[];
+  readonly create?: {
+    readonly body: Body & z.ZodType;
+    /** Audit action; `<name>.created` when absent. */
+    readonly action?: string;
+    /** Registered event type when it differs from the action (names the specification fixes). */
+    readonly event?: string;
+    /** Permission action on the rail's area; `write` when absent. */
+    readonly grant?: 'write' | 'attest' | 'approve';
+    readonly summary: string;
+    readonly description?: string;
+    readonly eventSummary?: string;
+    /**
+     * The body the suites that walk the contract create records with, when the example cannot be
+     * sent twice (a unique name) or cites a record (a disclosure's id): the example with
+     * `{{unique}}` (a fresh token per record) and `{{<as>.<field>}}` (a field of a named setup
+     * step's response) in its strings. The example itself stays what a client would send.
+     */
+    readonly fixture?: unknown;
+  };
+  readonly transitions?: T;
+  /** Permission area (`compliance` in `compliance:read`); the rail id when absent. */
+  readonly area?: string;
+  /** `get` and `list` routes are generated unless turned off here. */
+  readonly get?: boolean;
+  readonly list?: boolean;
+  /**
+   * What the generated list and get routes' descriptions say before the kit's own sentences: the
+   * domain facts a reader needs (what is listed, which records a get reveals).
+   */
+  readonly notes?: { readonly list?: string; readonly get?: string };
+}
+
+type Meta = RouteMeta & { readonly resource: ResourceMeta };
+type IdParams = z.ZodObject<{ id: z.ZodString }>;
+
+type ListRoute<Rec extends z.ZodObject, F extends z.ZodRawShape> = {
+  method: 'GET';
+  path: string;
+  query: z.ZodObject<(typeof PaginationQuery)['shape'] & F>;
+  responses: { 200: ReturnType<typeof listOf<Rec>> };
+  summary: string;
+  metadata: Meta;
+};
+type GetRoute<Rec extends z.ZodObject> = {
+  method: 'GET';
+  path: string;
+  pathParams: IdParams;
+  responses: { 200: Rec };
+  summary: string;
+  metadata: Meta;
+};
+type CreateRoute<Rec extends z.ZodObject, B extends z.ZodType> = {
+  method: 'POST';
+  path: string;
+  body: B;
+  responses: { 201: Rec };
+  summary: string;
+  description?: string;
+  metadata: Meta;
+};
+export const TransitionBody = z
+  .strictObject({
+    reason: z.string().min(1).max(1000).optional().meta({ description: 'Why; kept in the audit event.' }),
+  })
+  .meta({ id: 'TransitionRequest', examples: [{ reason: 'Reviewed by the governance board.' }] });
+type TransitionRoute<Rec extends z.ZodObject, TB extends z.ZodType> = {
+  method: 'POST';
+  path: string;
+  pathParams: IdParams;
+  body: TB;
+  responses: { 200: Rec };
+  summary: string;
+  description?: string;
+  metadata: Meta;
+};
+
+export type ResourceRoutes<
+  Rec extends z.ZodObject,
+  B extends z.ZodType | undefined,
+  F extends z.ZodRawShape,
+  T extends Record<string, TransitionSpec>,
+> = { list: ListRoute<Rec, F>; get: GetRoute<Rec> } & (B extends z.ZodType ? { create: CreateRoute<Rec, B> } : unknown) & {
+    [V in keyof T]: TransitionRoute<Rec, T[V] extends { body: infer TB extends z.ZodType } ? TB : z.ZodOptional<typeof TransitionBody>>;
+  };
+
+/** A declared resource: its routes (a ts-rest router) and what the server and the tests read from it. */
+export interface Resource<
+  Rec extends z.ZodObject = z.ZodObject,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  F extends z.ZodRawShape = z.ZodRawShape,
+  T extends Record<string, TransitionSpec> = Record<string, TransitionSpec>,
+> {
+  readonly spec: ResourceSpec<Rec, B, F, T>;
+  /** `svc.<rail>.<name>`. */
+  readonly object: string;
+  /** `/v1/<base>/<path>`: the collection's full path. */
+  readonly collectionPath: string;
+  readonly routes: ResourceRoutes<Rec, B, F, T>;
+  /** Event types the resource emits, with the record as their data. */
+  readonly events: readonly WebhookEventType[];
+  /** Audit action of each route key that mutates. */
+  readonly actions: Readonly<Record<string, string>>;
+}
+
+const ID_PREFIXES = new Map<string, string>();
+
+/** Registers an id prefix; a prefix claimed twice is a programming error caught at import. */
+export function claimIdPrefix(prefix: string, owner: string): void {
+  if (!/^[a-z]{2,5}$/.test(prefix)) throw new Error(`id prefix ${prefix} of ${owner}: 2 to 5 lowercase letters`);
+  const held = ID_PREFIXES.get(prefix);
+  if (held !== undefined && held !== owner) throw new Error(`id prefix ${prefix} of ${owner} is already used by ${held}`);
+  ID_PREFIXES.set(prefix, owner);
+}
+
+/** Every id prefix of the contract and what it identifies. */
+export function idPrefixes(): ReadonlyMap<string, string> {
+  return ID_PREFIXES;
+}
+
+const RESOURCES: Resource[] = [];
+
+/** Every declared resource, in declaration order. */
+export function declaredResources(): readonly Resource[] {
+  return RESOURCES;
+}
+
+/** The resource whose object is `svc.<rail>.<name>`. */
+export function resourceByObject(object: string): Resource | undefined {
+  return RESOURCES.find((r) => r.object === object);
+}
+
+const IRREGULAR: Readonly<Record<string, string>> = { submit: 'submitted', run: 'ran', sign_off: 'signed_off', cancel: 'canceled' };
+
+/** `complete` -> `completed`, `start` -> `started`, `verify` -> `verified`. */
+export function pastTense(verb: string): string {
+  if (IRREGULAR[verb]) return IRREGULAR[verb];
+  if (verb.endsWith('e')) return `${verb}d`;
+  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
+  return `${verb}ed`;
+}
+
+function exampleOf(schema: z.ZodType): unknown {
+  const examples = (schema.meta() as { examples?: unknown[] } | undefined)?.examples;
+  return examples?.[0];
+}
+
+export function resource<
+  const Rec extends z.ZodObject,
+  const B extends z.ZodType | undefined = undefined,
+  const F extends z.ZodRawShape = Record<never, never>,
+  const T extends Record<string, TransitionSpec> = Record<never, never>,
+>(spec: ResourceSpec<Rec, B, F, T>): Resource<Rec, B, F, T> {
+  const rail = getRail(spec.rail);
+  const object = `svc.${rail.id}.${spec.name}`;
+  // A collection is a sub-resource of the catalogue or sits under one (`nda-vault/requests`).
+  if (!rail.subResources.includes(spec.path) && !rail.subResources.includes(spec.path.split('/')[0] as string)) {
+    throw new Error(`${object}: ${spec.path} is not a sub-resource of the ${rail.id} rail in the catalogue, nor under one`);
+  }
+  claimIdPrefix(spec.idPrefix, object);
+  const example = exampleOf(spec.record) as Record<string, unknown> | undefined;
+  const exampleId = typeof example?.id === 'string' ? example.id : `${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`;
+  if (!exampleId.startsWith(`${spec.idPrefix}_`)) throw new Error(`${object}: the record example's id does not use ${spec.idPrefix}_`);
+  if (example && example.object !== object) throw new Error(`${object}: the record example's object is ${String(example.object)}`);
+
+  const area = spec.area ?? rail.id;
+  const base = { auth: 'tenant', rail: spec.rail } as const;
+  const resMeta = (op: ResourceMeta['op'], extra: Partial<ResourceMeta> = {}): ResourceMeta => ({
+    name: spec.name,
+    object,
+    idPrefix: spec.idPrefix,
+    op,
+    ...extra,
+  });
+  const read = (op: 'list' | 'get'): Meta => ({ ...base, permission: `${area}:read`, mutating: false, resource: resMeta(op) });
+  const collection = `/${spec.path}`;
+  const idParams = z.object({ id: prefixedId(spec.idPrefix, exampleId) });
+
+  const routes: Record<string, unknown> = {};
+  const actions: Record<string, string> = {};
+  const events: WebhookEventType[] = [];
+  const event = (type: string, summary: string) =>
+    events.push({ type, category: type.split('.')[0] as string, summary, data: spec.record });
+
+  const filterKeys = Object.keys(spec.filters ?? {});
+  const filterField = (key: string) => {
+    const where = (spec.filterFields as Record<string, string | undefined> | undefined)?.[key];
+    if (where?.endsWith('[]')) return { text: `whose \`${where.slice(0, -2)}\` contains`, field: where };
+    return { text: `whose \`${where ?? key}\` equals`, field: where ?? key };
+  };
+  // A filter without its own description gets one from the field it matches, so a new rail's lists are documented too.
+  const describedFilters = (): F => {
+    const out: Record<string, z.ZodType> = {};
+    for (const [key, schema] of Object.entries((spec.filters ?? {}) as Record<string, z.ZodType>)) {
+      const current = (schema.meta() ?? {}) as { description?: string; id?: string };
+      const own = current.description ?? '';
+      out[key] =
+        current.id || own.startsWith('Only ')
+          ? schema
+          : schema.meta({ ...current, description: `Only ${spec.label.many} ${filterField(key).text} this value.${own ? ` ${own}` : ''}` });
+    }
+    return out as unknown as F;
+  };
+  const listDescription = () =>
+    [
+      spec.notes?.list ?? '',
+      `Returns the tenant's ${spec.label.many}, newest first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page.`,
+      filterKeys.length > 0
+        ? `Filters, combined with AND: ${filterKeys.map((k) => `\`${k}\` (${spec.label.many} ${filterField(k).text} the value)`).join(', ')}.`
+        : '',
+      `Needs \`${area}:read\`.`,
+    ]
+      .filter(Boolean)
+      .join(' ');
+
+  if (spec.list !== false) {
+    routes.list = {
+      method: 'GET',
+      path: collection,
+      query: PaginationQuery.extend(describedFilters()),
+      responses: { 200: listOf(spec.record) },
+      summary: `List ${spec.label.many}`,
+      description: listDescription(),
+      metadata: read('list'),
+    };
+  }
+  if (spec.create) {
+    const action = spec.create.action ?? `${spec.name}.created`;
+    actions.create = action;
+    const eventType = spec.create.event ?? action;
+    event(eventType, spec.create.eventSummary ?? `A ${spec.label.one} was created.`);
+    if (spec.create.event && spec.create.event !== action) ACTION_ALIASES[action] = spec.create.event;
+    routes.create = {
+      method: 'POST',
+      path: collection,
+      body: spec.create.body,
+      responses: { 201: spec.record },
+      summary: spec.create.summary,
+      description: `${spec.create.description ? `${spec.create.description} ` : ''}Returns 201 with the new ${spec.label.one}, id \`${spec.idPrefix}_<ULID>\`. Needs \`${area}:${spec.create.grant ?? 'write'}\`; recorded in the audit trail as \`${action}\` in the same transaction, and emitted as the webhook event \`${eventType}\`. Send an \`Idempotency-Key\` so that a retry does not create a second ${spec.label.one}.`,
+      metadata: {
+        ...base,
+        permission: `${area}:${spec.create.grant ?? 'write'}`,
+        mutating: true,
+        audit: action,
+        resource: resMeta('create', { event: eventType }),
+      } satisfies Meta,
+    };
+  }
+  if (spec.get !== false) {
+    routes.get = {
+      method: 'GET',
+      path: `${collection}/:id`,
+      pathParams: idParams,
+      responses: { 200: spec.record },
+      summary: `Get ${/^[aeiou]/.test(spec.label.one) ? 'an' : 'a'} ${spec.label.one}`,
+      description: `${spec.notes?.get ? `${spec.notes.get} ` : ''}Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. A ${spec.label.one} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.`,
+      metadata: read('get'),
+    };
+  }
+  for (const [verb, t] of Object.entries(spec.transitions ?? {})) {
+    if (!spec.statusField) throw new Error(`${object}: transitions need a statusField`);
+    if (verb in routes) throw new Error(`${object}: transition ${verb} collides with a route key`);
+    if (!/^[a-z][a-z_]*$/.test(verb)) throw new Error(`${object}: transition verb ${verb} must be lowercase snake_case`);
+    const action = t.action ?? `${spec.name}.${pastTense(verb)}`;
+    actions[verb] = action;
+    event(action, `${t.summary}.`);
+    const grant = t.grant ?? transitionPermission(verb);
+    routes[verb] = {
+      method: 'POST',
+      path: `${collection}/:id/${verb.replaceAll('_', '-')}`,
+      pathParams: idParams,
+      body: t.body ?? TransitionBody.optional(),
+      responses: { 200: spec.record },
+      summary: t.summary,
+      description: `${t.description ? `${t.description} ` : ''}Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${t.from.map((s) => `\`${s}\``).join(' or ')}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}. From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
+      metadata: {
+        ...base,
+        permission: `${area}:${grant}`,
+        mutating: true,
+        audit: action,
+        resource: resMeta('transition', { verb, from: t.from, to: t.to, event: action, statusField: spec.statusField }),
+      } satisfies Meta,
+    };
+  }
+
+  const declared: Resource<Rec, B, F, T> = {
+    spec,
+    object,
+    collectionPath: `${rail.basePath}${collection}`,
+    routes: routes as ResourceRoutes<Rec, B, F, T>,
+    events,
+    actions,
+  };
+  RESOURCES.push(declared as unknown as Resource);
+  return declared;
+}
+
+export { ACTION_ALIASES } from './action-aliases.ts';
+
+/**
+ * The router of a rail: its routes under the catalogue's base path (never restated), with the
+ * common error responses. Resources go in as `{ assessments: assessments.routes }`.
+ */
+export function railRouter<const R extends AppRouter>(rail: RailId, routes: R) {
+  type Options = { pathPrefix: `/v1/${string}`; commonResponses: typeof commonErrorResponses };
+  return c.router<R, `/v1/${string}`, Options>(routes as never, {
+    pathPrefix: getRail(rail).basePath,
+    commonResponses: commonErrorResponses,
+  });
+}

@@ -1,0 +1,224 @@
+import { z } from 'zod';
+import { meta } from '../../platform/meta.ts';
+import { railRouter } from '../../platform/resource.ts';
+import { eventType } from '../../platform/webhook-events.ts';
+import { listOf, PaginationQuery } from '../../shared/common.ts';
+import { Check, FindingId, FindingStatus, RunId, RunStatus, ScheduleId, Severity } from './fields.ts';
+import {
+  AttestAuditRunBody,
+  AUDIT_SCHEDULE_STATUSES,
+  AuditAttestation,
+  AuditFinding,
+  AuditRun,
+  AuditRunAccepted,
+  AuditRunReplay,
+  AuditSchedule,
+  AuditSignOff,
+  CreateAuditScheduleBody,
+  ReplayAuditRunBody,
+  ResolveAuditFindingBody,
+  SignOffAuditRunBody,
+  StartAuditRunBody,
+} from './schemas.ts';
+
+/** The audit engine rail's resources and hand-declared routes, its router and the event types it emits. */
+
+// ---------------------------------------------------------------- router
+
+const rail = 'audit_engine' as const;
+const read = meta({ auth: 'tenant', rail, permission: 'audit_engine:read', mutating: false });
+const write = (audit: string) => meta({ auth: 'tenant', rail, permission: 'audit_engine:write', mutating: true, audit });
+/** Metadata of a change that succeeds only in some states of its record (409 otherwise). */
+const stateful = (audit: string, permission = 'audit_engine:write') => ({
+  ...meta({ auth: 'tenant', rail, permission, mutating: true, audit }),
+  stateful: true as const,
+});
+const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
+const NoBody = z.strictObject({}).optional().meta({ description: 'No fields.' });
+
+export const auditEngineRouter = railRouter('audit_engine', {
+  schedules: {
+    list: {
+      method: 'GET',
+      path: '/schedules',
+      query: PaginationQuery.extend({
+        status: z.enum(AUDIT_SCHEDULE_STATUSES).optional().meta({ description: 'Only schedules in this status.' }),
+        framework: z.string().max(64).optional().meta({ description: 'Only schedules of this framework.' }),
+      }),
+      responses: { 200: listOf(AuditSchedule) },
+      summary: 'List audit schedules',
+      description:
+        'The tenant’s audit schedules, newest first, cursor-paginated, filtered by status and framework. Needs `audit_engine:read`.',
+      metadata: read,
+    },
+    create: {
+      method: 'POST',
+      path: '/schedules',
+      body: CreateAuditScheduleBody,
+      responses: { 201: AuditSchedule },
+      summary: 'Schedule recurring audits',
+      description:
+        'Creates an active schedule: each due time of the cron expression (UTC) starts one run of the framework over the scope, once whatever the number of worker processes. The framework must be a known dictionary and the scope must select controls of its latest version (422 otherwise); the framework must be activated when a due time comes, else that due time records `lastError` and starts nothing. Needs `audit_engine:write`; audited and emitted as `audit.schedule_created`.',
+      metadata: write('audit.schedule_created'),
+    },
+    get: {
+      method: 'GET',
+      path: '/schedules/:id',
+      pathParams: IdOf(ScheduleId),
+      responses: { 200: AuditSchedule },
+      summary: 'Get an audit schedule',
+      description: 'One schedule of the tenant; another tenant’s is 404.',
+      metadata: read,
+    },
+    pause: {
+      method: 'POST',
+      path: '/schedules/:id/pause',
+      pathParams: IdOf(ScheduleId),
+      body: NoBody,
+      responses: { 200: AuditSchedule },
+      summary: 'Pause an audit schedule',
+      description:
+        'Stops an active schedule: its due times start nothing until it is resumed. From another state: 409. Audited as `audit.schedule_paused`.',
+      metadata: stateful('audit.schedule_paused'),
+    },
+    resume: {
+      method: 'POST',
+      path: '/schedules/:id/resume',
+      pathParams: IdOf(ScheduleId),
+      body: NoBody,
+      responses: { 200: AuditSchedule },
+      summary: 'Resume an audit schedule',
+      description:
+        'Restarts a paused schedule from its next due time after now. From another state: 409. Audited as `audit.schedule_resumed`.',
+      metadata: stateful('audit.schedule_resumed'),
+    },
+    delete: {
+      method: 'DELETE',
+      path: '/schedules/:id',
+      pathParams: IdOf(ScheduleId),
+      body: NoBody,
+      responses: { 200: AuditSchedule },
+      summary: 'Delete an audit schedule',
+      description:
+        'Marks the schedule `deleted`: no further run starts; the record and its runs stay for the audit trail. Deleting twice: 409. Audited as `audit.schedule_deleted`.',
+      metadata: stateful('audit.schedule_deleted'),
+    },
+  },
+  run: {
+    method: 'POST',
+    path: '/run',
+    body: StartAuditRunBody,
+    responses: { 202: AuditRunAccepted },
+    summary: 'Start an audit run',
+    description:
+      'Starts a run of an activated framework over a scope and answers 202 at once: the run pins the framework version the tenant activated, the tenant’s taxonomy bundle hash and the rule set, and a background job evaluates every control in scope (evidence present, evidence fresh, linked obligations met, attestations current), writes one finding per failed check and completes the run. A framework the tenant has not activated, an unknown framework or a scope that selects no control: 422 naming the field. Needs `audit_engine:write`; audited and emitted as `audit.run_started`, then `audit.run_completed` and one `audit.finding_opened` per finding.',
+    metadata: stateful('audit.run_started'),
+  },
+  runs: {
+    list: {
+      method: 'GET',
+      path: '/runs',
+      query: PaginationQuery.extend({
+        status: RunStatus.optional().meta({ description: 'Only runs in this status.' }),
+        framework: z.string().max(64).optional().meta({ description: 'Only runs of this framework.' }),
+        scheduleId: ScheduleId.optional().meta({ description: 'Only runs started by this schedule.' }),
+      }),
+      responses: { 200: listOf(AuditRun) },
+      summary: 'List audit runs',
+      description:
+        'The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.',
+      metadata: read,
+    },
+    get: {
+      method: 'GET',
+      path: '/runs/:id',
+      pathParams: IdOf(RunId),
+      responses: { 200: AuditRun },
+      summary: 'Get an audit run',
+      description: 'One run with its status, counts and pinned content; another tenant’s is 404.',
+      metadata: read,
+    },
+  },
+  findings: {
+    list: {
+      method: 'GET',
+      path: '/findings',
+      query: PaginationQuery.extend({
+        runId: RunId.optional().meta({ description: 'Only findings of this run.' }),
+        severity: Severity.optional().meta({ description: 'Only findings of this severity.' }),
+        status: FindingStatus.optional().meta({ description: 'Only findings in this status.' }),
+        controlId: z.string().max(64).optional().meta({ description: 'Only findings of this control.' }),
+        check: Check.optional().meta({ description: 'Only findings of this check.' }),
+      }),
+      responses: { 200: listOf(AuditFinding) },
+      summary: 'List audit findings',
+      description:
+        'Findings of the tenant’s runs, newest first, cursor-paginated, filtered by run, severity, status, control and check (combined with AND). Needs `audit_engine:read`.',
+      metadata: read,
+    },
+    get: {
+      method: 'GET',
+      path: '/findings/:id',
+      pathParams: IdOf(FindingId),
+      responses: { 200: AuditFinding },
+      summary: 'Get an audit finding',
+      description: 'One finding with the facts that led to it; another tenant’s is 404.',
+      metadata: read,
+    },
+    resolve: {
+      method: 'POST',
+      path: '/findings/resolve',
+      body: ResolveAuditFindingBody,
+      responses: { 200: AuditFinding },
+      summary: 'Resolve an audit finding',
+      description:
+        'Marks an open finding `resolved` with how it was resolved. A resolved finding: 409. The run’s findings hash does not change (it covers what the run found). Needs `audit_engine:write`; audited and emitted as `audit.finding_resolved`.',
+      metadata: stateful('audit.finding_resolved'),
+    },
+  },
+  replay: {
+    method: 'POST',
+    path: '/replay',
+    body: ReplayAuditRunBody,
+    responses: { 200: AuditRunReplay },
+    summary: 'Replay an audit run',
+    description:
+      'Re-evaluates the inputs a completed (or attested) run stored (its controls, obligations, evidence and attestations with their dates, and its as-of instant) with the current rules, and compares the hash of the findings with the stored one, listing every divergence. A running or failed run: 409. Needs `audit_engine:read`; audited as `audit.run_replayed`.',
+    metadata: stateful('audit.run_replayed', 'audit_engine:read'),
+  },
+  signOff: {
+    method: 'POST',
+    path: '/sign-off',
+    body: SignOffAuditRunBody,
+    responses: { 201: AuditSignOff },
+    summary: 'Sign off an audit run',
+    description:
+      'The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`), and only a key bound to a person (`personId`): the owner is that person, never whoever the body names (a service key, or an `owner` with another email: 403 `forbidden`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`, with the person as the actor and the key in `data.credentialId`.',
+    metadata: stateful('audit.signed_off', 'audit_engine:approve'),
+  },
+  attest: {
+    method: 'POST',
+    path: '/attest',
+    body: AttestAuditRunBody,
+    responses: { 201: AuditAttestation },
+    summary: 'Attest an audit run',
+    description:
+      'Closes a signed-off run (status `attested`) with an attestation record holding the hashes of the run, of its findings and of the sign-off. Before the sign-off, or a run already attested: 409. Needs `audit_engine:attest`; audited and emitted as `audit.attested`.',
+    metadata: stateful('audit.attested', 'audit_engine:attest'),
+  },
+});
+
+/** Event types the audit_engine rail emits. */
+export const auditEngineEvents: ReturnType<typeof eventType>[] = [
+  eventType('audit.schedule_created', 'An audit schedule was created.', AuditSchedule),
+  eventType('audit.schedule_paused', 'An audit schedule was paused.', AuditSchedule),
+  eventType('audit.schedule_resumed', 'An audit schedule was resumed.', AuditSchedule),
+  eventType('audit.schedule_deleted', 'An audit schedule was deleted.', AuditSchedule),
+  eventType('audit.run_started', 'An audit-engine run started; its evaluation runs in the background.', AuditRun),
+  eventType('audit.run_completed', 'An audit-engine run finished evaluating (completed or failed); the data carries its counts.', AuditRun),
+  eventType('audit.run_replayed', 'A run’s stored inputs were re-evaluated; the data says whether the findings matched.', AuditRunReplay),
+  eventType('audit.finding_opened', 'A run found a control failing a check.', AuditFinding),
+  eventType('audit.finding_resolved', 'An audit finding was resolved.', AuditFinding),
+  eventType('audit.signed_off', 'An accountable owner signed off an audit run.', AuditSignOff),
+  eventType('audit.attested', 'An audit run was attested and closed.', AuditAttestation),
+];

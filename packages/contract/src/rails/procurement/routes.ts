@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { meta } from '../../platform/meta.ts';
+import { railRouter, resource } from '../../platform/resource.ts';
+import { eventType } from '../../platform/webhook-events.ts';
+import { listOf, PaginationQuery } from '../../shared/common.ts';
+import { idParams } from '../../shared/records.ts';
+import {
+  Award,
+  Bid,
+  CreateAwardBody,
+  CreateBidBody,
+  CreateOnboardingBody,
+  CreateRfpBody,
+  Rfp,
+  RfpId,
+  RfpScoring,
+  RfpStatus,
+  SupplierOnboarding,
+  UpdateRfpWeightsBody,
+} from './schemas.ts';
+
+/** The procurement rail's resources and hand-declared routes, its router and the event types it emits. */
+
+// ---------------------------------------------------------------- RFPs
+
+export const procurementRfps = resource({
+  rail: 'procurement',
+  path: 'rfp',
+  name: 'rfp',
+  label: { one: 'RFP', many: 'RFPs' },
+  idPrefix: 'rfp',
+  record: Rfp,
+  statusField: 'status',
+  filters: { status: RfpStatus.optional().meta({ description: 'Only RFPs in this status.' }) },
+  create: {
+    body: CreateRfpBody,
+    summary: 'Create an RFP',
+    description: 'Creates a `draft` RFP with its criteria and weights (summing to 1 within 1e-9, else 422 naming `criteria`).',
+    eventSummary: 'An RFP was created.',
+  },
+  transitions: {
+    open: { from: ['draft'], to: 'open', summary: 'Open an RFP for bids' },
+    evaluate: {
+      from: ['open'],
+      to: 'evaluating',
+      action: 'rfp.evaluation_started',
+      summary: 'Close bidding and start the evaluation',
+      description: 'An RFP without any bid: 409 (cancel it instead).',
+    },
+    cancel: { from: ['draft', 'open', 'evaluating'], to: 'cancelled', action: 'rfp.cancelled', summary: 'Cancel an RFP' },
+  },
+});
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:read', mutating: false });
+const write = (audit: string) => meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:write', mutating: true, audit });
+const RfpParams = idParams('rfp');
+
+export const procurementRouter = railRouter('procurement', {
+  rfp: {
+    ...procurementRfps.routes,
+    updateWeights: {
+      method: 'PATCH',
+      path: '/rfp/:id/weights',
+      pathParams: RfpParams,
+      body: UpdateRfpWeightsBody,
+      responses: { 200: RfpScoring },
+      summary: 'Change the weights of the criteria',
+      description:
+        'Sets the weight of every criterion (summing to 1 within 1e-9, else 422 naming `criteria`) and returns the ranking recomputed from the stored bid scores. Allowed while the RFP is `draft`, `open` or `evaluating`; an awarded or cancelled RFP is 409. Needs `procurement:write`; audited as `rfp.weights_changed`.',
+      metadata: { ...write('rfp.weights_changed'), stateful: true },
+    },
+    createBid: {
+      method: 'POST',
+      path: '/rfp/:id/bids',
+      pathParams: RfpParams,
+      body: CreateBidBody,
+      responses: { 201: Bid },
+      summary: 'Record a bid on an RFP',
+      description:
+        'Records a supplier’s bid with its score (0 to 10) on every criterion. Only while the RFP is `open` (409 otherwise); a supplier bidding twice is 409. Returns 201 with the bid, id `bid_<ULID>`. Needs `procurement:write`; audited as `bid.submitted`.',
+      metadata: { ...write('bid.submitted'), stateful: true },
+    },
+    listBids: {
+      method: 'GET',
+      path: '/rfp/:id/bids',
+      pathParams: RfpParams,
+      query: PaginationQuery,
+      responses: { 200: listOf(Bid) },
+      summary: 'List the bids of an RFP',
+      description:
+        'The bids of the RFP, newest first, with totals at the current weights, as `{ data, cursor }`. Needs `procurement:read`.',
+      metadata: read,
+    },
+    award: {
+      method: 'POST',
+      path: '/rfp/:id/award',
+      pathParams: RfpParams,
+      body: CreateAwardBody,
+      responses: { 201: Award },
+      summary: 'Award an RFP to a bid',
+      description:
+        'Awards the RFP to one of its bids with a rationale, keeping the ranking as it stands; the RFP becomes `awarded` (final). Only from `evaluating` (409 naming the current state otherwise); a bid of another RFP is 422. Returns 201 with the award, id `awd_<ULID>`. Needs `procurement:approve`; audited as `rfp.awarded`.',
+      metadata: {
+        ...meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:approve', mutating: true, audit: 'rfp.awarded' }),
+        stateful: true,
+      },
+    },
+  },
+  scoring: {
+    method: 'GET',
+    path: '/scoring/:rfpId',
+    pathParams: z.object({ rfpId: RfpId }),
+    responses: { 200: RfpScoring },
+    summary: 'Weighted scoring and ranking of an RFP’s bids',
+    description:
+      'Computes each bid’s total as the weighted sum of its stored criterion scores with the RFP’s current weights, and ranks the bids. Needs `procurement:read`.',
+    metadata: read,
+  },
+  awards: {
+    method: 'GET',
+    path: '/awards',
+    query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only the award of this RFP.' }) }),
+    responses: { 200: listOf(Award) },
+    summary: 'List awards',
+    description: 'The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.',
+    metadata: read,
+  },
+  onboarding: {
+    list: {
+      method: 'GET',
+      path: '/onboarding',
+      query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only onboardings of this RFP.' }) }),
+      responses: { 200: listOf(SupplierOnboarding) },
+      summary: 'List supplier onboardings',
+      description:
+        'Onboardings of awarded suppliers, newest first, with the vendor each created, as `{ data, cursor }`. Needs `procurement:read`.',
+      metadata: read,
+    },
+    create: {
+      method: 'POST',
+      path: '/onboarding',
+      body: CreateOnboardingBody,
+      responses: { 201: SupplierOnboarding },
+      summary: 'Onboard an awarded supplier as a vendor',
+      description:
+        'Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award onboarded already is 409, as is a vendor name the tenant uses. Returns 201, id `sob_<ULID>`. Needs `procurement:write`; audited as `supplier.onboarded`.',
+      metadata: write('supplier.onboarded'),
+    },
+  },
+});
+
+/** Event types the procurement rail emits. */
+export const procurementEvents: ReturnType<typeof eventType>[] = [
+  ...procurementRfps.events,
+  eventType('rfp.weights_changed', 'The weights of an RFP’s criteria changed; the ranking is recomputed.', Rfp),
+  eventType('bid.submitted', 'A bid on an RFP was recorded.', Bid),
+  eventType('rfp.awarded', 'An RFP was awarded to a bid.', Award),
+  eventType('supplier.onboarded', 'An awarded supplier was onboarded as a vendor.', SupplierOnboarding),
+];

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { meta } from '../../platform/meta.ts';
+import { railRouter, resource } from '../../platform/resource.ts';
+import { eventType } from '../../platform/webhook-events.ts';
+import { listOf, PaginationQuery } from '../../shared/common.ts';
+import { DocumentId, NOTICE_STATUSES, SystemId } from './fields.ts';
+import {
+  DisclosureDocument,
+  GenerateDisclosureDocumentBody,
+  GenerateTransparencyNoticeBody,
+  PutSystemProfileBody,
+  SystemProfile,
+  TransparencyNotice,
+} from './schemas.ts';
+
+/** The public disclosure rail's resources and hand-declared routes, its router and the event types it emits. */
+
+const SystemParams = z.object({ systemId: SystemId });
+
+// ---------------------------------------------------------------- transparency notices
+
+export const transparencyNotices = resource({
+  rail: 'public_disclosure',
+  path: 'transparency',
+  name: 'transparency_notice',
+  label: { one: 'transparency notice', many: 'transparency notices' },
+  idPrefix: 'pdn',
+  record: TransparencyNotice,
+  statusField: 'status',
+  filters: {
+    systemId: SystemId.optional().meta({ description: 'Only notices of this system.' }),
+    status: z.enum(NOTICE_STATUSES).optional().meta({ description: 'Only notices in this status.' }),
+  },
+  create: {
+    body: GenerateTransparencyNoticeBody,
+    action: 'transparency_notice.generated',
+    summary: 'Generate a transparency notice',
+    description:
+      'Generates the next version of the system’s transparency notice from its profile and records (assessments, evidence, linked risks) and stores it immutably with its SHA-256 and sources. A system without a profile still gets a notice, with `profile` in `missing`.',
+    eventSummary: 'A transparency notice version was generated.',
+  },
+  transitions: {
+    publish: { from: ['draft'], to: 'published', action: 'transparency_notice.published', summary: 'Publish a transparency notice' },
+    withdraw: { from: ['published'], to: 'withdrawn', action: 'transparency_notice.withdrawn', summary: 'Withdraw a transparency notice' },
+  },
+});
+
+// ---------------------------------------------------------------- art-50, art-53-gpai, model-card
+
+const read = meta({ auth: 'tenant', rail: 'public_disclosure', permission: 'public_disclosure:read', mutating: false });
+const write = (audit: string) =>
+  meta({ auth: 'tenant', rail: 'public_disclosure', permission: 'public_disclosure:write', mutating: true, audit });
+
+const DOC_WORDS = {
+  'art-50': {
+    label: 'Art. 50 disclosure',
+    what: 'which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires',
+  },
+  'art-53-gpai': {
+    label: 'Art. 53 GPAI documentation',
+    what: 'the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed',
+  },
+  'model-card': {
+    label: 'model card',
+    what: 'a model card (intended use, model, evaluation, risks, limitations, evidence) from the records',
+  },
+} as const;
+
+function documentRoutes<const K extends keyof typeof DOC_WORDS>(kind: K) {
+  const w = DOC_WORDS[kind];
+  return {
+    list: {
+      method: 'GET',
+      path: `/${kind}`,
+      query: PaginationQuery.extend({ systemId: SystemId.optional().meta({ description: 'Only versions of this system.' }) }),
+      responses: { 200: listOf(DisclosureDocument) },
+      summary: `List ${w.label} versions`,
+      description: `Every generated ${w.label} version, newest first, as \`{ data, cursor }\`. Needs \`public_disclosure:read\`.`,
+      metadata: read,
+    },
+    generate: {
+      method: 'POST',
+      path: `/${kind}`,
+      body: GenerateDisclosureDocumentBody,
+      responses: { 201: DisclosureDocument },
+      summary: `Generate a ${w.label}`,
+      description: `Generates the next version of ${w.what}, stored immutably with the SHA-256 of its canonical content and its sources. Needs \`public_disclosure:write\`; audited as \`disclosure_document.generated\`. Send an \`Idempotency-Key\` so that a retry does not make a second version.`,
+      metadata: write('disclosure_document.generated'),
+    },
+    get: {
+      method: 'GET',
+      path: `/${kind}/:id`,
+      pathParams: z.object({ id: DocumentId }),
+      responses: { 200: DisclosureDocument },
+      summary: `Get a ${w.label} version`,
+      description: `One ${w.label} version. 404 for an id of another kind or tenant. Needs \`public_disclosure:read\`.`,
+      metadata: read,
+    },
+  } as const;
+}
+
+export const publicDisclosureRouter = railRouter('public_disclosure', {
+  transparency: transparencyNotices.routes,
+  art50: documentRoutes('art-50'),
+  art53Gpai: documentRoutes('art-53-gpai'),
+  modelCard: documentRoutes('model-card'),
+  listSystems: {
+    method: 'GET',
+    path: '/systems',
+    query: PaginationQuery,
+    responses: { 200: listOf(SystemProfile) },
+    summary: 'List system profiles',
+    description: 'The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.',
+    metadata: read,
+  },
+  getSystem: {
+    method: 'GET',
+    path: '/systems/:systemId',
+    pathParams: SystemParams,
+    responses: { 200: SystemProfile },
+    summary: 'Get a system profile',
+    description: 'The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.',
+    metadata: read,
+  },
+  putSystem: {
+    method: 'PUT',
+    path: '/systems/:systemId',
+    pathParams: SystemParams,
+    body: PutSystemProfileBody,
+    responses: { 200: SystemProfile },
+    summary: 'Declare a system profile',
+    description:
+      'Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.',
+    metadata: write('system_profile.declared'),
+  },
+});
+
+/** Event types the public_disclosure rail emits. */
+export const publicDisclosureEvents: ReturnType<typeof eventType>[] = [
+  ...transparencyNotices.events,
+  eventType('disclosure_document.generated', 'An Art. 50, Art. 53 GPAI or model-card version was generated.', DisclosureDocument),
+  eventType('system_profile.declared', 'An AI-system profile for public disclosure was declared or changed.', SystemProfile),
+];

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { meta } from '../../platform/meta.ts';
+import { railRouter } from '../../platform/resource.ts';
+import { eventType } from '../../platform/webhook-events.ts';
+import { listOf, PaginationQuery } from '../../shared/common.ts';
+import { PackId, ReportId, ReportStatus, SCHEDULE_STATUSES, ScheduleId } from './fields.ts';
+import {
+  AuditPackBody,
+  GenerateReportBody,
+  NotifiedBodyPackBody,
+  Report,
+  ReportPack,
+  ReportSchedule,
+  ReportType,
+  ScheduleReportBody,
+} from './schemas.ts';
+
+/** The reporting rail's resources and hand-declared routes, its router and the event types it emits. */
+
+// ---------------------------------------------------------------- packs
+
+/** The bytes of a PDF or zip download: not JSON (the response's Content-Type says which). */
+/** A file answered as its bytes; `contentType` tells the OpenAPI document its media type. */
+const fileOf = (contentType: string, description: string) => z.custom<Uint8Array>(() => true).meta({ contentType, description });
+const PdfFile = fileOf('application/pdf', 'The PDF’s bytes, with `Content-Disposition: attachment` and an `ETag` holding its SHA-256.');
+const ZipFile = fileOf('application/zip', 'The zip’s bytes, with `Content-Disposition: attachment` and an `ETag` holding its SHA-256.');
+
+// ---------------------------------------------------------------- router
+
+const read = meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:read', mutating: false });
+const write = (audit: string) => meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:write', mutating: true, audit });
+const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
+const NoFields = z.strictObject({}).optional().meta({ description: 'No fields.' });
+
+/** `POST /schedules/:id/<verb>`: a change of a schedule's state, which only some states allow (409 otherwise). */
+function scheduleChange<const V extends 'pause' | 'resume'>(verb: V, summary: string, description: string, audit: string) {
+  return {
+    method: 'POST',
+    path: `/schedules/:id/${verb}`,
+    pathParams: IdOf(ScheduleId),
+    body: NoFields,
+    responses: { 200: ReportSchedule },
+    summary,
+    description,
+    metadata: { ...write(audit), stateful: true },
+  } as const;
+}
+
+export const reportingRouter = railRouter('reporting', {
+  types: {
+    method: 'GET',
+    path: '/types',
+    query: PaginationQuery,
+    responses: { 200: listOf(ReportType) },
+    summary: 'The report types',
+    description:
+      'The 13 stakeholder-report types `POST /v1/reports/generate` accepts: audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 13 fit the default page).',
+    metadata: read,
+  },
+  generate: {
+    method: 'POST',
+    path: '/generate',
+    body: GenerateReportBody,
+    responses: { 202: Report },
+    summary: 'Generate a report',
+    description:
+      'Checks the type (unknown: 422 on `template`), its required inputs (a missing one: 422 naming it) and the system (not one of the tenant’s: 404), stores the report as `rendering` and answers 202 at once; a background job reads the tenant’s records, composes the report and renders the PDF, then sets `ready` and `downloadUrl` (`report.generated`), or `failed` after its last attempt (`report.failed`). Needs `reports:write`; audited and emitted as `report.requested`.',
+    metadata: write('report.requested'),
+  },
+  list: {
+    method: 'GET',
+    path: '',
+    query: PaginationQuery.extend({
+      status: ReportStatus.optional().meta({ description: 'Only reports in this status.' }),
+      template: z.string().max(64).optional().meta({ description: 'Only reports of this type.' }),
+    }),
+    responses: { 200: listOf(Report) },
+    summary: 'List reports',
+    description: 'The tenant’s reports, newest first, cursor-paginated. Needs `reports:read`.',
+    metadata: read,
+  },
+  export: {
+    method: 'GET',
+    path: '/export/:id',
+    pathParams: IdOf(ReportId),
+    responses: { 200: PdfFile, 202: Report },
+    summary: 'Download a report’s PDF',
+    description:
+      'A ready report: 200 with the PDF (`application/pdf`, `Content-Disposition: attachment`, `ETag` = its SHA-256), audited as `report.exported`. While it renders: 202 with the report (status `rendering`); poll again. A failed report: 409 `conflict` with its error. Needs `reports:read`.',
+    metadata: read,
+  },
+  schedule: {
+    method: 'POST',
+    path: '/schedule',
+    body: ScheduleReportBody,
+    responses: { 201: ReportSchedule },
+    summary: 'Schedule a recurring report',
+    description:
+      'Checks the type, its inputs and the system as `generate` does, and the cron expression and time zone (422 naming the field), stores the schedule and queues its first tick at the next due time; each tick makes one report (as `generate`) and queues the next. One report per due time, whatever the number of processes. Needs `reports:write`; audited and emitted as `report.scheduled`.',
+    metadata: write('report.scheduled'),
+  },
+  schedules: {
+    list: {
+      method: 'GET',
+      path: '/schedules',
+      query: PaginationQuery.extend({
+        status: z.enum(SCHEDULE_STATUSES).optional().meta({ description: 'Only schedules in this status.' }),
+      }),
+      responses: { 200: listOf(ReportSchedule) },
+      summary: 'List report schedules',
+      description: 'The tenant’s schedules, newest first, cursor-paginated. Needs `reports:read`.',
+      metadata: read,
+    },
+    get: {
+      method: 'GET',
+      path: '/schedules/:id',
+      pathParams: IdOf(ScheduleId),
+      responses: { 200: ReportSchedule },
+      summary: 'Get a report schedule',
+      description: 'One schedule of the tenant; another tenant’s is 404.',
+      metadata: read,
+    },
+    pause: scheduleChange(
+      'pause',
+      'Pause a report schedule',
+      'An active schedule stops making reports (its queued tick finds it paused and does nothing); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_paused`.',
+      'report.schedule_paused',
+    ),
+    resume: scheduleChange(
+      'resume',
+      'Resume a paused report schedule',
+      'A paused schedule is active again from its next due time after now (due times missed while paused are skipped); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_resumed`.',
+      'report.schedule_resumed',
+    ),
+    delete: {
+      method: 'DELETE',
+      path: '/schedules/:id',
+      pathParams: IdOf(ScheduleId),
+      responses: { 200: ReportSchedule },
+      summary: 'Delete a report schedule',
+      description:
+        'Stops the schedule for good (status `deleted`; the reports it made stay). Deleting a deleted schedule: 409. Needs `reports:write`; audited and emitted as `report.schedule_deleted`.',
+      metadata: { ...write('report.schedule_deleted'), stateful: true },
+    },
+  },
+  auditPack: {
+    method: 'POST',
+    path: '/audit-pack',
+    body: AuditPackBody,
+    responses: { 201: ReportPack },
+    summary: 'Build a signed audit pack',
+    description:
+      'Builds a zip holding `audit-trail.json` (the audit-trail export of the range, as `POST /v1/audit-trail/export` gives it), `evidence-index.json` (every evidence record: id, title, SHA-256, controls, collection time), `report.pdf` (the given ready report, when `reportId` is sent), `keys.json` (the service’s public signing keys), `manifest.json` (every file with its SHA-256 and size, the tenant, the creation time, the signing key) and `manifest.sig` (Ed25519 signature of the manifest by the audit signing key). `svc audit verify pack.zip --trust keys.json` checks it offline. A report that is not ready: 409; another tenant’s: 404. Needs `reports:write`; audited and emitted as `report.audit_pack_created`.',
+    metadata: write('report.audit_pack_created'),
+  },
+  notifiedBodyPack: {
+    method: 'POST',
+    path: '/notified-body-pack',
+    body: NotifiedBodyPackBody,
+    responses: { 201: ReportPack },
+    summary: 'Build a notified-body (conformity-assessment) pack',
+    description:
+      'Builds the signed zip a notified body reviews for one high-risk system: `technical-documentation.json` and `.md` (the nine Annex IV sections filled from the tenant’s records, each with its sources, and the sections with nothing on record listed as missing), `qms-evidence.json` (evidence citing Art. 17 or quality-management controls), `agent-decisions.json` (the agents’ decisions about the system), `keys.json`, `manifest.json` and `manifest.sig` as in the audit pack. A system that is not the tenant’s: 404. Needs `reports:write`; audited and emitted as `report.notified_body_pack_created`.',
+    metadata: write('report.notified_body_pack_created'),
+  },
+  packs: {
+    get: {
+      method: 'GET',
+      path: '/packs/:id',
+      pathParams: IdOf(PackId),
+      responses: { 200: ReportPack },
+      summary: 'Get a pack',
+      description: 'One pack of the tenant with its file list; another tenant’s is 404.',
+      metadata: read,
+    },
+    download: {
+      method: 'GET',
+      path: '/packs/:id/download',
+      pathParams: IdOf(PackId),
+      responses: { 200: ZipFile },
+      summary: 'Download a pack',
+      description:
+        'The zip (`application/zip`, `Content-Disposition: attachment`, `ETag` = its SHA-256). Needs `reports:read`; audited as `report.exported`.',
+      metadata: read,
+    },
+  },
+  // Last: `/:id` would otherwise catch `/schedules` and `/types`.
+  get: {
+    method: 'GET',
+    path: '/:id',
+    pathParams: IdOf(ReportId),
+    responses: { 200: Report },
+    summary: 'Get a report',
+    description: 'One report of the tenant with its status; another tenant’s is 404.',
+    metadata: read,
+  },
+});
+
+/** Event types the reporting rail emits. */
+export const reportingEvents: ReturnType<typeof eventType>[] = [
+  eventType('report.requested', 'A report was requested; it is rendering.', Report),
+  eventType('report.generated', 'A report’s PDF was rendered and stored; it is ready to download.', Report),
+  eventType('report.failed', 'A report could not be rendered after its last attempt.', Report),
+  eventType('report.scheduled', 'A recurring report was scheduled.', ReportSchedule),
+  eventType('report.exported', 'A report’s PDF or a pack was downloaded.', z.union([Report, ReportPack])),
+  eventType('report.schedule_paused', 'A report schedule was paused.', ReportSchedule),
+  eventType('report.schedule_resumed', 'A paused report schedule was resumed.', ReportSchedule),
+  eventType('report.schedule_deleted', 'A report schedule was deleted.', ReportSchedule),
+  eventType('report.audit_pack_created', 'A signed audit pack was built.', ReportPack),
+  eventType('report.notified_body_pack_created', 'A signed notified-body pack was built.', ReportPack),
+];

@@ -1,0 +1,323 @@
+import { z } from 'zod';
+import { meta } from '../../platform/meta.ts';
+import { railRouter, resource } from '../../platform/resource.ts';
+import { eventType } from '../../platform/webhook-events.ts';
+import { listOf, PaginationQuery } from '../../shared/common.ts';
+import { idParams } from '../../shared/records.ts';
+import { Category, INVESTIGATION_STATUSES, IntakeSlug, InvestigationId, PROTECTION_STATUSES, ReportId, ReportStatus } from './fields.ts';
+import {
+  CloseWhistleblowerReportBody,
+  ConcludeWhistleblowerInvestigationBody,
+  CreateWhistleblowerInvestigationBody,
+  CreateWhistleblowerProtectionBody,
+  CreateWhistleblowerReportBody,
+  FeedbackWhistleblowerReportBody,
+  FollowUpBody,
+  ReporterMessageBody,
+  ReviewWhistleblowerProtectionBody,
+  SendWhistleblowerMessageBody,
+  SetWhistleblowerIntakeBody,
+  SubmitWhistleblowerReportBody,
+  TriageWhistleblowerReportBody,
+  WhistleblowerIntake,
+  WhistleblowerInvestigation,
+  WhistleblowerMessage,
+  WhistleblowerProtection,
+  WhistleblowerReceipt,
+  WhistleblowerReport,
+  WhistleblowerReporterView,
+} from './schemas.ts';
+
+/** The whistleblower rail's resources and hand-declared routes, its router and the event types it emits. */
+
+// ---------------------------------------------------------------- reports
+
+export const whistleblowerReports = resource({
+  rail: 'whistleblower',
+  path: 'reports',
+  name: 'report',
+  label: { one: 'report', many: 'reports' },
+  idPrefix: 'wbr',
+  record: WhistleblowerReport,
+  statusField: 'status',
+  filters: {
+    status: ReportStatus.optional().meta({ description: 'Only reports in this status.' }),
+    category: Category.optional().meta({ description: 'Only reports of this category.' }),
+  },
+  create: {
+    body: CreateWhistleblowerReportBody,
+    action: 'whistleblower_report.received',
+    summary: 'Record a report received on another channel',
+    description:
+      'Records a report the tenant received by email, phone, in person or by post, with its clocks computed from `receivedAt` (and `acknowledgedAt` when already acknowledged). Reports from the public intake are made by `POST /v1/whistleblower/intake/{slug}`.',
+    eventSummary: 'A whistleblowing report was received; its acknowledgement clock is running.',
+  },
+  transitions: {
+    acknowledge: {
+      from: ['received'],
+      to: 'acknowledged',
+      action: 'whistleblower_report.acknowledged',
+      summary: 'Acknowledge receipt of a report',
+      description: 'Stamps `acknowledgedAt` (now): the acknowledgement clock is met and the 3-month feedback clock counts from here.',
+    },
+    investigate: {
+      from: ['triaged'],
+      to: 'investigating',
+      action: 'whistleblower_report.investigating',
+      summary: 'Start investigating a triaged report',
+    },
+  },
+});
+
+const write = (audit: string) => meta({ auth: 'tenant', rail: 'whistleblower', permission: 'whistleblower:write', mutating: true, audit });
+const read = meta({ auth: 'tenant', rail: 'whistleblower', permission: 'whistleblower:read', mutating: false });
+const ReportParams = z.object({ id: ReportId });
+
+// ---------------------------------------------------------------- investigations
+
+/** Setup of a report ready for investigations and protections: recorded acknowledged, then triaged. */
+const triagedReportSetup = [
+  {
+    method: 'POST',
+    path: '/v1/whistleblower/reports',
+    body: {
+      category: 'privacy_data_protection',
+      description: 'Customer data is exported to a personal cloud drive.',
+      channel: 'email',
+      receivedAt: '2026-11-02T08:00:00.000Z',
+      acknowledgedAt: '2026-11-03T08:00:00.000Z',
+    },
+    as: 'received',
+  },
+  {
+    method: 'POST',
+    path: '/v1/whistleblower/triage',
+    body: { reportId: '{{received.id}}', severity: 'high', inScope: true },
+    as: 'report',
+  },
+] as const;
+
+export const whistleblowerInvestigations = resource({
+  rail: 'whistleblower',
+  path: 'investigations',
+  name: 'investigation',
+  label: { one: 'investigation', many: 'investigations' },
+  idPrefix: 'wbi',
+  record: WhistleblowerInvestigation,
+  statusField: 'status',
+  filters: {
+    reportId: ReportId.optional().meta({ description: 'Only investigations of this report.' }),
+    status: z.enum(INVESTIGATION_STATUSES).optional().meta({ description: 'Only investigations in this status.' }),
+  },
+  setup: triagedReportSetup,
+  create: {
+    body: CreateWhistleblowerInvestigationBody,
+    fixture: { reportId: '{{report.id}}', investigator: 'Internal audit {{unique}}' },
+    action: 'whistleblower_investigation.opened',
+    summary: 'Open an investigation',
+    description:
+      'Opens an investigation of a triaged (or investigating) report. 409 for a report in another state; 422 for an unknown report.',
+    eventSummary: 'An investigation of a whistleblowing report was opened.',
+  },
+  transitions: {
+    start: { from: ['open'], to: 'in_progress', action: 'whistleblower_investigation.started', summary: 'Start an investigation' },
+    discontinue: {
+      from: ['open', 'in_progress'],
+      to: 'discontinued',
+      action: 'whistleblower_investigation.discontinued',
+      summary: 'Discontinue an investigation',
+    },
+  },
+});
+
+// ---------------------------------------------------------------- protections
+
+export const whistleblowerProtections = resource({
+  rail: 'whistleblower',
+  path: 'protections',
+  name: 'protection',
+  label: { one: 'protection measure', many: 'protection measures' },
+  idPrefix: 'wbp',
+  record: WhistleblowerProtection,
+  statusField: 'status',
+  filters: {
+    reportId: ReportId.optional().meta({ description: 'Only measures of this report.' }),
+    status: z.enum(PROTECTION_STATUSES).optional().meta({ description: 'Only measures in this status.' }),
+  },
+  setup: triagedReportSetup,
+  create: {
+    body: CreateWhistleblowerProtectionBody,
+    fixture: {
+      reportId: '{{report.id}}',
+      kind: 'confidentiality',
+      measure: 'Need-to-know access {{unique}}',
+      reviewAt: '2030-01-01T00:00:00.000Z',
+    },
+    action: 'whistleblower_protection.recorded',
+    summary: 'Record a protection measure',
+    description: 'Records a measure protecting the reporter (or a facilitator or third person) against retaliation, with its review date.',
+    eventSummary: 'A measure against retaliation was recorded.',
+  },
+  transitions: {
+    lift: { from: ['active'], to: 'lifted', action: 'whistleblower_protection.lifted', summary: 'Lift a protection measure' },
+  },
+});
+
+// ---------------------------------------------------------------- router
+
+export const whistleblowerRouter = railRouter('whistleblower', {
+  reports: whistleblowerReports.routes,
+  investigations: whistleblowerInvestigations.routes,
+  protections: whistleblowerProtections.routes,
+  triageQueue: {
+    method: 'GET',
+    path: '/triage',
+    query: PaginationQuery.extend({
+      status: z.enum(['received', 'acknowledged']).optional().meta({ description: 'Only reports awaiting triage in this status.' }),
+    }),
+    responses: { 200: listOf(WhistleblowerReport) },
+    summary: 'The triage queue',
+    description:
+      'Reports awaiting triage (`received` or `acknowledged`), newest first, as `{ data, cursor }`, with their clocks and `overdue`. Needs `whistleblower:read`.',
+    metadata: read,
+  },
+  triage: {
+    method: 'POST',
+    path: '/triage',
+    body: TriageWhistleblowerReportBody,
+    responses: { 200: WhistleblowerReport },
+    summary: 'Triage a report',
+    description:
+      'Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.',
+    metadata: { ...write('whistleblower_report.triaged'), stateful: true },
+  },
+  feedback: {
+    method: 'POST',
+    path: '/reports/:id/feedback',
+    pathParams: ReportParams,
+    body: FeedbackWhistleblowerReportBody,
+    responses: { 200: WhistleblowerReport },
+    summary: 'Give feedback to the reporter',
+    description:
+      'Sends feedback (Art. 9(1)(f)) to the reporter’s thread; the first feedback stamps `feedbackAt` and meets the feedback clock. 409 for a report not acknowledged yet. Needs `whistleblower:write`; audited as `whistleblower_report.feedback_given`.',
+    metadata: { ...write('whistleblower_report.feedback_given'), stateful: true },
+  },
+  close: {
+    method: 'POST',
+    path: '/reports/:id/close',
+    pathParams: ReportParams,
+    body: CloseWhistleblowerReportBody,
+    responses: { 200: WhistleblowerReport },
+    summary: 'Close a report with its outcome',
+    description:
+      'Moves a `triaged` or `investigating` report to `closed` with its outcome. 409 from any other state, or while an investigation of it is open or in progress. Needs `whistleblower:write`; audited as `whistleblower_report.closed`.',
+    metadata: { ...write('whistleblower_report.closed'), stateful: true },
+  },
+  listMessages: {
+    method: 'GET',
+    path: '/reports/:id/messages',
+    pathParams: ReportParams,
+    query: PaginationQuery,
+    responses: { 200: listOf(WhistleblowerMessage) },
+    summary: 'The thread with the reporter',
+    description: 'Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.',
+    metadata: read,
+  },
+  sendMessage: {
+    method: 'POST',
+    path: '/reports/:id/messages',
+    pathParams: ReportParams,
+    body: SendWhistleblowerMessageBody,
+    responses: { 201: WhistleblowerMessage },
+    summary: 'Write to the reporter',
+    description:
+      'Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.',
+    metadata: write('whistleblower_message.sent'),
+  },
+  concludeInvestigation: {
+    method: 'POST',
+    path: '/investigations/:id/conclude',
+    pathParams: z.object({ id: InvestigationId }),
+    body: ConcludeWhistleblowerInvestigationBody,
+    responses: { 200: WhistleblowerInvestigation },
+    summary: 'Conclude an investigation with its findings',
+    description:
+      'Moves an `in_progress` investigation to `concluded` with its findings and outcome. 409 from any other state. Needs `whistleblower:write`; audited as `whistleblower_investigation.concluded`.',
+    metadata: { ...write('whistleblower_investigation.concluded'), stateful: true },
+  },
+  reviewProtection: {
+    method: 'POST',
+    path: '/protections/:id/review',
+    pathParams: idParams('wbp'),
+    body: ReviewWhistleblowerProtectionBody,
+    responses: { 200: WhistleblowerProtection },
+    summary: 'Review a protection measure',
+    description:
+      'Records a review of an `active` measure and sets its next review date. 409 once lifted. Needs `whistleblower:write`; audited as `whistleblower_protection.reviewed`.',
+    metadata: { ...write('whistleblower_protection.reviewed'), stateful: true },
+  },
+  getIntake: {
+    method: 'GET',
+    path: '/intake',
+    responses: { 200: WhistleblowerIntake },
+    summary: 'The public intake settings',
+    description: 'The slug and state of the tenant’s public intake. Needs `whistleblower:read`.',
+    metadata: read,
+  },
+  setIntake: {
+    method: 'PUT',
+    path: '/intake',
+    body: SetWhistleblowerIntakeBody,
+    responses: { 200: WhistleblowerIntake },
+    summary: 'Set the public intake',
+    description:
+      'Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.',
+    metadata: write('whistleblower_intake.updated'),
+  },
+  submit: {
+    method: 'POST',
+    path: '/intake/:slug',
+    pathParams: z.object({ slug: IntakeSlug }),
+    body: SubmitWhistleblowerReportBody,
+    responses: { 201: WhistleblowerReceipt },
+    summary: 'Report anonymously (no token)',
+    description:
+      'The public intake: anyone can report to the organisation that published this slug, without an account, anonymously or with an identity (kept sealed, returned to no one). `receivedAt` is the moment of the request. Returns the access code once: it is stored only as a hash and is the only way to follow up. 404 `not_found` for a slug no organisation has enabled.',
+    metadata: meta({ auth: 'public', mutating: true, audit: 'whistleblower_report.received' }),
+  },
+  followUp: {
+    method: 'POST',
+    path: '/follow-up',
+    body: FollowUpBody,
+    responses: { 200: WhistleblowerReporterView },
+    summary: 'Follow up on a report with its access code (no token)',
+    description:
+      'The report’s status, deadlines, outcome and thread, for the holder of the access code; the code travels in the body, never in the URL. 404 `not_found` for a code that matches no report.',
+    metadata: meta({ auth: 'public', mutating: false }),
+  },
+  followUpMessage: {
+    method: 'POST',
+    path: '/follow-up/messages',
+    body: ReporterMessageBody,
+    responses: { 200: WhistleblowerReporterView },
+    summary: 'Write to the organisation with the access code (no token)',
+    description:
+      'Adds the reporter’s message to the thread and returns the reporter’s view. 404 `not_found` for a code that matches no report. Audited as `whistleblower_message.received`.',
+    metadata: meta({ auth: 'public', mutating: true, audit: 'whistleblower_message.received' }),
+  },
+});
+
+/** Event types the whistleblower rail emits. Reports carry no reporter identity. */
+export const whistleblowerEvents: ReturnType<typeof eventType>[] = [
+  ...whistleblowerReports.events,
+  ...whistleblowerInvestigations.events,
+  ...whistleblowerProtections.events,
+  eventType('whistleblower_report.triaged', 'A whistleblowing report was triaged.', WhistleblowerReport),
+  eventType('whistleblower_report.feedback_given', 'Feedback was given to a reporter.', WhistleblowerReport),
+  eventType('whistleblower_report.closed', 'A whistleblowing report was closed with its outcome.', WhistleblowerReport),
+  eventType('whistleblower_message.sent', 'The organisation wrote to a reporter.', WhistleblowerMessage),
+  eventType('whistleblower_message.received', 'A reporter wrote to the organisation with the access code.', WhistleblowerMessage),
+  eventType('whistleblower_investigation.concluded', 'An investigation was concluded with its findings.', WhistleblowerInvestigation),
+  eventType('whistleblower_protection.reviewed', 'A protection measure was reviewed.', WhistleblowerProtection),
+  eventType('whistleblower_intake.updated', 'The public intake settings changed.', WhistleblowerIntake),
+];

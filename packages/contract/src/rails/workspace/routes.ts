@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { meta } from '../../platform/meta.ts';
+import { railRouter, TransitionBody } from '../../platform/resource.ts';
+import { ROLES } from '../../platform/tiers.ts';
+import { eventType } from '../../platform/webhook-events.ts';
+import { listOf, PaginationQuery, prefixedId } from '../../shared/common.ts';
+import { EXAMPLE_WORKSPACE_ID, PrincipalRef } from './fields.ts';
+import {
+  AddWorkspacePrincipalBody,
+  CreateWorkspaceBody,
+  CreateWorkspaceTeamBody,
+  UpdateWorkspaceBody,
+  WORKSPACE_PRINCIPAL_KINDS,
+  WORKSPACE_PRINCIPAL_STATUSES,
+  WORKSPACE_STATUSES,
+  Workspace,
+  WorkspacePrincipal,
+  WorkspaceTeam,
+} from './schemas.ts';
+
+/** The workspace rail's resources and hand-declared routes, its router and the event types it emits. */
+
+const WorkspaceParams = z.object({
+  id: prefixedId('wks', EXAMPLE_WORKSPACE_ID).meta({ description: 'Id of the workspace (`wks_` prefix).' }),
+});
+const PrincipalParams = WorkspaceParams.extend({
+  principal: PrincipalRef.meta({
+    description: 'The principal: its `wpr_` id, or the subject of its active grant (an email address or a `key_` id).',
+    examples: ['dana.keller@example.com'],
+  }),
+});
+
+const read = meta({ auth: 'tenant', rail: 'workspace', permission: 'workspace:read', mutating: false });
+const write = (audit: string) => meta({ auth: 'tenant', rail: 'workspace', permission: 'workspace:write', mutating: true, audit });
+const ARCHIVED_409 =
+  "When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.";
+
+export const workspaceRouter = railRouter('workspace', {
+  list: {
+    method: 'GET',
+    path: '',
+    query: PaginationQuery.extend({
+      status: z.enum(WORKSPACE_STATUSES).optional().meta({ description: 'Only workspaces in this state (`active` or `archived`).' }),
+    }),
+    responses: { 200: listOf(Workspace) },
+    summary: 'List workspaces',
+    description:
+      "Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`.",
+    metadata: read,
+  },
+  create: {
+    method: 'POST',
+    path: '',
+    body: CreateWorkspaceBody,
+    responses: { 201: Workspace },
+    summary: 'Create a workspace',
+    description:
+      'Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.',
+    metadata: write('workspace.created'),
+  },
+  get: {
+    method: 'GET',
+    path: '/:id',
+    pathParams: WorkspaceParams,
+    responses: { 200: Workspace },
+    summary: 'Get a workspace',
+    description:
+      'Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.',
+    metadata: meta({ ...read, source: { object: 'svc.workspace.workspace' } }),
+  },
+  update: {
+    method: 'PATCH',
+    path: '/:id',
+    pathParams: WorkspaceParams,
+    body: UpdateWorkspaceBody,
+    responses: { 200: Workspace },
+    summary: "Change a workspace's name or description",
+    description: `Updates the fields given; fields left out keep their value, a null description clears it. Needs \`workspace:write\`; audited as \`workspace.updated\` (with the names of the changed fields) and emitted as the webhook event \`workspace.updated\`. ${ARCHIVED_409}`,
+    metadata: write('workspace.updated'),
+  },
+  archive: {
+    method: 'POST',
+    path: '/:id/archive',
+    pathParams: WorkspaceParams,
+    body: TransitionBody.optional(),
+    responses: { 200: Workspace },
+    summary: 'Archive a workspace',
+    description:
+      "Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`.",
+    metadata: write('workspace.archived'),
+  },
+  principals: {
+    list: {
+      method: 'GET',
+      path: '/:id/principals',
+      pathParams: WorkspaceParams,
+      query: PaginationQuery.extend({
+        status: z
+          .enum(WORKSPACE_PRINCIPAL_STATUSES)
+          .optional()
+          .meta({ description: 'Only grants in this state (`active` or `revoked`); both when absent.' }),
+        kind: z.enum(WORKSPACE_PRINCIPAL_KINDS).optional().meta({ description: 'Only principals of this kind (`user` or `api_key`).' }),
+        role: z.enum(ROLES).optional().meta({ description: 'Only principals with this role in the workspace.' }),
+      }),
+      responses: { 200: listOf(WorkspacePrincipal) },
+      summary: "List a workspace's principals",
+      description:
+        "Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.",
+      metadata: meta({ ...read, source: { object: 'svc.workspace.principal', params: { id: 'workspaceId' } } }),
+    },
+    add: {
+      method: 'POST',
+      path: '/:id/principals',
+      pathParams: WorkspaceParams,
+      body: AddWorkspacePrincipalBody,
+      responses: { 201: WorkspacePrincipal },
+      summary: 'Give a user or an API key a role in a workspace',
+      description: `Grants the role to a user (by email) or to an API key (the \`key_\` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 \`conflict\`: revoke it first to change the role. Returns 201 with the principal, id \`wpr_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_principal.added\` and emitted as the webhook event of that name. ${ARCHIVED_409}`,
+      metadata: write('workspace_principal.added'),
+    },
+    revoke: {
+      method: 'POST',
+      path: '/:id/principals/:principal/revoke',
+      pathParams: PrincipalParams,
+      body: TransitionBody.optional(),
+      responses: { 200: WorkspacePrincipal },
+      summary: 'Remove a principal from a workspace',
+      description: `Revokes the principal's active grant, named by its \`wpr_\` id or by its subject (email address or \`key_\` id), and removes it from every team of the workspace; the grant stays listed as \`revoked\`. A grant already revoked is 409 \`conflict\`; an unknown principal 404. Needs \`workspace:write\`; audited as \`workspace_principal.revoked\` (with the optional \`reason\`) and emitted as the webhook event of that name. ${ARCHIVED_409}`,
+      metadata: write('workspace_principal.revoked'),
+    },
+  },
+  teams: {
+    list: {
+      method: 'GET',
+      path: '/:id/teams',
+      pathParams: WorkspaceParams,
+      query: PaginationQuery,
+      responses: { 200: listOf(WorkspaceTeam) },
+      summary: "List a workspace's teams",
+      description:
+        "Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.",
+      metadata: meta({ ...read, source: { object: 'svc.workspace.team', params: { id: 'workspaceId' } } }),
+    },
+    create: {
+      method: 'POST',
+      path: '/:id/teams',
+      pathParams: WorkspaceParams,
+      body: CreateWorkspaceTeamBody,
+      responses: { 201: WorkspaceTeam },
+      summary: 'Create a team in a workspace',
+      description: `Creates a team of the workspace's active principals (each named by \`wpr_\` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 \`conflict\`. Returns 201 with the team, id \`wtm_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_team.created\` and emitted as the webhook event of that name. ${ARCHIVED_409}`,
+      metadata: write('workspace_team.created'),
+    },
+  },
+});
+
+/** Event types the workspace rail emits. */
+export const workspaceEvents = [
+  eventType('workspace.created', 'A workspace was created.', Workspace),
+  eventType('workspace.updated', "A workspace's name or description changed.", Workspace),
+  eventType('workspace.archived', 'A workspace was archived; it takes no more writes.', Workspace),
+  eventType('workspace_principal.added', 'A user or an API key was given a role in a workspace.', WorkspacePrincipal),
+  eventType('workspace_principal.revoked', "A principal's role in a workspace was revoked.", WorkspacePrincipal),
+  eventType('workspace_team.created', 'A team was created in a workspace.', WorkspaceTeam),
+];
