@@ -1,4 +1,9 @@
+import { SEARCH_KINDS } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Prisma } from '../packages/server/src/db/client.ts';
+import { frameworksSearch } from '../packages/server/src/rails/frameworks/search.ts';
+import { SEARCH_SOURCES } from '../packages/server/src/rails/index.ts';
+import { collectSearchSources, contentDocuments } from '../packages/server/src/search/documents.ts';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -304,6 +309,60 @@ describe('search: records that change', () => {
     expect(off.body.status).not.toBe('active');
     const active = await search(t, `/v1/search/multi-index?q=${w}&kinds=person&status=active`);
     expect(active.total).toBe(0);
+  });
+});
+
+describe("search: the rails' sources of documents", () => {
+  it('has one source of each kind of the registry, in its order', () => {
+    for (const scope of ['content', 'tenant', 'marketplace'] as const) {
+      expect(SEARCH_SOURCES[scope].map((s) => s.kind)).toEqual(SEARCH_KINDS.filter((k) => k.scope === scope).map((k) => k.id));
+    }
+    const prefixes = SEARCH_SOURCES.tenant.map((s) => s.prefix);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+  });
+
+  it('refuses a list of rails that leaves a kind without a source, or gives a kind two', () => {
+    const frameworksOnly = { frameworks: { handlers: null, search: frameworksSearch } };
+    // @ts-expect-error: the kinds of the other rails have no source (the error names them)
+    expect(() => collectSearchSources(frameworksOnly)).toThrow('Search kind glossary_term needs one content source');
+    const twice = { a: { handlers: null, search: frameworksSearch }, b: { handlers: null, search: frameworksSearch } };
+    // @ts-expect-error: the kinds of the other rails have no source
+    expect(() => collectSearchSources(twice)).toThrow("Search kind framework needs one content source in the rails' list; found: a, b.");
+  });
+
+  it('reads the content documents with one query per table, kinds in the order of the registry', async () => {
+    const queries: string[] = [];
+    const prisma = ts.server.db.prisma;
+    // The client, noting each query made through a model.
+    const counted = new Proxy(prisma, {
+      get(target, model, receiver) {
+        const delegate = Reflect.get(target, model, receiver);
+        if (typeof model !== 'string' || model.startsWith('$') || typeof delegate !== 'object' || delegate === null) return delegate;
+        return new Proxy(delegate, {
+          get(d, op) {
+            const f = Reflect.get(d, op);
+            if (typeof f !== 'function') return f;
+            return (...args: unknown[]) => {
+              queries.push(`${model}.${String(op)}`);
+              return f.apply(d, args);
+            };
+          },
+        });
+      },
+    }) as Prisma;
+    const docs = await contentDocuments(counted, SEARCH_SOURCES);
+    expect(queries.sort()).toEqual(
+      [
+        'crosswalkEdge.findMany',
+        'framework.findMany',
+        'frameworkClause.findMany',
+        'frameworkControl.findMany',
+        'frameworkObligation.findMany',
+        'frameworkQuestion.findMany',
+        'glossaryTerm.findMany',
+      ].sort(),
+    );
+    expect([...new Set(docs.map((d) => d.kind))]).toEqual(SEARCH_KINDS.filter((k) => k.scope === 'content').map((k) => k.id));
   });
 });
 

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/client.ts';
-import { profileCatalogue } from '../rails/profiles/service.ts';
-import { stockCatalogue } from '../rails/workflows-registry/service.ts';
-import { contentDocuments, marketplaceDocuments, TENANT_KINDS, tenantDocuments, tenantDocumentsById } from './documents.ts';
+import {
+  contentDocuments,
+  contentFilesVersion,
+  marketplaceDocuments,
+  providedSearchSources,
+  type SearchSources,
+  tenantDocuments,
+  tenantDocumentsById,
+} from './documents.ts';
 import { buildIndex, replaceDocuments, type SearchIndex } from './engine.ts';
 
 /**
@@ -10,8 +16,9 @@ import { buildIndex, replaceDocuments, type SearchIndex } from './engine.ts';
  *
  * Each index is stamped with the watermark it was built at; every search first reads the current
  * watermarks in one statement and rebuilds an index whose watermark moved:
- * - reference content: the dictionary versions and content bundles loaded, with the profile and
- *   workflow files of the process; rebuilt only when a new content bundle is loaded;
+ * - reference content: the dictionary versions and content bundles loaded, with the version of the
+ *   files the process reads content from (the content sources' `files`: profiles, workflows);
+ *   rebuilt only when a new content bundle is loaded;
  * - a tenant's records: the seq of its audit chain head, which every mutation moves in the same
  *   transaction as its change, so a committed write is seen by the next search of any process.
  *   The audit events since the index's seq name the records that changed: when they are few and
@@ -81,13 +88,13 @@ const INCREMENTAL_MAX = 200;
 const CHANGED_SQL = `SELECT DISTINCT resource_id FROM audit_events
   WHERE tenant_id = $1 AND seq > $2 AND seq <= $3 LIMIT ${INCREMENTAL_MAX + 1}`;
 
-const KIND_OF_PREFIX = new Map(TENANT_KINDS.map((k) => [k.prefix, k.kind]));
-
 export interface IndexOptions {
   /** Tenant indexes kept at most (least recently searched dropped first). */
   maxTenants?: number;
   /** A tenant index not searched for this long is dropped. */
   idleMs?: number;
+  /** Where the documents come from: by default the sources of the server's rails (rails/index.ts). */
+  sources?: SearchSources;
 }
 
 export class SearchIndexes {
@@ -97,6 +104,9 @@ export class SearchIndexes {
   private readonly tenants = new Map<string, Slot>();
   private readonly maxTenants: number;
   private readonly idleMs: number;
+  private readonly sources: SearchSources;
+  /** Id prefix of a tenant kind's records -> the kind. */
+  private readonly kindOfPrefix: Map<string, string>;
 
   constructor(
     private readonly db: Database,
@@ -104,6 +114,8 @@ export class SearchIndexes {
   ) {
     this.maxTenants = opts.maxTenants ?? 200;
     this.idleMs = opts.idleMs ?? 15 * 60_000;
+    this.sources = opts.sources ?? providedSearchSources();
+    this.kindOfPrefix = new Map(this.sources.tenant.map((s) => [s.prefix, s.kind]));
   }
 
   async watermarks(tenantId: string): Promise<Watermarks> {
@@ -111,16 +123,16 @@ export class SearchIndexes {
       prepare: true,
     });
     // The files read by this process belong to the content too.
-    const files = createHash('sha256').update(`${profileCatalogue().version}|${stockCatalogue().hash}`).digest('hex').slice(0, 16);
+    const files = createHash('sha256').update(contentFilesVersion(this.sources)).digest('hex').slice(0, 16);
     return { tenant: row?.tenant ?? '0', content: `${row?.content ?? ''}:${files}`, marketplace: row?.marketplace ?? '0:0' };
   }
 
   contentIndex(w: Watermarks): Promise<SearchIndex> {
-    return this.content.get(w.content, async () => buildIndex(await contentDocuments(this.db.prisma)));
+    return this.content.get(w.content, async () => buildIndex(await contentDocuments(this.db.prisma, this.sources)));
   }
 
   marketplaceIndex(w: Watermarks): Promise<SearchIndex> {
-    return this.marketplace.get(w.marketplace, async () => buildIndex(await marketplaceDocuments(this.db.prisma)));
+    return this.marketplace.get(w.marketplace, async () => buildIndex(await marketplaceDocuments(this.db.prisma, this.sources)));
   }
 
   tenantIndex(tenantId: string, w: Watermarks): Promise<SearchIndex> {
@@ -141,6 +153,7 @@ export class SearchIndexes {
             changed,
             await tenantDocumentsById(
               this.db.prisma,
+              this.sources,
               tenantId,
               changed.map((c) => c.ref),
             ),
@@ -148,7 +161,7 @@ export class SearchIndexes {
           return previous.index;
         }
       }
-      return buildIndex(await tenantDocuments(this.db.prisma, tenantId));
+      return buildIndex(await tenantDocuments(this.db.prisma, this.sources, tenantId));
     });
   }
 
@@ -164,7 +177,7 @@ export class SearchIndexes {
     if (rows.length > INCREMENTAL_MAX) return undefined;
     const out: { kind: string; ref: string }[] = [];
     for (const { resource_id: id } of rows) {
-      const kind = KIND_OF_PREFIX.get(id.slice(0, id.indexOf('_')));
+      const kind = this.kindOfPrefix.get(id.slice(0, id.indexOf('_')));
       if (!kind) return undefined;
       out.push({ kind, ref: id });
     }
