@@ -15,7 +15,7 @@ import {
   unresolvedReferences,
 } from '../packages/server/src/rails/taxonomy/service.ts';
 import { call as callApi, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { createIsolatedDatabase, startTestServer, type TestServer } from './support/server.ts';
+import { createIsolatedDatabase, snapshot, startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
 let t: TenantFixture;
@@ -346,6 +346,9 @@ describe('taxonomy: a new dictionary version leaves the pin until the explicit r
       },
       anonymousPerSecond: 100_000,
       operatorPerSecond: 100_000,
+      // The new folder starts from the suite's migrated database with the shipped content; the
+      // start then loads what this content folder adds (gdpr@1.1.0), as a first start would.
+      ...(store.dataDir && snapshot() ? { pgliteSnapshot: snapshot() } : {}),
     });
     const { token } = await issueOperatorCredential(server.db.prisma, 'taxonomy test');
     return { server, url: server.url, operatorToken: token, close: () => server.close() };

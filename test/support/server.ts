@@ -36,8 +36,11 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<Test
 }
 
 let snapshotBlob: Blob | undefined;
-/** The migrated, content-loaded database test/support/global-setup.ts built for the embedded pass. */
-function snapshot(): Blob | undefined {
+/**
+ * The migrated, content-loaded database test/support/global-setup.ts built for the embedded pass:
+ * a server on a new embedded database (in memory or in a new folder) starts from it.
+ */
+export function snapshot(): Blob | undefined {
   const file = process.env.SVC_TEST_PGLITE_SNAPSHOT;
   if (!file || process.env.DATABASE_URL) return undefined;
   snapshotBlob ??= new Blob([readFileSync(file)]);

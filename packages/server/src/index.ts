@@ -67,7 +67,7 @@ export interface StartOptions {
   /** Requests per second allowed without credentials, per address. */
   anonymousPerSecond?: number;
   operatorPerSecond?: number;
-  /** An in-memory PGlite starts from this dump (`buildPgliteSnapshot`): migrated, content loaded. */
+  /** A new embedded database (in memory, or a folder without one) starts from this dump (`buildPgliteSnapshot`): migrated, content loaded. */
   pgliteSnapshot?: Blob;
   /** Print the first-start secrets (the CLI does; tests do not). */
   announce?: boolean;

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -35,7 +36,10 @@ export interface DatabaseOptions {
   /** Folder of the embedded database; `memory://` keeps it in memory. */
   dataDir: string;
   poolSize: number;
-  /** An in-memory PGlite starts from this dump (`Database.dump`) instead of an empty cluster. */
+  /**
+   * PGlite starts from this dump (`Database.dump`) instead of an empty cluster: in memory, or in a
+   * folder that holds no cluster yet (a folder with one opens it as it is).
+   */
   snapshot?: Blob | undefined;
 }
 
@@ -128,11 +132,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       },
     };
   }
-  if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
-  const client = await PGlite.create(
-    opts.dataDir,
-    opts.snapshot && opts.dataDir.startsWith('memory://') ? { loadDataDir: opts.snapshot } : {},
-  );
+  const inMemory = opts.dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(opts.dataDir, { recursive: true });
+  const fresh = inMemory || !existsSync(join(opts.dataDir, 'PG_VERSION'));
+  const client = await PGlite.create(opts.dataDir, opts.snapshot && fresh ? { loadDataDir: opts.snapshot } : {});
   const prisma = completingTransactions(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }));
   const liteSql = (q: Pick<PGlite, 'query'>): Sql => ({
     query: async <T>(text: string, values?: readonly unknown[]) => (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
