@@ -3,15 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { allRoutes, exampleBody, type FilledPath, fillPath, takesRecordId, tenantsByTier } from './support/fixtures.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { seeded } from './support/validation-probe.ts';
 
 /**
  * The shared security suite: every route of the contract, whatever rail it belongs to, is called
- * without a token, with a bad token, with a revoked token, with another tenant's credential or
- * ids, with a tier too low and with a role or scopes too weak. The credentials that play the
- * stranger (a revoked key, a sandbox tenant, a key per weak role) are made once and sent to every
- * route: what each route is checked for is unchanged, and the suite creates a handful of tenants
- * instead of two per route.
+ * without a token (it is behind the authentication of the pipeline) and, where it takes a record
+ * id, with another tenant's id (404: the handler's own tenant scope). The checks the pipeline
+ * decides before any handler from the route's metadata alone (bad, malformed and revoked tokens,
+ * another tenant's credential, an operator credential, a role or scopes without the route's
+ * permission, a tier below the rail's) run on one route of each (rail, permission) pair, plus a
+ * sample of the others that rotates with a printed seed (`SVC_TEST_SEED` repeats it,
+ * `SVC_SECURITY_SAMPLE=1` walks them all). The credentials that play the stranger (a revoked key,
+ * a sandbox tenant, a key per weak role) are made once and sent to every route.
  */
+const SEED = Number(process.env.SVC_TEST_SEED ?? Date.now() % 1_000_000);
+const SAMPLE = Number(process.env.SVC_SECURITY_SAMPLE ?? 0.1);
+
 let ts: TestServer;
 /**
  * Owners and intruders of the tier each route is walked with: enterprise, unless a rail the route
@@ -23,6 +30,24 @@ let intruders: ReturnType<typeof tenantsByTier>;
 const routes = allRoutes;
 const tenantRoutes = routes.filter((r) => r.meta.auth === 'tenant');
 const operatorRoutes = routes.filter((r) => r.meta.auth === 'operator');
+
+/**
+ * The tenant routes the pipeline checks are sent to: the first of each (rail, permission) pair, in
+ * contract order, and a seeded sample of the rest.
+ */
+const pipelineWalked = (() => {
+  const random = seeded(SEED);
+  const groups = new Set<string>();
+  const walked = new Set<string>();
+  for (const r of tenantRoutes) {
+    const group = `${(r.meta as RouteMeta).rail ?? '-'}|${r.meta.permission ?? ''}`;
+    if (!groups.has(group)) {
+      groups.add(group);
+      walked.add(r.name);
+    } else if (random() < SAMPLE) walked.add(r.name);
+  }
+  return walked;
+})();
 
 /**
  * The path of each route, its ids filled from the contract's metadata with records of the owner
@@ -62,7 +87,13 @@ beforeAll(async () => {
   revoked = victim.token;
   sandbox = await createTenant(ts, { tier: 'sandbox', rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
 });
-afterAll(() => ts?.close());
+afterAll(() => {
+  console.log(
+    `security walk: seed ${SEED} (SVC_TEST_SEED), pipeline checks on ${pipelineWalked.size} of ${tenantRoutes.length} tenant routes ` +
+      `(one per rail and permission, and ${SAMPLE} of the rest: SVC_SECURITY_SAMPLE)`,
+  );
+  return ts?.close();
+});
 
 describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { route, meta }) => {
   let owner: TenantFixture;
@@ -78,7 +109,12 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
     expectEnvelope(await send(null), 401, 'unauthorized');
   });
 
-  it('unknown, malformed and revoked tokens: 401', async () => {
+  // What the pipeline decides from the route's metadata alone: one route per (rail, permission) and a sample.
+  const pipeline = (title: string, check: () => Promise<void>) => {
+    if (pipelineWalked.has(name)) it(title, check);
+  };
+
+  pipeline('unknown, malformed and revoked tokens: 401', async () => {
     expectEnvelope(await send(`svc_test_${'a'.repeat(32)}`), 401, 'unauthorized');
     expectEnvelope(
       await call(ts.url, route.method, pathOf(route, name), { headers: { authorization: 'Basic Zm9vOmJhcg==' } }),
@@ -89,11 +125,11 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
     expect(expectEnvelope(res, 401, 'unauthorized').message).toContain('revoked');
   });
 
-  it("another tenant's credential with this tenant's header: 403", async () => {
+  pipeline("another tenant's credential with this tenant's header: 403", async () => {
     expectEnvelope(await send(intruder.token, { 'x-iof-tenant': owner.tenantId }), 403, 'forbidden');
   });
 
-  it('an operator credential on a tenant route: 403', async () => {
+  pipeline('an operator credential on a tenant route: 403', async () => {
     expectEnvelope(await send(ts.operatorToken), 403, 'forbidden');
   });
 
@@ -119,7 +155,7 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
   }
 
   const weakRole = ROLES.find((r) => !permits(r, [], meta.permission ?? ''));
-  it(`a role or scope without ${meta.permission}: 403 naming it`, async () => {
+  pipeline(`a role or scope without ${meta.permission}: 403 naming it`, async () => {
     const token = weakRole ? await weakKey(owner, weakRole as Role) : await weakKey(owner, 'owner', ['nothing:read']);
     const res = await send(token);
     const env = expectEnvelope(res, 403, 'forbidden');
@@ -127,7 +163,7 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
   });
 
   // Routes outside the catalogue (the webhooks group) have no rail: every tier is admitted.
-  it('tier below the rail minimum: 403 (or admitted when the rail is open to every tier)', async () => {
+  pipeline('tier below the rail minimum: 403 (or admitted when the rail is open to every tier)', async () => {
     if (!(meta as RouteMeta).rail) {
       const res = await call(ts.url, route.method, pathOf(route, name), { token: sandbox.token, body: exampleBody(route) });
       expect(res.status).not.toBe(403);
