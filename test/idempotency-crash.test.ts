@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/api.ts';
 import { allRoutes, exampleBody } from './support/fixtures.ts';
-import { createIsolatedDatabase } from './support/server.ts';
+import { createIsolatedDatabase, seedEmbeddedDataDir } from './support/server.ts';
 
 /**
  * A process that dies after its handler's transaction committed and before the answer left: the
@@ -74,7 +74,11 @@ beforeAll(async () => {
   };
   delete env.REDIS_URL;
   if (db) env.DATABASE_URL = db.url;
-  else delete env.DATABASE_URL;
+  else {
+    delete env.DATABASE_URL;
+    // The subject is a restart after a crash, not the first start: begin from the migrated snapshot.
+    seedEmbeddedDataDir(env.SVC_DATA_DIR as string);
+  }
   await start();
 }, 180_000);
 
@@ -97,8 +101,11 @@ describe.each([
     '/v1/vendor-risk/monitoring',
     async () => {
       // Vendor risk is a growth rail: a growth tenant of its own.
-      growth ??= (await call(url, 'POST', '/v1/operator/tenants', { token: operator, body: { name: 'Crash growth', tier: 'growth' } })).body
-        .apiKey.token as string;
+      if (!growth) {
+        const made = await call(url, 'POST', '/v1/operator/tenants', { token: operator, body: { name: 'Crash growth', tier: 'growth' } });
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        growth = made.body.apiKey.token as string;
+      }
       vendorId ??= (
         await call(url, 'POST', '/v1/vendor-risk/vendors', { token: growth, body: { name: 'Crash Test Vendor', criticality: 'high' } })
       ).body.id as string;
