@@ -37,6 +37,38 @@ function ensureChromium(): void {
 }
 
 /**
+ * On PostgreSQL, a database migrated and loaded with the content once, as a template: each file
+ * that needs a database of its own (test/support/server.ts, createIsolatedDatabase) copies it with
+ * CREATE DATABASE ... TEMPLATE (a file copy) instead of migrating and loading the content again.
+ */
+async function postgresTemplate(base: string): Promise<() => Promise<void>> {
+  const { openDatabase, prepareDatabase } = await import('@svc/server');
+  const pg = (await import('pg')).default;
+  const name = `svc_test_template_${process.pid}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`DROP DATABASE IF EXISTS ${name}`);
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 2 });
+  try {
+    await prepareDatabase(db);
+  } finally {
+    await db.close();
+  }
+  process.env.SVC_TEST_PG_TEMPLATE = name;
+  return () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/**
  * On the embedded pass, migrates an in-memory database and loads the content once, and hands the
  * dump to every test server (test/support/server.ts) through SVC_TEST_PGLITE_SNAPSHOT: each file's
  * server then starts in about a second instead of creating, migrating and loading its own.
@@ -46,7 +78,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   if (process.env.SVC_TEST_SETUP_DONE) return () => {};
   process.env.SVC_TEST_SETUP_DONE = '1';
   if (runsBrowserTests(project)) ensureChromium();
-  if (process.env.DATABASE_URL || onlyUnitTests(project)) return () => {};
+  if (onlyUnitTests(project)) return () => {};
+  if (process.env.DATABASE_URL) return await postgresTemplate(process.env.DATABASE_URL);
   const { buildPgliteSnapshot } = await import('@svc/server');
   const dir = mkdtempSync(join(tmpdir(), 'svc-snapshot-'));
   const file = join(dir, 'pglite.tar');

@@ -89,7 +89,9 @@ export async function createIsolatedDatabase(tag = 'isolated'): Promise<{ url: s
     }
   };
   await admin(`DROP DATABASE IF EXISTS ${name}`);
-  await admin(`CREATE DATABASE ${name}`);
+  // A copy of the migrated, content-loaded template the global setup made (test/support/global-setup.ts).
+  const template = process.env.SVC_TEST_PG_TEMPLATE;
+  await admin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
