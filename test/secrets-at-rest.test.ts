@@ -19,14 +19,18 @@ const dataDir = join(dir, 'data');
 const opened: RunningServer[] = [];
 
 /** The embedded database on disk, whatever database the rest of the suite runs on. */
-async function startEmbedded(at = dataDir, env: NodeJS.ProcessEnv = {}): Promise<{ server: RunningServer; operatorToken: string }> {
+async function startEmbedded(
+  at = dataDir,
+  env: NodeJS.ProcessEnv = {},
+  { fromSnapshot = true } = {},
+): Promise<{ server: RunningServer; operatorToken: string }> {
   const server = await startServer({
     env: { ...unconfigured, DATABASE_URL: undefined, SVC_ROLE: 'webhooks', WEBHOOK_PORT: '0', ...env },
     config: { port: 0, dataDir: at, databaseUrl: undefined, credentialsFile: join(dir, 'credentials.json') },
     anonymousPerSecond: 100_000,
     operatorPerSecond: 100_000,
     // A new folder starts from the suite's migrated, content-loaded database (a restart opens its own).
-    ...(snapshot() ? { pgliteSnapshot: snapshot() } : {}),
+    ...(fromSnapshot && snapshot() ? { pgliteSnapshot: snapshot() } : {}),
   });
   opened.push(server);
   const { token } = await issueOperatorCredential(server.db.prisma, 'secrets test');
@@ -48,7 +52,9 @@ describe.runIf(embeddedPass)('the embedded database on disk, no key configured',
   let inboundSecret = '';
 
   it('keeps a generated key beside the data (mode 0600) and stores no secret in clear', async () => {
-    const { server, operatorToken } = await startEmbedded();
+    // A real first start, in this process: it migrates and loads every dictionary, the glossary and
+    // the crosswalks into the new folder (the other servers of the suite start from the snapshot).
+    const { server, operatorToken } = await startEmbedded(dataDir, {}, { fromSnapshot: false });
     const keyFile = join(dataDir, SECRETS_KEY_FILE);
     expect(existsSync(keyFile)).toBe(true);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
