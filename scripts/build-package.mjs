@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { packageSourceHash } from './package-source-hash.mjs';
 
 const pkg = process.cwd();
 const dist = join(pkg, 'dist');
@@ -21,3 +22,5 @@ for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true }))
   const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2');
   if (fixed !== text) writeFileSync(file, fixed);
 }
+// What it was built from: the packaging test builds again only when the sources changed since.
+writeFileSync(join(dist, '.source-hash'), packageSourceHash(pkg));

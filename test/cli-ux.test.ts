@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerModule } from '../packages/cli/src/server-module.ts';
 import { svcInProcess } from './support/cli.ts';
+import { seedEmbeddedDataDir } from './support/server.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
@@ -119,6 +120,9 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc without a server', () =>
 describe.skipIf(Boolean(process.env.DATABASE_URL))('svc against a running server', () => {
   let child: ChildProcess;
   beforeAll(async () => {
+    // The first start itself is test/cli.test.ts's subject: this one starts from the suite's
+    // migrated, content-loaded snapshot (it still bootstraps, and writes the credentials file).
+    seedEmbeddedDataDir(env.SVC_DATA_DIR as string);
     child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr?.on('data', (d) => {
