@@ -57,6 +57,15 @@ const PG_TYPES = {
 };
 const PGLITE_OPTIONS = { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } };
 
+/**
+ * postgresql.conf of an in-memory embedded database. Its pages already live in the WebAssembly
+ * heap (the in-memory file system), so PostgreSQL's default 128 MB buffer pool is a second copy
+ * of them, allocated and cleared at every start: 16 MB starts it in 0.9 s instead of 1.4 s (1.2 s
+ * of CPU instead of 1.8 s, measured on a migrated database with the content loaded). An on-disk
+ * database keeps the default, where the pool saves reads of the folder.
+ */
+const IN_MEMORY_POSTGRESQL_CONF = 'shared_buffers = 16MB';
+
 function pgSql(q: pg.Pool | pg.PoolClient): Sql {
   return {
     query: async <T>(text: string, values?: readonly unknown[], opts?: { prepare?: boolean }) =>
@@ -135,7 +144,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const inMemory = opts.dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(opts.dataDir, { recursive: true });
   const fresh = inMemory || !existsSync(join(opts.dataDir, 'PG_VERSION'));
-  const client = await PGlite.create(opts.dataDir, opts.snapshot && fresh ? { loadDataDir: opts.snapshot } : {});
+  const client = await PGlite.create(opts.dataDir, {
+    ...(opts.snapshot && fresh ? { loadDataDir: opts.snapshot } : {}),
+    ...(inMemory ? { postgresqlconf: IN_MEMORY_POSTGRESQL_CONF } : {}),
+  });
   const prisma = completingTransactions(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }));
   const liteSql = (q: Pick<PGlite, 'query'>): Sql => ({
     query: async <T>(text: string, values?: readonly unknown[]) => (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
