@@ -209,10 +209,10 @@ async function sha256(text: string): Promise<string> {
 }
 
 /**
- * The bundle hash of a content folder, computed in a separate process from the files alone: each
- * dictionary hashed as the loader hashes it, the taxonomy files as the service does.
+ * The bundle hash of each content folder, computed in one separate process from the files alone:
+ * each dictionary hashed as the loader hashes it, the taxonomy files as the service does.
  */
-function bundleHashInChildProcess(contentDir: string): string {
+function bundleHashesInChildProcess(contentDirs: string[]): string[] {
   const repo = resolve(import.meta.dirname, '..');
   const script = join(mkdtempSync(join(tmpdir(), 'svc-taxonomy-child-')), 'hash.ts');
   writeFileSync(
@@ -220,21 +220,24 @@ function bundleHashInChildProcess(contentDir: string): string {
     `import { join } from 'node:path';
 import { readFrameworkContent } from ${JSON.stringify(join(repo, 'packages/server/src/content/frameworks.ts'))};
 import { bundleOf, readTaxonomy, TAXONOMY_NAMES } from ${JSON.stringify(join(repo, 'packages/server/src/rails/taxonomy/service.ts'))};
-const dir = process.argv[2] as string;
-const components: Record<string, { version: string; contentHash: string }> = {};
-const latest = new Map<string, { version: string; contentHash: string }>();
 const newer = (a: string, b: string) => { const x = a.split('.').map(Number), y = b.split('.').map(Number); for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) > (y[i] ?? 0); return false; };
-for (const { content, hash } of readFrameworkContent(join(dir, 'frameworks'))) {
-  const seen = latest.get(content.id);
-  if (!seen || newer(content.version, seen.version)) latest.set(content.id, { version: content.version, contentHash: hash });
+function hashOf(dir: string): string {
+  const components: Record<string, { version: string; contentHash: string }> = {};
+  const latest = new Map<string, { version: string; contentHash: string }>();
+  for (const { content, hash } of readFrameworkContent(join(dir, 'frameworks'))) {
+    const seen = latest.get(content.id);
+    if (!seen || newer(content.version, seen.version)) latest.set(content.id, { version: content.version, contentHash: hash });
+  }
+  for (const [id, v] of latest) components[id] = v;
+  const tax = readTaxonomy(join(dir, 'taxonomy'));
+  for (const name of TAXONOMY_NAMES) components['taxonomy/' + name] = { version: tax[name].version, contentHash: tax[name].contentHash };
+  return bundleOf(components).hash;
 }
-for (const [id, v] of latest) components[id] = v;
-const tax = readTaxonomy(join(dir, 'taxonomy'));
-for (const name of TAXONOMY_NAMES) components['taxonomy/' + name] = { version: tax[name].version, contentHash: tax[name].contentHash };
-process.stdout.write(bundleOf(components).hash);
+process.stdout.write(process.argv.slice(2).map(hashOf).join('\\n'));
 `,
   );
-  return execFileSync(join(repo, 'node_modules/.bin/tsx'), [script, contentDir], { cwd: repo, encoding: 'utf8' }).trim();
+  const out = execFileSync(process.execPath, ['--import', 'tsx', script, ...contentDirs], { cwd: repo, encoding: 'utf8' });
+  return out.trim().split('\n');
 }
 
 async function auditActions(who: TenantFixture): Promise<string[]> {
@@ -358,12 +361,16 @@ describe('taxonomy: a new dictionary version leaves the pin until the explicit r
     const before = await start();
     let u: TenantFixture;
     let pinned: { hash: string; versions: Record<string, string> };
+    let shippedHash: string | undefined;
+    let newContentHash: string | undefined;
     try {
       u = await createTenant(before);
       pinned = (await u.call('GET', '/v1/taxonomy/bundle-hash')).body;
       expect(pinned.versions.gdpr).toBe('1.0.0');
-      // Another process, from the shipped files alone, arrives at the same hash.
-      expect(bundleHashInChildProcess(CONTENT_ROOT)).toBe(pinned.hash);
+      // Another process, from the files alone, arrives at the same hash (and at the new content's,
+      // checked below).
+      [shippedHash, newContentHash] = bundleHashesInChildProcess([CONTENT_ROOT, dir]);
+      expect(shippedHash).toBe(pinned.hash);
     } finally {
       await before.close();
     }
@@ -381,7 +388,7 @@ describe('taxonomy: a new dictionary version leaves the pin until the explicit r
       expect(held.current.hash).not.toBe(pinned.hash);
       expect(held.changes).toEqual([{ component: 'gdpr', pinned: '1.0.0', current: '1.1.0' }]);
       expect(held.current.hash).toBe((await expectedBundleHash(u2)).hash);
-      expect(bundleHashInChildProcess(dir)).toBe(held.current.hash);
+      expect(newContentHash).toBe(held.current.hash);
       // A re-pin against a hash the caller did not review is refused.
       const stale = await call('POST', '/v1/taxonomy/bundle-hash/repin', { expectedHash: pinned.hash });
       expect(stale.status).toBe(409);

@@ -43,17 +43,9 @@ function ensureChromium(): void {
  */
 async function postgresTemplate(base: string): Promise<() => Promise<void>> {
   const { openDatabase, prepareDatabase } = await import('@svc/server');
-  const pg = (await import('pg')).default;
+  const { adminQuery } = await import('./pg-admin.ts');
   const name = `svc_test_template_${process.pid}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (sql: string) => adminQuery(base, sql);
   await admin(`DROP DATABASE IF EXISTS ${name}`);
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(base);
