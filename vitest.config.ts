@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.ts';
 
 /**
  * Files whose behaviour does not depend on the database under the server: the contract's document,
@@ -36,6 +37,7 @@ export default defineConfig({
     // process.env.
     isolate: false,
     setupFiles: ['test/support/env-restore.ts'],
+    sequence: { sequencer: LongestFirst },
     reporters: ['default'],
     // `pnpm test:coverage`: v8 coverage of the packages' sources, what the suite runs in its own
     // processes (the servers it starts in-process; not the CLI and servers it spawns).

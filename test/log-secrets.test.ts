@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, type Logger, type LogLevel, REDACTED } from '../packages/server/src/logger.ts';
 import { type CallOptions, type CallResult, call } from './support/api.ts';
+import { seedEmbeddedDataDir } from './support/server.ts';
 
 /**
  * Secrets never reach the logs. `svc serve` runs as a child process with every part in it (API,
@@ -560,6 +561,11 @@ describe('svc serve: no secret in any log line', () => {
       ownDatabaseUrl = url.toString();
       env.DATABASE_URL = ownDatabaseUrl;
       if (url.password) track('database password', [decodeURIComponent(url.password)]);
+    } else {
+      // From the suite's migrated, content-loaded snapshot: migrations and the content load log
+      // nothing secret, and the first start on an empty folder is test/cli.test.ts's subject. The
+      // snapshot holds no tenant, key or signing key: the start still bootstraps and announces.
+      seedEmbeddedDataDir(env.SVC_DATA_DIR as string);
     }
 
     try {

@@ -1,0 +1,46 @@
+import { statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds the longest files took in CI's embedded pass (2 workers, 2 cores; measured 2026-11-29).
+ * Only their order matters: a stale figure makes the run a little longer, never wrong.
+ */
+const SECONDS: Readonly<Record<string, number>> = {
+  'test/packaging.test.ts': 53,
+  'test/cli.test.ts': 43,
+  'test/hostile.test.ts': 43,
+  'test/sign-in-abuse.test.ts': 38,
+  'test/idempotency-crash.test.ts': 38,
+  'test/web.test.ts': 30,
+  'test/secrets-at-rest.test.ts': 27,
+  'test/conformance.test.ts': 24,
+  'test/webhooks.test.ts': 23,
+  'test/security.test.ts': 22,
+  'test/audit-trail.test.ts': 22,
+  'test/log-secrets.test.ts': 20,
+  'test/cli-ux.test.ts': 19,
+  'test/notifications.test.ts': 19,
+  'test/deadline-alerts.test.ts': 14,
+  'test/openapi.test.ts': 13,
+  'test/mcp.test.ts': 12,
+};
+
+/**
+ * Longest first, across the projects: two workers take files from one queue, and a long file
+ * taken last keeps one of them busy alone at the end (the `once` files, which spawn servers and
+ * a browser, sort after the `db` ones by project name otherwise). Without a figure a file counts
+ * a second per 3 kB of source, about what the others take.
+ */
+export class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const cost = new Map(
+      files.map((f) => {
+        const path = relative(root, f.moduleId);
+        return [f, SECONDS[path] ?? statSync(f.moduleId).size / 3_000] as const;
+      }),
+    );
+    return [...files].sort((a, b) => (cost.get(b) ?? 0) - (cost.get(a) ?? 0));
+  }
+}
