@@ -1,17 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { GENESIS_HASH } from '@svc/contract';
 import { verifyChain } from '@svc/contract/audit';
 import { appendAudit } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { svcInProcess } from './support/cli.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'svc-audit-'));
 
 let ts: TestServer & { databaseUrl: string | undefined };
@@ -37,21 +34,13 @@ async function trustFile(t: TenantFixture) {
   return file;
 }
 
+/**
+ * `svc audit verify` on the export with nothing but PATH and HOME in its environment: no server URL,
+ * no database. In this process (test/support/cli.ts), as the bin runs it.
+ */
 async function verifyOffline(file: string, trust: string) {
-  try {
-    const { stdout } = await run(
-      join(ROOT, 'node_modules/.bin/tsx'),
-      [join(ROOT, 'packages/cli/src/bin.ts'), 'audit', 'verify', file, '--trust', trust, '--json'],
-      {
-        // Offline: no server URL, no database.
-        env: { PATH: process.env.PATH ?? '', HOME: dir },
-      },
-    );
-    return { code: 0, report: JSON.parse(stdout) };
-  } catch (err) {
-    const e = err as { code: number; stdout: string };
-    return { code: e.code, report: JSON.parse(e.stdout) };
-  }
+  const res = await svcInProcess(['audit', 'verify', file, '--trust', trust, '--json'], { PATH: process.env.PATH ?? '', HOME: dir });
+  return { code: res.code, report: JSON.parse(res.stdout) };
 }
 
 describe('the hash-chained, signed audit trail', () => {

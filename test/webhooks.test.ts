@@ -1,8 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { generateOpenApiDocument, getWebhookEventType, WEBHOOK_EVENT_CATEGORIES, WebhookEnvelope, webhookEventTypes } from '@svc/contract';
 import { generateTestHeader, WebhookVerificationError, webhooks } from '@svc/sdk';
 import { buildEventData, createDispatcher, type Dispatcher, openDatabase } from '@svc/server';
@@ -10,6 +9,7 @@ import { CloudEvent } from 'cloudevents';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { svcInProcess } from './support/cli.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -20,8 +20,6 @@ import { startTestServer, type TestServer } from './support/server.ts';
  */
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'packages/cli/src/bin.ts');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const run = promisify(execFile);
 
 const ENV = {
   SVC_ROLE: 'all',
@@ -413,9 +411,10 @@ describe('delivery', () => {
       SVC_OPERATOR_TOKEN: ts.operatorToken,
       SVC_CREDENTIALS_FILE: join(ROOT, '.no-such-file'),
     };
-    const listed = await run(TSX, [BIN, 'webhooks', 'dlq', 'list', '--tenant', t.tenantId, '--json'], { env });
+    // The commands in this process, as the bin runs them (test/support/cli.ts).
+    const listed = await svcInProcess(['webhooks', 'dlq', 'list', '--tenant', t.tenantId, '--json'], env);
     expect(JSON.parse(listed.stdout).map((x: { id: string }) => x.id)).toEqual([d.id]);
-    const replayed = await run(TSX, [BIN, 'webhooks', 'dlq', 'replay', d.id, '--json'], { env });
+    const replayed = await svcInProcess(['webhooks', 'dlq', 'replay', d.id, '--json'], env);
     expect(JSON.parse(replayed.stdout)).toEqual({ replayed: 1, deliveryIds: [d.id] });
     await r.waitFor(6);
     const last = r.received[5] as Received;
