@@ -6,7 +6,9 @@ import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 import { probe, seeded } from './support/validation-probe.ts';
 
 const SEED = Number(process.env.SVC_TEST_SEED ?? Date.now() % 1_000_000);
-const SAMPLE = Number(process.env.SVC_HOSTILE_SAMPLE ?? 0.05);
+// Requests refused before the handler never reach the database: their sample is sent on the
+// embedded pass only; on PostgreSQL every request that reaches a handler is sent, as on both.
+const SAMPLE = Number(process.env.SVC_HOSTILE_SAMPLE ?? (process.env.DATABASE_URL ? 0 : 0.05));
 const sampled = seeded(SEED);
 const counts = { reaching: 0, sampledSent: 0, notSent: 0 };
 
@@ -21,7 +23,7 @@ const counts = { reaching: 0, sampledSent: 0, notSent: 0 };
  * input guard and the route's schemas, in process): each one they let through, which is what can
  * reach a handler and the database, is sent over HTTP; of those they refuse, a sample that
  * rotates with a printed seed (`SVC_TEST_SEED` repeats it, `SVC_HOSTILE_SAMPLE=1` sends them all)
- * is sent, to keep checking that a refusal is rendered in the envelope.
+ * is sent on the embedded pass, to keep checking that a refusal is rendered in the envelope.
  */
 let ts: TestServer;
 let owner: TenantFixture;
