@@ -28,6 +28,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { adminQuery } from '../support/pg-admin.ts';
 import type { ChildMessage, ChildStats } from './bench-child-ipc.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -207,17 +208,6 @@ async function canConnect(url: string): Promise<string | undefined> {
   }
 }
 
-/** One statement on the server of DATABASE_URL (database creation and removal). */
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * RSS of the API child every second for `seconds` under full POST load. The garbage collector makes
  * RSS a sawtooth, so growth compares its floors (what stays after a collection): the lowest RSS of
@@ -284,7 +274,7 @@ async function main(): Promise<number> {
       // A database of its own, dropped at the end: the benchmark leaves thousands of rows (and
       // pending webhook deliveries) that must not reach anything else using the server.
       benchDb = `svc_bench_${process.pid}`;
-      await adminQuery(`CREATE DATABASE "${benchDb}"`);
+      await adminQuery(PG_URL, `CREATE DATABASE "${benchDb}"`);
       const url = new URL(PG_URL);
       url.pathname = `/${benchDb}`;
       // One secrets key for both: the API seals the audit signing key with it, and the raw server
@@ -397,7 +387,9 @@ async function main(): Promise<number> {
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     if (benchDb)
-      await adminQuery(`DROP DATABASE IF EXISTS "${benchDb}" WITH (FORCE)`).catch((err: unknown) => console.log(`!! ${String(err)}`));
+      await adminQuery(PG_URL, `DROP DATABASE IF EXISTS "${benchDb}" WITH (FORCE)`).catch((err: unknown) =>
+        console.log(`!! ${String(err)}`),
+      );
   }
   return failed ? 1 : 0;
 }
