@@ -50,9 +50,14 @@ export async function prepareDatabase(db: Database, env: NodeJS.ProcessEnv = pro
   const config = loadConfig(env, { dataDir: 'memory://', databaseUrl: undefined });
   const log = createLogger('silent', { service: 'svc-prepare' });
   await migrate(db);
-  await loadFrameworks(db.prisma, log, join(config.contentDir, 'frameworks'));
-  await loadGlossary(db.prisma, log, config.contentDir);
-  await loadCrosswalks(db.prisma, log, config.contentDir);
+  await loadContent(db, log, config.contentDir);
+}
+
+/** The shipped dictionaries, glossary and crosswalks into the database (each skipped when unchanged). */
+async function loadContent(db: Database, log: Logger, contentDir: string): Promise<void> {
+  await loadFrameworks(db.prisma, log, join(contentDir, 'frameworks'));
+  await loadGlossary(db.prisma, log, contentDir);
+  await loadCrosswalks(db.prisma, log, contentDir);
 }
 
 /**
@@ -130,9 +135,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     log.info('secrets key', { source: secrets.source, file: secrets.file });
     await sealExistingSecrets(db.prisma, log);
     await resealUnderCurrentKey(db.prisma, config, log);
-    await loadFrameworks(db.prisma, log, join(config.contentDir, 'frameworks'));
-    await loadGlossary(db.prisma, log, config.contentDir);
-    await loadCrosswalks(db.prisma, log, config.contentDir);
+    await loadContent(db, log, config.contentDir);
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey, log);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {
