@@ -2,7 +2,7 @@ import { declaredResources, getWebhookEventType, type Resource, type Tier, type 
 import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { createBody, makeRecord, railsOfResource, runSetup, tierFor } from './support/fixtures.ts';
+import { createBody, makeRecord, railsOfResource, runSetup, tierFor, transitionCall } from './support/fixtures.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 import { seeded } from './support/validation-probe.ts';
 
@@ -193,10 +193,10 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
     it('an Idempotency-Key replay returns the same response and creates nothing', async () => {
       const key = `conf-${r.object}-${Date.now()}`;
       const body = await createBody(t, r);
-      const first = await t.call('POST', r.collectionPath, { body, headers: { 'idempotency-key': key } });
+      const first = await t.call('POST', r.createPath, { body, headers: { 'idempotency-key': key } });
       expect(first.status).toBe(201);
       const before = (await listAll(t, r, '', 200)).length;
-      const again = await t.call('POST', r.collectionPath, { body, headers: { 'idempotency-key': key } });
+      const again = await t.call('POST', r.createPath, { body, headers: { 'idempotency-key': key } });
       expect(again.status).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
@@ -211,22 +211,23 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
     it.each(transitions)('%s moves only from its allowed states (409 naming the state otherwise, nothing changed)', async (verb, tr) => {
       const rec = await makeRecord(t, r);
       const id = String(rec.id);
-      const path = `${r.collectionPath}/${id}/${verb.replaceAll('_', '-')}`;
+      const { method, path } = transitionCall(r, verb, id);
       const action = r.actions[verb] as string;
       let current = rec;
-      // A transition with a body of its own is sent its example; the others the optional reason.
+      // A transition with a body of its own is sent its example; the others the optional reason; a DELETE nothing.
       const own = tr.body ? ((tr.body.meta() as { examples?: unknown[] } | undefined)?.examples?.[0] ?? {}) : undefined;
-      const sent = own ?? { reason: 'conformance' };
-      const empty = own ?? {};
+      const deletes = method === 'DELETE';
+      const sent = deletes ? undefined : (own ?? { reason: 'conformance' });
+      const empty = deletes ? undefined : (own ?? {});
       if (tr.from.includes(String(rec[statusField]))) {
-        const moved = await t.call('POST', path, { body: sent });
+        const moved = await t.call(method, path, { body: sent });
         expect(moved.status, JSON.stringify(moved.body)).toBe(200);
         expect(moved.body[statusField]).toBe(tr.to);
         expect(spec.record.safeParse(moved.body).success).toBe(true);
         const events = await auditEventsOf(t, id);
         expect(events.at(0)).toMatchObject({
           action,
-          data: { from: rec[statusField], to: tr.to, ...(own ? {} : { reason: 'conformance' }) },
+          data: { from: rec[statusField], to: tr.to, ...(own || deletes ? {} : { reason: 'conformance' }) },
         });
         const def = getWebhookEventType(action);
         expect(def, `${action} is registered`).toBeDefined();
@@ -236,20 +237,15 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
       }
       if (!tr.from.includes(String(current[statusField]))) {
         const auditBefore = (await auditEventsOf(t, id)).length;
-        const refused = await t.call('POST', path, { body: empty });
+        const refused = await t.call(method, path, { body: empty });
         const env = expectEnvelope(refused, 409, 'conflict');
         expect(env.message).toContain(String(current[statusField]));
         expect((await t.call('GET', `${r.collectionPath}/${rec.id}`)).body).toEqual(current);
         expect(await auditEventsOf(t, id)).toHaveLength(auditBefore);
       }
-      expectEnvelope(await other.call('POST', path, { body: empty }), 404, 'not_found');
-      expectEnvelope(
-        await t.call('POST', `${r.collectionPath}/${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R/${verb.replaceAll('_', '-')}`, {
-          body: empty,
-        }),
-        404,
-        'not_found',
-      );
+      expectEnvelope(await other.call(method, path, { body: empty }), 404, 'not_found');
+      const absent = transitionCall(r, verb, `${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`);
+      expectEnvelope(await t.call(absent.method, absent.path, { body: empty }), 404, 'not_found');
     });
   });
 });

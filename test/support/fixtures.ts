@@ -10,6 +10,7 @@ import {
   resourceByObject,
   TIERS,
   type Tier,
+  type TransitionSpec,
   tierAdmits,
   type ZodType,
 } from '@svc/contract';
@@ -98,10 +99,18 @@ export async function createBody(t: TenantFixture, resource: Resource): Promise<
   return fill(resource.spec.create?.fixture ?? exampleOf(resource.spec.create?.body), ctx);
 }
 
+/** How a transition of the resource is called on the record `id`: `POST /:id/<verb>`, or `DELETE /:id` for a deleting one. */
+export function transitionCall(resource: Resource, verb: string, id: string): { method: 'POST' | 'DELETE'; path: string } {
+  const deletes = (resource.spec.transitions?.[verb] as TransitionSpec | undefined)?.method === 'DELETE';
+  return deletes
+    ? { method: 'DELETE', path: `${resource.collectionPath}/${id}` }
+    : { method: 'POST', path: `${resource.collectionPath}/${id}/${verb.replaceAll('_', '-')}` };
+}
+
 /** A new record of the resource: created from its fixture or example, or the newest one the setup brought. */
 export async function makeRecord(t: TenantFixture, resource: Resource, headers: Record<string, string> = {}): Promise<Json> {
   if (resource.spec.create) {
-    const res = await t.call('POST', resource.collectionPath, { body: await createBody(t, resource), headers });
+    const res = await t.call('POST', resource.createPath, { body: await createBody(t, resource), headers });
     if (res.status !== 201) throw new Error(`create ${resource.object} from its fixture: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Json;
   }

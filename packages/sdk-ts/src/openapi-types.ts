@@ -9167,7 +9167,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule a recurring report
-         * @description Checks the type, its inputs and the system as `generate` does, and the cron expression and time zone (422 naming the field), stores the schedule and queues its first tick at the next due time; each tick makes one report (as `generate`) and queues the next. One report per due time, whatever the number of processes. Needs `reports:write`; audited and emitted as `report.scheduled`.
+         * @description Checks the type, its inputs and the system as `generate` does, and the cron expression and time zone (422 naming the field), stores the schedule and queues its first tick at the next due time; each tick makes one report (as `generate`) and queues the next. One report per due time, whatever the number of processes. Returns 201 with the new report schedule, id `rps_<ULID>`. Needs `reports:write`; recorded in the audit trail as `report.scheduled` in the same transaction, and emitted as the webhook event `report.scheduled`. Send an `Idempotency-Key` so that a retry does not create a second report schedule.
          */
         post: operations["reporting.schedule"];
         delete?: never;
@@ -9185,7 +9185,7 @@ export interface paths {
         };
         /**
          * List report schedules
-         * @description The tenant’s schedules, newest first, cursor-paginated. Needs `reports:read`.
+         * @description Returns the tenant's report schedules, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (report schedules whose `status` equals the value). Needs `reports:read`.
          */
         get: operations["reporting.schedules.list"];
         put?: never;
@@ -9205,14 +9205,14 @@ export interface paths {
         };
         /**
          * Get a report schedule
-         * @description One schedule of the tenant; another tenant’s is 404.
+         * @description Returns the report schedule with this `rps_` id. Needs `reports:read`. A report schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["reporting.schedules.get"];
         put?: never;
         post?: never;
         /**
          * Delete a report schedule
-         * @description Stops the schedule for good (status `deleted`; the reports it made stay). Deleting a deleted schedule: 409. Needs `reports:write`; audited and emitted as `report.schedule_deleted`.
+         * @description Stops the schedule for good; the record stays with status `deleted`, and the reports it made stay. Allowed when the report schedule's `status` is `active` or `paused`; sets it to `deleted` and returns the updated report schedule. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `reports:write`; recorded in the audit trail as `report.schedule_deleted` and emitted as the webhook event `report.schedule_deleted`.
          */
         delete: operations["reporting.schedules.delete"];
         options?: never;
@@ -9231,7 +9231,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a report schedule
-         * @description An active schedule stops making reports (its queued tick finds it paused and does nothing); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_paused`.
+         * @description An active schedule stops making reports: its queued tick finds it paused and does nothing. Allowed when the report schedule's `status` is `active`; sets it to `paused` and returns the updated report schedule. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `reports:write`; recorded in the audit trail as `report.schedule_paused` (with the optional `reason`) and emitted as the webhook event `report.schedule_paused`.
          */
         post: operations["reporting.schedules.pause"];
         delete?: never;
@@ -9251,7 +9251,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a paused report schedule
-         * @description A paused schedule is active again from its next due time after now (due times missed while paused are skipped); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_resumed`.
+         * @description The schedule is active again from its next due time after now; due times missed while paused are skipped. Allowed when the report schedule's `status` is `paused`; sets it to `active` and returns the updated report schedule. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `reports:write`; recorded in the audit trail as `report.schedule_resumed` (with the optional `reason`) and emitted as the webhook event `report.schedule_resumed`.
          */
         post: operations["reporting.schedules.resume"];
         delete?: never;
@@ -9369,13 +9369,13 @@ export interface paths {
         };
         /**
          * List audit schedules
-         * @description The tenant’s audit schedules, newest first, cursor-paginated, filtered by status and framework. Needs `audit_engine:read`.
+         * @description Returns the tenant's audit schedules, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (audit schedules whose `status` equals the value), `framework` (audit schedules whose `framework` equals the value). Needs `audit_engine:read`.
          */
         get: operations["audit_engine.schedules.list"];
         put?: never;
         /**
          * Schedule recurring audits
-         * @description Creates an active schedule: each due time of the cron expression (UTC) starts one run of the framework over the scope, once whatever the number of worker processes. The framework must be a known dictionary and the scope must select controls of its latest version (422 otherwise); the framework must be activated when a due time comes, else that due time records `lastError` and starts nothing. Needs `audit_engine:write`; audited and emitted as `audit.schedule_created`.
+         * @description Creates an active schedule: each due time of the cron expression (UTC) starts one run of the framework over the scope, once whatever the number of worker processes. The framework must be a known dictionary and the scope must select controls of its latest version (422 otherwise); the framework must be activated when a due time comes, else that due time records `lastError` and starts nothing. Returns 201 with the new audit schedule, id `aes_<ULID>`. Needs `audit_engine:write`; recorded in the audit trail as `audit.schedule_created` in the same transaction, and emitted as the webhook event `audit.schedule_created`. Send an `Idempotency-Key` so that a retry does not create a second audit schedule.
          */
         post: operations["audit_engine.schedules.create"];
         delete?: never;
@@ -9393,14 +9393,14 @@ export interface paths {
         };
         /**
          * Get an audit schedule
-         * @description One schedule of the tenant; another tenant’s is 404.
+         * @description Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. A audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["audit_engine.schedules.get"];
         put?: never;
         post?: never;
         /**
          * Delete an audit schedule
-         * @description Marks the schedule `deleted`: no further run starts; the record and its runs stay for the audit trail. Deleting twice: 409. Audited as `audit.schedule_deleted`.
+         * @description No further run starts; the record stays with status `deleted`, and its runs stay for the audit trail. Allowed when the audit schedule's `status` is `active` or `paused`; sets it to `deleted` and returns the updated audit schedule. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `audit_engine:write`; recorded in the audit trail as `audit.schedule_deleted` and emitted as the webhook event `audit.schedule_deleted`.
          */
         delete: operations["audit_engine.schedules.delete"];
         options?: never;
@@ -9419,7 +9419,7 @@ export interface paths {
         put?: never;
         /**
          * Pause an audit schedule
-         * @description Stops an active schedule: its due times start nothing until it is resumed. From another state: 409. Audited as `audit.schedule_paused`.
+         * @description Stops an active schedule: its due times start nothing until it is resumed. Allowed when the audit schedule's `status` is `active`; sets it to `paused` and returns the updated audit schedule. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `audit_engine:write`; recorded in the audit trail as `audit.schedule_paused` (with the optional `reason`) and emitted as the webhook event `audit.schedule_paused`.
          */
         post: operations["audit_engine.schedules.pause"];
         delete?: never;
@@ -9439,7 +9439,7 @@ export interface paths {
         put?: never;
         /**
          * Resume an audit schedule
-         * @description Restarts a paused schedule from its next due time after now. From another state: 409. Audited as `audit.schedule_resumed`.
+         * @description Restarts a paused schedule from its next due time after now. Allowed when the audit schedule's `status` is `paused`; sets it to `active` and returns the updated audit schedule. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `audit_engine:write`; recorded in the audit trail as `audit.schedule_resumed` (with the optional `reason`) and emitted as the webhook event `audit.schedule_resumed`.
          */
         post: operations["audit_engine.schedules.resume"];
         delete?: never;
@@ -14938,6 +14938,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "report.scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring report was scheduled.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.scheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.schedule_paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a report schedule.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.schedule_paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.schedule_resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused report schedule.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.schedule_resumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.schedule_deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a report schedule.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.report.schedule_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "report.requested": {
         parameters: {
             query?: never;
@@ -14998,26 +15078,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "report.scheduled": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A recurring report was scheduled.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.scheduled"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "report.exported": {
         parameters: {
             query?: never;
@@ -15032,66 +15092,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.report.exported"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.schedule_paused": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A report schedule was paused.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.schedule_paused"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.schedule_resumed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A paused report schedule was resumed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.schedule_resumed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "report.schedule_deleted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A report schedule was deleted.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.report.schedule_deleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15168,7 +15168,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An audit schedule was paused.
+         * Pause an audit schedule.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.audit.schedule_paused"];
@@ -15188,7 +15188,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An audit schedule was resumed.
+         * Resume an audit schedule.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.audit.schedule_resumed"];
@@ -15208,7 +15208,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An audit schedule was deleted.
+         * Delete an audit schedule.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.audit.schedule_deleted"];
@@ -67287,7 +67287,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -67335,7 +67335,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -67729,11 +67729,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {
@@ -67779,7 +67775,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -67827,7 +67823,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -80522,138 +80518,6 @@ export interface operations {
             };
         };
     };
-    "webhook.report.requested": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.requested";
-                    data?: components["schemas"]["Report"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.generated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.generated";
-                    data?: components["schemas"]["Report"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.failed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.failed";
-                    data?: components["schemas"]["Report"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.report.scheduled": {
         parameters: {
             query?: never;
@@ -80678,50 +80542,6 @@ export interface operations {
                     /** @constant */
                     type?: "report.scheduled";
                     data?: components["schemas"]["ReportSchedule"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.report.exported": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "report.exported";
-                    data?: components["schemas"]["Report"] | components["schemas"]["ReportPack"];
                 };
             };
         };
@@ -80854,6 +80674,182 @@ export interface operations {
                     /** @constant */
                     type?: "report.schedule_deleted";
                     data?: components["schemas"]["ReportSchedule"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.requested": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.requested";
+                    data?: components["schemas"]["Report"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.generated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.generated";
+                    data?: components["schemas"]["Report"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.failed";
+                    data?: components["schemas"]["Report"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.report.exported": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "report.exported";
+                    data?: components["schemas"]["Report"] | components["schemas"]["ReportPack"];
                 };
             };
         };

@@ -63,7 +63,7 @@ export interface Store<R extends Resource> {
    * In the create's transaction, after the row and its change are recorded: effects on other
    * records (a parent's computed score), which may record changes of their own.
    */
-  readonly afterCreate?: (ctx: WriteContext<RecordOf<R>> & { body: BodyOf<R> }) => Promise<void>;
+  readonly afterCreate?: (ctx: WriteContext<RecordOf<R>> & { body: BodyOf<R> }) => Promise<unknown>;
   /**
    * What a transition does besides moving the status: the fields it changes, from the current row
    * (the function form), or a step with domain checks and effects (see TransitionStep).
@@ -103,7 +103,7 @@ export interface TransitionStep<Rec, Body = unknown> {
   /** The audit event's `data` besides `from`, `to` and `reason`. */
   readonly auditData?: (record: Rec, current: never, body: Body) => Record<string, unknown>;
   /** Effects on other records after the change is recorded, in the same transaction. */
-  readonly after?: (ctx: WriteContext<Rec>) => Promise<void>;
+  readonly after?: (ctx: WriteContext<Rec>) => Promise<unknown>;
 }
 
 type BodyOf<R extends Resource> = NonNullable<R['spec']['create']> extends { body: infer B extends z.ZodType } ? z.infer<B> : never;

@@ -34,6 +34,11 @@ export interface TransitionSpec {
   readonly summary: string;
   readonly description?: string;
   /**
+   * `DELETE`: the transition is served as `DELETE /:id` (a deletion that keeps the record in its
+   * end state, as the specification's deletes of schedules do) instead of `POST /:id/<verb>`.
+   */
+  readonly method?: 'DELETE';
+  /**
    * The request body when the transition takes fields of its own (an outcome, a note); the
    * optional `{ reason }` (TransitionRequest) when absent. The server's step reads it.
    */
@@ -49,6 +54,12 @@ export interface ResourceSpec<
   readonly rail: RailId;
   /** Sub-resource path under the rail's base path (`assessments`), or a path under one (`nda-vault/requests`). */
   readonly path: string;
+  /**
+   * The catalogue's sub-resource the collection serves when its path is beside it rather than
+   * under it: `schedule` for the collection `/schedules`, whose create the specification puts at
+   * `POST /schedule` (see `create.path`).
+   */
+  readonly subResource?: string;
   /** Singular name: object `svc.<rail>.<name>`, actions `<name>.<verb>`. */
   readonly name: string;
   /** Words for summaries: `assessment` / `assessments`. */
@@ -73,6 +84,8 @@ export interface ResourceSpec<
   readonly setup?: readonly { readonly method: 'POST'; readonly path: string; readonly body: unknown; readonly as?: string }[];
   readonly create?: {
     readonly body: Body & z.ZodType;
+    /** The create's path under the rail's base path when it is not the collection's (`schedule`). */
+    readonly path?: string;
     /** Audit action; `<name>.created` when absent. */
     readonly action?: string;
     /** Registered event type when it differs from the action (names the specification fixes). */
@@ -114,14 +127,6 @@ type ListRoute<Rec extends z.ZodObject, F extends z.ZodRawShape> = {
   summary: string;
   metadata: Meta;
 };
-type GetRoute<Rec extends z.ZodObject> = {
-  method: 'GET';
-  path: string;
-  pathParams: IdParams;
-  responses: { 200: Rec };
-  summary: string;
-  metadata: Meta;
-};
 type CreateRoute<Rec extends z.ZodObject, B extends z.ZodType> = {
   method: 'POST';
   path: string;
@@ -136,16 +141,18 @@ export const TransitionBody = z
     reason: z.string().min(1).max(1000).optional().meta({ description: 'Why; kept in the audit event.' }),
   })
   .meta({ id: 'TransitionRequest', examples: [{ reason: 'Reviewed by the governance board.' }] });
-type TransitionRoute<Rec extends z.ZodObject, TB extends z.ZodType> = {
-  method: 'POST';
+/** What a route on one record (`/:id`, `/:id/<verb>`) declares besides its method and body. */
+type OnRecord<Rec extends z.ZodObject> = {
   path: string;
   pathParams: IdParams;
-  body: TB;
   responses: { 200: Rec };
   summary: string;
   description?: string;
   metadata: Meta;
 };
+type GetRoute<Rec extends z.ZodObject> = OnRecord<Rec> & { method: 'GET' };
+type DeleteRoute<Rec extends z.ZodObject> = OnRecord<Rec> & { method: 'DELETE' };
+type TransitionRoute<Rec extends z.ZodObject, TB extends z.ZodType> = OnRecord<Rec> & { method: 'POST'; body: TB };
 
 export type ResourceRoutes<
   Rec extends z.ZodObject,
@@ -153,7 +160,9 @@ export type ResourceRoutes<
   F extends z.ZodRawShape,
   T extends Record<string, TransitionSpec>,
 > = { list: ListRoute<Rec, F>; get: GetRoute<Rec> } & (B extends z.ZodType ? { create: CreateRoute<Rec, B> } : unknown) & {
-    [V in keyof T]: TransitionRoute<Rec, T[V] extends { body: infer TB extends z.ZodType } ? TB : z.ZodOptional<typeof TransitionBody>>;
+    [V in keyof T]: T[V] extends { method: 'DELETE' }
+      ? DeleteRoute<Rec>
+      : TransitionRoute<Rec, T[V] extends { body: infer TB extends z.ZodType } ? TB : z.ZodOptional<typeof TransitionBody>>;
   };
 
 /** A declared resource: its routes (a ts-rest router) and what the server and the tests read from it. */
@@ -168,6 +177,8 @@ export interface Resource<
   readonly object: string;
   /** `/v1/<base>/<path>`: the collection's full path. */
   readonly collectionPath: string;
+  /** The create's full path: the collection's unless the declaration gives `create.path`. */
+  readonly createPath: string;
   readonly routes: ResourceRoutes<Rec, B, F, T>;
   /** Event types the resource emits, with the record as their data. */
   readonly events: readonly WebhookEventType[];
@@ -226,8 +237,9 @@ export function resource<
   const rail = getRail(spec.rail);
   const object = `svc.${rail.id}.${spec.name}`;
   // A collection is a sub-resource of the catalogue or sits under one (`nda-vault/requests`).
-  if (!rail.subResources.includes(spec.path) && !rail.subResources.includes(spec.path.split('/')[0] as string)) {
-    throw new Error(`${object}: ${spec.path} is not a sub-resource of the ${rail.id} rail in the catalogue, nor under one`);
+  const served = spec.subResource ?? spec.path;
+  if (!rail.subResources.includes(served) && !rail.subResources.includes(served.split('/')[0] as string)) {
+    throw new Error(`${object}: ${served} is not a sub-resource of the ${rail.id} rail in the catalogue, nor under one`);
   }
   claimIdPrefix(spec.idPrefix, object);
   const example = exampleOf(spec.record) as Record<string, unknown> | undefined;
@@ -246,6 +258,7 @@ export function resource<
   });
   const read = (op: 'list' | 'get'): Meta => ({ ...base, permission: `${area}:read`, mutating: false, resource: resMeta(op) });
   const collection = `/${spec.path}`;
+  const createPath = spec.create?.path ? `/${spec.create.path}` : collection;
   const idParams = z.object({ id: prefixedId(spec.idPrefix, exampleId) });
 
   const routes: Record<string, unknown> = {};
@@ -304,7 +317,7 @@ export function resource<
     if (spec.create.event && spec.create.event !== action) ACTION_ALIASES[action] = spec.create.event;
     routes.create = {
       method: 'POST',
-      path: collection,
+      path: createPath,
       body: spec.create.body,
       responses: { 201: spec.record },
       summary: spec.create.summary,
@@ -337,14 +350,16 @@ export function resource<
     actions[verb] = action;
     event(action, `${t.summary}.`);
     const grant = t.grant ?? transitionPermission(verb);
+    const deletes = t.method === 'DELETE';
+    if (deletes && t.body) throw new Error(`${object}: transition ${verb} is a DELETE, which takes no body`);
     routes[verb] = {
-      method: 'POST',
-      path: `${collection}/:id/${verb.replaceAll('_', '-')}`,
+      method: deletes ? 'DELETE' : 'POST',
+      path: deletes ? `${collection}/:id` : `${collection}/:id/${verb.replaceAll('_', '-')}`,
       pathParams: idParams,
-      body: t.body ?? TransitionBody.optional(),
+      ...(deletes ? {} : { body: t.body ?? TransitionBody.optional() }),
       responses: { 200: spec.record },
       summary: t.summary,
-      description: `${t.description ? `${t.description} ` : ''}Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${t.from.map((s) => `\`${s}\``).join(' or ')}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}. From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
+      description: `${t.description ? `${t.description} ` : ''}Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${t.from.map((s) => `\`${s}\``).join(' or ')}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}. From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body || deletes ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
       metadata: {
         ...base,
         permission: `${area}:${grant}`,
@@ -359,6 +374,7 @@ export function resource<
     spec,
     object,
     collectionPath: `${rail.basePath}${collection}`,
+    createPath: `${rail.basePath}${createPath}`,
     routes: routes as ResourceRoutes<Rec, B, F, T>,
     events,
     actions,

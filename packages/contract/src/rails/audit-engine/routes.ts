@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { meta } from '../../platform/meta.ts';
-import { railRouter } from '../../platform/resource.ts';
+import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { Check, FindingId, FindingStatus, RunId, RunStatus, ScheduleId, Severity } from './fields.ts';
@@ -23,87 +23,67 @@ import {
 
 /** The audit engine rail's resources and hand-declared routes, its router and the event types it emits. */
 
+// ---------------------------------------------------------------- schedules
+
+export const auditSchedules = resource({
+  rail: 'audit_engine',
+  path: 'schedules',
+  name: 'schedule',
+  label: { one: 'audit schedule', many: 'audit schedules' },
+  idPrefix: 'aes',
+  record: AuditSchedule,
+  statusField: 'status',
+  filters: {
+    status: z.enum(AUDIT_SCHEDULE_STATUSES).optional().meta({ description: 'Only schedules in this status.' }),
+    framework: z.string().max(64).optional().meta({ description: 'Only schedules of this framework.' }),
+  },
+  create: {
+    body: CreateAuditScheduleBody,
+    action: 'audit.schedule_created',
+    summary: 'Schedule recurring audits',
+    description:
+      'Creates an active schedule: each due time of the cron expression (UTC) starts one run of the framework over the scope, once whatever the number of worker processes. The framework must be a known dictionary and the scope must select controls of its latest version (422 otherwise); the framework must be activated when a due time comes, else that due time records `lastError` and starts nothing.',
+    eventSummary: 'An audit schedule was created.',
+  },
+  transitions: {
+    pause: {
+      from: ['active'],
+      to: 'paused',
+      action: 'audit.schedule_paused',
+      summary: 'Pause an audit schedule',
+      description: 'Stops an active schedule: its due times start nothing until it is resumed.',
+    },
+    resume: {
+      from: ['paused'],
+      to: 'active',
+      action: 'audit.schedule_resumed',
+      summary: 'Resume an audit schedule',
+      description: 'Restarts a paused schedule from its next due time after now.',
+    },
+    delete: {
+      from: ['active', 'paused'],
+      to: 'deleted',
+      method: 'DELETE',
+      action: 'audit.schedule_deleted',
+      summary: 'Delete an audit schedule',
+      description: 'No further run starts; the record stays with status `deleted`, and its runs stay for the audit trail.',
+    },
+  },
+});
+
 // ---------------------------------------------------------------- router
 
 const rail = 'audit_engine' as const;
 const read = meta({ auth: 'tenant', rail, permission: 'audit_engine:read', mutating: false });
-const write = (audit: string) => meta({ auth: 'tenant', rail, permission: 'audit_engine:write', mutating: true, audit });
 /** Metadata of a change that succeeds only in some states of its record (409 otherwise). */
 const stateful = (audit: string, permission = 'audit_engine:write') => ({
   ...meta({ auth: 'tenant', rail, permission, mutating: true, audit }),
   stateful: true as const,
 });
 const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
-const NoBody = z.strictObject({}).optional().meta({ description: 'No fields.' });
 
 export const auditEngineRouter = railRouter('audit_engine', {
-  schedules: {
-    list: {
-      method: 'GET',
-      path: '/schedules',
-      query: PaginationQuery.extend({
-        status: z.enum(AUDIT_SCHEDULE_STATUSES).optional().meta({ description: 'Only schedules in this status.' }),
-        framework: z.string().max(64).optional().meta({ description: 'Only schedules of this framework.' }),
-      }),
-      responses: { 200: listOf(AuditSchedule) },
-      summary: 'List audit schedules',
-      description:
-        'The tenant’s audit schedules, newest first, cursor-paginated, filtered by status and framework. Needs `audit_engine:read`.',
-      metadata: read,
-    },
-    create: {
-      method: 'POST',
-      path: '/schedules',
-      body: CreateAuditScheduleBody,
-      responses: { 201: AuditSchedule },
-      summary: 'Schedule recurring audits',
-      description:
-        'Creates an active schedule: each due time of the cron expression (UTC) starts one run of the framework over the scope, once whatever the number of worker processes. The framework must be a known dictionary and the scope must select controls of its latest version (422 otherwise); the framework must be activated when a due time comes, else that due time records `lastError` and starts nothing. Needs `audit_engine:write`; audited and emitted as `audit.schedule_created`.',
-      metadata: write('audit.schedule_created'),
-    },
-    get: {
-      method: 'GET',
-      path: '/schedules/:id',
-      pathParams: IdOf(ScheduleId),
-      responses: { 200: AuditSchedule },
-      summary: 'Get an audit schedule',
-      description: 'One schedule of the tenant; another tenant’s is 404.',
-      metadata: read,
-    },
-    pause: {
-      method: 'POST',
-      path: '/schedules/:id/pause',
-      pathParams: IdOf(ScheduleId),
-      body: NoBody,
-      responses: { 200: AuditSchedule },
-      summary: 'Pause an audit schedule',
-      description:
-        'Stops an active schedule: its due times start nothing until it is resumed. From another state: 409. Audited as `audit.schedule_paused`.',
-      metadata: stateful('audit.schedule_paused'),
-    },
-    resume: {
-      method: 'POST',
-      path: '/schedules/:id/resume',
-      pathParams: IdOf(ScheduleId),
-      body: NoBody,
-      responses: { 200: AuditSchedule },
-      summary: 'Resume an audit schedule',
-      description:
-        'Restarts a paused schedule from its next due time after now. From another state: 409. Audited as `audit.schedule_resumed`.',
-      metadata: stateful('audit.schedule_resumed'),
-    },
-    delete: {
-      method: 'DELETE',
-      path: '/schedules/:id',
-      pathParams: IdOf(ScheduleId),
-      body: NoBody,
-      responses: { 200: AuditSchedule },
-      summary: 'Delete an audit schedule',
-      description:
-        'Marks the schedule `deleted`: no further run starts; the record and its runs stay for the audit trail. Deleting twice: 409. Audited as `audit.schedule_deleted`.',
-      metadata: stateful('audit.schedule_deleted'),
-    },
-  },
+  schedules: auditSchedules.routes,
   run: {
     method: 'POST',
     path: '/run',
@@ -210,10 +190,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
 
 /** Event types the audit_engine rail emits. */
 export const auditEngineEvents: ReturnType<typeof eventType>[] = [
-  eventType('audit.schedule_created', 'An audit schedule was created.', AuditSchedule),
-  eventType('audit.schedule_paused', 'An audit schedule was paused.', AuditSchedule),
-  eventType('audit.schedule_resumed', 'An audit schedule was resumed.', AuditSchedule),
-  eventType('audit.schedule_deleted', 'An audit schedule was deleted.', AuditSchedule),
+  ...auditSchedules.events,
   eventType('audit.run_started', 'An audit-engine run started; its evaluation runs in the background.', AuditRun),
   eventType('audit.run_completed', 'An audit-engine run finished evaluating (completed or failed); the data carries its counts.', AuditRun),
   eventType('audit.run_replayed', 'A run’s stored inputs were re-evaluated; the data says whether the findings matched.', AuditRunReplay),

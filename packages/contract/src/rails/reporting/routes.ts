@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { meta } from '../../platform/meta.ts';
-import { railRouter } from '../../platform/resource.ts';
+import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
-import { PackId, ReportId, ReportStatus, SCHEDULE_STATUSES, ScheduleId } from './fields.ts';
+import { PackId, ReportId, ReportStatus, SCHEDULE_STATUSES } from './fields.ts';
 import {
   AuditPackBody,
   GenerateReportBody,
@@ -25,26 +25,59 @@ const fileOf = (contentType: string, description: string) => z.custom<Uint8Array
 const PdfFile = fileOf('application/pdf', 'The PDF’s bytes, with `Content-Disposition: attachment` and an `ETag` holding its SHA-256.');
 const ZipFile = fileOf('application/zip', 'The zip’s bytes, with `Content-Disposition: attachment` and an `ETag` holding its SHA-256.');
 
+// ---------------------------------------------------------------- schedules
+
+export const reportSchedules = resource({
+  rail: 'reporting',
+  path: 'schedules',
+  subResource: 'schedule',
+  area: 'reports',
+  name: 'schedule',
+  label: { one: 'report schedule', many: 'report schedules' },
+  idPrefix: 'rps',
+  record: ReportSchedule,
+  statusField: 'status',
+  filters: { status: z.enum(SCHEDULE_STATUSES).optional().meta({ description: 'Only schedules in this status.' }) },
+  create: {
+    path: 'schedule',
+    body: ScheduleReportBody,
+    action: 'report.scheduled',
+    summary: 'Schedule a recurring report',
+    description:
+      'Checks the type, its inputs and the system as `generate` does, and the cron expression and time zone (422 naming the field), stores the schedule and queues its first tick at the next due time; each tick makes one report (as `generate`) and queues the next. One report per due time, whatever the number of processes.',
+    eventSummary: 'A recurring report was scheduled.',
+  },
+  transitions: {
+    pause: {
+      from: ['active'],
+      to: 'paused',
+      action: 'report.schedule_paused',
+      summary: 'Pause a report schedule',
+      description: 'An active schedule stops making reports: its queued tick finds it paused and does nothing.',
+    },
+    resume: {
+      from: ['paused'],
+      to: 'active',
+      action: 'report.schedule_resumed',
+      summary: 'Resume a paused report schedule',
+      description: 'The schedule is active again from its next due time after now; due times missed while paused are skipped.',
+    },
+    delete: {
+      from: ['active', 'paused'],
+      to: 'deleted',
+      method: 'DELETE',
+      action: 'report.schedule_deleted',
+      summary: 'Delete a report schedule',
+      description: 'Stops the schedule for good; the record stays with status `deleted`, and the reports it made stay.',
+    },
+  },
+});
+
 // ---------------------------------------------------------------- router
 
 const read = meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:write', mutating: true, audit });
 const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
-const NoFields = z.strictObject({}).optional().meta({ description: 'No fields.' });
-
-/** `POST /schedules/:id/<verb>`: a change of a schedule's state, which only some states allow (409 otherwise). */
-function scheduleChange<const V extends 'pause' | 'resume'>(verb: V, summary: string, description: string, audit: string) {
-  return {
-    method: 'POST',
-    path: `/schedules/:id/${verb}`,
-    pathParams: IdOf(ScheduleId),
-    body: NoFields,
-    responses: { 200: ReportSchedule },
-    summary,
-    description,
-    metadata: { ...write(audit), stateful: true },
-  } as const;
-}
 
 export const reportingRouter = railRouter('reporting', {
   types: {
@@ -89,59 +122,13 @@ export const reportingRouter = railRouter('reporting', {
       'A ready report: 200 with the PDF (`application/pdf`, `Content-Disposition: attachment`, `ETag` = its SHA-256), audited as `report.exported`. While it renders: 202 with the report (status `rendering`); poll again. A failed report: 409 `conflict` with its error. Needs `reports:read`.',
     metadata: read,
   },
-  schedule: {
-    method: 'POST',
-    path: '/schedule',
-    body: ScheduleReportBody,
-    responses: { 201: ReportSchedule },
-    summary: 'Schedule a recurring report',
-    description:
-      'Checks the type, its inputs and the system as `generate` does, and the cron expression and time zone (422 naming the field), stores the schedule and queues its first tick at the next due time; each tick makes one report (as `generate`) and queues the next. One report per due time, whatever the number of processes. Needs `reports:write`; audited and emitted as `report.scheduled`.',
-    metadata: write('report.scheduled'),
-  },
+  schedule: reportSchedules.routes.create,
   schedules: {
-    list: {
-      method: 'GET',
-      path: '/schedules',
-      query: PaginationQuery.extend({
-        status: z.enum(SCHEDULE_STATUSES).optional().meta({ description: 'Only schedules in this status.' }),
-      }),
-      responses: { 200: listOf(ReportSchedule) },
-      summary: 'List report schedules',
-      description: 'The tenant’s schedules, newest first, cursor-paginated. Needs `reports:read`.',
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/schedules/:id',
-      pathParams: IdOf(ScheduleId),
-      responses: { 200: ReportSchedule },
-      summary: 'Get a report schedule',
-      description: 'One schedule of the tenant; another tenant’s is 404.',
-      metadata: read,
-    },
-    pause: scheduleChange(
-      'pause',
-      'Pause a report schedule',
-      'An active schedule stops making reports (its queued tick finds it paused and does nothing); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_paused`.',
-      'report.schedule_paused',
-    ),
-    resume: scheduleChange(
-      'resume',
-      'Resume a paused report schedule',
-      'A paused schedule is active again from its next due time after now (due times missed while paused are skipped); other states: 409. Needs `reports:write`; audited and emitted as `report.schedule_resumed`.',
-      'report.schedule_resumed',
-    ),
-    delete: {
-      method: 'DELETE',
-      path: '/schedules/:id',
-      pathParams: IdOf(ScheduleId),
-      responses: { 200: ReportSchedule },
-      summary: 'Delete a report schedule',
-      description:
-        'Stops the schedule for good (status `deleted`; the reports it made stay). Deleting a deleted schedule: 409. Needs `reports:write`; audited and emitted as `report.schedule_deleted`.',
-      metadata: { ...write('report.schedule_deleted'), stateful: true },
-    },
+    list: reportSchedules.routes.list,
+    get: reportSchedules.routes.get,
+    pause: reportSchedules.routes.pause,
+    resume: reportSchedules.routes.resume,
+    delete: reportSchedules.routes.delete,
   },
   auditPack: {
     method: 'POST',
@@ -198,14 +185,11 @@ export const reportingRouter = railRouter('reporting', {
 
 /** Event types the reporting rail emits. */
 export const reportingEvents: ReturnType<typeof eventType>[] = [
+  ...reportSchedules.events,
   eventType('report.requested', 'A report was requested; it is rendering.', Report),
   eventType('report.generated', 'A report’s PDF was rendered and stored; it is ready to download.', Report),
   eventType('report.failed', 'A report could not be rendered after its last attempt.', Report),
-  eventType('report.scheduled', 'A recurring report was scheduled.', ReportSchedule),
   eventType('report.exported', 'A report’s PDF or a pack was downloaded.', z.union([Report, ReportPack])),
-  eventType('report.schedule_paused', 'A report schedule was paused.', ReportSchedule),
-  eventType('report.schedule_resumed', 'A paused report schedule was resumed.', ReportSchedule),
-  eventType('report.schedule_deleted', 'A report schedule was deleted.', ReportSchedule),
   eventType('report.audit_pack_created', 'A signed audit pack was built.', ReportPack),
   eventType('report.notified_body_pack_created', 'A signed notified-body pack was built.', ReportPack),
 ];

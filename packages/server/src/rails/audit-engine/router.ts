@@ -1,19 +1,13 @@
-import { contract } from '@svc/contract';
+import { auditSchedules, contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
+import { serveResource } from '../../kit.ts';
 import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
 import * as ae from './service.ts';
 
 export function auditEngineHandlers({ db }: RailDeps) {
   const { prisma } = db;
   return initServer().router(contract.audit_engine, {
-    schedules: {
-      list: async ({ query, res }) => ({ status: 200, body: await ae.listSchedules(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await ae.createSchedule(prisma, actor(res), body) }),
-      get: async ({ params, res }) => ({ status: 200, body: await ae.getSchedule(prisma, tenantOf(res).tenantId, params.id) }),
-      pause: async ({ params, res }) => ({ status: 200, body: await ae.moveSchedule(prisma, actor(res), params.id, 'pause') }),
-      resume: async ({ params, res }) => ({ status: 200, body: await ae.moveSchedule(prisma, actor(res), params.id, 'resume') }),
-      delete: async ({ params, res }) => ({ status: 200, body: await ae.moveSchedule(prisma, actor(res), params.id, 'delete') }),
-    },
+    schedules: serveResource(db, auditSchedules, ae.scheduleStore),
     run: async ({ body, res }) => ({ status: 202, body: await ae.startRun(prisma, actor(res), body) }),
     runs: {
       list: async ({ query, res }) => ({ status: 200, body: await ae.listRuns(prisma, tenantOf(res).tenantId, query) }),

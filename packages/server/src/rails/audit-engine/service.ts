@@ -7,7 +7,7 @@ import type {
   AuditRunReplay,
   AuditSchedule,
   AuditSignOff,
-  CreateAuditScheduleBody,
+  auditSchedules,
   ResolveAuditFindingBody,
   SignOffAuditRunBody,
   StartAuditRunBody,
@@ -27,6 +27,7 @@ import type {
   AuditSignOff as SignOffRow,
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
 import { actingPerson, type PersonActor } from '../../platform/acting-person.ts';
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
@@ -234,85 +235,30 @@ async function frameworkVersionKey(shared: Tx, framework: string): Promise<strin
   return `${framework}@${fw.latestVersion}`;
 }
 
-export async function createSchedule(prisma: Prisma, who: Actor, body: Out<typeof CreateAuditScheduleBody>) {
-  const versionKey = await frameworkVersionKey(prisma, body.framework);
-  await resolveScope(prisma, versionKey, body.scope);
-  const now = new Date();
-  const due = nextDue(body.cron, now);
-  const id = newId('aes');
-  return prisma.$transaction(async (tx) => {
-    const row = await scopeToTenant(tx, who.tenantId).auditSchedule.create({
-      data: {
-        id,
-        tenantId: who.tenantId,
-        framework: body.framework,
-        scope: body.scope,
-        cron: body.cron.trim(),
-        status: 'active',
-        nextRunAt: due,
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    await enqueueTick(tx, who.tenantId, id, due);
-    const out = renderSchedule(row);
-    const data = { framework: out.framework, scope: out.scope, cron: out.cron, nextRunAt: out.nextRunAt };
-    return recorded(tx, who, out, { action: 'audit.schedule_created', data });
-  });
-}
-
-export function listSchedules(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; status?: string; framework?: string },
-) {
-  return keysetList(scopeToTenant(prisma, tenantId).auditSchedule, query, {
-    filters: ['status', 'framework'],
-    render: (r) => renderSchedule(r as unknown as ScheduleRow),
-  });
-}
-
-const scheduleRow = (db: Tx, id: string): Promise<ScheduleRow> =>
-  orNotFound(db.auditSchedule.findFirst({ where: { id } }), 'Audit schedule', id);
-
-export async function getSchedule(prisma: Prisma, tenantId: string, id: string) {
-  return renderSchedule(await scheduleRow(scopeToTenant(prisma, tenantId), id));
-}
-
-const SCHEDULE_MOVES = {
-  pause: { from: ['active'], to: 'paused', action: 'audit.schedule_paused' },
-  resume: { from: ['paused'], to: 'active', action: 'audit.schedule_resumed' },
-  delete: { from: ['active', 'paused'], to: 'deleted', action: 'audit.schedule_deleted' },
-} as const;
-
 /**
- * Pause, resume or delete. A paused or deleted schedule keeps its queued tick, which finds it not
- * active and starts nothing; resuming enqueues the next due time after now.
+ * The kit's store of audit schedules (contract: `auditSchedules`). A paused or deleted schedule
+ * keeps its queued tick, which finds it not active and starts nothing; resuming enqueues the first
+ * due time after now that no tick has handled yet.
  */
-export async function moveSchedule(prisma: Prisma, who: Actor, id: string, move: keyof typeof SCHEDULE_MOVES) {
-  const m = SCHEDULE_MOVES[move];
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await scheduleRow(db, id);
-    const refuse = () =>
-      conflict(`Audit schedule ${id} is ${row.status}; ${move} is allowed from ${m.from.join(', ')}.`, 'status', row.status);
-    if (!(m.from as readonly string[]).includes(row.status)) throw refuse();
-    const now = new Date();
-    // Resumed: the first due time after now that no tick has handled yet.
-    const from = new Date(Math.max(now.getTime(), row.lastDueAt?.getTime() ?? 0));
-    const nextRunAt = m.to === 'active' ? nextDue(row.cron, from) : row.nextRunAt;
-    const res = await db.auditSchedule.updateMany({
-      where: { id, status: { in: [...m.from] } },
-      data: { status: m.to, nextRunAt, updatedAt: now },
-    });
-    if (res.count === 0) throw refuse();
-    if (m.to === 'active' && nextRunAt) await enqueueTick(tx, who.tenantId, id, nextRunAt);
-    const out = renderSchedule(await scheduleRow(db, id));
-    const data = { from: row.status, to: m.to, nextRunAt: out.nextRunAt };
-    return recorded(tx, who, out, { action: m.action, data });
-  });
-}
+export const scheduleStore: Store<typeof auditSchedules> = {
+  model: 'auditSchedule',
+  render: renderSchedule,
+  create: async ({ shared, who, body }) => {
+    const versionKey = await frameworkVersionKey(shared, body.framework);
+    await resolveScope(shared, versionKey, body.scope);
+    const nextRunAt = nextDue(body.cron, new Date());
+    return { framework: body.framework, scope: body.scope, cron: body.cron.trim(), status: 'active', nextRunAt, createdBy: who.actor };
+  },
+  auditData: (r) => ({ framework: r.framework, scope: r.scope, cron: r.cron, nextRunAt: r.nextRunAt }),
+  afterCreate: ({ tx, who, record }) => enqueueTick(tx, who.tenantId, record.id, new Date(record.nextRunAt as string)),
+  transitions: {
+    resume: {
+      set: (row: ScheduleRow, now) => ({ nextRunAt: nextDue(row.cron, new Date(Math.max(now.getTime(), row.lastDueAt?.getTime() ?? 0))) }),
+      auditData: (r) => ({ nextRunAt: r.nextRunAt }),
+      after: ({ tx, who, record }) => enqueueTick(tx, who.tenantId, record.id, new Date(record.nextRunAt as string)),
+    },
+  },
+};
 
 // ---------------------------------------------------------------- starting a run
 

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
-import { contract } from '@svc/contract';
+import { contract, reportSchedules } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
+import { serveResource } from '../../kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
 import { buildAuditPack, buildNotifiedBodyPack, downloadPack, getPack } from './pack.ts';
 import * as reports from './service.ts';
@@ -21,6 +22,7 @@ function file(res: Response, f: { bytes: Buffer; sha256: string; filename: strin
 
 export function reportingHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const schedules = serveResource(db, reportSchedules, reports.scheduleStore);
   return initServer().router(contract.reporting, {
     types: async ({ query }) => ({ status: 200, body: reports.listTypes(query) }),
     generate: async ({ body, res }) => ({ status: 202, body: await reports.generateReport(prisma, actor(res), body) }),
@@ -33,14 +35,8 @@ export function reportingHandlers({ db }: RailDeps) {
       }
       return file(res, out, out.contentType);
     },
-    schedule: async ({ body, res }) => ({ status: 201, body: await reports.createSchedule(prisma, actor(res), body) }),
-    schedules: {
-      list: async ({ query, res }) => ({ status: 200, body: await reports.listSchedules(prisma, tenantOf(res).tenantId, query) }),
-      get: async ({ params, res }) => ({ status: 200, body: await reports.getSchedule(prisma, tenantOf(res).tenantId, params.id) }),
-      pause: async ({ params, res }) => ({ status: 200, body: await reports.moveSchedule(prisma, actor(res), params.id, 'pause') }),
-      resume: async ({ params, res }) => ({ status: 200, body: await reports.moveSchedule(prisma, actor(res), params.id, 'resume') }),
-      delete: async ({ params, res }) => ({ status: 200, body: await reports.moveSchedule(prisma, actor(res), params.id, 'delete') }),
-    },
+    schedule: schedules.create,
+    schedules: { list: schedules.list, get: schedules.get, pause: schedules.pause, resume: schedules.resume, delete: schedules.delete },
     auditPack: async ({ body, res }) => ({ status: 201, body: await buildAuditPack(prisma, actor(res), body) }),
     notifiedBodyPack: async ({ body, res }) => ({ status: 201, body: await buildNotifiedBodyPack(prisma, actor(res), body) }),
     packs: {

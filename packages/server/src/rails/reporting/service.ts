@@ -1,4 +1,4 @@
-import type { GenerateReportBody, Report, ReportSchedule, ReportType, ScheduleReportBody } from '@svc/contract';
+import type { GenerateReportBody, Report, ReportSchedule, ReportType, reportSchedules } from '@svc/contract';
 import { CronExpressionParser } from 'cron-parser';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -7,6 +7,7 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { Report as ReportModel, ReportSchedule as ScheduleRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
@@ -317,78 +318,34 @@ export function enqueueTick(tx: Tx, tenantId: string, scheduleId: string, due: D
   });
 }
 
-export async function createSchedule(prisma: Prisma, who: Actor, body: z.infer<typeof ScheduleReportBody>) {
-  const timezone = checkTimezone(body.timezone ?? 'UTC');
-  const due = nextDue(body.cron, timezone, new Date());
-  const req: ReportRequest = { template: body.template, systemId: body.systemId ?? null, inputs: body.inputs ?? {} };
-  await checkRequest(prisma, who.tenantId, req);
-  const id = newId('rps');
-  return prisma.$transaction(async (tx) => {
-    const row = await scopeToTenant(tx, who.tenantId).reportSchedule.create({
-      data: {
-        ...requestData(who, id, req),
-        cron: body.cron.trim(),
-        timezone,
-        status: 'active',
-        nextRunAt: due,
-        createdBy: who.actor,
-      },
-    });
-    const out = renderSchedule(row);
-    const data = { template: out.template, systemId: out.systemId, cron: out.cron, timezone, nextRunAt: out.nextRunAt };
-    await recorded(tx, who, out, { action: 'report.scheduled', data });
-    await enqueueTick(tx, who.tenantId, id, due);
-    return out;
-  });
-}
-
-export async function listSchedules(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string; status?: string }) {
-  const after = decodeCursor(query.cursor, 'string');
-  const rows = await scopeToTenant(prisma, tenantId).reportSchedule.findMany({
-    where: { ...(query.status ? { status: query.status } : {}), ...(after ? { id: { lt: after } } : {}) },
-    orderBy: { id: 'desc' },
-    take: query.limit + 1,
-  });
-  return toPage(rows, query.limit, (r) => r.id, renderSchedule);
-}
-
-function scheduleRow(db: Tx, tenantId: string, id: string): Promise<ScheduleRow> {
-  return orNotFound(scopeToTenant(db, tenantId).reportSchedule.findFirst({ where: { id } }), 'Report schedule', id);
-}
-
-export async function getSchedule(prisma: Prisma, tenantId: string, id: string) {
-  return renderSchedule(await scheduleRow(prisma, tenantId, id));
-}
-
-const SCHEDULE_MOVES = {
-  pause: { from: ['active'], to: 'paused', action: 'report.schedule_paused' },
-  resume: { from: ['paused'], to: 'active', action: 'report.schedule_resumed' },
-  delete: { from: ['active', 'paused'], to: 'deleted', action: 'report.schedule_deleted' },
-} as const;
-
-/** Pause, resume or delete; the update is guarded by the state it leaves, so a race is a 409. */
-export async function moveSchedule(prisma: Prisma, who: Actor, id: string, verb: keyof typeof SCHEDULE_MOVES) {
-  const move = SCHEDULE_MOVES[verb];
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await scheduleRow(tx, who.tenantId, id);
-    if (!(move.from as readonly string[]).includes(row.status)) {
-      throw new ApiError('conflict', `Report schedule ${id} is ${row.status}; ${verb} needs ${move.from.join(' or ')}.`);
-    }
-    const next = move.to === 'active' ? nextDue(row.cron, row.timezone, new Date()) : null;
-    const now = new Date();
-    const { count } = await db.reportSchedule.updateMany({
-      where: { id, status: row.status },
-      data: { status: move.to, nextRunAt: next, updatedAt: now },
-    });
-    if (count !== 1) throw new ApiError('conflict', `Report schedule ${id} changed meanwhile; read it again.`);
-    const out = renderSchedule({ ...row, status: move.to, nextRunAt: next, updatedAt: now });
-    const data = { from: row.status, to: move.to, nextRunAt: out.nextRunAt };
-    await recorded(tx, who, out, { action: move.action, data });
-    if (next) await enqueueTick(tx, who.tenantId, id, next);
-    return out;
-  });
-}
+/**
+ * The kit's store of report schedules (contract: `reportSchedules`). A schedule is active with a
+ * queued tick for its next due time, or paused or deleted with none expected (`nextRunAt` null): a
+ * tick already queued finds it not active and does nothing. Resuming queues the next due time
+ * after now, so due times missed while paused are skipped.
+ */
+export const scheduleStore: Store<typeof reportSchedules> = {
+  model: 'reportSchedule',
+  render: renderSchedule,
+  create: async ({ shared, who, body, id }) => {
+    const timezone = checkTimezone(body.timezone ?? 'UTC');
+    const due = nextDue(body.cron, timezone, new Date());
+    const req: ReportRequest = { template: body.template, systemId: body.systemId ?? null, inputs: body.inputs ?? {} };
+    await checkRequest(shared, who.tenantId, req);
+    return { ...requestData(who, id, req), cron: body.cron.trim(), timezone, status: 'active', nextRunAt: due, createdBy: who.actor };
+  },
+  auditData: (r) => ({ template: r.template, systemId: r.systemId, cron: r.cron, timezone: r.timezone, nextRunAt: r.nextRunAt }),
+  afterCreate: ({ tx, who, record }) => enqueueTick(tx, who.tenantId, record.id, new Date(record.nextRunAt as string)),
+  transitions: {
+    pause: { set: () => ({ nextRunAt: null }) },
+    resume: {
+      set: (row: ScheduleRow, now) => ({ nextRunAt: nextDue(row.cron, row.timezone, now) }),
+      auditData: (r) => ({ nextRunAt: r.nextRunAt }),
+      after: ({ tx, who, record }) => enqueueTick(tx, who.tenantId, record.id, new Date(record.nextRunAt as string)),
+    },
+    delete: { set: () => ({ nextRunAt: null }) },
+  },
+};
 
 /**
  * One tick of a schedule: the report of the due time (once: a report already made for it, by an
