@@ -208,44 +208,58 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
   const transitions = Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>);
   describe.runIf(transitions.length > 0)('transitions', () => {
     const statusField = spec.statusField as string;
-    it.each(transitions)('%s moves only from its allowed states (409 naming the state otherwise, nothing changed)', async (verb, tr) => {
-      const rec = await makeRecord(t, r);
-      const id = String(rec.id);
-      const { method, path } = transitionCall(r, verb, id);
-      const action = r.actions[verb] as string;
-      let current = rec;
-      // A transition with a body of its own is sent its example; the others the optional reason; a DELETE nothing.
-      const own = tr.body ? ((tr.body.meta() as { examples?: unknown[] } | undefined)?.examples?.[0] ?? {}) : undefined;
-      const deletes = method === 'DELETE';
-      const sent = deletes ? undefined : (own ?? { reason: 'conformance' });
-      const empty = deletes ? undefined : (own ?? {});
-      if (tr.from.includes(String(rec[statusField]))) {
-        const moved = await t.call(method, path, { body: sent });
-        expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-        expect(moved.body[statusField]).toBe(tr.to);
-        expect(spec.record.safeParse(moved.body).success).toBe(true);
-        const events = await auditEventsOf(t, id);
-        expect(events.at(0)).toMatchObject({
-          action,
-          data: { from: rec[statusField], to: tr.to, ...(own || deletes ? {} : { reason: 'conformance' }) },
-        });
-        const def = getWebhookEventType(action);
-        expect(def, `${action} is registered`).toBeDefined();
-        const row = await emittedEvent(t, id, action);
-        expect(def?.data.safeParse(row.data).success).toBe(true);
-        current = moved.body;
-      }
-      if (!tr.from.includes(String(current[statusField]))) {
-        const auditBefore = (await auditEventsOf(t, id)).length;
-        const refused = await t.call(method, path, { body: empty });
-        const env = expectEnvelope(refused, 409, 'conflict');
-        expect(env.message).toContain(String(current[statusField]));
-        expect((await t.call('GET', `${r.collectionPath}/${rec.id}`)).body).toEqual(current);
-        expect(await auditEventsOf(t, id)).toHaveLength(auditBefore);
-      }
-      expectEnvelope(await other.call(method, path, { body: empty }), 404, 'not_found');
-      const absent = transitionCall(r, verb, `${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`);
-      expectEnvelope(await t.call(absent.method, absent.path, { body: empty }), 404, 'not_found');
-    });
+    it.each(transitions)(
+      '%s changes the record only in its allowed states (409 naming the state otherwise, nothing changed)',
+      async (verb, tr) => {
+        const rec = await makeRecord(t, r);
+        const id = String(rec.id);
+        const { method, path } = transitionCall(r, verb, id);
+        const action = r.actions[verb] as string;
+        let current = rec;
+        // A transition with a body of its own is sent its example; the others the optional reason; a DELETE nothing.
+        const own = tr.body ? ((tr.body.meta() as { examples?: unknown[] } | undefined)?.examples?.[0] ?? {}) : undefined;
+        const deletes = method === 'DELETE';
+        const sent = deletes ? undefined : (own ?? { reason: 'conformance' });
+        const empty = deletes ? undefined : (own ?? {});
+        const edit = tr.to === undefined;
+        if (tr.from.includes(String(rec[statusField]))) {
+          const auditBefore = (await auditEventsOf(t, id)).length;
+          const moved = await t.call(method, path, { body: sent });
+          if (moved.status !== 200 && tr.stateful) {
+            // The example names a stage, a caller or a value this record does not fit: refused in
+            // the envelope, and nothing changed.
+            expectEnvelope(moved, moved.status === 422 ? 422 : 409, moved.status === 422 ? 'validation_failed' : 'conflict');
+            expect((await t.call('GET', `${r.collectionPath}/${rec.id}`)).body).toEqual(rec);
+            expect(await auditEventsOf(t, id)).toHaveLength(auditBefore);
+            return;
+          }
+          expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+          expect(moved.body[statusField]).toBe(edit ? rec[statusField] : tr.to);
+          expect(spec.record.safeParse(moved.body).success).toBe(true);
+          const events = await auditEventsOf(t, id);
+          expect(events).toHaveLength(auditBefore + 1);
+          expect(events.at(0)).toMatchObject({
+            action,
+            data: edit ? {} : { from: rec[statusField], to: tr.to, ...(own || deletes ? {} : { reason: 'conformance' }) },
+          });
+          const def = getWebhookEventType(action);
+          expect(def, `${action} is registered`).toBeDefined();
+          const row = await emittedEvent(t, id, action);
+          expect(def?.data.safeParse(row.data).success).toBe(true);
+          current = moved.body;
+        }
+        if (!tr.from.includes(String(current[statusField]))) {
+          const auditBefore = (await auditEventsOf(t, id)).length;
+          const refused = await t.call(method, path, { body: empty });
+          const env = expectEnvelope(refused, 409, 'conflict');
+          expect(env.message).toContain(String(current[statusField]));
+          expect((await t.call('GET', `${r.collectionPath}/${rec.id}`)).body).toEqual(current);
+          expect(await auditEventsOf(t, id)).toHaveLength(auditBefore);
+        }
+        expectEnvelope(await other.call(method, path, { body: empty }), 404, 'not_found');
+        const absent = transitionCall(r, verb, `${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`);
+        expectEnvelope(await t.call(absent.method, absent.path, { body: empty }), 404, 'not_found');
+      },
+    );
   });
 });

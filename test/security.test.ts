@@ -144,7 +144,7 @@ describe.each(tenantRoutes.map((r) => [r.name, r] as const))('%s', (name, { rout
       // from a state a new record is not in may answer the owner 409; what matters here is the
       // intruder's 404.
       const ok = 200 in route.responses ? 200 : 201;
-      const tr = meta.resource?.op === 'transition' ? meta.resource : undefined;
+      const tr = meta.resource?.op === 'transition' || meta.resource?.op === 'edit' ? meta.resource : undefined;
       const initial = tr?.statusField ? paths.get(name)?.record?.[tr.statusField] : undefined;
       const may409 = meta.stateful === true || (tr !== undefined && !tr.from?.includes(String(initial)));
       // A stateful route's example may not fit the record's state or callers (the approver it

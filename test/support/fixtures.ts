@@ -10,7 +10,6 @@ import {
   resourceByObject,
   TIERS,
   type Tier,
-  type TransitionSpec,
   tierAdmits,
   type ZodType,
 } from '@svc/contract';
@@ -99,12 +98,12 @@ export async function createBody(t: TenantFixture, resource: Resource): Promise<
   return fill(resource.spec.create?.fixture ?? exampleOf(resource.spec.create?.body), ctx);
 }
 
-/** How a transition of the resource is called on the record `id`: `POST /:id/<verb>`, or `DELETE /:id` for a deleting one. */
-export function transitionCall(resource: Resource, verb: string, id: string): { method: 'POST' | 'DELETE'; path: string } {
-  const deletes = (resource.spec.transitions?.[verb] as TransitionSpec | undefined)?.method === 'DELETE';
-  return deletes
-    ? { method: 'DELETE', path: `${resource.collectionPath}/${id}` }
-    : { method: 'POST', path: `${resource.collectionPath}/${id}/${verb.replaceAll('_', '-')}` };
+/** How a change of the resource (a transition or an edit) is called on the record `id`: its route's method and path. */
+export function transitionCall(resource: Resource, verb: string, id: string): { method: 'POST' | 'PATCH' | 'DELETE'; path: string } {
+  const route = (resource.routes as Record<string, { method: 'POST' | 'PATCH' | 'DELETE'; path: string }>)[verb];
+  if (!route) throw new Error(`${resource.object} has no route ${verb}`);
+  const base = resource.collectionPath.slice(0, -(resource.spec.path.length + 1));
+  return { method: route.method, path: `${base}${route.path.replace(':id', id)}` };
 }
 
 /** A new record of the resource: created from its fixture or example, or the newest one the setup brought. */

@@ -303,7 +303,7 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
       const record = rows.find((row) => row.id === id);
       if (!record) return errorResponse(correlationId, 'not_found', `No ${label} ${id ?? ''} in this tenant.`);
       if (kit.op === 'get') return json(record);
-      if (kit.op === 'transition' && kit.statusField && kit.to) {
+      if ((kit.op === 'transition' || kit.op === 'edit') && kit.statusField) {
         const current = record[kit.statusField];
         if (!kit.from?.includes(String(current))) {
           return errorResponse(
@@ -313,7 +313,14 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
             [{ field: kit.statusField, issue: String(current) }],
           );
         }
-        record[kit.statusField] = kit.to;
+        if (kit.to !== undefined) record[kit.statusField] = kit.to;
+        else if (isRecord(body)) {
+          // An edit: the body's fields the record has, where the result still fits the record's schema.
+          const edited: Json = { ...record };
+          for (const [key, value] of Object.entries(body))
+            if (key in record && key !== 'id' && key !== kit.statusField) edited[key] = value;
+          if (resource.spec.record.safeParse(edited).success) Object.assign(record, edited);
+        }
         if ('updatedAt' in record) record.updatedAt = new Date().toISOString();
         return json(record);
       }

@@ -5399,7 +5399,7 @@ export interface paths {
         head?: never;
         /**
          * Add facts to a disclosure
-         * @description Sets facts, factors or the DORA classification time; the clocks are recomputed (a death shortens the EU AI Act clock to 10 days). A closed disclosure: 409. Needs `incident_disclosures:write`; audited as `incident.updated`.
+         * @description Sets facts, factors or the DORA classification time; the clocks are recomputed (a death shortens the EU AI Act clock to 10 days). Allowed while the disclosure's `status` is `open`; changes the disclosure and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `incident_disclosures:write`; recorded in the audit trail as `incident.updated` and emitted as the webhook event `incident.updated`.
          */
         patch: operations["incident_disclosures.updateDisclosure"];
         trace?: never;
@@ -5499,7 +5499,7 @@ export interface paths {
         put?: never;
         /**
          * Record a filing with an authority
-         * @description Records that a stage was filed. The stages that count from it (NIS2 final report, DORA intermediate and final reports) then run from the real filing time. 422 for a regime the disclosure is not under or a stage the regime does not have; 409 when the stage was filed already, when the stage it follows is not filed yet, or when the disclosure is closed. Needs `incident_disclosures:write`; audited as `incident.disclosed`.
+         * @description Records that a stage was filed. The stages that count from it (NIS2 final report, DORA intermediate and final reports) then run from the real filing time. 422 for a regime the disclosure is not under or a stage the regime does not have; 409 when the stage was filed already or when the stage it follows is not filed yet. Allowed while the disclosure's `status` is `open`; changes the disclosure and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `incident_disclosures:write`; recorded in the audit trail as `incident.disclosed` and emitted as the webhook event `incident.disclosed`.
          */
         post: operations["incident_disclosures.recordSubmission"];
         delete?: never;
@@ -13118,26 +13118,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "disclosure_draft.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A notification draft was made.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.disclosure_draft.created"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "incident.updated": {
         parameters: {
             query?: never;
@@ -13172,6 +13152,26 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.incident.disclosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "disclosure_draft.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A notification draft was made.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.disclosure_draft.created"];
         delete?: never;
         options?: never;
         head?: never;
@@ -76487,50 +76487,6 @@ export interface operations {
             };
         };
     };
-    "webhook.disclosure_draft.created": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "disclosure_draft.created";
-                    data?: components["schemas"]["IncidentDisclosureDraft"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.incident.updated": {
         parameters: {
             query?: never;
@@ -76599,6 +76555,50 @@ export interface operations {
                     /** @constant */
                     type?: "incident.disclosed";
                     data?: components["schemas"]["IncidentDisclosure"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.disclosure_draft.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "disclosure_draft.created";
+                    data?: components["schemas"]["IncidentDisclosureDraft"];
                 };
             };
         };

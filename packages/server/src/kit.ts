@@ -220,6 +220,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     const declared = (store.transitions as Record<string, ((row: Row) => Where) | TransitionStep<unknown> | undefined> | undefined)?.[verb];
     const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown, who: Actor) => Where } =
       typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
+    if (t.to === undefined && !step.set) throw new Error(`${resource.object}: the store's step for the edit ${verb} has no set`);
     const withHooks = step.guard !== undefined || step.after !== undefined;
     const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response, body: unknown) => {
       // The optional `{ reason }` of TransitionRequest, or a field of that name in the transition's own body.
@@ -237,7 +238,11 @@ export function serveResource<R extends Resource>(database: Database, resource: 
         sql,
         table,
         { tenantId: who.tenantId, id, field: statusField, allowed: t.from },
-        { ...(step.set?.(current, now, body, who) ?? {}), [statusField]: t.to, ...(touches ? { updatedAt: now } : {}) },
+        {
+          ...(step.set?.(current, now, body, who) ?? {}),
+          ...(t.to === undefined ? {} : { [statusField]: t.to }),
+          ...(touches ? { updatedAt: now } : {}),
+        },
       );
       if (!row) throw conflict();
       const record = render(row);
@@ -249,8 +254,8 @@ export function serveResource<R extends Resource>(database: Database, resource: 
           resourceType: resource.object,
           resourceId: id,
           data: {
-            from: state,
-            to: t.to,
+            // An edit keeps the state: its audit event says what changed (auditData), not a move.
+            ...(t.to === undefined ? {} : { from: state, to: t.to }),
             ...(reason ? { reason } : {}),
             ...(prepared || {}),
             ...(step.auditData?.(record, current as never, body) ?? {}),

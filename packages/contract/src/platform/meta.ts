@@ -40,7 +40,7 @@ export interface ResourceMeta {
   /** `svc.<rail>.<name>`. */
   readonly object: string;
   readonly idPrefix: string;
-  readonly op: 'list' | 'get' | 'create' | 'transition';
+  readonly op: 'list' | 'get' | 'create' | 'transition' | 'edit';
   /** Registered event type the route emits (mutating routes). */
   readonly event?: string;
   readonly verb?: string;

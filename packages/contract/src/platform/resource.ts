@@ -23,10 +23,14 @@ import type { WebhookEventType } from './webhook-events.ts';
 
 const c = initContract();
 
-/** A state change: `POST /:id/<verb>` moves a record from one of `from` to `to`. */
+/**
+ * A change of one record: `POST /:id/<verb>` moves it from one of `from` to `to`. Without `to` it
+ * is an edit: the record's fields change (by the server's step) and its state stays, allowed only
+ * in the `from` states (a disclosure's facts while it is open, an offer on a quote still asked).
+ */
 export interface TransitionSpec {
   readonly from: readonly [string, ...string[]];
-  readonly to: string;
+  readonly to?: string;
   /** Audit action and event type; `<name>.<past tense of the verb>` when absent. */
   readonly action?: string;
   /** Kind of permission on the rail's area (`write`, `approve`, `attest`); decided in tiers.ts when absent. */
@@ -34,10 +38,20 @@ export interface TransitionSpec {
   readonly summary: string;
   readonly description?: string;
   /**
-   * `DELETE`: the transition is served as `DELETE /:id` (a deletion that keeps the record in its
-   * end state, as the specification's deletes of schedules do) instead of `POST /:id/<verb>`.
+   * `DELETE`: served as `DELETE /:id` (a deletion that keeps the record in its end state, as the
+   * specification's deletes of schedules do); `PATCH`: served as `PATCH /:id` (an edit of the
+   * record's fields), or `PATCH /:id/<path>`. `POST /:id/<path or verb>` otherwise.
    */
-  readonly method?: 'DELETE';
+  readonly method?: 'DELETE' | 'PATCH';
+  /** The last segment of the path when it is not the verb (`submissions` for a filing; a `PATCH` of `/:id/weights`). */
+  readonly path?: string;
+  /** What the webhook event says happened; the summary when absent. */
+  readonly eventSummary?: string;
+  /**
+   * The change succeeds only for some callers or contents besides the state (the stage a filing
+   * names must be due): the suites that walk every route accept 409 and 422 from the owner.
+   */
+  readonly stateful?: true;
   /**
    * The request body when the transition takes fields of its own (an outcome, a note); the
    * optional `{ reason }` (TransitionRequest) when absent. The server's step reads it.
@@ -152,7 +166,11 @@ type OnRecord<Rec extends z.ZodObject> = {
 };
 type GetRoute<Rec extends z.ZodObject> = OnRecord<Rec> & { method: 'GET' };
 type DeleteRoute<Rec extends z.ZodObject> = OnRecord<Rec> & { method: 'DELETE' };
-type TransitionRoute<Rec extends z.ZodObject, TB extends z.ZodType> = OnRecord<Rec> & { method: 'POST'; body: TB };
+type TransitionRoute<Rec extends z.ZodObject, TB extends z.ZodType, M extends 'POST' | 'PATCH' = 'POST'> = OnRecord<Rec> & {
+  method: M;
+  body: TB;
+};
+type TransitionBodySchema<TS> = TS extends { body: infer TB extends z.ZodType } ? TB : z.ZodOptional<typeof TransitionBody>;
 
 export type ResourceRoutes<
   Rec extends z.ZodObject,
@@ -162,7 +180,9 @@ export type ResourceRoutes<
 > = { list: ListRoute<Rec, F>; get: GetRoute<Rec> } & (B extends z.ZodType ? { create: CreateRoute<Rec, B> } : unknown) & {
     [V in keyof T]: T[V] extends { method: 'DELETE' }
       ? DeleteRoute<Rec>
-      : TransitionRoute<Rec, T[V] extends { body: infer TB extends z.ZodType } ? TB : z.ZodOptional<typeof TransitionBody>>;
+      : T[V] extends { method: 'PATCH' }
+        ? TransitionRoute<Rec, TransitionBodySchema<T[V]>, 'PATCH'>
+        : TransitionRoute<Rec, TransitionBodySchema<T[V]>>;
   };
 
 /** A declared resource: its routes (a ts-rest router) and what the server and the tests read from it. */
@@ -348,24 +368,38 @@ export function resource<
     if (!/^[a-z][a-z_]*$/.test(verb)) throw new Error(`${object}: transition verb ${verb} must be lowercase snake_case`);
     const action = t.action ?? `${spec.name}.${pastTense(verb)}`;
     actions[verb] = action;
-    event(action, `${t.summary}.`);
+    event(action, t.eventSummary ?? `${t.summary}.`);
     const grant = t.grant ?? transitionPermission(verb);
     const deletes = t.method === 'DELETE';
     if (deletes && t.body) throw new Error(`${object}: transition ${verb} is a DELETE, which takes no body`);
+    if (deletes && t.path) throw new Error(`${object}: transition ${verb} is a DELETE of /:id; it takes no path`);
+    if (t.to === undefined && !t.body) throw new Error(`${object}: edit ${verb} needs the body it changes the record with`);
+    const states = t.from.map((s) => `\`${s}\``).join(' or ');
+    const effect =
+      t.to === undefined
+        ? `Allowed while the ${spec.label.one}'s \`${spec.statusField}\` is ${states}; changes the ${spec.label.one} and returns it.`
+        : `Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${states}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}.`;
     routes[verb] = {
-      method: deletes ? 'DELETE' : 'POST',
-      path: deletes ? `${collection}/:id` : `${collection}/:id/${verb.replaceAll('_', '-')}`,
+      method: t.method ?? 'POST',
+      path: t.path ? `${collection}/:id/${t.path}` : t.method ? `${collection}/:id` : `${collection}/:id/${verb.replaceAll('_', '-')}`,
       pathParams: idParams,
       ...(deletes ? {} : { body: t.body ?? TransitionBody.optional() }),
       responses: { 200: spec.record },
       summary: t.summary,
-      description: `${t.description ? `${t.description} ` : ''}Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${t.from.map((s) => `\`${s}\``).join(' or ')}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}. From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body || deletes ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
+      description: `${t.description ? `${t.description} ` : ''}${effect} From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body || deletes ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
       metadata: {
         ...base,
         permission: `${area}:${grant}`,
         mutating: true,
         audit: action,
-        resource: resMeta('transition', { verb, from: t.from, to: t.to, event: action, statusField: spec.statusField }),
+        ...(t.stateful ? { stateful: true as const } : {}),
+        resource: resMeta(t.to === undefined ? 'edit' : 'transition', {
+          verb,
+          from: t.from,
+          ...(t.to === undefined ? {} : { to: t.to }),
+          event: action,
+          statusField: spec.statusField,
+        }),
       } satisfies Meta,
     };
   }

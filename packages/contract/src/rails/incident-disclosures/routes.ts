@@ -67,12 +67,31 @@ export const incidentDisclosures = resource({
   transitions: {
     close: { from: ['open'], to: 'closed', action: 'incident.closed', summary: 'Close a disclosure' },
     reopen: { from: ['closed'], to: 'open', action: 'incident.reopened', summary: 'Reopen a disclosure' },
+    update: {
+      from: ['open'],
+      method: 'PATCH',
+      body: UpdateDisclosureBody,
+      action: 'incident.updated',
+      summary: 'Add facts to a disclosure',
+      description:
+        'Sets facts, factors or the DORA classification time; the clocks are recomputed (a death shortens the EU AI Act clock to 10 days).',
+      eventSummary: 'Facts, factors or the classification of a disclosure changed; its clocks were recomputed.',
+    },
+    record_submission: {
+      from: ['open'],
+      path: 'submissions',
+      body: RecordSubmissionBody,
+      action: 'incident.disclosed',
+      stateful: true,
+      summary: 'Record a filing with an authority',
+      description:
+        'Records that a stage was filed. The stages that count from it (NIS2 final report, DORA intermediate and final reports) then run from the real filing time. 422 for a regime the disclosure is not under or a stage the regime does not have; 409 when the stage was filed already or when the stage it follows is not filed yet.',
+      eventSummary: 'A stage of a disclosure was filed with an authority.',
+    },
   },
 });
 
 const DisclosureParams = idParams('idc');
-const write = (audit: string) =>
-  meta({ auth: 'tenant', rail: 'incident_disclosures', permission: 'incident_disclosures:write', mutating: true, audit });
 const read = meta({ auth: 'tenant', rail: 'incident_disclosures', permission: 'incident_disclosures:read', mutating: false });
 
 // ---------------------------------------------------------------- drafts
@@ -110,32 +129,15 @@ export const disclosureDrafts = resource({
 
 // ---------------------------------------------------------------- timeline and SLA
 
+/** The disclosure's edits keep the keys the SDK has always had, beside its collection. */
+const { update: updateDisclosure, record_submission: recordSubmission, ...disclosureRoutes } = incidentDisclosures.routes;
+
 export const incidentDisclosuresRouter = railRouter('incident_disclosures', {
   channels: incidentChannels.routes,
-  disclosures: incidentDisclosures.routes,
+  disclosures: disclosureRoutes,
   drafts: disclosureDrafts.routes,
-  updateDisclosure: {
-    method: 'PATCH',
-    path: '/disclosures/:id',
-    pathParams: DisclosureParams,
-    body: UpdateDisclosureBody,
-    responses: { 200: Disclosure },
-    summary: 'Add facts to a disclosure',
-    description:
-      'Sets facts, factors or the DORA classification time; the clocks are recomputed (a death shortens the EU AI Act clock to 10 days). A closed disclosure: 409. Needs `incident_disclosures:write`; audited as `incident.updated`.',
-    metadata: write('incident.updated'),
-  },
-  recordSubmission: {
-    method: 'POST',
-    path: '/disclosures/:id/submissions',
-    pathParams: DisclosureParams,
-    body: RecordSubmissionBody,
-    responses: { 200: Disclosure },
-    summary: 'Record a filing with an authority',
-    description:
-      'Records that a stage was filed. The stages that count from it (NIS2 final report, DORA intermediate and final reports) then run from the real filing time. 422 for a regime the disclosure is not under or a stage the regime does not have; 409 when the stage was filed already, when the stage it follows is not filed yet, or when the disclosure is closed. Needs `incident_disclosures:write`; audited as `incident.disclosed`.',
-    metadata: { ...write('incident.disclosed'), stateful: true },
-  },
+  updateDisclosure,
+  recordSubmission,
   timeline: {
     method: 'GET',
     path: '/timelines/:id',
@@ -163,8 +165,6 @@ export const incidentDisclosuresEvents: ReturnType<typeof eventType>[] = [
   ...incidentChannels.events,
   ...incidentDisclosures.events,
   ...disclosureDrafts.events,
-  eventType('incident.updated', 'Facts, factors or the classification of a disclosure changed; its clocks were recomputed.', Disclosure),
-  eventType('incident.disclosed', 'A stage of a disclosure was filed with an authority.', Disclosure),
   eventType(
     'incident.sla_breached',
     'A disclosure deadline passed without a filing (found by the deadline sweep, once per deadline).',

@@ -1,22 +1,22 @@
-import {
-  type Disclosure,
-  type DisclosureDraft,
-  type DisclosureTimeline,
-  type disclosureDrafts,
-  type IncidentChannel,
-  type IncidentFactors,
-  type IncidentFacts,
-  type IncidentRegime,
-  type IncidentSla,
-  type incidentChannels,
+import type {
+  Disclosure,
+  DisclosureDraft,
+  DisclosureTimeline,
+  disclosureDrafts,
+  IncidentChannel,
+  IncidentFactors,
+  IncidentFacts,
+  IncidentRegime,
+  IncidentSla,
+  incidentChannels,
   incidentDisclosures,
-  type RecordSubmissionBody,
-  type UpdateDisclosureBody,
+  RecordSubmissionBody,
+  UpdateDisclosureBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, stateConflict } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import type {
   IncidentChannel as ChannelRow,
   IncidentDisclosure as DisclosureModel,
@@ -25,7 +25,7 @@ import type {
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
+import { createdOf, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { applicableStages, computeClocks, type RegimeRule, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
 
@@ -176,114 +176,76 @@ export const disclosureStore: Store<typeof incidentDisclosures> = {
   transitions: {
     close: () => ({ closedAt: new Date() }),
     reopen: () => ({ closedAt: null }),
+    update: {
+      set: (row: DisclosureRow, _now, body) => updatedFields(row, body),
+      auditData: (_d, row: DisclosureRow, body) => ({ changed: Object.keys(updatedFields(row, body)), factors: body.factors ?? null }),
+    },
+    record_submission: {
+      // The channel a filing names must be one of the regime's in this tenant (422 otherwise).
+      guard: async ({ tx, who, body }) => {
+        if (body.channelId) await channelFor(scopeToTenant(tx, who.tenantId), body.regime, body.channelId);
+      },
+      set: (row: DisclosureRow, _now, body, who) => ({ submissions: filed(row, body, who) }),
+      auditData: (d, _row, body) => {
+        const submission = d.submissions.find((s) => s.regime === body.regime && s.stage === body.stage);
+        const clock = d.clocks.find((c) => c.regime === body.regime && c.stage === body.stage);
+        return {
+          regime: body.regime,
+          stage: body.stage,
+          submittedAt: submission?.submittedAt ?? null,
+          dueAt: clock?.dueAt ?? null,
+          state: clock?.state ?? null,
+        };
+      },
+    },
   },
 };
 
 const findDisclosure = (db: Tx, id: string): Promise<DisclosureRow> =>
   orNotFound(db.incidentDisclosure.findFirst({ where: { id } }), 'Disclosure', id);
 
-/** Facts and filings go to an open disclosure only (409 naming the state otherwise: reopen it first). */
-async function openDisclosure(db: Tx, id: string, verb: string): Promise<DisclosureRow> {
-  const row = await findDisclosure(db, id);
-  if (row.status !== 'open') throw stateConflict('Disclosure', id, row.status, verb, ['open']);
-  return row;
+/** The facts, factors or DORA classification time a `PATCH` sets; the clocks follow from them. */
+function updatedFields(row: DisclosureRow, body: z.infer<typeof UpdateDisclosureBody>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  if (body.facts) data.facts = { ...(row.facts as Facts), ...body.facts };
+  if (body.factors) data.factors = { ...(row.factors as Factors), ...body.factors };
+  if (body.classifiedMajorAt) {
+    const at = new Date(body.classifiedMajorAt);
+    checkMoment('classifiedMajorAt', at, new Date(row.knownAt), 'knownAt');
+    data.classifiedMajorAt = at;
+  }
+  return data;
 }
 
 /**
- * The hand-written changes of an open disclosure (facts, filings): in one transaction, the row
- * written only if it was not changed since it was read (`updatedAt`, else 409 to retry), and the
- * change recorded with the audit data `change` returns from the saved record.
+ * A filing of one stage: 422 for a regime the disclosure is not under or a stage it does not have,
+ * 409 for a stage filed already or one whose preceding stage is not filed yet.
  */
-async function changeDisclosure(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  verb: string,
-  action: string,
-  change: (
-    row: DisclosureRow,
-    db: Tx,
-  ) => Promise<{ data: Record<string, unknown>; audit: (out: DisclosureOut) => Record<string, unknown> }>,
-): Promise<DisclosureOut> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await openDisclosure(db, id, verb);
-    const { data, audit } = await change(row, db);
-    const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
-    const res = await db.incidentDisclosure.updateMany({
-      where: { id, updatedAt: row.updatedAt, status: 'open' },
-      data: { ...data, updatedAt },
-    });
-    if (res.count === 0) throw new ApiError('conflict', `Disclosure ${id} changed meanwhile; read it again and retry.`);
-    const out = renderDisclosure(await findDisclosure(db, id));
-    return recorded(tx, who, out, { action, resourceType: incidentDisclosures.object, resourceId: id, data: audit(out) });
-  });
-}
-
-export async function updateDisclosure(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  body: z.infer<typeof UpdateDisclosureBody>,
-): Promise<DisclosureOut> {
-  return changeDisclosure(prisma, who, id, 'adding facts', 'incident.updated', async (row) => {
-    const data: Record<string, unknown> = {};
-    if (body.facts) data.facts = { ...(row.facts as Facts), ...body.facts };
-    if (body.factors) data.factors = { ...(row.factors as Factors), ...body.factors };
-    if (body.classifiedMajorAt) {
-      const at = new Date(body.classifiedMajorAt);
-      checkMoment('classifiedMajorAt', at, new Date(row.knownAt), 'knownAt');
-      data.classifiedMajorAt = at;
-    }
-    return { data, audit: () => ({ changed: Object.keys(data), factors: body.factors ?? null }) };
-  });
-}
-
-export async function recordSubmission(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  body: z.infer<typeof RecordSubmissionBody>,
-): Promise<DisclosureOut> {
-  return changeDisclosure(prisma, who, id, 'recording a filing', 'incident.disclosed', async (row, db) => {
-    const input = clockInput(row);
-    checkRegime(row, body.regime);
-    const stage = stageOf(regimeRule(body.regime), input.factors, body.stage);
-    if (input.submissions.some((s) => s.regime === body.regime && s.stage === body.stage)) {
-      throw new ApiError('conflict', `${body.regime} ${body.stage} was filed already for disclosure ${id}.`);
-    }
-    const after = stage.clock?.from === 'submission' ? stage.clock.stage : undefined;
-    const prior = after ? input.submissions.find((s) => s.regime === body.regime && s.stage === after) : undefined;
-    if (after && !prior) {
-      throw new ApiError('conflict', `${body.regime} ${body.stage} follows ${after}, which is not filed yet.`, [
-        { field: 'stage', issue: 'invalid_value', message: `file ${after} first` },
-      ]);
-    }
-    const submittedAt = body.submittedAt ? new Date(body.submittedAt) : new Date();
-    checkMoment('submittedAt', submittedAt, prior ? new Date(prior.submittedAt) : input.knownAt, prior ? `the ${after} filing` : 'knownAt');
-    if (body.channelId) await channelFor(db, body.regime, body.channelId);
-    const submission: SubmissionRecord = {
-      regime: body.regime,
-      stage: body.stage,
-      submittedAt: submittedAt.toISOString(),
-      channelId: body.channelId ?? null,
-      reference: body.reference ?? null,
-      recordedBy: who.actor,
-    };
-    return {
-      data: { submissions: [...input.submissions, submission] },
-      audit: (out) => {
-        const clock = out.clocks.find((c) => c.regime === body.regime && c.stage === body.stage);
-        return {
-          regime: body.regime,
-          stage: body.stage,
-          submittedAt: submission.submittedAt,
-          dueAt: clock?.dueAt ?? null,
-          state: clock?.state ?? null,
-        };
-      },
-    };
-  });
+function filed(row: DisclosureRow, body: z.infer<typeof RecordSubmissionBody>, who: Actor): SubmissionRecord[] {
+  const input = clockInput(row);
+  checkRegime(row, body.regime);
+  const stage = stageOf(regimeRule(body.regime), input.factors, body.stage);
+  if (input.submissions.some((s) => s.regime === body.regime && s.stage === body.stage)) {
+    throw new ApiError('conflict', `${body.regime} ${body.stage} was filed already for disclosure ${row.id}.`);
+  }
+  const after = stage.clock?.from === 'submission' ? stage.clock.stage : undefined;
+  const prior = after ? input.submissions.find((s) => s.regime === body.regime && s.stage === after) : undefined;
+  if (after && !prior) {
+    throw new ApiError('conflict', `${body.regime} ${body.stage} follows ${after}, which is not filed yet.`, [
+      { field: 'stage', issue: 'invalid_value', message: `file ${after} first` },
+    ]);
+  }
+  const submittedAt = body.submittedAt ? new Date(body.submittedAt) : new Date();
+  checkMoment('submittedAt', submittedAt, prior ? new Date(prior.submittedAt) : input.knownAt, prior ? `the ${after} filing` : 'knownAt');
+  const submission: SubmissionRecord = {
+    regime: body.regime,
+    stage: body.stage,
+    submittedAt: submittedAt.toISOString(),
+    channelId: body.channelId ?? null,
+    reference: body.reference ?? null,
+    recordedBy: who.actor,
+  };
+  return [...input.submissions, submission];
 }
 
 // ---------------------------------------------------------------- drafts
