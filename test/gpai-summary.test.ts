@@ -193,6 +193,8 @@ describe('summaries: completeness, publishing and versions', () => {
 
     const versions = await t.call('GET', `${BASE}/summaries/${s.id}/versions?limit=1`);
     expect(versions.body.data.map((v: { version: number }) => v.version)).toEqual([2]);
+    // The version is the document as published: generated at the publication's moment.
+    expect(versions.body.data[0]).toMatchObject({ publishedAt: pub2.body.publishedAt, document: { generatedAt: pub2.body.publishedAt } });
     expect(versions.body.cursor).not.toBeNull();
     const older = await t.call('GET', `${BASE}/summaries/${s.id}/versions?limit=1&cursor=${versions.body.cursor}`);
     expect(older.body.data.map((v: { version: number }) => v.version)).toEqual([1]);

@@ -355,6 +355,40 @@ describe('whistleblower: lifecycle, investigations, protections', () => {
     ]);
   });
 
+  it('feedback joins the thread at the instant it stamps on the report; the audit events say what changed', async () => {
+    const r = await record({ receivedAt: '2026-11-01T08:00:00.000Z', acknowledgedAt: '2026-11-02T08:00:00.000Z' });
+    const fb = await t.call('POST', `/v1/whistleblower/reports/${r.id}/feedback`, { body: { message: 'We are looking into it.' } });
+    expect(fb.status, JSON.stringify(fb.body)).toBe(200);
+    expect(fb.body).toMatchObject({ status: 'acknowledged', feedbackAt: expect.any(String) });
+    const thread = await t.call('GET', `/v1/whistleblower/reports/${r.id}/messages`);
+    expect(thread.body.data).toMatchObject([
+      { from: 'organisation', kind: 'feedback', body: 'We are looking into it.', createdAt: fb.body.feedbackAt },
+    ]);
+    const future = await t.call('POST', `/v1/whistleblower/reports/${r.id}/feedback`, {
+      body: { message: 'x', givenAt: '2099-01-01T00:00:00.000Z' },
+    });
+    expect(expectEnvelope(future, 422, 'validation_failed').details?.[0]?.field).toBe('givenAt');
+    expect((await t.call('GET', `/v1/whistleblower/reports/${r.id}/messages`)).body.data).toHaveLength(1);
+    const audit = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: r.id, limit: 50 } });
+    const given = audit.body.data.find((e: { action: string }) => e.action === 'whistleblower_report.feedback_given');
+    expect(given.data).toMatchObject({ givenAt: fb.body.feedbackAt, dueAt: clock(fb.body, 'feedback').dueAt, state: 'met' });
+
+    const p = await t.call('POST', '/v1/whistleblower/protections', {
+      body: { reportId: r.id, kind: 'confidentiality', measure: 'Need-to-know access.', reviewAt: '2030-01-01T00:00:00.000Z' },
+    });
+    const next = '2030-06-01T00:00:00.000Z';
+    const reviewed = await t.call('POST', `/v1/whistleblower/protections/${p.body.id}/review`, {
+      body: { nextReviewAt: next, note: 'Fine.' },
+    });
+    expect(reviewed.body).toMatchObject({ status: 'active', reviewAt: next });
+    const trail = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: p.body.id, limit: 50 } });
+    expect(trail.body.data.find((e: { action: string }) => e.action === 'whistleblower_protection.reviewed').data).toMatchObject({
+      previousReviewAt: '2030-01-01T00:00:00.000Z',
+      nextReviewAt: next,
+      note: 'Fine.',
+    });
+  });
+
   it('protections: review state from the review date, reviewed, lifted, then 409', async () => {
     const r = await record({ receivedAt: '2026-11-01T08:00:00.000Z' });
     const soon = new Date(Date.now() + 3 * 86_400_000).toISOString();

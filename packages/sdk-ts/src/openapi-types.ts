@@ -3587,7 +3587,7 @@ export interface paths {
         put?: never;
         /**
          * Record the minutes of a board meeting
-         * @description Records (or replaces) the minutes of a `held` meeting; 409 `conflict` naming the state otherwise (minutes are final once approved). Needs `governance:write`; audited as `board_meeting.minutes_recorded`.
+         * @description Records (or replaces) the minutes of a held meeting; they are final once approved. Allowed while the board meeting's `status` is `held`; changes the board meeting and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `governance:write`; recorded in the audit trail as `board_meeting.minutes_recorded` and emitted as the webhook event `board_meeting.minutes_recorded`.
          */
         post: operations["governance.boardMeetings.recordMinutes"];
         delete?: never;
@@ -5643,7 +5643,7 @@ export interface paths {
         put?: never;
         /**
          * Extend the due date of a request
-         * @description Extends an open request once by the regime’s rule, counted from the original due date (GDPR and UK GDPR: two further months; CCPA: 45 days), and records the notice to the subject the regime requires with its send-by date (the original due date). A regime or kind without an extension, a second extension, a closed request, or an extension after the original due date is 409. Needs `dsar:write`; audited as `dsar.extended`.
+         * @description Extends an open request once by the regime’s rule, counted from the original due date (GDPR and UK GDPR: two further months; CCPA: 45 days), and records the notice to the subject the regime requires with its send-by date (the original due date). A regime or kind without an extension, a second extension, or an extension after the original due date is 409. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.extended` and emitted as the webhook event `dsar.extended`.
          */
         post: operations["dsar.requests.extend"];
         delete?: never;
@@ -6839,7 +6839,7 @@ export interface paths {
         put?: never;
         /**
          * Record an insurer’s offer
-         * @description Adds an insurer’s offer (premium, limit, retention) to an open quote request. An insurer offers once per request (409); a request not open: 409. Needs `insurance:write`; audited as `insurance_quote.offer_recorded`.
+         * @description Adds an insurer’s offer (premium, limit, retention) to the quote request. An insurer offers once per request (409). Allowed while the quote request's `status` is `open`; changes the quote request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `insurance:write`; recorded in the audit trail as `insurance_quote.offer_recorded` and emitted as the webhook event `insurance_quote.offer_recorded`.
          */
         post: operations["insurance.quotes.recordOffer"];
         delete?: never;
@@ -7647,7 +7647,7 @@ export interface paths {
         put?: never;
         /**
          * Give feedback to the reporter
-         * @description Sends feedback (Art. 9(1)(f)) to the reporter’s thread; the first feedback stamps `feedbackAt` and meets the feedback clock. 409 for a report not acknowledged yet. Needs `whistleblower:write`; audited as `whistleblower_report.feedback_given`.
+         * @description Sends feedback (Art. 9(1)(f)) to the reporter’s thread; the first feedback stamps `feedbackAt` and meets the feedback clock. 422 for a `givenAt` in the future or before `acknowledgedAt`. Allowed while the report's `status` is `acknowledged` or `triaged` or `investigating` or `closed`; changes the report and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_report.feedback_given` and emitted as the webhook event `whistleblower_report.feedback_given`.
          */
         post: operations["whistleblower.feedback"];
         delete?: never;
@@ -7667,7 +7667,7 @@ export interface paths {
         put?: never;
         /**
          * Close a report with its outcome
-         * @description Moves a `triaged` or `investigating` report to `closed` with its outcome. 409 from any other state, or while an investigation of it is open or in progress. Needs `whistleblower:write`; audited as `whistleblower_report.closed`.
+         * @description Records the outcome and its summary on the report. 409 while an investigation of it is open or in progress. Allowed when the report's `status` is `triaged` or `investigating`; sets it to `closed` and returns the updated report. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_report.closed` and emitted as the webhook event `whistleblower_report.closed`.
          */
         post: operations["whistleblower.close"];
         delete?: never;
@@ -7711,7 +7711,7 @@ export interface paths {
         put?: never;
         /**
          * Conclude an investigation with its findings
-         * @description Moves an `in_progress` investigation to `concluded` with its findings and outcome. 409 from any other state. Needs `whistleblower:write`; audited as `whistleblower_investigation.concluded`.
+         * @description Records the findings and the outcome of the investigation. Allowed when the investigation's `status` is `in_progress`; sets it to `concluded` and returns the updated investigation. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_investigation.concluded` and emitted as the webhook event `whistleblower_investigation.concluded`.
          */
         post: operations["whistleblower.concludeInvestigation"];
         delete?: never;
@@ -7731,7 +7731,7 @@ export interface paths {
         put?: never;
         /**
          * Review a protection measure
-         * @description Records a review of an `active` measure and sets its next review date. 409 once lifted. Needs `whistleblower:write`; audited as `whistleblower_protection.reviewed`.
+         * @description Records a review of the measure and sets its next review date. 422 for a `nextReviewAt` that is not in the future. Allowed while the protection measure's `status` is `active`; changes the protection measure and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_protection.reviewed` and emitted as the webhook event `whistleblower_protection.reviewed`.
          */
         post: operations["whistleblower.reviewProtection"];
         delete?: never;
@@ -7887,7 +7887,7 @@ export interface paths {
         head?: never;
         /**
          * Change a summary
-         * @description Sets general information of the summary. A draft changes in place; a published summary opens its next version as a draft (`version` + 1, the published version stays readable under versions). Needs `gpai_summary:write`; audited and emitted as `gpai_summary.updated`.
+         * @description Sets general information of the summary; 422 when no field is given. A draft changes in place; a published summary opens its next version as a draft (`version` + 1, the published version stays readable under versions). Allowed while the summary's `status` is `draft` or `published`; changes the summary and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `gpai_summary:write`; recorded in the audit trail as `gpai_summary.updated` and emitted as the webhook event `gpai_summary.updated`.
          */
         patch: operations["gpai_summary.updateSummary"];
         trace?: never;
@@ -7903,7 +7903,7 @@ export interface paths {
         put?: never;
         /**
          * Publish a summary
-         * @description Publishes the draft version when every required section of the template is filled from the records: otherwise 422 `validation_failed` listing each missing section in `details` (`sections.<id>`). A published summary: 409. The document as published is kept under versions. Needs `gpai_summary:approve`; audited and emitted as `gpai_summary.published`.
+         * @description Publishes the draft version when every required section of the template is filled from the records: otherwise 422 `validation_failed` listing each missing section in `details` (`sections.<id>`). The document as published is kept under versions. Allowed when the summary's `status` is `draft`; sets it to `published` and returns the updated summary. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `gpai_summary:approve`; recorded in the audit trail as `gpai_summary.published` (with the optional `reason`) and emitted as the webhook event `gpai_summary.published`.
          */
         post: operations["gpai_summary.publishSummary"];
         delete?: never;
@@ -13258,6 +13258,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dsar.extended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A request was extended by its regime’s rule; the subject is notified.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.dsar.extended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "dsar.item_completed": {
         parameters: {
             query?: never;
@@ -13392,26 +13412,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.dsar.verification_failed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "dsar.extended": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A request was extended by its regime’s rule; the subject is notified.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.dsar.extended"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14378,6 +14378,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "whistleblower_report.feedback_given": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Feedback was given to a reporter.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.whistleblower_report.feedback_given"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "whistleblower_report.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A whistleblowing report was closed with its outcome.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.whistleblower_report.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "whistleblower_investigation.opened": {
         parameters: {
             query?: never;
@@ -14438,6 +14478,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "whistleblower_investigation.concluded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An investigation was concluded with its findings.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.whistleblower_investigation.concluded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "whistleblower_protection.recorded": {
         parameters: {
             query?: never;
@@ -14478,6 +14538,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "whistleblower_protection.reviewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A protection measure was reviewed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.whistleblower_protection.reviewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "whistleblower_report.triaged": {
         parameters: {
             query?: never;
@@ -14492,46 +14572,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.whistleblower_report.triaged"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "whistleblower_report.feedback_given": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Feedback was given to a reporter.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.whistleblower_report.feedback_given"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "whistleblower_report.closed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A whistleblowing report was closed with its outcome.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.whistleblower_report.closed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14578,46 +14618,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "whistleblower_investigation.concluded": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An investigation was concluded with its findings.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.whistleblower_investigation.concluded"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "whistleblower_protection.reviewed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A protection measure was reviewed.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.whistleblower_protection.reviewed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "whistleblower_intake.updated": {
         parameters: {
             query?: never;
@@ -14652,6 +14652,46 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.gpai_summary.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gpai_summary.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training-content summary changed (a published one opened its next version).
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.gpai_summary.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "gpai_summary.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A training-content summary was published, every required section of the template filled.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.gpai_summary.published"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14712,46 +14752,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.gpai_summary.energy_disclosed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "gpai_summary.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A training-content summary changed (a published one opened its next version).
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.gpai_summary.updated"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "gpai_summary.published": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A training-content summary was published, every required section of the template filled.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.gpai_summary.published"];
         delete?: never;
         options?: never;
         head?: never;
@@ -64037,10 +64037,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Why; kept in the audit event. */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -76795,6 +76792,50 @@ export interface operations {
             };
         };
     };
+    "webhook.dsar.extended": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.extended";
+                    data?: components["schemas"]["DsarRequest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.dsar.item_completed": {
         parameters: {
             query?: never;
@@ -77082,50 +77123,6 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventEnvelope"] & {
                     /** @constant */
                     type?: "dsar.verification_failed";
-                    data?: components["schemas"]["DsarRequest"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.dsar.extended": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "dsar.extended";
                     data?: components["schemas"]["DsarRequest"];
                 };
             };
@@ -79259,6 +79256,94 @@ export interface operations {
             };
         };
     };
+    "webhook.whistleblower_report.feedback_given": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "whistleblower_report.feedback_given";
+                    data?: components["schemas"]["WhistleblowerReport"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.whistleblower_report.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "whistleblower_report.closed";
+                    data?: components["schemas"]["WhistleblowerReport"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.whistleblower_investigation.opened": {
         parameters: {
             query?: never;
@@ -79391,6 +79476,50 @@ export interface operations {
             };
         };
     };
+    "webhook.whistleblower_investigation.concluded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "whistleblower_investigation.concluded";
+                    data?: components["schemas"]["WhistleblowerInvestigation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.whistleblower_protection.recorded": {
         parameters: {
             query?: never;
@@ -79479,6 +79608,50 @@ export interface operations {
             };
         };
     };
+    "webhook.whistleblower_protection.reviewed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "whistleblower_protection.reviewed";
+                    data?: components["schemas"]["WhistleblowerProtection"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.whistleblower_report.triaged": {
         parameters: {
             query?: never;
@@ -79502,94 +79675,6 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventEnvelope"] & {
                     /** @constant */
                     type?: "whistleblower_report.triaged";
-                    data?: components["schemas"]["WhistleblowerReport"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.whistleblower_report.feedback_given": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "whistleblower_report.feedback_given";
-                    data?: components["schemas"]["WhistleblowerReport"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.whistleblower_report.closed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "whistleblower_report.closed";
                     data?: components["schemas"]["WhistleblowerReport"];
                 };
             };
@@ -79699,94 +79784,6 @@ export interface operations {
             };
         };
     };
-    "webhook.whistleblower_investigation.concluded": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "whistleblower_investigation.concluded";
-                    data?: components["schemas"]["WhistleblowerInvestigation"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.whistleblower_protection.reviewed": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "whistleblower_protection.reviewed";
-                    data?: components["schemas"]["WhistleblowerProtection"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.whistleblower_intake.updated": {
         parameters: {
             query?: never;
@@ -79854,6 +79851,94 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventEnvelope"] & {
                     /** @constant */
                     type?: "gpai_summary.created";
+                    data?: components["schemas"]["GpaiSummary"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.gpai_summary.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "gpai_summary.updated";
+                    data?: components["schemas"]["GpaiSummary"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.gpai_summary.published": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "gpai_summary.published";
                     data?: components["schemas"]["GpaiSummary"];
                 };
             };
@@ -79987,94 +80072,6 @@ export interface operations {
                     /** @constant */
                     type?: "gpai_summary.energy_disclosed";
                     data?: components["schemas"]["GpaiEnergyDisclosure"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.gpai_summary.updated": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "gpai_summary.updated";
-                    data?: components["schemas"]["GpaiSummary"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.gpai_summary.published": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "gpai_summary.published";
-                    data?: components["schemas"]["GpaiSummary"];
                 };
             };
         };

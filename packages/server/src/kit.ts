@@ -96,10 +96,11 @@ export interface TransitionStep<Rec, Body = unknown> {
   /**
    * Checks beyond the `from` states, on the locked current row: throw an ApiError to refuse. It may
    * also make the changes the transition implies for other records (a risk's residual when one of
-   * its treatments is implemented) and return what the audit event says of them.
+   * its treatments is implemented) and return what the audit event says of them. `now` is the
+   * change's clock, the one `set` gets.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a guard that only checks is an async function returning nothing.
-  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never; body: Body }) => Promise<Record<string, unknown> | void>;
+  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never; body: Body; now: Date }) => Promise<Record<string, unknown> | void>;
   /** The audit event's `data` besides `from`, `to` and `reason`. */
   readonly auditData?: (record: Rec, current: never, body: Body) => Record<string, unknown>;
   /** Effects on other records after the change is recorded, in the same transaction. */
@@ -231,8 +232,9 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       const state = String(current[statusField]);
       const conflict = () => stateConflict(capitalised(spec.label.one), id, state, verb, t.from, statusField);
       if (!t.from.includes(state)) throw conflict();
-      const prepared = tx && step.guard ? await step.guard({ tx, who, row: current as never, body }) : undefined;
+      // One clock for the change: the guard's effects, the fields set and the record's updatedAt.
       const now = new Date();
+      const prepared = tx && step.guard ? await step.guard({ tx, who, row: current as never, body, now }) : undefined;
       // Conditional on the state read: a concurrent transition makes this one a conflict too.
       const row = await updateRowIf(
         sql,

@@ -10,6 +10,7 @@ import {
   CreateDsarExportBody,
   CreateDsarRedactionBody,
   CreateDsarRequestBody,
+  DSAR_OPEN_STATUSES,
   DsarDataStore,
   DsarDeadlineApproaching,
   DsarExport,
@@ -65,6 +66,16 @@ export const dsarRequests = resource({
       summary: 'Reject a request',
       description:
         'Rejects the request (manifestly unfounded or excessive, identity not established, no such right); `reason` is required (422 without it) and kept on the record.',
+    },
+    extend: {
+      from: DSAR_OPEN_STATUSES,
+      body: ExtendDsarRequestBody,
+      action: 'dsar.extended',
+      stateful: true,
+      summary: 'Extend the due date of a request',
+      description:
+        'Extends an open request once by the regime’s rule, counted from the original due date (GDPR and UK GDPR: two further months; CCPA: 45 days), and records the notice to the subject the regime requires with its send-by date (the original due date). A regime or kind without an extension, a second extension, or an extension after the original due date is 409.',
+      eventSummary: 'A request was extended by its regime’s rule; the subject is notified.',
     },
   },
 });
@@ -181,24 +192,10 @@ export const dsarRedactions = resource({
 
 const read = meta({ auth: 'tenant', rail: 'dsar', permission: 'dsar:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail: 'dsar', permission: 'dsar:write', mutating: true, audit });
-const RequestParams = z.object({ id: DsarRequestId });
 const closeRoute = <R extends object>(route: R) => ({ ...route, body: CloseFulfillmentItemBody.optional() });
 
 export const dsarRouter = railRouter('dsar', {
-  requests: {
-    ...dsarRequests.routes,
-    extend: {
-      method: 'POST',
-      path: '/requests/:id/extend',
-      pathParams: RequestParams,
-      body: ExtendDsarRequestBody,
-      responses: { 200: DsarRequest },
-      summary: 'Extend the due date of a request',
-      description:
-        'Extends an open request once by the regime’s rule, counted from the original due date (GDPR and UK GDPR: two further months; CCPA: 45 days), and records the notice to the subject the regime requires with its send-by date (the original due date). A regime or kind without an extension, a second extension, a closed request, or an extension after the original due date is 409. Needs `dsar:write`; audited as `dsar.extended`.',
-      metadata: { ...write('dsar.extended'), stateful: true },
-    },
-  },
+  requests: dsarRequests.routes,
   verify: {
     method: 'POST',
     path: '/verify',
@@ -282,7 +279,6 @@ export const dsarEvents: ReturnType<typeof eventType>[] = [
   ...dsarRedactions.events,
   eventType('dsar.verified', 'The identity of a requester was verified; the request can be fulfilled.', DsarRequest),
   eventType('dsar.verification_failed', 'An identity check of a requester failed; the request stays received.', DsarRequest),
-  eventType('dsar.extended', 'A request was extended by its regime’s rule; the subject is notified.', DsarRequest),
   eventType('dsar.fulfillment_started', 'Fulfillment of a request started: one item per data store.', DsarRequest),
   eventType('dsar.store_declared', 'A data store was declared.', DsarDataStore),
   eventType(

@@ -144,6 +144,16 @@ export const governanceBoardMeetings = resource({
       description: 'Makes the minutes final; 409 when no minutes were recorded. No decision can be added afterwards.',
     },
     cancel: { from: ['scheduled'], to: 'canceled', summary: 'Cancel a board meeting', description: 'Only before it was held.' },
+    record_minutes: {
+      from: ['held'],
+      path: 'minutes',
+      body: RecordGovernanceMinutesBody,
+      action: 'board_meeting.minutes_recorded',
+      stateful: true,
+      summary: 'Record the minutes of a board meeting',
+      description: 'Records (or replaces) the minutes of a held meeting; they are final once approved.',
+      eventSummary: 'The minutes of a held board meeting were recorded.',
+    },
   },
 });
 
@@ -242,6 +252,9 @@ const approvalDecision = (verb: 'approve' | 'reject') =>
     },
   }) as const;
 
+/** The meeting's minutes keep the key the SDK has always had, beside the meeting's routes. */
+const { record_minutes: recordMinutes, ...meetingRoutes } = governanceBoardMeetings.routes;
+
 export const governanceRouter = railRouter('governance', {
   raci: {
     method: 'GET',
@@ -255,18 +268,8 @@ export const governanceRouter = railRouter('governance', {
   decisionRights: governanceDecisionRights.routes,
   approvals: { ...governanceApprovals.routes, approve: approvalDecision('approve'), reject: approvalDecision('reject') },
   boardMeetings: {
-    ...governanceBoardMeetings.routes,
-    recordMinutes: {
-      method: 'POST',
-      path: '/board-meetings/:id/minutes',
-      pathParams: meetingParams,
-      body: RecordGovernanceMinutesBody,
-      responses: { 200: GovernanceBoardMeeting },
-      summary: 'Record the minutes of a board meeting',
-      description:
-        'Records (or replaces) the minutes of a `held` meeting; 409 `conflict` naming the state otherwise (minutes are final once approved). Needs `governance:write`; audited as `board_meeting.minutes_recorded`.',
-      metadata: { ...change('governance:write', 'board_meeting.minutes_recorded'), stateful: true },
-    },
+    ...meetingRoutes,
+    recordMinutes,
     listDecisions: {
       method: 'GET',
       path: '/board-meetings/:id/decisions',
@@ -323,7 +326,6 @@ export const governanceEvents: ReturnType<typeof eventType>[] = [
   ),
   eventType(GOVERNANCE_APPROVAL_ACTIONS.rejected, 'An approval was rejected at one of its steps.', GovernanceApproval),
   ...governanceBoardMeetings.events,
-  eventType('board_meeting.minutes_recorded', 'The minutes of a held board meeting were recorded.', GovernanceBoardMeeting),
   eventType('board_decision.created', 'A decision was recorded against a board meeting.', GovernanceBoardDecision),
   ...governanceDelegations.events,
   ...governanceConflicts.events,

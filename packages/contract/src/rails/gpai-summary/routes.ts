@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
-import { eventType } from '../../platform/webhook-events.ts';
+import type { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { CREATE_SUMMARY_EXAMPLE, PROVIDER_EXAMPLE, SourceType, SummaryId } from './fields.ts';
 import {
@@ -43,6 +43,28 @@ export const gpaiSummaries = resource({
     description:
       'Starts the public summary of the training content of one model version (AI Act Art. 53(1)(d)) as a draft, version 1. 409 when the tenant has a summary of that model name and version.',
     eventSummary: 'A training-content summary was started.',
+  },
+  transitions: {
+    update: {
+      from: ['draft', 'published'],
+      method: 'PATCH',
+      body: UpdateGpaiSummaryBody,
+      action: 'gpai_summary.updated',
+      summary: 'Change a summary',
+      description:
+        'Sets general information of the summary; 422 when no field is given. A draft changes in place; a published summary opens its next version as a draft (`version` + 1, the published version stays readable under versions).',
+      eventSummary: 'A training-content summary changed (a published one opened its next version).',
+    },
+    publish: {
+      from: ['draft'],
+      to: 'published',
+      action: 'gpai_summary.published',
+      stateful: true,
+      summary: 'Publish a summary',
+      description:
+        'Publishes the draft version when every required section of the template is filled from the records: otherwise 422 `validation_failed` listing each missing section in `details` (`sections.<id>`). The document as published is kept under versions.',
+      eventSummary: 'A training-content summary was published, every required section of the template filled.',
+    },
   },
 });
 
@@ -151,8 +173,9 @@ export const gpaiEnergyDisclosures = resource({
 
 const SummaryParams = z.object({ id: SummaryId });
 const read = meta({ auth: 'tenant', rail: 'gpai_summary', permission: 'gpai_summary:read', mutating: false });
-const write = meta({ auth: 'tenant', rail: 'gpai_summary', permission: 'gpai_summary:write', mutating: true });
-const approve = meta({ auth: 'tenant', rail: 'gpai_summary', permission: 'gpai_summary:approve', mutating: true });
+
+/** The summary's change and publication keep the keys the SDK has always had, beside its collection. */
+const { update: updateSummary, publish: publishSummary, ...summaryRoutes } = gpaiSummaries.routes;
 
 export const gpaiSummaryRouter = railRouter('gpai_summary', {
   template: {
@@ -164,32 +187,9 @@ export const gpaiSummaryRouter = railRouter('gpai_summary', {
       'The sections of the Commission’s public template for the summary of training content (AI Act Art. 53(1)(d)), each with its source, whether it is required and which records fill it. Read from the shipped data file.',
     metadata: read,
   },
-  summaries: gpaiSummaries.routes,
-  updateSummary: {
-    method: 'PATCH',
-    path: '/summaries/:id',
-    pathParams: SummaryParams,
-    body: UpdateGpaiSummaryBody,
-    responses: { 200: GpaiSummary },
-    summary: 'Change a summary',
-    description:
-      'Sets general information of the summary. A draft changes in place; a published summary opens its next version as a draft (`version` + 1, the published version stays readable under versions). Needs `gpai_summary:write`; audited and emitted as `gpai_summary.updated`.',
-    metadata: meta({ ...write, audit: 'gpai_summary.updated' }),
-  },
-  publishSummary: {
-    method: 'POST',
-    path: '/summaries/:id/publish',
-    pathParams: SummaryParams,
-    body: z
-      .strictObject({ reason: z.string().min(1).max(1000).optional().meta({ description: 'Why; kept in the audit event.' }) })
-      .optional()
-      .meta({ description: 'Optional reason.' }),
-    responses: { 200: GpaiSummary },
-    summary: 'Publish a summary',
-    description:
-      'Publishes the draft version when every required section of the template is filled from the records: otherwise 422 `validation_failed` listing each missing section in `details` (`sections.<id>`). A published summary: 409. The document as published is kept under versions. Needs `gpai_summary:approve`; audited and emitted as `gpai_summary.published`.',
-    metadata: meta({ ...approve, audit: 'gpai_summary.published', stateful: true }),
-  },
+  summaries: summaryRoutes,
+  updateSummary,
+  publishSummary,
   document: {
     method: 'GET',
     path: '/summaries/:id/document',
@@ -221,10 +221,4 @@ export const gpaiSummaryEvents: ReturnType<typeof eventType>[] = [
   ...gpaiDataSources.events,
   ...gpaiCopyrightPolicies.events,
   ...gpaiEnergyDisclosures.events,
-  eventType('gpai_summary.updated', 'A training-content summary changed (a published one opened its next version).', GpaiSummary),
-  eventType(
-    'gpai_summary.published',
-    'A training-content summary was published, every required section of the template filled.',
-    GpaiSummary,
-  ),
 ];

@@ -146,15 +146,27 @@ export const insuranceQuotes = resource({
   },
   transitions: {
     withdraw: { from: ['open'], to: 'withdrawn', action: 'insurance_quote.withdrawn', summary: 'Withdraw a quote request' },
+    record_offer: {
+      from: ['open'],
+      path: 'offers',
+      body: RecordInsuranceOfferBody,
+      action: 'insurance_quote.offer_recorded',
+      stateful: true,
+      summary: 'Record an insurer’s offer',
+      description: 'Adds an insurer’s offer (premium, limit, retention) to the quote request. An insurer offers once per request (409).',
+      eventSummary: 'An insurer’s offer was recorded against a quote request.',
+    },
   },
 });
 
 // ---------------------------------------------------------------- router
 
 const read = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:read', mutating: false });
-const write = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:write', mutating: true });
 const approve = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:approve', mutating: true });
 const IdParams = <T extends z.ZodType>(id: T) => z.object({ id });
+
+/** The quote request's offer keeps the key the SDK has always had, beside the collection's routes. */
+const { record_offer: recordOffer, ...quoteRoutes } = insuranceQuotes.routes;
 
 export const insuranceRouter = railRouter('insurance', {
   policies: {
@@ -182,18 +194,8 @@ export const insuranceRouter = railRouter('insurance', {
     metadata: read,
   },
   quotes: {
-    ...insuranceQuotes.routes,
-    recordOffer: {
-      method: 'POST',
-      path: '/quotes/:id/offers',
-      pathParams: IdParams(QuoteId),
-      body: RecordInsuranceOfferBody,
-      responses: { 200: InsuranceQuote },
-      summary: 'Record an insurer’s offer',
-      description:
-        'Adds an insurer’s offer (premium, limit, retention) to an open quote request. An insurer offers once per request (409); a request not open: 409. Needs `insurance:write`; audited as `insurance_quote.offer_recorded`.',
-      metadata: meta({ ...write, audit: 'insurance_quote.offer_recorded', stateful: true }),
-    },
+    ...quoteRoutes,
+    recordOffer,
     comparison: {
       method: 'GET',
       path: '/quotes/:id/comparison',
@@ -222,6 +224,5 @@ export const insuranceEvents: ReturnType<typeof eventType>[] = [
   ...insurancePolicies.events,
   ...insuranceClaims.events,
   ...insuranceQuotes.events,
-  eventType('insurance_quote.offer_recorded', 'An insurer’s offer was recorded against a quote request.', InsuranceQuote),
   eventType('insurance_quote.accepted', 'An offer was accepted; the policy it became is in `policyId`.', InsuranceQuote),
 ];

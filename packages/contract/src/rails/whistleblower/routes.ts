@@ -3,8 +3,7 @@ import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
-import { idParams } from '../../shared/records.ts';
-import { Category, INVESTIGATION_STATUSES, IntakeSlug, InvestigationId, PROTECTION_STATUSES, ReportId, ReportStatus } from './fields.ts';
+import { Category, INVESTIGATION_STATUSES, IntakeSlug, PROTECTION_STATUSES, ReportId, ReportStatus } from './fields.ts';
 import {
   CloseWhistleblowerReportBody,
   ConcludeWhistleblowerInvestigationBody,
@@ -65,6 +64,26 @@ export const whistleblowerReports = resource({
       to: 'investigating',
       action: 'whistleblower_report.investigating',
       summary: 'Start investigating a triaged report',
+    },
+    feedback: {
+      from: ['acknowledged', 'triaged', 'investigating', 'closed'],
+      body: FeedbackWhistleblowerReportBody,
+      action: 'whistleblower_report.feedback_given',
+      stateful: true,
+      summary: 'Give feedback to the reporter',
+      description:
+        'Sends feedback (Art. 9(1)(f)) to the reporter’s thread; the first feedback stamps `feedbackAt` and meets the feedback clock. 422 for a `givenAt` in the future or before `acknowledgedAt`.',
+      eventSummary: 'Feedback was given to a reporter.',
+    },
+    close: {
+      from: ['triaged', 'investigating'],
+      to: 'closed',
+      body: CloseWhistleblowerReportBody,
+      action: 'whistleblower_report.closed',
+      stateful: true,
+      summary: 'Close a report with its outcome',
+      description: 'Records the outcome and its summary on the report. 409 while an investigation of it is open or in progress.',
+      eventSummary: 'A whistleblowing report was closed with its outcome.',
     },
   },
 });
@@ -127,6 +146,16 @@ export const whistleblowerInvestigations = resource({
       action: 'whistleblower_investigation.discontinued',
       summary: 'Discontinue an investigation',
     },
+    conclude: {
+      from: ['in_progress'],
+      to: 'concluded',
+      body: ConcludeWhistleblowerInvestigationBody,
+      action: 'whistleblower_investigation.concluded',
+      stateful: true,
+      summary: 'Conclude an investigation with its findings',
+      description: 'Records the findings and the outcome of the investigation.',
+      eventSummary: 'An investigation was concluded with its findings.',
+    },
   },
 });
 
@@ -160,15 +189,29 @@ export const whistleblowerProtections = resource({
   },
   transitions: {
     lift: { from: ['active'], to: 'lifted', action: 'whistleblower_protection.lifted', summary: 'Lift a protection measure' },
+    review: {
+      from: ['active'],
+      body: ReviewWhistleblowerProtectionBody,
+      action: 'whistleblower_protection.reviewed',
+      stateful: true,
+      summary: 'Review a protection measure',
+      description: 'Records a review of the measure and sets its next review date. 422 for a `nextReviewAt` that is not in the future.',
+      eventSummary: 'A protection measure was reviewed.',
+    },
   },
 });
 
 // ---------------------------------------------------------------- router
 
+/** The changes of one record with a body of their own keep the keys the SDK has always had, beside their collections. */
+const { feedback, close, ...reportRoutes } = whistleblowerReports.routes;
+const { conclude: concludeInvestigation, ...investigationRoutes } = whistleblowerInvestigations.routes;
+const { review: reviewProtection, ...protectionRoutes } = whistleblowerProtections.routes;
+
 export const whistleblowerRouter = railRouter('whistleblower', {
-  reports: whistleblowerReports.routes,
-  investigations: whistleblowerInvestigations.routes,
-  protections: whistleblowerProtections.routes,
+  reports: reportRoutes,
+  investigations: investigationRoutes,
+  protections: protectionRoutes,
   triageQueue: {
     method: 'GET',
     path: '/triage',
@@ -191,28 +234,8 @@ export const whistleblowerRouter = railRouter('whistleblower', {
       'Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.',
     metadata: { ...write('whistleblower_report.triaged'), stateful: true },
   },
-  feedback: {
-    method: 'POST',
-    path: '/reports/:id/feedback',
-    pathParams: ReportParams,
-    body: FeedbackWhistleblowerReportBody,
-    responses: { 200: WhistleblowerReport },
-    summary: 'Give feedback to the reporter',
-    description:
-      'Sends feedback (Art. 9(1)(f)) to the reporter’s thread; the first feedback stamps `feedbackAt` and meets the feedback clock. 409 for a report not acknowledged yet. Needs `whistleblower:write`; audited as `whistleblower_report.feedback_given`.',
-    metadata: { ...write('whistleblower_report.feedback_given'), stateful: true },
-  },
-  close: {
-    method: 'POST',
-    path: '/reports/:id/close',
-    pathParams: ReportParams,
-    body: CloseWhistleblowerReportBody,
-    responses: { 200: WhistleblowerReport },
-    summary: 'Close a report with its outcome',
-    description:
-      'Moves a `triaged` or `investigating` report to `closed` with its outcome. 409 from any other state, or while an investigation of it is open or in progress. Needs `whistleblower:write`; audited as `whistleblower_report.closed`.',
-    metadata: { ...write('whistleblower_report.closed'), stateful: true },
-  },
+  feedback,
+  close,
   listMessages: {
     method: 'GET',
     path: '/reports/:id/messages',
@@ -234,28 +257,8 @@ export const whistleblowerRouter = railRouter('whistleblower', {
       'Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.',
     metadata: write('whistleblower_message.sent'),
   },
-  concludeInvestigation: {
-    method: 'POST',
-    path: '/investigations/:id/conclude',
-    pathParams: z.object({ id: InvestigationId }),
-    body: ConcludeWhistleblowerInvestigationBody,
-    responses: { 200: WhistleblowerInvestigation },
-    summary: 'Conclude an investigation with its findings',
-    description:
-      'Moves an `in_progress` investigation to `concluded` with its findings and outcome. 409 from any other state. Needs `whistleblower:write`; audited as `whistleblower_investigation.concluded`.',
-    metadata: { ...write('whistleblower_investigation.concluded'), stateful: true },
-  },
-  reviewProtection: {
-    method: 'POST',
-    path: '/protections/:id/review',
-    pathParams: idParams('wbp'),
-    body: ReviewWhistleblowerProtectionBody,
-    responses: { 200: WhistleblowerProtection },
-    summary: 'Review a protection measure',
-    description:
-      'Records a review of an `active` measure and sets its next review date. 409 once lifted. Needs `whistleblower:write`; audited as `whistleblower_protection.reviewed`.',
-    metadata: { ...write('whistleblower_protection.reviewed'), stateful: true },
-  },
+  concludeInvestigation,
+  reviewProtection,
   getIntake: {
     method: 'GET',
     path: '/intake',
@@ -313,11 +316,7 @@ export const whistleblowerEvents: ReturnType<typeof eventType>[] = [
   ...whistleblowerInvestigations.events,
   ...whistleblowerProtections.events,
   eventType('whistleblower_report.triaged', 'A whistleblowing report was triaged.', WhistleblowerReport),
-  eventType('whistleblower_report.feedback_given', 'Feedback was given to a reporter.', WhistleblowerReport),
-  eventType('whistleblower_report.closed', 'A whistleblowing report was closed with its outcome.', WhistleblowerReport),
   eventType('whistleblower_message.sent', 'The organisation wrote to a reporter.', WhistleblowerMessage),
   eventType('whistleblower_message.received', 'A reporter wrote to the organisation with the access code.', WhistleblowerMessage),
-  eventType('whistleblower_investigation.concluded', 'An investigation was concluded with its findings.', WhistleblowerInvestigation),
-  eventType('whistleblower_protection.reviewed', 'A protection measure was reviewed.', WhistleblowerProtection),
   eventType('whistleblower_intake.updated', 'The public intake settings changed.', WhistleblowerIntake),
 ];

@@ -7,10 +7,7 @@ import * as dsar from './service.ts';
 export function dsarHandlers({ db }: RailDeps) {
   const { prisma } = db;
   return initServer().router(contract.dsar, {
-    requests: {
-      ...serveResource(db, dsarRequests, dsar.requestStore),
-      extend: async ({ params, body, res }) => ({ status: 200, body: await dsar.extendRequest(prisma, actor(res), params.id, body) }),
-    },
+    requests: serveResource(db, dsarRequests, dsar.requestStore),
     verify: async ({ body, res }) => ({ status: 200, body: await dsar.verifyRequest(prisma, actor(res), body) }),
     // Not a sub-resource of the rail in the catalogue: the kit cannot declare it.
     stores: {

@@ -49,8 +49,8 @@ import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, ki
  * The dsar rail's behaviour: requests whose dates are computed from receipt by the rules data
  * (clocks.ts), identity verification, fulfillment across the declared data stores, the response
  * packet (hashed, versioned), its redactions, and the SLA view. Requests, fulfillment items,
- * packets and redactions are the kit's (rails/dsar/router.ts) with the stores below, fulfil and
- * reject included; the changes the kit cannot say (extension, verification, the start of
+ * packets and redactions are the kit's (rails/dsar/router.ts) with the stores below, fulfil,
+ * reject and extension included; the changes the kit cannot say (verification, the start of
  * fulfillment, the closing of an item by its closer) are written out here, reading the row FOR
  * UPDATE as the kit does. Every write runs in one transaction with its audit event
  * and webhook outbox rows (recordChange).
@@ -172,8 +172,57 @@ export const requestStore: Store<typeof dsarRequests> = {
         if (!body?.reason) throw invalid('reason', 'A rejection needs a reason.', 'missing');
       },
     },
+    // Once, by the regime's rule, decided by the original due date with the subject told by then.
+    extend: {
+      set: (row: RequestRow, now, body) => extension(row, now, body),
+      auditData: (saved, _row, body) => ({
+        reason: body.reason,
+        dueDate: saved.dueDate,
+        extendedDueDate: saved.extendedDueDate,
+        noticeSendBy: saved.extension.notice?.sendBy ?? null,
+        noticeSentAt: saved.extension.notice?.sentAt ?? null,
+      }),
+    },
   },
 };
+
+/**
+ * The fields of an extension of an open request: 409 for a regime or kind without one, a second
+ * one, or one decided after the original due date; 422 for a moment out of range or a notice that
+ * reaches the subject after the original due date.
+ */
+function extension(row: RequestRow, now: Date, body: z.infer<typeof ExtendDsarRequestBody>): Record<string, unknown> {
+  const current = renderRequest(row);
+  const rule = rulesFor(current.regime, current.kind)?.extension ?? null;
+  if (!rule) {
+    throw new ApiError('conflict', `${current.regime} allows no extension of a ${current.kind} request; it is due ${current.dueDate}.`, [
+      { field: 'id', issue: 'invalid_value', message: 'no extension under this regime' },
+    ]);
+  }
+  if (row.extendedAt) {
+    throw new ApiError(
+      'conflict',
+      `Request ${row.id} was extended already (to ${current.extendedDueDate}); the regime allows one extension.`,
+      [{ field: 'id', issue: 'invalid_value', message: 'already extended' }],
+    );
+  }
+  const receivedAt = new Date(row.receivedAt);
+  const extendedAt = body.extendedAt ? new Date(body.extendedAt) : now;
+  checkMoment('extendedAt', extendedAt, { at: receivedAt, what: 'receivedAt' });
+  if (extendedAt > new Date(current.dueAt)) {
+    throw new ApiError(
+      'conflict',
+      `Request ${row.id} was due ${current.dueDate}; an extension must be decided before the original due date.`,
+      [{ field: 'extendedAt', issue: 'invalid_value', message: `after ${current.dueDate}` }],
+    );
+  }
+  const noticeSentAt = body.noticeSentAt ? new Date(body.noticeSentAt) : extendedAt;
+  checkMoment('noticeSentAt', noticeSentAt, { at: receivedAt, what: 'receivedAt' });
+  if (noticeSentAt > endOfDate(current.dueDate)) {
+    throw invalid('noticeSentAt', `The notice of the extension must reach the subject by ${current.dueDate} (${rule.notice.source}).`);
+  }
+  return { extendedAt, extensionReason: body.reason, noticeSentAt };
+}
 
 /**
  * The request a hand-written change works on, read FOR UPDATE in its transaction as the kit reads
@@ -192,53 +241,6 @@ async function lockRequest(prisma: Prisma, tx: Tx, who: Actor, id: string, verb:
     return recorded(tx, who, saved, { action, resourceType: dsarRequests.object, resourceId: id, data: auditData(saved) });
   };
   return { row, save };
-}
-
-export async function extendRequest(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  body: z.infer<typeof ExtendDsarRequestBody>,
-): Promise<RequestOut> {
-  return prisma.$transaction(async (tx) => {
-    const { row, save } = await lockRequest(prisma, tx, who, id, 'extend', OPEN);
-    const current = renderRequest(row);
-    const rule = rulesFor(current.regime, current.kind)?.extension ?? null;
-    if (!rule) {
-      throw new ApiError('conflict', `${current.regime} allows no extension of a ${current.kind} request; it is due ${current.dueDate}.`, [
-        { field: 'id', issue: 'invalid_value', message: 'no extension under this regime' },
-      ]);
-    }
-    if (row.extendedAt) {
-      throw new ApiError(
-        'conflict',
-        `Request ${id} was extended already (to ${current.extendedDueDate}); the regime allows one extension.`,
-        [{ field: 'id', issue: 'invalid_value', message: 'already extended' }],
-      );
-    }
-    const receivedAt = new Date(row.receivedAt);
-    const extendedAt = body.extendedAt ? new Date(body.extendedAt) : new Date();
-    checkMoment('extendedAt', extendedAt, { at: receivedAt, what: 'receivedAt' });
-    if (extendedAt > new Date(current.dueAt)) {
-      throw new ApiError(
-        'conflict',
-        `Request ${id} was due ${current.dueDate}; an extension must be decided before the original due date.`,
-        [{ field: 'extendedAt', issue: 'invalid_value', message: `after ${current.dueDate}` }],
-      );
-    }
-    const noticeSentAt = body.noticeSentAt ? new Date(body.noticeSentAt) : extendedAt;
-    checkMoment('noticeSentAt', noticeSentAt, { at: receivedAt, what: 'receivedAt' });
-    if (noticeSentAt > endOfDate(current.dueDate)) {
-      throw invalid('noticeSentAt', `The notice of the extension must reach the subject by ${current.dueDate} (${rule.notice.source}).`);
-    }
-    return save({ extendedAt, extensionReason: body.reason, noticeSentAt }, 'dsar.extended', (saved) => ({
-      reason: body.reason,
-      dueDate: saved.dueDate,
-      extendedDueDate: saved.extendedDueDate,
-      noticeSendBy: saved.extension.notice?.sendBy ?? null,
-      noticeSentAt: saved.extension.notice?.sentAt ?? null,
-    }));
-  });
 }
 
 // ---------------------------------------------------------------- verification

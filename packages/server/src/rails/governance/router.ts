@@ -15,7 +15,7 @@ import * as governance from './service.ts';
 export function governanceHandlers({ db }: RailDeps) {
   const { prisma } = db;
   const approvals = serveResource(db, governanceApprovals, governance.approvalStore);
-  const meetings = serveResource(db, governanceBoardMeetings, governance.boardMeetingStore);
+  const { record_minutes: recordMinutes, ...meetings } = serveResource(db, governanceBoardMeetings, governance.boardMeetingStore);
   const snapshots = serveResource(db, governanceSnapshots, governance.snapshotStore);
   return initServer().router(contract.governance, {
     raci: async ({ res }) => ({ status: 200, body: await governance.orgRaci(prisma, tenantOf(res).tenantId) }),
@@ -33,10 +33,7 @@ export function governanceHandlers({ db }: RailDeps) {
     },
     boardMeetings: {
       ...meetings,
-      recordMinutes: async ({ params, body, res }) => ({
-        status: 200,
-        body: await governance.recordMinutes(prisma, actor(res), params.id, body.text),
-      }),
+      recordMinutes,
       listDecisions: async ({ params, query, res }) => ({
         status: 200,
         body: await governance.listDecisions(prisma, tenantOf(res).tenantId, params.id, query),

@@ -297,6 +297,10 @@ export const boardMeetingStore: Store<typeof governanceBoardMeetings> = {
       }
       return {};
     },
+    record_minutes: {
+      set: (_row, now, body) => ({ minutes: body.text, minutesAt: now }),
+      auditData: (_m, before: MeetingRow, body) => ({ length: body.text.length, replaced: before.minutes !== null }),
+    },
   },
 };
 
@@ -305,24 +309,6 @@ async function heldMeeting(db: Tx, id: string, action: string): Promise<MeetingR
   if (!meeting) throw notFound('Board meeting', id);
   if (meeting.status !== 'held') throw stateConflict('Board meeting', id, meeting.status, action, ['held']);
   return meeting;
-}
-
-/** Records (or replaces) the minutes of a held meeting. */
-export async function recordMinutes(prisma: Prisma, who: Actor, id: string, text: string): Promise<Meeting> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const before = await heldMeeting(db, id, 'recording minutes');
-    const now = new Date();
-    const updated = await db.governanceBoardMeeting.updateMany({
-      where: { id, status: 'held' },
-      data: { minutes: text, minutesAt: now, updatedAt: now },
-    });
-    if (updated.count === 0) throw new ApiError('conflict', `Board meeting ${id} changed meanwhile; read it again.`);
-    return recorded(tx, who, renderMeeting((await db.governanceBoardMeeting.findFirst({ where: { id } })) as MeetingRow), {
-      action: 'board_meeting.minutes_recorded',
-      data: { length: text.length, replaced: before.minutes !== null },
-    });
-  });
 }
 
 type Decision = z.infer<typeof GovernanceBoardDecision>;

@@ -1,22 +1,17 @@
 import { contract, gpaiCopyrightPolicies, gpaiDataSources, gpaiEnergyDisclosures, gpaiSummaries } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { type RailDeps, tenantOf } from '../deps.ts';
 import * as gpai from './service.ts';
 
 export function gpaiSummaryHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const { update, publish, ...summaries } = serveResource(db, gpaiSummaries, gpai.summaryStore);
   return initServer().router(contract.gpai_summary, {
     template: async () => ({ status: 200, body: gpai.renderTemplate() }),
-    summaries: serveResource(db, gpaiSummaries, gpai.summaryStore),
-    updateSummary: async ({ params, body, res }) => ({
-      status: 200,
-      body: await gpai.updateSummary(prisma, actor(res), params.id, body),
-    }),
-    publishSummary: async ({ params, body, res }) => ({
-      status: 200,
-      body: await gpai.publishSummary(prisma, actor(res), params.id, body?.reason),
-    }),
+    summaries,
+    updateSummary: update,
+    publishSummary: publish,
     document: async ({ params, res }) => ({ status: 200, body: await gpai.document(prisma, tenantOf(res).tenantId, params.id) }),
     versions: async ({ params, query, res }) => ({
       status: 200,

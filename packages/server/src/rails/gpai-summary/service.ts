@@ -18,7 +18,7 @@ import { dataFile } from '../../content/data-file.ts';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
   GpaiEnergyDisclosure as EnergyRow,
   GpaiCopyrightPolicy as PolicyRow,
@@ -26,8 +26,7 @@ import type {
   GpaiSummary as SummaryRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { createdOf, type Page, type PageQuery, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -230,7 +229,75 @@ export const summaryStore: Store<typeof gpaiSummaries> = {
     };
   },
   auditData: (s) => ({ modelName: s.modelName, modelVersion: s.modelVersion }),
+  transitions: {
+    update: {
+      set: (row: SummaryRow, _now, body) => summaryChanges(row, body),
+      auditData: (s, row: SummaryRow, body) => ({
+        changed: Object.keys(summaryChanges(row, body)).filter((k) => k !== 'status' && k !== 'version'),
+        version: s.version,
+        newVersion: row.status === 'published',
+      }),
+    },
+    publish: {
+      // Only a complete summary is published (422 listing the missing sections otherwise).
+      guard: async ({ tx, who, row }) => {
+        const summary = row as SummaryRow;
+        const doc = await buildDocument(scopeToTenant(tx, who.tenantId), summary);
+        if (!doc.complete) {
+          throw new ApiError(
+            'validation_failed',
+            `Summary ${summary.id} cannot be published: the template's required sections ${doc.missing.join(', ')} are not filled.`,
+            doc.missing.map((m) => ({
+              field: `sections.${m}`,
+              issue: 'missing',
+              message: gpaiTemplate().sections.find((s) => s.id === m)?.title ?? m,
+            })),
+          );
+        }
+      },
+      set: (row: SummaryRow, now) => ({ publishedVersion: row.version, publishedAt: now }),
+      auditData: (_s, row: SummaryRow) => ({ version: row.version }),
+      // The document as published, generated at the publication's moment, is kept as the version.
+      after: async ({ tx, who, record }) => {
+        const db = scopeToTenant(tx, who.tenantId);
+        const publishedAt = new Date(record.publishedAt as string);
+        const doc = await buildDocument(db, await summaryRow(db, record.id), publishedAt);
+        await db.gpaiSummaryVersion.create({
+          data: {
+            tenantId: who.tenantId,
+            summaryId: record.id,
+            version: record.version,
+            document: doc as object,
+            publishedBy: who.actor,
+            publishedAt,
+          },
+        });
+      },
+    },
+  },
 };
+
+/**
+ * The fields a change of a summary sets: 422 when it gives none. A published summary opens its
+ * next version as a draft.
+ */
+function summaryChanges(row: SummaryRow, body: z.infer<typeof UpdateGpaiSummaryBody>): Record<string, unknown> {
+  if (Object.values(body).every((v) => v === undefined)) throw invalid('body', 'Nothing to change: give at least one field.', 'missing');
+  const modalities = body.modalities ?? row.modalities;
+  const sizes = body.trainingDataSize ?? (row.trainingDataSize as { modality: string }[]);
+  if (body.modalities || body.trainingDataSize) checkModalities(modalities, sizes);
+  const data: Record<string, unknown> = {};
+  if (body.provider) data.provider = body.provider;
+  if (body.placedOnMarketAt) data.placedOnMarketAt = body.placedOnMarketAt;
+  if (body.modalities) data.modalities = body.modalities;
+  if (body.trainingDataSize) data.trainingDataSize = body.trainingDataSize;
+  if (body.illegalContentMeasures) data.illegalContentMeasures = body.illegalContentMeasures;
+  if (row.status === 'published') {
+    data.status = 'draft';
+    data.version = row.version + 1;
+  }
+  return data;
+}
 
 export const dataSourceStore: Store<typeof gpaiDataSources> = {
   model: 'gpaiDataSource',
@@ -385,80 +452,6 @@ async function summaryRow(db: Tx, id: string): Promise<SummaryRow> {
 export async function document(prisma: Prisma, tenantId: string, id: string): Promise<Document> {
   const db = scopeToTenant(prisma, tenantId);
   return buildDocument(db, await summaryRow(db, id));
-}
-
-/** Writes the row only if it was not changed since it was read (`updatedAt`), else 409 to retry. */
-async function saveSummary(db: Tx, row: SummaryRow, data: Record<string, unknown>): Promise<SummaryRow> {
-  const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
-  const res = await db.gpaiSummary.updateMany({
-    where: { id: row.id, updatedAt: row.updatedAt, status: row.status },
-    data: { ...data, updatedAt },
-  });
-  if (res.count === 0) throw new ApiError('conflict', `Summary ${row.id} changed meanwhile; read it again and retry.`);
-  return summaryRow(db, row.id);
-}
-
-export async function updateSummary(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof UpdateGpaiSummaryBody>): Promise<Summary> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await summaryRow(db, id);
-    if (Object.values(body).every((v) => v === undefined)) throw invalid('body', 'Nothing to change: give at least one field.', 'missing');
-    const modalities = body.modalities ?? row.modalities;
-    const sizes = body.trainingDataSize ?? (row.trainingDataSize as { modality: string }[]);
-    if (body.modalities || body.trainingDataSize) checkModalities(modalities, sizes);
-    const data: Record<string, unknown> = {};
-    if (body.provider) data.provider = body.provider;
-    if (body.placedOnMarketAt) data.placedOnMarketAt = body.placedOnMarketAt;
-    if (body.modalities) data.modalities = body.modalities;
-    if (body.trainingDataSize) data.trainingDataSize = body.trainingDataSize;
-    if (body.illegalContentMeasures) data.illegalContentMeasures = body.illegalContentMeasures;
-    const reopened = row.status === 'published';
-    if (reopened) {
-      data.status = 'draft';
-      data.version = row.version + 1;
-    }
-    const out = renderSummary(await saveSummary(db, row, data));
-    return recorded(tx, who, out, {
-      action: 'gpai_summary.updated',
-      data: { changed: Object.keys(data).filter((k) => k !== 'status' && k !== 'version'), version: out.version, newVersion: reopened },
-    });
-  });
-}
-
-export async function publishSummary(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<Summary> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await summaryRow(db, id);
-    if (row.status !== 'draft') throw stateConflict('Summary', id, row.status, 'publish', ['draft']);
-    const now = new Date();
-    const doc = await buildDocument(db, row, now);
-    if (!doc.complete) {
-      throw new ApiError(
-        'validation_failed',
-        `Summary ${id} cannot be published: the template's required sections ${doc.missing.join(', ')} are not filled.`,
-        doc.missing.map((m) => ({
-          field: `sections.${m}`,
-          issue: 'missing',
-          message: gpaiTemplate().sections.find((s) => s.id === m)?.title ?? m,
-        })),
-      );
-    }
-    const saved = await saveSummary(db, row, { status: 'published', publishedVersion: row.version, publishedAt: now });
-    await db.gpaiSummaryVersion.create({
-      data: {
-        tenantId: who.tenantId,
-        summaryId: id,
-        version: row.version,
-        document: doc as object,
-        publishedBy: who.actor,
-        publishedAt: now,
-      },
-    });
-    return recorded(tx, who, renderSummary(saved), {
-      action: 'gpai_summary.published',
-      data: { from: 'draft', to: 'published', version: row.version, ...(reason ? { reason } : {}) },
-    });
-  });
 }
 
 export async function versions(

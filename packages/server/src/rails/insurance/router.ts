@@ -6,6 +6,7 @@ import * as insurance from './service.ts';
 
 export function insuranceHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const { record_offer, ...quotes } = serveResource(db, insuranceQuotes, insurance.quoteStore);
   return initServer().router(contract.insurance, {
     policies: {
       ...serveResource(db, insurancePolicies, insurance.policyStore),
@@ -24,11 +25,8 @@ export function insuranceHandlers({ db }: RailDeps) {
     },
     coverage: async ({ query, res }) => ({ status: 200, body: await insurance.coverage(prisma, tenantOf(res).tenantId, query.at) }),
     quotes: {
-      ...serveResource(db, insuranceQuotes, insurance.quoteStore),
-      recordOffer: async ({ params, body, res }) => ({
-        status: 200,
-        body: await insurance.recordOffer(prisma, actor(res), params.id, body),
-      }),
+      ...quotes,
+      recordOffer: record_offer,
       comparison: async ({ params, res }) => ({ status: 200, body: await insurance.compare(prisma, tenantOf(res).tenantId, params.id) }),
       accept: async ({ params, body, res }) => ({
         status: 201,

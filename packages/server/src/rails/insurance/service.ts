@@ -11,7 +11,6 @@ import {
   insuranceClaims,
   insurancePolicies,
   insuranceQuotes,
-  type RecordInsuranceOfferBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -383,6 +382,29 @@ export const quoteStore: Store<typeof insuranceQuotes> = {
     };
   },
   auditData: (q) => ({ line: q.line, requestedLimit: q.requestedLimit, perils: q.perils }),
+  transitions: {
+    // One offer per insurer (compared without case) on an open request: a second is 409.
+    record_offer: {
+      set: (row: QuoteRow, now, body, who) => {
+        const offers = offersOf(row);
+        if (offers.some((o) => o.insurer.toLowerCase() === body.insurer.toLowerCase())) {
+          throw new ApiError('conflict', `${body.insurer} has already made an offer on quote request ${row.id}.`, [
+            { field: 'insurer', issue: 'invalid_value', message: 'already offered' },
+          ]);
+        }
+        const offer: OfferRecord = {
+          insurer: body.insurer,
+          premium: body.premium,
+          limit: body.limit,
+          retention: body.retention,
+          receivedAt: now.toISOString(),
+          recordedBy: who.actor,
+        };
+        return { offers: [...offers, offer] };
+      },
+      auditData: (_q, _row, body) => ({ insurer: body.insurer, premium: body.premium, limit: body.limit, retention: body.retention }),
+    },
+  },
 };
 
 const findQuote = (db: Tx, id: string): Promise<QuoteRow> =>
@@ -404,39 +426,6 @@ async function saveQuote(db: Tx, row: QuoteRow, data: Record<string, unknown>): 
   });
   if (count === 0) throw new ApiError('conflict', `Quote request ${row.id} changed meanwhile; read it again and retry.`);
   return findQuote(db, row.id);
-}
-
-export async function recordOffer(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  body: z.infer<typeof RecordInsuranceOfferBody>,
-): Promise<QuoteOut> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const row = await openQuote(db, id, 'recording an offer');
-    const offers = offersOf(row);
-    if (offers.some((o) => o.insurer.toLowerCase() === body.insurer.toLowerCase())) {
-      throw new ApiError('conflict', `${body.insurer} has already made an offer on quote request ${id}.`, [
-        { field: 'insurer', issue: 'invalid_value', message: 'already offered' },
-      ]);
-    }
-    const offer: OfferRecord = {
-      insurer: body.insurer,
-      premium: body.premium,
-      limit: body.limit,
-      retention: body.retention,
-      receivedAt: new Date().toISOString(),
-      recordedBy: who.actor,
-    };
-    const data = { insurer: offer.insurer, premium: offer.premium, limit: offer.limit, retention: offer.retention };
-    return recorded(tx, who, renderQuote(await saveQuote(db, row, { offers: [...offers, offer] as unknown as object })), {
-      action: 'insurance_quote.offer_recorded',
-      resourceType: insuranceQuotes.object,
-      resourceId: id,
-      data,
-    });
-  });
 }
 
 export function rankOffers(requestedLimit: number, offers: readonly OfferRecord[]): z.infer<typeof InsuranceQuoteComparison>['ranked'] {

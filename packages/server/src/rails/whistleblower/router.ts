@@ -7,27 +7,24 @@ import * as wb from './service.ts';
 
 export function whistleblowerHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const { feedback, close, ...reports } = serveResource(db, whistleblowerReports, wb.reportStore);
+  const { conclude, ...investigations } = serveResource(db, whistleblowerInvestigations, wb.investigationStore);
+  const { review, ...protections } = serveResource(db, whistleblowerProtections, wb.protectionStore);
   return initServer().router(contract.whistleblower, {
-    reports: serveResource(db, whistleblowerReports, wb.reportStore),
-    investigations: serveResource(db, whistleblowerInvestigations, wb.investigationStore),
-    protections: serveResource(db, whistleblowerProtections, wb.protectionStore),
+    reports,
+    investigations,
+    protections,
     triageQueue: async ({ query, res }) => ({ status: 200, body: await wb.triageQueue(prisma, tenantOf(res).tenantId, query) }),
     triage: async ({ body, res }) => ({ status: 200, body: await wb.triage(prisma, actor(res), body) }),
-    feedback: async ({ params, body, res }) => ({ status: 200, body: await wb.feedback(prisma, actor(res), params.id, body) }),
-    close: async ({ params, body, res }) => ({ status: 200, body: await wb.close(prisma, actor(res), params.id, body) }),
+    feedback,
+    close,
     listMessages: async ({ params, query, res }) => ({
       status: 200,
       body: await wb.listMessages(prisma, tenantOf(res).tenantId, params.id, query),
     }),
     sendMessage: async ({ params, body, res }) => ({ status: 201, body: await wb.sendMessage(prisma, actor(res), params.id, body.body) }),
-    concludeInvestigation: async ({ params, body, res }) => ({
-      status: 200,
-      body: await wb.concludeInvestigation(prisma, actor(res), params.id, body),
-    }),
-    reviewProtection: async ({ params, body, res }) => ({
-      status: 200,
-      body: await wb.reviewProtection(prisma, actor(res), params.id, body),
-    }),
+    concludeInvestigation: conclude,
+    reviewProtection: review,
     getIntake: async ({ res }) => ({ status: 200, body: await wb.getIntake(prisma, tenantOf(res).tenantId) }),
     setIntake: async ({ body, res }) => ({ status: 200, body: await wb.setIntake(prisma, actor(res), body) }),
     // Public routes: no principal; the access code or the published slug is the only key.

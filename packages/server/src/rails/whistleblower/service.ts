@@ -1,11 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
-  type CloseWhistleblowerReportBody,
-  type ConcludeWhistleblowerInvestigationBody,
   type FeedbackWhistleblowerReportBody,
   getRail,
   type ReporterMessageBody,
-  type ReviewWhistleblowerProtectionBody,
   type SetWhistleblowerIntakeBody,
   type SubmitWhistleblowerReportBody,
   type TriageWhistleblowerReportBody,
@@ -274,8 +271,61 @@ export const reportStore: Store<typeof whistleblowerReports> = {
   auditData: (r) => ({ channel: r.channel, category: r.category, receivedAt: r.receivedAt, identityProvided: r.identityProvided }),
   transitions: {
     acknowledge: { set: (_row, now) => ({ acknowledgedAt: now }) },
+    feedback: {
+      // Feedback needs an acknowledgement to count from; the message joins the reporter's thread.
+      guard: async ({ tx, who, row, body, now }) => {
+        const report = row as ReportRow;
+        if (!report.acknowledgedAt) throw stateConflict('Report', report.id, report.status, 'feedback', FEEDBACK_FROM);
+        const givenAt = feedbackMoment(body, now);
+        notFuture('givenAt', givenAt);
+        if (givenAt < report.acknowledgedAt) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
+        await writeMessage(scopeToTenant(tx, who.tenantId), {
+          tenantId: who.tenantId,
+          reportId: report.id,
+          from: 'organisation',
+          kind: 'feedback',
+          body: body.message,
+          createdBy: who.actor,
+          createdAt: givenAt,
+        });
+        return { givenAt: iso(givenAt) };
+      },
+      set: (row: ReportRow, now, body) => {
+        const givenAt = feedbackMoment(body, now);
+        return { feedbackAt: row.feedbackAt && row.feedbackAt < givenAt ? row.feedbackAt : givenAt };
+      },
+      auditData: (r) => {
+        const clock = r.clocks.find((c) => c.clock === 'feedback');
+        return { dueAt: clock?.dueAt ?? null, state: clock?.state ?? null };
+      },
+    },
+    close: {
+      // A report closes once no investigation of it runs.
+      guard: async ({ tx, who, row }) => {
+        const { id } = row as ReportRow;
+        const running = await scopeToTenant(tx, who.tenantId).whistleblowerInvestigation.count({
+          where: { reportId: id, status: { in: ['open', 'in_progress'] } },
+        });
+        if (running > 0) {
+          throw new ApiError(
+            'conflict',
+            `Report ${id} has ${running} investigation(s) still open or in progress; conclude or discontinue them first.`,
+            [{ field: 'status', issue: 'invalid_value', message: 'investigations running' }],
+          );
+        }
+      },
+      set: (_row, now, body) => ({ closedAt: now, outcome: body.outcome, outcomeSummary: body.summary }),
+      auditData: (_r, _row, body) => ({ outcome: body.outcome }),
+    },
   },
 };
+
+/** The states feedback may be given in: from the acknowledgement on. */
+const FEEDBACK_FROM = ['acknowledged', 'triaged', 'investigating', 'closed'] as const;
+
+/** When a feedback was given: its `givenAt`, else the moment of the change. */
+const feedbackMoment = (body: z.infer<typeof FeedbackWhistleblowerReportBody>, now: Date): Date =>
+  body.givenAt ? new Date(body.givenAt) : now;
 
 type Db = ReturnType<typeof scopeToTenant<Tx>>;
 
@@ -285,129 +335,44 @@ async function reportOf(db: Db, id: string): Promise<ReportRow> {
   return row;
 }
 
-/** The records the hand-written changes below write, with their row and record types. */
-interface Changed {
-  whistleblowerReport: { row: ReportRow; out: Report };
-  whistleblowerInvestigation: { row: InvestigationRow; out: z.infer<typeof WhistleblowerInvestigation> };
-  whistleblowerProtection: { row: ProtectionRow; out: z.infer<typeof WhistleblowerProtection> };
-}
-
-const CHANGED: { [M in keyof Changed]: { what: string; render: (row: Changed[M]['row']) => Changed[M]['out'] } } = {
-  whistleblowerReport: { what: 'Report', render: (r) => renderReport(r) },
-  whistleblowerInvestigation: { what: 'Investigation', render: renderInvestigation },
-  whistleblowerProtection: { what: 'Protection measure', render: (r) => renderProtection(r) },
-};
+const TRIAGE_FROM = ['acknowledged', 'triaged'] as const;
 
 /**
- * A change of one record whose request carries a body (which the kit's transitions do not take),
- * done the kit's way: in one transaction, the row read locked (FOR UPDATE) so that the checks hold
- * until the commit, `apply` (checks, effects on other records, the fields to change), the update
- * and its audit event. `from`: the states the change is allowed from, else 409 naming the state.
+ * Triage: severity, scope, category and assignee; from `acknowledged` (a triaged report may be
+ * triaged again). The report is named in the body, not the path. In one transaction: the row read
+ * locked (FOR UPDATE) so that the state checked holds until the commit, the update and its audit event.
  */
-async function changeRow<M extends keyof Changed>(
-  prisma: Prisma,
-  who: Actor,
-  model: M,
-  id: string,
-  change: {
-    verb: string;
-    from: readonly string[];
-    apply: (ctx: { db: Db; row: Changed[M]['row']; now: Date }) => Promise<Record<string, unknown>> | Record<string, unknown>;
-    action: string;
-    auditData: (row: Changed[M]['row'], out: Changed[M]['out']) => Record<string, unknown>;
-  },
-): Promise<Changed[M]['out']> {
-  const { what, render } = CHANGED[model];
+export function triage(prisma: Prisma, who: Actor, body: z.infer<typeof TriageWhistleblowerReportBody>): Promise<Report> {
+  const id = body.reportId;
   return prisma.$transaction(async (tx) => {
     const sql = sqlOf(tx);
-    const table = tableOf(prisma, model);
-    const row = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as Changed[M]['row'] | undefined;
-    if (!row) throw notFound(what, id);
-    if (!change.from.includes(row.status)) throw stateConflict(what, id, row.status, change.verb, change.from);
-    // A change always moves `updatedAt` forward, even within the millisecond of the previous one.
+    const table = tableOf(prisma, 'whistleblowerReport');
+    const row = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as ReportRow | undefined;
+    if (!row) throw notFound('Report', id);
+    if (!(TRIAGE_FROM as readonly string[]).includes(row.status)) throw stateConflict('Report', id, row.status, 'triage', TRIAGE_FROM);
+    // A triage always moves `updatedAt` forward, even within the millisecond of the previous change.
     const now = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
-    const data = await change.apply({ db: scopeToTenant(tx, who.tenantId), row, now });
     const saved = await updateRowIf(
       sql,
       table,
       { tenantId: who.tenantId, id, field: 'status', allowed: [row.status] },
-      { ...data, updatedAt: now },
+      {
+        status: 'triaged',
+        category: body.category ?? row.category,
+        severity: body.severity,
+        inScope: body.inScope,
+        scopeNote: body.scopeNote ?? null,
+        assignee: body.assignee ?? null,
+        triagedAt: now,
+        updatedAt: now,
+      },
     );
-    if (!saved) throw stateConflict(what, id, 'changed', change.verb, change.from);
-    const out = render(saved as never);
-    return recorded(tx, who, out, { action: change.action, resourceId: id, data: change.auditData(row, out) });
-  });
-}
-
-const ACKNOWLEDGED_OR_LATER = ['acknowledged', 'triaged', 'investigating', 'closed'] as const;
-
-/** Triage: severity, scope, category and assignee; from `acknowledged` (a triaged report may be triaged again). */
-export function triage(prisma: Prisma, who: Actor, body: z.infer<typeof TriageWhistleblowerReportBody>): Promise<Report> {
-  return changeRow(prisma, who, 'whistleblowerReport', body.reportId, {
-    verb: 'triage',
-    from: ['acknowledged', 'triaged'],
-    apply: ({ row, now }) => ({
-      status: 'triaged',
-      category: body.category ?? row.category,
-      severity: body.severity,
-      inScope: body.inScope,
-      scopeNote: body.scopeNote ?? null,
-      assignee: body.assignee ?? null,
-      triagedAt: now,
-    }),
-    action: 'whistleblower_report.triaged',
-    auditData: (row, out) => ({ from: row.status, to: 'triaged', severity: body.severity, inScope: body.inScope, category: out.category }),
-  });
-}
-
-/** Feedback to the reporter's thread (Art. 9(1)(f)); the first feedback meets the feedback clock. */
-export function feedback(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof FeedbackWhistleblowerReportBody>): Promise<Report> {
-  let givenAt = new Date();
-  return changeRow(prisma, who, 'whistleblowerReport', id, {
-    verb: 'feedback',
-    from: ACKNOWLEDGED_OR_LATER,
-    apply: async ({ db, row }) => {
-      if (!row.acknowledgedAt) throw stateConflict('Report', id, row.status, 'feedback', ACKNOWLEDGED_OR_LATER);
-      if (body.givenAt) givenAt = new Date(body.givenAt);
-      notFuture('givenAt', givenAt);
-      if (givenAt < row.acknowledgedAt) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
-      await writeMessage(db, {
-        tenantId: who.tenantId,
-        reportId: id,
-        from: 'organisation',
-        kind: 'feedback',
-        body: body.message,
-        createdBy: who.actor,
-        createdAt: givenAt,
-      });
-      return { feedbackAt: row.feedbackAt && row.feedbackAt < givenAt ? row.feedbackAt : givenAt };
-    },
-    action: 'whistleblower_report.feedback_given',
-    auditData: (_row, out) => {
-      const clock = out.clocks.find((c) => c.clock === 'feedback');
-      return { givenAt: iso(givenAt), dueAt: clock?.dueAt ?? null, state: clock?.state ?? null };
-    },
-  });
-}
-
-/** Closes a triaged or investigating report with its outcome, once no investigation of it runs. */
-export function close(prisma: Prisma, who: Actor, id: string, body: z.infer<typeof CloseWhistleblowerReportBody>): Promise<Report> {
-  return changeRow(prisma, who, 'whistleblowerReport', id, {
-    verb: 'close',
-    from: ['triaged', 'investigating'],
-    apply: async ({ db, now }) => {
-      const running = await db.whistleblowerInvestigation.count({ where: { reportId: id, status: { in: ['open', 'in_progress'] } } });
-      if (running > 0) {
-        throw new ApiError(
-          'conflict',
-          `Report ${id} has ${running} investigation(s) still open or in progress; conclude or discontinue them first.`,
-          [{ field: 'status', issue: 'invalid_value', message: 'investigations running' }],
-        );
-      }
-      return { status: 'closed', closedAt: now, outcome: body.outcome, outcomeSummary: body.summary };
-    },
-    action: 'whistleblower_report.closed',
-    auditData: (row) => ({ from: row.status, to: 'closed', outcome: body.outcome }),
+    if (!saved) throw stateConflict('Report', id, 'changed', 'triage', TRIAGE_FROM);
+    const out = renderReport(saved as never);
+    return recorded(tx, who, out, {
+      action: 'whistleblower_report.triaged',
+      data: { from: row.status, to: 'triaged', severity: body.severity, inScope: body.inScope, category: out.category },
+    });
   });
 }
 
@@ -484,24 +449,12 @@ export const investigationStore: Store<typeof whistleblowerInvestigations> = {
   transitions: {
     start: { set: (_row, now) => ({ startedAt: now }) },
     discontinue: { set: (_row, now) => ({ concludedAt: now }) },
+    conclude: {
+      set: (_row, now, body) => ({ findings: body.findings, outcome: body.outcome, concludedAt: now }),
+      auditData: (i, _row, body) => ({ outcome: body.outcome, reportId: i.reportId }),
+    },
   },
 };
-
-/** Concludes an investigation in progress with its findings and outcome. */
-export function concludeInvestigation(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  body: z.infer<typeof ConcludeWhistleblowerInvestigationBody>,
-): Promise<z.infer<typeof WhistleblowerInvestigation>> {
-  return changeRow(prisma, who, 'whistleblowerInvestigation', id, {
-    verb: 'conclude',
-    from: ['in_progress'],
-    apply: ({ now }) => ({ status: 'concluded', findings: body.findings, outcome: body.outcome, concludedAt: now }),
-    action: 'whistleblower_investigation.concluded',
-    auditData: (row) => ({ from: 'in_progress', to: 'concluded', outcome: body.outcome, reportId: row.reportId }),
-  });
-}
 
 // ---------------------------------------------------------------- protections
 
@@ -526,32 +479,21 @@ export const protectionStore: Store<typeof whistleblowerProtections> = {
   auditData: (p) => ({ reportId: p.reportId, kind: p.kind, reviewAt: p.reviewAt }),
   transitions: {
     lift: { set: (_row, now) => ({ liftedAt: now }) },
+    review: {
+      // Records the review now and moves the next one to a date after it.
+      set: (_row, now, body) => {
+        const next = new Date(body.nextReviewAt);
+        if (next <= now) throw invalid('nextReviewAt', 'nextReviewAt is not in the future.');
+        return { reviewAt: next, lastReviewedAt: now };
+      },
+      auditData: (p, row: ProtectionRow, body) => ({
+        previousReviewAt: iso(row.reviewAt),
+        nextReviewAt: p.reviewAt,
+        ...(body.note ? { note: body.note } : {}),
+      }),
+    },
   },
 };
-
-/** Records a review of an active measure and sets its next review date. */
-export function reviewProtection(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  body: z.infer<typeof ReviewWhistleblowerProtectionBody>,
-): Promise<z.infer<typeof WhistleblowerProtection>> {
-  const next = new Date(body.nextReviewAt);
-  return changeRow(prisma, who, 'whistleblowerProtection', id, {
-    verb: 'review',
-    from: ['active'],
-    apply: ({ now }) => {
-      if (next <= now) throw invalid('nextReviewAt', 'nextReviewAt is not in the future.');
-      return { reviewAt: next, lastReviewedAt: now };
-    },
-    action: 'whistleblower_protection.reviewed',
-    auditData: (row, out) => ({
-      previousReviewAt: iso(row.reviewAt),
-      nextReviewAt: out.reviewAt,
-      ...(body.note ? { note: body.note } : {}),
-    }),
-  });
-}
 
 // ---------------------------------------------------------------- intake (public)
 
