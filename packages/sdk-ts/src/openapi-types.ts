@@ -5681,13 +5681,13 @@ export interface paths {
         };
         /**
          * List declared data stores
-         * @description The tenant’s declared data stores, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `dsar:read`.
+         * @description Returns the tenant's declared data stores, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `subjectType` (declared data stores whose `subjectTypes` contains the value). Needs `dsar:read`.
          */
         get: operations["dsar.stores.list"];
         put?: never;
         /**
          * Declare a data store
-         * @description Declares a store of personal data: the system, the categories it holds and whose data. Fulfillment lists one item per store holding data of the request’s subject type. Returns 201 with the store, id `dst_<ULID>`. Needs `dsar:write`; audited and emitted as `dsar.store_declared`.
+         * @description Declares a store of personal data: the system, the categories it holds and whose data. Fulfillment lists one item per store holding data of the request’s subject type. Returns 201 with the new data store, id `dst_<ULID>`. Needs `dsar:write`; recorded in the audit trail as `dsar.store_declared` in the same transaction, and emitted as the webhook event `dsar.store_declared`. Send an `Idempotency-Key` so that a retry does not create a second data store.
          */
         post: operations["dsar.stores.create"];
         delete?: never;
@@ -5705,7 +5705,7 @@ export interface paths {
         };
         /**
          * Get a data store
-         * @description The declared store with this `dst_` id; 404 for another tenant’s. Needs `dsar:read`.
+         * @description Returns the data store with this `dst_` id. Needs `dsar:read`. A data store of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["dsar.stores.get"];
         put?: never;
@@ -8153,13 +8153,13 @@ export interface paths {
         };
         /**
          * List targets
-         * @description The tenant’s targets, newest first, cursor-paginated. Needs `red_team:read`.
+         * @description Returns the tenant's targets, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `red_team:read`.
          */
         get: operations["red_team.targets.list"];
         put?: never;
         /**
          * Configure a target
-         * @description Configures the HTTP endpoint of a model that runs send probes to. The URL is checked like a webhook target (https, public address) unless the operator allows private targets; names are checked again when called. Needs `red_team:write`; audited and emitted as `red_team.target_created`. Send an `Idempotency-Key` so that a retry does not configure it twice.
+         * @description Configures the HTTP endpoint of a model that runs send probes to. The URL is checked like a webhook target (https, public address) unless the operator allows private targets; names are checked again when called. Returns 201 with the new target, id `rtt_<ULID>`. Needs `red_team:write`; recorded in the audit trail as `red_team.target_created` in the same transaction, and emitted as the webhook event `red_team.target_created`. Send an `Idempotency-Key` so that a retry does not create a second target.
          */
         post: operations["red_team.targets.create"];
         delete?: never;
@@ -8177,7 +8177,7 @@ export interface paths {
         };
         /**
          * Get a target
-         * @description One target of the tenant; another tenant’s is 404.
+         * @description Returns the target with this `rtt_` id. Needs `red_team:read`. A target of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["red_team.targets.get"];
         put?: never;

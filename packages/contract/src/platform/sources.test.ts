@@ -4,9 +4,10 @@ import { sourcePathOf, sourceRoutes } from './sources.ts';
 const ID = 'xyz_01JD3Z8W2M6Q4X9V7K5T1B0N3R';
 
 describe('the source path of a record', () => {
-  it('is the record of a kit resource under its collection', () => {
+  it('is the record of a kit resource under its collection, or the collection when no route gets one record', () => {
     expect(sourcePathOf('svc.compliance.assessment', 'asm_1', {})).toBe('/v1/compliance/assessments/asm_1');
-    expect(sourcePathOf('svc.metadata.label', 'lbl_1', {})).toBe('/v1/metadata/label/lbl_1');
+    // Labels have a list and a DELETE of one label, no GET of one: the list shows them.
+    expect(sourcePathOf('svc.metadata.label', 'lbl_1', {})).toBe('/v1/metadata/label');
   });
 
   it('is the route that declares itself the source, its parameters filled from the record', () => {

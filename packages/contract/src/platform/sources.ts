@@ -38,13 +38,14 @@ export function sourceRoutes(): ReadonlyMap<string, SourceRoute> {
 
 /**
  * The path an event about a record names as its `source`: the record's own route for a kit
- * resource (`/v1/compliance/assessments/asm_...`), else the GET route that declares itself the
+ * resource (`/v1/compliance/assessments/asm_...`; its list for one without a get), else the GET route that declares itself the
  * source of the record's type, its parameters filled from the record; undefined for a type no
  * route shows.
  */
 export function sourcePathOf(object: string, id: string, record: Readonly<Record<string, unknown>>): string | undefined {
   const declared = resourceByObject(object);
-  if (declared) return `${declared.collectionPath}/${id}`;
+  // A resource without a get route (labels, training records) is shown by its list.
+  if (declared) return declared.spec.get === false ? declared.collectionPath : `${declared.collectionPath}/${id}`;
   const source = sourceRoutes().get(object);
   if (!source) return undefined;
   return source.route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, param: string) => {

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
-import { listOf, PaginationQuery, Timestamp } from '../../shared/common.ts';
-import { ItemStatus, Kind, Regime, Status, StoreId, SubjectType } from './fields.ts';
+import { Timestamp } from '../../shared/common.ts';
+import { ItemStatus, Kind, Regime, Status, SubjectType } from './fields.ts';
 import {
   CloseFulfillmentItemBody,
   CreateDsarDataStoreBody,
@@ -77,6 +77,29 @@ export const dsarRequests = resource({
         'Extends an open request once by the regime’s rule, counted from the original due date (GDPR and UK GDPR: two further months; CCPA: 45 days), and records the notice to the subject the regime requires with its send-by date (the original due date). A regime or kind without an extension, a second extension, or an extension after the original due date is 409.',
       eventSummary: 'A request was extended by its regime’s rule; the subject is notified.',
     },
+  },
+});
+
+// ---------------------------------------------------------------- data stores
+
+export const dsarStores = resource({
+  rail: 'dsar',
+  path: 'stores',
+  // The stores are what fulfillment searches: one item per store that holds the subject's data.
+  subResource: 'fulfillment',
+  name: 'data_store',
+  label: { one: 'data store', many: 'declared data stores' },
+  idPrefix: 'dst',
+  record: DsarDataStore,
+  filters: { subjectType: SubjectType.optional().meta({ description: 'Only stores that hold data of this kind of subject.' }) },
+  filterFields: { subjectType: 'subjectTypes[]' },
+  create: {
+    body: CreateDsarDataStoreBody,
+    action: 'dsar.store_declared',
+    summary: 'Declare a data store',
+    description:
+      'Declares a store of personal data: the system, the categories it holds and whose data. Fulfillment lists one item per store holding data of the request’s subject type.',
+    eventSummary: 'A data store was declared.',
   },
 });
 
@@ -206,39 +229,7 @@ export const dsarRouter = railRouter('dsar', {
       'Records how the requester’s identity was checked and the outcome. `passed` moves a `received` request to `verified` (audited and emitted as `dsar.verified`); `failed` is recorded and leaves it `received` (`dsar.verification_failed`). A request in another state is 409 naming it; a request of another tenant 404. Needs `dsar:write`.',
     metadata: { ...write('dsar.verified'), stateful: true },
   },
-  stores: {
-    list: {
-      method: 'GET',
-      path: '/stores',
-      query: PaginationQuery.extend({
-        subjectType: SubjectType.optional().meta({ description: 'Only stores that hold data of this kind of subject.' }),
-      }),
-      responses: { 200: listOf(DsarDataStore) },
-      summary: 'List declared data stores',
-      description:
-        'The tenant’s declared data stores, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `dsar:read`.',
-      metadata: read,
-    },
-    create: {
-      method: 'POST',
-      path: '/stores',
-      body: CreateDsarDataStoreBody,
-      responses: { 201: DsarDataStore },
-      summary: 'Declare a data store',
-      description:
-        'Declares a store of personal data: the system, the categories it holds and whose data. Fulfillment lists one item per store holding data of the request’s subject type. Returns 201 with the store, id `dst_<ULID>`. Needs `dsar:write`; audited and emitted as `dsar.store_declared`.',
-      metadata: write('dsar.store_declared'),
-    },
-    get: {
-      method: 'GET',
-      path: '/stores/:id',
-      pathParams: z.object({ id: StoreId }),
-      responses: { 200: DsarDataStore },
-      summary: 'Get a data store',
-      description: 'The declared store with this `dst_` id; 404 for another tenant’s. Needs `dsar:read`.',
-      metadata: read,
-    },
-  },
+  stores: dsarStores.routes,
   fulfillment: {
     ...fulfillmentItems.routes,
     start: {
@@ -280,7 +271,7 @@ export const dsarEvents: ReturnType<typeof eventType>[] = [
   eventType('dsar.verified', 'The identity of a requester was verified; the request can be fulfilled.', DsarRequest),
   eventType('dsar.verification_failed', 'An identity check of a requester failed; the request stays received.', DsarRequest),
   eventType('dsar.fulfillment_started', 'Fulfillment of a request started: one item per data store.', DsarRequest),
-  eventType('dsar.store_declared', 'A data store was declared.', DsarDataStore),
+  ...dsarStores.events,
   eventType(
     'dsar.deadline_approaching',
     'An open request is due within its regime’s at-risk window (7 days unless the rules say otherwise); found by the deadline sweep, once per due date.',

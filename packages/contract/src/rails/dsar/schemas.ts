@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { claimIdPrefix } from '../../platform/resource.ts';
 import { prefixedId, Timestamp } from '../../shared/common.ts';
 import { CREATED_AT_DESCRIPTION, created, EXAMPLE_KEY, exampleId, exampleStamps, objectField, stamps } from '../../shared/records.ts';
 import {
@@ -664,11 +663,8 @@ export const DsarSla = z
     ],
   });
 
-// ---------------------------------------------------------------- router
+// ---------------------------------------------------------------- events
 
-claimIdPrefix('dst', 'svc.dsar.data_store');
-
-/** Event types the dsar rail emits. */
 /** Data of `dsar.deadline_approaching`: an open request whose due date is within its regime's at-risk window. */
 export const DsarDeadlineApproaching = z
   .object({

@@ -18,6 +18,27 @@ import {
 
 /** The red team rail's resources and hand-declared routes, its router and the event types it emits. */
 
+// ---------------------------------------------------------------- targets
+
+export const redTeamTargets = resource({
+  rail: 'red_team',
+  path: 'targets',
+  // The endpoints runs send their probes to.
+  subResource: 'runs',
+  name: 'target',
+  label: { one: 'target', many: 'targets' },
+  idPrefix: 'rtt',
+  record: RedTeamTarget,
+  create: {
+    body: CreateRedTeamTargetBody,
+    action: 'red_team.target_created',
+    summary: 'Configure a target',
+    description:
+      'Configures the HTTP endpoint of a model that runs send probes to. The URL is checked like a webhook target (https, public address) unless the operator allows private targets; names are checked again when called.',
+    eventSummary: 'A red-team target (model endpoint) was configured.',
+  },
+});
+
 // ---------------------------------------------------------------- runs
 
 export const redTeamRuns = resource({
@@ -97,36 +118,7 @@ export const redTeamRouter = railRouter('red_team', {
     description: 'Every category of the corpus with its reference and its probes per severity, and the severity weights of the score.',
     metadata: read,
   },
-  targets: {
-    list: {
-      method: 'GET',
-      path: '/targets',
-      query: PaginationQuery,
-      responses: { 200: listOf(RedTeamTarget) },
-      summary: 'List targets',
-      description: 'The tenant’s targets, newest first, cursor-paginated. Needs `red_team:read`.',
-      metadata: read,
-    },
-    create: {
-      method: 'POST',
-      path: '/targets',
-      body: CreateRedTeamTargetBody,
-      responses: { 201: RedTeamTarget },
-      summary: 'Configure a target',
-      description:
-        'Configures the HTTP endpoint of a model that runs send probes to. The URL is checked like a webhook target (https, public address) unless the operator allows private targets; names are checked again when called. Needs `red_team:write`; audited and emitted as `red_team.target_created`. Send an `Idempotency-Key` so that a retry does not configure it twice.',
-      metadata: write('red_team.target_created'),
-    },
-    get: {
-      method: 'GET',
-      path: '/targets/:id',
-      pathParams: idParams('rtt'),
-      responses: { 200: RedTeamTarget },
-      summary: 'Get a target',
-      description: 'One target of the tenant; another tenant’s is 404.',
-      metadata: read,
-    },
-  },
+  targets: redTeamTargets.routes,
   runs: redTeamRuns.routes,
   executeRun: {
     method: 'POST',
@@ -181,7 +173,7 @@ export const redTeamRouter = railRouter('red_team', {
 
 /** Event types the red_team rail emits. */
 export const redTeamEvents: ReturnType<typeof eventType>[] = [
-  eventType('red_team.target_created', 'A red-team target (model endpoint) was configured.', RedTeamTarget),
+  ...redTeamTargets.events,
   ...redTeamRuns.events,
   eventType('red_team.run_started', 'A red-team run started sending its probes.', RedTeamRun),
   eventType('red_team.run_completed', 'A red-team run completed; the data carries its passed and failed counts and score.', RedTeamRun),

@@ -31,7 +31,6 @@ import {
 /** The `object` field of a red-team record; every description names `svc.red_team.run` as its example. */
 const objectOf = <const T extends string>(name: T) => objectField(name, 'svc.red_team.run');
 
-claimIdPrefix('rtt', 'svc.red_team.target');
 claimIdPrefix('rtx', 'svc.red_team.result');
 const ResultId = prefixedId('rtx', exampleId('rtx'));
 

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   type CloseFulfillmentItemBody,
-  type CreateDsarDataStoreBody,
   type CreateDsarRedactionBody,
   canonicalJson,
   DSAR_OPEN_STATUSES,
@@ -18,13 +17,13 @@ import {
   type dsarExports,
   type dsarRedactions,
   dsarRequests,
+  type dsarStores,
   type ExtendDsarRequestBody,
   fulfillmentItems,
   type VerifyDsarBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
-import { keysetList } from '../../db/pagination.ts';
 import { findRow, tableOf, updateRowIf } from '../../db/rows.ts';
 import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
@@ -48,11 +47,11 @@ import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, ki
 /**
  * The dsar rail's behaviour: requests whose dates are computed from receipt by the rules data
  * (clocks.ts), identity verification, fulfillment across the declared data stores, the response
- * packet (hashed, versioned), its redactions, and the SLA view. Requests, fulfillment items,
- * packets and redactions are the kit's (rails/dsar/router.ts) with the stores below, fulfil,
- * reject and extension included; the changes the kit cannot say (verification, the start of
- * fulfillment, the closing of an item by its closer) are written out here, reading the row FOR
- * UPDATE as the kit does. Every write runs in one transaction with its audit event
+ * packet (hashed, versioned), its redactions, and the SLA view. Requests, data stores,
+ * fulfillment items, packets and redactions are the kit's (rails/dsar/router.ts) with the stores
+ * below, fulfil, reject and extension included; the changes the kit cannot say (verification, the
+ * start of fulfillment, the closing of an item, whose refused erasure is logged after the
+ * rollback) are written out here, reading the row FOR UPDATE as the kit does. Every write runs in one transaction with its audit event
  * and webhook outbox rows (recordChange).
  */
 
@@ -281,38 +280,21 @@ const renderStore = (s: StoreRow): z.infer<typeof DsarDataStore> => ({
   ...createdOf(s),
 });
 
-export async function listStores(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string; subjectType?: string }) {
-  return keysetList(scopeToTenant(prisma, tenantId).dsarDataStore, query, {
-    render: renderStore,
-    filters: ['subjectType'],
-    filterWhere: { subjectType: (v) => ({ subjectTypes: { has: v } }) },
-  });
-}
-
-export async function getStore(prisma: Prisma, tenantId: string, id: string) {
-  return renderStore(await orNotFound(scopeToTenant(prisma, tenantId).dsarDataStore.findFirst({ where: { id } }), 'Data store', id));
-}
-
-export async function createStore(prisma: Prisma, who: Actor, body: z.infer<typeof CreateDsarDataStoreBody>) {
-  return prisma.$transaction(async (tx) => {
-    const row = await scopeToTenant(tx, who.tenantId).dsarDataStore.create({
-      data: {
-        id: newId('dst'),
-        tenantId: who.tenantId,
-        name: body.name,
-        system: body.system,
-        kind: body.kind,
-        categories: [...new Set(body.categories)],
-        subjectTypes: [...new Set(body.subjectTypes ?? ['customer'])],
-        createdBy: who.actor,
-        createdAt: new Date(),
-      },
-    });
-    const out = renderStore(row);
-    const data = { name: out.name, system: out.system, kind: out.kind };
-    return recorded(tx, who, out, { action: 'dsar.store_declared', data });
-  });
-}
+export const dataStoreStore: Store<typeof dsarStores> = {
+  model: 'dsarDataStore',
+  render: renderStore,
+  filterWhere: { subjectType: (v) => ({ subjectTypes: { has: v } }) },
+  // Categories and subject types are kept once each, in the order given; customers when no subject type is given.
+  create: async ({ who, body }) => ({
+    name: body.name,
+    system: body.system,
+    kind: body.kind,
+    categories: [...new Set(body.categories)],
+    subjectTypes: [...new Set(body.subjectTypes ?? ['customer'])],
+    createdBy: who.actor,
+  }),
+  auditData: (s) => ({ name: s.name, system: s.system, kind: s.kind }),
+};
 
 // ---------------------------------------------------------------- fulfillment
 
@@ -333,7 +315,7 @@ export const renderItem = (i: ItemRow): ItemOut => ({
   updatedAt: iso(i.updatedAt),
 });
 
-/** The kit serves the items' list and get; they are closed by closeItem (their body is not the kit's). */
+/** The kit serves the items' list and get; closeItem closes them (a refused erasure is logged after the rollback). */
 export const itemStore: Store<typeof fulfillmentItems> = { model: 'dsarFulfillmentItem', render: renderItem };
 
 /** `verified` -> `in_progress`, with one `pending` item per declared store that holds data of the subject's type. */
@@ -381,9 +363,9 @@ export type ItemVerb = 'complete' | 'mark_not_found' | 'withhold';
  * Closes a pending item (the contract's `complete`, `mark_not_found`, `withhold`) with its notes
  * and the records it touched, while its request is `in_progress`; for an erasure request,
  * `complete` is refused while the request or a named record is under a legal hold. Written out:
- * the item stores who closed it (`closedBy`), which a kit step's `set` is not told, and a refusal
- * is logged to the preservation log after the rollback, where no kit hook runs. The item is read
- * FOR UPDATE, as the kit does.
+ * the refusal is logged to the preservation log after the transaction rolled back (a row written
+ * inside it would roll back with it), and no kit hook runs after a rollback. The item is read FOR
+ * UPDATE, as the kit does.
  */
 export async function closeItem(
   prisma: Prisma,

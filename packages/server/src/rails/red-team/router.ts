@@ -1,4 +1,4 @@
-import { contract, redTeamRuns } from '@svc/contract';
+import { contract, redTeamRuns, redTeamTargets } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
@@ -19,11 +19,7 @@ export function redTeamHandlers({ db, webhooks }: RailDeps) {
       get: async ({ params }) => ({ status: 200, body: rt.getProbe(params.probeId) }),
     },
     categories: async () => ({ status: 200, body: renderCategories() }),
-    targets: {
-      list: async ({ query, res }) => ({ status: 200, body: await rt.listTargets(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await rt.createTarget(prisma, actor(res), body, allowPrivate) }),
-      get: async ({ params, res }) => ({ status: 200, body: await rt.getTarget(prisma, tenantOf(res).tenantId, params.id) }),
-    },
+    targets: serveResource(db, redTeamTargets, rt.targetStore(allowPrivate)),
     runs: serveResource(db, redTeamRuns, rt.runStore),
     executeRun: async ({ params, res }) => ({ status: 200, body: await rt.executeRun(prisma, actor(res), params.id, allowPrivate) }),
     results: {

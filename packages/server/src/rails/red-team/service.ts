@@ -3,7 +3,6 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type {
-  CreateRedTeamTargetBody,
   RED_TEAM_CATEGORIES,
   RedTeamProbe,
   RedTeamResult,
@@ -11,6 +10,7 @@ import type {
   RedTeamRun,
   RedTeamTarget,
   redTeamRuns,
+  redTeamTargets,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -79,58 +79,46 @@ function containsPrompt(v: unknown): boolean {
   return false;
 }
 
-export async function createTarget(
-  prisma: Prisma,
-  who: Actor,
-  body: z.infer<typeof CreateRedTeamTargetBody>,
-  allowPrivate: boolean,
-): Promise<z.infer<typeof RedTeamTarget>> {
-  checkTargetUrl(body.url, allowPrivate);
-  if (!containsPrompt(body.bodyTemplate)) throw invalid('bodyTemplate', 'The body template must contain {{prompt}} in one of its strings.');
-  if (JSON.stringify(body.bodyTemplate).length > 20_000)
-    throw invalid('bodyTemplate', 'The body template is larger than 20 000 characters.');
-  const headers = body.headers ?? {};
-  const names = Object.keys(headers);
-  if (names.length > 20) throw invalid('headers', 'At most 20 headers.');
-  const lower = names.map((n) => n.toLowerCase());
-  for (const [i, n] of lower.entries()) {
-    if (lower.indexOf(n) !== i) throw invalid(`headers.${names[i]}`, `${names[i]} is given twice.`);
-    if (['host', 'content-length', 'transfer-encoding', 'connection'].includes(n))
-      throw invalid(`headers.${names[i]}`, `${names[i]} is set by the service.`);
-  }
-  for (const [k, v] of Object.entries(headers)) {
-    if (/[\r\n\0]/.test(v)) throw invalid(`headers.${k}`, 'A header value must not contain line breaks or NUL.');
-  }
-  const id = newId('rtt');
-  return prisma.$transaction(async (tx) => {
-    const row = await tx.redTeamTarget.create({
-      data: {
-        id,
-        tenantId: who.tenantId,
-        name: body.name,
-        url: body.url,
-        method: body.method ?? 'POST',
-        headerNames: names,
-        headersSealed: names.length ? sealSecret(JSON.stringify(headers)) : null,
-        bodyTemplate: body.bodyTemplate as object,
-        answerPath: body.answerPath.replace(/^\$\./, ''),
-        timeoutMs: body.timeoutMs ?? 10_000,
-        createdBy: who.actor,
-      },
-    });
-    const out = renderTarget(row);
-    const data = { name: out.name, url: out.url, headerNames: out.headerNames };
-    return recorded(tx, who, out, { action: 'red_team.target_created', data });
-  });
-}
-
-export async function listTargets(prisma: Prisma, tenantId: string, query: { limit: number; cursor?: string }) {
-  return keysetList(scopeToTenant(prisma, tenantId).redTeamTarget, query, { render: renderTarget });
-}
-
-export async function getTarget(prisma: Prisma, tenantId: string, id: string) {
-  return renderTarget(await orNotFound(scopeToTenant(prisma, tenantId).redTeamTarget.findFirst({ where: { id } }), 'Target', id));
-}
+/**
+ * Targets of the tenant. The URL is checked as a webhook target's, private addresses and plain
+ * http only with `allowPrivate`; the body template must ask for the probe; the headers (sealed,
+ * only their names returned) must not repeat a name, set one the service sets, or break a line.
+ */
+export const targetStore = (allowPrivate: boolean): Store<typeof redTeamTargets> => ({
+  model: 'redTeamTarget',
+  render: renderTarget,
+  create: async ({ who, body }) => {
+    checkTargetUrl(body.url, allowPrivate);
+    if (!containsPrompt(body.bodyTemplate))
+      throw invalid('bodyTemplate', 'The body template must contain {{prompt}} in one of its strings.');
+    if (JSON.stringify(body.bodyTemplate).length > 20_000)
+      throw invalid('bodyTemplate', 'The body template is larger than 20 000 characters.');
+    const headers = body.headers ?? {};
+    const names = Object.keys(headers);
+    if (names.length > 20) throw invalid('headers', 'At most 20 headers.');
+    const lower = names.map((n) => n.toLowerCase());
+    for (const [i, n] of lower.entries()) {
+      if (lower.indexOf(n) !== i) throw invalid(`headers.${names[i]}`, `${names[i]} is given twice.`);
+      if (['host', 'content-length', 'transfer-encoding', 'connection'].includes(n))
+        throw invalid(`headers.${names[i]}`, `${names[i]} is set by the service.`);
+    }
+    for (const [k, v] of Object.entries(headers)) {
+      if (/[\r\n\0]/.test(v)) throw invalid(`headers.${k}`, 'A header value must not contain line breaks or NUL.');
+    }
+    return {
+      name: body.name,
+      url: body.url,
+      method: body.method ?? 'POST',
+      headerNames: names,
+      headersSealed: names.length ? sealSecret(JSON.stringify(headers)) : null,
+      bodyTemplate: body.bodyTemplate,
+      answerPath: body.answerPath.replace(/^\$\./, ''),
+      timeoutMs: body.timeoutMs ?? 10_000,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (t) => ({ name: t.name, url: t.url, headerNames: t.headerNames }),
+});
 
 // ---------------------------------------------------------------- runs
 
