@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Database, Tx } from './db/client.ts';
 import { keysetList } from './db/pagination.ts';
-import { findRow, insertStatement, type Row, rowFromJson, tableOf, updateRowIf } from './db/rows.ts';
+import { findRow, insertStatement, type Row, rowFromJson, type Table, tableOf, updateRowIf } from './db/rows.ts';
 import { type Sql, sqlOf } from './db/sql.ts';
 import { scopeToTenant } from './db/tenant-scope.ts';
 import { ApiError, stateConflict } from './errors.ts';
@@ -11,6 +11,7 @@ import { ctxOf } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
 import { type Actor, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
+import { iso } from './platform/render.ts';
 import { actor } from './rails/deps.ts';
 
 /**
@@ -48,8 +49,15 @@ export interface CreateInput<Body> {
 export interface Store<R extends Resource> {
   /** Prisma model (delegate name) that holds the records. */
   readonly model: ModelName;
-  /** Row to API record. */
-  readonly render: (row: never) => z.infer<R['spec']['record']>;
+  /**
+   * Row to API record. When absent, derived from the record schema: each field read from the
+   * model's field of the same name (a DateTime as an ISO 8601 string), `object` the record's
+   * constant, and the fields the row does not hold from `computed`. A record field that is neither
+   * a model field nor computed fails when the server starts, naming it.
+   */
+  readonly render?: (row: never) => z.infer<R['spec']['record']>;
+  /** With a derived renderer: the record's fields computed from the row (a renamed column, a count, a parsed value). */
+  readonly computed?: { readonly [K in keyof z.infer<R['spec']['record']>]?: (row: never) => z.infer<R['spec']['record']>[K] };
   /** Where-clause of a filter whose model field differs from its query key. */
   readonly filterWhere?: { readonly [K in keyof NonNullable<R['spec']['filters']>]?: (value: string) => Where };
   /**
@@ -129,6 +137,36 @@ export function missing(resource: Resource, id: string): ApiError {
   return new ApiError('not_found', `${capitalised(resource.spec.label.one)} ${id} was not found.`);
 }
 
+/**
+ * The renderer of a store without one (Store.render): the record schema's fields, in its order,
+ * from the row's fields of the same name or from `computed`; checked against the model once.
+ */
+export function derivedRender(
+  resource: Resource,
+  table: Table,
+  computed: Readonly<Record<string, ((row: never) => unknown) | undefined>>,
+): (row: Row) => Record<string, unknown> {
+  const shape = resource.spec.record.shape as Record<string, z.ZodType>;
+  const object = resource.object;
+  const fields = Object.keys(shape).map((key) => {
+    const compute = computed[key] as ((row: Row) => unknown) | undefined;
+    if (compute) return { key, compute };
+    if (key === 'object') return { key, compute: () => object };
+    const field = table.byName.get(key);
+    if (!field) throw new Error(`${object}: model ${table.model} has no field ${key}; give it in the store's computed`);
+    if (field.type !== 'DateTime') return { key, compute: (row: Row) => row[key] };
+    return { key, compute: (row: Row) => (row[key] === null || row[key] === undefined ? null : iso(row[key] as Date)) };
+  });
+  for (const key of Object.keys(computed)) {
+    if (!(key in shape)) throw new Error(`${object}: computed field ${key} is not a field of the record`);
+  }
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const f of fields) out[f.key] = f.compute(row);
+    return out;
+  };
+}
+
 /** The handlers of every route the resource declares, for `s.router(contract.<rail>, {...})`. */
 export function serveResource<R extends Resource>(database: Database, resource: R, store: Store<R>): Handlers<R> {
   const { prisma } = database;
@@ -139,7 +177,9 @@ export function serveResource<R extends Resource>(database: Database, resource: 
   }
   const stamps = ['createdAt', 'updatedAt'].filter((f) => table.byName.get(f)?.type === 'DateTime');
   const touches = table.byName.get('updatedAt')?.type === 'DateTime';
-  const render = store.render as unknown as (row: Row) => Record<string, unknown> & { id: string };
+  const render = (store.render ?? derivedRender(resource, table, store.computed ?? {})) as unknown as (
+    row: Row,
+  ) => Record<string, unknown> & { id: string };
   const scoped = (res: Response) => {
     const p = ctxOf(res).principal;
     if (p.kind !== 'tenant') throw new ApiError('forbidden', 'This route needs a tenant API key.');

@@ -5,7 +5,6 @@ import type {
   AuditRun,
   AuditRunAccepted,
   AuditRunReplay,
-  AuditSchedule,
   AuditSignOff,
   auditSchedules,
   ResolveAuditFindingBody,
@@ -32,7 +31,7 @@ import { actingPerson, type PersonActor } from '../../platform/acting-person.ts'
 import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { isUniqueViolation, recorded, stampsOf } from '../../platform/records.ts';
+import { isUniqueViolation, recorded } from '../../platform/records.ts';
 import { canonicalHash, getBundleHash } from '../taxonomy/service.ts';
 import {
   type AuditInputs,
@@ -65,19 +64,6 @@ const conflict = (message: string, field: string, current: string) =>
   new ApiError('conflict', message, [{ field, issue: 'invalid_value', message: `current state: ${current}` }]);
 
 // ---------------------------------------------------------------- rendering
-
-export const renderSchedule = (r: ScheduleRow): Out<typeof AuditSchedule> => ({
-  object: 'svc.audit_engine.schedule',
-  id: r.id,
-  framework: r.framework,
-  scope: r.scope,
-  cron: r.cron,
-  status: r.status as Out<typeof AuditSchedule>['status'],
-  nextRunAt: r.status === 'active' ? isoOrNull(r.nextRunAt) : null,
-  lastRunId: r.lastRunId,
-  lastError: r.lastError,
-  ...stampsOf(r),
-});
 
 export const renderRun = (r: RunRow): Out<typeof AuditRun> => ({
   object: 'svc.audit_engine.run',
@@ -242,7 +228,8 @@ async function frameworkVersionKey(shared: Tx, framework: string): Promise<strin
  */
 export const scheduleStore: Store<typeof auditSchedules> = {
   model: 'auditSchedule',
-  render: renderSchedule,
+  // A schedule that is not active has no next due time, whatever tick is still queued.
+  computed: { nextRunAt: (r: ScheduleRow) => (r.status === 'active' ? isoOrNull(r.nextRunAt) : null) },
   create: async ({ shared, who, body }) => {
     const versionKey = await frameworkVersionKey(shared, body.framework);
     await resolveScope(shared, versionKey, body.scope);

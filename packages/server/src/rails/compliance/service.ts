@@ -151,7 +151,7 @@ async function unknownControls(db: Tx, shared: Tx, controlIds: string[]): Promis
   return controlIds.filter((id) => !known.has(id));
 }
 
-export const evidenceStore: Store<typeof evidence> = {
+export const evidenceStore = {
   model: 'evidence',
   render: (r: EvidenceRow): z.infer<typeof Evidence> => ({
     object: 'svc.compliance.evidence',
@@ -200,7 +200,7 @@ export const evidenceStore: Store<typeof evidence> = {
     };
   },
   auditData: (e) => ({ controlIds: e.controlIds, kind: e.kind, sha256: e.sha256 }),
-};
+} satisfies Store<typeof evidence>;
 
 export const attestationStore: Store<typeof attestations> = {
   model: 'attestation',

@@ -1,4 +1,4 @@
-import type { GenerateReportBody, Report, ReportSchedule, ReportType, reportSchedules } from '@svc/contract';
+import type { GenerateReportBody, Report, ReportType, reportSchedules } from '@svc/contract';
 import { CronExpressionParser } from 'cron-parser';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -265,24 +265,6 @@ export async function exportReport(prisma: Prisma, who: Actor, id: string): Prom
 
 // ---------------------------------------------------------------- schedules
 
-export function renderSchedule(r: ScheduleRow): z.infer<typeof ReportSchedule> {
-  return {
-    object: 'svc.reporting.schedule',
-    id: r.id,
-    template: r.template,
-    systemId: r.systemId,
-    inputs: (r.inputs ?? {}) as Record<string, unknown>,
-    cron: r.cron,
-    timezone: r.timezone,
-    status: r.status as z.infer<typeof ReportSchedule>['status'],
-    nextRunAt: isoOrNull(r.nextRunAt),
-    lastRunAt: isoOrNull(r.lastRunAt),
-    lastReportId: r.lastReportId,
-    runs: r.runs,
-    ...stampsOf(r),
-  };
-}
-
 function checkTimezone(tz: string): string {
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
@@ -326,7 +308,6 @@ export function enqueueTick(tx: Tx, tenantId: string, scheduleId: string, due: D
  */
 export const scheduleStore: Store<typeof reportSchedules> = {
   model: 'reportSchedule',
-  render: renderSchedule,
   create: async ({ shared, who, body, id }) => {
     const timezone = checkTimezone(body.timezone ?? 'UTC');
     const due = nextDue(body.cron, timezone, new Date());
