@@ -2,12 +2,10 @@ import {
   ASSESSMENT_TYPES,
   type Assessment,
   type AssessmentType,
-  type Attestation,
   type assessments,
   type attestations,
   type Evidence,
   type evidence,
-  type Obligation,
   type obligations,
   type TenantFramework,
 } from '@svc/contract';
@@ -123,20 +121,11 @@ export const assessmentStore: Store<typeof assessments> = {
 
 export const obligationStore: Store<typeof obligations> = {
   model: 'obligation',
-  render: (r: ObligationRow): z.infer<typeof Obligation> => ({
-    object: 'svc.compliance.obligation',
-    id: r.id,
-    framework: r.frameworkId,
-    dictionaryVersion: r.versionKey,
-    sourceRef: r.sourceRef,
-    title: r.title,
-    description: r.description,
-    clauseRef: r.clauseRef,
-    actor: r.actor,
-    status: r.status as 'open',
-    dueDate: iso(r.dueDate).slice(0, 10),
-    createdAt: iso(r.createdAt),
-  }),
+  computed: {
+    framework: (r: ObligationRow) => r.frameworkId,
+    dictionaryVersion: (r: ObligationRow) => r.versionKey,
+    dueDate: (r: ObligationRow) => iso(r.dueDate).slice(0, 10),
+  },
   filterWhere: { framework: (v) => ({ frameworkId: v }) },
 };
 
@@ -204,15 +193,10 @@ export const evidenceStore = {
 
 export const attestationStore: Store<typeof attestations> = {
   model: 'attestation',
-  render: (r: AttestationRow): z.infer<typeof Attestation> => ({
-    object: 'svc.compliance.attestation',
-    id: r.id,
-    subject: { type: r.subjectType as 'control' | 'assessment', id: r.subjectId },
-    statement: r.statement,
-    attester: { name: r.attesterName, email: r.attesterEmail, title: r.attesterTitle },
-    attestedAt: iso(r.attestedAt),
-    ...createdOf(r),
-  }),
+  computed: {
+    subject: (r: AttestationRow) => ({ type: r.subjectType as 'control' | 'assessment', id: r.subjectId }),
+    attester: (r: AttestationRow) => ({ name: r.attesterName, email: r.attesterEmail, title: r.attesterTitle }),
+  },
   create: async ({ db, shared, who, body }) => {
     const attestedAt = body.attestedAt ? new Date(body.attestedAt) : new Date();
     if (attestedAt.getTime() > Date.now() + 60_000) {

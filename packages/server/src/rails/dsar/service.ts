@@ -6,7 +6,6 @@ import {
   DSAR_OPEN_STATUSES,
   DSAR_REGIMES,
   type DsarDataStore,
-  type DsarExport,
   type DsarFulfillment,
   type DsarFulfillmentItem,
   type DsarKind,
@@ -40,7 +39,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
+import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, kindsOf, requestClocksOf, rulesFor } from './clocks.ts';
 
@@ -269,20 +268,12 @@ export async function verifyRequest(prisma: Prisma, who: Actor, body: z.infer<ty
 
 // ---------------------------------------------------------------- data stores
 
-const renderStore = (s: StoreRow): z.infer<typeof DsarDataStore> => ({
-  object: 'svc.dsar.data_store',
-  id: s.id,
-  name: s.name,
-  system: s.system,
-  kind: s.kind as z.infer<typeof DsarDataStore>['kind'],
-  categories: s.categories ?? [],
-  subjectTypes: (s.subjectTypes ?? []) as z.infer<typeof DsarDataStore>['subjectTypes'],
-  ...createdOf(s),
-});
-
 export const dataStoreStore: Store<typeof dsarStores> = {
   model: 'dsarDataStore',
-  render: renderStore,
+  computed: {
+    categories: (s: StoreRow) => s.categories ?? [],
+    subjectTypes: (s: StoreRow) => (s.subjectTypes ?? []) as z.infer<typeof DsarDataStore>['subjectTypes'],
+  },
   filterWhere: { subjectType: (v) => ({ subjectTypes: { has: v } }) },
   // Categories and subject types are kept once each, in the order given; customers when no subject type is given.
   create: async ({ who, body }) => ({
@@ -428,18 +419,6 @@ export async function closeItem(
 
 const sha256Of = (packet: unknown) => createHash('sha256').update(canonicalJson(packet)).digest('hex');
 
-const renderExport = (e: ExportRow): z.infer<typeof DsarExport> => ({
-  object: 'svc.dsar.export',
-  id: e.id,
-  requestId: e.requestId,
-  version: e.version,
-  parentExportId: e.parentExportId,
-  redactionId: e.redactionId,
-  packet: (e.packet ?? {}) as Record<string, unknown>,
-  sha256: e.sha256,
-  ...createdOf(e),
-});
-
 async function nextVersion(db: Tx, requestId: string): Promise<number> {
   const agg = await db.dsarExport.aggregate({ where: { requestId }, _max: { version: true } });
   return (agg._max.version ?? 0) + 1;
@@ -505,7 +484,6 @@ export function buildPacket(request: RequestOut, items: ItemOut[]): Record<strin
 
 export const exportStore: Store<typeof dsarExports> = {
   model: 'dsarExport',
-  render: renderExport,
   create: async ({ db, who, body }) => {
     const row = await orNotFound(db.dsarRequest.findFirst({ where: { id: body.requestId } }), 'Request', body.requestId);
     if (!['verified', 'in_progress', 'fulfilled'].includes(row.status)) {
@@ -580,19 +558,6 @@ function applyRedaction(packet: Record<string, unknown>, r: RedactionSpec, field
   return 1;
 }
 
-const renderRedaction = (d: RedactionRow): z.infer<typeof DsarRedaction> => ({
-  object: 'svc.dsar.redaction',
-  id: d.id,
-  requestId: d.requestId,
-  sourceExportId: d.sourceExportId,
-  resultExportId: d.resultExportId,
-  version: d.version,
-  redactions: (Array.isArray(d.redactions) ? d.redactions : []) as Applied[],
-  sha256Before: d.sha256Before,
-  sha256After: d.sha256After,
-  ...createdOf(d),
-});
-
 /** The packet with the redactions applied, in order, and what each replaced (422 naming one that finds nothing). */
 function redact(source: ExportRow, specs: readonly RedactionSpec[]): { packet: Record<string, unknown>; applied: Applied[] } {
   const packet = structuredClone(source.packet ?? {}) as Record<string, unknown>;
@@ -610,7 +575,7 @@ function redact(source: ExportRow, specs: readonly RedactionSpec[]): { packet: R
 
 export const redactionStore: Store<typeof dsarRedactions> = {
   model: 'dsarRedaction',
-  render: renderRedaction,
+  computed: { redactions: (d: RedactionRow) => (Array.isArray(d.redactions) ? d.redactions : []) as Applied[] },
   // The redaction of a packet of the tenant (404 otherwise); its result is the next version of the request's packet.
   create: async ({ db, who, body }) => {
     const source = await orNotFound(db.dsarExport.findFirst({ where: { id: body.exportId } }), 'Export', body.exportId);

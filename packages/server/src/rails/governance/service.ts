@@ -4,10 +4,6 @@ import {
   GOVERNANCE_SNAPSHOT_ACTION,
   type GovernanceApproval,
   type GovernanceBoardDecision,
-  type GovernanceBoardMeeting,
-  type GovernanceConflict,
-  type GovernanceDecisionRight,
-  type GovernanceDelegation,
   type GovernanceOrgRaci,
   type GovernanceSnapshot,
   type GovernanceState,
@@ -27,8 +23,6 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   GovernanceApproval as ApprovalRow,
-  GovernanceConflict as ConflictRow,
-  GovernanceDecisionRight as DecisionRightRow,
   GovernanceBoardDecision as DecisionRow,
   GovernanceDelegation as DelegationRow,
   GovernanceBoardMeeting as MeetingRow,
@@ -51,21 +45,8 @@ async function requirePerson(db: Tx, field: string, id: string): Promise<void> {
 
 // ---------------------------------------------------------------- decision rights
 
-const renderDecisionRight = (r: DecisionRightRow): z.infer<typeof GovernanceDecisionRight> => ({
-  object: 'svc.governance.decision_right',
-  id: r.id,
-  decisionType: r.decisionType,
-  description: r.description,
-  roleId: r.roleId,
-  personId: r.personId,
-  maxAmountEur: r.maxAmountEur,
-  status: r.status as 'active' | 'retired',
-  ...stampsOf(r),
-});
-
 export const decisionRightStore: Store<typeof governanceDecisionRights> = {
   model: 'governanceDecisionRight',
-  render: renderDecisionRight,
   create: async ({ db, who, body }) => {
     if (body.roleId !== undefined) {
       const role = await db.stakeholderRole.findFirst({ where: { id: body.roleId }, select: { id: true } });
@@ -257,23 +238,9 @@ export async function decideApproval(
 
 // ---------------------------------------------------------------- board meetings
 
-type Meeting = z.infer<typeof GovernanceBoardMeeting>;
-
-const renderMeeting = (r: MeetingRow): Meeting => ({
-  object: 'svc.governance.board_meeting',
-  id: r.id,
-  title: r.title,
-  scheduledFor: iso(r.scheduledFor),
-  attendeeIds: r.attendeeIds,
-  status: r.status as Meeting['status'],
-  minutes: r.minutes,
-  minutesRecordedAt: isoOrNull(r.minutesAt),
-  ...stampsOf(r),
-});
-
 export const boardMeetingStore: Store<typeof governanceBoardMeetings> = {
   model: 'governanceBoardMeeting',
-  render: renderMeeting,
+  computed: { minutesRecordedAt: (r: MeetingRow) => isoOrNull(r.minutesAt) },
   create: async ({ db, who, body }) => {
     const attendeeIds = body.attendeeIds ?? [];
     const dup = attendeeIds.findIndex((a, i) => attendeeIds.indexOf(a) !== i);
@@ -375,22 +342,10 @@ export async function listDecisions(
 const inForce = (r: { status: string; validFrom: Date; validUntil: Date }, at: Date) =>
   r.status === 'active' && r.validFrom.getTime() <= at.getTime() && at.getTime() < r.validUntil.getTime();
 
-const renderDelegation = (r: DelegationRow): z.infer<typeof GovernanceDelegation> => ({
-  object: 'svc.governance.delegation',
-  id: r.id,
-  fromPersonId: r.fromPersonId,
-  toPersonId: r.toPersonId,
-  scope: r.scope as 'approvals',
-  validFrom: iso(r.validFrom),
-  validUntil: iso(r.validUntil),
-  status: r.status as 'active' | 'revoked',
-  inForce: inForce(r, new Date()),
-  ...stampsOf(r),
-});
-
 export const delegationStore: Store<typeof governanceDelegations> = {
   model: 'governanceDelegation',
-  render: renderDelegation,
+  // Whether the delegation grants now: an active one only between validFrom and validUntil.
+  computed: { inForce: (r: DelegationRow) => inForce(r, new Date()) },
   create: async ({ db, who, body }) => {
     await requirePerson(db, 'fromPersonId', body.fromPersonId);
     await requireActivePerson(db, 'toPersonId', body.toPersonId);
@@ -417,15 +372,6 @@ export const delegationStore: Store<typeof governanceDelegations> = {
 
 export const conflictStore: Store<typeof governanceConflicts> = {
   model: 'governanceConflict',
-  render: (r: ConflictRow): z.infer<typeof GovernanceConflict> => ({
-    object: 'svc.governance.conflict',
-    id: r.id,
-    personId: r.personId,
-    subject: r.subject,
-    description: r.description,
-    status: r.status as 'open' | 'managed' | 'closed',
-    ...stampsOf(r),
-  }),
   create: async ({ db, who, body }) => {
     await requirePerson(db, 'personId', body.personId);
     return { personId: body.personId, subject: body.subject, description: body.description ?? null, status: 'open', createdBy: who.actor };

@@ -3,7 +3,6 @@ import {
   type GpaiCopyrightPolicy,
   type GpaiDataSource,
   type GpaiDocument,
-  type GpaiEnergyDisclosure,
   type GpaiSummary,
   type GpaiSummaryVersion,
   type GpaiTemplate,
@@ -149,21 +148,6 @@ const ENERGY_SOURCES = ['Regulation (EU) 2024/1689 Annex XI Section 1 point 2(d)
 
 /** Art. 51(2): presumed high-impact capabilities when the cumulative training compute is greater than 10^25 FLOPs. */
 export const systemicRiskPresumed = (flops: number) => flops > GPAI_SYSTEMIC_RISK_FLOPS;
-
-export const renderEnergy = (r: EnergyRow): z.infer<typeof GpaiEnergyDisclosure> => ({
-  object: 'svc.gpai_summary.energy_disclosure',
-  id: r.id,
-  summaryId: r.summaryId,
-  energyMwh: r.energyMwh,
-  energyBasis: r.energyBasis as z.infer<typeof GpaiEnergyDisclosure>['energyBasis'],
-  method: r.method,
-  computeFlops: r.computeFlops,
-  trainingTimeHours: r.trainingTimeHours,
-  systemicRiskPresumed: systemicRiskPresumed(r.computeFlops),
-  thresholdFlops: GPAI_SYSTEMIC_RISK_FLOPS,
-  sources: ENERGY_SOURCES,
-  ...createdOf(r),
-});
 
 // ---------------------------------------------------------------- checks
 
@@ -356,7 +340,11 @@ export const copyrightPolicyStore: Store<typeof gpaiCopyrightPolicies> = {
 
 export const energyStore: Store<typeof gpaiEnergyDisclosures> = {
   model: 'gpaiEnergyDisclosure',
-  render: renderEnergy,
+  computed: {
+    systemicRiskPresumed: (r: EnergyRow) => systemicRiskPresumed(r.computeFlops),
+    thresholdFlops: () => GPAI_SYSTEMIC_RISK_FLOPS,
+    sources: () => ENERGY_SOURCES,
+  },
   create: async ({ db, who, body }) => {
     const summary = await draftSummary(db, body.summaryId);
     if (body.energyBasis === 'unknown' && body.energyMwh !== undefined) {

@@ -1,9 +1,7 @@
 import type {
   Disclosure,
-  DisclosureDraft,
   DisclosureTimeline,
   disclosureDrafts,
-  IncidentChannel,
   IncidentFactors,
   IncidentFacts,
   IncidentRegime,
@@ -17,15 +15,11 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
-import type {
-  IncidentChannel as ChannelRow,
-  IncidentDisclosure as DisclosureModel,
-  IncidentDisclosureDraft as DraftRow,
-} from '../../generated/prisma/client.ts';
+import type { IncidentChannel as ChannelRow, IncidentDisclosure as DisclosureModel } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { createdOf, stampsOf } from '../../platform/records.ts';
+import { stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { applicableStages, computeClocks, type RegimeRule, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
 
@@ -40,25 +34,18 @@ export type DisclosureRow = DisclosureModel;
 
 // ---------------------------------------------------------------- channels
 
-export const renderChannel = (r: ChannelRow): z.infer<typeof IncidentChannel> => {
-  const regime = regimeRule(r.regime as IncidentRegime);
-  return {
-    object: 'svc.incident_disclosures.channel',
-    id: r.id,
-    regime: regime.id,
-    name: r.name,
-    submissionUrl: r.submissionUrl,
-    email: r.email,
-    authority: regime.authority,
-    rules: regime.stages.map((s) => ({ stage: s.id, title: s.title, rule: s.rule, source: s.source, fields: s.fields })),
-    rulesVersion: rulesVersion(),
-    ...createdOf(r),
-  };
-};
+/** The rules of a channel's regime, which the channel record shows beside its own fields. */
+const regimeOf = (r: ChannelRow) => regimeRule(r.regime as IncidentRegime);
 
 export const channelStore: Store<typeof incidentChannels> = {
   model: 'incidentChannel',
-  render: renderChannel,
+  computed: {
+    regime: (r: ChannelRow) => regimeOf(r).id,
+    authority: (r: ChannelRow) => regimeOf(r).authority,
+    rules: (r: ChannelRow) =>
+      regimeOf(r).stages.map((s) => ({ stage: s.id, title: s.title, rule: s.rule, source: s.source, fields: s.fields })),
+    rulesVersion: () => rulesVersion(),
+  },
   create: async ({ db, who, body }) => {
     const taken = await db.incidentChannel.findFirst({
       where: { regime: body.regime, name: { equals: body.name, mode: 'insensitive' } },
@@ -250,22 +237,6 @@ function filed(row: DisclosureRow, body: z.infer<typeof RecordSubmissionBody>, w
 
 // ---------------------------------------------------------------- drafts
 
-export const renderDraft = (r: DraftRow): z.infer<typeof DisclosureDraft> => ({
-  object: 'svc.incident_disclosures.disclosure_draft',
-  id: r.id,
-  disclosureId: r.disclosureId,
-  regime: r.regime as IncidentRegime,
-  stage: r.stage,
-  version: r.version,
-  authority: r.authority,
-  dueAt: isoOrNull(r.dueAt),
-  source: r.source,
-  fields: (r.fields ?? {}) as Record<string, unknown>,
-  missing: r.missing,
-  body: r.body,
-  ...createdOf(r),
-});
-
 const LABELS: Record<string, string> = {
   nature: 'Nature of the incident',
   description: 'Description',
@@ -289,7 +260,6 @@ const show = (v: unknown) => (Array.isArray(v) ? v.join('; ') : typeof v === 'bo
 
 export const draftStore: Store<typeof disclosureDrafts> = {
   model: 'incidentDisclosureDraft',
-  render: renderDraft,
   create: async ({ db, who, body }) => {
     const row = await db.incidentDisclosure.findFirst({ where: { id: body.disclosureId } });
     if (!row) throw invalid('disclosureId', `Disclosure ${body.disclosureId} does not exist in this tenant.`);

@@ -16,19 +16,12 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
-import type {
-  LegalHoldCustodian as CustodianRow,
-  LegalHoldExport as ExportRow,
-  LegalHold as HoldRow,
-  LegalHoldLogEntry as LogRow,
-} from '../../generated/prisma/client.ts';
+import type { LegalHold as HoldRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { HOLD_TYPES, type HoldTarget, idsHeldBy, modelOf } from '../../platform/ledger/hold-guard.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { createdOf, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
  * The litigation_hold rail's behaviour. Holds, custodians and eDiscovery exports are the kit's
@@ -64,41 +57,15 @@ export async function logPreservation(
   });
 }
 
-export const renderEntry = (r: LogRow): z.infer<typeof LegalHoldPreservationEntry> => ({
-  object: 'svc.litigation_hold.preservation_entry',
-  id: r.id,
-  holdId: r.holdId,
-  event: r.event as PreservationEvent,
-  targetType: r.targetType,
-  targetId: r.targetId,
-  actor: r.actor,
-  detail: (r.detail ?? {}) as Record<string, unknown>,
-  at: iso(r.at),
-});
-
-export const preservationStore: Store<typeof legalHoldPreservation> = { model: 'legalHoldLogEntry', render: renderEntry };
+export const preservationStore: Store<typeof legalHoldPreservation> = { model: 'legalHoldLogEntry' };
 
 // ---------------------------------------------------------------- holds
 
 type HoldOut = z.infer<typeof LegalHold>;
 
-export const renderHold = (r: HoldRow): HoldOut => ({
-  object: 'svc.litigation_hold.hold',
-  id: r.id,
-  matter: r.matter,
-  description: r.description,
-  status: r.status as HoldOut['status'],
-  records: (Array.isArray(r.records) ? r.records : []) as HoldOut['records'],
-  criteria: (r.criteria ?? null) as HoldOut['criteria'],
-  releaseReason: r.releaseReason,
-  releasedBy: r.releasedBy,
-  releasedAt: isoOrNull(r.releasedAt),
-  ...stampsOf(r),
-});
-
 export const holdStore: Store<typeof legalHolds> = {
   model: 'legalHold',
-  render: renderHold,
+  computed: { records: (r: HoldRow) => (Array.isArray(r.records) ? r.records : []) as HoldOut['records'] },
   // The named records, each once; a record of a kind stored here must be the tenant's (422).
   create: async ({ db, who, body }) => {
     const records: HoldTarget[] = [];
@@ -193,19 +160,6 @@ async function activeHoldFor(db: Tx, holdId: string): Promise<HoldRow> {
 
 type CustodianOut = z.infer<typeof LegalHoldCustodian>;
 
-export const renderCustodian = (r: CustodianRow): CustodianOut => ({
-  object: 'svc.litigation_hold.custodian',
-  id: r.id,
-  holdId: r.holdId,
-  stakeholderUserId: r.stakeholderUserId,
-  name: r.name,
-  email: r.email,
-  status: r.status as CustodianOut['status'],
-  noticeSentAt: iso(r.noticeSentAt),
-  acknowledgedAt: isoOrNull(r.acknowledgedAt),
-  ...stampsOf(r),
-});
-
 /** A custodian of an active hold: a stakeholder person or a name, not twice on the hold. */
 async function custodianData(db: Tx, who: Actor, body: z.infer<typeof CreateLegalHoldCustodianBody>) {
   await activeHoldFor(db, body.holdId);
@@ -255,7 +209,6 @@ const logCustodian =
 
 export const custodianStore: Store<typeof legalHoldCustodians> = {
   model: 'legalHoldCustodian',
-  render: renderCustodian,
   create: ({ db, who, body }) => custodianData(db, who, body),
   auditData: (c) => ({ holdId: c.holdId, name: c.name }),
   afterCreate: logCustodian('custodian_notified'),
@@ -289,20 +242,8 @@ const SECRET_FIELD = /sealed|secret|password|token|privateKey|accessCodeHash/i;
 
 type ExportOut = z.infer<typeof LegalHoldEdiscoveryExport>;
 
-export const renderExport = (r: ExportRow): ExportOut => ({
-  object: 'svc.litigation_hold.ediscovery_export',
-  id: r.id,
-  holdId: r.holdId,
-  recordCount: r.recordCount,
-  manifest: r.manifest as ExportOut['manifest'],
-  manifestHash: r.manifestHash,
-  records: (r.records ?? []) as ExportOut['records'],
-  ...createdOf(r),
-});
-
 export const exportStore: Store<typeof legalHoldExports> = {
   model: 'legalHoldExport',
-  render: renderExport,
   // Every record the hold covers now, each with the SHA-256 of its canonical JSON, sealed by the manifest's.
   create: async ({ db, who, body }) => {
     const hold = await activeHoldFor(db, body.holdId);

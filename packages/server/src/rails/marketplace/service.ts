@@ -1,6 +1,5 @@
 import type {
   MarketplaceEngagement,
-  MarketplaceListing,
   MarketplaceMatching,
   MarketplacePublishedListing,
   MarketplaceReview,
@@ -39,20 +38,6 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export const listingStore: Store<typeof marketplaceListings> = {
   model: 'marketplaceListing',
-  render: (r: ListingRow): z.infer<typeof MarketplaceListing> => ({
-    object: 'svc.marketplace.listing',
-    id: r.id,
-    firmId: r.firmId,
-    title: r.title,
-    description: r.description,
-    services: r.services,
-    frameworks: r.frameworks,
-    priceMinEur: r.priceMinEur,
-    priceMaxEur: r.priceMaxEur,
-    revenueShareBps: r.revenueShareBps,
-    status: r.status as z.infer<typeof MarketplaceListing>['status'],
-    ...stampsOf(r),
-  }),
   create: async ({ db, shared, who, body }) => {
     const firm = await firmOf(db, body.firmId);
     const frameworks = await requireFrameworks(shared, 'frameworks', body.frameworks);

@@ -6,7 +6,6 @@ import type {
   DisclosureSource,
   PutSystemProfileBody,
   SystemProfile,
-  TransparencyNotice,
   transparencyNotices,
 } from '@svc/contract';
 import type { z } from 'zod';
@@ -23,7 +22,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { createdOf, type PageQuery, recorded } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso } from '../../platform/render.ts';
 
 /**
  * Documents generated from the tenant's AI-system records. Each generation reads the records of one
@@ -679,19 +678,6 @@ const nextVersion = (last: { version: number; sha256: string } | null) => ({
   previousSha256: last?.sha256 ?? null,
 });
 
-type Notice = z.infer<typeof TransparencyNotice>;
-
-export const renderNotice = (r: NoticeRow): Notice => ({
-  object: 'svc.public_disclosure.transparency_notice',
-  id: r.id,
-  status: r.status as Notice['status'],
-  audience: r.audience as Notice['audience'],
-  text: r.text,
-  ...renderVersion(r),
-  publishedAt: isoOrNull(r.publishedAt),
-  updatedAt: iso(r.updatedAt),
-});
-
 const AUDIENCE_TITLE = {
   public: 'Transparency notice',
   affected_persons: 'Information for persons exposed to',
@@ -700,7 +686,7 @@ const AUDIENCE_TITLE = {
 
 export const noticeStore: Store<typeof transparencyNotices> = {
   model: 'transparencyNotice',
-  render: renderNotice,
+  computed: { changed: (r: NoticeRow) => r.previousSha256 !== r.sha256 },
   create: async ({ db, who, body }) => {
     const audience = body.audience ?? 'public';
     const inputs = await gather(db, who.tenantId, body.systemId);

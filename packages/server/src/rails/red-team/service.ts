@@ -8,7 +8,6 @@ import type {
   RedTeamResult,
   RedTeamRobustness,
   RedTeamRun,
-  RedTeamTarget,
   redTeamRuns,
   redTeamTargets,
 } from '@svc/contract';
@@ -22,7 +21,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
+import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { openSecret, sealSecret } from '../../webhooks/secret-box.ts';
 import { checkTargetUrl, guardedLookup, isPrivateAddress } from '../../webhooks/targets.ts';
@@ -59,19 +58,6 @@ export function getProbe(id: string): z.infer<typeof RedTeamProbe> {
 
 // ---------------------------------------------------------------- targets
 
-export const renderTarget = (r: TargetRow): z.infer<typeof RedTeamTarget> => ({
-  object: 'svc.red_team.target',
-  id: r.id,
-  name: r.name,
-  url: r.url,
-  method: r.method as 'POST' | 'PUT',
-  headerNames: r.headerNames ?? [],
-  bodyTemplate: r.bodyTemplate as Record<string, unknown>,
-  answerPath: r.answerPath,
-  timeoutMs: r.timeoutMs,
-  ...createdOf(r),
-});
-
 function containsPrompt(v: unknown): boolean {
   if (typeof v === 'string') return v.includes('{{prompt}}');
   if (Array.isArray(v)) return v.some(containsPrompt);
@@ -86,7 +72,7 @@ function containsPrompt(v: unknown): boolean {
  */
 export const targetStore = (allowPrivate: boolean): Store<typeof redTeamTargets> => ({
   model: 'redTeamTarget',
-  render: renderTarget,
+  computed: { headerNames: (r: TargetRow) => r.headerNames ?? [] },
   create: async ({ who, body }) => {
     checkTargetUrl(body.url, allowPrivate);
     if (!containsPrompt(body.bodyTemplate))

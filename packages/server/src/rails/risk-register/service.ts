@@ -127,22 +127,6 @@ export function renderRisk(r: RiskRow): RiskOut {
   };
 }
 
-export function renderTreatment(t: TreatmentRow): TreatmentOut {
-  return {
-    object: 'svc.risk_register.treatment',
-    id: t.id,
-    riskId: t.riskId,
-    type: t.type as TreatmentOut['type'],
-    description: t.description,
-    likelihoodReduction: t.likelihoodReduction,
-    impactReduction: t.impactReduction,
-    controlIds: t.controlIds ?? [],
-    status: t.status as TreatmentOut['status'],
-    implementedAt: isoOrNull(t.implementedAt),
-    ...stampsOf(t),
-  };
-}
-
 const renderReview = (r: ReviewRow): z.infer<typeof RiskReview> => ({
   object: 'svc.risk_register.review',
   id: r.id,
@@ -284,7 +268,7 @@ export async function createRisk(prisma: Prisma, who: Actor, body: CreateRisk): 
 
 export const treatmentStore: Store<typeof riskTreatments> = {
   model: 'riskTreatment',
-  render: renderTreatment,
+  computed: { controlIds: (t: TreatmentRow) => t.controlIds ?? [] },
   // A treatment of a risk of the tenant (404) that is not closed (409); `planned`.
   create: async ({ db, who, body }) => {
     const { riskId, ...t } = body;

@@ -4,7 +4,6 @@ import {
   SELF_AUDIT_POSTURE_WEIGHTS,
   SELF_AUDIT_SEVERITY_PENALTY,
   type SelfAuditDrift,
-  type SelfAuditEvidenceLink,
   type SelfAuditFinding,
   type SelfAuditPosture,
   type SelfAuditRemediation,
@@ -16,13 +15,9 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
-import type {
-  SelfAuditEvidenceLink as EvidenceLinkRow,
-  SelfAuditFinding as FindingRow,
-  SelfAuditRemediation as RemediationRow,
-} from '../../generated/prisma/client.ts';
+import type { SelfAuditFinding as FindingRow, SelfAuditRemediation as RemediationRow } from '../../generated/prisma/client.ts';
 import type { Store, WriteContext } from '../../kit.ts';
-import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
+import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { byPriority, profileEntry, resolveProfile } from '../profiles/service.ts';
 
@@ -86,22 +81,8 @@ export const findingStore: Store<typeof selfAuditFindings> = {
 
 // ---------------------------------------------------------------- remediations
 
-export const renderRemediation = (r: RemediationRow): z.infer<typeof SelfAuditRemediation> => ({
-  object: 'svc.self_audit.remediation',
-  id: r.id,
-  findingId: r.findingId,
-  plan: r.plan,
-  ownerId: r.ownerId,
-  dueDate: isoOrNull(r.dueDate),
-  status: r.status as z.infer<typeof SelfAuditRemediation>['status'],
-  resolvedAt: isoOrNull(r.resolvedAt),
-  verifiedAt: isoOrNull(r.verifiedAt),
-  ...stampsOf(r),
-});
-
 export const remediationStore: Store<typeof selfAuditRemediations> = {
   model: 'selfAuditRemediation',
-  render: renderRemediation,
   create: async ({ db, who, body }) => {
     const [finding, existing, owner] = await Promise.all([
       db.selfAuditFinding.findFirst({ where: { id: body.findingId }, select: { id: true, status: true } }),
@@ -192,16 +173,6 @@ function findingFollows(target: 'open' | 'closed') {
 
 export const evidenceLinkStore: Store<typeof selfAuditEvidenceLinks> = {
   model: 'selfAuditEvidenceLink',
-  render: (r: EvidenceLinkRow): z.infer<typeof SelfAuditEvidenceLink> => ({
-    object: 'svc.self_audit.evidence_link',
-    id: r.id,
-    evidenceId: r.evidenceId,
-    targetType: r.targetType as 'finding' | 'remediation',
-    targetId: r.targetId,
-    findingId: r.findingId,
-    note: r.note,
-    ...createdOf(r),
-  }),
   create: async ({ db, who, body }) => {
     const targetType = body.remediationId !== undefined ? 'remediation' : 'finding';
     const targetId = (body.remediationId ?? body.findingId) as string;

@@ -1,10 +1,7 @@
 import type {
   SpecialistBillingShare,
-  SpecialistCertification,
   SpecialistClientEngagement,
-  SpecialistConsultant,
   SpecialistFee,
-  SpecialistFirm,
   specialistCertifications,
   specialistConsultants,
   specialistFirms,
@@ -24,8 +21,8 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { createdOf, recorded } from '../../platform/records.ts';
+import { iso } from '../../platform/render.ts';
 import { posture } from '../trust/service.ts';
 
 /**
@@ -70,14 +67,6 @@ export async function firmOf(db: Tx, firmId: string | undefined): Promise<FirmRo
 
 export const firmStore: Store<typeof specialistFirms> = {
   model: 'specialistFirm',
-  render: (r: FirmRow): z.infer<typeof SpecialistFirm> => ({
-    object: 'svc.specialists.firm',
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    jurisdictions: r.jurisdictions,
-    ...createdOf(r),
-  }),
   create: async ({ who, body }) => ({
     name: body.name,
     description: body.description ?? null,
@@ -91,18 +80,7 @@ export const firmStore: Store<typeof specialistFirms> = {
 
 export const consultantStore: Store<typeof specialistConsultants> = {
   model: 'specialistConsultant',
-  render: (r: ConsultantRow): z.infer<typeof SpecialistConsultant> => ({
-    object: 'svc.specialists.consultant',
-    id: r.id,
-    firmId: r.firmId,
-    name: r.name,
-    headline: r.headline,
-    expertise: r.expertise,
-    jurisdictions: r.jurisdictions,
-    status: r.status as 'listed' | 'unlisted',
-    listed: r.status === 'listed',
-    ...stampsOf(r),
-  }),
+  computed: { listed: (r: ConsultantRow) => r.status === 'listed' },
   create: async ({ db, shared, who, body }) => {
     const firm = await firmOf(db, body.firmId);
     const expertise = await requireFrameworks(shared, 'expertise', body.expertise);
@@ -129,18 +107,7 @@ export const isExpired = (validUntil: Date | null, at = Date.now()) => validUnti
 
 export const certificationStore: Store<typeof specialistCertifications> = {
   model: 'specialistCertification',
-  render: (r: CertificationRow): z.infer<typeof SpecialistCertification> => ({
-    object: 'svc.specialists.certification',
-    id: r.id,
-    firmId: r.firmId,
-    consultantId: r.consultantId,
-    name: r.name,
-    issuer: r.issuer,
-    validFrom: isoOrNull(r.validFrom),
-    validUntil: isoOrNull(r.validUntil),
-    expired: isExpired(r.validUntil),
-    ...createdOf(r),
-  }),
+  computed: { expired: (r: CertificationRow) => isExpired(r.validUntil) },
   create: async ({ db, who, body }) => {
     let firmId: string;
     if (body.consultantId) {

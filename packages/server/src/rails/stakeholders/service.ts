@@ -1,12 +1,9 @@
 import type {
-  ApprovalChain,
   approvalChains,
   RaciChart,
   RaciPerson,
   RaciRow,
   StakeholderAssignment,
-  StakeholderRole,
-  StakeholderUser,
   stakeholderAssignments,
   stakeholderRoles,
   stakeholderUsers,
@@ -15,43 +12,9 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
-import type {
-  StakeholderAssignment as AssignmentRow,
-  ApprovalChain as ChainRow,
-  StakeholderRole as RoleRow,
-  StakeholderUser as UserRow,
-} from '../../generated/prisma/client.ts';
+import type { StakeholderAssignment as AssignmentRow } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
 import { iso } from '../../platform/render.ts';
-
-export const renderUser = (r: UserRow): z.infer<typeof StakeholderUser> => ({
-  object: 'svc.stakeholders.user',
-  id: r.id,
-  name: r.name,
-  email: r.email,
-  roleIds: r.roleIds,
-  status: r.status as 'active' | 'inactive',
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-});
-
-export const renderRole = (r: RoleRow): z.infer<typeof StakeholderRole> => ({
-  object: 'svc.stakeholders.role',
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-});
-
-export const renderApprovalChain = (r: ChainRow): z.infer<typeof ApprovalChain> => ({
-  object: 'svc.stakeholders.approval_chain',
-  id: r.id,
-  name: r.name,
-  approverIds: r.approverIds,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-});
 
 /** 422 naming the first id of `wanted` that is not among `found`, at `field[index]`. */
 function requireKnown(field: string, wanted: readonly string[], found: ReadonlySet<string>, what: string): void {
@@ -70,7 +33,6 @@ function requireDistinct(field: string, ids: readonly string[]): void {
 
 export const userStore: Store<typeof stakeholderUsers> = {
   model: 'stakeholderUser',
-  render: renderUser,
   filterWhere: { roleId: (v) => ({ roleIds: { has: v } }) },
   create: async ({ db, who, body }) => {
     const email = body.email.toLowerCase();
@@ -93,7 +55,6 @@ export const userStore: Store<typeof stakeholderUsers> = {
 
 export const roleStore: Store<typeof stakeholderRoles> = {
   model: 'stakeholderRole',
-  render: renderRole,
   create: async ({ db, who, body }) => {
     const existing = await db.stakeholderRole.findFirst({
       where: { name: { equals: body.name, mode: 'insensitive' } },
@@ -111,7 +72,6 @@ export const roleStore: Store<typeof stakeholderRoles> = {
 
 export const approvalChainStore: Store<typeof approvalChains> = {
   model: 'approvalChain',
-  render: renderApprovalChain,
   create: async ({ db, who, body }) => {
     requireDistinct('approverIds', body.approverIds);
     const users = await db.stakeholderUser.findMany({ where: { id: { in: body.approverIds }, status: 'active' }, select: { id: true } });
@@ -124,20 +84,6 @@ export const approvalChainStore: Store<typeof approvalChains> = {
 // ---------------------------------------------------------------- assignments
 
 type RaciLetter = z.infer<typeof StakeholderAssignment>['raci'];
-
-export const renderAssignment = (r: AssignmentRow): z.infer<typeof StakeholderAssignment> => ({
-  object: 'svc.stakeholders.assignment',
-  id: r.id,
-  personId: r.personId,
-  roleId: r.roleId,
-  raci: r.raci as RaciLetter,
-  systemId: r.systemId,
-  control: r.control,
-  status: r.status as 'active' | 'removed',
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
-});
 
 /**
  * The controls of the tenant's activated frameworks (of `framework` only when given), each with
@@ -176,7 +122,6 @@ export async function requireActivePerson(db: Tx, field: string, id: string): Pr
 
 export const assignmentStore: Store<typeof stakeholderAssignments> = {
   model: 'stakeholderAssignment',
-  render: renderAssignment,
   create: async ({ db, shared, who, body }) => {
     const [role] = await Promise.all([
       db.stakeholderRole.findFirst({ where: { id: body.roleId }, select: { id: true } }),

@@ -29,20 +29,8 @@ type FrameworkRefs = z.infer<typeof TrainingModule>['frameworkRefs'];
 
 // ---------------------------------------------------------------- modules
 
-const renderModule = (r: ModuleRow): z.infer<typeof TrainingModule> => ({
-  object: 'svc.training_records.module',
-  id: r.id,
-  title: r.title,
-  description: r.description,
-  requiredForRoleIds: r.requiredForRoleIds,
-  validityDays: r.validityDays,
-  frameworkRefs: (r.frameworkRefs as FrameworkRefs | null) ?? [],
-  ...createdOf(r),
-});
-
 export const moduleStore: Store<typeof trainingModules> = {
   model: 'trainingModule',
-  render: renderModule,
   create: async ({ db, shared, who, body }) => {
     const roleIds = body.requiredForRoleIds;
     const dup = roleIds.findIndex((id, i) => roleIds.indexOf(id) !== i);

@@ -2,14 +2,12 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type {
   Certification,
   certifications,
-  NdaDocument,
   NdaDocumentContent,
   NdaRequest,
   ndaDocuments,
   PublicTrustPage,
   QuestionnaireAnswers,
   QuestionnaireBody,
-  SubProcessor,
   subProcessors,
   TrustPosture,
   TrustStatus,
@@ -23,10 +21,8 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, notFound, stateConflict } from '../../errors.ts';
 import type {
   TrustCertification as CertificationRow,
-  TrustNdaDocument as NdaDocumentRow,
   TrustNdaRequest as NdaRequestRow,
   TrustPage as PageRow,
-  TrustSubProcessor as SubProcessorRow,
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
@@ -196,18 +192,8 @@ export const certificationStore: Store<typeof certifications> = {
   auditData: (c) => ({ name: c.name, issuer: c.issuer, validUntil: c.validUntil }),
 };
 
-const renderSubProcessor = (r: SubProcessorRow): z.infer<typeof SubProcessor> => ({
-  object: 'svc.trust.sub_processor',
-  id: r.id,
-  name: r.name,
-  purpose: r.purpose,
-  region: r.region,
-  ...createdOf(r),
-});
-
 export const subProcessorStore: Store<typeof subProcessors> = {
   model: 'trustSubProcessor',
-  render: renderSubProcessor,
   create: async ({ who, body }) => ({ name: body.name, purpose: body.purpose, region: body.region.toLowerCase(), createdBy: who.actor }),
   auditData: (s) => ({ name: s.name, purpose: s.purpose, region: s.region }),
 };
@@ -294,14 +280,6 @@ export async function publicPage(prisma: Prisma, slug: string): Promise<z.infer<
 
 export const ndaDocumentStore: Store<typeof ndaDocuments> = {
   model: 'trustNdaDocument',
-  render: (r: NdaDocumentRow): z.infer<typeof NdaDocument> => ({
-    object: 'svc.trust.nda_document',
-    id: r.id,
-    title: r.title,
-    description: r.description,
-    mediaType: r.mediaType,
-    ...createdOf(r),
-  }),
   create: async ({ who, body }) => ({
     title: body.title,
     description: body.description ?? null,

@@ -6,10 +6,8 @@ import {
   VENDOR_DOMAINS,
   VENDOR_SEVERITY_WEIGHTS,
   type Vendor,
-  type VendorAssessment,
   type VendorContract,
   type VendorContractStateAt,
-  type VendorMonitoringEvent,
   type VendorOrigin,
   type VendorRiskChange,
   type VendorScorecard,
@@ -33,7 +31,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, createUnique, recorded, stampsOf } from '../../platform/records.ts';
+import { createUnique, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 /**
@@ -56,9 +54,7 @@ const round = (n: number, places: number) => {
 const round2 = (n: number) => round(n, 2);
 
 type VendorOut = z.infer<typeof Vendor>;
-type AssessmentOut = z.infer<typeof VendorAssessment>;
 type ContractOut = z.infer<typeof VendorContract>;
-type EventOut = z.infer<typeof VendorMonitoringEvent>;
 type ScorecardOut = z.infer<typeof VendorScorecard>;
 type Domain = (typeof VENDOR_DOMAINS)[number];
 type DomainScores = Partial<Record<Domain, number>>;
@@ -187,20 +183,6 @@ export function renderVendor(r: VendorRow): VendorOut {
   };
 }
 
-export function renderAssessment(r: AssessmentRow): AssessmentOut {
-  return {
-    object: 'svc.vendor_risk.vendor_assessment',
-    id: r.id,
-    vendorId: r.vendorId,
-    title: r.title,
-    answers: (r.answers ?? []) as AssessmentOut['answers'],
-    domainScores: (r.domainScores ?? {}) as DomainScores,
-    status: r.status as AssessmentOut['status'],
-    completedAt: isoOrNull(r.completedAt),
-    ...stampsOf(r),
-  };
-}
-
 export function renderContract(r: ContractRow, at = today()): ContractOut {
   const derived = contractStateAt(r, at);
   return {
@@ -222,21 +204,6 @@ export function renderContract(r: ContractRow, at = today()): ContractOut {
     renewals: renewalsOf(r).map((x) => ({ ...x })),
     terminatedAt: isoOrNull(r.terminatedAt),
     ...stampsOf(r),
-  };
-}
-
-export function renderEvent(r: EventRow): EventOut {
-  return {
-    object: 'svc.vendor_risk.vendor_monitoring_event',
-    id: r.id,
-    vendorId: r.vendorId,
-    type: r.type as EventOut['type'],
-    severity: r.severity as EventOut['severity'],
-    title: r.title,
-    details: r.details,
-    sourceUrl: r.sourceUrl,
-    occurredAt: iso(r.occurredAt),
-    ...createdOf(r),
   };
 }
 
@@ -526,7 +493,6 @@ const rescore =
 
 export const assessmentStore: Store<typeof vendorRiskAssessments> = {
   model: 'vendorRiskAssessment',
-  render: renderAssessment,
   create: async ({ db, who, body }) => assessmentData(db, who, body),
   auditData: (a) => ({ vendorId: a.vendorId, domainScores: a.domainScores }),
   transitions: {
@@ -630,7 +596,6 @@ async function eventData(db: Tx, who: Actor, body: z.infer<typeof CreateVendorMo
 
 export const monitoringStore: Store<typeof vendorRiskMonitoring> = {
   model: 'vendorRiskMonitoringEvent',
-  render: renderEvent,
   create: async ({ db, who, body }) => eventData(db, who, body),
   auditData: (e) => ({ vendorId: e.vendorId, type: e.type, severity: e.severity, occurredAt: e.occurredAt }),
   afterCreate: rescore('vendor.monitoring_recorded'),

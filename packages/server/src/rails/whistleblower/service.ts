@@ -9,7 +9,6 @@ import {
   tierAdmits,
   type WhistleblowerClock,
   type WhistleblowerIntake,
-  type WhistleblowerInvestigation,
   type WhistleblowerMessage,
   type WhistleblowerProtection,
   type WhistleblowerReceipt,
@@ -28,7 +27,6 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   WhistleblowerIntake as IntakeRow,
-  WhistleblowerInvestigation as InvestigationRow,
   WhistleblowerMessage as MessageRow,
   WhistleblowerProtection as ProtectionRow,
   WhistleblowerReport as ReportRow,
@@ -160,45 +158,18 @@ export const renderMessage = (m: MessageRow): z.infer<typeof WhistleblowerMessag
   createdAt: iso(m.createdAt),
 });
 
-export const renderInvestigation = (r: InvestigationRow): z.infer<typeof WhistleblowerInvestigation> => ({
-  object: 'svc.whistleblower.investigation',
-  id: r.id,
-  reportId: r.reportId,
-  investigator: r.investigator,
-  scope: r.scope,
-  status: r.status as z.infer<typeof WhistleblowerInvestigation>['status'],
-  findings: r.findings,
-  outcome: r.outcome as Report['outcome'],
-  startedAt: isoOrNull(r.startedAt),
-  concludedAt: isoOrNull(r.concludedAt),
-  ...stampsOf(r),
-});
-
 const REVIEW_DUE_DAYS = 7;
 
-export function renderProtection(r: ProtectionRow, now = new Date()): z.infer<typeof WhistleblowerProtection> {
+/** Where a protection stands against its next review at `now`; a lifted one has none. */
+function reviewStateOf(r: ProtectionRow, now = new Date()): z.infer<typeof WhistleblowerProtection>['reviewState'] {
   const reviewAt = r.reviewAt;
-  const reviewState =
-    r.status !== 'active'
-      ? 'not_applicable'
-      : now.getTime() > reviewAt.getTime()
-        ? 'overdue'
-        : reviewAt.getTime() - now.getTime() <= REVIEW_DUE_DAYS * DAY_MS
-          ? 'due'
-          : 'scheduled';
-  return {
-    object: 'svc.whistleblower.protection',
-    id: r.id,
-    reportId: r.reportId,
-    kind: r.kind as z.infer<typeof WhistleblowerProtection>['kind'],
-    measure: r.measure,
-    protectedParty: r.protectedParty as z.infer<typeof WhistleblowerProtection>['protectedParty'],
-    status: r.status as 'active' | 'lifted',
-    reviewAt: iso(reviewAt),
-    reviewState,
-    liftedAt: isoOrNull(r.liftedAt),
-    ...stampsOf(r),
-  };
+  return r.status !== 'active'
+    ? 'not_applicable'
+    : now.getTime() > reviewAt.getTime()
+      ? 'overdue'
+      : reviewAt.getTime() - now.getTime() <= REVIEW_DUE_DAYS * DAY_MS
+        ? 'due'
+        : 'scheduled';
 }
 
 // ---------------------------------------------------------------- checks
@@ -430,7 +401,6 @@ export async function sendMessage(prisma: Prisma, who: Actor, id: string, text: 
 
 export const investigationStore: Store<typeof whistleblowerInvestigations> = {
   model: 'whistleblowerInvestigation',
-  render: renderInvestigation,
   create: async ({ db, who, body }) => {
     const report = await db.whistleblowerReport.findFirst({ where: { id: body.reportId }, select: { status: true } });
     if (!report) throw invalid('reportId', `Report ${body.reportId} does not exist in this tenant.`);
@@ -460,7 +430,7 @@ export const investigationStore: Store<typeof whistleblowerInvestigations> = {
 
 export const protectionStore: Store<typeof whistleblowerProtections> = {
   model: 'whistleblowerProtection',
-  render: (r: ProtectionRow) => renderProtection(r),
+  computed: { reviewState: (r: ProtectionRow) => reviewStateOf(r) },
   create: async ({ db, who, body }) => {
     const report = await db.whistleblowerReport.findFirst({ where: { id: body.reportId }, select: { id: true } });
     if (!report) throw invalid('reportId', `Report ${body.reportId} does not exist in this tenant.`);
