@@ -1,4 +1,4 @@
-import { declaredResources, getWebhookEventType, type Resource, type Tier, type TransitionSpec } from '@svc/contract';
+import { declaredResources, getWebhookEventType, type Resource, type Tier, type TransitionSpec, type ZodType } from '@svc/contract';
 import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
@@ -36,6 +36,12 @@ function matchesFilter(record: Json, field: string, wanted: unknown): boolean {
   const path = field.endsWith('[]') ? field.slice(0, -2) : field;
   const value = path.split('.').reduce<any>((v, k) => v?.[k], record);
   return field.endsWith('[]') ? (value as unknown[]).includes(wanted) : value === wanted;
+}
+
+/** The first example of a transition's body schema, through an `.optional()` around it. */
+function bodyExample(schema: ZodType): unknown {
+  const inner = (schema as ZodType & { unwrap?: () => ZodType }).unwrap?.() ?? schema;
+  return (inner.meta() as { examples?: unknown[] } | undefined)?.examples?.[0];
 }
 
 async function listAll(t: TenantFixture, r: Resource, query = '', limit = 2): Promise<Json[]> {
@@ -217,7 +223,7 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
         const action = r.actions[verb] as string;
         let current = rec;
         // A transition with a body of its own is sent its example; the others the optional reason; a DELETE nothing.
-        const own = tr.body ? ((tr.body.meta() as { examples?: unknown[] } | undefined)?.examples?.[0] ?? {}) : undefined;
+        const own = tr.body ? (bodyExample(tr.body) ?? {}) : undefined;
         const deletes = method === 'DELETE';
         const sent = deletes ? undefined : (own ?? { reason: 'conformance' });
         const empty = deletes ? undefined : (own ?? {});
@@ -256,7 +262,7 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
           );
           if (away) {
             const call = transitionCall(r, away[0], id);
-            const example = away[1].body ? (away[1].body.meta() as { examples?: unknown[] } | undefined)?.examples?.[0] : undefined;
+            const example = away[1].body ? bodyExample(away[1].body) : undefined;
             const moved = await t.call(call.method, call.path, { body: call.method === 'DELETE' ? undefined : (example ?? {}) });
             if (moved.status === 200) current = moved.body;
           }

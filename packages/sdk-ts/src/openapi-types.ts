@@ -5771,7 +5771,7 @@ export interface paths {
         put?: never;
         /**
          * Close a fulfillment item as done
-         * @description The store was searched and the request carried out in it (data exported, erased, corrected). For an erasure request, refused with 409 while the request or a named record is under a legal hold. The request must be `in_progress`. Allowed when the fulfillment item's `status` is `pending`; sets it to `done` and returns the updated fulfillment item. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.item_completed` (with the optional `reason`) and emitted as the webhook event `dsar.item_completed`.
+         * @description The store was searched and the request carried out in it (data exported, erased, corrected). For an erasure request, refused with 409 while the request or a named record is under a legal hold. The request must be `in_progress`. Allowed when the fulfillment item's `status` is `pending`; sets it to `done` and returns the updated fulfillment item. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.item_completed` and emitted as the webhook event `dsar.item_completed`.
          */
         post: operations["dsar.fulfillment.complete"];
         delete?: never;
@@ -5791,7 +5791,7 @@ export interface paths {
         put?: never;
         /**
          * Close a fulfillment item: no data of the subject
-         * @description The store holds no data of the subject. The request must be `in_progress`. Allowed when the fulfillment item's `status` is `pending`; sets it to `not_found` and returns the updated fulfillment item. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.item_not_found` (with the optional `reason`) and emitted as the webhook event `dsar.item_not_found`.
+         * @description The store holds no data of the subject. The request must be `in_progress`. Allowed when the fulfillment item's `status` is `pending`; sets it to `not_found` and returns the updated fulfillment item. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.item_not_found` and emitted as the webhook event `dsar.item_not_found`.
          */
         post: operations["dsar.fulfillment.mark_not_found"];
         delete?: never;
@@ -5811,7 +5811,7 @@ export interface paths {
         put?: never;
         /**
          * Close a fulfillment item as withheld
-         * @description Data found is withheld on a ground (third-party rights, legal privilege, a retention duty); `notes` or `reason` stating it is required (422). The request must be `in_progress`. Allowed when the fulfillment item's `status` is `pending`; sets it to `withheld` and returns the updated fulfillment item. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.item_withheld` (with the optional `reason`) and emitted as the webhook event `dsar.item_withheld`.
+         * @description Data found is withheld on a ground (third-party rights, legal privilege, a retention duty); `notes` or `reason` stating it is required (422). The request must be `in_progress`. Allowed when the fulfillment item's `status` is `pending`; sets it to `withheld` and returns the updated fulfillment item. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.item_withheld` and emitted as the webhook event `dsar.item_withheld`.
          */
         post: operations["dsar.fulfillment.withhold"];
         delete?: never;

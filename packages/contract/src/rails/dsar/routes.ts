@@ -140,6 +140,7 @@ export const fulfillmentItems = resource({
   ],
   transitions: {
     complete: {
+      body: CloseFulfillmentItemBody.optional(),
       from: ['pending'],
       to: 'done',
       action: 'dsar.item_completed',
@@ -148,6 +149,7 @@ export const fulfillmentItems = resource({
         'The store was searched and the request carried out in it (data exported, erased, corrected). For an erasure request, refused with 409 while the request or a named record is under a legal hold. The request must be `in_progress`.',
     },
     mark_not_found: {
+      body: CloseFulfillmentItemBody.optional(),
       from: ['pending'],
       to: 'not_found',
       action: 'dsar.item_not_found',
@@ -155,6 +157,7 @@ export const fulfillmentItems = resource({
       description: 'The store holds no data of the subject. The request must be `in_progress`.',
     },
     withhold: {
+      body: CloseFulfillmentItemBody.optional(),
       from: ['pending'],
       to: 'withheld',
       action: 'dsar.item_withheld',
@@ -215,7 +218,6 @@ export const dsarRedactions = resource({
 
 const read = meta({ auth: 'tenant', rail: 'dsar', permission: 'dsar:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail: 'dsar', permission: 'dsar:write', mutating: true, audit });
-const closeRoute = <R extends object>(route: R) => ({ ...route, body: CloseFulfillmentItemBody.optional() });
 
 export const dsarRouter = railRouter('dsar', {
   requests: dsarRequests.routes,
@@ -242,9 +244,6 @@ export const dsarRouter = railRouter('dsar', {
         'Moves a `verified` request to `in_progress` and creates one `pending` item per declared store that holds data of the subject’s type. A request not verified (or already started, fulfilled, rejected) is 409 naming its state; no matching store is 409 too. Needs `dsar:write`; audited and emitted as `dsar.fulfillment_started`.',
       metadata: { ...write('dsar.fulfillment_started'), stateful: true },
     },
-    complete: closeRoute(fulfillmentItems.routes.complete),
-    mark_not_found: closeRoute(fulfillmentItems.routes.mark_not_found),
-    withhold: closeRoute(fulfillmentItems.routes.withhold),
   },
   export: dsarExports.routes,
   redact: dsarRedactions.routes,

@@ -14,19 +14,8 @@ export function dsarHandlers({ db }: RailDeps) {
       ...serveResource(db, fulfillmentItems, dsar.itemStore),
       start: async ({ body, res }) => ({ status: 201, body: await dsar.startFulfillment(prisma, actor(res), body.requestId) }),
       // A refused erasure is written to the preservation log after its transaction rolled back,
-      // where no kit hook runs: the closings are written out (closeItem).
-      complete: async ({ params, body, res }) => ({
-        status: 200,
-        body: await dsar.closeItem(prisma, actor(res), params.id, 'complete', body),
-      }),
-      mark_not_found: async ({ params, body, res }) => ({
-        status: 200,
-        body: await dsar.closeItem(prisma, actor(res), params.id, 'mark_not_found', body),
-      }),
-      withhold: async ({ params, body, res }) => ({
-        status: 200,
-        body: await dsar.closeItem(prisma, actor(res), params.id, 'withhold', body),
-      }),
+      // where no kit hook runs: the completion is written out (completeItem).
+      complete: async ({ params, body, res }) => ({ status: 200, body: await dsar.completeItem(prisma, actor(res), params.id, body) }),
     },
     export: serveResource(db, dsarExports, dsar.exportStore),
     redact: serveResource(db, dsarRedactions, dsar.redactionStore),

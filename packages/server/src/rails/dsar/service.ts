@@ -48,10 +48,10 @@ import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, ki
  * (clocks.ts), identity verification, fulfillment across the declared data stores, the response
  * packet (hashed, versioned), its redactions, and the SLA view. Requests, data stores,
  * fulfillment items, packets and redactions are the kit's (rails/dsar/router.ts) with the stores
- * below, fulfil, reject and extension included; the changes the kit cannot say (verification, the
- * start of fulfillment, the closing of an item, whose refused erasure is logged after the
- * rollback) are written out here, reading the row FOR UPDATE as the kit does. Every write runs in one transaction with its audit event
- * and webhook outbox rows (recordChange).
+ * below, fulfil, reject, extension and two of an item's closings included; the changes the kit
+ * cannot say (verification, the start of fulfillment, an item's completion, whose refused erasure
+ * is logged after the rollback) are written out here, reading the row FOR UPDATE as the kit does.
+ * Every write runs in one transaction with its audit event and webhook outbox rows (recordChange).
  */
 
 const CLOCK_SKEW_MS = 5_000;
@@ -306,8 +306,52 @@ export const renderItem = (i: ItemRow): ItemOut => ({
   updatedAt: iso(i.updatedAt),
 });
 
-/** The kit serves the items' list and get; closeItem closes them (a refused erasure is logged after the rollback). */
-export const itemStore: Store<typeof fulfillmentItems> = { model: 'dsarFulfillmentItem', render: renderItem };
+type CloseBody = z.infer<typeof CloseFulfillmentItemBody> | undefined;
+
+/** The request of an item, which must be `in_progress` for the item to close (409 naming its state otherwise). */
+async function requestInProgress(tx: Tx, who: Actor, item: ItemRow) {
+  const request = await orNotFound(
+    scopeToTenant(tx, who.tenantId).dsarRequest.findFirst({ where: { id: item.requestId } }),
+    'Request',
+    item.requestId,
+  );
+  if (request.status !== 'in_progress') {
+    throw new ApiError('conflict', `Request ${request.id} is ${request.status}; its items close while it is in_progress.`, [
+      { field: 'requestId', issue: 'invalid_value', message: `request is ${request.status}` },
+    ]);
+  }
+  return request;
+}
+
+/** What a closing writes on the item: its notes (the reason when none), the records it touched, when and by whom. */
+const closedFields = (body: CloseBody, now: Date, who: Actor) => ({
+  notes: body?.notes ?? body?.reason ?? null,
+  records: body?.records ?? [],
+  closedAt: now,
+  closedBy: who.actor,
+});
+
+/** A closing the kit serves: the request must be in progress; withholding needs its ground. */
+const closing = (verb: 'mark_not_found' | 'withhold') => ({
+  guard: async ({ tx, who, row, body }: { tx: Tx; who: Actor; row: never; body: CloseBody }) => {
+    const request = await requestInProgress(tx, who, row as ItemRow);
+    if (verb === 'withhold' && !(body?.notes ?? body?.reason)) {
+      throw invalid('notes', 'Withholding needs the ground in `notes` (or `reason`).', 'missing');
+    }
+    return { requestId: request.id, ...(body?.records?.length ? { records: body.records } : {}) };
+  },
+  set: (_row: never, now: Date, body: CloseBody, who: Actor) => closedFields(body, now, who),
+});
+
+/**
+ * The kit serves the items' list, get and two closings; `complete` is completeItem, because a refused
+ * erasure is logged after the rollback.
+ */
+export const itemStore: Store<typeof fulfillmentItems> = {
+  model: 'dsarFulfillmentItem',
+  render: renderItem,
+  transitions: { mark_not_found: closing('mark_not_found'), withhold: closing('withhold') },
+};
 
 /** `verified` -> `in_progress`, with one `pending` item per declared store that holds data of the subject's type. */
 export async function startFulfillment(prisma: Prisma, who: Actor, requestId: string): Promise<z.infer<typeof DsarFulfillment>> {
@@ -348,52 +392,32 @@ export async function startFulfillment(prisma: Prisma, who: Actor, requestId: st
   });
 }
 
-export type ItemVerb = 'complete' | 'mark_not_found' | 'withhold';
-
 /**
- * Closes a pending item (the contract's `complete`, `mark_not_found`, `withhold`) with its notes
- * and the records it touched, while its request is `in_progress`; for an erasure request,
- * `complete` is refused while the request or a named record is under a legal hold. Written out:
- * the refusal is logged to the preservation log after the transaction rolled back (a row written
- * inside it would roll back with it), and no kit hook runs after a rollback. The item is read FOR
- * UPDATE, as the kit does.
+ * Completes a pending item with its notes and the records it touched, while its request is
+ * `in_progress`; for an erasure request, refused while the request or a named record is under a
+ * legal hold. Written out rather than a kit step: the refusal is logged to the preservation log
+ * after the transaction rolled back (a row written inside it would roll back with it), and no kit
+ * hook runs after a rollback. The item is read FOR UPDATE, as the kit does.
  */
-export async function closeItem(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  verb: ItemVerb,
-  body: z.infer<typeof CloseFulfillmentItemBody> | undefined,
-): Promise<ItemOut> {
-  const { from, to } = fulfillmentItems.spec.transitions![verb];
+export async function completeItem(prisma: Prisma, who: Actor, id: string, body: CloseBody): Promise<ItemOut> {
+  const { from, to } = fulfillmentItems.spec.transitions!.complete;
   const table = tableOf(prisma, 'dsarFulfillmentItem');
   try {
     return await prisma.$transaction(async (tx) => {
       const sql = sqlOf(tx);
       const item = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as ItemRow | undefined;
       if (!item) throw notFound('Fulfillment item', id);
-      if (!(from as readonly string[]).includes(item.status)) throw stateConflict('Fulfillment item', id, item.status, verb, from);
-      const request = await orNotFound(
-        scopeToTenant(tx, who.tenantId).dsarRequest.findFirst({ where: { id: item.requestId } }),
-        'Request',
-        item.requestId,
-      );
-      if (request.status !== 'in_progress') {
-        throw new ApiError('conflict', `Request ${request.id} is ${request.status}; its items close while it is in_progress.`, [
-          { field: 'requestId', issue: 'invalid_value', message: `request is ${request.status}` },
-        ]);
-      }
-      const notes = body?.notes ?? body?.reason ?? null;
-      if (verb === 'withhold' && !notes) throw invalid('notes', 'Withholding needs the ground in `notes` (or `reason`).', 'missing');
+      if (!(from as readonly string[]).includes(item.status)) throw stateConflict('Fulfillment item', id, item.status, 'complete', from);
+      const request = await requestInProgress(tx, who, item);
       const records = body?.records ?? [];
-      if (verb === 'complete' && request.kind === 'erasure') {
+      if (request.kind === 'erasure') {
         // Erasing data of a held request (or of a held record) would destroy what a hold preserves.
         await assertNotHeld(tx, who.tenantId, [{ type: 'dsar_request', id: request.id }, ...records]);
       }
       const now = new Date();
       const key = { tenantId: who.tenantId, id, field: 'status', allowed: from };
       const out = renderItem(
-        (await updateRowIf(sql, table, key, { status: to, notes, records, closedAt: now, closedBy: who.actor, updatedAt: now })) as ItemRow,
+        (await updateRowIf(sql, table, key, { status: to, ...closedFields(body, now, who), updatedAt: now })) as ItemRow,
       );
       const data = {
         from: item.status,
@@ -403,7 +427,7 @@ export async function closeItem(
         ...(records.length ? { records } : {}),
       };
       return recorded(tx, who, out, {
-        action: fulfillmentItems.actions[verb] as string,
+        action: fulfillmentItems.actions.complete as string,
         resourceType: fulfillmentItems.object,
         resourceId: id,
         data,
