@@ -141,7 +141,7 @@ export function missing(resource: Resource, id: string): ApiError {
  * The renderer of a store without one (Store.render): the record schema's fields, in its order,
  * from the row's fields of the same name or from `computed`; checked against the model once.
  */
-export function derivedRender(
+function derivedRender(
   resource: Resource,
   table: Table,
   computed: Readonly<Record<string, ((row: never) => unknown) | undefined>>,

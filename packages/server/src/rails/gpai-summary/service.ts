@@ -223,10 +223,12 @@ export const summaryStore: Store<typeof gpaiSummaries> = {
       }),
     },
     publish: {
-      // Only a complete summary is published (422 listing the missing sections otherwise).
-      guard: async ({ tx, who, row }) => {
+      // Only a complete summary is published (422 listing the missing sections otherwise); the
+      // document as published, generated at the publication's moment, is kept as the version.
+      guard: async ({ tx, who, row, now }) => {
         const summary = row as SummaryRow;
-        const doc = await buildDocument(scopeToTenant(tx, who.tenantId), summary);
+        const db = scopeToTenant(tx, who.tenantId);
+        const doc = await buildDocument(db, summary, now);
         if (!doc.complete) {
           throw new ApiError(
             'validation_failed',
@@ -238,25 +240,19 @@ export const summaryStore: Store<typeof gpaiSummaries> = {
             })),
           );
         }
-      },
-      set: (row: SummaryRow, now) => ({ publishedVersion: row.version, publishedAt: now }),
-      auditData: (_s, row: SummaryRow) => ({ version: row.version }),
-      // The document as published, generated at the publication's moment, is kept as the version.
-      after: async ({ tx, who, record }) => {
-        const db = scopeToTenant(tx, who.tenantId);
-        const publishedAt = new Date(record.publishedAt as string);
-        const doc = await buildDocument(db, await summaryRow(db, record.id), publishedAt);
         await db.gpaiSummaryVersion.create({
           data: {
             tenantId: who.tenantId,
-            summaryId: record.id,
-            version: record.version,
+            summaryId: summary.id,
+            version: summary.version,
             document: doc as object,
             publishedBy: who.actor,
-            publishedAt,
+            publishedAt: now,
           },
         });
       },
+      set: (row: SummaryRow, now) => ({ publishedVersion: row.version, publishedAt: now }),
+      auditData: (_s, row: SummaryRow) => ({ version: row.version }),
     },
   },
 };
