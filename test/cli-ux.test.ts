@@ -119,16 +119,20 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc without a server', () =>
 // The commands run in process against the spawned server; the timeouts allow for a loaded machine.
 describe.skipIf(Boolean(process.env.DATABASE_URL))('svc against a running server', () => {
   let child: ChildProcess;
+  let out = '';
   beforeAll(async () => {
     // The first start itself is test/cli.test.ts's subject: this one starts from the suite's
     // migrated, content-loaded snapshot (it still bootstraps, and writes the credentials file).
     seedEmbeddedDataDir(env.SVC_DATA_DIR as string);
-    child = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // At info level for its `listening` line, which says what it runs.
+    child = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, SVC_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr?.on('data', (d) => {
       err += String(d);
     });
-    child.stdout?.resume();
+    child.stdout?.on('data', (d) => {
+      out += String(d);
+    });
     const deadline = Date.now() + 60_000;
     while (!/credentials file:/.test(err)) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start: ${err}`);
@@ -140,6 +144,12 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc against a running server
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
+  });
+
+  it('svc serve runs the compiled build, not the TypeScript sources', () => {
+    const listening = out.split('\n').find((line) => line.includes('"msg":"listening"'));
+    expect(listening).toBeDefined();
+    expect(JSON.parse(listening as string)).toMatchObject({ runtime: 'compiled', database: 'pglite' });
   });
 
   it('an operator route called with the tenant key says to add --operator', async () => {

@@ -16,18 +16,27 @@
  * database round trips per request (counted in the child by wrapping pg's Client#query, see
  * bench-child-ipc.ts) and the server's CPU time per request.
  *
+ * First, the start as `pnpm start` runs it (compiled, one process): seconds to the first answer on an
+ * empty database and on existing data, embedded and on PostgreSQL, and the RSS after BENCH_IDLE s
+ * idle. The API children below run the compiled build too (built first when stale).
+ *
  * Then a soak: BENCH_SOAK seconds (default 60, 0 skips) of POSTs at full load against the API on
- * PostgreSQL, RSS sampled every second; it prints the RSS growth over the last half.
+ * PostgreSQL, RSS sampled every second; it prints the RSS growth over the last half and the RSS after
+ * BENCH_IDLE s idle once the load stops.
  *
  * Env: BENCH_DURATION (s per measurement, default 5), BENCH_WARMUP (default 1), BENCH_PRIME (s of
  * load per server and scenario before the first round, default 5), BENCH_CONNECTIONS
- * (default 10), BENCH_ROUNDS (default 5), BENCH_SOAK (default 60), DATABASE_URL.
+ * (default 10), BENCH_ROUNDS (default 5), BENCH_SOAK (default 60), BENCH_IDLE (s idle before RSS is read,
+ * default 10), DATABASE_URL.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ensureJsBuild } from '../../scripts/build-js.mjs';
 import { adminQuery } from '../support/pg-admin.ts';
 import type { ChildMessage, ChildStats } from './bench-child-ipc.ts';
 
@@ -65,7 +74,9 @@ class Child {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NODE_ENV: 'production' };
     for (const [k, v] of Object.entries(childEnv)) if (v === '' || v === undefined) delete childEnv[k];
     const proc = fork(new URL(file, import.meta.url).pathname, [], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
+      // The service as operators run it: compiled (packages/*/dist, through the svc-dist condition);
+      // tsx only for this child's own file.
+      execArgv: ['--conditions=svc-dist', '--import', 'tsx', '--expose-gc'],
       env: childEnv,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -243,6 +254,100 @@ async function soak(
   };
 }
 
+const LAUNCHER = new URL('../../packages/cli/bin/svc.mjs', import.meta.url).pathname;
+const IDLE_S = Number(process.env.BENCH_IDLE ?? 10);
+
+function rssMb(pid: number): number {
+  // VmRSS of /proc (Linux), in kB.
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb ? Math.round(Number(kb) / 1024) : Number.NaN;
+}
+
+/**
+ * `svc serve` as `pnpm start` runs it (one process, the compiled build): seconds from spawning it to
+ * its first answer to GET /v1/health, and (when `idleS` is given) its RSS after `idleS` seconds idle.
+ */
+async function serveOnce(env: Record<string, string | undefined>, idleS?: number): Promise<{ firstAnswerS: number; idleRssMb?: number }> {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    PORT: '0',
+    SVC_WEB_PORT: '0',
+    SVC_CONSOLE_PORT: '0',
+    SVC_LOG_LEVEL: 'warn',
+  };
+  for (const [k, v] of Object.entries(childEnv)) if (v === '' || v === undefined) delete childEnv[k];
+  const started = performance.now();
+  const proc = spawn(process.execPath, ['--conditions=svc-dist', LAUNCHER, 'serve'], {
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    let err = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      proc.stderr?.on('data', (d) => {
+        err += String(d);
+        const m = /svc listening on (\S+)/.exec(err);
+        if (m) resolve(m[1]!);
+      });
+      proc.once('exit', (code) => reject(new Error(`svc serve exited with ${code}: ${err}`)));
+    });
+    const res = await fetch(`${url}/v1/health`);
+    if (!res.ok) throw new Error(`GET /v1/health: ${res.status}`);
+    const firstAnswerS = (performance.now() - started) / 1000;
+    if (idleS === undefined) return { firstAnswerS };
+    await new Promise((r) => setTimeout(r, idleS * 1000));
+    return { firstAnswerS, idleRssMb: rssMb(proc.pid as number) };
+  } finally {
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  }
+}
+
+interface StartFigures {
+  freshS: number;
+  existingS: number;
+  idleRssMb: number | undefined;
+}
+
+/** The first start on an empty database and a start on existing data, embedded and on PostgreSQL. */
+async function startup(pgUrl: string | undefined): Promise<Record<string, StartFigures>> {
+  const out: Record<string, StartFigures> = {};
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-start-'));
+  try {
+    const embedded = { DATABASE_URL: '', SVC_DATA_DIR: join(dir, 'data'), SVC_CREDENTIALS_FILE: join(dir, 'credentials.json') };
+    const fresh = await serveOnce(embedded);
+    const existing = await serveOnce(embedded, IDLE_S);
+    out.embedded = { freshS: fresh.firstAnswerS, existingS: existing.firstAnswerS, idleRssMb: existing.idleRssMb };
+    if (pgUrl) {
+      const db = `svc_bench_start_${process.pid}`;
+      await adminQuery(pgUrl, `CREATE DATABASE "${db}"`);
+      try {
+        const url = new URL(pgUrl);
+        url.pathname = `/${db}`;
+        const env = {
+          DATABASE_URL: url.toString(),
+          SVC_SECRETS_KEY: randomBytes(32).toString('base64'),
+          SVC_CREDENTIALS_FILE: join(dir, 'pg-credentials.json'),
+        };
+        const freshPg = await serveOnce(env);
+        const existingPg = await serveOnce(env, IDLE_S);
+        out.postgresql = { freshS: freshPg.firstAnswerS, existingS: existingPg.firstAnswerS, idleRssMb: existingPg.idleRssMb };
+      } finally {
+        await adminQuery(pgUrl, `DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const [db, f] of Object.entries(out))
+    console.log(
+      `start on ${db}: first answer ${f.freshS.toFixed(2)} s on an empty database, ${f.existingS.toFixed(2)} s on existing data; RSS ${f.idleRssMb ?? '-'} MB after ${IDLE_S} s idle`,
+    );
+  return out;
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -269,7 +374,10 @@ async function main(): Promise<number> {
   const children: Child[] = [];
   let benchDb: string | undefined;
   try {
+    const built = await ensureJsBuild(undefined, (line) => console.log(`.. ${line}`));
+    if (built.length > 0) console.log(`.. built ${built.join(', ')}`);
     const why = await canConnect(PG_URL);
+    const start = await startup(why === undefined ? PG_URL : undefined);
     if (why === undefined) {
       // A database of its own, dropped at the end: the benchmark leaves thousands of rows (and
       // pending webhook deliveries) that must not reach anything else using the server.
@@ -364,6 +472,7 @@ async function main(): Promise<number> {
     for (const row of table) console.log(line(row));
 
     let soakResult: Awaited<ReturnType<typeof soak>> | undefined;
+    let idleAfterLoadMb: number | undefined;
     const soakTarget = targets.find((t) => t.name === 'API on PostgreSQL') ?? targets.find((t) => t.name === 'API on PGlite');
     if (SOAK_S > 0 && soakTarget) {
       console.log(`\nsoak: ${SOAK_S} s of POST ${POST_PATH} at full load on ${soakTarget.name}`);
@@ -372,6 +481,9 @@ async function main(): Promise<number> {
       console.log(
         `live heap MB after a full collection, every 10 s: ${soakResult.liveHeapMb.join(' ')} (last half: ${(soakResult.liveHeapGrowthLastHalf * 100).toFixed(1)}%)`,
       );
+      await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+      idleAfterLoadMb = Math.round((await soakTarget.child.stats()).rssBytes / 1048576);
+      console.log(`RSS ${idleAfterLoadMb} MB after ${IDLE_S} s idle after the soak`);
       console.log(
         `RSS growth over the last ${Math.floor(soakResult.samplesMb.length / 2)} s (lowest RSS of its second half against its first): ${(soakResult.growthLastHalf * 100).toFixed(1)}% ` +
           `(${soakResult.reqPerSec.toFixed(0)} req/s during the soak)`,
@@ -379,7 +491,7 @@ async function main(): Promise<number> {
     }
     for (const n of notes) console.log(n);
     console.log(
-      `BENCH_JSON ${JSON.stringify({ date, node: process.version, cpus: cpuCount, connections: CONNECTIONS, rounds: ROUNDS, ratios, rows, soak: soakResult, notes })}`,
+      `BENCH_JSON ${JSON.stringify({ date, node: process.version, cpus: cpuCount, connections: CONNECTIONS, rounds: ROUNDS, ratios, start, rows, soak: soakResult && { ...soakResult, idleAfterLoadMb }, notes })}`,
     );
   } catch (err) {
     console.error('benchmark failed:', err);

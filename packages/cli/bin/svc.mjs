@@ -1,8 +1,35 @@
 #!/usr/bin/env node
-// The CLI runs from its TypeScript sources: the server it embeds (Prisma's WASM engine, PGlite)
-// cannot be bundled, so this launcher registers tsx's loader and hands over to src/main.ts.
-import { register } from 'tsx/esm/api';
+// The CLI from a checkout of the repository. `svc serve` runs the compiled JavaScript of the
+// workspace (packages/*/dist, built by scripts/build-js.mjs when missing or older than the sources,
+// in about a second): the `svc-dist` export condition points `@svc/*` at dist/, and Node reads it
+// only at its own start, so a process started without it starts one child with it (`pnpm start`
+// passes it and runs in one process). The other commands, quick clients of a running service, run
+// from the TypeScript sources through tsx, a development tool. SVC_FROM_SOURCE=1 runs `serve` from
+// the sources too (a debugger on the .ts files). The published CLI has its own entry (dist/bin.js).
+import { spawn } from 'node:child_process';
 
-register();
-const { run } = await import('../src/main.ts');
-process.exitCode = await run(process.argv.slice(2));
+const args = process.argv.slice(2);
+const compiled = args[0] === 'serve' && process.env.SVC_FROM_SOURCE !== '1';
+
+if (!compiled) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { run } = await import('../src/main.ts');
+  process.exitCode = await run(args);
+} else {
+  const { ensureJsBuild } = await import('../../../scripts/build-js.mjs');
+  await ensureJsBuild(undefined, (line) => process.stderr.write(`svc: ${line}\n`));
+  const distEntry = new URL('../dist/bin.js', import.meta.url);
+  // Resolves to dist/ when this process runs with the condition, to src/ otherwise.
+  if (import.meta.resolve('@svc/contract').includes('/dist/')) {
+    await import(distEntry.href);
+  } else {
+    const child = spawn(process.execPath, ['--conditions=svc-dist', ...process.execArgv, distEntry.pathname, ...args], {
+      stdio: 'inherit',
+    });
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+    child.on('exit', (code, signal) => {
+      process.exitCode = code ?? (signal ? 128 : 1);
+    });
+  }
+}

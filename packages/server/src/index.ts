@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -53,11 +55,48 @@ export async function prepareDatabase(db: Database, env: NodeJS.ProcessEnv = pro
   await loadContent(db, log, config.contentDir);
 }
 
-/** The shipped dictionaries, glossary and crosswalks into the database (each skipped when unchanged). */
+/** The folders of the content folder whose files are loaded into the database. */
+const LOADED_CONTENT = ['frameworks', 'glossary', 'crosswalks'] as const;
+
+/** SHA-256 over the names and bytes of the loaded content files: equal when no file changed. */
+function contentFilesHash(contentDir: string): string {
+  const hash = createHash('sha256');
+  for (const kind of LOADED_CONTENT) {
+    const dir = join(contentDir, kind);
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
+      hash
+        .update(`${kind}/${file}\0`)
+        .update(readFileSync(join(dir, file)))
+        .update('\0');
+    }
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/**
+ * The shipped dictionaries, glossary and crosswalks into the database. Parsing and checking them
+ * takes most of a second, so a start whose files are byte for byte those loaded last time (the hash
+ * of the files, kept as the `content-files` bundle) skips them; otherwise each is loaded, or skipped
+ * when its parsed content is unchanged, and the hash is recorded.
+ */
 async function loadContent(db: Database, log: Logger, contentDir: string): Promise<void> {
+  const filesHash = contentFilesHash(contentDir);
+  const loaded = await db.prisma.contentBundle.findUnique({ where: { kind: 'content-files' } });
+  if (loaded?.hash === filesHash) {
+    log.debug('content unchanged since it was loaded', { hash: filesHash });
+    return;
+  }
   await loadFrameworks(db.prisma, log, join(contentDir, 'frameworks'));
   await loadGlossary(db.prisma, log, contentDir);
   await loadCrosswalks(db.prisma, log, contentDir);
+  await db.prisma.contentBundle.upsert({
+    where: { kind: 'content-files' },
+    create: { kind: 'content-files', hash: filesHash },
+    update: { hash: filesHash, loadedAt: new Date() },
+  });
 }
 
 /**
@@ -108,6 +147,15 @@ export interface RunningServer {
 
 /** Opens the database, migrates it, loads the dictionaries, bootstraps and listens. */
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  // How long each phase of the start took, written at debug level once listening: the process's own
+  // start (node, the loader and the modules imported) is what `performance.now()` reads at entry.
+  const phases: Record<string, number> = { process_and_imports: Math.round(performance.now()) };
+  let phaseStart = performance.now();
+  const phase = (name: string) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - phaseStart);
+    phaseStart = now;
+  };
   const config = loadConfig(opts.env ?? process.env, opts.config);
   const log = createLogger(config.logLevel, { service: 'svc-api' });
   // Before the app and the database client exist, so that their first requests and queries are traced.
@@ -122,20 +170,25 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   dsarRules();
   gpaiTemplate();
   corpus();
+  phase('config_and_data_files');
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
     snapshot: opts.pgliteSnapshot,
   });
+  phase('database_open');
   try {
     const applied = await migrate(db);
     if (applied.length > 0) log.info('migrations applied', { migrations: applied });
+    phase('migrations');
     const secrets = await resolveSecretsKey(config, db.prisma);
     log.info('secrets key', { source: secrets.source, file: secrets.file });
     await sealExistingSecrets(db.prisma, log);
     await resealUnderCurrentKey(db.prisma, config, log);
+    phase('secrets');
     await loadContent(db, log, config.contentDir);
+    phase('content');
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey, log);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {
@@ -143,6 +196,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     throw err;
   }
   const firstStart = await bootstrapIfEmpty(db.prisma);
+  phase('signing_key_and_bootstrap');
   const counters = createCounterStore(config.redisUrl);
   // The token GET /metrics asks for: the start's environment's, else the process's (createApp's default).
   const metricsToken = (opts.env ?? process.env).SVC_METRICS_TOKEN || process.env.SVC_METRICS_TOKEN || undefined;
@@ -168,6 +222,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   });
+  phase('api_listening');
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
   listeningUrl = url;
@@ -190,6 +245,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const stopReconciler = config.reconcileIntervalSeconds > 0 ? startReconciler(db.prisma, log, config.reconcileIntervalSeconds) : () => {};
 
   const webhooks = await startWebhookRoles({ db, log, config });
+  phase('webhook_roles');
 
   // The two browser surfaces run beside the API (roles `all` and `api`), each on its own port.
   const servesApi = config.webhooks.role === 'all' || config.webhooks.role === 'api';
@@ -227,9 +283,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await close();
     throw err;
   }
+  phase('browser_surfaces');
+  log.debug('start phases', { phases_ms: phases, total_ms: Math.round(performance.now()) });
 
   log.info('listening', {
     url,
+    // `compiled` when running the build (packages/*/dist, what `svc serve` runs), `sources` under tsx.
+    runtime: import.meta.url.endsWith('.js') ? 'compiled' : 'sources',
     database: db.kind,
     data_dir: db.kind === 'pglite' ? config.dataDir : undefined,
     redis: Boolean(config.redisUrl),

@@ -4,7 +4,6 @@ import type { JobHandler, JobRun } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { composeReport, REPORT_TYPES } from './compose.ts';
 import { gatherReportFacts } from './facts.ts';
-import { renderReportPdf } from './pdf.ts';
 import { RENDER_JOB, type ReportRow, renderReport, runTick, systemOf, TICK_JOB, WITHOUT_PDF } from './service.ts';
 
 /**
@@ -32,6 +31,8 @@ async function render(job: JobRun, { prisma }: { prisma: Prisma }) {
   const tenant = await prisma.tenant.findUnique({ where: { id: job.tenantId }, select: { name: true } });
   const system = row.systemId ? await systemOf(prisma, job.tenantId, row.systemId).catch(() => null) : null;
   const type = REPORT_TYPES.find((t) => t.id === row.template);
+  // pdfkit and its fonts take about 300 ms to load: loaded by the first render, not at every start.
+  const { renderReportPdf } = await import('./pdf.ts');
   const pdf = await renderReportPdf(composed, {
     tenantName: tenant?.name ?? job.tenantId,
     systemName: system?.name ?? row.systemId,

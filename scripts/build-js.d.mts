@@ -1,0 +1,6 @@
+// Types of build-js.mjs for the TypeScript that imports it (the benchmark).
+export declare const RUNTIME_PACKAGES: string[];
+export declare function jsBuildIsFresh(pkgDir: string, hash?: string): boolean;
+export declare function buildJs(pkgDir: string, hash?: string): Promise<void>;
+export declare function ensureJsBuild(pkgDirs?: string[], log?: (line: string) => void): Promise<string[]>;
+export declare function withBuildLock<T>(fn: () => Promise<T>): Promise<T>;

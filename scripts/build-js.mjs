@@ -1,0 +1,141 @@
+// The JavaScript build of the workspace's packages: what `svc serve` runs and what the published
+// packages ship. Each TypeScript file of a package's src/ becomes one ES module in its dist/, at the
+// same relative path (so that paths the code derives from import.meta.url hold in both), with a
+// linked source map. esbuild transpiles file by file, without type information: the code is written
+// for that (isolatedModules, verbatimModuleSyntax), and `pnpm typecheck` checks the types. Relative
+// `.ts` specifiers become `.js`; bare specifiers stay (`@svc/*` resolve to dist/ under the `svc-dist`
+// export condition, see packages/cli/bin/svc.mjs).
+//
+// A build stamps dist/.js-source-hash with the hash of what it read; `ensureJsBuild` builds only
+// the packages whose stamp differs, under a lock, so that two processes starting at once (the CI's
+// package build and a test's `svc serve`) build once and never read a half-written dist/.
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageSourceHash } from './package-source-hash.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The packages `svc serve` runs, in dependency order. */
+export const RUNTIME_PACKAGES = ['contract', 'sdk-ts', 'server', 'cli'].map((p) => join(root, 'packages', p));
+
+const JS_STAMP = '.js-source-hash';
+const RELATIVE_TS = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"\n]+?)\.ts\2/g;
+
+function sources(pkgDir) {
+  return readdirSync(join(pkgDir, 'src'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** Whether anything the build reads (or a folder of it: a file removed) changed after `time`. */
+function changedSince(pkgDir, time) {
+  const inputs = [join(pkgDir, 'package.json'), join(pkgDir, 'tsconfig.build.json'), join(root, 'tsconfig.json'), join(pkgDir, 'src')];
+  for (const entry of readdirSync(join(pkgDir, 'src'), { recursive: true, withFileTypes: true }))
+    inputs.push(join(entry.parentPath, entry.name));
+  return inputs.some((file) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) > time);
+}
+
+/**
+ * Whether dist/ holds the JavaScript of the package's sources as they are now. Hashing the sources
+ * takes about a second, so it is done only when a file or folder is newer than the stamp (an edit,
+ * a checkout); when the hash still matches, the stamp is touched and the next check is a stat walk.
+ */
+export function jsBuildIsFresh(pkgDir, hash) {
+  const stamp = join(pkgDir, 'dist', JS_STAMP);
+  const stamped = statSync(stamp, { throwIfNoEntry: false });
+  if (!stamped) return false;
+  if (hash === undefined && !changedSince(pkgDir, stamped.mtimeMs)) return true;
+  if (readFileSync(stamp, 'utf8') !== (hash ?? packageSourceHash(pkgDir))) return false;
+  const now = new Date();
+  utimesSync(stamp, now, now);
+  return true;
+}
+
+/** Emits the package's JavaScript into dist/ (replacing what was there) and stamps it. */
+export async function buildJs(pkgDir, hash = packageSourceHash(pkgDir)) {
+  const esbuild = await import('esbuild');
+  const dist = join(pkgDir, 'dist');
+  rmSync(dist, { recursive: true, force: true });
+  const result = await esbuild.build({
+    entryPoints: sources(pkgDir),
+    outbase: join(pkgDir, 'src'),
+    outdir: dist,
+    bundle: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    write: false,
+    logLevel: 'warning',
+  });
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const text = file.path.endsWith('.js') ? file.text.replace(RELATIVE_TS, '$1$2$3.js$2') : file.text;
+    writeFileSync(file.path, text);
+  }
+  writeFileSync(join(dist, JS_STAMP), hash);
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A lock held by one process at a time (a directory: mkdir is atomic); a dead holder's lock is taken over. */
+async function withLock(fn) {
+  const lock = join(root, 'node_modules', '.cache', 'svc', 'build.lock');
+  mkdirSync(dirname(lock), { recursive: true });
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {}
+      const alive = holder > 0 && isAlive(holder);
+      // A lock without a live holder (or without a pid written after 10 s) is left over: take it.
+      const age = Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if ((holder > 0 && !alive) || (holder === 0 && age > 10_000)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`another build holds ${lock}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the JavaScript of the packages whose build is missing or stale; returns the names of those
+ * built. `log` is told before a build starts.
+ */
+export async function ensureJsBuild(pkgDirs = RUNTIME_PACKAGES, log = () => {}) {
+  const stale = () => pkgDirs.filter((p) => !jsBuildIsFresh(p));
+  if (stale().length === 0) return [];
+  return withLock(async () => {
+    const built = [];
+    for (const pkg of stale()) {
+      log(`building ${relative(root, pkg)} (its build is missing or older than its sources)`);
+      await buildJs(pkg);
+      built.push(relative(root, pkg));
+    }
+    return built;
+  });
+}
+
+export { withLock as withBuildLock };
