@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,19 +23,26 @@ const env: NodeJS.ProcessEnv = {
   ...process.env,
   SVC_CREDENTIALS_FILE: credentialsFile,
   SVC_DATA_DIR: join(dir, 'data'),
+  // The template of a new embedded database (db/embedded-template.ts) is made here, not in ~/.cache.
+  SVC_CACHE_DIR: join(dir, 'cache'),
   PORT: '0',
   SVC_LOG_LEVEL: 'warn',
 };
 delete env.DATABASE_URL;
 delete env.REDIS_URL;
 
-async function startServe(): Promise<{ child: ChildProcess; stderr: () => string }> {
-  const child = spawn(TSX, [BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServe(
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; stderr: () => string; stdout: () => string }> {
+  const child = spawn(TSX, [BIN, 'serve'], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
+  let out = '';
   child.stderr?.on('data', (d) => {
     err += String(d);
   });
-  child.stdout?.resume();
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
   // A first start on a fresh data folder migrates and loads the content: generous on a loaded machine.
   const deadline = Date.now() + 150_000;
   while (!/svc listening on/.test(err)) {
@@ -44,7 +51,7 @@ async function startServe(): Promise<{ child: ChildProcess; stderr: () => string
   }
   // The first-start lines follow the listening line in the same write burst.
   await new Promise((r) => setTimeout(r, 200));
-  return { child, stderr: () => err };
+  return { child, stderr: () => err, stdout: () => out };
 }
 
 async function stop(child: ChildProcess) {
@@ -59,7 +66,7 @@ function svc(args: string[], extraEnv: Record<string, string> = {}) {
   return svcInProcess(args, { ...env, ...extraEnv });
 }
 
-let server: { child: ChildProcess; stderr: () => string };
+let server: Awaited<ReturnType<typeof startServe>>;
 beforeAll(async () => {
   server = await startServe();
 }, 180_000);
@@ -213,4 +220,33 @@ describe('restart on the same data', () => {
     const list = await svc(['tenants', 'list', '--json']);
     expect(JSON.parse(list.stdout).some((t: { name: string }) => t.name === 'Acme Bank')).toBe(true);
   });
+});
+
+describe('a second empty data folder', () => {
+  it('starts from the template the first start made: migrated and content loaded, without its tenants', async () => {
+    const first = JSON.parse(readFileSync(credentialsFile, 'utf8'));
+    const templates = readdirSync(join(dir, 'cache')).filter((f) => /^embedded-[0-9a-f]+\.tar$/.test(f));
+    expect(templates).toHaveLength(1);
+    const second = await startServe({
+      SVC_DATA_DIR: join(dir, 'data-2'),
+      SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json'),
+      SVC_LOG_LEVEL: 'info',
+    });
+    try {
+      // Nothing to migrate or load: both came with the template.
+      expect(second.stdout()).not.toContain('"msg":"migrations applied"');
+      expect(second.stdout()).not.toContain('"msg":"framework dictionary loaded"');
+      // A first start of its own: a new sandbox tenant and key; the first folder's tenants are not in it.
+      expect(second.stderr()).toMatch(/^owner API key: +svc_test_/m);
+      const creds = JSON.parse(readFileSync(join(dir, 'credentials-2.json'), 'utf8'));
+      expect(creds.tenantId).not.toBe(first.tenantId);
+      const tenants = await svc(['tenants', 'list', '--json'], { SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json') });
+      expect(JSON.parse(tenants.stdout).map((t: { name: string }) => t.name)).toEqual(['Sandbox']);
+      const frameworks = await svc(['frameworks', 'list', '--json'], { SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json') });
+      expect(frameworks.code).toBe(0);
+      expect(JSON.parse(frameworks.stdout).length).toBeGreaterThanOrEqual(24);
+    } finally {
+      await stop(second.child);
+    }
+  }, 180_000);
 });

@@ -15,6 +15,7 @@ const Env = z
       .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
       .optional(),
     SVC_DATA_DIR: z.string().optional(),
+    SVC_CACHE_DIR: z.string().min(1).optional(),
     SVC_CONTENT_DIR: z.string().min(1).optional(),
     REDIS_URL: z
       .string()
@@ -108,6 +109,8 @@ export interface Config {
   /** PostgreSQL URL; absent means the embedded PGlite database in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Where a new embedded database's template is kept (templates.ts); `SVC_CACHE_DIR`, else ~/.cache/svc. */
+  cacheDir: string;
   /** Folder of the reference content (frameworks/, glossary/, crosswalks/); the shipped one by default. */
   contentDir: string;
   redisUrl: string | undefined;
@@ -209,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: e.SVC_PUBLIC_URL,
     databaseUrl: e.DATABASE_URL,
     dataDir,
+    cacheDir: resolve(e.SVC_CACHE_DIR ?? join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc')),
     contentDir: resolve(e.SVC_CONTENT_DIR ?? CONTENT_ROOT),
     redisUrl: e.REDIS_URL,
     credentialsFile: resolve(e.SVC_CREDENTIALS_FILE ?? join(homedir(), '.svc', 'credentials.json')),

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,8 +7,9 @@ import { type Config, loadConfig } from './config.ts';
 import { loadCrosswalks } from './content/crosswalk-store.ts';
 import { loadFrameworks } from './content/frameworks.ts';
 import { loadGlossary } from './content/glossary-store.ts';
-import { useContentDir } from './content/paths.ts';
+import { contentFilesHash, useContentDir } from './content/paths.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import { embeddedTemplate, saveEmbeddedTemplate } from './db/embedded-template.ts';
 import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
@@ -53,27 +52,6 @@ export async function prepareDatabase(db: Database, env: NodeJS.ProcessEnv = pro
   const log = createLogger('silent', { service: 'svc-prepare' });
   await migrate(db);
   await loadContent(db, log, config.contentDir);
-}
-
-/** The folders of the content folder whose files are loaded into the database. */
-const LOADED_CONTENT = ['frameworks', 'glossary', 'crosswalks'] as const;
-
-/** SHA-256 over the names and bytes of the loaded content files: equal when no file changed. */
-function contentFilesHash(contentDir: string): string {
-  const hash = createHash('sha256');
-  for (const kind of LOADED_CONTENT) {
-    const dir = join(contentDir, kind);
-    if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .sort()) {
-      hash
-        .update(`${kind}/${file}\0`)
-        .update(readFileSync(join(dir, file)))
-        .update('\0');
-    }
-  }
-  return `sha256:${hash.digest('hex')}`;
 }
 
 /**
@@ -171,11 +149,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   gpaiTemplate();
   corpus();
   phase('config_and_data_files');
+  // A new embedded data folder starts from the cached template when there is one (embedded-template.ts).
+  const template = config.databaseUrl || opts.pgliteSnapshot ? undefined : embeddedTemplate(config, log);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
-    snapshot: opts.pgliteSnapshot,
+    snapshot: opts.pgliteSnapshot ?? template?.dump,
   });
   phase('database_open');
   try {
@@ -189,6 +169,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     phase('secrets');
     await loadContent(db, log, config.contentDir);
     phase('content');
+    if (template && !template.dump) {
+      await saveEmbeddedTemplate(db, template, log);
+      phase('template_saved');
+    }
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey, log);
     log.info('audit signing key', { key_id: keyId, source: config.auditSigningKey ? 'configured' : 'generated' });
   } catch (err) {

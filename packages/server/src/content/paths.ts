@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The content shipped with the server (dictionaries, glossary, crosswalks and the rails' data). */
@@ -33,4 +34,25 @@ export function contentPath(...parts: string[]): string {
     if (existsSync(configured)) return configured;
   }
   return join(SHIPPED_CONTENT, ...parts);
+}
+
+/** The folders of a content folder whose files are loaded into the database. */
+const LOADED_CONTENT = ['frameworks', 'glossary', 'crosswalks'] as const;
+
+/** SHA-256 over the names and bytes of the content files loaded into the database: equal when none changed. */
+export function contentFilesHash(root: string): string {
+  const hash = createHash('sha256');
+  for (const kind of LOADED_CONTENT) {
+    const dir = join(root, kind);
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
+      hash
+        .update(`${kind}/${file}\0`)
+        .update(readFileSync(join(dir, file)))
+        .update('\0');
+    }
+  }
+  return `sha256:${hash.digest('hex')}`;
 }
