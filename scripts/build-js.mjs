@@ -87,8 +87,8 @@ function isAlive(pid) {
 }
 
 /** A lock held by one process at a time (a directory: mkdir is atomic); a dead holder's lock is taken over. */
-async function withLock(fn) {
-  const lock = join(root, 'node_modules', '.cache', 'svc', 'build.lock');
+async function withLock(fn, name = 'build') {
+  const lock = join(root, 'node_modules', '.cache', 'svc', `${name}.lock`);
   mkdirSync(dirname(lock), { recursive: true });
   const deadline = Date.now() + 600_000;
   for (;;) {

@@ -4,7 +4,7 @@
 // tsc, rewriting the `.ts` specifiers tsc leaves in them: a consumer's tsc without
 // allowImportingTsExtensions would otherwise reject them.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { buildJs, jsBuildIsFresh, withBuildLock } from './build-js.mjs';
@@ -13,22 +13,33 @@ import { packageSourceHash } from './package-source-hash.mjs';
 const pkg = process.cwd();
 const dist = join(pkg, 'dist');
 const hash = packageSourceHash(pkg);
+const stamp = join(dist, '.source-hash');
+const built = () => existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;
+// One build of a package at a time: CI builds in the background while tests that need the build
+// (the packaging test) may ask for it; the second waits and finds it done. The JavaScript has a
+// lock of its own (what `svc serve` waits for), held only while it is written.
 await withBuildLock(async () => {
-  if (!jsBuildIsFresh(pkg, hash)) await buildJs(pkg, hash);
-});
-const config = JSON.parse(readFileSync(join(pkg, 'tsconfig.build.json'), 'utf8'));
-if (config.compilerOptions?.declaration) {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  // --noCheck: emit only. The workspace is type-checked as a whole by `pnpm typecheck`, and the
-  // packaging test type-checks a consumer against the emitted declarations.
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck', '--emitDeclarationOnly'], { stdio: 'inherit', cwd: pkg });
-  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
-    const file = join(entry.parentPath, entry.name);
-    const text = readFileSync(file, 'utf8');
-    const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2');
-    if (fixed !== text) writeFileSync(file, fixed);
+  if (built()) return;
+  await withBuildLock(async () => {
+    if (!jsBuildIsFresh(pkg, hash)) await buildJs(pkg, hash);
+  });
+  const config = JSON.parse(readFileSync(join(pkg, 'tsconfig.build.json'), 'utf8'));
+  if (config.compilerOptions?.declaration) {
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    // --noCheck: emit only. The workspace is type-checked as a whole by `pnpm typecheck`, and the
+    // packaging test type-checks a consumer against the emitted declarations.
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck', '--emitDeclarationOnly'], {
+      stdio: 'inherit',
+      cwd: pkg,
+    });
+    for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+      const file = join(entry.parentPath, entry.name);
+      const text = readFileSync(file, 'utf8');
+      const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2');
+      if (fixed !== text) writeFileSync(file, fixed);
+    }
   }
-}
-// What it was built from: the packaging test builds again only when the sources changed since.
-writeFileSync(join(dist, '.source-hash'), hash);
+  // What it was built from: the packaging test builds again only when the sources changed since.
+  writeFileSync(stamp, hash);
+}, 'package-build');
