@@ -1,4 +1,4 @@
-import { count, create, getByID, insertMultiple, remove, search } from '@orama/orama';
+import type * as OramaModule from '@orama/orama';
 import type { SearchFacet, SearchKindId } from '@svc/contract';
 
 /**
@@ -7,6 +7,13 @@ import type { SearchFacet, SearchKindId } from '@svc/contract';
  * the indexed text (the title weighs double), the facets are enums (one value) or enum arrays
  * (several), filtered exactly and counted by Orama.
  */
+
+/** Orama, loaded by the first index built, not at every start (80 ms of it). */
+let oramaModule: Promise<typeof OramaModule> | undefined;
+const oramaLib = () => {
+  oramaModule ??= import('@orama/orama');
+  return oramaModule;
+};
 
 /** Facets holding several values per record; the others hold at most one. */
 export const ARRAY_FACETS = new Set<SearchFacet>(['framework', 'jurisdiction', 'control', 'expertise']);
@@ -75,7 +82,7 @@ const STOP_WORDS = [
   'with',
 ];
 
-function newOrama() {
+function newOrama({ create }: typeof OramaModule) {
   return create({
     schema: SCHEMA,
     components: { tokenizer: { stemming: true, stopWords: STOP_WORDS } },
@@ -111,6 +118,7 @@ function rowOf(d: SearchDoc): Row {
  * large build (the reference content) does not hold up the process's other requests.
  */
 async function insertRows(orama: Orama, rows: Row[]): Promise<void> {
+  const { insertMultiple } = await oramaLib();
   for (let i = 0; i < rows.length; i += BUILD_SLICE) {
     await insertMultiple(orama, rows.slice(i, i + BUILD_SLICE) as never, BUILD_SLICE);
     if (i + BUILD_SLICE < rows.length) await new Promise((resolve) => setImmediate(resolve));
@@ -119,7 +127,7 @@ async function insertRows(orama: Orama, rows: Row[]): Promise<void> {
 
 /** Builds an index of the documents, in the order given (ties of score keep that order). */
 export async function buildIndex(docs: readonly SearchDoc[]): Promise<SearchIndex> {
-  const orama = newOrama();
+  const orama = newOrama(await oramaLib());
   await insertRows(orama, docs.map(rowOf));
   return { orama };
 }
@@ -133,6 +141,7 @@ export async function replaceDocuments(
   records: readonly { kind: string; ref: string }[],
   docs: readonly SearchDoc[],
 ): Promise<void> {
+  const { getByID, remove } = await oramaLib();
   for (const r of records) {
     const key = keyOf(r.kind, r.ref);
     if (getByID(index.orama, key)) await remove(index.orama, key);
@@ -171,6 +180,7 @@ function whereOf(q: EngineQuery): Record<string, unknown> {
 
 /** Ranked hits of one page, the number of matches and the facet counts over all matches. */
 export async function searchIndex(index: SearchIndex, q: EngineQuery): Promise<EngineResult> {
+  const { count, search } = await oramaLib();
   if (count(index.orama) === 0 || q.kinds.length === 0) return { hits: [], total: 0, facets: emptyFacets(q.facets) };
   const res = await search(index.orama, {
     term: q.term,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { SignInLimits } from '../config.ts';
+import { loadRedis } from '../http/rate-limit.ts';
 
 /**
  * What stands between a password form and scrypt: limits on failures per client address and per
@@ -174,7 +175,7 @@ return 1
 export class RedisSignInStore implements SignInStore {
   private readonly redis: Redis;
   constructor(url: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    this.redis = new (loadRedis())(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
     // Connection errors surface on the sign-in that needs Redis, as 503; keep the process alive.
     this.redis.on('error', () => {});
   }
