@@ -21,6 +21,7 @@ const ONCE = [
   'test/docs.test.ts',
   'test/classifier.test.ts',
   'test/log-secrets.test.ts',
+  'test/build.test.ts',
 ];
 
 export default defineConfig({
