@@ -3,4 +3,5 @@ export declare const RUNTIME_PACKAGES: string[];
 export declare function jsBuildIsFresh(pkgDir: string, hash?: string): boolean;
 export declare function buildJs(pkgDir: string, hash?: string): Promise<void>;
 export declare function ensureJsBuild(pkgDirs?: string[], log?: (line: string) => void): Promise<string[]>;
+export declare function withJsSpecifiers(text: string): string;
 export declare function withBuildLock<T>(fn: () => Promise<T>, name?: string): Promise<T>;

@@ -12,7 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageSourceHash } from './package-source-hash.mjs';
+import { packageInputs, packageSourceHash } from './package-source-hash.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,6 +22,9 @@ export const RUNTIME_PACKAGES = ['contract', 'sdk-ts', 'server', 'cli'].map((p) 
 const JS_STAMP = '.js-source-hash';
 const RELATIVE_TS = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"\n]+?)\.ts\2/g;
 
+/** Relative `.ts` specifiers of emitted JavaScript or declarations, as `.js` (what Node and a consumer's tsc resolve). */
+export const withJsSpecifiers = (text) => text.replace(RELATIVE_TS, '$1$2$3.js$2');
+
 function sources(pkgDir) {
   return readdirSync(join(pkgDir, 'src'), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
@@ -30,10 +33,9 @@ function sources(pkgDir) {
 
 /** Whether anything the build reads (or a folder of it: a file removed) changed after `time`. */
 function changedSince(pkgDir, time) {
-  const inputs = [join(pkgDir, 'package.json'), join(pkgDir, 'tsconfig.build.json'), join(root, 'tsconfig.json'), join(pkgDir, 'src')];
-  for (const entry of readdirSync(join(pkgDir, 'src'), { recursive: true, withFileTypes: true }))
-    inputs.push(join(entry.parentPath, entry.name));
-  return inputs.some((file) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) > time);
+  return packageInputs(pkgDir, { folders: true }).some(
+    (file) => (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Number.POSITIVE_INFINITY) > time,
+  );
 }
 
 /**
@@ -71,7 +73,7 @@ export async function buildJs(pkgDir, hash = packageSourceHash(pkgDir)) {
   });
   for (const file of result.outputFiles) {
     mkdirSync(dirname(file.path), { recursive: true });
-    const text = file.path.endsWith('.js') ? file.text.replace(RELATIVE_TS, '$1$2$3.js$2') : file.text;
+    const text = file.path.endsWith('.js') ? withJsSpecifiers(file.text) : file.text;
     writeFileSync(file.path, text);
   }
   writeFileSync(join(dist, JS_STAMP), hash);

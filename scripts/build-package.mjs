@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { buildJs, jsBuildIsFresh, withBuildLock } from './build-js.mjs';
+import { buildJs, jsBuildIsFresh, withBuildLock, withJsSpecifiers } from './build-js.mjs';
 import { packageSourceHash } from './package-source-hash.mjs';
 
 const pkg = process.cwd();
@@ -36,7 +36,7 @@ await withBuildLock(async () => {
       if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
       const file = join(entry.parentPath, entry.name);
       const text = readFileSync(file, 'utf8');
-      const fixed = text.replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2');
+      const fixed = withJsSpecifiers(text);
       if (fixed !== text) writeFileSync(file, fixed);
     }
   }

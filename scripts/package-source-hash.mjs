@@ -7,13 +7,22 @@ import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
+/**
+ * What a package's build reads: every entry below src/ (folders too, with `folders`: a removed file
+ * changes its folder's time), its package.json and tsconfig.build.json, and the shared tsconfig.
+ */
+export function packageInputs(pkgDir, { folders = false } = {}) {
+  const inputs = readdirSync(join(pkgDir, 'src'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() || (folders && e.isDirectory()))
+    .map((e) => join(e.parentPath, e.name));
+  if (folders) inputs.push(join(pkgDir, 'src'));
+  inputs.push(join(pkgDir, 'package.json'), join(pkgDir, 'tsconfig.build.json'), join(root, 'tsconfig.json'));
+  return inputs;
+}
+
 export function packageSourceHash(pkgDir) {
   const hash = createHash('sha256');
-  const files = readdirSync(join(pkgDir, 'src'), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-  files.push(join(pkgDir, 'package.json'), join(pkgDir, 'tsconfig.build.json'), join(root, 'tsconfig.json'));
-  for (const file of files.sort()) {
+  for (const file of packageInputs(pkgDir).sort()) {
     hash.update(`${relative(pkgDir, file)}\0`);
     hash.update(readFileSync(file));
     hash.update('\0');

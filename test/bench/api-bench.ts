@@ -55,6 +55,13 @@ const POST_BODY = JSON.stringify({ type: 'fria', systemId: 'sys_bench', jurisdic
 type Scenario = 'GET frameworks' | 'POST assessment';
 type TargetName = 'raw (pg)' | 'API on PostgreSQL' | 'API on PGlite';
 
+/** This process's environment with `env` over it; a variable given as '' or undefined is removed. */
+function envOf(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(out)) if (v === '' || v === undefined) delete out[k];
+  return out;
+}
+
 class Child {
   private nextId = 1;
   private readonly waiting = new Map<number, (s: ChildStats) => void>();
@@ -71,8 +78,7 @@ class Child {
   }
 
   static start(file: string, env: Record<string, string | undefined>): Promise<Child> {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NODE_ENV: 'production' };
-    for (const [k, v] of Object.entries(childEnv)) if (v === '' || v === undefined) delete childEnv[k];
+    const childEnv = envOf({ ...env, NODE_ENV: 'production' });
     const proc = fork(new URL(file, import.meta.url).pathname, [], {
       // The service as operators run it: compiled (packages/*/dist, through the svc-dist condition);
       // tsx only for this child's own file.
@@ -268,15 +274,7 @@ function rssMb(pid: number): number {
  * its first answer to GET /v1/health, and (when `idleS` is given) its RSS after `idleS` seconds idle.
  */
 async function serveOnce(env: Record<string, string | undefined>, idleS?: number): Promise<{ firstAnswerS: number; idleRssMb?: number }> {
-  const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...env,
-    PORT: '0',
-    SVC_WEB_PORT: '0',
-    SVC_CONSOLE_PORT: '0',
-    SVC_LOG_LEVEL: 'warn',
-  };
-  for (const [k, v] of Object.entries(childEnv)) if (v === '' || v === undefined) delete childEnv[k];
+  const childEnv = envOf({ ...env, PORT: '0', SVC_WEB_PORT: '0', SVC_CONSOLE_PORT: '0', SVC_LOG_LEVEL: 'warn' });
   const started = performance.now();
   const proc = spawn(process.execPath, ['--conditions=svc-dist', LAUNCHER, 'serve'], {
     env: childEnv,

@@ -51,7 +51,7 @@ export async function prepareDatabase(db: Database, env: NodeJS.ProcessEnv = pro
   const config = loadConfig(env, { dataDir: 'memory://', databaseUrl: undefined });
   const log = createLogger('silent', { service: 'svc-prepare' });
   await migrate(db);
-  await loadContent(db, log, config.contentDir);
+  await loadContent(db, log, config.contentDir, contentFilesHash(config.contentDir));
 }
 
 /**
@@ -60,8 +60,7 @@ export async function prepareDatabase(db: Database, env: NodeJS.ProcessEnv = pro
  * of the files, kept as the `content-files` bundle) skips them; otherwise each is loaded, or skipped
  * when its parsed content is unchanged, and the hash is recorded.
  */
-async function loadContent(db: Database, log: Logger, contentDir: string): Promise<void> {
-  const filesHash = contentFilesHash(contentDir);
+async function loadContent(db: Database, log: Logger, contentDir: string, filesHash: string): Promise<void> {
   const loaded = await db.prisma.contentBundle.findUnique({ where: { kind: 'content-files' } });
   if (loaded?.hash === filesHash) {
     log.debug('content unchanged since it was loaded', { hash: filesHash });
@@ -150,7 +149,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   corpus();
   phase('config_and_data_files');
   // A new embedded data folder starts from the cached template when there is one (embedded-template.ts).
-  const template = config.databaseUrl || opts.pgliteSnapshot ? undefined : embeddedTemplate(config, log);
+  // The content files' hash, read once: it decides whether content is loaded, and names the template.
+  const filesHash = contentFilesHash(config.contentDir);
+  const template = config.databaseUrl || opts.pgliteSnapshot ? undefined : embeddedTemplate(config, filesHash, log);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -167,7 +168,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await sealExistingSecrets(db.prisma, log);
     await resealUnderCurrentKey(db.prisma, config, log);
     phase('secrets');
-    await loadContent(db, log, config.contentDir);
+    await loadContent(db, log, config.contentDir, filesHash);
     phase('content');
     if (template && !template.dump) {
       await saveEmbeddedTemplate(db, template, log);

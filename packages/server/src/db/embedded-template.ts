@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { contentFilesHash } from '../content/paths.ts';
 import type { Logger } from '../logger.ts';
 import type { Database } from './client.ts';
 import { MIGRATIONS_DIR } from './migrate.ts';
@@ -30,13 +29,13 @@ function pgliteVersion(): string {
 }
 
 /** The hash of what a template holds: PGlite's version, the migrations and the loaded content. */
-function templateKey(contentDir: string): string {
+function templateKey(contentFilesHash: string): string {
   const hash = createHash('sha256').update(`pglite ${pgliteVersion()}\0`);
   for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
     const file = join(MIGRATIONS_DIR, name, 'migration.sql');
     if (existsSync(file)) hash.update(`${name}\0`).update(readFileSync(file)).update('\0');
   }
-  return hash.update(contentFilesHash(contentDir)).digest('hex').slice(0, 24);
+  return hash.update(contentFilesHash).digest('hex').slice(0, 24);
 }
 
 /**
@@ -44,12 +43,14 @@ function templateKey(contentDir: string): string {
  * in memory, or a data folder that already holds a cluster.
  */
 export function embeddedTemplate(
-  config: { dataDir: string; cacheDir: string; contentDir: string },
+  config: { dataDir: string; cacheDir: string },
+  /** The content files' hash (content/paths.ts contentFilesHash). */
+  contentFilesHash: string,
   log: Logger,
 ): EmbeddedTemplate | undefined {
   if (config.dataDir.startsWith('memory://') || existsSync(join(config.dataDir, 'PG_VERSION'))) return undefined;
   try {
-    const file = join(config.cacheDir, `embedded-${templateKey(config.contentDir)}.tar`);
+    const file = join(config.cacheDir, `embedded-${templateKey(contentFilesHash)}.tar`);
     return { file, dump: existsSync(file) ? new Blob([readFileSync(file)]) : undefined };
   } catch (err) {
     log.warn('embedded database template not read', { error: String(err) });
