@@ -1,26 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { type Contract, contract, type ErrorCode, type ErrorDetail, flattenRoutes, type WebhookEnvelope } from '@svc/contract';
 import {
+  type ComplianceAssessmentsCreateArgs,
+  type ComplianceAssessmentsCreateBody,
+  type ComplianceAssessmentsCreateResult,
+  type components,
+  createRouterClient,
   createSvcClient,
+  type ERROR_CLASSES,
   ForbiddenError,
   isSvcError,
   NotFoundError,
   type operations,
   RateLimitedError,
+  type RouterClient,
   ServiceUnavailableError,
   type SvcClient,
   SvcConnectionError,
   SvcError,
   UnauthorizedError,
   ValidationFailedError,
+  type webhooks,
 } from '@svc/sdk';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { createTenant } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
 
-// The SDK's types (from the ts-rest contract) and the OpenAPI document's (from openapi-typescript)
-// must agree on every operation's request body, query and success body. A mismatch names the
-// operation in a type error; after a contract change run `pnpm generate`.
+// The SDK's types (src/api-types.ts, generated from the OpenAPI document's operations) and the
+// document's (from openapi-typescript) must agree on every operation's request body, query and
+// success body. A mismatch names the operation in a type error; after a contract change run `pnpm generate`.
 type At<T, N> = N extends `${infer H}.${infer Rest}` ? (H extends keyof T ? At<T[H], Rest> : never) : N extends keyof T ? T[N] : never;
 type MethodAt<N> = At<SvcClient, N>;
 type ArgsAt<N> = MethodAt<N> extends (...args: any[]) => unknown ? NonNullable<Parameters<MethodAt<N>>[0]> : never;
@@ -50,6 +61,36 @@ type Agreement = {
 };
 type Disagreements = { [N in keyof Agreement as Agreement[N] extends [true, true, true] ? never : N]: Agreement[N] };
 const sdkAgreesWithOpenApi: Disagreements = {};
+
+// The client's types are generated from the OpenAPI document (src/api-types.ts), its requests are
+// built from the contract at run time: the two must agree on every operation. `Inferred` is what
+// ts-rest's router and the zod schemas give for the same client (the SDK's declarations never load
+// it); each operation's whole first argument (optional keys, and whether it may be left out) and its
+// result must be the same type both ways. Files (PDF, zip) are excluded: the contract types their
+// bytes, the document and the client's reading of the response a string.
+type Inferred = RouterClient<Contract>;
+type InferredAt<N> = At<Inferred, N>;
+type FirstArg<M> = M extends (...args: infer A) => unknown ? A[0] : never;
+type Result<M> = M extends (...args: any[]) => Promise<infer B> ? B : never;
+type ContractAgreement = {
+  [N in ApiOperation]: [
+    Same<FirstArg<MethodAt<N>>, FirstArg<InferredAt<N>>>,
+    Same<undefined extends FirstArg<MethodAt<N>> ? true : false, undefined extends FirstArg<InferredAt<N>> ? true : false>,
+    Same<Result<MethodAt<N>>, Result<InferredAt<N>>>,
+  ];
+};
+type ContractDisagreements = {
+  [N in keyof ContractAgreement as ContractAgreement[N] extends [true, true, true] ? never : N]: ContractAgreement[N];
+};
+const generatedAgreesWithContract: ContractDisagreements = {};
+// The SDK's own copies of two contract types (its declarations do not import the contract).
+const errorCodesAgree: [Same<components['schemas']['Error']['error'], ErrorCode>, Same<keyof typeof ERROR_CLASSES, ErrorCode>] = [
+  true,
+  true,
+];
+const webhookEnvelopesAgree: Same<ReturnType<typeof webhooks.verify>, WebhookEnvelope> = true;
+// The msw entry's error details (`simulateError`'s option) are the document's.
+const errorDetailsAgree: Same<components['schemas']['ErrorDetail'], ErrorDetail> = true;
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -113,6 +154,36 @@ describe('sdk against the real server', () => {
 
   it('agrees with the OpenAPI document on every operation (checked by tsc)', () => {
     expect(sdkAgreesWithOpenApi).toEqual({});
+  });
+
+  it('has generated types that agree with the contract on every operation (checked by tsc)', () => {
+    expect(generatedAgreesWithContract).toEqual({});
+    // What the comparison sees on the contract's side is inferred, not `any`.
+    expectTypeOf<Result<InferredAt<'compliance.assessments.create'>>['status']>().toEqualTypeOf<'draft' | 'in_progress' | 'completed'>();
+    expectTypeOf<FirstArg<InferredAt<'frameworks.get'>>>().toEqualTypeOf<{ params: { id: string } }>();
+    expect([...errorCodesAgree, webhookEnvelopesAgree, errorDetailsAgree]).toEqual([true, true, true, true]);
+    // Named per operation, for users who keep a request or a result in a variable.
+    const body: ComplianceAssessmentsCreateBody = { ...validAssessment };
+    const args: ComplianceAssessmentsCreateArgs = { body };
+    expectTypeOf<Parameters<SvcClient['compliance']['assessments']['create']>[0]>().toEqualTypeOf<ComplianceAssessmentsCreateArgs>();
+    expectTypeOf<
+      Awaited<ReturnType<SvcClient['compliance']['assessments']['create']>>
+    >().toEqualTypeOf<ComplianceAssessmentsCreateResult>();
+    expect(args.body.type).toBe('fria');
+  });
+
+  it('has a method for every route of the contract and src/api-types.ts up to date with openapi.json', () => {
+    const svc = createSvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' });
+    const missing = flattenRoutes(contract)
+      .map((r) => r.name)
+      .filter((name) => typeof name.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], svc) !== 'function');
+    expect(missing).toEqual([]);
+    // The generic client over the same router gives the same methods (the generated client is one).
+    expect(Object.keys(createRouterClient(contract, { baseUrl: 'http://127.0.0.1:9', apiKey: 'k' })).sort()).toEqual(
+      Object.keys(svc).sort(),
+    );
+    const generator = new URL('../packages/sdk-ts/scripts/generate-api-types.mjs', import.meta.url).pathname;
+    expect(() => execFileSync(process.execPath, [generator, '--check'], { stdio: 'pipe' })).not.toThrow();
   });
 
   it('rejects wrong arguments at compile time', () => {
@@ -343,4 +414,34 @@ describe('sdk against the real server', () => {
     const missing = await catchError(tenantSvc.request('GET', '/v1/no-such-route'));
     expect(missing).toBeInstanceOf(NotFoundError);
   });
+
+  it("downloads a report's PDF as its bytes", async () => {
+    // A server that runs the background jobs, which render the report; a database of its own on
+    // PostgreSQL, so that it claims no other file's jobs.
+    const jobs = await startIsolatedTestServer({ SVC_ROLE: 'all', SVC_JOBS_POLL_MS: '100' });
+    try {
+      const tenant = await createTenant(jobs);
+      await downloadsPdf(createSvcClient({ baseUrl: jobs.url, apiKey: tenant.token }));
+    } finally {
+      await jobs.close();
+    }
+  });
 });
+
+/** Renders a report on `svc`'s server and checks that its PDF comes back as the bytes the server stored. */
+async function downloadsPdf(svc: SvcClient): Promise<void> {
+  const template = (await svc.reporting.types()).data.find((t) => t.requiredInputs.length === 0)?.id;
+  expect(template).toBeDefined();
+  let report = await svc.reporting.generate({ body: { template: template as string } });
+  for (let i = 0; report.status === 'rendering' && i < 200; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    report = await svc.reporting.get({ params: { id: report.id } });
+  }
+  expect(report.status).toBe('ready');
+  const pdf = await svc.reporting.export({ params: { id: report.id } });
+  if (!(pdf instanceof Uint8Array)) throw new Error(`expected the PDF's bytes, got ${JSON.stringify(pdf)}`);
+  // Byte for byte what the server rendered: decoded as text, a PDF's binary part would change.
+  expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
+  expect(pdf.byteLength).toBe(report.sizeBytes);
+  expect(createHash('sha256').update(pdf).digest('hex')).toBe(report.sha256);
+}

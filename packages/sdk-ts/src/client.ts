@@ -1,14 +1,6 @@
-import { type Contract, contract, flattenRoutes } from '@svc/contract';
-import type {
-  AppRoute,
-  AppRouter,
-  ContractNoBodyType,
-  ParamsFromUrl,
-  ResolveResponseType,
-  SchemaInputOrType,
-  SchemaOutputOrType,
-  SuccessfulHttpStatusCode,
-} from '@ts-rest/core';
+import { contract, flattenRoutes } from '@svc/contract';
+import type { SvcApi } from './api-types.ts';
+import type { RouteLike, RouterClient } from './router-types.ts';
 import {
   fillPath,
   type RawRequestOptions,
@@ -20,71 +12,11 @@ import {
   type TransportConfig,
 } from './transport.ts';
 
-type Simplify<T> = { [K in keyof T]: T[K] };
-
-/** The type `{}`: an object type with no required keys. */
-type NoKeys = Record<never, never>;
-
-/** Keys whose value may be left out (undefined allowed, or an object of optional keys) become optional. */
-type OptionalWhereEmpty<T> = Simplify<
-  { [K in keyof T as undefined extends T[K] ? K : NoKeys extends T[K] ? K : never]?: T[K] } & {
-    [K in keyof T as undefined extends T[K] ? never : NoKeys extends T[K] ? never : K]: T[K];
-  }
->;
-
-type DropNever<T> = { [K in keyof T as [T[K]] extends [never] ? never : K]: T[K] };
-
-/** Path parameters of a route: its `pathParams` schema's input, else the `:name` segments of its path. */
-export type RouteParams<R extends AppRoute> = 'pathParams' extends keyof R
-  ? SchemaInputOrType<R['pathParams' & keyof R]>
-  : ParamsFromUrl<R['path']>;
-
-/**
- * Input keys that a schema accepts as `unknown` (`z.coerce.number()`: `limit`) take the type the
- * schema turns them into, so `query: { limit: 'ten' }` does not compile.
- */
-type CoercedInput<I, O> = { [K in keyof I]: unknown extends I[K] ? (K extends keyof O ? O[K] : I[K]) : I[K] };
-
-/** Query of a route: its `query` schema's input (coerced keys typed as their output). */
-export type RouteQuery<R extends AppRoute> = 'query' extends keyof R
-  ? R['query' & keyof R] extends null
-    ? never
-    : CoercedInput<SchemaInputOrType<R['query' & keyof R]>, SchemaOutputOrType<R['query' & keyof R]>>
-  : never;
-
-/** JSON body of a route: its `body` schema's input; never for GET and `c.noBody()`. */
-export type RouteBody<R extends AppRoute> = R extends { method: 'GET' }
-  ? never
-  : 'body' extends keyof R
-    ? R['body' & keyof R] extends ContractNoBodyType | null
-      ? never
-      : SchemaInputOrType<R['body' & keyof R]>
-    : never;
-
-/** The first argument of a route's method: `{ params?, query?, body? }`, each present only when the route has it. */
-export type RouteArgs<R extends AppRoute> = OptionalWhereEmpty<
-  DropNever<{
-    params: keyof RouteParams<R> extends never ? never : RouteParams<R>;
-    query: RouteQuery<R>;
-    body: RouteBody<R>;
-  }>
->;
-
-/** Body of a route's 2xx responses, as the contract's schemas output it. */
-export type RouteResponse<R extends AppRoute> = SchemaOutputOrType<
-  ResolveResponseType<R['responses'][Extract<keyof R['responses'], SuccessfulHttpStatusCode>]>
->;
-
-/** The method generated for one route; the arguments object is optional when the route needs nothing. */
-export type RouteMethod<R extends AppRoute> =
-  NoKeys extends RouteArgs<R>
-    ? (args?: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>
-    : (args: RouteArgs<R>, options?: RequestOptions) => Promise<RouteResponse<R>>;
-
-/** One namespace per router key, one method per route, nested as the contract nests. */
-export type RouterClient<T extends AppRouter> = {
-  readonly [K in keyof T]: T[K] extends AppRoute ? RouteMethod<T[K]> : T[K] extends AppRouter ? RouterClient<T[K]> : never;
-};
+// The declarations of this module (and of everything the package's main entry exports) import
+// neither @svc/contract nor @ts-rest/core nor zod: `SvcClient` is the generated `SvcApi`
+// (api-types.ts, from the OpenAPI document), and `createRouterClient` describes a router by its
+// shape (router-types.ts). The contract is used at run time only, to build the requests.
+export type { RouteArgs, RouteBody, RouteMethod, RouteParams, RouteQuery, RouteResponse, RouterClient } from './router-types.ts';
 
 /** A page of a list route: `{ data, cursor }`, cursor null on the last page. */
 export interface ListPage<TItem> {
@@ -112,8 +44,12 @@ export interface ClientHelpers {
   request<TBody = unknown>(method: string, path: string, options?: RawRequestOptions): Promise<RawResponse<TBody>>;
 }
 
-/** The client of the whole API: `svc.compliance.assessments.create(...)`, `svc.paginate(...)`, `svc.request(...)`. */
-export type SvcClient = RouterClient<Contract> & ClientHelpers;
+/**
+ * The client of the whole API: `svc.compliance.assessments.create(...)`, `svc.paginate(...)`,
+ * `svc.request(...)`. Its methods' types are named per operation (`ComplianceAssessmentsCreateArgs`,
+ * `ComplianceAssessmentsCreateResult`, ...), generated from the OpenAPI document.
+ */
+export interface SvcClient extends SvcApi, ClientHelpers {}
 
 interface RouteCallArgs {
   params?: Record<string, unknown>;
@@ -139,7 +75,7 @@ export class ResponseValidationError extends Error {
 
 type SafeParser = { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
 
-function checkResponse(name: string, route: AppRoute, status: number, body: unknown): void {
+function checkResponse(name: string, route: RouteLike, status: number, body: unknown): void {
   const schema = (route.responses as Record<number, unknown>)[status];
   // c.noBody() and responses declared without a schema have nothing to check against.
   if (!schema || typeof schema !== 'object' || typeof (schema as Partial<SafeParser>).safeParse !== 'function') return;
@@ -162,12 +98,12 @@ function isListPage(value: unknown): value is ListPage<unknown> {
  * namespaces of {@link createSvcClient} come from here, so a route added to the contract is a
  * method of the SDK without a line of SDK code.
  */
-export function createRouterClient<T extends AppRouter>(router: T, options: SvcClientOptions): RouterClient<T> & ClientHelpers {
+export function createRouterClient<T extends object>(router: T, options: SvcClientOptions): RouterClient<T> & ClientHelpers {
   const config: TransportConfig = resolveConfig(options);
   const validate = options.validateResponses === true;
   const root: Record<string, unknown> = {};
 
-  for (const { name, route } of flattenRoutes(router)) {
+  for (const { name, route } of flattenRoutes(router as Parameters<typeof flattenRoutes>[0])) {
     const keys = name.split('.');
     const last = keys.pop() as string;
     let target = root;
@@ -237,5 +173,7 @@ export function createRouterClient<T extends AppRouter>(router: T, options: SvcC
  * const asm = await svc.compliance.assessments.create({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
  */
 export function createSvcClient(options: SvcClientOptions): SvcClient {
-  return createRouterClient(contract, options);
+  // The contract's routes are the operations of the document SvcApi is generated from
+  // (test/sdk.test.ts checks the two agree, operation by operation).
+  return createRouterClient(contract, options) as unknown as SvcClient;
 }

@@ -1,4 +1,11 @@
-import { type ErrorCode, HEADER_NAMES, statusToCode } from '@svc/contract';
+import { HEADER_NAMES, statusToCode } from '@svc/contract';
+import type { components } from './openapi-types.ts';
+
+/**
+ * The nine error codes of the API, from the OpenAPI document's `Error` schema (the declarations of
+ * the SDK do not load the contract; test/sdk.test.ts checks this is the contract's `ErrorCode`).
+ */
+type ErrorCode = components['schemas']['Error']['error'];
 
 /** One entry of an error envelope's `details`: which field failed and how. */
 export interface SvcErrorDetail {

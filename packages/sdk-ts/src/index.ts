@@ -1,9 +1,13 @@
 /**
- * `@svc/sdk`: the typed TypeScript client of the compliance platform API, generated at run time
- * from the ts-rest contract in `@svc/contract`. Mock handlers for msw live in `@svc/sdk/msw`.
+ * `@svc/sdk`: the typed TypeScript client of the compliance platform API. Its methods are built at
+ * run time from the ts-rest contract in `@svc/contract`; their types are named per operation
+ * (`ComplianceAssessmentsCreateArgs`, `ComplianceAssessmentsCreateResult`, ...), generated from the
+ * OpenAPI document, so that a user's compiler does not infer the contract. Mock handlers for msw
+ * live in `@svc/sdk/msw`.
  *
  * @packageDocumentation
  */
+export type * from './api-types.ts';
 export {
   type ClientHelpers,
   createRouterClient,

@@ -13,14 +13,16 @@
  *
  * @packageDocumentation
  */
+// The first statement carries the entry's documentation into its declaration file (tsc drops it
+// with an import that the declarations do not need).
+export { exampleOf } from './examples.ts';
+
 import {
   contract,
   DOCS_BASE_URL,
   declaredResources,
   ERROR_DESCRIPTIONS,
   ERROR_STATUS,
-  type ErrorCode,
-  type ErrorDetail,
   type ErrorEnvelope,
   flattenRoutes,
   HEADER_NAMES,
@@ -31,8 +33,13 @@ import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { type DefaultBodyType, type HttpHandler, HttpResponse, type HttpResponseResolver, http, type PathParams } from 'msw';
 import { z } from 'zod';
 import { exampleOf } from './examples.ts';
+import type { components } from './openapi-types.ts';
 
-export { exampleOf } from './examples.ts';
+// The declarations of this entry name neither @svc/contract nor @ts-rest/core (a user's compiler
+// would load the whole contract's types for them): the two contract types it shows are the OpenAPI
+// document's (test/sdk.test.ts checks they agree), and `router` is any object.
+type ErrorCode = components['schemas']['Error']['error'];
+type ErrorDetail = components['schemas']['ErrorDetail'];
 
 /** Options of {@link createMockHandlers}. */
 export interface MockHandlerOptions {
@@ -41,8 +48,8 @@ export interface MockHandlerOptions {
    * handlers also serve relative URLs in a browser.
    */
   baseUrl?: string;
-  /** The router to mock; the whole API contract by default. */
-  router?: AppRouter;
+  /** The ts-rest router to mock (the contract's, or a part of it); the whole API contract by default. */
+  router?: object;
   /** Seeded records in each kit list before anything is created; default 3. */
   seed?: number;
   /** Items of every other list route (reference data, events, deliveries...), paged with `limit` and `cursor`; default 12. */
@@ -486,7 +493,7 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
   const baseUrl = (options.baseUrl ?? '*').replace(/\/+$/, '');
   const seedCount = Math.max(0, options.seed ?? 3);
   const listSize = Math.max(0, options.listSize ?? 12);
-  const routes = flattenRoutes(options.router ?? contract);
+  const routes = flattenRoutes((options.router ?? contract) as AppRouter);
   const names = new Set(routes.map((r) => r.name));
   const resources = new Map(declaredResources().map((r) => [r.object, r]));
   const tables = new Map<string, Json[]>();

@@ -8,40 +8,40 @@ export interface SvcClientOptions {
   /** Bearer token, `svc_<env>_<random>` (or an operator credential for the operator namespace). */
   apiKey: string;
   /** Sent as `X-IOF-Tenant`; the server answers 403 when it is not the key's tenant. */
-  tenantId?: string;
+  tenantId?: string | undefined;
   /** Retries after a 429, a 503 or a network failure. Default 3; 0 disables retries. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Budget of one attempt, response body included, in milliseconds. Default 30000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Upper bound of any wait between attempts, `Retry-After` included, in milliseconds. Default 30000. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /** A `fetch` to use instead of the global one (tests, proxies, instrumentation). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Headers added to every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /**
    * Check every 2xx body against the contract's response schema and throw a
    * `ResponseValidationError` when it does not match: for development and tests, where a wrong
    * mock, proxy or server version should fail loudly rather than surface as `undefined` later.
    * Off by default (it costs a parse per response).
    */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
 }
 
 /** Options of one call, the last argument of every method. */
 export interface RequestOptions {
   /** `Idempotency-Key` of a POST; by default `idk_<uuid>`, one per call, reused by its retries. */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /** Headers for this call only; they override the client's. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Aborts the call, retries and waits included. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** A raw request for {@link SvcClient.request}. */
 export interface RawRequestOptions extends RequestOptions {
   /** Query parameters; undefined and null values are left out, arrays repeat the key. */
-  query?: Record<string, unknown>;
+  query?: Record<string, unknown> | undefined;
   /** JSON body. */
   body?: unknown;
 }
@@ -156,7 +156,18 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** A body that is neither JSON nor text (a report's PDF, a pack's zip): handed over as its bytes. */
+function isBinary(contentType: string | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return !(type.startsWith('text/') || type === 'application/json' || type.endsWith('+json'));
+}
+
 async function readBody(res: Response): Promise<unknown> {
+  if (isBinary(res.headers.get('content-type'))) {
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return bytes.byteLength ? bytes : undefined;
+  }
   const text = await res.text();
   if (!text) return undefined;
   try {

@@ -1,7 +1,14 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
-import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS, type WebhookEnvelope } from '@svc/contract';
+import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from '@svc/contract';
+import type { components } from './openapi-types.ts';
+
+/**
+ * The CloudEvents 1.0 envelope of a delivery, from the OpenAPI document (the declarations of the
+ * SDK do not load the contract; test/sdk.test.ts checks this is the contract's `WebhookEnvelope`).
+ */
+type WebhookEnvelope = components['schemas']['WebhookEventEnvelope'];
 
 /** Why {@link verify} refused a delivery. */
 export type WebhookVerificationReason =
@@ -26,9 +33,9 @@ export class WebhookVerificationError extends Error {
 /** Options of {@link verify}. */
 export interface VerifyOptions {
   /** Largest accepted difference between the signature timestamp and now, either way. Default 300 s. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** The current time in Unix seconds (tests). */
-  now?: number;
+  now?: number | undefined;
 }
 
 const utf8 = new TextEncoder();
@@ -126,9 +133,9 @@ export interface TestHeaderOptions {
   /** One secret, or several to produce one `v1` per secret (as during a rotation). */
   secret: string | readonly string[];
   /** Unix seconds; now by default. */
-  timestamp?: number;
+  timestamp?: number | undefined;
   /** Use this `v1` value instead of computing it (to test a mismatch). */
-  signature?: string;
+  signature?: string | undefined;
 }
 
 /**
