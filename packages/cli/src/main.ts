@@ -279,7 +279,10 @@ export async function main(argv: string[]): Promise<number> {
           ...(values.uri ? { uri: values.uri } : {}),
           ...(values.system ? { systemId: values.system } : {}),
           ...(values.description ? { description: values.description } : {}),
-          ...(values.controls ? { controlIds: values.controls.split(',').map((s) => s.trim()) } : {}),
+          controlIds: need(values.controls, '--controls')
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
         };
         const created = await svc.compliance.evidence.create({
           body: body as Parameters<typeof svc.compliance.evidence.create>[0]['body'],
@@ -458,7 +461,9 @@ export async function main(argv: string[]): Promise<number> {
         }
       }
       const res = await svc.request(method, path, { ...(body !== undefined ? { body } : {}), headers });
-      print(g, res.body, () => `${JSON.stringify(res.body, null, 2)}`);
+      // A file (a report's PDF, a pack's zip) goes to stdout as its bytes, as curl writes it.
+      if (res.body instanceof Uint8Array) process.stdout.write(res.body);
+      else print(g, res.body, () => `${JSON.stringify(res.body, null, 2)}`);
       return 0;
     }
     default:
