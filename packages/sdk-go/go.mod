@@ -1,0 +1,3 @@
+module svc.example/sdk-go
+
+go 1.19
