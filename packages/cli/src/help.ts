@@ -82,18 +82,18 @@ export const COMMANDS: Record<string, CommandHelp> = {
     summary: 'list, record and show evidence',
     usage: [
       'svc evidence list',
-      'svc evidence create --title T --kind KIND [--uri URI] [--system ID] [--description D] [--controls c1,c2]',
+      'svc evidence create --title T --kind KIND --controls c1,c2 [--uri URI] [--system ID] [--description D]',
       'svc evidence get ID',
     ],
     flags: [
       '--title T        evidence title',
       '--kind KIND      document, policy, screenshot, log, configuration, report, certificate, test-result or other',
       '--uri URI        where the evidence lives',
-      '--controls LIST  comma-separated control ids it supports',
+      '--controls LIST  comma-separated ids of the controls it supports (at least one, of an activated framework)',
       KEY,
       ...CONNECTION,
     ],
-    example: 'svc evidence create --title "Access review Q3" --kind report --uri https://intranet/reviews/q3',
+    example: 'svc evidence create --title "Access review Q3" --kind report --controls GDPR-PRN-01 --uri https://intranet/reviews/q3',
     subcommands: ['list', 'create', 'get'],
   },
   audit: {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { UsageError } from './help.ts';
 
 /** What `svc serve` sets on top of the environment's configuration. */
@@ -36,14 +37,22 @@ export interface ServerModule {
 
 const SERVER_PACKAGE = '@svc/server';
 
+/** The CLI's version: the service it starts is released with it. */
+const cliVersion = () => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 export async function loadServer(): Promise<ServerModule> {
   try {
     return (await import(SERVER_PACKAGE)) as ServerModule;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw err;
+    // Only the service itself missing; a module the installed service fails to find is its own error.
+    const missing =
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((err as Error).message).includes(`'${SERVER_PACKAGE}'`);
+    if (!missing) throw err;
     throw new UsageError(
-      "svc serve runs the service, which is not installed beside this CLI. Run it from the service's repository (`npm i -g pnpm@12.21.0 && pnpm install && pnpm start`), or point the CLI at a running one with --url and --key.",
+      'svc serve runs the service, which is not installed beside this CLI. Install it where the CLI is (`npm install @svc/server@^' +
+        cliVersion() +
+        '`, or `npm install -g @svc/server` beside a global CLI), run it from its repository (`pnpm install && pnpm start`), or point the CLI at a running one with --url and --key.',
     );
   }
 }

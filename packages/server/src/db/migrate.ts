@@ -3,8 +3,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from './client.ts';
 
-/** The migrations folder of the repository (`prisma/migrations`). */
-export const MIGRATIONS_DIR = join(import.meta.dirname, '../../../../prisma/migrations');
+/** packages/server in the repository; the package's folder once installed. */
+const PACKAGE_DIR = join(import.meta.dirname, '../..');
+const WORKSPACE = join(PACKAGE_DIR, '../..');
+/**
+ * The SQL migrations: the repository's `prisma/migrations` when this is its packages/server, else the
+ * copy a packed @svc/server carries in its own prisma/migrations (packages/server/scripts/pack-assets.mjs).
+ */
+export const MIGRATIONS_DIR = existsSync(join(WORKSPACE, 'pnpm-workspace.yaml'))
+  ? join(WORKSPACE, 'prisma/migrations')
+  : join(PACKAGE_DIR, 'prisma/migrations');
 
 // Arbitrary constant: several API processes starting at once on one PostgreSQL take turns.
 const LOCK_ID = 7_307_150_221;
