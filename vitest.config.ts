@@ -4,7 +4,7 @@ import { LongestFirst } from './test/support/sequencer.ts';
 /**
  * Files whose behaviour does not depend on the database under the server: the contract's document,
  * the SDK against mocks, the shipped content, the docs, examples, the CLI, the browser, the MCP
- * server, the classifier's labelled set. They form the `once` project, which CI runs on the
+ * server, the classifier's labelled set, the packed packages, the Python and Go SDKs. They form the `once` project, which CI runs on the
  * embedded pass only; the `db` project runs on the embedded database and on PostgreSQL.
  */
 const ONCE = [
@@ -22,6 +22,9 @@ const ONCE = [
   'test/classifier.test.ts',
   'test/log-secrets.test.ts',
   'test/build.test.ts',
+  'test/sdk-python.test.ts',
+  'test/sdk-go.test.ts',
+  'test/cli-install.test.ts',
 ];
 
 export default defineConfig({

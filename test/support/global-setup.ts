@@ -6,8 +6,8 @@ import type { TestProject } from 'vitest/node';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** Whether a file of the run's selection is the browser test. */
-function runsBrowserTests(project: TestProject): boolean {
+/** Whether the run's selection includes the `once` files (the browser and the SDKs' tests among them). */
+function runsOnceFiles(project: TestProject): boolean {
   const filters = project.vitest.config.project ?? [];
   return filters.length === 0 || filters.includes('once');
 }
@@ -33,6 +33,33 @@ function ensureChromium(): void {
     execFileSync('sh', [join(ROOT, 'scripts/ensure-chromium.sh')], { stdio: 'inherit' });
   } catch {
     console.warn('chromium: could not be installed here; test/web.test.ts will say what to do');
+  }
+}
+
+/**
+ * The tests of the Python and Go SDKs need python3 with venv, mypy and go. When one is missing,
+ * scripts/ensure-sdk-toolchains.sh installs it from Debian's packages (as root, or with sudo); where it
+ * cannot, those tests say what to do (and fail under CI=true).
+ */
+function ensureSdkToolchains(): void {
+  const has = (cmd: string, args: string[]) => {
+    try {
+      execFileSync(cmd, args, { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (
+    has('go', ['version']) &&
+    (has('/usr/bin/mypy', ['--version']) || has('mypy', ['--version'])) &&
+    has('python3', ['-c', 'import venv, ensurepip'])
+  )
+    return;
+  try {
+    execFileSync('sh', [join(ROOT, 'scripts/ensure-sdk-toolchains.sh')], { stdio: 'inherit' });
+  } catch {
+    console.warn('sdk toolchains: could not be installed here; test/sdk-python.test.ts and test/sdk-go.test.ts will say what to do');
   }
 }
 
@@ -69,7 +96,10 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // Each project runs the global setup; the first one does the work for both.
   if (process.env.SVC_TEST_SETUP_DONE) return () => {};
   process.env.SVC_TEST_SETUP_DONE = '1';
-  if (runsBrowserTests(project)) ensureChromium();
+  if (runsOnceFiles(project)) {
+    ensureChromium();
+    ensureSdkToolchains();
+  }
   if (onlyUnitTests(project)) return () => {};
   if (process.env.DATABASE_URL) return await postgresTemplate(process.env.DATABASE_URL);
   const { buildPgliteSnapshot } = await import('@svc/server');
