@@ -7,12 +7,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Only their order matters: a stale figure makes the run a little longer, never wrong.
  */
 const SECONDS: Readonly<Record<string, number>> = {
+  'test/cli-install.test.ts': 100,
   'test/packaging.test.ts': 53,
   'test/cli.test.ts': 43,
   'test/hostile.test.ts': 43,
   'test/sign-in-abuse.test.ts': 38,
   'test/idempotency-crash.test.ts': 38,
   'test/web.test.ts': 30,
+  'test/sdk-python.test.ts': 28,
+  'test/sdk-go.test.ts': 25,
   'test/secrets-at-rest.test.ts': 27,
   'test/conformance.test.ts': 24,
   'test/webhooks.test.ts': 23,
