@@ -10,14 +10,14 @@ import { collectPages, createTenant, type TenantFixture } from './support/api.ts
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
- * The Go SDK (packages/sdk-go) against a live server: the module and its examples are compiled once
+ * The Go SDK (sdk-go) against a live server: the module and its examples are compiled once
  * (offline: no proxy, no toolchain download), its tests are compiled once into a binary, and each
  * case runs that binary (or an example) as a child process with the server's URL and a tenant's key.
  * A Go failure fails the case with Go's output.
  */
 
 const ROOT = join(import.meta.dirname, '..');
-const SDK = join(ROOT, 'packages/sdk-go');
+const SDK = join(ROOT, 'sdk-go');
 const CACHE = join(ROOT, 'node_modules/.cache/svc-sdk-go');
 const hasGo = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0;
 const inCI = process.env.CI === 'true';
@@ -67,7 +67,7 @@ const output = (r: Run) => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\
 if (!hasGo && inCI) {
   describe('Go SDK', () => {
     it('needs the go toolchain in CI', () => {
-      throw new Error('go is not on PATH: CI must provide it (Debian golang-go) to test packages/sdk-go');
+      throw new Error('go is not on PATH: CI must provide it (Debian golang-go) to test sdk-go');
     });
   });
 }

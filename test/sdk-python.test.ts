@@ -10,9 +10,9 @@ import { collectPages, createTenant, type TenantFixture } from './support/api.ts
 import { startTestServer, type TestServer } from './support/server.ts';
 
 /**
- * The Python SDK (packages/sdk-python) as a user gets it: installed with pip into a fresh venv from
+ * The Python SDK (sdk-python) as a user gets it: installed with pip into a fresh venv from
  * the folder and from a wheel built from it, with no package index, then driven against a live
- * server: the examples, the unittest module packages/sdk-python/tests (typed errors, pages, 429
+ * server: the examples, the unittest module sdk-python/tests (typed errors, pages, 429
  * retries, a POST retried after a dropped connection, a PDF, webhooks), the webhook receiver
  * example, `mypy --strict`, and the freshness of the generated code.
  *
@@ -21,7 +21,7 @@ import { startTestServer, type TestServer } from './support/server.ts';
  */
 
 const root = new URL('..', import.meta.url).pathname;
-const pkg = join(root, 'packages/sdk-python');
+const pkg = join(root, 'sdk-python');
 const run = promisify(execFile);
 
 function findTool(command: string, args: string[], accept: (out: string) => boolean): string | undefined {
