@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
@@ -69,6 +71,37 @@ describe('compliance rail: the specification examples', () => {
     expect(issues).toMatchObject({ type: 'invalid_value', jurisdiction: 'invalid_format', colour: 'unknown_field' });
     const list = await t.call('GET', '/v1/compliance/assessments?limit=200');
     expect(list.body.data.some((a: { jurisdiction: string }) => a.jurisdiction === 'germany')).toBe(false);
+  });
+
+  it('the jurisdiction rule is one: the OpenAPI pattern and the service agree on EU/DE, eu/de, eu and a bad value', async () => {
+    const doc = JSON.parse(readFileSync(join(import.meta.dirname, '../packages/contract/openapi.json'), 'utf8'));
+    const field = doc.components.schemas.CreateAssessmentRequest.properties.jurisdiction;
+    // JSON Schema patterns are ECMA-262 regular expressions without flags: read as a client validator would.
+    const pattern = new RegExp(field.pattern, 'u');
+    expect(field.description).toMatch(/case is ignored/i);
+    expect(field.description).toMatch(/lower case/i);
+    const cases: [string, boolean][] = [
+      ['EU/DE', true],
+      ['eu/de', true],
+      ['Eu/dE', true],
+      ['eu', false],
+      ['germany', false],
+      ['eu/deu', false],
+      ['eu/d3', false],
+    ];
+    for (const [value, ok] of cases) {
+      expect(pattern.test(value), `document pattern on ${value}`).toBe(ok);
+      const res = await t.call('POST', '/v1/compliance/assessments', {
+        body: { type: 'dpia', systemId: 'sys_juris', jurisdiction: value },
+      });
+      if (ok) {
+        expect(res.status, `${value}: ${JSON.stringify(res.body)}`).toBe(201);
+        expect(res.body.jurisdiction).toBe(value.toLowerCase());
+      } else {
+        const env = expectEnvelope(res, 422, 'validation_failed');
+        expect(env.details).toContainEqual(expect.objectContaining({ field: 'jurisdiction', issue: 'invalid_format' }));
+      }
+    }
   });
 
   it('lists assessments newest first with filters', async () => {

@@ -82,7 +82,13 @@ describe('graph: blast radius, evidence reuse, onboarding savings', () => {
     expect(res.status).toBe(200);
     expect(res.body.control).toMatchObject({ framework: 'gdpr', kind: 'control', ref: control.id });
     const reached = new Map<string, { weight: number; hops: number }>();
-    for (const f of res.body.affectedFrameworks) for (const r of f.requirements) reached.set(key(r), r);
+    for (const f of res.body.frameworks) for (const r of f.requirements) reached.set(key(r), r);
+    // `affectedFrameworks` is the same reach as `<dictionary>:<ref>` strings, in the detail's order.
+    expect(res.body.affectedFrameworks).toEqual(
+      res.body.frameworks.flatMap((f: { requirements: Req[] }) => f.requirements.map((r) => `${r.framework}:${r.ref}`)),
+    );
+    expect(res.body.affectedFrameworks).toContain(`gdpr:${control.id}`);
+    for (const ref of control.clauseRefs) expect(res.body.affectedFrameworks).toContain(`gdpr:${ref}`);
     const own = new Set(control.clauseRefs.map((ref) => key({ framework: 'gdpr', kind: 'clause', ref })));
     for (const r of all) {
       for (const [from, to] of [
@@ -97,10 +103,12 @@ describe('graph: blast radius, evidence reuse, onboarding savings', () => {
         expect(got?.weight).toBeGreaterThanOrEqual(Math.round(w * 1000) / 1000 - 0.001);
       }
     }
-    const frameworks = res.body.affectedFrameworks.map((f: { framework: string }) => f.framework);
+    const frameworks = res.body.frameworks.map((f: { framework: string }) => f.framework);
     expect(frameworks[0]).toBe('gdpr');
     expect(frameworks).toContain('uk-gdpr');
-    expect(res.body.affectedSystems).toEqual([]);
+    expect(res.body.affectedFrameworks.some((r: string) => r.startsWith('uk-gdpr:'))).toBe(true);
+    expect(res.body.affectedSystems).toBe(0);
+    expect(res.body.systems).toEqual([]);
     expectEnvelope(await t.call('POST', '/v1/graph/blast-radius', { body: { control: 'NO-SUCH-CONTROL' } }), 404, 'not_found');
     expectEnvelope(await t.call('POST', '/v1/graph/blast-radius', { body: {} }), 422, 'validation_failed');
   });
@@ -116,7 +124,8 @@ describe('graph: blast radius, evidence reuse, onboarding savings', () => {
       body: { type: 'aims-internal-audit', systemId: 'sys_unrelated', jurisdiction: 'eu/de' },
     });
     const res = await t.call('POST', '/v1/graph/blast-radius', { body: { control: control.id } });
-    expect(res.body.affectedSystems).toEqual([
+    expect(res.body.affectedSystems).toBe(2);
+    expect(res.body.systems).toEqual([
       { systemId: 'sys_crm', evidence: [], assessments: [asm.body.id] },
       { systemId: 'sys_payments', evidence: [ev.body.id], assessments: [] },
     ]);

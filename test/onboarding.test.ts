@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_ONBOARDING_PROFILE } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROFILES_FILE, ProfileCatalogueSchema } from '../packages/server/src/rails/profiles/service.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
@@ -140,9 +141,74 @@ describe('onboarding: plan', () => {
 });
 
 describe('onboarding: checklist, kickoff, milestones, export', () => {
+  it('a brand-new tenant gets the default profile’s checklist, milestones and export with nothing done, never a 404', async () => {
+    const t = await sandbox();
+    const full = await planOf(t, DEFAULT_ONBOARDING_PROFILE);
+    expect(full.totals.alreadyDone).toBe(0);
+
+    const checklist = await t.call('GET', '/v1/onboarding/checklist');
+    expect(checklist.status, JSON.stringify(checklist.body)).toBe(200);
+    expect(checklist.body).toMatchObject({
+      object: 'svc.onboarding.checklist',
+      profile: DEFAULT_ONBOARDING_PROFILE,
+      profileSource: 'default',
+      onboardingId: null,
+      done: 0,
+      total: full.totals.tasks,
+    });
+    expect(checklist.body.items.map((i: Task) => i.id)).toEqual(taskIds(full));
+    expect(checklist.body.items.every((i: { done: boolean; doneAt: string | null }) => !i.done && i.doneAt === null)).toBe(true);
+
+    const m = await t.call('GET', '/v1/onboarding/milestones');
+    expect(m.status, JSON.stringify(m.body)).toBe(200);
+    expect(m.body).toMatchObject({
+      object: 'svc.onboarding.milestones',
+      onboardingId: null,
+      startedAt: null,
+      projected: true,
+      profile: DEFAULT_ONBOARDING_PROFILE,
+      profileSource: 'default',
+      overall: { total: full.totals.tasks, done: 0, percent: 0 },
+    });
+    expect(m.body.phases.map((p: { week: number; total: number }) => [p.week, p.total])).toEqual(
+      full.phases.map((p) => [p.week, p.tasks.length]),
+    );
+    expect(m.body.phases.every((p: { status: string; done: number }) => p.status === 'not_started' && p.done === 0)).toBe(true);
+    // Projected from today: week 1 is due a week from now (the date may turn over during the call).
+    const week1 = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    expect([week1(7), week1(7 - 1 / 24)]).toContain(m.body.phases[0].dueDate);
+    // Another profile can be projected too; the query names it.
+    const health = await t.call('GET', '/v1/onboarding/milestones?profile=healthcare');
+    expect(health.body).toMatchObject({ profile: 'healthcare', profileSource: 'query', projected: true });
+
+    const ex = await t.call('GET', '/v1/onboarding/export');
+    expect(ex.status, JSON.stringify(ex.body)).toBe(200);
+    expect(ex.body).toMatchObject({
+      object: 'svc.onboarding.export',
+      profile: DEFAULT_ONBOARDING_PROFILE,
+      profileSource: 'default',
+      onboarding: null,
+      plan: { profile: DEFAULT_ONBOARDING_PROFILE, totals: full.totals },
+      checklist: { done: 0, total: full.totals.tasks, profileSource: 'default' },
+      milestones: { projected: true, onboardingId: null, overall: { done: 0, total: full.totals.tasks } },
+    });
+
+    // What the tenant does shows at once, and a kickoff makes the onboarding's profile the one answered.
+    await t.call('POST', `/v1/frameworks/${full.phases[0]?.tasks[0]?.framework}/activate`);
+    expect((await t.call('GET', '/v1/onboarding/checklist')).body.done).toBe(1);
+    expect((await t.call('GET', '/v1/onboarding/milestones')).body.overall.done).toBe(1);
+    const k = await t.call('POST', '/v1/onboarding/kickoff', { body: { profile: 'education' } });
+    expect(k.status).toBe(201);
+    expect((await t.call('GET', '/v1/onboarding/checklist')).body).toMatchObject({ profile: 'education', profileSource: 'onboarding' });
+    expect((await t.call('GET', '/v1/onboarding/milestones?profile=banking')).body).toMatchObject({
+      onboardingId: k.body.id,
+      profile: 'education',
+      projected: false,
+    });
+  });
+
   it('checklist marks every task of the profile done or not from the tenant’s data', async () => {
     const t = await sandbox();
-    expectEnvelope(await t.call('GET', '/v1/onboarding/checklist'), 404, 'not_found');
     const plan = await planOf(t, 'retail');
     await t.call('POST', '/v1/frameworks/pci-dss-4/activate');
     const res = await t.call('GET', '/v1/onboarding/checklist?profile=retail');
@@ -158,7 +224,7 @@ describe('onboarding: checklist, kickoff, milestones, export', () => {
 
   it('kickoff starts a tracked, audited onboarding; a second one while it is open is 409', async () => {
     const t = await sandbox();
-    expectEnvelope(await t.call('GET', '/v1/onboarding/milestones'), 404, 'not_found');
+    expect((await t.call('GET', '/v1/onboarding/milestones')).body).toMatchObject({ projected: true, onboardingId: null });
     await t.call('POST', '/v1/frameworks/gdpr/activate');
     const res = await t.call('POST', '/v1/onboarding/kickoff', { body: { profile: 'healthcare' } });
     expect(res.status).toBe(201);
@@ -183,7 +249,7 @@ describe('onboarding: checklist, kickoff, milestones, export', () => {
 
     // Another tenant sees none of it.
     const other = await sandbox();
-    expectEnvelope(await other.call('GET', '/v1/onboarding/milestones'), 404, 'not_found');
+    expect((await other.call('GET', '/v1/onboarding/milestones')).body).toMatchObject({ projected: true, onboardingId: null });
     expect((await other.call('POST', '/v1/onboarding/kickoff', { body: { profile: 'healthcare' } })).status).toBe(201);
   });
 
@@ -193,7 +259,7 @@ describe('onboarding: checklist, kickoff, milestones, export', () => {
     expect(k.status).toBe(201);
     const phases = k.body.phases as Phase[];
     const m0 = (await t.call('GET', '/v1/onboarding/milestones')).body;
-    expect(m0).toMatchObject({ onboardingId: k.body.id, profile: 'healthcare' });
+    expect(m0).toMatchObject({ onboardingId: k.body.id, profile: 'healthcare', profileSource: 'onboarding', projected: false });
     expect(m0.overall.done).toBe(0);
     expect(m0.phases.map((p: { total: number }) => p.total)).toEqual(phases.map((p) => p.tasks.length));
     expect(m0.phases[0].status).toBe('not_started');

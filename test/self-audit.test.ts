@@ -417,16 +417,27 @@ describe('self-audit: drift', () => {
     expect(item(d4, first)).toEqual([expect.objectContaining({ type: 'open-finding', findingIds: [f.id] })]);
   });
 
-  it('reads the profile of the onboarding kickoff when none is given; 422 for an unknown or missing profile', async () => {
+  it('reads the profile of the onboarding kickoff when none is given; a new tenant gets an empty baseline; 422 for an unknown profile', async () => {
     const t = await createTenant(ts);
+    // A brand-new tenant: no profile to compare against, said so, with an empty baseline and no items.
     const none = await t.call('GET', '/v1/self-audit/drift');
-    expect(expectEnvelope(none, 422, 'validation_failed').details[0].field).toBe('profile');
+    expect(none.status, JSON.stringify(none.body)).toBe(200);
+    expect(none.body).toMatchObject({
+      object: 'svc.self_audit.drift',
+      profile: null,
+      profileSource: 'none',
+      baselineControls: 0,
+      inLine: 0,
+      data: [],
+    });
+    expect(none.body.note).toMatch(/No profile to compare against/);
+    expect(none.body.computedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const bad = await t.call('GET', '/v1/self-audit/drift?profile=bakery');
     expect(expectEnvelope(bad, 422, 'validation_failed').details[0].field).toBe('profile');
     const kick = await t.call('POST', '/v1/onboarding/kickoff', { body: { profile: 'saas' } });
     expect(kick.status, JSON.stringify(kick.body)).toBe(201);
     const fromOnboarding = (await t.call('GET', '/v1/self-audit/drift')).body;
-    expect(fromOnboarding).toMatchObject({ profile: 'saas', profileSource: 'onboarding' });
+    expect(fromOnboarding).toMatchObject({ profile: 'saas', profileSource: 'onboarding', note: null });
     expect(fromOnboarding.data.length).toBe(fromOnboarding.baselineControls);
     // A query profile wins over the onboarding one.
     expect((await t.call('GET', '/v1/self-audit/drift?profile=banking')).body).toMatchObject({

@@ -138,20 +138,40 @@ describe('stakeholders: RACI', () => {
     const bob = await person(t, 'Bob', [r]);
     const cem = await person(t, 'Cem', [r]);
 
+    // The answer is the array of RACI rows; `gaps` are the rows with `gap: 'no_accountable'`.
+    type Row = {
+      control: string;
+      responsible: string | null;
+      accountable: string | null;
+      accountableId: string | null;
+      responsibleIds: string[];
+      consulted: string[];
+      informed: string[];
+      frameworks: string[];
+      systemId: string;
+      gap: string | null;
+      people: Record<string, any>;
+    };
+    const raci = async (query = 'systemId=sys_a') => {
+      const res = await t.call<Row[]>('GET', `/v1/stakeholders/raci?${query}`);
+      expect(res.status).toBe(200);
+      expect(Array.isArray(res.body)).toBe(true);
+      return res.body;
+    };
+    const gaps = (rows: Row[]) => rows.filter((x) => x.gap === 'no_accountable').map((x) => x.control);
+
     // Without activated frameworks: only the assigned controls. Activation is needed to assign a control.
-    const empty = await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a');
-    expect(empty.status).toBe(200);
-    expect(empty.body).toMatchObject({ object: 'svc.stakeholders.raci', systemId: 'sys_a', data: [], gaps: [] });
+    expect(await raci()).toEqual([]);
     expectEnvelope(await t.call('GET', '/v1/stakeholders/raci'), 422, 'validation_failed');
 
     const controls = await activate(t, 'eu-ai-act');
     const [c1, c2, c3] = controls as [string, string, string];
-    const all = (await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a')).body;
-    expect(all.data.map((row: { control: string }) => row.control)).toEqual([...controls].sort());
-    expect(all.gaps).toHaveLength(controls.length);
+    const all = await raci();
+    expect(all.map((row) => row.control)).toEqual([...controls].sort());
+    expect(gaps(all)).toHaveLength(controls.length);
     expect(
-      all.data.every(
-        (row: { accountable: unknown; frameworks: string[] }) => row.accountable === null && row.frameworks[0] === 'eu-ai-act',
+      all.every(
+        (row) => row.accountable === null && row.accountableId === null && row.systemId === 'sys_a' && row.frameworks[0] === 'eu-ai-act',
       ),
     ).toBe(true);
 
@@ -163,47 +183,56 @@ describe('stakeholders: RACI', () => {
     await assign(t, { personId: bob, roleId: r, raci: 'accountable', control: c2 });
     await assign(t, { personId: ana, roleId: r, raci: 'accountable', systemId: 'sys_other', control: c3 });
 
-    const chart = (await t.call('GET', `/v1/stakeholders/raci?systemId=sys_a`)).body;
-    const row = (c: string) => chart.data.find((x: { control: string }) => x.control === c);
+    const chart = await raci();
+    const row = (c: string, rows = chart) => rows.find((x) => x.control === c) as Row;
+    // `responsible` and `accountable` say who in words; the ids and the people in full are beside them.
     expect(row(c1)).toMatchObject({
       control: c1,
-      accountable: { personId: ana, name: 'Ana', roleId: r, assignmentId: a1.body.id, scope: 'control' },
-      responsible: [{ personId: bob, scope: 'control' }],
-      consulted: [{ personId: cem }],
-      informed: [{ personId: cem, scope: 'system' }],
+      responsible: 'Bob',
+      accountable: 'Ana',
+      responsibleIds: [bob],
+      accountableId: ana,
+      consulted: ['Cem'],
+      informed: ['Cem'],
+      gap: null,
+      people: {
+        accountable: { personId: ana, name: 'Ana', roleId: r, assignmentId: a1.body.id, scope: 'control' },
+        responsible: [{ personId: bob, scope: 'control' }],
+        consulted: [{ personId: cem }],
+        informed: [{ personId: cem, scope: 'system' }],
+      },
     });
-    expect(row(c2).accountable).toMatchObject({ personId: bob, scope: 'control_all_systems' });
-    expect(row(c3).accountable).toBeNull();
-    expect(row(c3).informed).toEqual([expect.objectContaining({ personId: cem, scope: 'system' })]);
-    expect(chart.gaps.map((g: { control: string }) => g.control)).not.toContain(c1);
-    expect(chart.gaps.map((g: { control: string }) => g.control)).toContain(c3);
-    expect(chart.gaps).toHaveLength(controls.length - 2);
+    expect(row(c2)).toMatchObject({ accountable: 'Bob', accountableId: bob, people: { accountable: { scope: 'control_all_systems' } } });
+    expect(row(c3)).toMatchObject({ accountable: null, accountableId: null, gap: 'no_accountable', responsible: null });
+    expect(row(c3).people.informed).toEqual([expect.objectContaining({ personId: cem, scope: 'system' })]);
+    expect(gaps(chart)).not.toContain(c1);
+    expect(gaps(chart)).toContain(c3);
+    expect(gaps(chart)).toHaveLength(controls.length - 2);
+
+    // Two people responsible: both names, in name order, in one string; both ids.
+    await assign(t, { personId: ana, roleId: r, raci: 'responsible', systemId: 'sys_a', control: c1 });
+    expect(row(c1, await raci())).toMatchObject({ responsible: 'Ana, Bob', responsibleIds: [ana, bob] });
 
     // A system-wide accountable covers every control below the more specific ones: no gap is left.
     await assign(t, { personId: cem, roleId: r, raci: 'accountable', systemId: 'sys_a' });
-    const covered = (await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a')).body;
-    expect(covered.gaps).toEqual([]);
-    expect(covered.data.find((x: { control: string }) => x.control === c1).accountable.personId).toBe(ana);
-    expect(covered.data.find((x: { control: string }) => x.control === c3).accountable).toMatchObject({ personId: cem, scope: 'system' });
+    const covered = await raci();
+    expect(gaps(covered)).toEqual([]);
+    expect(row(c1, covered).accountableId).toBe(ana);
+    expect(row(c3, covered)).toMatchObject({ accountable: 'Cem', people: { accountable: { personId: cem, scope: 'system' } } });
 
     // Deactivating Ana: c1 falls back to the system-wide accountable; deactivating Cem too leaves gaps, never invented.
     await t.call('POST', `/v1/stakeholders/users/${ana}/deactivate`, { body: {} });
-    const noAna = (await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a')).body;
-    expect(noAna.data.find((x: { control: string }) => x.control === c1).accountable.personId).toBe(cem);
+    expect(row(c1, await raci()).accountableId).toBe(cem);
     await t.call('POST', `/v1/stakeholders/users/${cem}/deactivate`, { body: {} });
-    const noCem = (await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a')).body;
-    const c1Row = noCem.data.find((x: { control: string }) => x.control === c1);
-    expect(c1Row.accountable).toBeNull();
-    expect(c1Row.consulted).toEqual([]);
-    expect(noCem.gaps.map((g: { control: string }) => g.control)).toContain(c1);
-    expect(noCem.gaps).toHaveLength(controls.length - 1);
+    const noCem = await raci();
+    expect(row(c1, noCem)).toMatchObject({ accountable: null, consulted: [], gap: 'no_accountable', responsible: 'Bob' });
+    expect(gaps(noCem)).toContain(c1);
+    expect(gaps(noCem)).toHaveLength(controls.length - 1);
 
     // `framework` narrows to that activated framework; an inactive one is a 422.
     const gdpr = await activate(t, 'gdpr');
-    const both = (await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a')).body;
-    expect(both.data.length).toBe(new Set([...controls, ...gdpr]).size);
-    const onlyGdpr = (await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a&framework=gdpr')).body;
-    expect(onlyGdpr.data.map((x: { control: string }) => x.control)).toEqual([...new Set(gdpr)].sort());
+    expect((await raci()).length).toBe(new Set([...controls, ...gdpr]).size);
+    expect((await raci('systemId=sys_a&framework=gdpr')).map((x) => x.control)).toEqual([...new Set(gdpr)].sort());
     expectEnvelope(await t.call('GET', '/v1/stakeholders/raci?systemId=sys_a&framework=iso-42001'), 422, 'validation_failed');
   });
 });

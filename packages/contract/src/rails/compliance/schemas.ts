@@ -15,9 +15,13 @@ import { ASSESSMENT_STATUSES, OBLIGATION_STATUSES, STATUS, SUBJECT_TYPES, SYSTEM
 
 /** The compliance rail's records, request bodies and their examples (index.ts describes the rail). */
 
+/**
+ * One rule for the service and the document: the pattern spells out both cases (a JSON Schema
+ * pattern carries no `i` flag), and the service stores the value lower case.
+ */
 const Jurisdiction = z
   .string()
-  .regex(/^[a-z]{2,12}\/[a-z]{2}$/i)
+  .regex(/^[A-Za-z]{2,12}\/[A-Za-z]{2}$/)
   .meta({ description: '`<region>/<country>`.', examples: ['eu/de'] });
 
 /** The compliance records' `object` field: its description names the assessment as the example. */
@@ -115,7 +119,10 @@ export const CreateAssessmentBody = z
   .strictObject({
     type: z.enum(ASSESSMENT_TYPE_IDS).meta({ description: ASSESSMENT_TYPE }),
     systemId: SystemId.meta({ description: SYSTEM_ID }),
-    jurisdiction: Jurisdiction.meta({ description: JURISDICTION }),
+    jurisdiction: Jurisdiction.meta({
+      description:
+        '`<region>/<country>` whose law applies (`eu/de`): 2 to 12 letters, a slash, 2 letters. Case is ignored (`EU/DE` is accepted) and the value is stored lower case.',
+    }),
     title: z.string().min(1).max(200).optional().meta({ description: TITLE }),
   })
   .meta({

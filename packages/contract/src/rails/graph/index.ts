@@ -85,11 +85,22 @@ const Weighted = Requirement.extend({
   hops: z.int().min(0).meta({ description: 'Edges on that path (0: the control itself or one of its own clauses).' }),
 });
 
+/** A requirement as one string: `<dictionary>:<control id or clause reference>` (`gdpr:art-32`, `gdpr:GDPR-SEC-01`). */
+export const RequirementRef = z
+  .string()
+  .meta({ description: 'A requirement as `<dictionary>:<control id or clause reference>`.', examples: ['gdpr:art-32'] });
+
 export const BlastRadius = z
   .object({
     object: objectOf('svc.graph.blast_radius'),
     control: Requirement,
-    affectedFrameworks: z
+    affectedFrameworks: z.array(RequirementRef).meta({
+      description:
+        'The requirements a change to the control reaches, as framework and clause references `<dictionary>:<ref>` (`gdpr:art-32`, `nist-csf-2:CSF-PR.AA-01`): by dictionary, strongest dictionary first, then strongest requirement first; the control itself and its own clauses included. The same order as `frameworks[].requirements`.',
+      examples: [['gdpr:GDPR-SEC-01', 'gdpr:art-32', 'iso-iec-27701:ISO27701-6.9.1']],
+    }),
+    affectedSystems: z.int().min(0).meta({ description: "How many of the tenant's systems the change reaches: the length of `systems`." }),
+    frameworks: z
       .array(
         z.object({
           framework: z.string().meta({ description: 'Id of the dictionary.' }),
@@ -97,8 +108,11 @@ export const BlastRadius = z
           requirements: z.array(Weighted).meta({ description: 'Its requirements the change reaches, strongest first.' }),
         }),
       )
-      .meta({ description: 'Dictionaries a change to the control reaches through the crosswalks, strongest first.' }),
-    affectedSystems: z
+      .meta({
+        description:
+          'The detail of `affectedFrameworks`: the dictionaries a change to the control reaches through the crosswalks, strongest first, each with its requirements, their titles, weights and hops.',
+      }),
+    systems: z
       .array(
         z.object({
           systemId: z.string().meta({ description: "Id of the tenant's system." }),
@@ -106,7 +120,10 @@ export const BlastRadius = z
           assessments: z.array(z.string()).meta({ description: 'Its assessments whose framework is reached.' }),
         }),
       )
-      .meta({ description: "The tenant's systems whose evidence or assessments touch the reached requirements." }),
+      .meta({
+        description:
+          "The detail of `affectedSystems`: the tenant's systems whose evidence or assessments touch the reached requirements, by system id.",
+      }),
   })
   .meta({ id: 'BlastRadius' });
 
@@ -237,7 +254,7 @@ export const graphRouter = c.router(
       responses: { 200: BlastRadius },
       summary: 'What a change to one control reaches across dictionaries and systems',
       description:
-        "Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns the dictionaries reached with their requirements, strongest first, and the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary. Reads only. 404 for an unknown control.",
+        "Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns `affectedFrameworks`, the reached requirements as `<dictionary>:<ref>` strings (framework and clause references, strongest dictionary first), and `affectedSystems`, the number of the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary; beside them `frameworks` (each dictionary with its requirements, titles, weights and hops) and `systems` (each system with those evidence records and assessments) give the detail. Reads only. 404 for an unknown control.",
       metadata: read,
     },
     evidenceReuse: {

@@ -5,7 +5,7 @@ import { eventType } from '../../platform/webhook-events.ts';
 import { ASSESSMENT_TYPE_IDS } from '../../shared/assessment-types.ts';
 import { prefixedId, Timestamp } from '../../shared/common.ts';
 import { EXAMPLE_AT, EXAMPLE_KEY, exampleId } from '../../shared/records.ts';
-import { IndustryId } from '../profiles/index.ts';
+import { INDUSTRY_IDS, IndustryId } from '../profiles/index.ts';
 
 claimIdPrefix('onb', 'svc.onboarding.onboarding');
 
@@ -13,6 +13,13 @@ const objectOf = <T extends string>(name: T) => z.literal(name).meta({ descripti
 
 const ONBOARDING_ID = exampleId('onb');
 const OnboardingId = prefixedId('onb', ONBOARDING_ID);
+
+/** The profile an answer is for when no plan request names one: the catalogue's first profile. */
+export const DEFAULT_ONBOARDING_PROFILE = INDUSTRY_IDS[0];
+
+const ProfileSource = z.enum(['query', 'onboarding', 'default']).meta({
+  description: `Where the profile comes from: \`query\` (the \`profile\` parameter), \`onboarding\` (the open onboarding, else the latest one) or \`default\` (the tenant never started one: the catalogue's first profile, \`${DEFAULT_ONBOARDING_PROFILE}\`).`,
+});
 
 /** `done / total` as a percentage, of a phase or of the whole plan. */
 const Percent = z.number().min(0).max(100).meta({ description: 'done / total x 100, rounded to one decimal.' });
@@ -102,6 +109,7 @@ export const OnboardingChecklist = z
   .object({
     object: objectOf('svc.onboarding.checklist'),
     profile: IndustryId,
+    profileSource: ProfileSource,
     onboardingId: z.string().nullable().meta({ description: 'Open onboarding the checklist follows; null when none is open.' }),
     items: z.array(ChecklistItem).meta({ description: "Every task of the profile, in plan order, done or not from the tenant's data." }),
     done: z.int().meta({ description: 'Items done.' }),
@@ -113,6 +121,7 @@ export const OnboardingChecklist = z
       {
         object: 'svc.onboarding.checklist',
         profile: 'banking',
+        profileSource: 'onboarding',
         onboardingId: null,
         items: [{ ...TASK_EXAMPLE, week: 1, done: true, doneAt: EXAMPLE_AT }],
         done: 1,
@@ -158,7 +167,10 @@ export const MilestonePhase = z
   .object({
     week: z.int().meta({ description: 'Week of the phase.' }),
     name: z.string().meta({ description: 'Name of the phase.' }),
-    dueDate: z.string().meta({ description: 'End of the phase’s week counted from kickoff (ISO 8601 date).' }),
+    dueDate: z.string().meta({
+      description:
+        'End of the phase’s week counted from kickoff (ISO 8601 date); from today when no onboarding is in progress (`projected`).',
+    }),
     total: z.int().meta({ description: 'Tasks of the phase.' }),
     done: z.int().meta({ description: "Of those, done according to the tenant's data now." }),
     percent: Percent,
@@ -171,10 +183,17 @@ export const MilestonePhase = z
 export const OnboardingMilestones = z
   .object({
     object: objectOf('svc.onboarding.milestones'),
-    onboardingId: OnboardingId,
+    onboardingId: OnboardingId.nullable().meta({ description: 'The onboarding in progress; null when none is (`projected`).' }),
     profile: IndustryId,
-    startedAt: Timestamp.meta({ description: 'When the onboarding was started.' }),
-    phases: z.array(MilestonePhase).meta({ description: 'Progress of each phase of the plan fixed at kickoff.' }),
+    profileSource: ProfileSource,
+    projected: z.boolean().meta({
+      description:
+        'False while an onboarding is in progress: its plan fixed at kickoff, due dates from kickoff. True when none is: the full plan of the profile as if kicked off now, due dates from today, done from the tenant’s data (nothing for a new tenant).',
+    }),
+    startedAt: Timestamp.nullable().meta({ description: 'When the onboarding was started; null when none is in progress.' }),
+    phases: z
+      .array(MilestonePhase)
+      .meta({ description: 'Progress of each phase of the plan fixed at kickoff (or, `projected`, of the full plan of the profile).' }),
     overall: z
       .object({
         total: z.int().meta({ description: 'Tasks of the plan.' }),
@@ -190,6 +209,8 @@ export const OnboardingMilestones = z
         object: 'svc.onboarding.milestones',
         onboardingId: ONBOARDING_ID,
         profile: 'banking',
+        profileSource: 'onboarding',
+        projected: false,
         startedAt: EXAMPLE_AT,
         phases: [{ week: 1, name: 'Activate frameworks', dueDate: '2026-11-29', total: 6, done: 3, percent: 50, status: 'in_progress' }],
         overall: { total: 6, done: 3, percent: 50 },
@@ -202,16 +223,19 @@ export const OnboardingExport = z
     object: objectOf('svc.onboarding.export'),
     generatedAt: Timestamp.meta({ description: 'When the document was computed.' }),
     profile: IndustryId,
+    profileSource: ProfileSource,
     onboarding: Onboarding.nullable().meta({ description: 'The open onboarding; null when none is open.' }),
     plan: OnboardingPlan,
     checklist: OnboardingChecklist,
-    milestones: OnboardingMilestones.nullable().meta({ description: 'Milestones of the open onboarding; null when none is open.' }),
+    milestones: OnboardingMilestones.meta({
+      description: 'Milestones of the open onboarding; when none is open, those of the full plan, projected from today.',
+    }),
   })
   .meta({ id: 'OnboardingExport' });
 
 const ProfileQuery = z.object({
   profile: IndustryId.optional().meta({
-    description: 'Industry profile; defaults to the profile of the open onboarding. Without either the answer is 404.',
+    description: `Industry profile; defaults to the profile of the open onboarding, else of the latest one, else \`${DEFAULT_ONBOARDING_PROFILE}\` (a tenant that never started one).`,
   }),
 });
 
@@ -235,7 +259,7 @@ export const onboardingRouter = railRouter('onboarding', {
     responses: { 200: OnboardingChecklist },
     summary: "Every task of the profile, done or not from the tenant's data",
     description:
-      "The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's.",
+      "The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's, else the latest onboarding's, else the default profile (`profileSource` says which): a new tenant gets the default profile's checklist with nothing done, never a 404.",
     metadata: read,
   },
   kickoff: {
@@ -257,10 +281,11 @@ export const onboardingRouter = railRouter('onboarding', {
   milestones: {
     method: 'GET',
     path: '/milestones',
+    query: ProfileQuery,
     responses: { 200: OnboardingMilestones },
     summary: 'Progress of the open onboarding, per phase',
     description:
-      "For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. 404 when no onboarding is in progress.",
+      "For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. When no onboarding is in progress (a new tenant), the milestones of the full plan of the profile (the query's, else the latest onboarding's, else the default profile) as if kicked off now: `projected: true`, `onboardingId` and `startedAt` null, due dates from today. `profile` applies only then; an onboarding in progress is always the one reported.",
     metadata: read,
   },
   export: {
@@ -270,7 +295,7 @@ export const onboardingRouter = railRouter('onboarding', {
     responses: { 200: OnboardingExport },
     summary: 'Plan, checklist and milestones as one document',
     description:
-      'One JSON document with the open onboarding, the current plan, the checklist and the milestones, for the profile of the query or of the open onboarding. Reads only.',
+      'One JSON document with the open onboarding (null when none), the current plan, the checklist and the milestones (projected when no onboarding is in progress), for the profile of the query, else of the open or latest onboarding, else the default profile: a new tenant gets the default plan with nothing done. Reads only.',
     metadata: meta({ ...read, source: { object: 'svc.onboarding.onboarding' } }),
   },
 });

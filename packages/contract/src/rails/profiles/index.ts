@@ -56,9 +56,14 @@ export const ProfileAssessment = z
 export const IndustryProfile = z
   .object({
     ...profileHead('svc.profiles.profile'),
-    frameworks: z
-      .array(ProfileFramework)
-      .meta({ description: 'The frameworks a firm of this industry faces, by priority, each with why it applies.' }),
+    frameworks: z.array(z.string()).meta({
+      description:
+        'Ids of the framework dictionaries a firm of this industry faces, by priority (`dora`, `gdpr`); `frameworkDetails` says why each applies.',
+    }),
+    frameworkDetails: z.array(ProfileFramework).meta({
+      description:
+        'The detail of `frameworks`, in the same order: each framework with its short title, version, priority and why it applies.',
+    }),
     controlBaseline: z
       .array(ProfileBaselineControl)
       .meta({ description: 'The controls such a firm starts with, by priority; each belongs to one of the frameworks.' }),
@@ -75,7 +80,8 @@ export const IndustryProfile = z
         id: 'banking',
         title: 'Banking',
         description: 'Credit institutions taking deposits and granting credit in the EU.',
-        frameworks: [
+        frameworks: ['dora'],
+        frameworkDetails: [
           {
             id: 'dora',
             shortTitle: 'DORA',
@@ -140,7 +146,7 @@ export const profilesRouter = railRouter('profiles', {
     responses: { 200: IndustryProfile },
     summary: 'Get the frameworks and control baseline of one industry',
     description:
-      'Returns `{ frameworks, controlBaseline }` for the industry: the framework dictionaries a firm of that industry really faces, each with why, and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.',
+      'Returns `{ frameworks, controlBaseline }` for the industry: `frameworks`, the ids of the framework dictionaries a firm of that industry really faces (by priority; `frameworkDetails` gives each with its short title, version, priority and why), and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.',
     metadata: read,
   },
 });

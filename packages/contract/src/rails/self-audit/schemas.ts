@@ -307,10 +307,16 @@ export const SelfAuditDriftItem = z
 export const SelfAuditDrift = z
   .object({
     object: objectOf('svc.self_audit.drift'),
-    profile: IndustryId.meta({ description: 'Industry profile whose baseline was compared.' }),
-    profileSource: z
-      .enum(['query', 'onboarding'])
-      .meta({ description: '`query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff.' }),
+    profile: IndustryId.nullable().meta({
+      description: 'Industry profile whose baseline was compared; null when there is none to compare against (`profileSource: none`).',
+    }),
+    profileSource: z.enum(['query', 'onboarding', 'none']).meta({
+      description:
+        '`query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff; `none` when neither exists (a new tenant): the baseline is empty and there are no items, never a 422.',
+    }),
+    note: z.string().nullable().meta({
+      description: 'Why the answer is empty when `profileSource` is `none`, and how to get a comparison; null otherwise.',
+    }),
     baselineControls: z.int().min(0).meta({ description: 'Controls of the profile baseline.' }),
     inLine: z.int().min(0).meta({ description: 'Baseline controls with no divergence at all.' }),
     freshnessDays: z.int().meta({ description: 'Evidence collected more than this many days ago is stale.' }),
@@ -324,6 +330,7 @@ export const SelfAuditDrift = z
         object: 'svc.self_audit.drift',
         profile: 'education',
         profileSource: 'query',
+        note: null,
         baselineControls: 6,
         inLine: 5,
         freshnessDays: 365,

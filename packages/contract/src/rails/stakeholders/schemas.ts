@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXAMPLE_OTHER_USER, EXAMPLE_USER, prefixedId, Timestamp, UserId } from '../../shared/common.ts';
+import { EXAMPLE_OTHER_USER, EXAMPLE_USER, prefixedId, UserId } from '../../shared/common.ts';
 import { created, EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField, stamps } from '../../shared/records.ts';
 import { ControlId, EXAMPLE_ROLE, RoleId, SystemRef } from './fields.ts';
 
@@ -230,46 +230,92 @@ export const RaciGap = z.object({
     .meta({ description: '`no_accountable`: no active assignment of an active person makes anyone accountable for it.' }),
 });
 
-export const RaciChart = z
+const RACI_PERSON_EXAMPLE = {
+  personId: EXAMPLE_USER,
+  name: PERSON_EXAMPLE.name,
+  roleId: EXAMPLE_ROLE,
+  roleName: ROLE_EXAMPLE.name,
+  assignmentId: EXAMPLE_ASSIGNMENT,
+  scope: 'control',
+} as const;
+
+/** Who holds a part, in words: the names, in name order, joined by `, `; null when nobody does. */
+const Who = (part: string) =>
+  z
+    .string()
+    .nullable()
+    .meta({
+      description: `Who is ${part}: the person's full name (several names in name order, joined by \`, \`); null when nobody is.`,
+    });
+
+/**
+ * One item of the RACI answer: a control with who is responsible and accountable as strings (the
+ * specification's fields), and beside them the ids, the other two parts and the full people.
+ */
+export const RaciItem = z
   .object({
-    object: objectField('svc.stakeholders.raci', OBJECT_EXAMPLE),
-    systemId: z.string().meta({ description: 'The AI system the chart is for.' }),
-    data: z.array(RaciRow).meta({
+    control: z.string().meta({ description: 'Id of the control.' }),
+    responsible: Who('responsible'),
+    accountable: z.string().nullable().meta({
       description:
-        "One row per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.",
+        "Who is accountable: the one person's full name, chosen by precedence (a control-specific assignment of the system, then one for the control across systems, then a system-wide one). Null when none: a gap (`gap: 'no_accountable'`), never filled in.",
     }),
-    gaps: z.array(RaciGap).meta({ description: 'The controls of `data` with no accountable person, by control id.' }),
-    computedAt: Timestamp.meta({ description: 'When the chart was computed (ISO 8601 UTC).' }),
+    systemId: z.string().meta({ description: 'The AI system the row is for (the `systemId` asked for).' }),
+    frameworks: z
+      .array(z.string())
+      .meta({ description: 'Activated frameworks the control belongs to (`eu-ai-act`); empty when it is of none (assigned only).' }),
+    responsibleIds: z.array(z.string()).meta({ description: 'Ids of the people responsible (`usr_...`), in the order of `responsible`.' }),
+    accountableId: z.string().nullable().meta({ description: 'Id of the person accountable; null when none.' }),
+    consulted: z.array(z.string()).meta({ description: 'Full names of the people consulted, in name order.' }),
+    informed: z.array(z.string()).meta({ description: 'Full names of the people informed, in name order.' }),
+    gap: z
+      .literal('no_accountable')
+      .nullable()
+      .meta({ description: '`no_accountable` when no active assignment of an active person makes anyone accountable; null otherwise.' }),
+    people: RaciRow.pick({ responsible: true, accountable: true, consulted: true, informed: true }).meta({
+      description: 'The four parts with each person in full: id, name, the role and the assignment it comes from, and its scope.',
+    }),
   })
   .meta({
-    id: 'RaciChart',
-    examples: [
+    id: 'RaciItem',
+    description: 'The RACI parts of one control of the system, computed from the active assignments of active people.',
+  });
+
+export const RaciChart = z.array(RaciItem).meta({
+  id: 'RaciChart',
+  description:
+    "The RACI rows of the system, one per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.",
+  examples: [
+    [
       {
-        object: 'svc.stakeholders.raci',
+        control: 'AIA-RMS-01',
+        responsible: null,
+        accountable: PERSON_EXAMPLE.name,
         systemId: 'sys_credit_scoring_v2',
-        data: [
-          {
-            control: 'AIA-RMS-01',
-            frameworks: ['eu-ai-act'],
-            responsible: [],
-            accountable: {
-              personId: EXAMPLE_USER,
-              name: PERSON_EXAMPLE.name,
-              roleId: EXAMPLE_ROLE,
-              roleName: ROLE_EXAMPLE.name,
-              assignmentId: EXAMPLE_ASSIGNMENT,
-              scope: 'control',
-            },
-            consulted: [],
-            informed: [],
-          },
-          { control: 'AIA-RMS-02', frameworks: ['eu-ai-act'], responsible: [], accountable: null, consulted: [], informed: [] },
-        ],
-        gaps: [{ control: 'AIA-RMS-02', reason: 'no_accountable' }],
-        computedAt: EXAMPLE_AT,
+        frameworks: ['eu-ai-act'],
+        responsibleIds: [],
+        accountableId: EXAMPLE_USER,
+        consulted: [],
+        informed: [],
+        gap: null,
+        people: { responsible: [], accountable: RACI_PERSON_EXAMPLE, consulted: [], informed: [] },
+      },
+      {
+        control: 'AIA-RMS-02',
+        responsible: null,
+        accountable: null,
+        systemId: 'sys_credit_scoring_v2',
+        frameworks: ['eu-ai-act'],
+        responsibleIds: [],
+        accountableId: null,
+        consulted: [],
+        informed: [],
+        gap: 'no_accountable',
+        people: { responsible: [], accountable: null, consulted: [], informed: [] },
       },
     ],
-  });
+  ],
+});
 
 export const RaciQuery = z.object({
   systemId: SystemRef.meta({ description: 'The AI system to chart (required).' }),

@@ -219,13 +219,16 @@ export async function blastRadius(prisma: Prisma, tenantId: string, control: str
   for (const e of evidence) if (e.systemId) entry(e.systemId).evidence.push(e.id);
   for (const a of assessments)
     if ((ASSESSMENT_FRAMEWORKS[a.type] ?? []).some((f) => byFramework.has(f))) entry(a.systemId).assessments.push(a.id);
+  const affectedSystems = [...systems.entries()]
+    .map(([systemId, s]) => ({ systemId, evidence: s.evidence.sort(), assessments: s.assessments.sort() }))
+    .sort((a, b) => a.systemId.localeCompare(b.systemId));
   return {
     object: 'svc.graph.blast_radius',
     control: withTitle(t)(start[0] as Node),
-    affectedFrameworks,
-    affectedSystems: [...systems.entries()]
-      .map(([systemId, s]) => ({ systemId, evidence: s.evidence.sort(), assessments: s.assessments.sort() }))
-      .sort((a, b) => a.systemId.localeCompare(b.systemId)),
+    affectedFrameworks: affectedFrameworks.flatMap((f) => f.requirements.map((r) => `${r.framework}:${r.ref}`)),
+    affectedSystems: affectedSystems.length,
+    frameworks: affectedFrameworks,
+    systems: affectedSystems,
   };
 }
 

@@ -1,12 +1,13 @@
-import type {
-  INDUSTRY_IDS,
-  Onboarding,
-  OnboardingChecklist,
-  OnboardingExport,
-  OnboardingMilestones,
-  OnboardingPhase,
-  OnboardingPlan,
-  OnboardingTask,
+import {
+  DEFAULT_ONBOARDING_PROFILE,
+  type INDUSTRY_IDS,
+  type Onboarding,
+  type OnboardingChecklist,
+  type OnboardingExport,
+  type OnboardingMilestones,
+  type OnboardingPhase,
+  type OnboardingPlan,
+  type OnboardingTask,
 } from '@svc/contract';
 import type { z } from 'zod';
 
@@ -169,16 +170,31 @@ async function openOnboarding(db: Tx): Promise<Row | null> {
   return db.onboarding.findFirst({ where: { openSlot: OPEN } });
 }
 
-async function resolveProfileId(db: Tx, profile: string | undefined): Promise<{ profile: string; open: Row | null }> {
+type ProfileSource = 'query' | 'onboarding' | 'default';
+
+/**
+ * The profile of an answer: the query's, else the open onboarding's, else the latest onboarding's,
+ * else (a tenant that never started one) the default profile. Never a 404: what is known is answered.
+ */
+async function resolveProfileId(
+  db: Tx,
+  profile: string | undefined,
+): Promise<{ profile: string; source: ProfileSource; open: Row | null }> {
   const open = await openOnboarding(db);
-  const id = profile ?? open?.profile;
-  if (!id) {
-    throw new ApiError('not_found', 'No onboarding is in progress: pass `profile`, or start one with POST /v1/onboarding/kickoff.');
-  }
-  return { profile: id, open };
+  if (profile !== undefined) return { profile, source: 'query', open };
+  if (open) return { profile: open.profile, source: 'onboarding', open };
+  const latest = await db.onboarding.findFirst({ orderBy: { createdAt: 'desc' }, select: { profile: true } });
+  if (latest) return { profile: latest.profile, source: 'onboarding', open };
+  return { profile: DEFAULT_ONBOARDING_PROFILE, source: 'default', open };
 }
 
-function buildChecklist(profile: string, open: Row | null, phases: Phase[], done: Map<string, Date>): z.infer<typeof OnboardingChecklist> {
+function buildChecklist(
+  profile: string,
+  source: ProfileSource,
+  open: Row | null,
+  phases: Phase[],
+  done: Map<string, Date>,
+): z.infer<typeof OnboardingChecklist> {
   const items = phases.flatMap((ph) =>
     ph.tasks.map((t) => {
       const at = done.get(t.id);
@@ -188,6 +204,7 @@ function buildChecklist(profile: string, open: Row | null, phases: Phase[], done
   return {
     object: 'svc.onboarding.checklist',
     profile: profile as Industry,
+    profileSource: source,
     onboardingId: open?.id ?? null,
     items,
     done: items.filter((i) => i.done).length,
@@ -197,18 +214,22 @@ function buildChecklist(profile: string, open: Row | null, phases: Phase[], done
 
 export async function checklist(prisma: Prisma, tenantId: string, query: { profile?: string }) {
   const db = scopeToTenant(prisma, tenantId);
-  const { profile, open } = await resolveProfileId(db, query.profile);
+  const { profile, source, open } = await resolveProfileId(db, query.profile);
   const { phases, done } = await computePlan(prisma, db, profile);
-  return buildChecklist(profile, open, phases, done);
+  return buildChecklist(profile, source, open, phases, done);
 }
 
-async function progress(db: Tx, row: Row, now = new Date()): Promise<z.infer<typeof OnboardingMilestones>> {
-  const phases = row.phases as Phase[];
-  const done = await doneAt(
-    db,
-    phases.flatMap((ph) => ph.tasks),
-  );
-  const started = row.createdAt.getTime();
+/**
+ * Progress of phases per week from a start: the open onboarding's plan from its kickoff, or
+ * (projected) the full plan of a profile from now, when none is in progress.
+ */
+function progressOf(
+  phases: Phase[],
+  done: ReadonlyMap<string, Date>,
+  head: { onboardingId: string | null; profile: string; source: ProfileSource; startedAt: Date | null },
+  now = new Date(),
+): z.infer<typeof OnboardingMilestones> {
+  const started = (head.startedAt ?? now).getTime();
   let total = 0;
   let doneCount = 0;
   const out = phases.map((ph) => {
@@ -231,19 +252,32 @@ async function progress(db: Tx, row: Row, now = new Date()): Promise<z.infer<typ
   });
   return {
     object: 'svc.onboarding.milestones',
-    onboardingId: row.id,
-    profile: row.profile as Industry,
-    startedAt: row.createdAt.toISOString(),
+    onboardingId: head.onboardingId,
+    profile: head.profile as Industry,
+    profileSource: head.source,
+    projected: head.onboardingId === null,
+    startedAt: head.startedAt ? head.startedAt.toISOString() : null,
     phases: out,
     overall: { total, done: doneCount, percent: total === 0 ? 100 : round1((doneCount / total) * 100) },
   };
 }
 
-export async function milestones(prisma: Prisma, tenantId: string) {
+async function progress(db: Tx, row: Row, now = new Date()): Promise<z.infer<typeof OnboardingMilestones>> {
+  const phases = row.phases as Phase[];
+  const done = await doneAt(
+    db,
+    phases.flatMap((ph) => ph.tasks),
+  );
+  return progressOf(phases, done, { onboardingId: row.id, profile: row.profile, source: 'onboarding', startedAt: row.createdAt }, now);
+}
+
+/** The open onboarding's milestones; without one, those of the full plan of the profile, projected from now. */
+export async function milestones(prisma: Prisma, tenantId: string, query: { profile?: string } = {}) {
   const db = scopeToTenant(prisma, tenantId);
-  const open = await openOnboarding(db);
-  if (!open) throw new ApiError('not_found', 'No onboarding is in progress; start one with POST /v1/onboarding/kickoff.');
-  return progress(db, open);
+  const { profile, source, open } = await resolveProfileId(db, query.profile);
+  if (open) return progress(db, open);
+  const { phases, done } = await computePlan(prisma, db, profile);
+  return progressOf(phases, done, { onboardingId: null, profile, source, startedAt: null });
 }
 
 export async function exportDocument(
@@ -252,16 +286,19 @@ export async function exportDocument(
   query: { profile?: string },
 ): Promise<z.infer<typeof OnboardingExport>> {
   const db = scopeToTenant(prisma, tenantId);
-  const { profile, open } = await resolveProfileId(db, query.profile);
+  const { profile, source, open } = await resolveProfileId(db, query.profile);
   const computed = await computePlan(prisma, db, profile);
   return {
     object: 'svc.onboarding.export',
     generatedAt: new Date().toISOString(),
     profile: profile as Industry,
+    profileSource: source,
     onboarding: open ? render(open) : null,
     plan: computed.plan,
-    checklist: buildChecklist(profile, open, computed.phases, computed.done),
-    milestones: open ? await progress(db, open) : null,
+    checklist: buildChecklist(profile, source, open, computed.phases, computed.done),
+    milestones: open
+      ? await progress(db, open)
+      : progressOf(computed.phases, computed.done, { onboardingId: null, profile, source, startedAt: null }),
   };
 }
 

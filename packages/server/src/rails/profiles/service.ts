@@ -154,7 +154,8 @@ export async function getProfile(shared: Tx, id: string): Promise<z.infer<typeof
     id: p.id,
     title: p.title,
     description: p.description,
-    frameworks: byPriority(p.frameworks).map((f) => {
+    frameworks: byPriority(p.frameworks).map((f) => f.id),
+    frameworkDetails: byPriority(p.frameworks).map((f) => {
       const fw = fwById.get(f.id);
       return {
         id: f.id,

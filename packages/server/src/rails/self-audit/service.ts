@@ -271,20 +271,19 @@ type SelfAuditDriftItem = z.infer<typeof SelfAuditDrift>['data'][number];
 type Industry = (typeof INDUSTRY_IDS)[number];
 
 /** The profile asked for, or that of the tenant's onboarding kickoff (the one in progress, else the latest). */
-async function driftProfile(db: Tx, profile: string | undefined): Promise<{ profile: Industry; source: 'query' | 'onboarding' }> {
+/** The profile asked for, or that of the tenant's onboarding kickoff (the one in progress, else the latest); null when neither. */
+async function driftProfile(db: Tx, profile: string | undefined): Promise<{ profile: Industry; source: 'query' | 'onboarding' } | null> {
   if (profile !== undefined) return { profile: profile as Industry, source: 'query' };
   const onboarding =
     (await db.onboarding.findFirst({ where: { openSlot: 'open' }, select: { profile: true } })) ??
     (await db.onboarding.findFirst({ orderBy: { createdAt: 'desc' }, select: { profile: true } }));
-  if (!onboarding || !(INDUSTRY_IDS as readonly string[]).includes(onboarding.profile)) {
-    throw invalid(
-      'profile',
-      'No profile to compare against: pass `profile`, or start an onboarding with POST /v1/onboarding/kickoff.',
-      'missing',
-    );
-  }
+  if (!onboarding || !(INDUSTRY_IDS as readonly string[]).includes(onboarding.profile)) return null;
   return { profile: onboarding.profile as Industry, source: 'onboarding' };
 }
+
+/** What a tenant without a profile gets: nothing to compare, said so. */
+export const NO_PROFILE_NOTE =
+  'No profile to compare against: pass `profile`, or start an onboarding with POST /v1/onboarding/kickoff. The baseline is empty.';
 
 const TYPE_ORDER: Record<SelfAuditDriftItem['type'], number> = { 'baseline-divergence': 0, 'stale-evidence': 1, 'open-finding': 2 };
 
@@ -292,7 +291,21 @@ const TYPE_ORDER: Record<SelfAuditDriftItem['type'], number> = { 'baseline-diver
 export async function drift(prisma: Prisma, tenantId: string, query: { profile?: string }): Promise<z.infer<typeof SelfAuditDrift>> {
   const db = scopeToTenant(prisma, tenantId);
   const at = new Date();
-  const { profile, source } = await driftProfile(db, query.profile);
+  const chosen = await driftProfile(db, query.profile);
+  if (!chosen) {
+    return {
+      object: 'svc.self_audit.drift',
+      profile: null,
+      profileSource: 'none',
+      note: NO_PROFILE_NOTE,
+      baselineControls: 0,
+      inLine: 0,
+      freshnessDays: SELF_AUDIT_FRESHNESS_DAYS,
+      data: [],
+      computedAt: iso(at),
+    };
+  }
+  const { profile, source } = chosen;
   const entry = profileEntry(profile);
   const { ctlById } = await resolveProfile(prisma, entry);
   const baseline = byPriority(entry.controlBaseline);
@@ -370,6 +383,7 @@ export async function drift(prisma: Prisma, tenantId: string, query: { profile?:
     object: 'svc.self_audit.drift',
     profile,
     profileSource: source,
+    note: null,
     baselineControls: baseline.length,
     inLine: baseline.filter((b) => !divergent.has(b.controlId)).length,
     freshnessDays: SELF_AUDIT_FRESHNESS_DAYS,

@@ -14,7 +14,6 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
 import type { StakeholderAssignment as AssignmentRow } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import { iso } from '../../platform/render.ts';
 
 /** 422 naming the first id of `wanted` that is not among `found`, at `field[index]`. */
 function requireKnown(field: string, wanted: readonly string[], found: ReadonlySet<string>, what: string): void {
@@ -272,6 +271,26 @@ export async function raciChart(
     systemId: query.systemId,
     ...(query.framework ? { framework: query.framework } : {}),
   });
-  const { data, gaps } = computeRaci(input, query.systemId, query.framework !== undefined);
-  return { object: 'svc.stakeholders.raci', systemId: query.systemId, data, gaps, computedAt: iso(new Date()) };
+  const { data } = computeRaci(input, query.systemId, query.framework !== undefined);
+  return data.map((row) => raciItem(query.systemId, row));
+}
+
+/** Names of people, in the row's (name) order, as one string; null when there are none. */
+const who = (people: readonly Person[]): string | null => (people.length ? people.map((p) => p.name).join(', ') : null);
+
+/** A computed row as the answer's item: who holds each part in words and ids, with the full people beside. */
+export function raciItem(systemId: string, row: Row): z.infer<typeof RaciChart>[number] {
+  return {
+    control: row.control,
+    responsible: who(row.responsible),
+    accountable: row.accountable ? row.accountable.name : null,
+    systemId,
+    frameworks: row.frameworks,
+    responsibleIds: row.responsible.map((p) => p.personId),
+    accountableId: row.accountable ? row.accountable.personId : null,
+    consulted: row.consulted.map((p) => p.name),
+    informed: row.informed.map((p) => p.name),
+    gap: row.accountable ? null : 'no_accountable',
+    people: { responsible: row.responsible, accountable: row.accountable, consulted: row.consulted, informed: row.informed },
+  };
 }
