@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { type CallResult, call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { allRoutes, tenantsByTier } from './support/fixtures.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
@@ -99,6 +100,77 @@ describe('the error envelope for what Express itself rejects', () => {
     const row = await ts.server.db.prisma.apiKey.findFirst({ where: { tenantId: live.tenantId } });
     expect(row?.hash).not.toContain(live.token.slice(9));
     expect(row?.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+/**
+ * 400 `bad_request` is a request that cannot be read (a body that is not JSON, a query string that
+ * does not decode, a parameter given twice where the route takes one value); 422
+ * `validation_failed` is a request that reads well but breaks the schema.
+ */
+describe('400 bad_request versus 422 validation_failed', () => {
+  const field = (res: CallResult) => expectEnvelope(res, res.status, res.body.error).details?.[0]?.field;
+
+  it('decides the same way on routes of different rails', async () => {
+    const cases: [string, string, number, string, string?][] = [
+      // Malformed: 400.
+      ['GET', '/v1/compliance/assessments?limit=1&limit=2', 400, 'bad_request', 'limit'],
+      ['GET', '/v1/frameworks?limit=%E0%A4%A', 400, 'bad_request', 'limit'],
+      ['GET', '/v1/audit-engine/findings?runId=%FF%FE', 400, 'bad_request', 'runId'],
+      ['GET', '/v1/glossary?%ZZ=1', 400, 'bad_request', 'query'],
+      ['GET', '/v1/events?type=a&type=b', 400, 'bad_request', 'type'],
+      ['POST', '/v1/events/query?x=1&x=2', 400, 'bad_request', 'x'],
+      // Well-formed values that break the schema: 422.
+      ['GET', '/v1/compliance/assessments?limit=abc', 422, 'validation_failed', 'limit'],
+      ['GET', '/v1/compliance/assessments?limit=0', 422, 'validation_failed', 'limit'],
+      ['GET', '/v1/frameworks?limit=1000000', 422, 'validation_failed', 'limit'],
+      ['GET', '/v1/glossary?limit=%00', 422, 'validation_failed', 'limit'],
+    ];
+    for (const [method, path, status, code, at] of cases) {
+      const res = await t.call(method, path, method === 'POST' ? { body: {} } : {});
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(status);
+      expectEnvelope(res, status, code);
+      if (at) expect(field(res), `${method} ${path}`).toBe(at);
+    }
+    // A body: not JSON, or a bare JSON string, number or null, is 400; an array or an object that
+    // breaks the schema is 422.
+    expectEnvelope(await t.call('POST', '/v1/audit-trail/query', { body: '{"limit": ' }), 400, 'bad_request');
+    expectEnvelope(await t.call('POST', '/v1/audit-trail/query', { body: '"text"' }), 400, 'bad_request');
+    expectEnvelope(await t.call('POST', '/v1/audit-trail/query', { body: '[1]' }), 422, 'validation_failed');
+    const schema = await t.call('POST', '/v1/compliance/assessments', { body: { type: 'fria', jurisdiction: 'eu/de' } });
+    expect(expectEnvelope(schema, 422, 'validation_failed').details).toContainEqual(
+      expect.objectContaining({ field: 'systemId', issue: 'missing' }),
+    );
+    // A malformed query is refused before any handler, also on a POST that would create something.
+    const before = await ts.server.db.prisma.assessment.count({ where: { tenantId: t.tenantId } });
+    const refused = await t.call('POST', '/v1/compliance/assessments?a=%G0', {
+      body: { type: 'fria', systemId: 'sys_q', jurisdiction: 'eu/de' },
+    });
+    expectEnvelope(refused, 400, 'bad_request');
+    expect(await ts.server.db.prisma.assessment.count({ where: { tenantId: t.tenantId } })).toBe(before);
+  });
+
+  it('every GET route answers a query string that cannot be read with 400 bad_request', async () => {
+    const tenants = tenantsByTier(ts, { rateLimitPerSecond: 100_000, monthlyQuota: 100_000_000 });
+    const wrong: string[] = [];
+    let walked = 0;
+    for (const r of allRoutes) {
+      if (r.route.method !== 'GET') continue;
+      const token = r.meta.auth === 'public' ? null : r.meta.auth === 'operator' ? ts.operatorToken : (await tenants.forRoute(r)).token;
+      // Path parameters need not name records: the query is refused before any handler looks.
+      const path = r.route.path.replace(/:[A-Za-z0-9_]+/g, 'x');
+      const keys = Object.keys((r.route as { query?: { shape?: Record<string, unknown> } }).query?.shape ?? {});
+      const name = keys[0] ?? 'probe';
+      for (const query of [`${name}=1&${name}=2`, `${name}=%E0%A4%A`]) {
+        walked++;
+        const res = await call(ts.url, 'GET', `${path}?${query}`, { token });
+        if (res.status !== 400 || res.body?.error !== 'bad_request' || res.body?.details?.[0]?.field !== name) {
+          wrong.push(`GET ${path}?${query}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+        }
+      }
+    }
+    expect(walked).toBeGreaterThan(100);
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -29,7 +29,7 @@ export function handlerInput(route: FlatRoute['route'], input: ProbeInput): Pars
   const q = input.url.indexOf('?');
   const query = q < 0 ? {} : parseQuery(input.url.slice(q + 1));
   let guarded: unknown;
-  inputGuard({ params: input.params, query, body: input.body } as never, {} as never, (err?: unknown) => {
+  inputGuard({ params: input.params, query, body: input.body, originalUrl: input.url } as never, {} as never, (err?: unknown) => {
     guarded = err;
   });
   if (guarded) return undefined;

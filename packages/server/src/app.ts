@@ -34,6 +34,11 @@ export interface AppOptions {
   /** Security headers and CORS (slow-client limits are the HTTP server's, in index.ts). */
   http: Pick<HttpHardening, 'hsts' | 'corsOrigins'>;
   /**
+   * Proxies whose X-Forwarded-For gives `req.ip` (`SVC_TRUST_PROXY`); otherwise the peer's address is the
+   * client's. The anonymous routes' rate limit and idempotency scope are per `req.ip`.
+   */
+  trustProxy?: false | number | string[];
+  /**
    * Bearer token GET /metrics requires; SVC_METRICS_TOKEN of the process environment when not
    * given. Without one /metrics is open: keep it off the public network.
    */
@@ -168,6 +173,7 @@ export function createApp(opts: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', opts.trustProxy ?? false);
   const docs = docsRouter({ openapiPath: OPENAPI_PATH, publicUrl: publicOrigin });
   const crossOrigin = corsPolicy(opts.http);
   app.use(

@@ -144,8 +144,8 @@ export interface Config {
   /** The operator console ({admin_url}) on its own port, loopback by default (`SVC_CONSOLE*`). */
   console: ConsoleSurfaceConfig;
   /**
-   * Which proxies' X-Forwarded-For the browser surfaces believe for the client address (Express's
-   * `trust proxy`): off, a number of hops, or their addresses (`SVC_TRUST_PROXY`).
+   * Which proxies' X-Forwarded-For the API and the browser surfaces believe for the client address
+   * (Express's `trust proxy`): off, a number of hops, or their addresses (`SVC_TRUST_PROXY`).
    */
   trustProxy: false | number | string[];
 }

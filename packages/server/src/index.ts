@@ -200,6 +200,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     webhooks: config.webhooks,
     reconcileIntervalSeconds: config.reconcileIntervalSeconds,
     http: config.http,
+    trustProxy: config.trustProxy,
     ...(metricsToken ? { metricsToken } : {}),
   });
   const server: Server = await new Promise((resolve, reject) => {

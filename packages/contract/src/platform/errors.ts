@@ -18,12 +18,14 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 /** One line per code, used in messages, the OpenAPI document and the documentation links. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  bad_request: 'The request could not be read: malformed JSON, a bad cursor or a malformed header.',
+  bad_request:
+    'The request could not be read: a body that is not JSON (or a bare JSON string, number or null), a query string that does not decode (bad percent-encoding) or gives one parameter twice, a bad cursor or a malformed header.',
   unauthorized: 'The bearer token is missing, unknown, expired or revoked.',
   forbidden: 'The credential is valid but lacks the tier, role, scope or tenant the route needs.',
   not_found: 'The resource or route does not exist, or is not visible to the caller.',
   conflict: 'The request conflicts with the state of a resource or with an earlier idempotent request.',
-  validation_failed: 'The request does not match the schema; see details.',
+  validation_failed:
+    'The request reads well but does not match the schema (a missing field or parameter, a wrong type, a value out of range or not storable); see details.',
   rate_limited: 'The plan rate limit or monthly quota is exhausted; see the X-RateLimit headers and Retry-After.',
   internal_error: 'The server failed; quote the correlation id to support.',
   service_unavailable: 'A dependency is degraded; retry with backoff.',

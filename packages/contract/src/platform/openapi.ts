@@ -400,7 +400,7 @@ export function generateOpenApiDocument(options: OpenApiOptions = {}): Json {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: `1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with \`Idempotent-Replayed: true\`; on one that only reads (queries, exports) the key is checked and has no further effect.`,
+          description: `1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with \`Idempotent-Replayed: true\` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again.`,
           schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x21-\\x7e]+$' },
         },
       },

@@ -35,7 +35,8 @@ export interface Guide {
 const ERROR_HELP: Record<ErrorCode, { when: string[]; fix: string; example: Record<string, unknown> }> = {
   bad_request: {
     when: [
-      'the body is not JSON, or is JSON but not an object',
+      'the body is not JSON, or is a bare JSON string, number or null (an array is a 422)',
+      'a query string that does not decode (bad percent-encoding) or gives one parameter twice',
       'the body is larger than the limit (SVC_BODY_LIMIT)',
       `a header is malformed (an ${code('Idempotency-Key')} longer than ${IDEMPOTENCY_KEY_MAX} characters or empty)`,
       `a ${code('cursor')} was not produced by this API`,
@@ -180,9 +181,11 @@ ${pre(`for await (const a of svc.paginate(svc.compliance.assessments.list, { que
 
 function idempotencyBody(origin: string): string {
   return `<p>Send an ${code('Idempotency-Key')} (1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters, a UUID is a good choice) with every POST
-that changes state. The first completed answer is stored for 24 hours, scoped to the tenant and fingerprinted by method, path and
-body; a repeat with the same key gets that answer again with ${code('Idempotent-Replayed: true')}, and nothing runs twice.
-A retry after a time-out, a 429 or a 503 is therefore safe.</p>
+(those that change state, and also queries, exports and the public routes). The first completed answer is stored for 24 hours,
+scoped to the tenant and fingerprinted by method, path and body; a repeat with the same key gets that answer again with
+${code('Idempotent-Replayed: true')}, and nothing runs twice. A retry after a time-out, a 429 or a 503 is therefore safe.
+Without a credential the key is scoped to your address and the stored answer can be opened only with the key. A read-only
+answer over 1 MiB is not stored; its repeat runs again.</p>
 ${pre(`curl -X POST ${origin}/v1/compliance/assessments \\
   -H "Authorization: Bearer $SVC_API_KEY" -H 'Content-Type: application/json' \\
   -H 'Idempotency-Key: 6f1c2d0e-7a4b-4c55-9d8e-0b1a2c3d4e5f' \\

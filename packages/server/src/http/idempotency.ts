@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { HEADER_NAMES, IDEMPOTENCY_KEY_MAX, type RouteMeta } from '@svc/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { Database } from '../db/client.ts';
@@ -17,15 +17,73 @@ export interface IdempotencyOptions {
   ttlMs: number;
 }
 
+/**
+ * Largest answer of a read-only POST stored for replay (its serialised JSON). A larger one (a big
+ * export) is not stored: the key is released and a repeat runs the read again, which changes
+ * nothing. Mutating routes store their answer whatever its size (with their change).
+ */
+export const REPLAY_BODY_MAX = 1024 * 1024;
+/** Scope of the keys of anonymous callers (public routes); each row's key is bound to the client address. */
+const ANONYMOUS_SCOPE = 'anonymous';
+
+function requestText(req: Request): string {
+  return `${req.method}\n${req.path}\n${JSON.stringify(req.body ?? null)}`;
+}
+
 function fingerprintOf(req: Request): string {
-  return createHash('sha256')
-    .update(`${req.method}\n${req.path}\n${JSON.stringify(req.body ?? null)}`)
-    .digest('hex');
+  return createHash('sha256').update(requestText(req)).digest('hex');
 }
 
 /**
- * Idempotency-Key on POST. The first request with a key runs and its response is stored for the
- * TTL; a repeat gets the stored response with `Idempotent-Replayed: true`. A repeat while the
+ * An anonymous caller's key, as stored: nothing in the row names the caller, its address or the
+ * key, and nothing in it opens the stored answer without the key the caller sent. The row's key is
+ * a hash of the client address and the key (another address with the same key has its own row);
+ * the fingerprint and the sealing key are HMACs under the caller's key, so a request body holding
+ * an access code cannot be guessed back from the fingerprint.
+ */
+interface AnonymousKey {
+  rowKey: string;
+  fingerprint: string;
+  seal: Buffer;
+}
+
+function anonymousKey(req: Request, key: string): AnonymousKey {
+  const address = req.ip ?? req.socket.remoteAddress ?? '';
+  return {
+    rowKey: createHash('sha256').update(`idempotency\n${address}\n${key}`).digest('hex'),
+    fingerprint: createHmac('sha256', key)
+      .update(`fingerprint\n${requestText(req)}`)
+      .digest('hex'),
+    seal: createHmac('sha256', key).update(`seal\n${address}`).digest(),
+  };
+}
+
+/** AES-256-GCM under the caller's key: the answer of a public route (an access code) is stored sealed. */
+function sealBody(seal: Buffer, body: unknown): { sealed: string } {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', seal, iv);
+  const data = Buffer.concat([cipher.update(JSON.stringify(body ?? null), 'utf8'), cipher.final()]);
+  return { sealed: Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64') };
+}
+
+function openBody(seal: Buffer, stored: unknown): { ok: true; body: unknown } | { ok: false } {
+  const text = (stored as { sealed?: unknown } | null)?.sealed;
+  if (typeof text !== 'string') return { ok: false };
+  try {
+    const raw = Buffer.from(text, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', seal, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    return { ok: true, body: JSON.parse(plain) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Idempotency-Key on every POST (mutating or read-only, with a tenant key, an operator credential
+ * or none). The first request with a key runs and its response is stored for the TTL; a repeat
+ * gets the stored response with `Idempotent-Replayed: true`. A repeat while the
  * first is still running, or with another method, path or body, is a 409. Requests refused
  * before their handler ran (401, 403, 422, 429) are not stored, so they can be retried as is.
  * The key row is the lock: its primary key makes one of several concurrent requests the winner,
@@ -83,19 +141,23 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
           { field: 'Idempotency-Key', issue: 'invalid_format' },
         ]);
       }
-      if (!meta.mutating) return next();
+      // Every POST honours the key, those that only read (queries, exports, plans) as well: a
+      // repeat replays the first answer and does not run again.
       const ctx = ctxOf(res);
       const p = ctx.principal;
-      const scope = p.kind === 'tenant' ? p.tenantId : p.kind === 'operator' ? `operator:${p.credentialId}` : undefined;
-      if (!scope) return next();
-      const fingerprint = fingerprintOf(req);
+      // Public routes (no credential): the scope is the client address, and the stored row is
+      // keyed and sealed so that only the caller holding the key can have the answer replayed.
+      const anon = p.kind === 'anonymous' ? anonymousKey(req, key) : undefined;
+      const scope = p.kind === 'tenant' ? p.tenantId : p.kind === 'operator' ? `operator:${p.credentialId}` : ANONYMOUS_SCOPE;
+      const rowKey = anon ? anon.rowKey : key;
+      const fingerprint = anon ? anon.fingerprint : fingerprintOf(req);
       const now = new Date();
 
       const [claim] = await db.sql.query<Claim>(
         CLAIM_SQL,
         [
           scope,
-          key,
+          rowKey,
           fingerprint,
           req.method,
           req.path,
@@ -109,7 +171,7 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
       if (!claim?.claimed) {
         // A concurrent first request may have inserted the row after this statement's snapshot
         // was taken: then read it now (rare; the common conflict is answered from the claim).
-        const existing = claim?.fingerprint ? claim : (await db.sql.query<Claim>(CLAIM_READ_SQL, [scope, key]))[0];
+        const existing = claim?.fingerprint ? claim : (await db.sql.query<Claim>(CLAIM_READ_SQL, [scope, rowKey]))[0];
         if (!existing?.fingerprint) throw new ApiError('conflict', 'The Idempotency-Key is being released; retry.');
         if (existing.fingerprint !== fingerprint) {
           const field = existing.method !== req.method ? 'method' : existing.path !== req.path ? 'path' : 'body';
@@ -122,20 +184,28 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
             { field: 'Idempotency-Key', issue: 'in_flight' },
           ]);
         }
+        let replayed = existing.responseBody;
+        if (anon) {
+          const opened = openBody(anon.seal, existing.responseBody);
+          if (!opened.ok) throw new ApiError('conflict', 'The Idempotency-Key is being released; retry.');
+          replayed = opened.body;
+        }
         for (const [h, v] of Object.entries((existing.responseHeaders ?? {}) as Record<string, string>)) res.setHeader(h, v);
         res.setHeader('Idempotent-Replayed', 'true');
-        res.status(existing.statusCode ?? 200).json(existing.responseBody);
+        res.status(existing.statusCode ?? 200).json(replayed);
         return;
       }
 
       // Store the outcome before the response leaves, so a retry that follows at once finds it.
-      const claimed = { scope, key, stored: false };
-      ctx.idempotency = claimed;
+      const claimed = { scope, key: rowKey, stored: false };
+      // An anonymous caller's answer is stored sealed, after the handler: never in clear by the
+      // handler's transaction (kit routes and recordChange complete only a claim set here).
+      if (!anon) ctx.idempotency = claimed;
       const successes = Object.keys(route.responses).filter((code) => /^2\d\d$/.test(code));
       const pending: PendingResponse = {
         scope,
-        key,
-        status: successes.length === 1 ? Number(successes[0]) : undefined,
+        key: rowKey,
+        status: !anon && successes.length === 1 ? Number(successes[0]) : undefined,
         inTx: false,
         changed: false,
         closed: false,
@@ -158,16 +228,20 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
           // after the commit, so a crash in between would replay the transaction's result.
           ctx.log.debug('idempotent answer differs from the transaction result', { path: req.path, status });
         }
-        const store = ctx.handlerRan && status < 500;
+        const text = JSON.stringify(anon ? sealBody(anon.seal, body) : (body ?? null));
+        // A read-only answer over the cap is not kept (module comment of REPLAY_BODY_MAX).
+        const tooLarge = !meta.mutating && Buffer.byteLength(text) > REPLAY_BODY_MAX;
+        if (tooLarge) ctx.log.debug('idempotent answer too large to store', { path: req.path, bytes: Buffer.byteLength(text) });
+        const store = ctx.handlerRan && status < 500 && !tooLarge;
         const headers = Object.fromEntries(REPLAYED_HEADERS.map((h) => [h, res.getHeader(h)]).filter(([, v]) => typeof v === 'string'));
         const done = store
           ? db.sql.query(
               `UPDATE "idempotency_records" SET "state" = 'completed', "status_code" = $3, "response_body" = $4::jsonb,
                  "response_headers" = $5::jsonb WHERE "tenant_id" = $1 AND "key" = $2`,
-              [scope, key, status, JSON.stringify(body ?? null), JSON.stringify(headers)],
+              [scope, rowKey, status, text, JSON.stringify(headers)],
               { prepare: true },
             )
-          : db.sql.query(`DELETE FROM "idempotency_records" WHERE "tenant_id" = $1 AND "key" = $2`, [scope, key]);
+          : db.sql.query(`DELETE FROM "idempotency_records" WHERE "tenant_id" = $1 AND "key" = $2`, [scope, rowKey]);
         done
           .catch((err: unknown) =>
             ctx.log.error('idempotency record update failed', { error: String(err), correlation_id: ctx.correlationId }),
@@ -175,6 +249,14 @@ export function idempotency({ db, ttlMs }: IdempotencyOptions) {
           .finally(() => send(body));
         return res;
       };
+      // An answer that left without res.json (none does today) must not hold the key until the
+      // lock runs out: the key is released.
+      res.on('finish', () => {
+        if (pending.closed) return;
+        db.sql
+          .query(`DELETE FROM "idempotency_records" WHERE "tenant_id" = $1 AND "key" = $2 AND "state" = 'in_flight'`, [scope, rowKey])
+          .catch((err: unknown) => ctx.log.error('idempotency record release failed', { error: String(err) }));
+      });
       pendingResponse.run(pending, next);
     } catch (err) {
       next(err);

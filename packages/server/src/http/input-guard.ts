@@ -1,3 +1,4 @@
+import type { AppRoute } from '@ts-rest/core';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors.ts';
 
@@ -59,7 +60,59 @@ function checkJson(root: unknown, base: string): ApiError | undefined {
  * the day it is added. The answer is a 422 naming the field.
  */
 export function inputGuard(req: Request, _res: Response, next: NextFunction): void {
-  next(firstUnstorable(req));
+  next(malformedQuery(req) ?? firstUnstorable(req));
+}
+
+function unreadable(field: string, why: string): ApiError {
+  return new ApiError('bad_request', `The query string cannot be read: ${field} ${why}.`, [
+    { field, issue: 'invalid_format', message: why },
+  ]);
+}
+
+function decoded(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the route's query schema takes a list for this parameter (none does today). */
+function takesList(route: AppRoute | undefined, name: string): boolean {
+  const query = (route as { query?: unknown } | undefined)?.query as { shape?: Record<string, unknown> } | undefined;
+  const schema = query?.shape?.[name] as { safeParse?: (v: unknown) => { success: boolean } } | undefined;
+  return typeof schema?.safeParse === 'function' && schema.safeParse(['a', 'b']).success;
+}
+
+/**
+ * 400 `bad_request` versus 422 `validation_failed`, decided here once for every route. A query
+ * string that cannot be read as one value per name is malformed (400): a name or value whose
+ * percent-encoding does not decode to UTF-8 text, or a parameter given more than once where the
+ * route takes one value. A query that reads well but whose values break the route's schema (a
+ * `limit` that is not a number, an unknown enum word, a missing required parameter) is 422 with
+ * `details`, from the schema layer; so is a value the database cannot store (below).
+ */
+function malformedQuery(req: Request): ApiError | undefined {
+  const url = req.originalUrl ?? req.url ?? '';
+  const at = url.indexOf('?');
+  const raw = at < 0 ? '' : url.slice(at + 1);
+  for (const part of raw.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    const name = decoded(rawName);
+    if (name === undefined) return unreadable('query', 'has a parameter name that is not valid percent-encoded UTF-8');
+    if (eq >= 0 && decoded(part.slice(eq + 1)) === undefined) {
+      return unreadable(name, 'is not valid percent-encoded UTF-8');
+    }
+  }
+  const route = (req as Request & { tsRestRoute?: AppRoute }).tsRestRoute;
+  for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+    if (Array.isArray(value) && !takesList(route, name)) {
+      return unreadable(name, `is given ${value.length} times; the parameter takes one value`);
+    }
+  }
+  return undefined;
 }
 
 function firstUnstorable(req: Request): ApiError | undefined {

@@ -210,7 +210,7 @@ export const auditTrailRouter = c.router(
       responses: { 200: listOf(AuditTrailEvent) },
       summary: 'Query audit-trail events by actor, action, resource and time range',
       description:
-        'Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only, and an `Idempotency-Key` has no further effect.',
+        'Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only; a repeat with the same `Idempotency-Key` within 24 h replays the first answer.',
       metadata: read,
     },
     export: {
