@@ -34,6 +34,18 @@ async function createWorkspace(t: TenantFixture, body: Json = {}): Promise<Json>
   return res.body;
 }
 
+/** A further key of the tenant with this tenant role: its `key_` id and its token. */
+async function keyWithId(t: TenantFixture, role: string, personId?: string): Promise<{ id: string; token: string }> {
+  const res = await call(ts.url, 'POST', '/v1/operator/keys', {
+    token: ts.operatorToken,
+    body: { tenantId: t.tenantId, role, ...(personId ? { personId } : {}) },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const id = (res.body.id ?? res.body.key?.id) as string;
+  expect(id).toMatch(/^key_/);
+  return { id, token: res.body.token as string };
+}
+
 /** The `key_` id of an API key of the tenant, read through the operator API. */
 async function keyIds(t: TenantFixture): Promise<string[]> {
   const res = await call(ts.url, 'GET', `/v1/operator/keys?tenantId=${t.tenantId}&limit=200`, { token: ts.operatorToken });
@@ -430,8 +442,9 @@ describe('tenancy, permissions and tier', () => {
 
   it('a viewer reads but does not write (403 naming workspace:write)', async () => {
     const t = await createTenant(ts);
-    const ws = await createWorkspace(t);
-    const viewer = await t.key('viewer');
+    const viewerKey = await keyWithId(t, 'viewer');
+    const viewer = viewerKey.token;
+    const ws = await createWorkspace(t, { principals: [{ kind: 'api_key', subject: viewerKey.id, role: 'viewer' }] });
     expect((await call(ts.url, 'GET', `/v1/workspaces/${ws.id}`, { token: viewer })).status).toBe(200);
     const res = await call(ts.url, 'POST', '/v1/workspaces', { token: viewer, body: { name: 'x' } });
     expect(expectEnvelope(res, 403, 'forbidden').details).toEqual([{ field: 'permission', issue: 'workspace:write' }]);
@@ -459,5 +472,167 @@ describe('tenancy, permissions and tier', () => {
       expect(env.details, `${method} ${path}`).toEqual([{ field: 'tier', issue: 'starter' }]);
     }
     expect((await starter.call('GET', '/v1/workspaces')).body.data.map((w: Json) => w.id)).toEqual([ws.id]);
+  });
+});
+
+describe("a principal's role in a workspace governs its records", () => {
+  let t: TenantFixture;
+  beforeAll(async () => {
+    t = await createTenant(ts);
+  });
+  const as = (token: string, method: string, path: string, body?: unknown) => call(ts.url, method, path, { token, body });
+
+  /** Everything a reader sees of a workspace, read with the tenant owner's key. */
+  async function snapshot(id: string) {
+    return {
+      ws: (await t.call('GET', `/v1/workspaces/${id}`)).body,
+      principals: await collectPages<Json>(t, `/v1/workspaces/${id}/principals`),
+      teams: await collectPages<Json>(t, `/v1/workspaces/${id}/teams`),
+      audit: await auditCount(t),
+    };
+  }
+
+  it('a viewer in the workspace reads its records; every write is 403 in the envelope and changes nothing', async () => {
+    // The key's own tenant role (editor) grants workspace:write: the workspace role narrows it.
+    const key = await keyWithId(t, 'editor');
+    const ws = await createWorkspace(t, {
+      principals: [
+        { kind: 'api_key', subject: key.id, role: 'viewer' },
+        { kind: 'user', subject: 'ren@example.com', role: 'editor' },
+      ],
+    });
+    expect((await as(key.token, 'GET', `/v1/workspaces/${ws.id}`)).status).toBe(200);
+    expect((await as(key.token, 'GET', `/v1/workspaces/${ws.id}/principals`)).body.data).toHaveLength(2);
+    expect((await as(key.token, 'GET', `/v1/workspaces/${ws.id}/teams`)).status).toBe(200);
+    expect((await as(key.token, 'GET', '/v1/workspaces')).body.data.map((w: Json) => w.id)).toEqual([ws.id]);
+
+    const before = await snapshot(ws.id);
+    const writes: [string, string, unknown, string][] = [
+      ['PATCH', `/v1/workspaces/${ws.id}`, { name: 'Taken over' }, 'workspace:write'],
+      ['POST', `/v1/workspaces/${ws.id}/teams`, { name: 'Mine' }, 'workspace:write'],
+      ['POST', `/v1/workspaces/${ws.id}/principals`, { kind: 'user', subject: 'pal@example.com', role: 'owner' }, 'workspace:manage'],
+      ['POST', `/v1/workspaces/${ws.id}/principals/ren@example.com/revoke`, {}, 'workspace:manage'],
+      ['POST', `/v1/workspaces/${ws.id}/archive`, {}, 'workspace:manage'],
+    ];
+    for (const [method, path, body, permission] of writes) {
+      const env = expectEnvelope(await as(key.token, method, path, body), 403, 'forbidden');
+      expect(env.details, `${method} ${path}`).toEqual([
+        { field: 'workspace_role', issue: permission, message: `role viewer in ${ws.id}` },
+      ]);
+      expect(env.message).toContain('viewer');
+    }
+    expect(await snapshot(ws.id)).toEqual(before);
+  });
+
+  it('an editor changes the workspace and creates teams but gives no roles; an owner gives and revokes roles and archives', async () => {
+    const editor = await keyWithId(t, 'editor');
+    const owner = await keyWithId(t, 'editor');
+    const ws = await createWorkspace(t, {
+      principals: [
+        { kind: 'api_key', subject: editor.id, role: 'editor' },
+        { kind: 'api_key', subject: owner.id, role: 'owner' },
+      ],
+    });
+    const patched = await as(editor.token, 'PATCH', `/v1/workspaces/${ws.id}`, { description: 'edited by its editor' });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.description).toBe('edited by its editor');
+    expect((await as(editor.token, 'POST', `/v1/workspaces/${ws.id}/teams`, { name: 'Editors', members: [editor.id] })).status).toBe(201);
+    const grant = await as(editor.token, 'POST', `/v1/workspaces/${ws.id}/principals`, {
+      kind: 'user',
+      subject: 'x@example.com',
+      role: 'owner',
+    });
+    expect(expectEnvelope(grant, 403, 'forbidden').details[0]).toMatchObject({ field: 'workspace_role', issue: 'workspace:manage' });
+    expectEnvelope(await as(editor.token, 'POST', `/v1/workspaces/${ws.id}/archive`, {}), 403, 'forbidden');
+
+    const added = await as(owner.token, 'POST', `/v1/workspaces/${ws.id}/principals`, {
+      kind: 'user',
+      subject: 'x@example.com',
+      role: 'viewer',
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await as(owner.token, 'POST', `/v1/workspaces/${ws.id}/principals/x@example.com/revoke`, {})).status).toBe(200);
+    // Revoking the editor's grant puts its key outside the workspace at once.
+    expect((await as(owner.token, 'POST', `/v1/workspaces/${ws.id}/principals/${editor.id}/revoke`, {})).status).toBe(200);
+    const after = await as(editor.token, 'GET', `/v1/workspaces/${ws.id}`);
+    expect(expectEnvelope(after, 403, 'forbidden').details[0]).toMatchObject({ field: 'workspace', issue: 'not_a_principal' });
+    const archived = await as(owner.token, 'POST', `/v1/workspaces/${ws.id}/archive`, {});
+    expect(archived.status).toBe(200);
+    expect(await auditActions(t, ws.id)).toEqual(['workspace.created', 'workspace.updated', 'workspace.archived']);
+  });
+
+  it('a key outside the workspace is refused every route of it and does not see it listed', async () => {
+    const outsider = await keyWithId(t, 'editor');
+    const ws = await createWorkspace(t, { principals: [{ kind: 'user', subject: 'in@example.com', role: 'editor' }] });
+    const mine = await createWorkspace(t, { principals: [{ kind: 'api_key', subject: outsider.id, role: 'auditor' }] });
+    const before = await snapshot(ws.id);
+    const routes: [string, string, unknown][] = [
+      ['GET', `/v1/workspaces/${ws.id}`, undefined],
+      ['GET', `/v1/workspaces/${ws.id}/principals`, undefined],
+      ['GET', `/v1/workspaces/${ws.id}/teams`, undefined],
+      ['PATCH', `/v1/workspaces/${ws.id}`, { name: 'x' }],
+      ['POST', `/v1/workspaces/${ws.id}/teams`, { name: 'x' }],
+      ['POST', `/v1/workspaces/${ws.id}/principals`, { kind: 'api_key', subject: outsider.id, role: 'owner' }],
+      ['POST', `/v1/workspaces/${ws.id}/principals/in@example.com/revoke`, {}],
+      ['POST', `/v1/workspaces/${ws.id}/archive`, {}],
+    ];
+    for (const [method, path, body] of routes) {
+      const env = expectEnvelope(await as(outsider.token, method, path, body), 403, 'forbidden');
+      expect(env.details, `${method} ${path}`).toEqual([
+        { field: 'workspace', issue: 'not_a_principal', message: `no active grant in ${ws.id}` },
+      ]);
+    }
+    expect(await snapshot(ws.id)).toEqual(before);
+    // An unknown workspace stays 404, not 403.
+    expectEnvelope(await as(outsider.token, 'GET', '/v1/workspaces/wks_01JD3Z8W2M6Q4X9V7K5T1B0N3R'), 404, 'not_found');
+    const listed = await collectPages<Json>(
+      { ...t, call: (m, p, o = {}) => as(outsider.token, m, p, o.body) } as TenantFixture,
+      '/v1/workspaces',
+    );
+    expect(listed.map((w) => w.id)).toEqual([mine.id]);
+    // The auditor it is in `mine` reads there and writes nothing.
+    expect((await as(outsider.token, 'GET', `/v1/workspaces/${mine.id}`)).status).toBe(200);
+    expectEnvelope(await as(outsider.token, 'PATCH', `/v1/workspaces/${mine.id}`, { name: 'x' }), 403, 'forbidden');
+  });
+
+  it('a tenant owner or admin without a grant reaches every workspace; listed as viewer in one, it only reads there', async () => {
+    const admin = await keyWithId(t, 'admin');
+    const ws = await createWorkspace(t);
+    expect((await as(admin.token, 'PATCH', `/v1/workspaces/${ws.id}`, { name: 'By the tenant admin' })).status).toBe(200);
+    expect((await as(admin.token, 'GET', '/v1/workspaces')).body.data.map((w: Json) => w.id)).toContain(ws.id);
+    const narrowed = await createWorkspace(t, { principals: [{ kind: 'api_key', subject: admin.id, role: 'viewer' }] });
+    expect((await as(admin.token, 'GET', `/v1/workspaces/${narrowed.id}`)).status).toBe(200);
+    expectEnvelope(await as(admin.token, 'PATCH', `/v1/workspaces/${narrowed.id}`, { name: 'x' }), 403, 'forbidden');
+  });
+
+  it('a user grant governs the key that acts for that person (by email)', async () => {
+    const email = `Quinn.${Math.random().toString(36).slice(2, 8)}@Example.com`;
+    const person = await t.call('POST', '/v1/stakeholders/users', { body: { name: 'Quinn', email } });
+    expect(person.status, JSON.stringify(person.body)).toBe(201);
+    const key = await keyWithId(t, 'editor', person.body.id);
+    const ws = await createWorkspace(t, { principals: [{ kind: 'user', subject: email, role: 'editor' }] });
+    expect((await as(key.token, 'PATCH', `/v1/workspaces/${ws.id}`, { name: 'Quinn was here' })).status).toBe(200);
+    const viewerOnly = await createWorkspace(t, { principals: [{ kind: 'user', subject: email, role: 'viewer' }] });
+    expect((await as(key.token, 'GET', `/v1/workspaces/${viewerOnly.id}`)).status).toBe(200);
+    expectEnvelope(await as(key.token, 'PATCH', `/v1/workspaces/${viewerOnly.id}`, { name: 'x' }), 403, 'forbidden');
+    expect((await t.call('POST', `/v1/workspaces/${ws.id}/principals/${email}/revoke`)).status).toBe(200);
+    expectEnvelope(await as(key.token, 'GET', `/v1/workspaces/${ws.id}`), 403, 'forbidden');
+  });
+
+  it('a key below tenant admin that creates a workspace is made its owner and can manage it', async () => {
+    const editor = await keyWithId(t, 'editor');
+    const res = await as(editor.token, 'POST', '/v1/workspaces', { name: 'Self-made' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.counts.principals).toBe(1);
+    const principals = await collectPages<Json>(t, `/v1/workspaces/${res.body.id}/principals`);
+    expect(principals.map((p) => [p.kind, p.subject, p.role])).toEqual([['api_key', editor.id, 'owner']]);
+    const added = await as(editor.token, 'POST', `/v1/workspaces/${res.body.id}/principals`, {
+      kind: 'user',
+      subject: 'y@example.com',
+      role: 'viewer',
+    });
+    expect(added.status).toBe(201);
+    // The tenant owner's key is not made a principal: it reaches every workspace anyway.
+    expect((await createWorkspace(t)).counts.principals).toBe(0);
   });
 });

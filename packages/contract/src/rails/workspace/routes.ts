@@ -32,6 +32,12 @@ const PrincipalParams = WorkspaceParams.extend({
 
 const read = meta({ auth: 'tenant', rail: 'workspace', permission: 'workspace:read', mutating: false });
 const write = (audit: string) => meta({ auth: 'tenant', rail: 'workspace', permission: 'workspace:write', mutating: true, audit });
+/**
+ * How a principal's role in a workspace governs its key there: said once, appended to the
+ * description of every route on one workspace.
+ */
+const ROLE_403 =
+  "The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.";
 const ARCHIVED_409 =
   "When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.";
 
@@ -45,7 +51,7 @@ export const workspaceRouter = railRouter('workspace', {
     responses: { 200: listOf(Workspace) },
     summary: 'List workspaces',
     description:
-      "Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`.",
+      "Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.",
     metadata: read,
   },
   create: {
@@ -55,7 +61,7 @@ export const workspaceRouter = railRouter('workspace', {
     responses: { 201: Workspace },
     summary: 'Create a workspace',
     description:
-      'Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.',
+      'Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.',
     metadata: write('workspace.created'),
   },
   get: {
@@ -65,7 +71,8 @@ export const workspaceRouter = railRouter('workspace', {
     responses: { 200: Workspace },
     summary: 'Get a workspace',
     description:
-      'Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.',
+      'Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. ' +
+      ROLE_403,
     metadata: meta({ ...read, source: { object: 'svc.workspace.workspace' } }),
   },
   update: {
@@ -75,7 +82,7 @@ export const workspaceRouter = railRouter('workspace', {
     body: UpdateWorkspaceBody,
     responses: { 200: Workspace },
     summary: "Change a workspace's name or description",
-    description: `Updates the fields given; fields left out keep their value, a null description clears it. Needs \`workspace:write\`; audited as \`workspace.updated\` (with the names of the changed fields) and emitted as the webhook event \`workspace.updated\`. ${ARCHIVED_409}`,
+    description: `Updates the fields given; fields left out keep their value, a null description clears it. Needs \`workspace:write\`; audited as \`workspace.updated\` (with the names of the changed fields) and emitted as the webhook event \`workspace.updated\`. ${ROLE_403} ${ARCHIVED_409}`,
     metadata: write('workspace.updated'),
   },
   archive: {
@@ -86,7 +93,8 @@ export const workspaceRouter = railRouter('workspace', {
     responses: { 200: Workspace },
     summary: 'Archive a workspace',
     description:
-      "Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`.",
+      "Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. " +
+      ROLE_403,
     metadata: write('workspace.archived'),
   },
   principals: {
@@ -105,7 +113,8 @@ export const workspaceRouter = railRouter('workspace', {
       responses: { 200: listOf(WorkspacePrincipal) },
       summary: "List a workspace's principals",
       description:
-        "Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.",
+        "Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
+        ROLE_403,
       metadata: meta({ ...read, source: { object: 'svc.workspace.principal', params: { id: 'workspaceId' } } }),
     },
     add: {
@@ -115,7 +124,7 @@ export const workspaceRouter = railRouter('workspace', {
       body: AddWorkspacePrincipalBody,
       responses: { 201: WorkspacePrincipal },
       summary: 'Give a user or an API key a role in a workspace',
-      description: `Grants the role to a user (by email) or to an API key (the \`key_\` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 \`conflict\`: revoke it first to change the role. Returns 201 with the principal, id \`wpr_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_principal.added\` and emitted as the webhook event of that name. ${ARCHIVED_409}`,
+      description: `Grants the role to a user (by email) or to an API key (the \`key_\` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 \`conflict\`: revoke it first to change the role. Returns 201 with the principal, id \`wpr_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_principal.added\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
       metadata: write('workspace_principal.added'),
     },
     revoke: {
@@ -125,7 +134,7 @@ export const workspaceRouter = railRouter('workspace', {
       body: TransitionBody.optional(),
       responses: { 200: WorkspacePrincipal },
       summary: 'Remove a principal from a workspace',
-      description: `Revokes the principal's active grant, named by its \`wpr_\` id or by its subject (email address or \`key_\` id), and removes it from every team of the workspace; the grant stays listed as \`revoked\`. A grant already revoked is 409 \`conflict\`; an unknown principal 404. Needs \`workspace:write\`; audited as \`workspace_principal.revoked\` (with the optional \`reason\`) and emitted as the webhook event of that name. ${ARCHIVED_409}`,
+      description: `Revokes the principal's active grant, named by its \`wpr_\` id or by its subject (email address or \`key_\` id), and removes it from every team of the workspace; the grant stays listed as \`revoked\`. A grant already revoked is 409 \`conflict\`; an unknown principal 404. Needs \`workspace:write\`; audited as \`workspace_principal.revoked\` (with the optional \`reason\`) and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
       metadata: write('workspace_principal.revoked'),
     },
   },
@@ -138,7 +147,8 @@ export const workspaceRouter = railRouter('workspace', {
       responses: { 200: listOf(WorkspaceTeam) },
       summary: "List a workspace's teams",
       description:
-        "Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.",
+        "Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
+        ROLE_403,
       metadata: meta({ ...read, source: { object: 'svc.workspace.team', params: { id: 'workspaceId' } } }),
     },
     create: {
@@ -148,7 +158,7 @@ export const workspaceRouter = railRouter('workspace', {
       body: CreateWorkspaceTeamBody,
       responses: { 201: WorkspaceTeam },
       summary: 'Create a team in a workspace',
-      description: `Creates a team of the workspace's active principals (each named by \`wpr_\` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 \`conflict\`. Returns 201 with the team, id \`wtm_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_team.created\` and emitted as the webhook event of that name. ${ARCHIVED_409}`,
+      description: `Creates a team of the workspace's active principals (each named by \`wpr_\` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 \`conflict\`. Returns 201 with the team, id \`wtm_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_team.created\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
       metadata: write('workspace_team.created'),
     },
   },

@@ -39,7 +39,7 @@ const WorkspaceDescription = z
 
 const PrincipalRole = z.enum(ROLES).meta({
   description:
-    "Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).",
+    "Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.",
 });
 const DisplayName = z.string().nullable().meta({ description: 'Name to show for the principal; null when none was given.' });
 const PrincipalKind = z.enum(WORKSPACE_PRINCIPAL_KINDS).meta({

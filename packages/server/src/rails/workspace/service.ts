@@ -22,13 +22,22 @@ import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { isoOrNull } from '../../platform/render.ts';
+import {
+  administersAll,
+  assertWorkspaceAccess,
+  visibleWorkspaces,
+  type WorkspaceAction,
+  type WorkspaceCaller,
+} from '../../platform/workspace-access.ts';
 
 /**
  * The workspace rail: workspaces, the principals (users by email, API keys by id) given a role in
  * each, and teams of those principals. Every write locks the workspace's row first, so it sees the
  * state an archive committed (or makes the archive wait): an archived workspace takes no write,
  * whatever the race. Each write records its change (audit event, event-index row, webhook event)
- * in the same transaction.
+ * in the same transaction. The role a principal holds in a workspace governs what its key may do
+ * with that workspace's records (platform/workspace-access.ts): every route checks it after the
+ * workspace is found (404 first), and before its state (409).
  */
 
 type WorkspaceRecord = z.infer<typeof Workspace>;
@@ -138,14 +147,23 @@ async function findWorkspace(db: Tx, id: string): Promise<WorkspaceRow> {
 
 /**
  * A write to an active workspace: in one transaction, the workspace's row locked first (404 when it
- * is not the tenant's, 409 naming the state when it is archived; `what` names the refused write),
+ * is not the tenant's, 403 when the caller's role in it does not grant `action`, 409 naming the
+ * state when it is archived; `what` names the refused write),
  * then `write` with the transaction and the client scoped to the tenant.
  */
-function inActiveWorkspace<T>(prisma: Prisma, who: Actor, id: string, what: string, write: (tx: Tx, db: Tx) => Promise<T>): Promise<T> {
+function inActiveWorkspace<T>(
+  prisma: Prisma,
+  who: WorkspaceCaller,
+  id: string,
+  what: string,
+  action: WorkspaceAction,
+  write: (tx: Tx, db: Tx) => Promise<T>,
+): Promise<T> {
   return prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT "id" FROM "workspaces" WHERE "tenant_id" = ${who.tenantId} AND "id" = ${id} FOR UPDATE`;
     const db = scopeToTenant(tx, who.tenantId);
     const row = await findWorkspace(db, id);
+    await assertWorkspaceAccess(tx, who, id, action);
     if (row.status !== 'active') throw stateConflict('Workspace', id, row.status, what, ['active']);
     return write(tx, db);
   });
@@ -192,11 +210,17 @@ async function checkGrants(db: Tx, grants: Grant[], field: (i: number) => string
 
 export async function listWorkspaces(
   prisma: Prisma,
-  tenantId: string,
+  who: WorkspaceCaller,
   query: ListQuery & { status?: 'active' | 'archived' },
 ): Promise<Page<WorkspaceRecord>> {
-  const db = scopeToTenant(prisma, tenantId);
-  const page = await keysetList(db.workspace, query, { filters: ['status'], render: (r: WorkspaceRow) => r });
+  const db = scopeToTenant(prisma, who.tenantId);
+  // A key that is not a tenant owner or admin lists only the workspaces it holds a role in.
+  const visible = await visibleWorkspaces(prisma, who);
+  const page = await keysetList(db.workspace, query, {
+    ...(visible ? { where: { id: { in: visible } } } : {}),
+    filters: ['status'],
+    render: (r: WorkspaceRow) => r,
+  });
   const counts = await countsOf(
     db,
     page.data.map((r) => r.id),
@@ -204,12 +228,26 @@ export async function listWorkspaces(
   return { data: page.data.map((r) => renderWorkspace(r, counts.get(r.id) as Counts)), cursor: page.cursor };
 }
 
-export async function getWorkspace(prisma: Prisma, tenantId: string, id: string): Promise<WorkspaceRecord> {
-  return readWorkspace(scopeToTenant(prisma, tenantId), id);
+export async function getWorkspace(prisma: Prisma, who: WorkspaceCaller, id: string): Promise<WorkspaceRecord> {
+  const db = scopeToTenant(prisma, who.tenantId);
+  await findWorkspace(db, id);
+  await assertWorkspaceAccess(prisma, who, id, 'read');
+  return readWorkspace(db, id);
 }
 
-export async function createWorkspace(prisma: Prisma, who: Actor, body: z.infer<typeof CreateWorkspaceBody>): Promise<WorkspaceRecord> {
-  const grants = await checkGrants(scopeToTenant(prisma, who.tenantId), body.principals ?? [], (i) => `principals.${i}.subject`);
+export async function createWorkspace(
+  prisma: Prisma,
+  who: WorkspaceCaller,
+  body: z.infer<typeof CreateWorkspaceBody>,
+): Promise<WorkspaceRecord> {
+  const given = body.principals ?? [];
+  // A key that is not a tenant owner or admin reaches only the workspaces it holds a role in: when
+  // it creates one without naming itself, it is made the workspace's owner so that it can manage it.
+  const selfGrant: Grant[] =
+    administersAll(who) || given.some((g) => g.kind === 'api_key' && g.subject.trim() === who.keyId)
+      ? []
+      : [{ kind: 'api_key', subject: who.keyId, role: 'owner' }];
+  const grants = await checkGrants(scopeToTenant(prisma, who.tenantId), [...given, ...selfGrant], (i) => `principals.${i}.subject`);
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
     const now = new Date();
@@ -265,11 +303,11 @@ function recordPrincipal(tx: Tx, who: Actor, action: string, p: WorkspacePrincip
 
 export async function updateWorkspace(
   prisma: Prisma,
-  who: Actor,
+  who: WorkspaceCaller,
   id: string,
   body: z.infer<typeof UpdateWorkspaceBody>,
 ): Promise<WorkspaceRecord> {
-  return inActiveWorkspace(prisma, who, id, 'update', async (tx, db) => {
+  return inActiveWorkspace(prisma, who, id, 'update', 'write', async (tx, db) => {
     await db.workspace.updateMany({
       where: { id },
       data: {
@@ -282,8 +320,8 @@ export async function updateWorkspace(
   });
 }
 
-export async function archiveWorkspace(prisma: Prisma, who: Actor, id: string, reason?: string): Promise<WorkspaceRecord> {
-  return inActiveWorkspace(prisma, who, id, 'archive', async (tx, db) => {
+export async function archiveWorkspace(prisma: Prisma, who: WorkspaceCaller, id: string, reason?: string): Promise<WorkspaceRecord> {
+  return inActiveWorkspace(prisma, who, id, 'archive', 'manage', async (tx, db) => {
     const now = new Date();
     await db.workspace.updateMany({ where: { id }, data: { status: 'archived', archivedAt: now, updatedAt: now } });
     const data = { from: 'active', to: 'archived', ...(reason ? { reason } : {}) };
@@ -293,12 +331,13 @@ export async function archiveWorkspace(prisma: Prisma, who: Actor, id: string, r
 
 export async function listPrincipals(
   prisma: Prisma,
-  tenantId: string,
+  who: WorkspaceCaller,
   workspaceId: string,
   query: ListQuery & { status?: string; kind?: string; role?: string },
 ): Promise<Page<PrincipalRecord>> {
-  const db = scopeToTenant(prisma, tenantId);
+  const db = scopeToTenant(prisma, who.tenantId);
   await findWorkspace(db, workspaceId);
+  await assertWorkspaceAccess(prisma, who, workspaceId, 'read');
   return keysetList(db.workspacePrincipal, query, {
     where: { workspaceId },
     filters: ['status', 'kind', 'role'],
@@ -308,13 +347,13 @@ export async function listPrincipals(
 
 export async function addPrincipal(
   prisma: Prisma,
-  who: Actor,
+  who: WorkspaceCaller,
   workspaceId: string,
   body: z.infer<typeof AddWorkspacePrincipalBody>,
 ): Promise<PrincipalRecord> {
   const [grant] = await checkGrants(scopeToTenant(prisma, who.tenantId), [body], () => 'subject');
   const g = grant as Grant;
-  return inActiveWorkspace(prisma, who, workspaceId, 'adding a principal', async (tx, db) => {
+  return inActiveWorkspace(prisma, who, workspaceId, 'adding a principal', 'manage', async (tx, db) => {
     const held = await db.workspacePrincipal.findFirst({ where: { workspaceId, kind: g.kind, subject: g.subject, status: 'active' } });
     if (held) {
       throw new ApiError(
@@ -331,12 +370,12 @@ export async function addPrincipal(
 
 export async function revokePrincipal(
   prisma: Prisma,
-  who: Actor,
+  who: WorkspaceCaller,
   workspaceId: string,
   ref: string,
   reason?: string,
 ): Promise<PrincipalRecord> {
-  return inActiveWorkspace(prisma, who, workspaceId, 'revoking a principal', async (tx, db) => {
+  return inActiveWorkspace(prisma, who, workspaceId, 'revoking a principal', 'manage', async (tx, db) => {
     const byId = /^wpr_/.test(ref);
     const subject = ref.includes('@') ? ref.toLowerCase() : ref;
     const matches = await db.workspacePrincipal.findMany({
@@ -368,9 +407,10 @@ export async function revokePrincipal(
   });
 }
 
-export async function listTeams(prisma: Prisma, tenantId: string, workspaceId: string, query: ListQuery): Promise<Page<TeamRecord>> {
-  const db = scopeToTenant(prisma, tenantId);
+export async function listTeams(prisma: Prisma, who: WorkspaceCaller, workspaceId: string, query: ListQuery): Promise<Page<TeamRecord>> {
+  const db = scopeToTenant(prisma, who.tenantId);
   await findWorkspace(db, workspaceId);
+  await assertWorkspaceAccess(prisma, who, workspaceId, 'read');
   const page = await keysetList(db.workspaceTeam, query, { where: { workspaceId }, render: (r: WorkspaceTeamRow) => r });
   const principals = await principalsOf(db, page.data);
   return { data: page.data.map((t) => renderTeam(t, principals)), cursor: page.cursor };
@@ -378,11 +418,11 @@ export async function listTeams(prisma: Prisma, tenantId: string, workspaceId: s
 
 export async function createTeam(
   prisma: Prisma,
-  who: Actor,
+  who: WorkspaceCaller,
   workspaceId: string,
   body: z.infer<typeof CreateWorkspaceTeamBody>,
 ): Promise<TeamRecord> {
-  return inActiveWorkspace(prisma, who, workspaceId, 'creating a team', async (tx, db) => {
+  return inActiveWorkspace(prisma, who, workspaceId, 'creating a team', 'write', async (tx, db) => {
     const refs = body.members ?? [];
     const active = await db.workspacePrincipal.findMany({ where: { workspaceId, status: 'active' } });
     const byRef = new Map<string, WorkspacePrincipalRow>();
