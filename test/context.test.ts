@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCX_TYPE, docx, encryptedOfficeFile, PDF_TYPE, shapeOnlyPdf, textPdf } from './fixtures/documents.ts';
 import { call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
 beforeAll(async () => {
-  // A body limit above the rail's 1 MiB text limit, so that the rail's own refusal is reached.
-  ts = await startTestServer({ SVC_BODY_LIMIT: '3mb' });
+  // A body limit above the rail's limits (1 MiB of text, 4 MiB of PDF or DOCX file as base64), so
+  // that the rail's own refusals are reached.
+  ts = await startTestServer({ SVC_BODY_LIMIT: '6mb' });
 });
 afterAll(() => ts?.close());
 
@@ -412,5 +414,75 @@ describe('context: access', () => {
     expect((await call(ts.url, 'POST', '/v1/context/clause-extract', { token: viewer, body: { text: 'Article 9' } })).status).toBe(200);
     expectEnvelope(await call(ts.url, 'POST', '/v1/context/upload', { token: viewer, body: { title: 'x', text: 'y' } }), 403, 'forbidden');
     expectEnvelope(await call(ts.url, 'GET', '/v1/context/upload'), 401, 'unauthorized');
+  });
+});
+
+describe('context: PDF and DOCX uploads', () => {
+  const b64 = (b: Buffer) => b.toString('base64');
+  const uploadFile = (t: TenantFixture, title: string, file: Buffer, mediaType: string) =>
+    t.call('POST', '/v1/context/upload', { body: { title, contentBase64: b64(file), mediaType, source: `${title}.bin` } });
+
+  it('extracts and stores the text of a PDF (every page) and of a DOCX (every paragraph)', async () => {
+    const t = await createTenant(ts);
+    const pdf = await textPdf(['Risk policy. The provider shall establish a risk management system.', 'Logs are kept for six months.']);
+    const res = await uploadFile(t, 'Risk policy', pdf, PDF_TYPE);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ mediaType: PDF_TYPE, title: 'Risk policy' });
+    const text = (await t.call('GET', `/v1/context/upload/${res.body.id}/text`)).body;
+    expect(text.text).toContain('The provider shall establish a risk management system.');
+    expect(text.text).toContain('Logs are kept for six months.');
+    expect(text.text.indexOf('Risk policy.')).toBeLessThan(text.text.indexOf('Logs are kept'));
+    expect(text.sha256).toBe(sha(text.text));
+    expect(res.body).toMatchObject({ sha256: sha(text.text), characters: text.text.length, sizeBytes: Buffer.byteLength(text.text) });
+    // The stored text is the rail's text: its computations read it.
+    const classified = await t.call('POST', '/v1/context/classify', { body: { documentId: res.body.id } });
+    expect(classified.status, JSON.stringify(classified.body)).toBe(200);
+
+    const word = await uploadFile(
+      t,
+      'Logging',
+      docx(['Logging & records.', 'The deployer shall keep the logs <automatically> generated.']),
+      DOCX_TYPE,
+    );
+    expect(word.status, JSON.stringify(word.body)).toBe(201);
+    expect(word.body.mediaType).toBe(DOCX_TYPE);
+    const wordText = (await t.call('GET', `/v1/context/upload/${word.body.id}/text`)).body.text;
+    expect(wordText).toBe('Logging & records.\n\nThe deployer shall keep the logs <automatically> generated.');
+    expect((await auditActions(t)).filter((a) => a === 'document.uploaded')).toHaveLength(2);
+  });
+
+  it('refuses encrypted, corrupt, text-less and oversized files with 422 naming the issue, and stores nothing', async () => {
+    const t = await createTenant(ts);
+    const good = await textPdf(['A readable page of text.']);
+    const cases: [string, Buffer, string, string][] = [
+      ['encrypted pdf', await textPdf(['Secret text.'], { userPassword: 'open sesame', ownerPassword: 'owner' }), PDF_TYPE, 'encrypted'],
+      ['encrypted docx', encryptedOfficeFile(), DOCX_TYPE, 'encrypted'],
+      ['truncated pdf', good.subarray(0, Math.floor(good.length / 3)), PDF_TYPE, 'corrupt'],
+      ['not a pdf', Buffer.from('just some text, declared a PDF'), PDF_TYPE, 'corrupt'],
+      ['garbled pdf', Buffer.from('%PDF-1.7\n% nothing of a PDF follows\n'), PDF_TYPE, 'corrupt'],
+      ['not a zip', Buffer.from('plain text declared a DOCX'), DOCX_TYPE, 'corrupt'],
+      ['zip without document', docx([], { 'word/document.xml': null }), DOCX_TYPE, 'corrupt'],
+      ['broken zip', docx(['Text']).subarray(0, 40), DOCX_TYPE, 'corrupt'],
+      ['shape-only pdf', await shapeOnlyPdf(), PDF_TYPE, 'no_text'],
+      ['empty docx', docx(['', '   ']), DOCX_TYPE, 'no_text'],
+      // A zip that inflates past 64 MiB is refused before it is read.
+      ['zip bomb', docx(['Text'], { 'word/media/pad.bin': new Uint8Array(64 * MiB + 1) }), DOCX_TYPE, 'too_big'],
+      ['oversized pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4 * MiB - 8, 0x20)]), PDF_TYPE, 'too_big'],
+    ];
+    for (const [what, file, mediaType, issue] of cases) {
+      const env = expectEnvelope(await uploadFile(t, what, file, mediaType), 422, 'validation_failed');
+      expect(env.details, what).toEqual([{ field: 'contentBase64', issue, message: expect.any(String) }]);
+      expect(env.message.length, what).toBeGreaterThan(10);
+    }
+    // A PDF or DOCX media type with `text` is refused: the file goes in contentBase64.
+    const asText = await t.call('POST', '/v1/context/upload', { body: { title: 'x', text: 'hello', mediaType: PDF_TYPE } });
+    expect(expectEnvelope(asText, 422, 'validation_failed').details[0].field).toBe('text');
+    expect(await collectPages(t, '/v1/context/upload')).toEqual([]);
+    expect((await auditActions(t)).filter((a) => a === 'document.uploaded')).toEqual([]);
+    // Exactly 4 MiB of file passes the size check (and is then read: this one is no PDF).
+    const atLimit = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(4 * MiB - 9, 0x20)]);
+    expect(atLimit.length).toBe(4 * MiB);
+    const env = expectEnvelope(await uploadFile(t, 'at limit', atLimit, PDF_TYPE), 422, 'validation_failed');
+    expect(env.details[0].issue).toBe('corrupt');
   });
 });

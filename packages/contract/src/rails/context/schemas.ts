@@ -14,6 +14,16 @@ function contextObject<const T extends string>(name: T) {
 /** Largest document text accepted by `upload`: 1 MiB of UTF-8. */
 export const CONTEXT_TEXT_MAX_BYTES = 1_048_576;
 
+/** Largest PDF or DOCX file accepted by `upload` (decoded from `contentBase64`): 4 MiB. */
+export const CONTEXT_FILE_MAX_BYTES = 4_194_304;
+
+/** The file formats `upload` extracts text from, by the `mediaType` that declares them. */
+export const CONTEXT_FILE_MEDIA_TYPES = {
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+} as const;
+const FILE_MEDIA_TYPES: readonly string[] = Object.values(CONTEXT_FILE_MEDIA_TYPES);
+
 /** Document types `classify` can assign, as data. */
 export const DOCUMENT_TYPES = [
   'policy',
@@ -103,14 +113,17 @@ export const UploadDocumentBody = z
     }),
     contentBase64: z.base64().min(4).optional().meta({
       description:
-        'The document as base64 of UTF-8 text, decoded and stored as text (bytes that are not UTF-8 are 422). At most 1 MiB decoded: larger is 400 `bad_request`.',
+        'The document as base64: of UTF-8 text (bytes that are not UTF-8 are 422; at most 1 MiB decoded, larger is 400 `bad_request`), or, when `mediaType` is `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document`, of the PDF or DOCX file itself, whose text is extracted and stored (at most 4 MiB of file and 1 MiB of text: larger is 422).',
     }),
     mediaType: z
       .string()
       .regex(/^[\w.+-]+\/[\w.+-]+$/)
       .max(127)
       .optional()
-      .meta({ description: 'IANA media type of the text; `text/plain` when absent.' }),
+      .meta({
+        description:
+          'IANA media type of the document; `text/plain` when absent. `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document` (DOCX) declare that `contentBase64` is that file: its text is extracted and stored, and the media type is kept on the document.',
+      }),
     source: z.string().min(1).max(500).optional().meta({ description: 'Where the document came from: file name or URI.' }),
     metadata: z
       .record(z.string().min(1).max(64), z.string().max(500))
@@ -121,6 +134,10 @@ export const UploadDocumentBody = z
   .refine((b) => (b.text === undefined) !== (b.contentBase64 === undefined), {
     path: ['text'],
     message: 'give exactly one of text and contentBase64',
+  })
+  .refine((b) => b.text === undefined || !FILE_MEDIA_TYPES.includes(b.mediaType?.toLowerCase() ?? ''), {
+    path: ['text'],
+    message: 'a PDF or DOCX file is sent as contentBase64 (the file itself, base64-encoded), not as text',
   })
   .meta({
     id: 'UploadContextDocumentRequest',

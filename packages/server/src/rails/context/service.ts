@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   type Classification,
   type ClauseExtraction,
+  CONTEXT_FILE_MEDIA_TYPES,
   CONTEXT_TEXT_MAX_BYTES,
   type ContextDocument,
   type DOCUMENT_TYPES,
@@ -22,6 +23,7 @@ import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { createdOf, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
+import { fileKindOf, fileText } from './extract.ts';
 import { FRAMEWORK_MIN_POINTS, FRAMEWORK_RULES, MAX_MATCHES_PER_RULE, STOP_WORDS, type TextRule, TYPE_RULES } from './rules.ts';
 
 /**
@@ -75,8 +77,13 @@ const tooBig = (field: string, bytes: number) =>
   );
 const invalidText = (field: string, why: string) => invalid(field, `${field} ${why}.`);
 
-/** The text of an upload body: `text` as given, or `contentBase64` decoded as UTF-8; size checked. */
-function uploadedText(body: z.infer<typeof UploadDocumentBody>): string {
+/**
+ * The text of an upload body: `text` as given, `contentBase64` decoded as UTF-8, or, when
+ * `mediaType` declares a PDF or DOCX file, the text extracted from it (extract.ts); size checked.
+ */
+async function uploadedText(body: z.infer<typeof UploadDocumentBody>): Promise<string> {
+  const kind = fileKindOf(body.mediaType);
+  if (kind && body.contentBase64 !== undefined) return fileText(kind, Buffer.from(body.contentBase64, 'base64'));
   if (body.text !== undefined) {
     const bytes = Buffer.byteLength(body.text, 'utf8');
     if (bytes > CONTEXT_TEXT_MAX_BYTES) throw tooBig('text', bytes);
@@ -106,7 +113,8 @@ function previewOf(text: string): string {
 }
 
 export async function uploadDocument(prisma: Prisma, who: Actor, body: z.infer<typeof UploadDocumentBody>): Promise<Doc> {
-  const text = uploadedText(body);
+  const text = await uploadedText(body);
+  const kind = fileKindOf(body.mediaType);
   const id = newId('doc');
   return prisma.$transaction(async (tx) => {
     const row = await tx.contextDocument.create({
@@ -114,7 +122,7 @@ export async function uploadDocument(prisma: Prisma, who: Actor, body: z.infer<t
         id,
         tenantId: who.tenantId,
         title: body.title,
-        mediaType: body.mediaType ?? 'text/plain',
+        mediaType: (kind ? CONTEXT_FILE_MEDIA_TYPES[kind] : body.mediaType) ?? 'text/plain',
         source: body.source ?? null,
         metadata: body.metadata ?? {},
         sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
