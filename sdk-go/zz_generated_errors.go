@@ -4,7 +4,7 @@ package svc
 
 // Error codes of the API, the `error` field of every error envelope.
 const (
-	// The request could not be read: malformed JSON, a bad cursor or a malformed header.
+	// The request could not be read: a body that is not JSON (or a bare JSON string, number or null), a query string that does not decode (bad percent-encoding) or gives one parameter twice, a bad cursor or a malformed header.
 	CodeBadRequest = "bad_request"
 
 	// The bearer token is missing, unknown, expired or revoked.
@@ -19,7 +19,7 @@ const (
 	// The request conflicts with the state of a resource or with an earlier idempotent request.
 	CodeConflict = "conflict"
 
-	// The request does not match the schema; see details.
+	// The request reads well but does not match the schema (a missing field or parameter, a wrong type, a value out of range or not storable); see details.
 	CodeValidationFailed = "validation_failed"
 
 	// The plan rate limit or monthly quota is exhausted; see the X-RateLimit headers and Retry-After. Limits per tier: sandbox 5/s and 10,000/month; starter 20/s and 50,000/month; growth 100/s and 250,000/month; specialist 500/s and 1,000,000/month; enterprise 500/s and 1,000,000/month (enterprise: custom, Scale by default). Retry-After gives the seconds to wait.
@@ -32,7 +32,7 @@ const (
 	CodeServiceUnavailable = "service_unavailable"
 )
 
-// BadRequestError is the 400 `bad_request` answer: The request could not be read: malformed JSON, a bad cursor or a malformed header.
+// BadRequestError is the 400 `bad_request` answer: The request could not be read: a body that is not JSON (or a bare JSON string, number or null), a query string that does not decode (bad percent-encoding) or gives one parameter twice, a bad cursor or a malformed header.
 // Match it with errors.As(err, &target) where target is a *BadRequestError.
 type BadRequestError struct{ APIError }
 
@@ -67,7 +67,7 @@ type ConflictError struct{ APIError }
 // Unwrap returns the embedded *APIError, so errors.As(err, **APIError) matches every code.
 func (e *ConflictError) Unwrap() error { return &e.APIError }
 
-// ValidationFailedError is the 422 `validation_failed` answer: The request does not match the schema; see details.
+// ValidationFailedError is the 422 `validation_failed` answer: The request reads well but does not match the schema (a missing field or parameter, a wrong type, a value out of range or not storable); see details.
 // Match it with errors.As(err, &target) where target is a *ValidationFailedError.
 type ValidationFailedError struct{ APIError }
 

@@ -1807,7 +1807,7 @@ func (s *GraphService) RelationsAutoPaging(ctx context.Context, params *GraphRel
 
 // BlastRadius calls POST /v1/graph/blast-radius: What a change to one control reaches across dictionaries and systems.
 //
-// Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns the dictionaries reached with their requirements, strongest first, and the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary. Reads only. 404 for an unknown control.
+// Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns `affectedFrameworks`, the reached requirements as `<dictionary>:<ref>` strings (framework and clause references, strongest dictionary first), and `affectedSystems`, the number of the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary; beside them `frameworks` (each dictionary with its requirements, titles, weights and hops) and `systems` (each system with those evidence records and assessments) give the detail. Reads only. 404 for an unknown control.
 func (s *GraphService) BlastRadius(ctx context.Context, body *BlastRadiusRequest, opts ...RequestOption) (*BlastRadius, error) {
 	var out BlastRadius
 	var payload any
@@ -1886,7 +1886,7 @@ func (s *AuditTrailService) EventsAutoPaging(ctx context.Context, params *AuditT
 
 // Query calls POST /v1/audit-trail/query: Query audit-trail events by actor, action, resource and time range.
 //
-// Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only, and an `Idempotency-Key` has no further effect.
+// Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only; a repeat with the same `Idempotency-Key` within 24 h replays the first answer.
 func (s *AuditTrailService) Query(ctx context.Context, body *AuditQueryRequest, opts ...RequestOption) (*AuditTrailQueryResponse, error) {
 	var out AuditTrailQueryResponse
 	var payload any
@@ -3142,7 +3142,7 @@ func (s *OnboardingService) Plan(ctx context.Context, body *OnboardingPlanReques
 
 // Checklist calls GET /v1/onboarding/checklist: Every task of the profile, done or not from the tenant's data.
 //
-// The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's.
+// The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's, else the latest onboarding's, else the default profile (`profileSource` says which): a new tenant gets the default profile's checklist with nothing done, never a 404.
 func (s *OnboardingService) Checklist(ctx context.Context, params *OnboardingChecklistParams, opts ...RequestOption) (*OnboardingChecklist, error) {
 	var out OnboardingChecklist
 	if err := s.client.call(ctx, "GET", "/v1/onboarding/checklist", params.encode(), nil, &out, opts); err != nil {
@@ -3170,10 +3170,10 @@ func (s *OnboardingService) Kickoff(ctx context.Context, body *OnboardingKickoff
 
 // Milestones calls GET /v1/onboarding/milestones: Progress of the open onboarding, per phase.
 //
-// For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. 404 when no onboarding is in progress.
-func (s *OnboardingService) Milestones(ctx context.Context, opts ...RequestOption) (*OnboardingMilestones, error) {
+// For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. When no onboarding is in progress (a new tenant), the milestones of the full plan of the profile (the query's, else the latest onboarding's, else the default profile) as if kicked off now: `projected: true`, `onboardingId` and `startedAt` null, due dates from today. `profile` applies only then; an onboarding in progress is always the one reported.
+func (s *OnboardingService) Milestones(ctx context.Context, params *OnboardingMilestonesParams, opts ...RequestOption) (*OnboardingMilestones, error) {
 	var out OnboardingMilestones
-	if err := s.client.call(ctx, "GET", "/v1/onboarding/milestones", nil, nil, &out, opts); err != nil {
+	if err := s.client.call(ctx, "GET", "/v1/onboarding/milestones", params.encode(), nil, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -3181,7 +3181,7 @@ func (s *OnboardingService) Milestones(ctx context.Context, opts ...RequestOptio
 
 // Export calls GET /v1/onboarding/export: Plan, checklist and milestones as one document.
 //
-// One JSON document with the open onboarding, the current plan, the checklist and the milestones, for the profile of the query or of the open onboarding. Reads only.
+// One JSON document with the open onboarding (null when none), the current plan, the checklist and the milestones (projected when no onboarding is in progress), for the profile of the query, else of the open or latest onboarding, else the default profile: a new tenant gets the default plan with nothing done. Reads only.
 func (s *OnboardingService) Export(ctx context.Context, params *OnboardingExportParams, opts ...RequestOption) (*OnboardingExport, error) {
 	var out OnboardingExport
 	if err := s.client.call(ctx, "GET", "/v1/onboarding/export", params.encode(), nil, &out, opts); err != nil {
@@ -3215,7 +3215,7 @@ func (s *ProfilesService) ListAutoPaging(ctx context.Context, params *ProfilesLi
 
 // Get calls GET /v1/profiles/{industry}: Get the frameworks and control baseline of one industry.
 //
-// Returns `{ frameworks, controlBaseline }` for the industry: the framework dictionaries a firm of that industry really faces, each with why, and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
+// Returns `{ frameworks, controlBaseline }` for the industry: `frameworks`, the ids of the framework dictionaries a firm of that industry really faces (by priority; `frameworkDetails` gives each with its short title, version, priority and why), and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
 func (s *ProfilesService) Get(ctx context.Context, industry string, opts ...RequestOption) (*IndustryProfile, error) {
 	var out IndustryProfile
 	path := "/v1/profiles/" + url.PathEscape(industry)
@@ -3509,7 +3509,7 @@ func (s *MetadataService) ItemsAutoPaging(ctx context.Context, params *MetadataI
 
 // List calls GET /v1/workspaces: List workspaces.
 //
-// Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`.
+// Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.
 func (s *WorkspaceService) List(ctx context.Context, params *WorkspaceListParams, opts ...RequestOption) (*Page[Workspace], error) {
 	var out Page[Workspace]
 	if err := s.client.call(ctx, "GET", "/v1/workspaces", params.encode(), nil, &out, opts); err != nil {
@@ -3532,7 +3532,7 @@ func (s *WorkspaceService) ListAutoPaging(ctx context.Context, params *Workspace
 
 // Create calls POST /v1/workspaces: Create a workspace.
 //
-// Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.
+// Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.
 func (s *WorkspaceService) Create(ctx context.Context, body *CreateWorkspaceRequest, opts ...RequestOption) (*Workspace, error) {
 	var out Workspace
 	var payload any
@@ -3549,7 +3549,7 @@ func (s *WorkspaceService) Create(ctx context.Context, body *CreateWorkspaceRequ
 
 // Get calls GET /v1/workspaces/{id}: Get a workspace.
 //
-// Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.
+// Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 func (s *WorkspaceService) Get(ctx context.Context, id string, opts ...RequestOption) (*Workspace, error) {
 	var out Workspace
 	path := "/v1/workspaces/" + url.PathEscape(id)
@@ -3561,7 +3561,7 @@ func (s *WorkspaceService) Get(ctx context.Context, id string, opts ...RequestOp
 
 // Update calls PATCH /v1/workspaces/{id}: Change a workspace's name or description.
 //
-// Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+// Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
 func (s *WorkspaceService) Update(ctx context.Context, id string, body *UpdateWorkspaceRequest, opts ...RequestOption) (*Workspace, error) {
 	var out Workspace
 	path := "/v1/workspaces/" + url.PathEscape(id)
@@ -3579,7 +3579,7 @@ func (s *WorkspaceService) Update(ctx context.Context, id string, body *UpdateWo
 
 // Archive calls POST /v1/workspaces/{id}/archive: Archive a workspace.
 //
-// Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`.
+// Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 func (s *WorkspaceService) Archive(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*Workspace, error) {
 	var out Workspace
 	path := "/v1/workspaces/" + url.PathEscape(id) + "/archive"
@@ -3595,7 +3595,7 @@ func (s *WorkspaceService) Archive(ctx context.Context, id string, body *Transit
 
 // List calls GET /v1/workspaces/{id}/principals: List a workspace's principals.
 //
-// Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+// Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 func (s *WorkspacePrincipalsService) List(ctx context.Context, id string, params *WorkspacePrincipalsListParams, opts ...RequestOption) (*Page[WorkspacePrincipal], error) {
 	var out Page[WorkspacePrincipal]
 	path := "/v1/workspaces/" + url.PathEscape(id) + "/principals"
@@ -3619,7 +3619,7 @@ func (s *WorkspacePrincipalsService) ListAutoPaging(ctx context.Context, id stri
 
 // Add calls POST /v1/workspaces/{id}/principals: Give a user or an API key a role in a workspace.
 //
-// Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+// Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
 func (s *WorkspacePrincipalsService) Add(ctx context.Context, id string, body *AddWorkspacePrincipalRequest, opts ...RequestOption) (*WorkspacePrincipal, error) {
 	var out WorkspacePrincipal
 	path := "/v1/workspaces/" + url.PathEscape(id) + "/principals"
@@ -3637,7 +3637,7 @@ func (s *WorkspacePrincipalsService) Add(ctx context.Context, id string, body *A
 
 // Revoke calls POST /v1/workspaces/{id}/principals/{principal}/revoke: Remove a principal from a workspace.
 //
-// Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+// Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
 func (s *WorkspacePrincipalsService) Revoke(ctx context.Context, id string, principal string, body *TransitionRequest, opts ...RequestOption) (*WorkspacePrincipal, error) {
 	var out WorkspacePrincipal
 	path := "/v1/workspaces/" + url.PathEscape(id) + "/principals/" + url.PathEscape(principal) + "/revoke"
@@ -3653,7 +3653,7 @@ func (s *WorkspacePrincipalsService) Revoke(ctx context.Context, id string, prin
 
 // List calls GET /v1/workspaces/{id}/teams: List a workspace's teams.
 //
-// Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+// Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 func (s *WorkspaceTeamsService) List(ctx context.Context, id string, params *WorkspaceTeamsListParams, opts ...RequestOption) (*Page[WorkspaceTeam], error) {
 	var out Page[WorkspaceTeam]
 	path := "/v1/workspaces/" + url.PathEscape(id) + "/teams"
@@ -3677,7 +3677,7 @@ func (s *WorkspaceTeamsService) ListAutoPaging(ctx context.Context, id string, p
 
 // Create calls POST /v1/workspaces/{id}/teams: Create a team in a workspace.
 //
-// Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+// Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
 func (s *WorkspaceTeamsService) Create(ctx context.Context, id string, body *CreateWorkspaceTeamRequest, opts ...RequestOption) (*WorkspaceTeam, error) {
 	var out WorkspaceTeam
 	path := "/v1/workspaces/" + url.PathEscape(id) + "/teams"
@@ -3718,7 +3718,7 @@ func (s *ContextDocumentsService) ListAutoPaging(ctx context.Context, params *Co
 
 // Upload calls POST /v1/context/upload: Upload a document.
 //
-// Stores a document’s text (`text`, or `contentBase64` decoded as UTF-8) with its metadata and the SHA-256 of the text; returns 201 with the document, id `doc_<ULID>`, without its text (read it at `/upload/{id}/text`). More than 1 MiB of text is 400 `bad_request` (`details[0].field` names `text` or `contentBase64`, issue `too_big`); a body over the server’s body limit is 400 too. Needs `context:write`; recorded in the audit trail as `document.uploaded` and emitted as that webhook event. Send an `Idempotency-Key` so that a retry does not store a second document.
+// Stores a document’s text (`text`, or `contentBase64` decoded as UTF-8) with its metadata and the SHA-256 of the text; returns 201 with the document, id `doc_<ULID>`, without its text (read it at `/upload/{id}/text`). More than 1 MiB of text is 400 `bad_request` (`details[0].field` names `text` or `contentBase64`, issue `too_big`); a body over the server’s body limit is 400 too. PDF and DOCX files: send the file base64-encoded in `contentBase64` with `mediaType` `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document`; the text of the file is extracted (PDF text layer, DOCX paragraphs) and stored, and the document keeps that media type. A file over 4 MiB (4,194,304 bytes decoded), a DOCX whose zip parts expand past 64 MiB, or a file whose text is over 1 MiB is 422 `validation_failed` with `details[0]` `{ field: contentBase64, issue: too_big }`; the JSON body must also fit the server’s body limit (`SVC_BODY_LIMIT`, 1 MB by default: about 5.6 MB holds a 4 MiB file). A password-protected file is 422 with issue `encrypted`, a file that cannot be read as the declared type 422 `corrupt`, and a file with no text (a scan: images or drawings only) 422 `no_text`; nothing is stored. `text` with a PDF or DOCX media type is 422. Needs `context:write`; recorded in the audit trail as `document.uploaded` and emitted as that webhook event. Send an `Idempotency-Key` so that a retry does not store a second document.
 func (s *ContextService) Upload(ctx context.Context, body *UploadContextDocumentRequest, opts ...RequestOption) (*ContextDocument, error) {
 	var out ContextDocument
 	var payload any
@@ -4590,7 +4590,7 @@ func (s *StakeholdersAssignmentsService) Remove(ctx context.Context, id string, 
 
 // Raci calls GET /v1/stakeholders/raci: Compute the RACI chart of a system.
 //
-// Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none is reported in `gaps` with `accountable: null`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.
+// Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). The answer is an array of RACI rows, one per control by control id: `control`, `responsible` and `accountable` (who, as the people's full names; several responsible names are joined by `, `; null when nobody), and beside them `systemId`, `frameworks`, `responsibleIds`, `accountableId`, `consulted` and `informed` (names), `gap` and `people` (each part with every person in full: id, name, role, assignment and scope). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none has `accountable: null` and `gap: 'no_accountable'`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.
 func (s *StakeholdersService) Raci(ctx context.Context, params *StakeholdersRaciParams, opts ...RequestOption) (*RaciChart, error) {
 	var out RaciChart
 	if err := s.client.call(ctx, "GET", "/v1/stakeholders/raci", params.encode(), nil, &out, opts); err != nil {
@@ -5195,7 +5195,7 @@ func (s *SelfAuditService) Posture(ctx context.Context, opts ...RequestOption) (
 
 // Drift calls GET /v1/self-audit/drift: Compare the tenant with its profile baseline.
 //
-// For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff; 422 naming `profile` when neither exists. Computed at request time; stores nothing. Needs `self_audit:read`.
+// For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff. When neither exists (a new tenant) the answer is 200 with an empty baseline and no items: `profile: null`, `profileSource: none` and a `note` saying so. Computed at request time; stores nothing. Needs `self_audit:read`.
 func (s *SelfAuditService) Drift(ctx context.Context, params *SelfAuditDriftParams, opts ...RequestOption) (*SelfAuditDrift, error) {
 	var out SelfAuditDrift
 	if err := s.client.call(ctx, "GET", "/v1/self-audit/drift", params.encode(), nil, &out, opts); err != nil {

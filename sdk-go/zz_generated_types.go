@@ -227,7 +227,7 @@ type CreateAssessmentRequest struct {
 	// Identifier of the AI system the record concerns, as the tenant names it.
 	SystemID string `json:"systemId"`
 
-	// `<region>/<country>` whose law applies, lowercase (`eu/de`).
+	// `<region>/<country>` whose law applies (`eu/de`): 2 to 12 letters, a slash, 2 letters. Case is ignored (`EU/DE` is accepted) and the value is stored lower case.
 	Jurisdiction string `json:"jurisdiction"`
 
 	// Human-readable title, free text, shown in lists.
@@ -1168,15 +1168,21 @@ type BlastRadius struct {
 
 	Control Requirement `json:"control"`
 
-	// Dictionaries a change to the control reaches through the crosswalks, strongest first.
-	AffectedFrameworks []BlastRadiusAffectedFrameworksItem `json:"affectedFrameworks"`
+	// The requirements a change to the control reaches, as framework and clause references `<dictionary>:<ref>` (`gdpr:art-32`, `nist-csf-2:CSF-PR.AA-01`): by dictionary, strongest dictionary first, then strongest requirement first; the control itself and its own clauses included. The same order as `frameworks[].requirements`.
+	AffectedFrameworks []string `json:"affectedFrameworks"`
 
-	// The tenant's systems whose evidence or assessments touch the reached requirements.
-	AffectedSystems []BlastRadiusAffectedSystemsItem `json:"affectedSystems"`
+	// How many of the tenant's systems the change reaches: the length of `systems`.
+	AffectedSystems int64 `json:"affectedSystems"`
+
+	// The detail of `affectedFrameworks`: the dictionaries a change to the control reaches through the crosswalks, strongest first, each with its requirements, their titles, weights and hops.
+	Frameworks []BlastRadiusFrameworksItem `json:"frameworks"`
+
+	// The detail of `affectedSystems`: the tenant's systems whose evidence or assessments touch the reached requirements, by system id.
+	Systems []BlastRadiusSystemsItem `json:"systems"`
 }
 
-// BlastRadiusAffectedFrameworksItem is an object of the API.
-type BlastRadiusAffectedFrameworksItem struct {
+// BlastRadiusFrameworksItem is an object of the API.
+type BlastRadiusFrameworksItem struct {
 	// Id of the dictionary.
 	Framework string `json:"framework"`
 
@@ -1184,11 +1190,11 @@ type BlastRadiusAffectedFrameworksItem struct {
 	Weight float64 `json:"weight"`
 
 	// Its requirements the change reaches, strongest first.
-	Requirements []BlastRadiusAffectedFrameworksItemRequirementsItem `json:"requirements"`
+	Requirements []BlastRadiusFrameworksItemRequirementsItem `json:"requirements"`
 }
 
-// BlastRadiusAffectedFrameworksItemRequirementsItem is an object of the API.
-type BlastRadiusAffectedFrameworksItemRequirementsItem struct {
+// BlastRadiusFrameworksItemRequirementsItem is an object of the API.
+type BlastRadiusFrameworksItemRequirementsItem struct {
 	// Id of the dictionary (`nist-csf-2`).
 	Framework string `json:"framework"`
 
@@ -1208,8 +1214,8 @@ type BlastRadiusAffectedFrameworksItemRequirementsItem struct {
 	Hops int64 `json:"hops"`
 }
 
-// BlastRadiusAffectedSystemsItem is an object of the API.
-type BlastRadiusAffectedSystemsItem struct {
+// BlastRadiusSystemsItem is an object of the API.
+type BlastRadiusSystemsItem struct {
 	// Id of the tenant's system.
 	SystemID string `json:"systemId"`
 
@@ -4634,6 +4640,9 @@ type OnboardingChecklist struct {
 	// Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
 	Profile OnboardingPlanProfile `json:"profile"`
 
+	// Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+	ProfileSource OnboardingChecklistProfileSource `json:"profileSource"`
+
 	// Open onboarding the checklist follows; null when none is open.
 	OnboardingID *string `json:"onboardingId"`
 
@@ -4646,6 +4655,18 @@ type OnboardingChecklist struct {
 	// Items in all.
 	Total int64 `json:"total"`
 }
+
+// Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+type OnboardingChecklistProfileSource string
+
+// Values of OnboardingChecklistProfileSource.
+const (
+	OnboardingChecklistProfileSourceQuery OnboardingChecklistProfileSource = "query"
+
+	OnboardingChecklistProfileSourceOnboarding OnboardingChecklistProfileSource = "onboarding"
+
+	OnboardingChecklistProfileSourceDefault OnboardingChecklistProfileSource = "default"
+)
 
 // OnboardingChecklistItem is an object of the API.
 type OnboardingChecklistItem struct {
@@ -4685,7 +4706,7 @@ type OnboardingChecklistItem struct {
 
 // OnboardingChecklistParams are the query parameters of Checklist (GET /v1/onboarding/checklist).
 type OnboardingChecklistParams struct {
-	// Industry profile; defaults to the profile of the open onboarding. Without either the answer is 404.
+	// Industry profile; defaults to the profile of the open onboarding, else of the latest one, else `banking` (a tenant that never started one).
 	Profile *OnboardingPlanProfile
 }
 
@@ -4748,16 +4769,22 @@ type OnboardingMilestones struct {
 	// Type of the object, constant for the schema.
 	Object string `json:"object"`
 
-	// Identifier with prefix `onb_`.
-	OnboardingID string `json:"onboardingId"`
+	// The onboarding in progress; null when none is (`projected`).
+	OnboardingID *string `json:"onboardingId"`
 
 	// Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
 	Profile OnboardingPlanProfile `json:"profile"`
 
-	// When the onboarding was started.
-	StartedAt string `json:"startedAt"`
+	// Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+	ProfileSource OnboardingChecklistProfileSource `json:"profileSource"`
 
-	// Progress of each phase of the plan fixed at kickoff.
+	// False while an onboarding is in progress: its plan fixed at kickoff, due dates from kickoff. True when none is: the full plan of the profile as if kicked off now, due dates from today, done from the tenant’s data (nothing for a new tenant).
+	Projected bool `json:"projected"`
+
+	// When the onboarding was started; null when none is in progress.
+	StartedAt *string `json:"startedAt"`
+
+	// Progress of each phase of the plan fixed at kickoff (or, `projected`, of the full plan of the profile).
 	Phases []OnboardingMilestonePhase `json:"phases"`
 
 	// Progress across the plan.
@@ -4772,7 +4799,7 @@ type OnboardingMilestonePhase struct {
 	// Name of the phase.
 	Name string `json:"name"`
 
-	// End of the phase’s week counted from kickoff (ISO 8601 date).
+	// End of the phase’s week counted from kickoff (ISO 8601 date); from today when no onboarding is in progress (`projected`).
 	DueDate string `json:"dueDate"`
 
 	// Tasks of the phase.
@@ -4814,6 +4841,23 @@ type OnboardingMilestonesOverall struct {
 	Percent float64 `json:"percent"`
 }
 
+// OnboardingMilestonesParams are the query parameters of Milestones (GET /v1/onboarding/milestones).
+type OnboardingMilestonesParams struct {
+	// Industry profile; defaults to the profile of the open onboarding, else of the latest one, else `banking` (a tenant that never started one).
+	Profile *OnboardingPlanProfile
+}
+
+func (p *OnboardingMilestonesParams) encode() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Profile != nil {
+		q.Set("profile", string(*p.Profile))
+	}
+	return q
+}
+
 // OnboardingExport is an object of the API.
 type OnboardingExport struct {
 	// Type of the object, constant for the schema.
@@ -4825,6 +4869,9 @@ type OnboardingExport struct {
 	// Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
 	Profile OnboardingPlanProfile `json:"profile"`
 
+	// Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+	ProfileSource OnboardingChecklistProfileSource `json:"profileSource"`
+
 	// The open onboarding; null when none is open.
 	Onboarding *Onboarding `json:"onboarding"`
 
@@ -4832,13 +4879,13 @@ type OnboardingExport struct {
 
 	Checklist OnboardingChecklist `json:"checklist"`
 
-	// Milestones of the open onboarding; null when none is open.
-	Milestones *OnboardingMilestones `json:"milestones"`
+	// Milestones of the open onboarding; when none is open, those of the full plan, projected from today.
+	Milestones OnboardingMilestones `json:"milestones"`
 }
 
 // OnboardingExportParams are the query parameters of Export (GET /v1/onboarding/export).
 type OnboardingExportParams struct {
-	// Industry profile; defaults to the profile of the open onboarding. Without either the answer is 404.
+	// Industry profile; defaults to the profile of the open onboarding, else of the latest one, else `banking` (a tenant that never started one).
 	Profile *OnboardingPlanProfile
 }
 
@@ -4911,8 +4958,11 @@ type IndustryProfile struct {
 	// Which firms the profile describes.
 	Description string `json:"description"`
 
-	// The frameworks a firm of this industry faces, by priority, each with why it applies.
-	Frameworks []ProfileFramework `json:"frameworks"`
+	// Ids of the framework dictionaries a firm of this industry faces, by priority (`dora`, `gdpr`); `frameworkDetails` says why each applies.
+	Frameworks []string `json:"frameworks"`
+
+	// The detail of `frameworks`, in the same order: each framework with its short title, version, priority and why it applies.
+	FrameworkDetails []ProfileFramework `json:"frameworkDetails"`
 
 	// The controls such a firm starts with, by priority; each belongs to one of the frameworks.
 	ControlBaseline []ProfileBaselineControl `json:"controlBaseline"`
@@ -5674,7 +5724,7 @@ type CreateWorkspaceRequestPrincipalsItem struct {
 	// Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant).
 	Subject string `json:"subject"`
 
-	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
 	Role CreateWorkspaceRequestPrincipalsItemRole `json:"role"`
 
 	// Name to show for the principal (a person's full name).
@@ -5691,7 +5741,7 @@ const (
 	CreateWorkspaceRequestPrincipalsItemKindAPIKey CreateWorkspaceRequestPrincipalsItemKind = "api_key"
 )
 
-// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
 type CreateWorkspaceRequestPrincipalsItemRole string
 
 // Values of CreateWorkspaceRequestPrincipalsItemRole.
@@ -5736,7 +5786,7 @@ type WorkspacePrincipal struct {
 	// Name to show for the principal; null when none was given.
 	DisplayName *string `json:"displayName"`
 
-	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
 	Role CreateWorkspaceRequestPrincipalsItemRole `json:"role"`
 
 	// `active`, or `revoked` once removed from the workspace (the grant is kept as history, and leaves every team).
@@ -5814,7 +5864,7 @@ type AddWorkspacePrincipalRequest struct {
 	// Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant).
 	Subject string `json:"subject"`
 
-	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
 	Role CreateWorkspaceRequestPrincipalsItemRole `json:"role"`
 
 	// Name to show for the principal (a person's full name).
@@ -5865,7 +5915,7 @@ type WorkspaceTeamMembersItem struct {
 	// Name to show for the principal; null when none was given.
 	DisplayName *string `json:"displayName"`
 
-	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+	// Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
 	Role CreateWorkspaceRequestPrincipalsItemRole `json:"role"`
 }
 
@@ -6019,10 +6069,10 @@ type UploadContextDocumentRequest struct {
 	// The document text. Give `text` or `contentBase64`, not both. At most 1 MiB of UTF-8: larger is 400 `bad_request`.
 	Text *string `json:"text,omitempty"`
 
-	// The document as base64 of UTF-8 text, decoded and stored as text (bytes that are not UTF-8 are 422). At most 1 MiB decoded: larger is 400 `bad_request`.
+	// The document as base64: of UTF-8 text (bytes that are not UTF-8 are 422; at most 1 MiB decoded, larger is 400 `bad_request`), or, when `mediaType` is `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document`, of the PDF or DOCX file itself, whose text is extracted and stored (at most 4 MiB of file and 1 MiB of text: larger is 422).
 	ContentBase64 *string `json:"contentBase64,omitempty"`
 
-	// IANA media type of the text; `text/plain` when absent.
+	// IANA media type of the document; `text/plain` when absent. `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document` (DOCX) declare that `contentBase64` is that file: its text is extracted and stored, and the media type is kept on the document.
 	MediaType *string `json:"mediaType,omitempty"`
 
 	// Where the document came from: file name or URI.
@@ -7482,47 +7532,62 @@ type CreateStakeholderAssignmentRequest struct {
 	Control *string `json:"control,omitempty"`
 }
 
-// RaciChart is an object of the API.
-type RaciChart struct {
-	// Type of the object, constant for the schema (for example `svc.stakeholders.user`); lets a client tell records apart in mixed lists and webhook payloads.
-	Object string `json:"object"`
+// The RACI rows of the system, one per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.
+type RaciChart = []RaciItem
 
-	// The AI system the chart is for.
-	SystemID string `json:"systemId"`
-
-	// One row per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.
-	Data []RaciRow `json:"data"`
-
-	// The controls of `data` with no accountable person, by control id.
-	Gaps []RaciChartGapsItem `json:"gaps"`
-
-	// When the chart was computed (ISO 8601 UTC).
-	ComputedAt string `json:"computedAt"`
-}
-
-// The RACI parts of one control, computed from the active assignments of active people.
-type RaciRow struct {
+// The RACI parts of one control of the system, computed from the active assignments of active people.
+type RaciItem struct {
 	// Id of the control.
 	Control string `json:"control"`
+
+	// Who is responsible: the person's full name (several names in name order, joined by `, `); null when nobody is.
+	Responsible *string `json:"responsible"`
+
+	// Who is accountable: the one person's full name, chosen by precedence (a control-specific assignment of the system, then one for the control across systems, then a system-wide one). Null when none: a gap (`gap: 'no_accountable'`), never filled in.
+	Accountable *string `json:"accountable"`
+
+	// The AI system the row is for (the `systemId` asked for).
+	SystemID string `json:"systemId"`
 
 	// Activated frameworks the control belongs to (`eu-ai-act`); empty when it is of none (assigned only).
 	Frameworks []string `json:"frameworks"`
 
+	// Ids of the people responsible (`usr_...`), in the order of `responsible`.
+	ResponsibleIDs []string `json:"responsibleIds"`
+
+	// Id of the person accountable; null when none.
+	AccountableID *string `json:"accountableId"`
+
+	// Full names of the people consulted, in name order.
+	Consulted []string `json:"consulted"`
+
+	// Full names of the people informed, in name order.
+	Informed []string `json:"informed"`
+
+	// `no_accountable` when no active assignment of an active person makes anyone accountable; null otherwise.
+	Gap *string `json:"gap"`
+
+	// The four parts with each person in full: id, name, the role and the assignment it comes from, and its scope.
+	People RaciItemPeople `json:"people"`
+}
+
+// The four parts with each person in full: id, name, the role and the assignment it comes from, and its scope.
+type RaciItemPeople struct {
 	// People responsible, by name.
-	Responsible []RaciRowResponsibleItem `json:"responsible"`
+	Responsible []RaciItemPeopleResponsibleItem `json:"responsible"`
 
 	// The one person accountable: a control-specific assignment of the system first, then one for the control across systems, then a system-wide one. Null when none: a gap, never filled in.
-	Accountable *RaciRowAccountable `json:"accountable"`
+	Accountable *RaciItemPeopleAccountable `json:"accountable"`
 
 	// People consulted, by name.
-	Consulted []RaciRowConsultedItem `json:"consulted"`
+	Consulted []RaciItemPeopleConsultedItem `json:"consulted"`
 
 	// People informed, by name.
-	Informed []RaciRowInformedItem `json:"informed"`
+	Informed []RaciItemPeopleInformedItem `json:"informed"`
 }
 
 // A person on a RACI row, with the assignment it comes from.
-type RaciRowResponsibleItem struct {
+type RaciItemPeopleResponsibleItem struct {
 	// Id of the person (`usr_...`).
 	PersonID string `json:"personId"`
 
@@ -7539,23 +7604,23 @@ type RaciRowResponsibleItem struct {
 	AssignmentID string `json:"assignmentId"`
 
 	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
-	Scope RaciRowResponsibleItemScope `json:"scope"`
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
 }
 
 // Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
-type RaciRowResponsibleItemScope string
+type RaciItemPeopleResponsibleItemScope string
 
-// Values of RaciRowResponsibleItemScope.
+// Values of RaciItemPeopleResponsibleItemScope.
 const (
-	RaciRowResponsibleItemScopeControl RaciRowResponsibleItemScope = "control"
+	RaciItemPeopleResponsibleItemScopeControl RaciItemPeopleResponsibleItemScope = "control"
 
-	RaciRowResponsibleItemScopeControlAllSystems RaciRowResponsibleItemScope = "control_all_systems"
+	RaciItemPeopleResponsibleItemScopeControlAllSystems RaciItemPeopleResponsibleItemScope = "control_all_systems"
 
-	RaciRowResponsibleItemScopeSystem RaciRowResponsibleItemScope = "system"
+	RaciItemPeopleResponsibleItemScopeSystem RaciItemPeopleResponsibleItemScope = "system"
 )
 
 // A person on a RACI row, with the assignment it comes from.
-type RaciRowAccountable struct {
+type RaciItemPeopleAccountable struct {
 	// Id of the person (`usr_...`).
 	PersonID string `json:"personId"`
 
@@ -7572,11 +7637,11 @@ type RaciRowAccountable struct {
 	AssignmentID string `json:"assignmentId"`
 
 	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
-	Scope RaciRowResponsibleItemScope `json:"scope"`
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
 }
 
 // A person on a RACI row, with the assignment it comes from.
-type RaciRowConsultedItem struct {
+type RaciItemPeopleConsultedItem struct {
 	// Id of the person (`usr_...`).
 	PersonID string `json:"personId"`
 
@@ -7593,11 +7658,11 @@ type RaciRowConsultedItem struct {
 	AssignmentID string `json:"assignmentId"`
 
 	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
-	Scope RaciRowResponsibleItemScope `json:"scope"`
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
 }
 
 // A person on a RACI row, with the assignment it comes from.
-type RaciRowInformedItem struct {
+type RaciItemPeopleInformedItem struct {
 	// Id of the person (`usr_...`).
 	PersonID string `json:"personId"`
 
@@ -7614,16 +7679,7 @@ type RaciRowInformedItem struct {
 	AssignmentID string `json:"assignmentId"`
 
 	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
-	Scope RaciRowResponsibleItemScope `json:"scope"`
-}
-
-// RaciChartGapsItem is an object of the API.
-type RaciChartGapsItem struct {
-	// Id of the control that has no accountable person.
-	Control string `json:"control"`
-
-	// `no_accountable`: no active assignment of an active person makes anyone accountable for it.
-	Reason string `json:"reason"`
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
 }
 
 // StakeholdersRaciParams are the query parameters of Raci (GET /v1/stakeholders/raci).
@@ -7728,6 +7784,111 @@ type GovernanceOrgRaciSystemsItem struct {
 
 	// Its controls without an accountable person.
 	Gaps []GovernanceOrgRaciSystemsItemGapsItem `json:"gaps"`
+}
+
+// The RACI parts of one control, computed from the active assignments of active people.
+type RaciRow struct {
+	// Id of the control.
+	Control string `json:"control"`
+
+	// Activated frameworks the control belongs to (`eu-ai-act`); empty when it is of none (assigned only).
+	Frameworks []string `json:"frameworks"`
+
+	// People responsible, by name.
+	Responsible []RaciRowResponsibleItem `json:"responsible"`
+
+	// The one person accountable: a control-specific assignment of the system first, then one for the control across systems, then a system-wide one. Null when none: a gap, never filled in.
+	Accountable *RaciRowAccountable `json:"accountable"`
+
+	// People consulted, by name.
+	Consulted []RaciRowConsultedItem `json:"consulted"`
+
+	// People informed, by name.
+	Informed []RaciRowInformedItem `json:"informed"`
+}
+
+// A person on a RACI row, with the assignment it comes from.
+type RaciRowResponsibleItem struct {
+	// Id of the person (`usr_...`).
+	PersonID string `json:"personId"`
+
+	// Full name of the person.
+	Name string `json:"name"`
+
+	// The role the assignment is held in.
+	RoleID string `json:"roleId"`
+
+	// Name of that role; null when the role no longer exists.
+	RoleName *string `json:"roleName"`
+
+	// The assignment this comes from (`asg_...`).
+	AssignmentID string `json:"assignmentId"`
+
+	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
+}
+
+// A person on a RACI row, with the assignment it comes from.
+type RaciRowAccountable struct {
+	// Id of the person (`usr_...`).
+	PersonID string `json:"personId"`
+
+	// Full name of the person.
+	Name string `json:"name"`
+
+	// The role the assignment is held in.
+	RoleID string `json:"roleId"`
+
+	// Name of that role; null when the role no longer exists.
+	RoleName *string `json:"roleName"`
+
+	// The assignment this comes from (`asg_...`).
+	AssignmentID string `json:"assignmentId"`
+
+	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
+}
+
+// A person on a RACI row, with the assignment it comes from.
+type RaciRowConsultedItem struct {
+	// Id of the person (`usr_...`).
+	PersonID string `json:"personId"`
+
+	// Full name of the person.
+	Name string `json:"name"`
+
+	// The role the assignment is held in.
+	RoleID string `json:"roleId"`
+
+	// Name of that role; null when the role no longer exists.
+	RoleName *string `json:"roleName"`
+
+	// The assignment this comes from (`asg_...`).
+	AssignmentID string `json:"assignmentId"`
+
+	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
+}
+
+// A person on a RACI row, with the assignment it comes from.
+type RaciRowInformedItem struct {
+	// Id of the person (`usr_...`).
+	PersonID string `json:"personId"`
+
+	// Full name of the person.
+	Name string `json:"name"`
+
+	// The role the assignment is held in.
+	RoleID string `json:"roleId"`
+
+	// Name of that role; null when the role no longer exists.
+	RoleName *string `json:"roleName"`
+
+	// The assignment this comes from (`asg_...`).
+	AssignmentID string `json:"assignmentId"`
+
+	// Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+	Scope RaciItemPeopleResponsibleItemScope `json:"scope"`
 }
 
 // GovernanceOrgRaciSystemsItemGapsItem is an object of the API.
@@ -8713,11 +8874,14 @@ type SelfAuditDrift struct {
 	// Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.
 	Object string `json:"object"`
 
-	// Industry profile whose baseline was compared.
-	Profile OnboardingPlanProfile `json:"profile"`
+	// Industry profile whose baseline was compared; null when there is none to compare against (`profileSource: none`).
+	Profile *OnboardingPlanProfile `json:"profile"`
 
-	// `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff.
+	// `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff; `none` when neither exists (a new tenant): the baseline is empty and there are no items, never a 422.
 	ProfileSource SelfAuditDriftProfileSource `json:"profileSource"`
+
+	// Why the answer is empty when `profileSource` is `none`, and how to get a comparison; null otherwise.
+	Note *string `json:"note"`
 
 	// Controls of the profile baseline.
 	BaselineControls int64 `json:"baselineControls"`
@@ -8735,7 +8899,7 @@ type SelfAuditDrift struct {
 	ComputedAt string `json:"computedAt"`
 }
 
-// `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff.
+// `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff; `none` when neither exists (a new tenant): the baseline is empty and there are no items, never a 422.
 type SelfAuditDriftProfileSource string
 
 // Values of SelfAuditDriftProfileSource.
@@ -8743,6 +8907,8 @@ const (
 	SelfAuditDriftProfileSourceQuery SelfAuditDriftProfileSource = "query"
 
 	SelfAuditDriftProfileSourceOnboarding SelfAuditDriftProfileSource = "onboarding"
+
+	SelfAuditDriftProfileSourceNone SelfAuditDriftProfileSource = "none"
 )
 
 // One divergence of the tenant from its profile baseline.

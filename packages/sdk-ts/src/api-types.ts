@@ -2360,7 +2360,10 @@ export interface OnboardingKickoffArgs {
 export type OnboardingKickoffResult = operations['onboarding.kickoff']['responses'][201]['content']['application/json'];
 
 // GET /v1/onboarding/milestones (onboarding.milestones)
-export type OnboardingMilestonesArgs = Record<never, never>;
+export type OnboardingMilestonesQuery = NonNullable<operations['onboarding.milestones']['parameters']['query']>;
+export interface OnboardingMilestonesArgs {
+  query?: OnboardingMilestonesQuery | undefined;
+}
 export type OnboardingMilestonesResult = operations['onboarding.milestones']['responses'][200]['content']['application/json'];
 
 // POST /v1/onboarding/plan (onboarding.plan)

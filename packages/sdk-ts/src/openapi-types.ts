@@ -427,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * What a change to one control reaches across dictionaries and systems
-         * @description Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns the dictionaries reached with their requirements, strongest first, and the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary. Reads only. 404 for an unknown control.
+         * @description Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns `affectedFrameworks`, the reached requirements as `<dictionary>:<ref>` strings (framework and clause references, strongest dictionary first), and `affectedSystems`, the number of the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary; beside them `frameworks` (each dictionary with its requirements, titles, weights and hops) and `systems` (each system with those evidence records and assessments) give the detail. Reads only. 404 for an unknown control.
          */
         post: operations["graph.blastRadius"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Query audit-trail events by actor, action, resource and time range
-         * @description Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only, and an `Idempotency-Key` has no further effect.
+         * @description Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only; a repeat with the same `Idempotency-Key` within 24 h replays the first answer.
          */
         post: operations["audit_trail.query"];
         delete?: never;
@@ -1809,7 +1809,7 @@ export interface paths {
         };
         /**
          * Every task of the profile, done or not from the tenant's data
-         * @description The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's.
+         * @description The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's, else the latest onboarding's, else the default profile (`profileSource` says which): a new tenant gets the default profile's checklist with nothing done, never a 404.
          */
         get: operations["onboarding.checklist"];
         put?: never;
@@ -1849,7 +1849,7 @@ export interface paths {
         };
         /**
          * Progress of the open onboarding, per phase
-         * @description For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. 404 when no onboarding is in progress.
+         * @description For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. When no onboarding is in progress (a new tenant), the milestones of the full plan of the profile (the query's, else the latest onboarding's, else the default profile) as if kicked off now: `projected: true`, `onboardingId` and `startedAt` null, due dates from today. `profile` applies only then; an onboarding in progress is always the one reported.
          */
         get: operations["onboarding.milestones"];
         put?: never;
@@ -1869,7 +1869,7 @@ export interface paths {
         };
         /**
          * Plan, checklist and milestones as one document
-         * @description One JSON document with the open onboarding, the current plan, the checklist and the milestones, for the profile of the query or of the open onboarding. Reads only.
+         * @description One JSON document with the open onboarding (null when none), the current plan, the checklist and the milestones (projected when no onboarding is in progress), for the profile of the query, else of the open or latest onboarding, else the default profile: a new tenant gets the default plan with nothing done. Reads only.
          */
         get: operations["onboarding.export"];
         put?: never;
@@ -1909,7 +1909,7 @@ export interface paths {
         };
         /**
          * Get the frameworks and control baseline of one industry
-         * @description Returns `{ frameworks, controlBaseline }` for the industry: the framework dictionaries a firm of that industry really faces, each with why, and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
+         * @description Returns `{ frameworks, controlBaseline }` for the industry: `frameworks`, the ids of the framework dictionaries a firm of that industry really faces (by priority; `frameworkDetails` gives each with its short title, version, priority and why), and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
          */
         get: operations["profiles.get"];
         put?: never;
@@ -2197,13 +2197,13 @@ export interface paths {
         };
         /**
          * List workspaces
-         * @description Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`.
+         * @description Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.
          */
         get: operations["workspace.list"];
         put?: never;
         /**
          * Create a workspace
-         * @description Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.
+         * @description Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.
          */
         post: operations["workspace.create"];
         delete?: never;
@@ -2221,7 +2221,7 @@ export interface paths {
         };
         /**
          * Get a workspace
-         * @description Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.
+         * @description Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
          */
         get: operations["workspace.get"];
         put?: never;
@@ -2231,7 +2231,7 @@ export interface paths {
         head?: never;
         /**
          * Change a workspace's name or description
-         * @description Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         * @description Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
          */
         patch: operations["workspace.update"];
         trace?: never;
@@ -2247,7 +2247,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a workspace
-         * @description Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`.
+         * @description Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
          */
         post: operations["workspace.archive"];
         delete?: never;
@@ -2265,13 +2265,13 @@ export interface paths {
         };
         /**
          * List a workspace's principals
-         * @description Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+         * @description Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
          */
         get: operations["workspace.principals.list"];
         put?: never;
         /**
          * Give a user or an API key a role in a workspace
-         * @description Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         * @description Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
          */
         post: operations["workspace.principals.add"];
         delete?: never;
@@ -2291,7 +2291,7 @@ export interface paths {
         put?: never;
         /**
          * Remove a principal from a workspace
-         * @description Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         * @description Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
          */
         post: operations["workspace.principals.revoke"];
         delete?: never;
@@ -2309,13 +2309,13 @@ export interface paths {
         };
         /**
          * List a workspace's teams
-         * @description Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+         * @description Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
          */
         get: operations["workspace.teams.list"];
         put?: never;
         /**
          * Create a team in a workspace
-         * @description Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+         * @description Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
          */
         post: operations["workspace.teams.create"];
         delete?: never;
@@ -2339,7 +2339,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a document
-         * @description Stores a document’s text (`text`, or `contentBase64` decoded as UTF-8) with its metadata and the SHA-256 of the text; returns 201 with the document, id `doc_<ULID>`, without its text (read it at `/upload/{id}/text`). More than 1 MiB of text is 400 `bad_request` (`details[0].field` names `text` or `contentBase64`, issue `too_big`); a body over the server’s body limit is 400 too. Needs `context:write`; recorded in the audit trail as `document.uploaded` and emitted as that webhook event. Send an `Idempotency-Key` so that a retry does not store a second document.
+         * @description Stores a document’s text (`text`, or `contentBase64` decoded as UTF-8) with its metadata and the SHA-256 of the text; returns 201 with the document, id `doc_<ULID>`, without its text (read it at `/upload/{id}/text`). More than 1 MiB of text is 400 `bad_request` (`details[0].field` names `text` or `contentBase64`, issue `too_big`); a body over the server’s body limit is 400 too. PDF and DOCX files: send the file base64-encoded in `contentBase64` with `mediaType` `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document`; the text of the file is extracted (PDF text layer, DOCX paragraphs) and stored, and the document keeps that media type. A file over 4 MiB (4,194,304 bytes decoded), a DOCX whose zip parts expand past 64 MiB, or a file whose text is over 1 MiB is 422 `validation_failed` with `details[0]` `{ field: contentBase64, issue: too_big }`; the JSON body must also fit the server’s body limit (`SVC_BODY_LIMIT`, 1 MB by default: about 5.6 MB holds a 4 MiB file). A password-protected file is 422 with issue `encrypted`, a file that cannot be read as the declared type 422 `corrupt`, and a file with no text (a scan: images or drawings only) 422 `no_text`; nothing is stored. `text` with a PDF or DOCX media type is 422. Needs `context:write`; recorded in the audit trail as `document.uploaded` and emitted as that webhook event. Send an `Idempotency-Key` so that a retry does not store a second document.
          */
         post: operations["context.upload"];
         delete?: never;
@@ -3249,7 +3249,7 @@ export interface paths {
         };
         /**
          * Compute the RACI chart of a system
-         * @description Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none is reported in `gaps` with `accountable: null`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.
+         * @description Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). The answer is an array of RACI rows, one per control by control id: `control`, `responsible` and `accountable` (who, as the people's full names; several responsible names are joined by `, `; null when nobody), and beside them `systemId`, `frameworks`, `responsibleIds`, `accountableId`, `consulted` and `informed` (names), `gap` and `people` (each part with every person in full: id, name, role, assignment and scope). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none has `accountable: null` and `gap: 'no_accountable'`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.
          */
         get: operations["stakeholders.raci"];
         put?: never;
@@ -3841,7 +3841,7 @@ export interface paths {
         };
         /**
          * Compare the tenant with its profile baseline
-         * @description For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff; 422 naming `profile` when neither exists. Computed at request time; stores nothing. Needs `self_audit:read`.
+         * @description For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff. When neither exists (a new tenant) the answer is 200 with an empty baseline and no items: `profile: null`, `profileSource: none` and a `note` saying so. Computed at request time; stores nothing. Needs `self_audit:read`.
          */
         get: operations["self_audit.drift"];
         put?: never;
@@ -15499,7 +15499,7 @@ export interface components {
             /** @description Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant). */
             subject: string;
             /**
-             * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+             * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
              * @enum {string}
              */
             role: "owner" | "admin" | "editor" | "auditor" | "viewer";
@@ -22663,6 +22663,12 @@ export interface components {
          *         "title": "Security of processing"
          *       },
          *       "affectedFrameworks": [
+         *         "gdpr:GDPR-SEC-01",
+         *         "gdpr:art-32",
+         *         "iso-iec-27701:ISO27701-6.9.1"
+         *       ],
+         *       "affectedSystems": 0,
+         *       "frameworks": [
          *         {
          *           "framework": "example",
          *           "weight": 1,
@@ -22678,7 +22684,7 @@ export interface components {
          *           ]
          *         }
          *       ],
-         *       "affectedSystems": [
+         *       "systems": [
          *         {
          *           "systemId": "example",
          *           "evidence": [
@@ -22698,8 +22704,19 @@ export interface components {
              */
             object: "svc.graph.blast_radius";
             control: components["schemas"]["Requirement"];
-            /** @description Dictionaries a change to the control reaches through the crosswalks, strongest first. */
-            affectedFrameworks: {
+            /**
+             * @description The requirements a change to the control reaches, as framework and clause references `<dictionary>:<ref>` (`gdpr:art-32`, `nist-csf-2:CSF-PR.AA-01`): by dictionary, strongest dictionary first, then strongest requirement first; the control itself and its own clauses included. The same order as `frameworks[].requirements`.
+             * @example [
+             *       "gdpr:GDPR-SEC-01",
+             *       "gdpr:art-32",
+             *       "iso-iec-27701:ISO27701-6.9.1"
+             *     ]
+             */
+            affectedFrameworks: string[];
+            /** @description How many of the tenant's systems the change reaches: the length of `systems`. */
+            affectedSystems: number;
+            /** @description The detail of `affectedFrameworks`: the dictionaries a change to the control reaches through the crosswalks, strongest first, each with its requirements, their titles, weights and hops. */
+            frameworks: {
                 /** @description Id of the dictionary. */
                 framework: string;
                 /** @description Strongest weight among its requirements. */
@@ -22723,8 +22740,8 @@ export interface components {
                     hops: number;
                 }[];
             }[];
-            /** @description The tenant's systems whose evidence or assessments touch the reached requirements. */
-            affectedSystems: {
+            /** @description The detail of `affectedSystems`: the tenant's systems whose evidence or assessments touch the reached requirements, by system id. */
+            systems: {
                 /** @description Id of the tenant's system. */
                 systemId: string;
                 /** @description Its evidence records citing a reached control. */
@@ -23690,7 +23707,7 @@ export interface components {
              */
             systemId: string;
             /**
-             * @description `<region>/<country>` whose law applies, lowercase (`eu/de`).
+             * @description `<region>/<country>` whose law applies (`eu/de`): 2 to 12 letters, a slash, 2 letters. Case is ignored (`EU/DE` is accepted) and the value is stored lower case.
              * @example eu/de
              */
             jurisdiction: string;
@@ -25850,7 +25867,7 @@ export interface components {
                 /** @description Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant). */
                 subject: string;
                 /**
-                 * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+                 * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
                  * @enum {string}
                  */
                 role: "owner" | "admin" | "editor" | "auditor" | "viewer";
@@ -29663,6 +29680,9 @@ export interface components {
          *       "title": "Banking",
          *       "description": "Credit institutions taking deposits and granting credit in the EU.",
          *       "frameworks": [
+         *         "dora"
+         *       ],
+         *       "frameworkDetails": [
          *         {
          *           "id": "dora",
          *           "shortTitle": "DORA",
@@ -29707,8 +29727,10 @@ export interface components {
             title: string;
             /** @description Which firms the profile describes. */
             description: string;
-            /** @description The frameworks a firm of this industry faces, by priority, each with why it applies. */
-            frameworks: components["schemas"]["ProfileFramework"][];
+            /** @description Ids of the framework dictionaries a firm of this industry faces, by priority (`dora`, `gdpr`); `frameworkDetails` says why each applies. */
+            frameworks: string[];
+            /** @description The detail of `frameworks`, in the same order: each framework with its short title, version, priority and why it applies. */
+            frameworkDetails: components["schemas"]["ProfileFramework"][];
             /** @description The controls such a firm starts with, by priority; each belongs to one of the frameworks. */
             controlBaseline: components["schemas"]["ProfileBaselineControl"][];
             /** @description The assessments the frameworks call for (a DPIA for GDPR, risk classification and FRIA for the AI Act, ...). */
@@ -32172,6 +32194,7 @@ export interface components {
          * @example {
          *       "object": "svc.onboarding.checklist",
          *       "profile": "banking",
+         *       "profileSource": "onboarding",
          *       "onboardingId": null,
          *       "items": [
          *         {
@@ -32204,6 +32227,11 @@ export interface components {
              * @enum {string}
              */
             profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /**
+             * @description Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+             * @enum {string}
+             */
+            profileSource: "query" | "onboarding" | "default";
             /** @description Open onboarding the checklist follows; null when none is open. */
             onboardingId: string | null;
             /** @description Every task of the profile, in plan order, done or not from the tenant's data. */
@@ -32260,6 +32288,7 @@ export interface components {
          *       "object": "svc.onboarding.export",
          *       "generatedAt": "2026-11-22T09:30:00.000Z",
          *       "profile": "banking",
+         *       "profileSource": "query",
          *       "onboarding": {
          *         "object": "svc.onboarding.onboarding",
          *         "id": "onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
@@ -32317,6 +32346,7 @@ export interface components {
          *       "checklist": {
          *         "object": "svc.onboarding.checklist",
          *         "profile": "banking",
+         *         "profileSource": "onboarding",
          *         "onboardingId": null,
          *         "items": [
          *           {
@@ -32340,6 +32370,8 @@ export interface components {
          *         "object": "svc.onboarding.milestones",
          *         "onboardingId": "onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *         "profile": "banking",
+         *         "profileSource": "onboarding",
+         *         "projected": false,
          *         "startedAt": "2026-11-22T09:30:00.000Z",
          *         "phases": [
          *           {
@@ -32378,12 +32410,17 @@ export interface components {
              * @enum {string}
              */
             profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            /**
+             * @description Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+             * @enum {string}
+             */
+            profileSource: "query" | "onboarding" | "default";
             /** @description The open onboarding; null when none is open. */
             onboarding: components["schemas"]["Onboarding"] | null;
             plan: components["schemas"]["OnboardingPlan"];
             checklist: components["schemas"]["OnboardingChecklist"];
-            /** @description Milestones of the open onboarding; null when none is open. */
-            milestones: components["schemas"]["OnboardingMilestones"] | null;
+            /** @description Milestones of the open onboarding; when none is open, those of the full plan, projected from today. */
+            milestones: components["schemas"]["OnboardingMilestones"];
         };
         /**
          * @example {
@@ -32414,7 +32451,7 @@ export interface components {
             week: number;
             /** @description Name of the phase. */
             name: string;
-            /** @description End of the phase’s week counted from kickoff (ISO 8601 date). */
+            /** @description End of the phase’s week counted from kickoff (ISO 8601 date); from today when no onboarding is in progress (`projected`). */
             dueDate: string;
             /** @description Tasks of the phase. */
             total: number;
@@ -32433,6 +32470,8 @@ export interface components {
          *       "object": "svc.onboarding.milestones",
          *       "onboardingId": "onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "profile": "banking",
+         *       "profileSource": "onboarding",
+         *       "projected": false,
          *       "startedAt": "2026-11-22T09:30:00.000Z",
          *       "phases": [
          *         {
@@ -32458,11 +32497,8 @@ export interface components {
              * @constant
              */
             object: "svc.onboarding.milestones";
-            /**
-             * @description Identifier with prefix `onb_`.
-             * @example onb_01JD3Z8W2M6Q4X9V7K5T1B0N3R
-             */
-            onboardingId: string;
+            /** @description The onboarding in progress; null when none is (`projected`). */
+            onboardingId: string | null;
             /**
              * @description Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
              * @example banking
@@ -32470,12 +32506,15 @@ export interface components {
              */
             profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
             /**
-             * Format: date-time
-             * @description When the onboarding was started.
-             * @example 2026-11-22T09:30:00.000Z
+             * @description Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+             * @enum {string}
              */
-            startedAt: string;
-            /** @description Progress of each phase of the plan fixed at kickoff. */
+            profileSource: "query" | "onboarding" | "default";
+            /** @description False while an onboarding is in progress: its plan fixed at kickoff, due dates from kickoff. True when none is: the full plan of the profile as if kicked off now, due dates from today, done from the tenant’s data (nothing for a new tenant). */
+            projected: boolean;
+            /** @description When the onboarding was started; null when none is in progress. */
+            startedAt: string | null;
+            /** @description Progress of each phase of the plan fixed at kickoff (or, `projected`, of the full plan of the profile). */
             phases: components["schemas"]["OnboardingMilestonePhase"][];
             /** @description Progress across the plan. */
             overall: {
@@ -33979,15 +34018,22 @@ export interface components {
             answerType: "yes_no" | "text" | "scale" | "evidence";
         };
         /**
-         * @example {
-         *       "object": "svc.stakeholders.raci",
-         *       "systemId": "sys_credit_scoring_v2",
-         *       "data": [
-         *         {
-         *           "control": "AIA-RMS-01",
-         *           "frameworks": [
-         *             "eu-ai-act"
-         *           ],
+         * @description The RACI rows of the system, one per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.
+         * @example [
+         *       {
+         *         "control": "AIA-RMS-01",
+         *         "responsible": null,
+         *         "accountable": "Ines Duarte",
+         *         "systemId": "sys_credit_scoring_v2",
+         *         "frameworks": [
+         *           "eu-ai-act"
+         *         ],
+         *         "responsibleIds": [],
+         *         "accountableId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "consulted": [],
+         *         "informed": [],
+         *         "gap": null,
+         *         "people": {
          *           "responsible": [],
          *           "accountable": {
          *             "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
@@ -33999,53 +34045,190 @@ export interface components {
          *           },
          *           "consulted": [],
          *           "informed": []
-         *         },
-         *         {
-         *           "control": "AIA-RMS-02",
-         *           "frameworks": [
-         *             "eu-ai-act"
-         *           ],
+         *         }
+         *       },
+         *       {
+         *         "control": "AIA-RMS-02",
+         *         "responsible": null,
+         *         "accountable": null,
+         *         "systemId": "sys_credit_scoring_v2",
+         *         "frameworks": [
+         *           "eu-ai-act"
+         *         ],
+         *         "responsibleIds": [],
+         *         "accountableId": null,
+         *         "consulted": [],
+         *         "informed": [],
+         *         "gap": "no_accountable",
+         *         "people": {
          *           "responsible": [],
          *           "accountable": null,
          *           "consulted": [],
          *           "informed": []
          *         }
+         *       }
+         *     ]
+         */
+        RaciChart: components["schemas"]["RaciItem"][];
+        /**
+         * @description The RACI parts of one control of the system, computed from the active assignments of active people.
+         * @example {
+         *       "control": "example",
+         *       "responsible": "example",
+         *       "accountable": "example",
+         *       "systemId": "example",
+         *       "frameworks": [
+         *         "example"
          *       ],
-         *       "gaps": [
-         *         {
-         *           "control": "AIA-RMS-02",
-         *           "reason": "no_accountable"
-         *         }
+         *       "responsibleIds": [
+         *         "example"
          *       ],
-         *       "computedAt": "2026-11-22T09:30:00.000Z"
+         *       "accountableId": "example",
+         *       "consulted": [
+         *         "example"
+         *       ],
+         *       "informed": [
+         *         "example"
+         *       ],
+         *       "gap": "no_accountable",
+         *       "people": {
+         *         "responsible": [
+         *           {
+         *             "personId": "example",
+         *             "name": "example",
+         *             "roleId": "example",
+         *             "roleName": "example",
+         *             "assignmentId": "example",
+         *             "scope": "control"
+         *           }
+         *         ],
+         *         "accountable": {
+         *           "personId": "example",
+         *           "name": "example",
+         *           "roleId": "example",
+         *           "roleName": "example",
+         *           "assignmentId": "example",
+         *           "scope": "control"
+         *         },
+         *         "consulted": [
+         *           {
+         *             "personId": "example",
+         *             "name": "example",
+         *             "roleId": "example",
+         *             "roleName": "example",
+         *             "assignmentId": "example",
+         *             "scope": "control"
+         *           }
+         *         ],
+         *         "informed": [
+         *           {
+         *             "personId": "example",
+         *             "name": "example",
+         *             "roleId": "example",
+         *             "roleName": "example",
+         *             "assignmentId": "example",
+         *             "scope": "control"
+         *           }
+         *         ]
+         *       }
          *     }
          */
-        RaciChart: {
-            /**
-             * @description Type of the object, constant for the schema (for example `svc.stakeholders.user`); lets a client tell records apart in mixed lists and webhook payloads.
-             * @constant
-             */
-            object: "svc.stakeholders.raci";
-            /** @description The AI system the chart is for. */
+        RaciItem: {
+            /** @description Id of the control. */
+            control: string;
+            /** @description Who is responsible: the person's full name (several names in name order, joined by `, `); null when nobody is. */
+            responsible: string | null;
+            /** @description Who is accountable: the one person's full name, chosen by precedence (a control-specific assignment of the system, then one for the control across systems, then a system-wide one). Null when none: a gap (`gap: 'no_accountable'`), never filled in. */
+            accountable: string | null;
+            /** @description The AI system the row is for (the `systemId` asked for). */
             systemId: string;
-            /** @description One row per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks. */
-            data: components["schemas"]["RaciRow"][];
-            /** @description The controls of `data` with no accountable person, by control id. */
-            gaps: {
-                /** @description Id of the control that has no accountable person. */
-                control: string;
-                /**
-                 * @description `no_accountable`: no active assignment of an active person makes anyone accountable for it.
-                 * @constant
-                 */
-                reason: "no_accountable";
-            }[];
-            /**
-             * Format: date-time
-             * @description When the chart was computed (ISO 8601 UTC).
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            computedAt: string;
+            /** @description Activated frameworks the control belongs to (`eu-ai-act`); empty when it is of none (assigned only). */
+            frameworks: string[];
+            /** @description Ids of the people responsible (`usr_...`), in the order of `responsible`. */
+            responsibleIds: string[];
+            /** @description Id of the person accountable; null when none. */
+            accountableId: string | null;
+            /** @description Full names of the people consulted, in name order. */
+            consulted: string[];
+            /** @description Full names of the people informed, in name order. */
+            informed: string[];
+            /** @description `no_accountable` when no active assignment of an active person makes anyone accountable; null otherwise. */
+            gap: "no_accountable" | null;
+            /** @description The four parts with each person in full: id, name, the role and the assignment it comes from, and its scope. */
+            people: {
+                /** @description People responsible, by name. */
+                responsible: {
+                    /** @description Id of the person (`usr_...`). */
+                    personId: string;
+                    /** @description Full name of the person. */
+                    name: string;
+                    /** @description The role the assignment is held in. */
+                    roleId: string;
+                    /** @description Name of that role; null when the role no longer exists. */
+                    roleName: string | null;
+                    /** @description The assignment this comes from (`asg_...`). */
+                    assignmentId: string;
+                    /**
+                     * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                     * @enum {string}
+                     */
+                    scope: "control" | "control_all_systems" | "system";
+                }[];
+                /** @description The one person accountable: a control-specific assignment of the system first, then one for the control across systems, then a system-wide one. Null when none: a gap, never filled in. */
+                accountable: {
+                    /** @description Id of the person (`usr_...`). */
+                    personId: string;
+                    /** @description Full name of the person. */
+                    name: string;
+                    /** @description The role the assignment is held in. */
+                    roleId: string;
+                    /** @description Name of that role; null when the role no longer exists. */
+                    roleName: string | null;
+                    /** @description The assignment this comes from (`asg_...`). */
+                    assignmentId: string;
+                    /**
+                     * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                     * @enum {string}
+                     */
+                    scope: "control" | "control_all_systems" | "system";
+                } | null;
+                /** @description People consulted, by name. */
+                consulted: {
+                    /** @description Id of the person (`usr_...`). */
+                    personId: string;
+                    /** @description Full name of the person. */
+                    name: string;
+                    /** @description The role the assignment is held in. */
+                    roleId: string;
+                    /** @description Name of that role; null when the role no longer exists. */
+                    roleName: string | null;
+                    /** @description The assignment this comes from (`asg_...`). */
+                    assignmentId: string;
+                    /**
+                     * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                     * @enum {string}
+                     */
+                    scope: "control" | "control_all_systems" | "system";
+                }[];
+                /** @description People informed, by name. */
+                informed: {
+                    /** @description Id of the person (`usr_...`). */
+                    personId: string;
+                    /** @description Full name of the person. */
+                    name: string;
+                    /** @description The role the assignment is held in. */
+                    roleId: string;
+                    /** @description Name of that role; null when the role no longer exists. */
+                    roleName: string | null;
+                    /** @description The assignment this comes from (`asg_...`). */
+                    assignmentId: string;
+                    /**
+                     * @description Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+                     * @enum {string}
+                     */
+                    scope: "control" | "control_all_systems" | "system";
+                }[];
+            };
         };
         /**
          * @description The RACI parts of one control, computed from the active assignments of active people.
@@ -37286,6 +37469,7 @@ export interface components {
          *       "object": "svc.self_audit.drift",
          *       "profile": "education",
          *       "profileSource": "query",
+         *       "note": null,
          *       "baselineControls": 6,
          *       "inLine": 5,
          *       "freshnessDays": 365,
@@ -37312,17 +37496,15 @@ export interface components {
              * @constant
              */
             object: "svc.self_audit.drift";
+            /** @description Industry profile whose baseline was compared; null when there is none to compare against (`profileSource: none`). */
+            profile: ("banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom") | null;
             /**
-             * @description Industry profile whose baseline was compared.
-             * @example banking
+             * @description `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff; `none` when neither exists (a new tenant): the baseline is empty and there are no items, never a 422.
              * @enum {string}
              */
-            profile: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
-            /**
-             * @description `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff.
-             * @enum {string}
-             */
-            profileSource: "query" | "onboarding";
+            profileSource: "query" | "onboarding" | "none";
+            /** @description Why the answer is empty when `profileSource` is `none`, and how to get a comparison; null otherwise. */
+            note: string | null;
             /** @description Controls of the profile baseline. */
             baselineControls: number;
             /** @description Baseline controls with no divergence at all. */
@@ -39671,10 +39853,10 @@ export interface components {
             text?: string;
             /**
              * Format: base64
-             * @description The document as base64 of UTF-8 text, decoded and stored as text (bytes that are not UTF-8 are 422). At most 1 MiB decoded: larger is 400 `bad_request`.
+             * @description The document as base64: of UTF-8 text (bytes that are not UTF-8 are 422; at most 1 MiB decoded, larger is 400 `bad_request`), or, when `mediaType` is `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document`, of the PDF or DOCX file itself, whose text is extracted and stored (at most 4 MiB of file and 1 MiB of text: larger is 422).
              */
             contentBase64?: string;
-            /** @description IANA media type of the text; `text/plain` when absent. */
+            /** @description IANA media type of the document; `text/plain` when absent. `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document` (DOCX) declare that `contentBase64` is that file: its text is extracted and stored, and the media type is kept on the document. */
             mediaType?: string;
             /** @description Where the document came from: file name or URI. */
             source?: string;
@@ -41532,7 +41714,7 @@ export interface components {
             /** @description Name to show for the principal; null when none was given. */
             displayName: string | null;
             /**
-             * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+             * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
              * @enum {string}
              */
             role: "owner" | "admin" | "editor" | "auditor" | "viewer";
@@ -41610,7 +41792,7 @@ export interface components {
                 /** @description Name to show for the principal; null when none was given. */
                 displayName: string | null;
                 /**
-                 * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+                 * @description Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
                  * @enum {string}
                  */
                 role: "owner" | "admin" | "editor" | "auditor" | "viewer";
@@ -41632,7 +41814,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description 400 bad_request: The request could not be read: malformed JSON, a bad cursor or a malformed header. */
+        /** @description 400 bad_request: The request could not be read: a body that is not JSON (or a bare JSON string, number or null), a query string that does not decode (bad percent-encoding) or gives one parameter twice, a bad cursor or a malformed header. */
         bad_request: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -41697,7 +41879,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description 422 validation_failed: The request does not match the schema; see details. */
+        /** @description 422 validation_failed: The request reads well but does not match the schema (a missing field or parameter, a wrong type, a value out of range or not storable); see details. */
         validation_failed: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -41754,7 +41936,7 @@ export interface components {
     parameters: {
         /** @description Tenant id; when present it must equal the token's tenant. */
         TenantHeader: string;
-        /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+        /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -41895,7 +42077,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -41979,7 +42161,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -42027,7 +42209,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -42234,7 +42416,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -42374,7 +42556,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -42730,7 +42912,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -42959,7 +43141,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43001,7 +43183,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43177,7 +43359,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43224,7 +43406,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43266,7 +43448,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43425,7 +43607,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43467,7 +43649,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43755,7 +43937,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -43937,7 +44119,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -44109,7 +44291,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -44217,7 +44399,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -44402,7 +44584,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -44532,7 +44714,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -44668,7 +44850,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -44788,7 +44970,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -44830,7 +45012,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -44911,7 +45093,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -45007,7 +45189,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -45091,7 +45273,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -45139,7 +45321,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -45289,7 +45471,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -45728,7 +45910,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -45770,7 +45952,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -45812,7 +45994,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -45854,7 +46036,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -45896,7 +46078,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -46474,7 +46656,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -46516,7 +46698,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -46556,7 +46738,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Industry profile; defaults to the profile of the open onboarding. Without either the answer is 404.
+                 * @description Industry profile; defaults to the profile of the open onboarding, else of the latest one, else `banking` (a tenant that never started one).
                  * @example banking
                  */
                 profile?: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
@@ -46600,7 +46782,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -46638,7 +46820,13 @@ export interface operations {
     };
     "onboarding.milestones": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Industry profile; defaults to the profile of the open onboarding, else of the latest one, else `banking` (a tenant that never started one).
+                 * @example banking
+                 */
+                profile?: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
+            };
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
@@ -46676,7 +46864,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Industry profile; defaults to the profile of the open onboarding. Without either the answer is 404.
+                 * @description Industry profile; defaults to the profile of the open onboarding, else of the latest one, else `banking` (a tenant that never started one).
                  * @example banking
                  */
                 profile?: "banking" | "finance" | "healthcare" | "manufacturing" | "engineering" | "energy" | "saas" | "public-sector" | "education" | "retail" | "telecom";
@@ -47146,7 +47334,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -47291,7 +47479,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -47388,7 +47576,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -47664,7 +47852,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -47794,7 +47982,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -47906,7 +48094,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -47954,7 +48142,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -48065,7 +48253,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -48167,7 +48355,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -48293,7 +48481,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -48335,7 +48523,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -48377,7 +48565,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -48419,7 +48607,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -48642,7 +48830,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -48740,7 +48928,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -48824,7 +49012,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -48872,7 +49060,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -48920,7 +49108,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -49098,7 +49286,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -49182,7 +49370,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -49230,7 +49418,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -49392,7 +49580,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -49476,7 +49664,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -49524,7 +49712,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -49686,7 +49874,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -49770,7 +49958,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -49818,7 +50006,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -49924,7 +50112,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -49966,7 +50154,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -50073,7 +50261,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -50157,7 +50345,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -50205,7 +50393,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -50305,7 +50493,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -50465,7 +50653,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -50549,7 +50737,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -50693,7 +50881,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -50869,7 +51057,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -50953,7 +51141,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51060,7 +51248,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -51144,7 +51332,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51192,7 +51380,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51294,7 +51482,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -51378,7 +51566,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51426,7 +51614,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51474,7 +51662,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51522,7 +51710,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51628,7 +51816,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51740,7 +51928,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -51824,7 +52012,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -51931,7 +52119,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -52015,7 +52203,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -52063,7 +52251,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -52163,7 +52351,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -52383,7 +52571,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -52526,7 +52714,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -52610,7 +52798,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -52658,7 +52846,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -52706,7 +52894,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -52754,7 +52942,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -52866,7 +53054,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -53008,7 +53196,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -53092,7 +53280,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -53201,7 +53389,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -53285,7 +53473,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -53531,7 +53719,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -53689,7 +53877,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -53876,7 +54064,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54104,7 +54292,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54188,7 +54376,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54441,7 +54629,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54483,7 +54671,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54525,7 +54713,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54629,7 +54817,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54719,7 +54907,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -54865,7 +55053,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -55011,7 +55199,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -55394,7 +55582,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -55478,7 +55666,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -55526,7 +55714,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -55628,7 +55816,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -55670,7 +55858,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -55712,7 +55900,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -55816,7 +56004,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -55954,7 +56142,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -56097,7 +56285,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -56181,7 +56369,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -56229,7 +56417,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -56334,7 +56522,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -56537,7 +56725,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -56675,7 +56863,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -56815,7 +57003,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -56945,7 +57133,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -56993,7 +57181,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -57098,7 +57286,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -57182,7 +57370,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -57374,7 +57562,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -57458,7 +57646,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -57506,7 +57694,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -57554,7 +57742,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -57602,7 +57790,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -57698,7 +57886,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -57841,7 +58029,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -57925,7 +58113,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -57973,7 +58161,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -58021,7 +58209,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -58126,7 +58314,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -58267,7 +58455,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -58451,7 +58639,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -58535,7 +58723,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -58642,7 +58830,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -58726,7 +58914,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -58833,7 +59021,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -58917,7 +59105,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -58965,7 +59153,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -59120,7 +59308,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -59367,7 +59555,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -59451,7 +59639,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -59499,7 +59687,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -59547,7 +59735,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -59699,7 +59887,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -59747,7 +59935,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -59951,7 +60139,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -60049,7 +60237,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -60133,7 +60321,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60288,7 +60476,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -60372,7 +60560,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60420,7 +60608,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60468,7 +60656,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60516,7 +60704,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60564,7 +60752,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60612,7 +60800,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60660,7 +60848,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60806,7 +60994,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -60890,7 +61078,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -60938,7 +61126,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -61028,7 +61216,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -61135,7 +61323,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -61219,7 +61407,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -61267,7 +61455,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -61372,7 +61560,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -61513,7 +61701,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -61654,7 +61842,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -61932,7 +62120,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -62016,7 +62204,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -62165,7 +62353,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -62249,7 +62437,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -62455,7 +62643,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -62595,7 +62783,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -62679,7 +62867,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -62727,7 +62915,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -62834,7 +63022,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -62918,7 +63106,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -62966,7 +63154,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63073,7 +63261,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -63157,7 +63345,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63259,7 +63447,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -63301,7 +63489,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63349,7 +63537,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63455,7 +63643,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63503,7 +63691,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63551,7 +63739,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63673,7 +63861,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -63719,7 +63907,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -63759,7 +63947,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -63893,7 +64081,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -64023,7 +64211,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -64230,7 +64418,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -64371,7 +64559,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -64512,7 +64700,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -64782,7 +64970,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -64925,7 +65113,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65009,7 +65197,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -65057,7 +65245,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -65449,7 +65637,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -65499,7 +65687,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65541,7 +65729,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65583,7 +65771,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65625,7 +65813,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65667,7 +65855,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65709,7 +65897,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65751,7 +65939,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65793,7 +65981,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65835,7 +66023,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65877,7 +66065,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65919,7 +66107,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -65961,7 +66149,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66003,7 +66191,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66045,7 +66233,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66087,7 +66275,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66129,7 +66317,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66171,7 +66359,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66213,7 +66401,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66255,7 +66443,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66297,7 +66485,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66339,7 +66527,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66381,7 +66569,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66423,7 +66611,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66465,7 +66653,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66507,7 +66695,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66549,7 +66737,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66591,7 +66779,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66633,7 +66821,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66675,7 +66863,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66717,7 +66905,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66759,7 +66947,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66801,7 +66989,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66843,7 +67031,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -66937,7 +67125,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -67090,7 +67278,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -67270,7 +67458,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -67318,7 +67506,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -67366,7 +67554,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -67408,7 +67596,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -67632,7 +67820,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -67758,7 +67946,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -67806,7 +67994,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -67854,7 +68042,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68106,7 +68294,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68148,7 +68336,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68190,7 +68378,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68232,7 +68420,7 @@ export interface operations {
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
                 "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68321,7 +68509,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68412,7 +68600,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68452,7 +68640,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -68494,7 +68682,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -68530,7 +68718,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On a POST that changes state, a repeat within 24 h returns the first response with `Idempotent-Replayed: true`; on one that only reads (queries, exports) the key is checked and has no further effect. */
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;

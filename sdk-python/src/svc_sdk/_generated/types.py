@@ -57,7 +57,7 @@ class _AddWorkspacePrincipalRequestRequired(TypedDict):
     kind: Literal["user", "api_key"]
     #: Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant).
     subject: str
-    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
     role: Literal["owner", "admin", "editor", "auditor", "viewer"]
 
 
@@ -3837,22 +3837,26 @@ class BlastRadius(TypedDict):
     #: Type of the object, constant for the schema.
     object: Literal["svc.graph.blast_radius"]
     control: Requirement
-    #: Dictionaries a change to the control reaches through the crosswalks, strongest first.
-    affectedFrameworks: list[BlastRadiusAffectedFrameworksItem]
-    #: The tenant's systems whose evidence or assessments touch the reached requirements.
-    affectedSystems: list[BlastRadiusAffectedSystemsItem]
+    #: The requirements a change to the control reaches, as framework and clause references `<dictionary>:<ref>` (`gdpr:art-32`, `nist-csf-2:CSF-PR.AA-01`): by dictionary, strongest dictionary first, then strongest requirement first; the control itself and its own clauses included. The same order as `frameworks[].requirements`.
+    affectedFrameworks: list[str]
+    #: How many of the tenant's systems the change reaches: the length of `systems`.
+    affectedSystems: int
+    #: The detail of `affectedFrameworks`: the dictionaries a change to the control reaches through the crosswalks, strongest first, each with its requirements, their titles, weights and hops.
+    frameworks: list[BlastRadiusFrameworksItem]
+    #: The detail of `affectedSystems`: the tenant's systems whose evidence or assessments touch the reached requirements, by system id.
+    systems: list[BlastRadiusSystemsItem]
 
 
-class BlastRadiusAffectedFrameworksItem(TypedDict):
+class BlastRadiusFrameworksItem(TypedDict):
     #: Id of the dictionary.
     framework: str
     #: Strongest weight among its requirements.
     weight: float
     #: Its requirements the change reaches, strongest first.
-    requirements: list[BlastRadiusAffectedFrameworksItemRequirementsItem]
+    requirements: list[BlastRadiusFrameworksItemRequirementsItem]
 
 
-class BlastRadiusAffectedFrameworksItemRequirementsItem(TypedDict):
+class BlastRadiusFrameworksItemRequirementsItem(TypedDict):
     #: Id of the dictionary (`nist-csf-2`).
     framework: str
     #: A control (`CSF-PR.AA-01`) or a clause (`art-33`) of the dictionary.
@@ -3867,18 +3871,18 @@ class BlastRadiusAffectedFrameworksItemRequirementsItem(TypedDict):
     hops: int
 
 
-class BlastRadiusAffectedSystemsItem(TypedDict):
+class BlastRadiusRequest(TypedDict):
+    #: A control id of any dictionary (`CSF-PR.AA-01`, `GDPR-SEC-01`).
+    control: str
+
+
+class BlastRadiusSystemsItem(TypedDict):
     #: Id of the tenant's system.
     systemId: str
     #: Its evidence records citing a reached control.
     evidence: list[str]
     #: Its assessments whose framework is reached.
     assessments: list[str]
-
-
-class BlastRadiusRequest(TypedDict):
-    #: A control id of any dictionary (`CSF-PR.AA-01`, `GDPR-SEC-01`).
-    control: str
 
 
 class BundleHash(TypedDict):
@@ -4385,7 +4389,7 @@ class _CreateAssessmentRequestRequired(TypedDict):
     type: Literal["fria", "dpia", "risk-classification", "conformity", "gap-analysis", "aims-internal-audit"]
     #: Identifier of the AI system the record concerns, as the tenant names it.
     systemId: str
-    #: `<region>/<country>` whose law applies, lowercase (`eu/de`).
+    #: `<region>/<country>` whose law applies (`eu/de`): 2 to 12 letters, a slash, 2 letters. Case is ignored (`EU/DE` is accepted) and the value is stored lower case.
     jurisdiction: str
 
 
@@ -5502,7 +5506,7 @@ class _CreateWorkspaceRequestPrincipalsItemRequired(TypedDict):
     kind: Literal["user", "api_key"]
     #: Who: for `user` an email address (stored lowercase), for `api_key` the key's `key_` id (an active key of this tenant).
     subject: str
-    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
     role: Literal["owner", "admin", "editor", "auditor", "viewer"]
 
 
@@ -7408,8 +7412,10 @@ class IndustryProfile(TypedDict):
     title: str
     #: Which firms the profile describes.
     description: str
-    #: The frameworks a firm of this industry faces, by priority, each with why it applies.
-    frameworks: list[ProfileFramework]
+    #: Ids of the framework dictionaries a firm of this industry faces, by priority (`dora`, `gdpr`); `frameworkDetails` says why each applies.
+    frameworks: list[str]
+    #: The detail of `frameworks`, in the same order: each framework with its short title, version, priority and why it applies.
+    frameworkDetails: list[ProfileFramework]
     #: The controls such a firm starts with, by priority; each belongs to one of the frameworks.
     controlBaseline: list[ProfileBaselineControl]
     #: The assessments the frameworks call for (a DPIA for GDPR, risk classification and FRIA for the AI Act, ...).
@@ -8454,6 +8460,8 @@ class OnboardingChecklist(TypedDict):
     object: Literal["svc.onboarding.checklist"]
     #: Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
     profile: Literal["banking", "finance", "healthcare", "manufacturing", "engineering", "energy", "saas", "public-sector", "education", "retail", "telecom"]
+    #: Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+    profileSource: Literal["query", "onboarding", "default"]
     #: Open onboarding the checklist follows; null when none is open.
     onboardingId: str | None
     #: Every task of the profile, in plan order, done or not from the tenant's data.
@@ -8496,12 +8504,14 @@ class OnboardingExport(TypedDict):
     generatedAt: str
     #: Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
     profile: Literal["banking", "finance", "healthcare", "manufacturing", "engineering", "energy", "saas", "public-sector", "education", "retail", "telecom"]
+    #: Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+    profileSource: Literal["query", "onboarding", "default"]
     #: The open onboarding; null when none is open.
     onboarding: Onboarding | None
     plan: OnboardingPlan
     checklist: OnboardingChecklist
-    #: Milestones of the open onboarding; null when none is open.
-    milestones: OnboardingMilestones | None
+    #: Milestones of the open onboarding; when none is open, those of the full plan, projected from today.
+    milestones: OnboardingMilestones
 
 
 class OnboardingKickoffRequest(TypedDict):
@@ -8514,7 +8524,7 @@ class OnboardingMilestonePhase(TypedDict):
     week: int
     #: Name of the phase.
     name: str
-    #: End of the phase’s week counted from kickoff (ISO 8601 date).
+    #: End of the phase’s week counted from kickoff (ISO 8601 date); from today when no onboarding is in progress (`projected`).
     dueDate: str
     #: Tasks of the phase.
     total: int
@@ -8529,13 +8539,17 @@ class OnboardingMilestonePhase(TypedDict):
 class OnboardingMilestones(TypedDict):
     #: Type of the object, constant for the schema.
     object: Literal["svc.onboarding.milestones"]
-    #: Identifier with prefix `onb_`.
-    onboardingId: str
+    #: The onboarding in progress; null when none is (`projected`).
+    onboardingId: str | None
     #: Industry of the profile, one of the catalogue’s profiles (`banking`, `healthcare`, ...).
     profile: Literal["banking", "finance", "healthcare", "manufacturing", "engineering", "energy", "saas", "public-sector", "education", "retail", "telecom"]
-    #: When the onboarding was started.
-    startedAt: str
-    #: Progress of each phase of the plan fixed at kickoff.
+    #: Where the profile comes from: `query` (the `profile` parameter), `onboarding` (the open onboarding, else the latest one) or `default` (the tenant never started one: the catalogue's first profile, `banking`).
+    profileSource: Literal["query", "onboarding", "default"]
+    #: False while an onboarding is in progress: its plan fixed at kickoff, due dates from kickoff. True when none is: the full plan of the profile as if kicked off now, due dates from today, done from the tenant’s data (nothing for a new tenant).
+    projected: bool
+    #: When the onboarding was started; null when none is in progress.
+    startedAt: str | None
+    #: Progress of each phase of the plan fixed at kickoff (or, `projected`, of the full plan of the profile).
     phases: list[OnboardingMilestonePhase]
     #: Progress across the plan.
     overall: OnboardingMilestonesOverall
@@ -9297,24 +9311,112 @@ class Question(TypedDict):
     answerType: Literal["yes_no", "text", "scale", "evidence"]
 
 
-class RaciChart(TypedDict):
-    #: Type of the object, constant for the schema (for example `svc.stakeholders.user`); lets a client tell records apart in mixed lists and webhook payloads.
-    object: Literal["svc.stakeholders.raci"]
-    #: The AI system the chart is for.
-    systemId: str
-    #: One row per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.
-    data: list[RaciRow]
-    #: The controls of `data` with no accountable person, by control id.
-    gaps: list[RaciChartGapsItem]
-    #: When the chart was computed (ISO 8601 UTC).
-    computedAt: str
+# The RACI rows of the system, one per control, by control id: the controls named by the system's assignments (and by assignments for a control across systems), and every control of the tenant's activated frameworks.
+RaciChart: TypeAlias = "list[RaciItem]"
 
 
-class RaciChartGapsItem(TypedDict):
-    #: Id of the control that has no accountable person.
+class RaciItem(TypedDict):
+    """The RACI parts of one control of the system, computed from the active assignments of active people."""
+    #: Id of the control.
     control: str
-    #: `no_accountable`: no active assignment of an active person makes anyone accountable for it.
-    reason: Literal["no_accountable"]
+    #: Who is responsible: the person's full name (several names in name order, joined by `, `); null when nobody is.
+    responsible: str | None
+    #: Who is accountable: the one person's full name, chosen by precedence (a control-specific assignment of the system, then one for the control across systems, then a system-wide one). Null when none: a gap (`gap: 'no_accountable'`), never filled in.
+    accountable: str | None
+    #: The AI system the row is for (the `systemId` asked for).
+    systemId: str
+    #: Activated frameworks the control belongs to (`eu-ai-act`); empty when it is of none (assigned only).
+    frameworks: list[str]
+    #: Ids of the people responsible (`usr_...`), in the order of `responsible`.
+    responsibleIds: list[str]
+    #: Id of the person accountable; null when none.
+    accountableId: str | None
+    #: Full names of the people consulted, in name order.
+    consulted: list[str]
+    #: Full names of the people informed, in name order.
+    informed: list[str]
+    #: `no_accountable` when no active assignment of an active person makes anyone accountable; null otherwise.
+    gap: Literal["no_accountable"] | None
+    #: The four parts with each person in full: id, name, the role and the assignment it comes from, and its scope.
+    people: RaciItemPeople
+
+
+class RaciItemPeople(TypedDict):
+    """
+    The four parts with each person in full: id, name, the role and the assignment it comes from, and its scope.
+    """
+    #: People responsible, by name.
+    responsible: list[RaciItemPeopleResponsibleItem]
+    #: The one person accountable: a control-specific assignment of the system first, then one for the control across systems, then a system-wide one. Null when none: a gap, never filled in.
+    accountable: RaciItemPeopleAccountable | None
+    #: People consulted, by name.
+    consulted: list[RaciItemPeopleConsultedItem]
+    #: People informed, by name.
+    informed: list[RaciItemPeopleInformedItem]
+
+
+class RaciItemPeopleAccountable(TypedDict):
+    """A person on a RACI row, with the assignment it comes from."""
+    #: Id of the person (`usr_...`).
+    personId: str
+    #: Full name of the person.
+    name: str
+    #: The role the assignment is held in.
+    roleId: str
+    #: Name of that role; null when the role no longer exists.
+    roleName: str | None
+    #: The assignment this comes from (`asg_...`).
+    assignmentId: str
+    #: Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+    scope: Literal["control", "control_all_systems", "system"]
+
+
+class RaciItemPeopleConsultedItem(TypedDict):
+    """A person on a RACI row, with the assignment it comes from."""
+    #: Id of the person (`usr_...`).
+    personId: str
+    #: Full name of the person.
+    name: str
+    #: The role the assignment is held in.
+    roleId: str
+    #: Name of that role; null when the role no longer exists.
+    roleName: str | None
+    #: The assignment this comes from (`asg_...`).
+    assignmentId: str
+    #: Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+    scope: Literal["control", "control_all_systems", "system"]
+
+
+class RaciItemPeopleInformedItem(TypedDict):
+    """A person on a RACI row, with the assignment it comes from."""
+    #: Id of the person (`usr_...`).
+    personId: str
+    #: Full name of the person.
+    name: str
+    #: The role the assignment is held in.
+    roleId: str
+    #: Name of that role; null when the role no longer exists.
+    roleName: str | None
+    #: The assignment this comes from (`asg_...`).
+    assignmentId: str
+    #: Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+    scope: Literal["control", "control_all_systems", "system"]
+
+
+class RaciItemPeopleResponsibleItem(TypedDict):
+    """A person on a RACI row, with the assignment it comes from."""
+    #: Id of the person (`usr_...`).
+    personId: str
+    #: Full name of the person.
+    name: str
+    #: The role the assignment is held in.
+    roleId: str
+    #: Name of that role; null when the role no longer exists.
+    roleName: str | None
+    #: The assignment this comes from (`asg_...`).
+    assignmentId: str
+    #: Where the assignment applies: `control` (this control of this system), `control_all_systems` (this control everywhere) or `system` (every control of this system).
+    scope: Literal["control", "control_all_systems", "system"]
 
 
 class RaciRow(TypedDict):
@@ -10728,10 +10830,12 @@ class SeedTenantResult(TypedDict):
 class SelfAuditDrift(TypedDict):
     #: Type of the object, constant for the schema (for example `svc.self_audit.finding`); lets a client tell records apart in mixed lists and webhook payloads.
     object: Literal["svc.self_audit.drift"]
-    #: Industry profile whose baseline was compared.
-    profile: Literal["banking", "finance", "healthcare", "manufacturing", "engineering", "energy", "saas", "public-sector", "education", "retail", "telecom"]
-    #: `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff.
-    profileSource: Literal["query", "onboarding"]
+    #: Industry profile whose baseline was compared; null when there is none to compare against (`profileSource: none`).
+    profile: Literal["banking", "finance", "healthcare", "manufacturing", "engineering", "energy", "saas", "public-sector", "education", "retail", "telecom"] | None
+    #: `query` when given as `profile`; `onboarding` when read from the tenant’s onboarding kickoff; `none` when neither exists (a new tenant): the baseline is empty and there are no items, never a 422.
+    profileSource: Literal["query", "onboarding", "none"]
+    #: Why the answer is empty when `profileSource` is `none`, and how to get a comparison; null otherwise.
+    note: str | None
     #: Controls of the profile baseline.
     baselineControls: int
     #: Baseline controls with no divergence at all.
@@ -11927,9 +12031,9 @@ class _UploadContextDocumentRequestRequired(TypedDict):
 class UploadContextDocumentRequest(_UploadContextDocumentRequestRequired, total=False):
     #: The document text. Give `text` or `contentBase64`, not both. At most 1 MiB of UTF-8: larger is 400 `bad_request`.
     text: str
-    #: The document as base64 of UTF-8 text, decoded and stored as text (bytes that are not UTF-8 are 422). At most 1 MiB decoded: larger is 400 `bad_request`.
+    #: The document as base64: of UTF-8 text (bytes that are not UTF-8 are 422; at most 1 MiB decoded, larger is 400 `bad_request`), or, when `mediaType` is `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document`, of the PDF or DOCX file itself, whose text is extracted and stored (at most 4 MiB of file and 1 MiB of text: larger is 422).
     contentBase64: str
-    #: IANA media type of the text; `text/plain` when absent.
+    #: IANA media type of the document; `text/plain` when absent. `application/pdf` or `application/vnd.openxmlformats-officedocument.wordprocessingml.document` (DOCX) declare that `contentBase64` is that file: its text is extracted and stored, and the media type is kept on the document.
     mediaType: str
     #: Where the document came from: file name or URI.
     source: str
@@ -12773,7 +12877,7 @@ class WorkspacePrincipal(TypedDict):
     subject: str
     #: Name to show for the principal; null when none was given.
     displayName: str | None
-    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
     role: Literal["owner", "admin", "editor", "auditor", "viewer"]
     #: `active`, or `revoked` once removed from the workspace (the grant is kept as history, and leaves every team).
     status: Literal["active", "revoked"]
@@ -12818,7 +12922,7 @@ class WorkspaceTeamMembersItem(TypedDict):
     subject: str
     #: Name to show for the principal; null when none was given.
     displayName: str | None
-    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles (what each may do is in the permission table).
+    #: Role of the principal in the workspace: `owner`, `admin`, `editor`, `auditor` or `viewer`, the platform's roles. It governs what the principal's key may do with the workspace's records: every role reads them; `editor`, `admin` and `owner` change the workspace and create teams; `admin` and `owner` give and revoke roles and archive. A grant narrows, never widens, what the key's own role allows.
     role: Literal["owner", "admin", "editor", "auditor", "viewer"]
 
 
@@ -13076,10 +13180,10 @@ __all__ = [
     "Bid",
     "BidContribution",
     "BlastRadius",
-    "BlastRadiusAffectedFrameworksItem",
-    "BlastRadiusAffectedFrameworksItemRequirementsItem",
-    "BlastRadiusAffectedSystemsItem",
+    "BlastRadiusFrameworksItem",
+    "BlastRadiusFrameworksItemRequirementsItem",
     "BlastRadiusRequest",
+    "BlastRadiusSystemsItem",
     "BundleHash",
     "BundleHashChangesItem",
     "BundleHashCurrent",
@@ -13431,7 +13535,12 @@ __all__ = [
     "PutPublicDisclosureSystemProfileRequest",
     "Question",
     "RaciChart",
-    "RaciChartGapsItem",
+    "RaciItem",
+    "RaciItemPeople",
+    "RaciItemPeopleAccountable",
+    "RaciItemPeopleConsultedItem",
+    "RaciItemPeopleInformedItem",
+    "RaciItemPeopleResponsibleItem",
     "RaciRow",
     "RaciRowAccountable",
     "RaciRowConsultedItem",

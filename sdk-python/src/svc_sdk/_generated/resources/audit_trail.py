@@ -127,7 +127,7 @@ class AuditTrailResource(Resource):
 
         ``POST /v1/audit-trail/query``
 
-        Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only, and an `Idempotency-Key` has no further effect.
+        Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only; a repeat with the same `Idempotency-Key` within 24 h replays the first answer.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -279,7 +279,7 @@ class AsyncAuditTrailResource(AsyncResource):
 
         ``POST /v1/audit-trail/query``
 
-        Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only, and an `Idempotency-Key` has no further effect.
+        Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only; a repeat with the same `Idempotency-Key` within 24 h replays the first answer.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """

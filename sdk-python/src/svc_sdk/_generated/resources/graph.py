@@ -39,7 +39,7 @@ class GraphResource(Resource):
 
         ``POST /v1/graph/blast-radius``
 
-        Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns the dictionaries reached with their requirements, strongest first, and the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary. Reads only. 404 for an unknown control.
+        Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns `affectedFrameworks`, the reached requirements as `<dictionary>:<ref>` strings (framework and clause references, strongest dictionary first), and `affectedSystems`, the number of the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary; beside them `frameworks` (each dictionary with its requirements, titles, weights and hops) and `systems` (each system with those evidence records and assessments) give the detail. Reads only. 404 for an unknown control.
         """
         return cast(
             "BlastRadius",
@@ -197,7 +197,7 @@ class AsyncGraphResource(AsyncResource):
 
         ``POST /v1/graph/blast-radius``
 
-        Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns the dictionaries reached with their requirements, strongest first, and the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary. Reads only. 404 for an unknown control.
+        Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns `affectedFrameworks`, the reached requirements as `<dictionary>:<ref>` strings (framework and clause references, strongest dictionary first), and `affectedSystems`, the number of the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary; beside them `frameworks` (each dictionary with its requirements, titles, weights and hops) and `systems` (each system with those evidence records and assessments) give the detail. Reads only. 404 for an unknown control.
         """
         return cast(
             "BlastRadius",

@@ -38,7 +38,7 @@ class OnboardingResource(Resource):
 
         ``GET /v1/onboarding/checklist``
 
-        The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's.
+        The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's, else the latest onboarding's, else the default profile (`profileSource` says which): a new tenant gets the default profile's checklist with nothing done, never a 404.
         """
         return cast(
             "OnboardingChecklist",
@@ -68,7 +68,7 @@ class OnboardingResource(Resource):
 
         ``GET /v1/onboarding/export``
 
-        One JSON document with the open onboarding, the current plan, the checklist and the milestones, for the profile of the query or of the open onboarding. Reads only.
+        One JSON document with the open onboarding (null when none), the current plan, the checklist and the milestones (projected when no onboarding is in progress), for the profile of the query, else of the open or latest onboarding, else the default profile: a new tenant gets the default plan with nothing done. Reads only.
         """
         return cast(
             "OnboardingExport",
@@ -118,6 +118,7 @@ class OnboardingResource(Resource):
     def milestones(
         self,
         *,
+        profile: Literal["banking", "finance", "healthcare", "manufacturing", "engineering", "energy", "saas", "public-sector", "education", "retail", "telecom"] | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -127,7 +128,7 @@ class OnboardingResource(Resource):
 
         ``GET /v1/onboarding/milestones``
 
-        For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. 404 when no onboarding is in progress.
+        For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. When no onboarding is in progress (a new tenant), the milestones of the full plan of the profile (the query's, else the latest onboarding's, else the default profile) as if kicked off now: `projected: true`, `onboardingId` and `startedAt` null, due dates from today. `profile` applies only then; an onboarding in progress is always the one reported.
         """
         return cast(
             "OnboardingMilestones",
@@ -135,7 +136,7 @@ class OnboardingResource(Resource):
                 "GET",
                 "/v1/onboarding/milestones",
                 path_params=None,
-                query=None,
+                query={"profile": profile},
                 body=None,
                 idempotency_key=idempotency_key,
                 extra_headers=extra_headers,
@@ -191,7 +192,7 @@ class AsyncOnboardingResource(AsyncResource):
 
         ``GET /v1/onboarding/checklist``
 
-        The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's.
+        The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's, else the latest onboarding's, else the default profile (`profileSource` says which): a new tenant gets the default profile's checklist with nothing done, never a 404.
         """
         return cast(
             "OnboardingChecklist",
@@ -221,7 +222,7 @@ class AsyncOnboardingResource(AsyncResource):
 
         ``GET /v1/onboarding/export``
 
-        One JSON document with the open onboarding, the current plan, the checklist and the milestones, for the profile of the query or of the open onboarding. Reads only.
+        One JSON document with the open onboarding (null when none), the current plan, the checklist and the milestones (projected when no onboarding is in progress), for the profile of the query, else of the open or latest onboarding, else the default profile: a new tenant gets the default plan with nothing done. Reads only.
         """
         return cast(
             "OnboardingExport",
@@ -271,6 +272,7 @@ class AsyncOnboardingResource(AsyncResource):
     async def milestones(
         self,
         *,
+        profile: Literal["banking", "finance", "healthcare", "manufacturing", "engineering", "energy", "saas", "public-sector", "education", "retail", "telecom"] | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -280,7 +282,7 @@ class AsyncOnboardingResource(AsyncResource):
 
         ``GET /v1/onboarding/milestones``
 
-        For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. 404 when no onboarding is in progress.
+        For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. When no onboarding is in progress (a new tenant), the milestones of the full plan of the profile (the query's, else the latest onboarding's, else the default profile) as if kicked off now: `projected: true`, `onboardingId` and `startedAt` null, due dates from today. `profile` applies only then; an onboarding in progress is always the one reported.
         """
         return cast(
             "OnboardingMilestones",
@@ -288,7 +290,7 @@ class AsyncOnboardingResource(AsyncResource):
                 "GET",
                 "/v1/onboarding/milestones",
                 path_params=None,
-                query=None,
+                query={"profile": profile},
                 body=None,
                 idempotency_key=idempotency_key,
                 extra_headers=extra_headers,

@@ -34,7 +34,7 @@ class ProfilesResource(Resource):
 
         ``GET /v1/profiles/{industry}``
 
-        Returns `{ frameworks, controlBaseline }` for the industry: the framework dictionaries a firm of that industry really faces, each with why, and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
+        Returns `{ frameworks, controlBaseline }` for the industry: `frameworks`, the ids of the framework dictionaries a firm of that industry really faces (by priority; `frameworkDetails` gives each with its short title, version, priority and why), and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
         """
         return cast(
             "IndustryProfile",
@@ -98,7 +98,7 @@ class AsyncProfilesResource(AsyncResource):
 
         ``GET /v1/profiles/{industry}``
 
-        Returns `{ frameworks, controlBaseline }` for the industry: the framework dictionaries a firm of that industry really faces, each with why, and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
+        Returns `{ frameworks, controlBaseline }` for the industry: `frameworks`, the ids of the framework dictionaries a firm of that industry really faces (by priority; `frameworkDetails` gives each with its short title, version, priority and why), and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.
         """
         return cast(
             "IndustryProfile",

@@ -461,7 +461,7 @@ class SelfAuditResource(Resource):
 
         ``GET /v1/self-audit/drift``
 
-        For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff; 422 naming `profile` when neither exists. Computed at request time; stores nothing. Needs `self_audit:read`.
+        For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff. When neither exists (a new tenant) the answer is 200 with an empty baseline and no items: `profile: null`, `profileSource: none` and a `note` saying so. Computed at request time; stores nothing. Needs `self_audit:read`.
         """
         return cast(
             "SelfAuditDrift",
@@ -944,7 +944,7 @@ class AsyncSelfAuditResource(AsyncResource):
 
         ``GET /v1/self-audit/drift``
 
-        For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff; 422 naming `profile` when neither exists. Computed at request time; stores nothing. Needs `self_audit:read`.
+        For each control of the profile's baseline: `baseline-divergence` when its framework is not activated or no evidence cites it, `stale-evidence` when all its evidence expired or was collected more than 365 days ago, `open-finding` when an open finding is raised against it. The profile is `profile` (422 when not one of the industries) or that of the tenant's onboarding kickoff. When neither exists (a new tenant) the answer is 200 with an empty baseline and no items: `profile: null`, `profileSource: none` and a `note` saying so. Computed at request time; stores nothing. Needs `self_audit:read`.
         """
         return cast(
             "SelfAuditDrift",

@@ -41,7 +41,7 @@ class WorkspacePrincipalsResource(Resource):
 
         ``POST /v1/workspaces/{id}/principals``
 
-        Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WorkspacePrincipal",
@@ -76,7 +76,7 @@ class WorkspacePrincipalsResource(Resource):
 
         ``GET /v1/workspaces/{id}/principals``
 
-        Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+        Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -107,7 +107,7 @@ class WorkspacePrincipalsResource(Resource):
 
         ``POST /v1/workspaces/{id}/principals/{principal}/revoke``
 
-        Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WorkspacePrincipal",
@@ -142,7 +142,7 @@ class WorkspaceTeamsResource(Resource):
 
         ``POST /v1/workspaces/{id}/teams``
 
-        Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WorkspaceTeam",
@@ -174,7 +174,7 @@ class WorkspaceTeamsResource(Resource):
 
         ``GET /v1/workspaces/{id}/teams``
 
-        Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+        Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -213,7 +213,7 @@ class WorkspaceResource(Resource):
 
         ``POST /v1/workspaces/{id}/archive``
 
-        Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`.
+        Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
         """
         return cast(
             "Workspace",
@@ -243,7 +243,7 @@ class WorkspaceResource(Resource):
 
         ``POST /v1/workspaces``
 
-        Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.
+        Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.
         """
         return cast(
             "Workspace",
@@ -273,7 +273,7 @@ class WorkspaceResource(Resource):
 
         ``GET /v1/workspaces/{id}``
 
-        Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.
+        Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
         """
         return cast(
             "Workspace",
@@ -305,7 +305,7 @@ class WorkspaceResource(Resource):
 
         ``GET /v1/workspaces``
 
-        Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`.
+        Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -335,7 +335,7 @@ class WorkspaceResource(Resource):
 
         ``PATCH /v1/workspaces/{id}``
 
-        Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "Workspace",
@@ -370,7 +370,7 @@ class AsyncWorkspacePrincipalsResource(AsyncResource):
 
         ``POST /v1/workspaces/{id}/principals``
 
-        Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Grants the role to a user (by email) or to an API key (the `key_` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 `conflict`: revoke it first to change the role. Returns 201 with the principal, id `wpr_<ULID>`. Needs `workspace:write`; audited as `workspace_principal.added` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WorkspacePrincipal",
@@ -405,7 +405,7 @@ class AsyncWorkspacePrincipalsResource(AsyncResource):
 
         ``GET /v1/workspaces/{id}/principals``
 
-        Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+        Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -436,7 +436,7 @@ class AsyncWorkspacePrincipalsResource(AsyncResource):
 
         ``POST /v1/workspaces/{id}/principals/{principal}/revoke``
 
-        Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Revokes the principal's active grant, named by its `wpr_` id or by its subject (email address or `key_` id), and removes it from every team of the workspace; the grant stays listed as `revoked`. A grant already revoked is 409 `conflict`; an unknown principal 404. Needs `workspace:write`; audited as `workspace_principal.revoked` (with the optional `reason`) and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WorkspacePrincipal",
@@ -471,7 +471,7 @@ class AsyncWorkspaceTeamsResource(AsyncResource):
 
         ``POST /v1/workspaces/{id}/teams``
 
-        Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Creates a team of the workspace's active principals (each named by `wpr_` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 `conflict`. Returns 201 with the team, id `wtm_<ULID>`. Needs `workspace:write`; audited as `workspace_team.created` and emitted as the webhook event of that name. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WorkspaceTeam",
@@ -503,7 +503,7 @@ class AsyncWorkspaceTeamsResource(AsyncResource):
 
         ``GET /v1/workspaces/{id}/teams``
 
-        Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`.
+        Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -542,7 +542,7 @@ class AsyncWorkspaceResource(AsyncResource):
 
         ``POST /v1/workspaces/{id}/archive``
 
-        Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`.
+        Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
         """
         return cast(
             "Workspace",
@@ -572,7 +572,7 @@ class AsyncWorkspaceResource(AsyncResource):
 
         ``POST /v1/workspaces``
 
-        Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. Send an `Idempotency-Key` so that a retry does not create a second workspace.
+        Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.
         """
         return cast(
             "Workspace",
@@ -602,7 +602,7 @@ class AsyncWorkspaceResource(AsyncResource):
 
         ``GET /v1/workspaces/{id}``
 
-        Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`.
+        Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes.
         """
         return cast(
             "Workspace",
@@ -634,7 +634,7 @@ class AsyncWorkspaceResource(AsyncResource):
 
         ``GET /v1/workspaces``
 
-        Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`.
+        Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -664,7 +664,7 @@ class AsyncWorkspaceResource(AsyncResource):
 
         ``PATCH /v1/workspaces/{id}``
 
-        Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
+        Updates the fields given; fields left out keep their value, a null description clears it. Needs `workspace:write`; audited as `workspace.updated` (with the names of the changed fields) and emitted as the webhook event `workspace.updated`. The caller's role in the workspace decides, after the key's own role: its active grant (the grant whose subject is the key's `key_` id, else the email of the active person the key acts for) or, without one, the key's tenant role when that is `owner` or `admin` (they reach every workspace). Reads need any role; changing the workspace or creating a team needs `editor`, `admin` or `owner` (`workspace:write`); giving or revoking roles and archiving need `admin` or `owner` (`workspace:manage`). A grant narrows, never widens, what the key's own role allows. A key with no role in the workspace, or whose role there does not grant the action, is 403 `forbidden` (`details[0].field` `workspace` with issue `not_a_principal`, or `workspace_role` with the permission) and nothing changes. When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "Workspace",
