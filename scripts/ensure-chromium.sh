@@ -16,24 +16,7 @@ if [ "$CHROMIUM" != "/usr/bin/chromium" ]; then
   exit 1
 fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "chromium: /usr/bin/chromium is missing and apt-get is not available: install Chromium by hand" >&2
-  exit 1
-fi
-
-if [ "$(id -u)" -eq 0 ]; then
-  SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-  SUDO="sudo"
-else
-  echo "chromium: /usr/bin/chromium is missing; run this script as root (apt-get install chromium)" >&2
-  exit 1
-fi
-
-echo "chromium: installing the Debian package with apt-get"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+sh "$(dirname "$0")/apt-install.sh" chromium chromium fonts-dejavu-core
 
 if [ ! -x "$CHROMIUM" ]; then
   echo "chromium: apt-get finished but $CHROMIUM is still missing" >&2

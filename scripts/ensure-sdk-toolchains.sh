@@ -15,22 +15,6 @@ if [ -z "$missing" ]; then
   exit 0
 fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "sdk toolchains: missing:$missing, and apt-get is not available: install them by hand" >&2
-  exit 1
-fi
-if [ "$(id -u)" -eq 0 ]; then
-  SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-  SUDO="sudo"
-else
-  echo "sdk toolchains: missing:$missing; run this script as root (apt-get install$missing)" >&2
-  exit 1
-fi
-
-echo "sdk toolchains: installing$missing with apt-get"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+sh "$(dirname "$0")/apt-install.sh" "sdk toolchains" $missing
 echo "sdk toolchains: $(go version), $(mypy --version 2>/dev/null || /usr/bin/mypy --version)"
