@@ -96,7 +96,8 @@ function malformedQuery(req: Request): ApiError | undefined {
   const url = req.originalUrl ?? req.url ?? '';
   const at = url.indexOf('?');
   const raw = at < 0 ? '' : url.slice(at + 1);
-  for (const part of raw.split('&')) {
+  // Only a %-escape can fail to decode: a query without one (most requests) skips the walk.
+  for (const part of raw.includes('%') ? raw.split('&') : []) {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const rawName = eq < 0 ? part : part.slice(0, eq);

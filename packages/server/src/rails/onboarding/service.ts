@@ -182,10 +182,21 @@ async function resolveProfileId(
 ): Promise<{ profile: string; source: ProfileSource; open: Row | null }> {
   const open = await openOnboarding(db);
   if (profile !== undefined) return { profile, source: 'query', open };
-  if (open) return { profile: open.profile, source: 'onboarding', open };
-  const latest = await db.onboarding.findFirst({ orderBy: { createdAt: 'desc' }, select: { profile: true } });
-  if (latest) return { profile: latest.profile, source: 'onboarding', open };
+  const kicked = await onboardingProfile(db, open);
+  if (kicked) return { profile: kicked, source: 'onboarding', open };
   return { profile: DEFAULT_ONBOARDING_PROFILE, source: 'default', open };
+}
+
+/**
+ * The profile of the tenant's onboarding kickoff: the one in progress (`open`, when the caller has
+ * read it already), else the latest; null when the tenant never started one. Self-audit's drift
+ * compares against it too.
+ */
+export async function onboardingProfile(db: Tx, open?: Row | null): Promise<string | null> {
+  const current = open === undefined ? await openOnboarding(db) : open;
+  if (current) return current.profile;
+  const latest = await db.onboarding.findFirst({ orderBy: { createdAt: 'desc' }, select: { profile: true } });
+  return latest?.profile ?? null;
 }
 
 function buildChecklist(

@@ -19,6 +19,7 @@ import type { SelfAuditFinding as FindingRow, SelfAuditRemediation as Remediatio
 import type { Store, WriteContext } from '../../kit.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
+import { onboardingProfile } from '../onboarding/service.ts';
 import { byPriority, profileEntry, resolveProfile } from '../profiles/service.ts';
 
 const DAY_MS = 86_400_000;
@@ -270,15 +271,12 @@ export async function posture(prisma: Prisma, tenantId: string): Promise<z.infer
 type SelfAuditDriftItem = z.infer<typeof SelfAuditDrift>['data'][number];
 type Industry = (typeof INDUSTRY_IDS)[number];
 
-/** The profile asked for, or that of the tenant's onboarding kickoff (the one in progress, else the latest). */
 /** The profile asked for, or that of the tenant's onboarding kickoff (the one in progress, else the latest); null when neither. */
 async function driftProfile(db: Tx, profile: string | undefined): Promise<{ profile: Industry; source: 'query' | 'onboarding' } | null> {
   if (profile !== undefined) return { profile: profile as Industry, source: 'query' };
-  const onboarding =
-    (await db.onboarding.findFirst({ where: { openSlot: 'open' }, select: { profile: true } })) ??
-    (await db.onboarding.findFirst({ orderBy: { createdAt: 'desc' }, select: { profile: true } }));
-  if (!onboarding || !(INDUSTRY_IDS as readonly string[]).includes(onboarding.profile)) return null;
-  return { profile: onboarding.profile as Industry, source: 'onboarding' };
+  const kicked = await onboardingProfile(db);
+  if (!kicked || !(INDUSTRY_IDS as readonly string[]).includes(kicked)) return null;
+  return { profile: kicked as Industry, source: 'onboarding' };
 }
 
 /** What a tenant without a profile gets: nothing to compare, said so. */
