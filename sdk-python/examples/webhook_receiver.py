@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from svc_sdk import WebhookVerificationError, webhooks
 
 secret = os.environ.get("SVC_WEBHOOK_SECRET", "")
+# Deliveries are handled on threads: one line at a time, so that two never interleave.
+_output = threading.Lock()
+
+
+def say(line: str) -> None:
+    with _output:
+        print(line, flush=True)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -26,7 +34,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             event = webhooks.verify(raw, self.headers.get("x-svc-signature"), secret)
         except WebhookVerificationError as err:
-            print(f"refused {err.reason}", flush=True)
+            say(f"refused {err.reason}")
             body = json.dumps({"error": err.reason}).encode()
             self.send_response(400)
             self.send_header("content-type", "application/json")
@@ -37,12 +45,12 @@ class Handler(BaseHTTPRequestHandler):
         # Acknowledge first: slow processing would make the dispatcher retry the delivery.
         self.send_response(204)
         self.end_headers()
-        print(f"received {event['type']} {event['id']}", flush=True)
+        say(f"received {event['type']} {event['id']}")
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # one line per delivery above is enough
 
 
 server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "3000"))), Handler)
-print(f"listening {server.server_address[1]}", flush=True)
+say(f"listening {server.server_address[1]}")
 server.serve_forever()
