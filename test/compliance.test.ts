@@ -28,9 +28,11 @@ describe('compliance rail: the specification examples', () => {
       systemId: 'sys_credit_scoring_v2',
     });
     expect(res.body.id).toMatch(/^asm_[0-9A-Z]{26}$/);
+    // The stages of the FRIA recipe: Art. 27(1)(a)-(f) AI Act and the notification of Art. 27(3).
     expect(res.body.stages.map((s: { key: string }) => s.key)).toEqual([
       'scoping',
       'process',
+      'period-frequency',
       'affected-persons',
       'risks',
       'oversight',
@@ -46,13 +48,14 @@ describe('compliance rail: the specification examples', () => {
 
   it('stages follow the assessment type', async () => {
     const dpia = await t.call('POST', '/v1/compliance/assessments', { body: { type: 'dpia', systemId: 'sys_hr', jurisdiction: 'eu/fr' } });
+    // Art. 35(7)(a)-(d) GDPR between the screening and the consultation stages.
     expect(dpia.body.stages.map((s: { key: string }) => s.key)).toEqual([
+      'screening',
       'description',
       'necessity',
       'risks',
       'measures',
-      'dpo-advice',
-      'sign-off',
+      'consultation',
     ]);
   });
 

@@ -311,7 +311,13 @@ describe('onboarding: checklist, kickoff, milestones, export', () => {
     ).toBe(201);
     for (const task of tasks.filter((x) => x.kind === 'run_assessment')) {
       const r = await t.call('POST', '/v1/compliance/assessments', {
-        body: { type: task.assessmentType, systemId: 'sys_proctoring', jurisdiction: 'eu/fr' },
+        // A gap analysis names the framework its task is about.
+        body: {
+          type: task.assessmentType,
+          systemId: 'sys_proctoring',
+          jurisdiction: 'eu/fr',
+          ...(task.assessmentType === 'gap-analysis' ? { framework: task.framework } : {}),
+        },
       });
       expect(r.status).toBe(201);
     }

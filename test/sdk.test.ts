@@ -141,7 +141,7 @@ async function catchError(promise: Promise<unknown>): Promise<unknown> {
 describe('sdk against the real server', () => {
   it('types every route from the contract', () => {
     expectTypeOf<Awaited<ReturnType<SvcClient['compliance']['assessments']['create']>>['status']>().toEqualTypeOf<
-      'draft' | 'in_progress' | 'completed'
+      'draft' | 'in_progress' | 'in_review' | 'approved'
     >();
     expectTypeOf<Parameters<SvcClient['frameworks']['controls']>[0]['params']>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<Parameters<SvcClient['compliance']['assessments']['create']>[0]['body']['systemId']>().toEqualTypeOf<string>();
@@ -159,7 +159,9 @@ describe('sdk against the real server', () => {
   it('has generated types that agree with the contract on every operation (checked by tsc)', () => {
     expect(generatedAgreesWithContract).toEqual({});
     // What the comparison sees on the contract's side is inferred, not `any`.
-    expectTypeOf<Result<InferredAt<'compliance.assessments.create'>>['status']>().toEqualTypeOf<'draft' | 'in_progress' | 'completed'>();
+    expectTypeOf<Result<InferredAt<'compliance.assessments.create'>>['status']>().toEqualTypeOf<
+      'draft' | 'in_progress' | 'in_review' | 'approved'
+    >();
     expectTypeOf<FirstArg<InferredAt<'frameworks.get'>>>().toEqualTypeOf<{ params: { id: string } }>();
     expect([...errorCodesAgree, webhookEnvelopesAgree, errorDetailsAgree]).toEqual([true, true, true, true]);
     // Named per operation, for users who keep a request or a result in a variable.

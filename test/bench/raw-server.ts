@@ -1,18 +1,21 @@
 /**
  * A child of `pnpm bench` (api-bench.ts): the baseline the API is measured against, written by
  * hand on `node:http` and a `pg` Pool (max 10, as the API's pool) against the same PostgreSQL, the
- * same tables and the same tenant as the API child. It imports nothing of the server: only
- * @svc/contract (assessment types, the audit hash), pg and node built-ins.
+ * same tables and the same tenant as the API child. It imports of the server only the pure
+ * question-set builder of assessments and its recipes (the API, too, computes a type's question set
+ * once per dictionary version), the secret box that opens the signing key; else @svc/contract (the
+ * audit hash), pg and node built-ins.
  *
  * - GET /v1/compliance/frameworks: the statement of the API's listTenantFrameworks
  *   (packages/server/src/rails/compliance/service.ts), same text and parameters, limit 50 + 1, rendered
  *   to the same JSON. One round trip.
- * - POST /v1/compliance/assessments: the assessment row, its audit event (chained, hashed with
+ * - POST /v1/compliance/assessments: the tenant's pinned dictionary version (one round trip, as the
+ *   API reads the activation), then the assessment row with its question set, its audit event (chained, hashed with
  *   hashEvent, one Ed25519 signature with the stored key), the event-index row and the outbox
  *   rows (webhook_events plus one webhook_deliveries row per matching subscription), in one
  *   transaction: BEGIN; one statement that locks (or creates) the chain head and reads the signing
  *   key id and the subscriptions; one multi-CTE statement that writes every row and moves the
- *   head; COMMIT. Four round trips. Answers 201 with the assessment.
+ *   head; COMMIT. Five round trips. Answers 201 with the assessment.
  *
  * No authentication, no idempotency record, no rate limit, no request validation beyond what the
  * SQL needs: that is the API's overhead to beat. Statements are named (prepared once per
@@ -24,9 +27,11 @@
 import { createPrivateKey, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ASSESSMENT_TYPES, type AssessmentType, GENESIS_HASH } from '@svc/contract';
+import { ASSESSMENT_TYPE_IDS, type AssessmentType, GENESIS_HASH } from '@svc/contract';
 import { hashEvent } from '@svc/contract/audit';
 import pg from 'pg';
+import { progress, type QuestionSet, questionsFromRecipe } from '../../packages/server/src/rails/compliance/questions.ts';
+import { RECIPES } from '../../packages/server/src/rails/compliance/recipes.ts';
 import { configureSecretsKey, openSecret } from '../../packages/server/src/webhooks/secret-box.ts';
 import { failed, onShutdown, ready } from './bench-child-ipc.ts';
 
@@ -93,8 +98,8 @@ const HEAD_SQL = `
 const WRITE_SQL = `
     WITH asm AS (
       INSERT INTO "assessments" ("id", "tenant_id", "type", "system_id", "jurisdiction", "title", "status", "completion", "stages",
-        "created_by", "created_at", "updated_at")
-      VALUES ($1, $2, $3, $4, $5, NULL, 'draft', 0, $6::jsonb, $7, $8, $8)),
+        "created_by", "created_at", "updated_at", "questions", "framework", "dictionary_version", "recipe_version")
+      VALUES ($1, $2, $3, $4, $5, NULL, 'draft', 0, $6::jsonb, $7, $8, $8, $18::jsonb, $19, $20, $21)),
     ev AS (
       INSERT INTO "audit_events" ("id", "tenant_id", "seq", "prev_hash", "hash", "signature", "key_id", "actor", "action",
         "resource_type", "resource_id", "correlation_id", "data", "created_at")
@@ -109,11 +114,11 @@ const WRITE_SQL = `
 const OUTBOX_SQL = `,
     we AS (
       INSERT INTO "webhook_events" ("id", "tenant_id", "type", "source", "subject", "data", "correlation_id", "created_at")
-      VALUES ($18, $2, '${ACTION}', $19, $1, $20::jsonb, $15, $8)),
+      VALUES ($22, $2, '${ACTION}', $23, $1, $24::jsonb, $15, $8)),
     wd AS (
       INSERT INTO "webhook_deliveries" ("id", "tenant_id", "subscription_id", "event_id", "event_type", "status", "next_attempt_at",
         "created_at", "updated_at")
-      SELECT unnest($21::text[]), $2, unnest($22::text[]), $18, '${ACTION}', 'pending', $8, $8, $8)`;
+      SELECT unnest($25::text[]), $2, unnest($26::text[]), $22, '${ACTION}', 'pending', $8, $8, $8)`;
 
 const named = (name: string) => (PREPARED ? { name } : {});
 
@@ -203,12 +208,55 @@ async function main() {
     return key;
   }
 
+  /** A dictionary's latest version key, when the tenant has not activated it. */
+  async function latestVersion(client: pg.PoolClient, framework: string): Promise<string> {
+    const { rows } = await client.query<{ latest_version: string }>({
+      ...named('latest'),
+      text: 'SELECT "latest_version" FROM "frameworks" WHERE "id" = $1',
+      values: [framework],
+    });
+    return `${framework}@${rows[0]?.latest_version}`;
+  }
+
+  /** A type's question set per dictionary version, read once (as the API caches the version's questions). */
+  const sets = new Map<string, QuestionSet>();
+  async function questionSet(client: pg.PoolClient, type: AssessmentType, versionKey: string): Promise<QuestionSet> {
+    const key = `${type}:${versionKey}`;
+    const cached = sets.get(key);
+    if (cached) return cached;
+    const recipe = RECIPES.current().recipes.find((r) => r.type === type);
+    if (!recipe) throw new Error(`no recipe for ${type}`);
+    const [questions, clauses] = await Promise.all([
+      client.query<{ id: string; text: string; control_id: string; clause_ref: string | null; answer_type: string }>(
+        'SELECT "id", "text", "control_id", "clause_ref", "answer_type" FROM "framework_questions" WHERE "version_key" = $1 ORDER BY "ord"',
+        [versionKey],
+      ),
+      client.query<{ ref: string; title: string }>('SELECT "ref", "title" FROM "framework_clauses" WHERE "version_key" = $1', [versionKey]),
+    ]);
+    const set = questionsFromRecipe(
+      recipe,
+      questions.rows.map((q) => ({ id: q.id, text: q.text, controlId: q.control_id, clauseRef: q.clause_ref, answerType: q.answer_type })),
+      new Map(clauses.rows.map((c) => [c.ref, c.title])),
+    );
+    sets.set(key, set);
+    return set;
+  }
+
   async function createAssessment(type: AssessmentType, systemId: string, jurisdiction: string): Promise<string> {
     const id = newId('asm');
     const auditId = newId('aud');
     const correlationId = newId('cor');
     const client = await pool.connect();
     try {
+      const recipe = RECIPES.current().recipes.find((r) => r.type === type);
+      if (!recipe) throw new Error(`no recipe for ${type}`);
+      const pin = await client.query<{ version_key: string }>({
+        ...named('pin'),
+        text: 'SELECT "version_key" FROM "framework_activations" WHERE "tenant_id" = $1 AND "framework_id" = $2',
+        values: [tenantId, recipe.framework],
+      });
+      const versionKey = pin.rows[0]?.version_key ?? (await latestVersion(client, recipe.framework));
+      const set = await questionSet(client, type, versionKey);
       await client.query('BEGIN');
       const { rows } = await client.query<HeadRow>({ ...named('head'), text: HEAD_SQL, values: [tenantId, GENESIS_HASH, FILTERS] });
       const head = rows[0];
@@ -224,7 +272,17 @@ async function main() {
         jurisdiction,
         status: 'draft',
         completion: 0,
-        stages: ASSESSMENT_TYPES[type].stages.map(([k, title]) => ({ key: k, title, status: 'pending' })),
+        stages: progress(set, new Map()).stages,
+        framework: recipe.framework,
+        dictionaryVersion: versionKey,
+        recipeVersion: RECIPES.versionKey(),
+        revision: 1,
+        previousId: null,
+        submittedAt: null,
+        submittedBy: null,
+        approvedAt: null,
+        approvedBy: null,
+        answersHash: null,
         createdBy: ACTOR,
         createdAt: timestamp,
         updatedAt: timestamp,
@@ -265,6 +323,10 @@ async function main() {
         correlationId,
         JSON.stringify(data),
         newId('evi'),
+        JSON.stringify(set),
+        recipe.framework,
+        versionKey,
+        RECIPES.versionKey(),
       ];
       const subs = head.subs ?? [];
       if (subs.length > 0) {
@@ -313,7 +375,8 @@ async function main() {
       const { type, systemId, jurisdiction } = body ?? {};
       if (
         typeof type !== 'string' ||
-        !Object.hasOwn(ASSESSMENT_TYPES, type) ||
+        !(ASSESSMENT_TYPE_IDS as readonly string[]).includes(type) ||
+        type === 'gap-analysis' ||
         typeof systemId !== 'string' ||
         typeof jurisdiction !== 'string'
       ) {

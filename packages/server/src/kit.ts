@@ -187,6 +187,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
   };
   const filters = Object.keys(spec.filters ?? {});
   const handlers: Record<string, unknown> = {};
+  const transitions: Transitions = {};
 
   if (spec.list !== false) {
     handlers.list = async ({ query, res }: { query: { limit: number; cursor?: string }; res: Response }) => ({
@@ -263,7 +264,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
     if (t.to === undefined && !step.set) throw new Error(`${resource.object}: the store's step for the edit ${verb} has no set`);
     const withHooks = step.guard !== undefined || step.after !== undefined;
-    const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response, body: unknown) => {
+    const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response | undefined, body: unknown) => {
       // The optional `{ reason }` of TransitionRequest, or a field of that name in the transition's own body.
       const given = (body as { reason?: unknown } | undefined)?.reason;
       const reason = typeof given === 'string' ? given : undefined;
@@ -304,22 +305,37 @@ export function serveResource<R extends Resource>(database: Database, resource: 
           },
           resource: record,
         },
-        tx ? {} : { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined) },
+        tx || !res ? {} : { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined) },
       );
       if (tx && step.after) await step.after({ tx, who, record });
       return record;
     };
-    handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: unknown; res: Response }) => {
-      const who = actor(res);
+    const run = async (who: Actor, id: string, body: unknown, res?: Response) => {
       if (withHooks) {
         // Prisma's transaction for the hooks; it completes the idempotent response (db/response-completion.ts).
-        const record = await prisma.$transaction((tx) => move(sqlOf(tx), tx, who, params.id, res, body));
-        return { status: 200, body: record };
+        return prisma.$transaction((tx) => move(sqlOf(tx), tx, who, id, res, body));
       }
-      const record = await database.transaction((sql) => move(sql, undefined, who, params.id, res, body));
-      idempotencyStored(res);
-      return { status: 200, body: record };
+      const record = await database.transaction((sql) => move(sql, undefined, who, id, res, body));
+      if (res) idempotencyStored(res);
+      return record;
     };
+    transitions[verb] = (who, id, body) => run(who, id, body);
+    handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: unknown; res: Response }) => ({
+      status: 200,
+      body: await run(actor(res), params.id, body, res),
+    });
   }
+  served.set(handlers, transitions);
   return handlers as Handlers<R>;
+}
+
+/** A resource's transitions as served by serveResource, callable outside HTTP (the web application's forms). */
+export type Transitions = Record<string, (who: Actor, id: string, body: unknown) => Promise<Record<string, unknown>>>;
+const served = new WeakMap<object, Transitions>();
+
+/** The transitions of handlers serveResource returned: the same checks, transaction and audit event as the routes. */
+export function transitionsOf(handlers: object): Transitions {
+  const t = served.get(handlers);
+  if (!t) throw new Error('not the handlers of serveResource');
+  return t;
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { RECIPES, unresolvedRecipeReferences } from '../rails/compliance/recipes.ts';
 import { DSAR_RULES, type DsarRules } from '../rails/dsar/clocks.ts';
 import { GPAI_TEMPLATE, type GpaiTemplateData } from '../rails/gpai-summary/service.ts';
 import { REGIME_RULES, type RegimeRules } from '../rails/incident-disclosures/clocks.ts';
@@ -77,6 +78,14 @@ export function checkRailData(root = CONTENT_ROOT, opts: { strict?: boolean } = 
     for (const p of checkCatalogueRefs(workflows, refs)) errors.push(`${STOCK_WORKFLOWS_PATH}: ${p}`);
     hashes[`workflows/stock-workflows@${workflows.version}`] = contentHash(workflows);
     files.push({ key: `workflows/stock-workflows@${workflows.version}`, items: workflows.workflows.length });
+  }
+
+  const recipes = attempt(RECIPES.path, () => RECIPES.read(join(root, RECIPES.path)));
+  if (recipes) {
+    const clauses = new Map(dictionaries.map((d) => [d.id, new Set(d.clauses.map((c) => c.ref))]));
+    for (const p of unresolvedRecipeReferences(recipes, clauses)) errors.push(`${RECIPES.path}: ${p}`);
+    hashes[`assessments/recipes@${recipes.version}`] = contentHash(recipes);
+    files.push({ key: `assessments/recipes@${recipes.version}`, items: recipes.recipes.length });
   }
 
   const taxonomy = attempt('taxonomy', () => readTaxonomy(join(root, 'taxonomy')));

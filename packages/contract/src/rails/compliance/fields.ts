@@ -18,6 +18,7 @@ export const SystemId = z
 export const STATUS = 'Current state of the record; changes only through the transition routes.';
 export const SYSTEM_ID = 'Identifier of the AI system the record concerns, as the tenant names it.';
 
-export const ASSESSMENT_STATUSES = ['draft', 'in_progress', 'completed'] as const;
+/** `draft` until the first answer, `in_progress` while answered (and after a return), `in_review` once submitted, `approved` (frozen). */
+export const ASSESSMENT_STATUSES = ['draft', 'in_progress', 'in_review', 'approved'] as const;
 export const OBLIGATION_STATUSES = ['open', 'in_progress', 'met', 'not_applicable'] as const;
 export const SUBJECT_TYPES = ['control', 'assessment'] as const;

@@ -79,9 +79,18 @@ export const TenantFramework = z
   });
 
 export const AssessmentStage = z.object({
-  key: z.string().meta({ description: 'Stable key of the stage, from the assessment type.' }),
+  key: z
+    .string()
+    .meta({ description: 'Stable key of the stage, from the recipe of the assessment type (a control category in a gap analysis).' }),
   title: z.string().meta({ description: TITLE }),
-  status: z.enum(['pending', 'in_progress', 'completed']).meta({ description: STATUS }),
+  citation: z.string().nullable().meta({ description: 'The provision the stage covers (`Art. 27(1)(a)`); null in a gap analysis.' }),
+  status: z.enum(['pending', 'in_progress', 'completed']).meta({
+    description: 'Follows from the answers: `pending` (nothing answered), `in_progress`, `completed` (every required question answered).',
+  }),
+  questions: z.int().min(0).meta({ description: 'Questions of the stage.' }),
+  required: z.int().min(0).meta({ description: 'Required questions of the stage, given the answers so far.' }),
+  answered: z.int().min(0).meta({ description: 'Required questions of the stage that are answered.' }),
+  completion: z.number().min(0).max(1).meta({ description: '`answered` / `required` (1 when nothing is required).' }),
 });
 
 export const Assessment = z
@@ -93,8 +102,33 @@ export const Assessment = z
     systemId: z.string().meta({ description: SYSTEM_ID }),
     jurisdiction: z.string().meta({ description: JURISDICTION }),
     status: z.enum(ASSESSMENT_STATUSES).meta({ description: STATUS }),
-    completion: z.number().min(0).max(1).meta({ description: 'Share of completed stages, 0 to 1.' }),
-    stages: z.array(AssessmentStage).meta({ description: 'Stages of the assessment, in order; their keys come from the assessment type.' }),
+    completion: z.number().min(0).max(1).meta({ description: 'Share of the required questions answered, 0 to 1.' }),
+    stages: z
+      .array(AssessmentStage)
+      .meta({ description: 'Stages of the assessment, in order; their keys come from the recipe of its type.' }),
+    framework: z
+      .string()
+      .nullable()
+      .meta({ description: 'The dictionary the questions come from (`eu-ai-act`; the assessed framework of a gap analysis).' }),
+    dictionaryVersion: z.string().nullable().meta({
+      description: 'The `<dictionary>@<version>` pinned at creation: the tenant’s activated version, else the latest.',
+    }),
+    recipeVersion: z
+      .string()
+      .nullable()
+      .meta({ description: 'Version of the recipe its questions were drawn from (`assessments/recipes@1.0.0`).' }),
+    revision: z.int().min(1).meta({ description: '1, or one more than the approved assessment it revises.' }),
+    previousId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The approved assessment this revision starts from; null for a first revision.' }),
+    submittedAt: Timestamp.nullable().meta({ description: 'When it was last submitted for review.' }),
+    submittedBy: z.string().nullable().meta({ description: 'Who submitted it (person or API key).' }),
+    approvedAt: Timestamp.nullable().meta({ description: 'When it was approved; null until then.' }),
+    approvedBy: z.string().nullable().meta({ description: 'The person who approved it (never one who answered).' }),
+    answersHash: z.string().nullable().meta({
+      description: 'SHA-256 (hex) of the frozen answers and their evidence (id and SHA-256), set on approval.',
+    }),
     ...stamps(),
   })
   .meta({
@@ -109,7 +143,28 @@ export const Assessment = z
         jurisdiction: 'eu/de',
         status: 'draft',
         completion: 0,
-        stages: [{ key: 'scoping', title: 'Scope and deployment context', status: 'pending' }],
+        stages: [
+          {
+            key: 'process',
+            title: 'Processes in which the system is used',
+            citation: 'Art. 27(1)(a)',
+            status: 'pending',
+            questions: 3,
+            required: 3,
+            answered: 0,
+            completion: 0,
+          },
+        ],
+        framework: 'eu-ai-act',
+        dictionaryVersion: 'eu-ai-act@1.0.0',
+        recipeVersion: 'assessments/recipes@1.0.0',
+        revision: 1,
+        previousId: null,
+        submittedAt: null,
+        submittedBy: null,
+        approvedAt: null,
+        approvedBy: null,
+        answersHash: null,
         ...exampleStamps(),
       },
     ],
@@ -124,6 +179,10 @@ export const CreateAssessmentBody = z
         '`<region>/<country>` whose law applies (`eu/de`): 2 to 12 letters, a slash, 2 letters. Case is ignored (`EU/DE` is accepted) and the value is stored lower case.',
     }),
     title: z.string().min(1).max(200).optional().meta({ description: TITLE }),
+    framework: z.string().min(2).max(64).optional().meta({
+      description:
+        'The framework a `gap-analysis` assesses (required for that type, refused for the others): one the tenant has activated.',
+    }),
   })
   .meta({
     id: 'CreateAssessmentRequest',

@@ -160,7 +160,67 @@ export const vendorContractDeadlines: DeadlineSource = {
   },
 };
 
-export const DEADLINE_SOURCES: DeadlineSource[] = [disclosureDeadlines, dsarDeadlines, vendorContractDeadlines];
+/** Days before an assigned question's due date from which it is announced as due soon. */
+export const QUESTION_DUE_SOON_DAYS = 3;
+
+/**
+ * Assigned questions of open assessments (draft or in progress) that are unanswered and due within
+ * QUESTION_DUE_SOON_DAYS (`assessment.question_due`) or past their due date (`assessment.question_overdue`).
+ */
+export const assessmentQuestionDeadlines: DeadlineSource = {
+  kind: 'assessment_question',
+  async scan(prisma, now) {
+    const horizon = new Date(now.getTime() + QUESTION_DUE_SOON_DAYS * 86_400_000);
+    const items = await prisma.assessmentItem.findMany({
+      where: { assigneeId: { not: null }, dueDate: { not: null, lte: horizon } },
+      orderBy: [{ assessmentId: 'asc' }, { questionKey: 'asc' }],
+    });
+    if (items.length === 0) return [];
+    const open = new Map(
+      (
+        await prisma.assessment.findMany({
+          where: { id: { in: [...new Set(items.map((i) => i.assessmentId))] }, status: { in: ['draft', 'in_progress'] } },
+          select: { id: true, tenantId: true, title: true, type: true },
+        })
+      ).map((a) => [`${a.tenantId}:${a.id}`, a]),
+    );
+    const out: DueAlert[] = [];
+    for (const i of items) {
+      const a = open.get(`${i.tenantId}:${i.assessmentId}`);
+      const answered = i.version > 0 && (i.value !== null || i.evidenceIds.length > 0);
+      if (!a || answered || !i.dueDate) continue;
+      const dueDate = i.dueDate.toISOString().slice(0, 10);
+      const dueAt = new Date(i.dueDate.getTime() + 86_400_000);
+      const overdue = now.getTime() >= dueAt.getTime();
+      out.push({
+        tenantId: i.tenantId,
+        kind: 'assessment_question',
+        subjectId: `${i.assessmentId}:${i.questionKey}`,
+        key: `${overdue ? 'overdue' : 'due'}:${dueDate}`,
+        dueAt,
+        action: overdue ? 'assessment.question_overdue' : 'assessment.question_due',
+        resourceType: 'svc.compliance.assessment',
+        resource: {
+          assessmentId: i.assessmentId,
+          type: a.type,
+          title: a.title,
+          question: i.questionKey,
+          personId: i.assigneeId,
+          dueDate,
+          daysRemaining: Math.ceil((dueAt.getTime() - now.getTime()) / 86_400_000) - 1,
+        },
+      });
+    }
+    return out;
+  },
+};
+
+export const DEADLINE_SOURCES: DeadlineSource[] = [
+  disclosureDeadlines,
+  dsarDeadlines,
+  vendorContractDeadlines,
+  assessmentQuestionDeadlines,
+];
 
 /** One pass: every source's due alerts, each emitted once. Returns how many were emitted now. */
 export async function sweepDeadlines(prisma: Prisma, now = new Date(), sources = DEADLINE_SOURCES): Promise<number> {

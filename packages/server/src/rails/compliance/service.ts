@@ -1,27 +1,12 @@
-import {
-  ASSESSMENT_TYPES,
-  type Assessment,
-  type AssessmentType,
-  type assessments,
-  type attestations,
-  type Evidence,
-  type evidence,
-  type obligations,
-  type TenantFramework,
-} from '@svc/contract';
+import type { attestations, Evidence, evidence, obligations, TenantFramework } from '@svc/contract';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../db/pagination.ts';
 import type { Sql } from '../../db/sql.ts';
 import { ApiError, notFound } from '../../errors.ts';
-import type {
-  Assessment as AssessmentRow,
-  Attestation as AttestationRow,
-  Evidence as EvidenceRow,
-  Obligation as ObligationRow,
-} from '../../generated/prisma/client.ts';
+import type { Attestation as AttestationRow, Evidence as EvidenceRow, Obligation as ObligationRow } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import { createdOf, stampsOf } from '../../platform/records.ts';
+import { createdOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
@@ -76,48 +61,6 @@ export async function listTenantFrameworks(
     }),
   );
 }
-
-export function renderAssessment(r: AssessmentRow): z.infer<typeof Assessment> {
-  return {
-    object: 'svc.compliance.assessment',
-    id: r.id,
-    type: r.type as AssessmentType,
-    title: r.title,
-    systemId: r.systemId,
-    jurisdiction: r.jurisdiction,
-    status: r.status as 'draft',
-    completion: r.completion,
-    stages: r.stages as z.infer<typeof Assessment>['stages'],
-    ...stampsOf(r),
-  };
-}
-
-type Stage = z.infer<typeof Assessment>['stages'][number];
-
-export const assessmentStore: Store<typeof assessments> = {
-  model: 'assessment',
-  render: renderAssessment,
-  create: async ({ who, body }) => ({
-    type: body.type,
-    systemId: body.systemId,
-    jurisdiction: body.jurisdiction.toLowerCase(),
-    title: body.title ?? null,
-    status: 'draft',
-    completion: 0,
-    stages: ASSESSMENT_TYPES[body.type].stages.map(([key, title]) => ({ key, title, status: 'pending' })),
-    createdBy: who.actor,
-  }),
-  auditData: (a) => ({ type: a.type, systemId: a.systemId, jurisdiction: a.jurisdiction }),
-  transitions: {
-    start: (row: AssessmentRow) => ({
-      stages: (row.stages as Stage[]).map((s, i) => (i === 0 ? { ...s, status: 'in_progress' } : s)),
-    }),
-    complete: (row: AssessmentRow) => ({
-      stages: (row.stages as Stage[]).map((s) => ({ ...s, status: 'completed' })),
-      completion: 1,
-    }),
-  },
-};
 
 export const obligationStore: Store<typeof obligations> = {
   model: 'obligation',

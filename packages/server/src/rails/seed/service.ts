@@ -19,7 +19,8 @@ import type { Evidence as EvidenceRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { HOLD_TYPES, heldIds, modelOf } from '../../platform/ledger/hold-guard.ts';
-import { assessmentStore, evidenceStore, renderAssessment } from '../compliance/service.ts';
+import { assessmentStore, renderAssessment } from '../compliance/assessment-work.ts';
+import { evidenceStore } from '../compliance/service.ts';
 import { activateFramework } from '../frameworks/service.ts';
 
 type Prisma = Database['prisma'];
