@@ -1401,6 +1401,160 @@ func (s *ComplianceFrameworksService) ListAutoPaging(ctx context.Context, params
 	})
 }
 
+// Questions calls GET /v1/compliance/assessments/{id}/questions: List an assessment’s questions.
+//
+// The questions in order, each with its current answer, assignment and review comment, cursor-paginated; filters by stage, answered, required and assignee. Another tenant’s assessment: 404. Needs `compliance:read`.
+func (s *ComplianceAssessmentsService) Questions(ctx context.Context, id string, params *ComplianceAssessmentsQuestionsParams, opts ...RequestOption) (*Page[AssessmentQuestion], error) {
+	var out Page[AssessmentQuestion]
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/questions"
+	if err := s.client.call(ctx, "GET", path, params.encode(), nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// QuestionsAutoPaging walks every page of Questions, following the cursor: for it.Next() { it.Current() }; check it.Err().
+func (s *ComplianceAssessmentsService) QuestionsAutoPaging(ctx context.Context, id string, params *ComplianceAssessmentsQuestionsParams, opts ...RequestOption) *Iter[AssessmentQuestion] {
+	var p ComplianceAssessmentsQuestionsParams
+	if params != nil {
+		p = *params
+	}
+	return newIter(p.Cursor, func(cursor *string) (*Page[AssessmentQuestion], error) {
+		p.Cursor = cursor
+		return s.Questions(ctx, id, &p, opts...)
+	})
+}
+
+// Question calls GET /v1/compliance/assessments/{id}/questions/{key}: Get one question of an assessment.
+//
+// The question with its current answer. Needs `compliance:read`.
+func (s *ComplianceAssessmentsService) Question(ctx context.Context, id string, key string, opts ...RequestOption) (*AssessmentQuestion, error) {
+	var out AssessmentQuestion
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/questions/" + url.PathEscape(key)
+	if err := s.client.call(ctx, "GET", path, nil, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Answer calls PUT /v1/compliance/assessments/{id}/questions/{key}/answer: Answer a question (or change the answer).
+//
+// Stores a new version of the answer: the value must be of the question’s kind (422 on `value`), an `evidence` question needs evidence, a requirement other than compliant a justification in `notes`, and each evidence id must be a current evidence record of the tenant (422 on `evidenceIds.<n>`). A `draft` assessment moves to `in_progress`; stage statuses and completion follow. An assessment in review or approved: 409. The answerer is the person the key acts for, else the key. Emitted as `assessment.answered`.
+func (s *ComplianceAssessmentsService) Answer(ctx context.Context, id string, key string, body *AnswerAssessmentQuestionRequest, opts ...RequestOption) (*AssessmentQuestion, error) {
+	var out AssessmentQuestion
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/questions/" + url.PathEscape(key) + "/answer"
+	var payload any
+	if body != nil {
+		payload = body
+	} else {
+		payload = struct{}{}
+	}
+	if err := s.client.call(ctx, "PUT", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ClearAnswer calls DELETE /v1/compliance/assessments/{id}/questions/{key}/answer: Clear the answer to a question.
+//
+// Records a `cleared` version; the question is unanswered again. An assessment in review or approved: 409. Emitted as `assessment.answer_cleared`.
+func (s *ComplianceAssessmentsService) ClearAnswer(ctx context.Context, id string, key string, opts ...RequestOption) (*AssessmentQuestion, error) {
+	var out AssessmentQuestion
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/questions/" + url.PathEscape(key) + "/answer"
+	if err := s.client.call(ctx, "DELETE", path, nil, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Assign calls PUT /v1/compliance/assessments/{id}/questions/{key}/assignment: Assign a question to a person.
+//
+// Assigns the question to an active person of the stakeholders rail (422 on `personId` otherwise), with an optional due date that the deadline sweep announces (`assessment.question_due` from three days before, `assessment.question_overdue` after); `personId: null` removes the assignment. An approved assessment: 409. Emitted as `assessment.question_assigned`.
+func (s *ComplianceAssessmentsService) Assign(ctx context.Context, id string, key string, body *AssignAssessmentQuestionRequest, opts ...RequestOption) (*AssessmentQuestion, error) {
+	var out AssessmentQuestion
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/questions/" + url.PathEscape(key) + "/assignment"
+	var payload any
+	if body != nil {
+		payload = body
+	} else {
+		payload = struct{}{}
+	}
+	if err := s.client.call(ctx, "PUT", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// AnswerHistory calls GET /v1/compliance/assessments/{id}/questions/{key}/answers: The versions of an answer.
+//
+// Every version of the question’s answer, newest first: who answered, changed, cleared or carried it, when, and what. Needs `compliance:read`.
+func (s *ComplianceAssessmentsService) AnswerHistory(ctx context.Context, id string, key string, params *ComplianceAssessmentsAnswerHistoryParams, opts ...RequestOption) (*Page[AnswerVersion], error) {
+	var out Page[AnswerVersion]
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/questions/" + url.PathEscape(key) + "/answers"
+	if err := s.client.call(ctx, "GET", path, params.encode(), nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// AnswerHistoryAutoPaging walks every page of AnswerHistory, following the cursor: for it.Next() { it.Current() }; check it.Err().
+func (s *ComplianceAssessmentsService) AnswerHistoryAutoPaging(ctx context.Context, id string, key string, params *ComplianceAssessmentsAnswerHistoryParams, opts ...RequestOption) *Iter[AnswerVersion] {
+	var p ComplianceAssessmentsAnswerHistoryParams
+	if params != nil {
+		p = *params
+	}
+	return newIter(p.Cursor, func(cursor *string) (*Page[AnswerVersion], error) {
+		p.Cursor = cursor
+		return s.AnswerHistory(ctx, id, key, &p, opts...)
+	})
+}
+
+// Results calls GET /v1/compliance/assessments/{id}/results: The results of an assessment.
+//
+// Completion per stage and the required questions still open; for a gap analysis also the score per control, clause and framework and the gaps (`{ control, missing: [...] }`). Needs `compliance:read`.
+func (s *ComplianceAssessmentsService) Results(ctx context.Context, id string, opts ...RequestOption) (*AssessmentResults, error) {
+	var out AssessmentResults
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/results"
+	if err := s.client.call(ctx, "GET", path, nil, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Remediate calls POST /v1/compliance/assessments/{id}/remediation: Turn a gap analysis’s gaps into findings and remediations.
+//
+// For an approved gap analysis: a self-audit finding (severity high for non-compliant, medium otherwise) and its remediation per gap, in one transaction; gaps that already have a finding from this assessment are skipped. Another type or not approved: 409. Emitted as `finding.created` and `remediation.created` per gap.
+func (s *ComplianceAssessmentsService) Remediate(ctx context.Context, id string, body *RemediateAssessmentRequest, opts ...RequestOption) (*AssessmentRemediation, error) {
+	var out AssessmentRemediation
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/remediation"
+	var payload any
+	if body != nil {
+		payload = body
+	} else {
+		payload = struct{}{}
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Revise calls POST /v1/compliance/assessments/{id}/revisions: Start a new revision of an approved assessment.
+//
+// A new assessment (revision + 1, `previousId`) in progress with the same questions and the answers carried over (each a `carried` version). Only from an approved assessment that has no later revision: 409 otherwise. Emitted as `assessment.created`.
+func (s *ComplianceAssessmentsService) Revise(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*Assessment, error) {
+	var out Assessment
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/revisions"
+	var payload any
+	if body != nil {
+		payload = body
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // List calls GET /v1/compliance/assessments: List assessments.
 //
 // Returns the tenant's assessments, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (assessments whose `status` equals the value), `type` (assessments whose `type` equals the value), `systemId` (assessments whose `systemId` equals the value). Needs `compliance:read`.
@@ -1426,7 +1580,7 @@ func (s *ComplianceAssessmentsService) ListAutoPaging(ctx context.Context, param
 
 // Create calls POST /v1/compliance/assessments: Create an assessment.
 //
-// Creates a `draft` assessment with completion 0 and the stages of its type. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
+// Creates a `draft` assessment with completion 0 and the stages and questions of its type, drawn from the recipe of the type and the tenant’s pinned dictionary version (the activated one, else the latest); a `gap-analysis` asks one requirement per control of the activated `framework` it names, with the dictionary’s questions for each control. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
 func (s *ComplianceAssessmentsService) Create(ctx context.Context, body *CreateAssessmentRequest, opts ...RequestOption) (*Assessment, error) {
 	var out Assessment
 	var payload any
@@ -1455,7 +1609,7 @@ func (s *ComplianceAssessmentsService) Get(ctx context.Context, id string, opts 
 
 // Start calls POST /v1/compliance/assessments/{id}/start: Start an assessment.
 //
-// Marks the first stage in progress. Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
+// Marks the assessment in progress before its first answer (the first answer does it too). Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
 func (s *ComplianceAssessmentsService) Start(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*Assessment, error) {
 	var out Assessment
 	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/start"
@@ -1469,12 +1623,46 @@ func (s *ComplianceAssessmentsService) Start(ctx context.Context, id string, bod
 	return &out, nil
 }
 
-// Complete calls POST /v1/compliance/assessments/{id}/complete: Complete an assessment.
+// Submit calls POST /v1/compliance/assessments/{id}/submit: Submit an assessment for review.
 //
-// Marks every stage completed and the completion 1. Allowed when the assessment's `status` is `draft` or `in_progress`; sets it to `completed` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.completed` (with the optional `reason`) and emitted as the webhook event `assessment.completed`.
-func (s *ComplianceAssessmentsService) Complete(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*Assessment, error) {
+// Every required question must be answered (422 listing those that are not, as `details`). Answers cannot change while it is in review. Emitted as `assessment.submitted`. Allowed when the assessment's `status` is `in_progress`; sets it to `in_review` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.submitted` and emitted as the webhook event `assessment.submitted`.
+func (s *ComplianceAssessmentsService) Submit(ctx context.Context, id string, body *SubmitAssessmentRequest, opts ...RequestOption) (*Assessment, error) {
 	var out Assessment
-	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/complete"
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/submit"
+	var payload any
+	if body != nil {
+		payload = body
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SendBack calls POST /v1/compliance/assessments/{id}/return: Return an assessment with comments.
+//
+// Back to `in_progress` with a comment on each question named (each must be one of the assessment’s; 422 otherwise); the next answer to a question clears its comment. Emitted as `assessment.returned`. Allowed when the assessment's `status` is `in_review`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.returned` and emitted as the webhook event `assessment.returned`.
+func (s *ComplianceAssessmentsService) SendBack(ctx context.Context, id string, body *ReturnAssessmentRequest, opts ...RequestOption) (*Assessment, error) {
+	var out Assessment
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/return"
+	var payload any
+	if body != nil {
+		payload = body
+	} else {
+		payload = struct{}{}
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Approve calls POST /v1/compliance/assessments/{id}/approve: Approve an assessment.
+//
+// Four eyes: the approver is the person the API key acts for (a service key: 403), and never a person or key that answered any of its questions (403 `forbidden`). Freezes the assessment: `answersHash` is the SHA-256 of its answers and their evidence, and nothing of it changes again (`POST /revisions` starts a new revision from it). Emitted as `assessment.approved`. Allowed when the assessment's `status` is `in_review`; sets it to `approved` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.approved` (with the optional `reason`) and emitted as the webhook event `assessment.approved`.
+func (s *ComplianceAssessmentsService) Approve(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*Assessment, error) {
+	var out Assessment
+	path := "/v1/compliance/assessments/" + url.PathEscape(id) + "/approve"
 	var payload any
 	if body != nil {
 		payload = body
@@ -10485,7 +10673,7 @@ func (s *AgentsInvokeService) Alt1TrainerReporting(ctx context.Context, body *Ag
 
 // Types calls GET /v1/reports/types: The report types.
 //
-// The 13 stakeholder-report types `POST /v1/reports/generate` accepts: audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 13 fit the default page).
+// The 15 report types `POST /v1/reports/generate` accepts (13 for stakeholders; `fria` and `dpia` render an assessment of that type, named by `assessmentId`): audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 15 fit the default page).
 func (s *ReportingService) Types(ctx context.Context, params *ReportingTypesParams, opts ...RequestOption) (*Page[ReportType], error) {
 	var out Page[ReportType]
 	if err := s.client.call(ctx, "GET", "/v1/reports/types", params.encode(), nil, &out, opts); err != nil {

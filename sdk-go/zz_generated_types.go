@@ -85,6 +85,497 @@ func (p *ComplianceFrameworksListParams) encode() url.Values {
 	return q
 }
 
+// AssessmentQuestion is an object of the API.
+type AssessmentQuestion struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment_question`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Identifier with prefix `asm_`.
+	AssessmentID string `json:"assessmentId"`
+
+	// Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+	Key string `json:"key"`
+
+	// Key of the stage the question belongs to.
+	Stage string `json:"stage"`
+
+	// Order of the question in the assessment.
+	Position int64 `json:"position"`
+
+	// What is asked.
+	Text string `json:"text"`
+
+	// What an answer holds (see `value`).
+	Kind AssessmentQuestionKind `json:"kind"`
+
+	// The values a `choice` question accepts; null for other kinds.
+	Options []AssessmentQuestionOptionsItem `json:"options"`
+
+	// Counts towards completion and must be answered before submission (given the answers so far).
+	Required bool `json:"required"`
+
+	// The control the question assesses or supports; null when none.
+	Control *string `json:"control"`
+
+	// Where the question comes from in the law or the framework.
+	Source AssessmentQuestionSource `json:"source"`
+
+	// What a good answer covers.
+	Guidance *string `json:"guidance"`
+
+	// The current answer; null when unanswered or cleared.
+	Answer *AssessmentQuestionAnswer `json:"answer"`
+
+	// Who is to answer the question; null when unassigned.
+	Assignment *AssessmentQuestionAssignment `json:"assignment"`
+
+	// The reviewer’s comment when the assessment was returned; cleared by the next answer.
+	Review *AssessmentQuestionReview `json:"review"`
+}
+
+// What an answer holds (see `value`).
+type AssessmentQuestionKind string
+
+// Values of AssessmentQuestionKind.
+const (
+	AssessmentQuestionKindYesNo AssessmentQuestionKind = "yes_no"
+
+	AssessmentQuestionKindText AssessmentQuestionKind = "text"
+
+	AssessmentQuestionKindScale AssessmentQuestionKind = "scale"
+
+	AssessmentQuestionKindEvidence AssessmentQuestionKind = "evidence"
+
+	AssessmentQuestionKindChoice AssessmentQuestionKind = "choice"
+
+	AssessmentQuestionKindRequirement AssessmentQuestionKind = "requirement"
+)
+
+// AssessmentQuestionOptionsItem is an object of the API.
+type AssessmentQuestionOptionsItem struct {
+	// What an answer sends.
+	Value string `json:"value"`
+
+	// What a person reads.
+	Label string `json:"label"`
+}
+
+// Where the question comes from in the law or the framework.
+type AssessmentQuestionSource struct {
+	// Dictionary id (`eu-ai-act`).
+	Framework string `json:"framework"`
+
+	// Clause ref in the pinned version (`art-27`); null for a control’s requirement.
+	Clause *string `json:"clause"`
+
+	// The provision as cited (`Art. 27(1)(a)`), or the control id and title.
+	Citation string `json:"citation"`
+}
+
+// The current answer; null when unanswered or cleared.
+type AssessmentQuestionAnswer struct {
+	// The answer’s value (see AnswerValue); null for an evidence question answered without a note.
+	Value any `json:"value"`
+
+	// Notes or the justification of a requirement status.
+	Notes *string `json:"notes"`
+
+	// Evidence records of the tenant that support the answer; each must exist and not have expired.
+	EvidenceIDs []string `json:"evidenceIds"`
+
+	// The person who acted (`usr_...`) when the API key acts for one, otherwise the API key.
+	AnsweredBy string `json:"answeredBy"`
+
+	// When this version of the answer was given.
+	AnsweredAt string `json:"answeredAt"`
+
+	// Version of the answer: 1 for the first, one more per change.
+	Version int64 `json:"version"`
+}
+
+// Who is to answer the question; null when unassigned.
+type AssessmentQuestionAssignment struct {
+	// Identifier with prefix `usr_`.
+	PersonID string `json:"personId"`
+
+	// When the answer is due (`YYYY-MM-DD`); the deadline sweep announces it.
+	DueDate *string `json:"dueDate"`
+
+	// Who assigned it (person or API key).
+	AssignedBy string `json:"assignedBy"`
+
+	// When it was assigned.
+	AssignedAt string `json:"assignedAt"`
+}
+
+// The reviewer’s comment when the assessment was returned; cleared by the next answer.
+type AssessmentQuestionReview struct {
+	// What the reviewer asks to change.
+	Comment string `json:"comment"`
+
+	// The person who acted (`usr_...`) when the API key acts for one, otherwise the API key.
+	By string `json:"by"`
+
+	// When the assessment was returned with it.
+	At string `json:"at"`
+}
+
+// ComplianceAssessmentsQuestionsParams are the query parameters of Questions (GET /v1/compliance/assessments/{id}/questions).
+type ComplianceAssessmentsQuestionsParams struct {
+	// Page size, 1 to 200.
+	Limit *int64
+
+	// Opaque cursor from the previous page.
+	Cursor *string
+
+	// Only the questions of this stage.
+	Stage *string
+
+	// `true`: only answered questions; `false`: only unanswered ones.
+	Answered *ComplianceFrameworksListActivated
+
+	// Only required (`true`) or optional (`false`) questions.
+	Required *ComplianceFrameworksListActivated
+
+	// Only the questions assigned to this person.
+	PersonID *string
+}
+
+func (p *ComplianceAssessmentsQuestionsParams) encode() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != nil {
+		q.Set("limit", strconv.FormatInt(*p.Limit, 10))
+	}
+	if p.Cursor != nil {
+		q.Set("cursor", *p.Cursor)
+	}
+	if p.Stage != nil {
+		q.Set("stage", *p.Stage)
+	}
+	if p.Answered != nil {
+		q.Set("answered", string(*p.Answered))
+	}
+	if p.Required != nil {
+		q.Set("required", string(*p.Required))
+	}
+	if p.PersonID != nil {
+		q.Set("personId", *p.PersonID)
+	}
+	return q
+}
+
+// The answer replaces the current one (a new version); fields left out are empty in the new version.
+type AnswerAssessmentQuestionRequest struct {
+	// Of the question’s kind: `yes`/`no`/`not_applicable` (yes_no), text, an integer 1-5 (scale), an option’s value (choice), a requirement status (requirement); optional for evidence questions.
+	Value any `json:"value,omitempty"`
+
+	// Notes; the justification of a requirement status other than compliant.
+	Notes *string `json:"notes,omitempty"`
+
+	// Evidence records of the tenant that support the answer; each must exist and not have expired.
+	EvidenceIDs []string `json:"evidenceIds,omitempty"`
+}
+
+// AssignAssessmentQuestionRequest is an object of the API.
+type AssignAssessmentQuestionRequest struct {
+	// A person of the stakeholders rail; null removes the assignment.
+	PersonID *string `json:"personId"`
+
+	// When the answer is due (`YYYY-MM-DD`).
+	DueDate *string `json:"dueDate,omitempty"`
+}
+
+// AnswerVersion is an object of the API.
+type AnswerVersion struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.answer_version`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Identifier with prefix `asm_`.
+	AssessmentID string `json:"assessmentId"`
+
+	// Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+	Question string `json:"question"`
+
+	// The version number, from 1.
+	Version int64 `json:"version"`
+
+	// `answered` (first answer), `changed`, `cleared`, or `carried` into a new revision.
+	Action AnswerVersionAction `json:"action"`
+
+	// The value of this version; null when cleared.
+	Value any `json:"value"`
+
+	// The notes of this version.
+	Notes *string `json:"notes"`
+
+	// Evidence records of the tenant that support the answer; each must exist and not have expired.
+	EvidenceIDs []string `json:"evidenceIds"`
+
+	// The person who acted (`usr_...`) when the API key acts for one, otherwise the API key.
+	By string `json:"by"`
+
+	// When this version was recorded.
+	At string `json:"at"`
+}
+
+// `answered` (first answer), `changed`, `cleared`, or `carried` into a new revision.
+type AnswerVersionAction string
+
+// Values of AnswerVersionAction.
+const (
+	AnswerVersionActionAnswered AnswerVersionAction = "answered"
+
+	AnswerVersionActionChanged AnswerVersionAction = "changed"
+
+	AnswerVersionActionCleared AnswerVersionAction = "cleared"
+
+	AnswerVersionActionCarried AnswerVersionAction = "carried"
+)
+
+// ComplianceAssessmentsAnswerHistoryParams are the query parameters of AnswerHistory (GET /v1/compliance/assessments/{id}/questions/{key}/answers).
+type ComplianceAssessmentsAnswerHistoryParams struct {
+	// Page size, 1 to 200.
+	Limit *int64
+
+	// Opaque cursor from the previous page.
+	Cursor *string
+}
+
+func (p *ComplianceAssessmentsAnswerHistoryParams) encode() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != nil {
+		q.Set("limit", strconv.FormatInt(*p.Limit, 10))
+	}
+	if p.Cursor != nil {
+		q.Set("cursor", *p.Cursor)
+	}
+	return q
+}
+
+// AssessmentResults is an object of the API.
+type AssessmentResults struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment_results`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Identifier with prefix `asm_`.
+	AssessmentID string `json:"assessmentId"`
+
+	// The assessment type.
+	Type string `json:"type"`
+
+	// The assessment’s status.
+	Status string `json:"status"`
+
+	// The pinned `<dictionary>@<version>`.
+	DictionaryVersion *string `json:"dictionaryVersion"`
+
+	// Share of the required questions answered.
+	Completion float64 `json:"completion"`
+
+	// Progress per stage, in order.
+	Stages []AssessmentResultsStagesItem `json:"stages"`
+
+	// Required questions without an answer.
+	Open []AssessmentResultsOpenItem `json:"open"`
+
+	// Gap analysis: the mean of the assessed controls’ scores (compliant 1, partially compliant 0.5, non-compliant 0; not applicable left out); null for other types or when no control is assessed.
+	Score *float64 `json:"score"`
+
+	// Gap analysis: the framework’s figures; empty for other types.
+	Frameworks []AssessmentResultsFrameworksItem `json:"frameworks"`
+
+	// Gap analysis: every control with its status and score; empty for other types.
+	Controls []AssessmentResultsControlsItem `json:"controls"`
+
+	// Per clause of the framework: the mean score of the controls that cite it.
+	Clauses []AssessmentResultsClausesItem `json:"clauses"`
+
+	// Controls not compliant or not yet assessed, with what is missing; empty for other types.
+	Gaps []AssessmentResultsGapsItem `json:"gaps"`
+
+	// SHA-256 of the frozen answers and their evidence once approved.
+	AnswersHash *string `json:"answersHash"`
+}
+
+// AssessmentResultsStagesItem is an object of the API.
+type AssessmentResultsStagesItem struct {
+	// Key of the stage.
+	Key string `json:"key"`
+
+	// Title of the stage.
+	Title string `json:"title"`
+
+	// Required questions of the stage, given the answers.
+	Required int64 `json:"required"`
+
+	// Required questions of the stage answered.
+	Answered int64 `json:"answered"`
+
+	// `answered` / `required`.
+	Completion float64 `json:"completion"`
+}
+
+// AssessmentResultsOpenItem is an object of the API.
+type AssessmentResultsOpenItem struct {
+	// Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+	Question string `json:"question"`
+
+	// Key of its stage.
+	Stage string `json:"stage"`
+
+	// What is asked.
+	Text string `json:"text"`
+}
+
+// AssessmentResultsFrameworksItem is an object of the API.
+type AssessmentResultsFrameworksItem struct {
+	// The assessed framework.
+	Framework string `json:"framework"`
+
+	// Its pinned version.
+	DictionaryVersion *string `json:"dictionaryVersion"`
+
+	// The framework’s score: 0 to 1; null when nothing is scored.
+	Score *float64 `json:"score"`
+
+	// Controls of the framework.
+	Controls int64 `json:"controls"`
+
+	// Controls with a requirement status.
+	Assessed int64 `json:"assessed"`
+
+	// Controls assessed compliant.
+	Compliant int64 `json:"compliant"`
+
+	// Controls assessed partially compliant.
+	PartiallyCompliant int64 `json:"partiallyCompliant"`
+
+	// Controls assessed non-compliant.
+	NonCompliant int64 `json:"nonCompliant"`
+
+	// Controls assessed not applicable.
+	NotApplicable int64 `json:"notApplicable"`
+}
+
+// AssessmentResultsControlsItem is an object of the API.
+type AssessmentResultsControlsItem struct {
+	// The control.
+	Control string `json:"control"`
+
+	// Its title.
+	Title string `json:"title"`
+
+	// Its requirement status; null when not assessed.
+	Status *AssessmentResultsControlsItemStatus `json:"status"`
+
+	// Its score (1, 0.5 or 0): 0 to 1; null when nothing is scored.
+	Score *float64 `json:"score"`
+
+	// Clauses of the framework the control cites.
+	Clauses []string `json:"clauses"`
+
+	// Evidence attached to its requirement answer.
+	EvidenceIDs []string `json:"evidenceIds"`
+}
+
+// Its requirement status; null when not assessed.
+type AssessmentResultsControlsItemStatus string
+
+// Values of AssessmentResultsControlsItemStatus.
+const (
+	AssessmentResultsControlsItemStatusCompliant AssessmentResultsControlsItemStatus = "compliant"
+
+	AssessmentResultsControlsItemStatusPartiallyCompliant AssessmentResultsControlsItemStatus = "partially_compliant"
+
+	AssessmentResultsControlsItemStatusNonCompliant AssessmentResultsControlsItemStatus = "non_compliant"
+
+	AssessmentResultsControlsItemStatusNotApplicable AssessmentResultsControlsItemStatus = "not_applicable"
+)
+
+// AssessmentResultsClausesItem is an object of the API.
+type AssessmentResultsClausesItem struct {
+	// Clause ref.
+	Clause string `json:"clause"`
+
+	// The mean score of the controls citing it: 0 to 1; null when nothing is scored.
+	Score *float64 `json:"score"`
+
+	// Controls citing the clause.
+	Controls int64 `json:"controls"`
+}
+
+// AssessmentResultsGapsItem is an object of the API.
+type AssessmentResultsGapsItem struct {
+	// The control with a gap.
+	Control string `json:"control"`
+
+	// Its title.
+	Title string `json:"title"`
+
+	// Its requirement status; null when not assessed.
+	Status *AssessmentResultsControlsItemStatus `json:"status"`
+
+	// What is missing: the assessment itself, supporting questions answered no or not answered, evidence, the justification given.
+	Missing []string `json:"missing"`
+}
+
+// AssessmentRemediation is an object of the API.
+type AssessmentRemediation struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment_remediation`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Identifier with prefix `asm_`.
+	AssessmentID string `json:"assessmentId"`
+
+	// A self-audit finding and its remediation per gap.
+	Created []AssessmentRemediationCreatedItem `json:"created"`
+
+	// Gaps that already have a finding from this assessment.
+	Skipped []AssessmentRemediationSkippedItem `json:"skipped"`
+}
+
+// AssessmentRemediationCreatedItem is an object of the API.
+type AssessmentRemediationCreatedItem struct {
+	// The control of the gap.
+	Control string `json:"control"`
+
+	// The self-audit finding (`fnd_`).
+	FindingID string `json:"findingId"`
+
+	// Its remediation (`rem_`).
+	RemediationID string `json:"remediationId"`
+
+	// `high` for non-compliant or not assessed, `medium` for partially compliant.
+	Severity string `json:"severity"`
+}
+
+// AssessmentRemediationSkippedItem is an object of the API.
+type AssessmentRemediationSkippedItem struct {
+	// The control of the gap.
+	Control string `json:"control"`
+
+	// The finding it already has.
+	FindingID string `json:"findingId"`
+}
+
+// RemediateAssessmentRequest is an object of the API.
+type RemediateAssessmentRequest struct {
+	// Only these gaps’ controls; all gaps when absent.
+	Controls []string `json:"controls,omitempty"`
+
+	// The person who owns the remediations.
+	OwnerID *string `json:"ownerId,omitempty"`
+
+	// When the remediations are due (`YYYY-MM-DD`).
+	DueDate *string `json:"dueDate,omitempty"`
+}
+
 // Assessment is an object of the API.
 type Assessment struct {
 	// Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
@@ -108,11 +599,41 @@ type Assessment struct {
 	// Current state of the record; changes only through the transition routes.
 	Status AssessmentStatus `json:"status"`
 
-	// Share of completed stages, 0 to 1.
+	// Share of the required questions answered, 0 to 1.
 	Completion float64 `json:"completion"`
 
-	// Stages of the assessment, in order; their keys come from the assessment type.
+	// Stages of the assessment, in order; their keys come from the recipe of its type.
 	Stages []AssessmentStagesItem `json:"stages"`
+
+	// The dictionary the questions come from (`eu-ai-act`; the assessed framework of a gap analysis).
+	Framework *string `json:"framework"`
+
+	// The `<dictionary>@<version>` pinned at creation: the tenant’s activated version, else the latest.
+	DictionaryVersion *string `json:"dictionaryVersion"`
+
+	// Version of the recipe its questions were drawn from (`assessments/recipes@1.0.0`).
+	RecipeVersion *string `json:"recipeVersion"`
+
+	// 1, or one more than the approved assessment it revises.
+	Revision int64 `json:"revision"`
+
+	// The approved assessment this revision starts from; null for a first revision.
+	PreviousID *string `json:"previousId"`
+
+	// When it was last submitted for review.
+	SubmittedAt *string `json:"submittedAt"`
+
+	// Who submitted it (person or API key).
+	SubmittedBy *string `json:"submittedBy"`
+
+	// When it was approved; null until then.
+	ApprovedAt *string `json:"approvedAt"`
+
+	// The person who approved it (never one who answered).
+	ApprovedBy *string `json:"approvedBy"`
+
+	// SHA-256 (hex) of the frozen answers and their evidence (id and SHA-256), set on approval.
+	AnswersHash *string `json:"answersHash"`
 
 	// Id of the API key (or operator credential) whose request created the record.
 	CreatedBy string `json:"createdBy"`
@@ -151,22 +672,39 @@ const (
 
 	AssessmentStatusInProgress AssessmentStatus = "in_progress"
 
-	AssessmentStatusCompleted AssessmentStatus = "completed"
+	AssessmentStatusInReview AssessmentStatus = "in_review"
+
+	AssessmentStatusApproved AssessmentStatus = "approved"
 )
 
 // AssessmentStagesItem is an object of the API.
 type AssessmentStagesItem struct {
-	// Stable key of the stage, from the assessment type.
+	// Stable key of the stage, from the recipe of the assessment type (a control category in a gap analysis).
 	Key string `json:"key"`
 
 	// Human-readable title, free text, shown in lists.
 	Title string `json:"title"`
 
-	// Current state of the record; changes only through the transition routes.
+	// The provision the stage covers (`Art. 27(1)(a)`); null in a gap analysis.
+	Citation *string `json:"citation"`
+
+	// Follows from the answers: `pending` (nothing answered), `in_progress`, `completed` (every required question answered).
 	Status AssessmentStagesItemStatus `json:"status"`
+
+	// Questions of the stage.
+	Questions int64 `json:"questions"`
+
+	// Required questions of the stage, given the answers so far.
+	Required int64 `json:"required"`
+
+	// Required questions of the stage that are answered.
+	Answered int64 `json:"answered"`
+
+	// `answered` / `required` (1 when nothing is required).
+	Completion float64 `json:"completion"`
 }
 
-// Current state of the record; changes only through the transition routes.
+// Follows from the answers: `pending` (nothing answered), `in_progress`, `completed` (every required question answered).
 type AssessmentStagesItemStatus string
 
 // Values of AssessmentStagesItemStatus.
@@ -232,12 +770,39 @@ type CreateAssessmentRequest struct {
 
 	// Human-readable title, free text, shown in lists.
 	Title *string `json:"title,omitempty"`
+
+	// The framework a `gap-analysis` assesses (required for that type, refused for the others): one the tenant has activated.
+	Framework *string `json:"framework,omitempty"`
 }
 
 // TransitionRequest is an object of the API.
 type TransitionRequest struct {
 	// Why; kept in the audit event.
 	Reason *string `json:"reason,omitempty"`
+}
+
+// SubmitAssessmentRequest is an object of the API.
+type SubmitAssessmentRequest struct {
+	// A note for the reviewer; kept in the audit event.
+	Reason *string `json:"reason,omitempty"`
+}
+
+// ReturnAssessmentRequest is an object of the API.
+type ReturnAssessmentRequest struct {
+	// What to change, per question; each question must be one of the assessment’s.
+	Comments []ReturnAssessmentRequestCommentsItem `json:"comments"`
+
+	// A summary; kept in the audit event.
+	Reason *string `json:"reason,omitempty"`
+}
+
+// ReturnAssessmentRequestCommentsItem is an object of the API.
+type ReturnAssessmentRequestCommentsItem struct {
+	// Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+	Question string `json:"question"`
+
+	// What to change in the answer.
+	Comment string `json:"comment"`
 }
 
 // Obligation is an object of the API.
@@ -2934,9 +3499,65 @@ type TrustPostureFrameworksItem struct {
 	// Of those, the controls cited by at least one unexpired evidence record of the tenant.
 	Evidenced int64 `json:"evidenced"`
 
-	// `evidenced / controls`, 0 to 1 (0 when the version has no controls).
+	// `(passing + partial / 2) / controls`, 0 to 1 (0 when the version has no controls): a control passes when it is evidenced, unless the latest approved gap analysis of the framework assessed it otherwise.
 	Score float64 `json:"score"`
+
+	// Controls that pass (tenant view only).
+	Passing *int64 `json:"passing,omitempty"`
+
+	// Controls the latest approved gap analysis found partially compliant (tenant view only).
+	Partial *int64 `json:"partial,omitempty"`
+
+	// Controls the latest approved gap analysis found non-compliant (tenant view only).
+	Failing *int64 `json:"failing,omitempty"`
+
+	// The latest approved gap analysis of the framework, when one exists (tenant view only).
+	GapAnalysis *TrustPostureFrameworksItemGapAnalysis `json:"gapAnalysis,omitempty"`
+
+	// The controls the gap analysis assessed, with their source (tenant view only).
+	AssessedControls []TrustPostureFrameworksItemAssessedControlsItem `json:"assessedControls,omitempty"`
 }
+
+// The latest approved gap analysis of the framework, when one exists (tenant view only).
+type TrustPostureFrameworksItemGapAnalysis struct {
+	// The approved gap analysis (`asm_`).
+	AssessmentID string `json:"assessmentId"`
+
+	// When it was approved.
+	ApprovedAt string `json:"approvedAt"`
+}
+
+// TrustPostureFrameworksItemAssessedControlsItem is an object of the API.
+type TrustPostureFrameworksItemAssessedControlsItem struct {
+	// The control.
+	Control string `json:"control"`
+
+	// Its requirement status in the gap analysis.
+	Requirement string `json:"requirement"`
+
+	// What the posture counts it as.
+	Status TrustPostureFrameworksItemAssessedControlsItemStatus `json:"status"`
+
+	// Whether unexpired evidence cites it.
+	Evidenced bool `json:"evidenced"`
+
+	// `gap-analysis:<assessment id>`.
+	Source string `json:"source"`
+}
+
+// What the posture counts it as.
+type TrustPostureFrameworksItemAssessedControlsItemStatus string
+
+// Values of TrustPostureFrameworksItemAssessedControlsItemStatus.
+const (
+	TrustPostureFrameworksItemAssessedControlsItemStatusPassing TrustPostureFrameworksItemAssessedControlsItemStatus = "passing"
+
+	TrustPostureFrameworksItemAssessedControlsItemStatusPartial TrustPostureFrameworksItemAssessedControlsItemStatus = "partial"
+
+	TrustPostureFrameworksItemAssessedControlsItemStatusFailing TrustPostureFrameworksItemAssessedControlsItemStatus = "failing"
+
+	TrustPostureFrameworksItemAssessedControlsItemStatusNotEvidenced TrustPostureFrameworksItemAssessedControlsItemStatus = "not_evidenced"
+)
 
 // TrustCertification is an object of the API.
 type TrustCertification struct {
@@ -24403,7 +25024,7 @@ type AuditFinding struct {
 	// The control that failed the check.
 	ControlID string `json:"controlId"`
 
-	// The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
+	// The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window), `requirement_not_met` (the latest gap analysis of the framework approved before the run assessed the control non-compliant, or partially compliant at a lower severity).
 	Check AuditFindingCheck `json:"check"`
 
 	// Severity of a finding: `critical`, `high`, `medium` or `low`.
@@ -24415,7 +25036,7 @@ type AuditFinding struct {
 	// What failed, in one sentence.
 	Title string `json:"title"`
 
-	// The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied.
+	// The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied; for `requirement_not_met`, the requirement status and the approved gap analysis that gave it (`assessment`: id, approvedAt; `source`: `gap-analysis:<id>`).
 	Facts map[string]any `json:"facts"`
 
 	// How it was resolved; null while open.
@@ -24431,7 +25052,7 @@ type AuditFinding struct {
 	CreatedAt string `json:"createdAt"`
 }
 
-// The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
+// The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window), `requirement_not_met` (the latest gap analysis of the framework approved before the run assessed the control non-compliant, or partially compliant at a lower severity).
 type AuditFindingCheck string
 
 // Values of AuditFindingCheck.
@@ -24445,6 +25066,8 @@ const (
 	AuditFindingCheckAttestationMissing AuditFindingCheck = "attestation_missing"
 
 	AuditFindingCheckAttestationExpired AuditFindingCheck = "attestation_expired"
+
+	AuditFindingCheckRequirementNotMet AuditFindingCheck = "requirement_not_met"
 )
 
 // AuditEngineFindingsListParams are the query parameters of List (GET /v1/audit-engine/findings).
@@ -24559,7 +25182,7 @@ type AuditRunReplayDivergencesItem struct {
 	// The control.
 	ControlID string `json:"controlId"`
 
-	// The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
+	// The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window), `requirement_not_met` (the latest gap analysis of the framework approved before the run assessed the control non-compliant, or partially compliant at a lower severity).
 	Check AuditFindingCheck `json:"check"`
 
 	// Severity in the run’s stored findings; null when it has no such finding.
@@ -25558,6 +26181,30 @@ func (p *SearchMultiIndexParams) encode() url.Values {
 		q.Set("kinds", *p.Kinds)
 	}
 	return q
+}
+
+// An assigned question still unanswered near or past its due date, as the deadline sweep announces it.
+type AssessmentQuestionDue struct {
+	// Identifier with prefix `asm_`.
+	AssessmentID string `json:"assessmentId"`
+
+	// The assessment type.
+	Type string `json:"type"`
+
+	// The assessment’s title.
+	Title *string `json:"title"`
+
+	// Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+	Question string `json:"question"`
+
+	// Identifier with prefix `usr_`.
+	PersonID string `json:"personId"`
+
+	// The due date (`YYYY-MM-DD`).
+	DueDate string `json:"dueDate"`
+
+	// Whole days left before the due date ends; negative once overdue.
+	DaysRemaining int64 `json:"daysRemaining"`
 }
 
 // A request due soon: emitted once per request and due date by the deadline sweep.

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { generateOpenApiDocument } from '@svc/contract';
 import { buildEventData, startJobWorker } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEngineJobs } from '../packages/server/src/rails/audit-engine/jobs.ts';
-import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 /** A key of the tenant bound to a person of the stakeholders rail with the owner's name and email. */
@@ -91,7 +93,7 @@ describe('runs, findings, replay, sign-off and attestation', () => {
     expect(Date.parse(run.estimatedCompletion) - Date.parse(run.asOf)).toBe(5600);
     const pin = await t.call('GET', '/v1/taxonomy/bundle-hash');
     expect(run.bundleHash).toBe(pin.body.hash);
-    expect(run.ruleSet).toMatchObject({ id: 'audit-engine-rules', version: '1.0.0' });
+    expect(run.ruleSet).toMatchObject({ id: 'audit-engine-rules', version: '1.1.0' });
     expect(run.counts).toEqual({
       controls: 3,
       controlsPassed: 1,
@@ -314,6 +316,76 @@ describe('the OpenAPI document of the rail', () => {
     }
     expect(missing).toEqual([]);
   });
+});
+
+describe('requirements of the latest approved gap analysis', () => {
+  const A = '/v1/compliance/assessments';
+  const shipped = JSON.parse(readFileSync(join(import.meta.dirname, '../packages/server/content/audit-engine/rules.json'), 'utf8')) as {
+    severities: { requirement_not_met: Record<string, string | null> };
+    partiallyCompliantSeverities: Record<string, string | null>;
+  };
+  const as = (token: string, method: string, path: string, body?: unknown) => call(ts.url, method, path, { token, body });
+  async function person(f: TenantFixture, name: string): Promise<{ id: string; token: string }> {
+    const res = await f.call('POST', '/v1/stakeholders/users', {
+      body: { name, email: `${name.toLowerCase()}.${Math.random().toString(36).slice(2, 8)}@example.com`, roleIds: [] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return { id: res.body.id, token: await f.personKey(res.body.id) };
+  }
+  async function runOver(f: TenantFixture, scope: string): Promise<Json[]> {
+    const r = await f.call('POST', '/v1/audit-engine/run', { body: { framework: 'nist-ssdf', scope } });
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    expect((await waitForRun(f, r.body.runId)).status).toBe('completed');
+    return (await findingsOf(f, r.body.runId, '&check=requirement_not_met')).sort((x, y) => (x.controlId < y.controlId ? -1 : 1));
+  }
+
+  it('a control the approved gap analysis found non-compliant or partial is a finding citing it; before approval, none', async () => {
+    const g = await createTenant(ts, { tier: 'enterprise' });
+    const ana = await person(g, 'Ana');
+    const ben = await person(g, 'Ben');
+    expect((await g.call('POST', '/v1/frameworks/nist-ssdf/activate', { body: {} })).status).toBeLessThan(300);
+    const created = await g.call('POST', A, {
+      body: { type: 'gap-analysis', systemId: 'sys_build', jurisdiction: 'us/us', framework: 'nist-ssdf' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const reqs = (await collectPages<Json>(g, `${A}/${id}/questions`)).filter((q) => q.kind === 'requirement');
+    const [bad, half, ...rest] = reqs as [Json, Json, ...Json[]];
+    const put = (q: Json, body: Json) => as(ana.token, 'PUT', `${A}/${id}/questions/${q.key}/answer`, body);
+    expect((await put(bad, { value: 'non_compliant', notes: 'No threat model.' })).status).toBe(200);
+    expect((await put(half, { value: 'partially_compliant', notes: 'Half the repositories.' })).status).toBe(200);
+    for (const q of rest) expect((await put(q, { value: 'compliant' })).status).toBe(200);
+    // Every required question answered (requirements are; anything else still open gets a plain answer).
+    const open = await collectPages<Json>(g, `${A}/${id}/questions?required=true&answered=false`);
+    for (const q of open) expect((await put(q, { value: q.kind === 'yes_no' ? 'yes' : `Answer to ${q.key}.` })).status).toBe(200);
+    const submitted = await as(ana.token, 'POST', `${A}/${id}/submit`, {});
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+
+    // Submitted, not approved: the run does not read it.
+    expect(await runOver(g, 'all')).toEqual([]);
+
+    const approved = await as(ben.token, 'POST', `${A}/${id}/approve`, {});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const fs = await runOver(g, 'all');
+    expect(fs.map((f) => [f.controlId, f.facts.requirement])).toEqual(
+      [
+        [bad.control, 'non_compliant'],
+        [half.control, 'partially_compliant'],
+      ].sort((x, y) => (x[0] < y[0] ? -1 : 1)),
+    );
+    for (const f of fs) {
+      const full = f.facts.requirement === 'non_compliant';
+      expect(f.severity).toBe((full ? shipped.severities.requirement_not_met : shipped.partiallyCompliantSeverities)[f.facts.tier]);
+      expect(f.facts).toMatchObject({
+        assessment: { id, approvedAt: approved.body.approvedAt, systemId: 'sys_build' },
+        source: `gap-analysis:${id}`,
+      });
+      expect(f.title).toContain(full ? 'non-compliant' : 'partially compliant');
+    }
+    // Another AI system's audit does not count this system's gap analysis.
+    expect(await runOver(g, 'system:sys_other')).toEqual([]);
+    expect((await runOver(g, 'system:sys_build')).map((f) => f.controlId)).toEqual(fs.map((f) => f.controlId));
+  }, 180_000);
 });
 
 describe('schedules', () => {

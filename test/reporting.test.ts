@@ -179,10 +179,10 @@ describe('the PDF renderer', () => {
 });
 
 describe('types and generate', () => {
-  it('lists the 13 report types with audience, template and required inputs', async () => {
+  it('lists the 15 report types with audience, template and required inputs', async () => {
     const res = await t.call('GET', '/v1/reports/types');
     expect(res.status).toBe(200);
-    expect(res.body.data).toHaveLength(13);
+    expect(res.body.data).toHaveLength(15);
     const regulator = res.body.data.find((x: { id: string }) => x.id === 'regulator');
     expect(regulator).toMatchObject({ object: 'svc.reporting.report_type', templateId: 'pdf/regulator@1', requiredInputs: ['systemId'] });
     expect(res.body.cursor).toBeNull();

@@ -59,6 +59,86 @@ describe('trust: posture', () => {
   });
 });
 
+describe('trust: posture from an approved gap analysis', () => {
+  it('gives each control the gap analysis assessed its status, with the assessment as its source; open ones do not count', async () => {
+    const t = await createTenant(ts);
+    const controls = await activate(t, 'eu-ai-act');
+    const [c0, c1, c2] = controls as [string, string, string];
+    // Evidence on all three: by evidence alone every one would pass.
+    await addEvidence(t, [c0, c1, c2]);
+    const before = (await t.call('GET', '/v1/trust/posture')).body;
+    expect(before.frameworks[0]).toMatchObject({
+      evidenced: 3,
+      passing: 3,
+      partial: 0,
+      failing: 0,
+      gapAnalysis: null,
+      assessedControls: [],
+    });
+
+    const key = async (name: string) => {
+      const u = await t.call('POST', '/v1/stakeholders/users', { body: { name, email: `${name.toLowerCase()}.${slugOf()}@example.com` } });
+      expect(u.status, JSON.stringify(u.body)).toBe(201);
+      return { id: u.body.id as string, token: await t.personKey(u.body.id) };
+    };
+    const ana = await key('Ana');
+    const ben = await key('Ben');
+    const A = '/v1/compliance/assessments';
+    const gap = await t.call('POST', A, {
+      body: { type: 'gap-analysis', systemId: 'sys_trust', jurisdiction: 'eu/de', framework: 'eu-ai-act' },
+    });
+    expect(gap.status, JSON.stringify(gap.body)).toBe(201);
+    const id = gap.body.id as string;
+    const answer = (c: string, value: string) =>
+      call(ts.url, 'PUT', `${A}/${id}/questions/req.${c}/answer`, {
+        token: ana.token,
+        body: { value, ...(value === 'compliant' ? {} : { notes: `Assessed ${value}.` }) },
+      });
+    const statusOf: Record<string, string> = { [c0]: 'non_compliant', [c1]: 'partially_compliant', [c2]: 'compliant' };
+    for (const c of controls) {
+      const res = await answer(c, statusOf[c] ?? 'not_applicable');
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    // Answered but not approved: the posture is still the evidence's.
+    const open = (await t.call('GET', '/v1/trust/posture')).body;
+    expect(open.frameworks[0]).toMatchObject({ passing: 3, failing: 0, gapAnalysis: null });
+    expect(open.score).toBeCloseTo(3 / controls.length, 3);
+
+    expect((await call(ts.url, 'POST', `${A}/${id}/submit`, { token: ana.token, body: {} })).status).toBe(200);
+    const approved = await call(ts.url, 'POST', `${A}/${id}/approve`, { token: ben.token, body: {} });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+
+    const after = (await t.call('GET', '/v1/trust/posture')).body;
+    const fw = after.frameworks[0];
+    expect(fw).toMatchObject({
+      evidenced: 3,
+      passing: 1,
+      partial: 1,
+      failing: 1,
+      gapAnalysis: { assessmentId: id, approvedAt: approved.body.approvedAt },
+    });
+    const source = `gap-analysis:${id}`;
+    expect(fw.assessedControls.find((x: { control: string }) => x.control === c0)).toEqual({
+      control: c0,
+      requirement: 'non_compliant',
+      status: 'failing',
+      evidenced: true,
+      source,
+    });
+    expect(fw.assessedControls.find((x: { control: string }) => x.control === c1)).toMatchObject({ status: 'partial', source });
+    expect(fw.assessedControls.find((x: { control: string }) => x.control === c2)).toMatchObject({ status: 'passing', source });
+    // Not applicable, without evidence: not evidenced.
+    const other = controls[3] as string;
+    expect(fw.assessedControls.find((x: { control: string }) => x.control === other)).toMatchObject({
+      requirement: 'not_applicable',
+      status: 'not_evidenced',
+    });
+    // Score: one passing and a half for the partial one, of all controls.
+    expect(after.score).toBeCloseTo(1.5 / controls.length, 3);
+    expect(fw.score).toBeCloseTo(1.5 / controls.length, 3);
+  }, 180_000);
+});
+
 describe('trust: certifications and sub-processors', () => {
   it('records certifications and shows expired ones as such', async () => {
     const t = await createTenant(ts);

@@ -493,17 +493,61 @@ export interface AuditTrailReplayArgs {
 }
 export type AuditTrailReplayResult = operations['audit_trail.replay']['responses'][200]['content']['application/json'];
 
-// POST /v1/compliance/assessments/{id}/complete (compliance.assessments.complete)
-export type ComplianceAssessmentsCompleteParams = operations['compliance.assessments.complete']['parameters']['path'];
-export type ComplianceAssessmentsCompleteBody = NonNullable<
-  operations['compliance.assessments.complete']['requestBody']
+// PUT /v1/compliance/assessments/{id}/questions/{key}/answer (compliance.assessments.answer)
+export type ComplianceAssessmentsAnswerParams = operations['compliance.assessments.answer']['parameters']['path'];
+export type ComplianceAssessmentsAnswerBody = NonNullable<
+  operations['compliance.assessments.answer']['requestBody']
 >['content']['application/json'];
-export interface ComplianceAssessmentsCompleteArgs {
-  params: ComplianceAssessmentsCompleteParams;
-  body?: ComplianceAssessmentsCompleteBody | undefined;
+export interface ComplianceAssessmentsAnswerArgs {
+  params: ComplianceAssessmentsAnswerParams;
+  body?: ComplianceAssessmentsAnswerBody | undefined;
 }
-export type ComplianceAssessmentsCompleteResult =
-  operations['compliance.assessments.complete']['responses'][200]['content']['application/json'];
+export type ComplianceAssessmentsAnswerResult =
+  operations['compliance.assessments.answer']['responses'][200]['content']['application/json'];
+
+// GET /v1/compliance/assessments/{id}/questions/{key}/answers (compliance.assessments.answerHistory)
+export type ComplianceAssessmentsAnswerHistoryParams = operations['compliance.assessments.answerHistory']['parameters']['path'];
+export type ComplianceAssessmentsAnswerHistoryQuery = NonNullable<
+  operations['compliance.assessments.answerHistory']['parameters']['query']
+>;
+export interface ComplianceAssessmentsAnswerHistoryArgs {
+  params: ComplianceAssessmentsAnswerHistoryParams;
+  query?: ComplianceAssessmentsAnswerHistoryQuery | undefined;
+}
+export type ComplianceAssessmentsAnswerHistoryResult =
+  operations['compliance.assessments.answerHistory']['responses'][200]['content']['application/json'];
+
+// POST /v1/compliance/assessments/{id}/approve (compliance.assessments.approve)
+export type ComplianceAssessmentsApproveParams = operations['compliance.assessments.approve']['parameters']['path'];
+export type ComplianceAssessmentsApproveBody = NonNullable<
+  operations['compliance.assessments.approve']['requestBody']
+>['content']['application/json'];
+export interface ComplianceAssessmentsApproveArgs {
+  params: ComplianceAssessmentsApproveParams;
+  body?: ComplianceAssessmentsApproveBody | undefined;
+}
+export type ComplianceAssessmentsApproveResult =
+  operations['compliance.assessments.approve']['responses'][200]['content']['application/json'];
+
+// PUT /v1/compliance/assessments/{id}/questions/{key}/assignment (compliance.assessments.assign)
+export type ComplianceAssessmentsAssignParams = operations['compliance.assessments.assign']['parameters']['path'];
+export type ComplianceAssessmentsAssignBody = NonNullable<
+  operations['compliance.assessments.assign']['requestBody']
+>['content']['application/json'];
+export interface ComplianceAssessmentsAssignArgs {
+  params: ComplianceAssessmentsAssignParams;
+  body: ComplianceAssessmentsAssignBody;
+}
+export type ComplianceAssessmentsAssignResult =
+  operations['compliance.assessments.assign']['responses'][200]['content']['application/json'];
+
+// DELETE /v1/compliance/assessments/{id}/questions/{key}/answer (compliance.assessments.clearAnswer)
+export type ComplianceAssessmentsClearAnswerParams = operations['compliance.assessments.clearAnswer']['parameters']['path'];
+export interface ComplianceAssessmentsClearAnswerArgs {
+  params: ComplianceAssessmentsClearAnswerParams;
+}
+export type ComplianceAssessmentsClearAnswerResult =
+  operations['compliance.assessments.clearAnswer']['responses'][200]['content']['application/json'];
 
 // POST /v1/compliance/assessments (compliance.assessments.create)
 export type ComplianceAssessmentsCreateBody = NonNullable<
@@ -529,6 +573,68 @@ export interface ComplianceAssessmentsListArgs {
 }
 export type ComplianceAssessmentsListResult = operations['compliance.assessments.list']['responses'][200]['content']['application/json'];
 
+// GET /v1/compliance/assessments/{id}/questions/{key} (compliance.assessments.question)
+export type ComplianceAssessmentsQuestionParams = operations['compliance.assessments.question']['parameters']['path'];
+export interface ComplianceAssessmentsQuestionArgs {
+  params: ComplianceAssessmentsQuestionParams;
+}
+export type ComplianceAssessmentsQuestionResult =
+  operations['compliance.assessments.question']['responses'][200]['content']['application/json'];
+
+// GET /v1/compliance/assessments/{id}/questions (compliance.assessments.questions)
+export type ComplianceAssessmentsQuestionsParams = operations['compliance.assessments.questions']['parameters']['path'];
+export type ComplianceAssessmentsQuestionsQuery = NonNullable<operations['compliance.assessments.questions']['parameters']['query']>;
+export interface ComplianceAssessmentsQuestionsArgs {
+  params: ComplianceAssessmentsQuestionsParams;
+  query?: ComplianceAssessmentsQuestionsQuery | undefined;
+}
+export type ComplianceAssessmentsQuestionsResult =
+  operations['compliance.assessments.questions']['responses'][200]['content']['application/json'];
+
+// POST /v1/compliance/assessments/{id}/remediation (compliance.assessments.remediate)
+export type ComplianceAssessmentsRemediateParams = operations['compliance.assessments.remediate']['parameters']['path'];
+export type ComplianceAssessmentsRemediateBody = NonNullable<
+  operations['compliance.assessments.remediate']['requestBody']
+>['content']['application/json'];
+export interface ComplianceAssessmentsRemediateArgs {
+  params: ComplianceAssessmentsRemediateParams;
+  body?: ComplianceAssessmentsRemediateBody | undefined;
+}
+export type ComplianceAssessmentsRemediateResult =
+  operations['compliance.assessments.remediate']['responses'][201]['content']['application/json'];
+
+// GET /v1/compliance/assessments/{id}/results (compliance.assessments.results)
+export type ComplianceAssessmentsResultsParams = operations['compliance.assessments.results']['parameters']['path'];
+export interface ComplianceAssessmentsResultsArgs {
+  params: ComplianceAssessmentsResultsParams;
+}
+export type ComplianceAssessmentsResultsResult =
+  operations['compliance.assessments.results']['responses'][200]['content']['application/json'];
+
+// POST /v1/compliance/assessments/{id}/revisions (compliance.assessments.revise)
+export type ComplianceAssessmentsReviseParams = operations['compliance.assessments.revise']['parameters']['path'];
+export type ComplianceAssessmentsReviseBody = NonNullable<
+  operations['compliance.assessments.revise']['requestBody']
+>['content']['application/json'];
+export interface ComplianceAssessmentsReviseArgs {
+  params: ComplianceAssessmentsReviseParams;
+  body?: ComplianceAssessmentsReviseBody | undefined;
+}
+export type ComplianceAssessmentsReviseResult =
+  operations['compliance.assessments.revise']['responses'][201]['content']['application/json'];
+
+// POST /v1/compliance/assessments/{id}/return (compliance.assessments.send_back)
+export type ComplianceAssessmentsSendBackParams = operations['compliance.assessments.send_back']['parameters']['path'];
+export type ComplianceAssessmentsSendBackBody = NonNullable<
+  operations['compliance.assessments.send_back']['requestBody']
+>['content']['application/json'];
+export interface ComplianceAssessmentsSendBackArgs {
+  params: ComplianceAssessmentsSendBackParams;
+  body: ComplianceAssessmentsSendBackBody;
+}
+export type ComplianceAssessmentsSendBackResult =
+  operations['compliance.assessments.send_back']['responses'][200]['content']['application/json'];
+
 // POST /v1/compliance/assessments/{id}/start (compliance.assessments.start)
 export type ComplianceAssessmentsStartParams = operations['compliance.assessments.start']['parameters']['path'];
 export type ComplianceAssessmentsStartBody = NonNullable<
@@ -539,6 +645,18 @@ export interface ComplianceAssessmentsStartArgs {
   body?: ComplianceAssessmentsStartBody | undefined;
 }
 export type ComplianceAssessmentsStartResult = operations['compliance.assessments.start']['responses'][200]['content']['application/json'];
+
+// POST /v1/compliance/assessments/{id}/submit (compliance.assessments.submit)
+export type ComplianceAssessmentsSubmitParams = operations['compliance.assessments.submit']['parameters']['path'];
+export type ComplianceAssessmentsSubmitBody = NonNullable<
+  operations['compliance.assessments.submit']['requestBody']
+>['content']['application/json'];
+export interface ComplianceAssessmentsSubmitArgs {
+  params: ComplianceAssessmentsSubmitParams;
+  body?: ComplianceAssessmentsSubmitBody | undefined;
+}
+export type ComplianceAssessmentsSubmitResult =
+  operations['compliance.assessments.submit']['responses'][200]['content']['application/json'];
 
 // POST /v1/compliance/attestations (compliance.attestations.create)
 export type ComplianceAttestationsCreateBody = NonNullable<
@@ -5172,11 +5290,41 @@ export interface AuditTrailApi {
 /** The `ComplianceAssessments` namespace of the client. */
 export interface ComplianceAssessmentsApi {
   /**
-   * Complete an assessment
+   * Answer a question (or change the answer)
    *
-   * `POST /v1/compliance/assessments/{id}/complete` (operation `compliance.assessments.complete`).
+   * `PUT /v1/compliance/assessments/{id}/questions/{key}/answer` (operation `compliance.assessments.answer`).
    */
-  readonly complete: (args: ComplianceAssessmentsCompleteArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsCompleteResult>;
+  readonly answer: (args: ComplianceAssessmentsAnswerArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsAnswerResult>;
+  /**
+   * The versions of an answer
+   *
+   * `GET /v1/compliance/assessments/{id}/questions/{key}/answers` (operation `compliance.assessments.answerHistory`).
+   */
+  readonly answerHistory: (
+    args: ComplianceAssessmentsAnswerHistoryArgs,
+    options?: RequestOptions,
+  ) => Promise<ComplianceAssessmentsAnswerHistoryResult>;
+  /**
+   * Approve an assessment
+   *
+   * `POST /v1/compliance/assessments/{id}/approve` (operation `compliance.assessments.approve`).
+   */
+  readonly approve: (args: ComplianceAssessmentsApproveArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsApproveResult>;
+  /**
+   * Assign a question to a person
+   *
+   * `PUT /v1/compliance/assessments/{id}/questions/{key}/assignment` (operation `compliance.assessments.assign`).
+   */
+  readonly assign: (args: ComplianceAssessmentsAssignArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsAssignResult>;
+  /**
+   * Clear the answer to a question
+   *
+   * `DELETE /v1/compliance/assessments/{id}/questions/{key}/answer` (operation `compliance.assessments.clearAnswer`).
+   */
+  readonly clearAnswer: (
+    args: ComplianceAssessmentsClearAnswerArgs,
+    options?: RequestOptions,
+  ) => Promise<ComplianceAssessmentsClearAnswerResult>;
   /**
    * Create an assessment
    *
@@ -5196,11 +5344,53 @@ export interface ComplianceAssessmentsApi {
    */
   readonly list: (args?: ComplianceAssessmentsListArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsListResult>;
   /**
+   * Get one question of an assessment
+   *
+   * `GET /v1/compliance/assessments/{id}/questions/{key}` (operation `compliance.assessments.question`).
+   */
+  readonly question: (args: ComplianceAssessmentsQuestionArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsQuestionResult>;
+  /**
+   * List an assessment’s questions
+   *
+   * `GET /v1/compliance/assessments/{id}/questions` (operation `compliance.assessments.questions`).
+   */
+  readonly questions: (args: ComplianceAssessmentsQuestionsArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsQuestionsResult>;
+  /**
+   * Turn a gap analysis’s gaps into findings and remediations
+   *
+   * `POST /v1/compliance/assessments/{id}/remediation` (operation `compliance.assessments.remediate`).
+   */
+  readonly remediate: (args: ComplianceAssessmentsRemediateArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsRemediateResult>;
+  /**
+   * The results of an assessment
+   *
+   * `GET /v1/compliance/assessments/{id}/results` (operation `compliance.assessments.results`).
+   */
+  readonly results: (args: ComplianceAssessmentsResultsArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsResultsResult>;
+  /**
+   * Start a new revision of an approved assessment
+   *
+   * `POST /v1/compliance/assessments/{id}/revisions` (operation `compliance.assessments.revise`).
+   */
+  readonly revise: (args: ComplianceAssessmentsReviseArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsReviseResult>;
+  /**
+   * Return an assessment with comments
+   *
+   * `POST /v1/compliance/assessments/{id}/return` (operation `compliance.assessments.send_back`).
+   */
+  readonly send_back: (args: ComplianceAssessmentsSendBackArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsSendBackResult>;
+  /**
    * Start an assessment
    *
    * `POST /v1/compliance/assessments/{id}/start` (operation `compliance.assessments.start`).
    */
   readonly start: (args: ComplianceAssessmentsStartArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsStartResult>;
+  /**
+   * Submit an assessment for review
+   *
+   * `POST /v1/compliance/assessments/{id}/submit` (operation `compliance.assessments.submit`).
+   */
+  readonly submit: (args: ComplianceAssessmentsSubmitArgs, options?: RequestOptions) => Promise<ComplianceAssessmentsSubmitResult>;
 }
 
 /** The `ComplianceAttestations` namespace of the client. */

@@ -24,6 +24,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/compliance/assessments/{id}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an assessment’s questions
+         * @description The questions in order, each with its current answer, assignment and review comment, cursor-paginated; filters by stage, answered, required and assignee. Another tenant’s assessment: 404. Needs `compliance:read`.
+         */
+        get: operations["compliance.assessments.questions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/questions/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one question of an assessment
+         * @description The question with its current answer. Needs `compliance:read`.
+         */
+        get: operations["compliance.assessments.question"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/questions/{key}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Answer a question (or change the answer)
+         * @description Stores a new version of the answer: the value must be of the question’s kind (422 on `value`), an `evidence` question needs evidence, a requirement other than compliant a justification in `notes`, and each evidence id must be a current evidence record of the tenant (422 on `evidenceIds.<n>`). A `draft` assessment moves to `in_progress`; stage statuses and completion follow. An assessment in review or approved: 409. The answerer is the person the key acts for, else the key. Emitted as `assessment.answered`.
+         */
+        put: operations["compliance.assessments.answer"];
+        post?: never;
+        /**
+         * Clear the answer to a question
+         * @description Records a `cleared` version; the question is unanswered again. An assessment in review or approved: 409. Emitted as `assessment.answer_cleared`.
+         */
+        delete: operations["compliance.assessments.clearAnswer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/questions/{key}/assignment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Assign a question to a person
+         * @description Assigns the question to an active person of the stakeholders rail (422 on `personId` otherwise), with an optional due date that the deadline sweep announces (`assessment.question_due` from three days before, `assessment.question_overdue` after); `personId: null` removes the assignment. An approved assessment: 409. Emitted as `assessment.question_assigned`.
+         */
+        put: operations["compliance.assessments.assign"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/questions/{key}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The versions of an answer
+         * @description Every version of the question’s answer, newest first: who answered, changed, cleared or carried it, when, and what. Needs `compliance:read`.
+         */
+        get: operations["compliance.assessments.answerHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The results of an assessment
+         * @description Completion per stage and the required questions still open; for a gap analysis also the score per control, clause and framework and the gaps (`{ control, missing: [...] }`). Needs `compliance:read`.
+         */
+        get: operations["compliance.assessments.results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/remediation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a gap analysis’s gaps into findings and remediations
+         * @description For an approved gap analysis: a self-audit finding (severity high for non-compliant, medium otherwise) and its remediation per gap, in one transaction; gaps that already have a finding from this assessment are skipped. Another type or not approved: 409. Emitted as `finding.created` and `remediation.created` per gap.
+         */
+        post: operations["compliance.assessments.remediate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new revision of an approved assessment
+         * @description A new assessment (revision + 1, `previousId`) in progress with the same questions and the answers carried over (each a `carried` version). Only from an approved assessment that has no later revision: 409 otherwise. Emitted as `assessment.created`.
+         */
+        post: operations["compliance.assessments.revise"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/compliance/assessments": {
         parameters: {
             query?: never;
@@ -39,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Create an assessment
-         * @description Creates a `draft` assessment with completion 0 and the stages of its type. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
+         * @description Creates a `draft` assessment with completion 0 and the stages and questions of its type, drawn from the recipe of the type and the tenant’s pinned dictionary version (the activated one, else the latest); a `gap-analysis` asks one requirement per control of the activated `framework` it names, with the dictionary’s questions for each control. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
          */
         post: operations["compliance.assessments.create"];
         delete?: never;
@@ -79,7 +243,7 @@ export interface paths {
         put?: never;
         /**
          * Start an assessment
-         * @description Marks the first stage in progress. Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
+         * @description Marks the assessment in progress before its first answer (the first answer does it too). Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
          */
         post: operations["compliance.assessments.start"];
         delete?: never;
@@ -88,7 +252,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/compliance/assessments/{id}/complete": {
+    "/v1/compliance/assessments/{id}/submit": {
         parameters: {
             query?: never;
             header?: never;
@@ -98,10 +262,50 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Complete an assessment
-         * @description Marks every stage completed and the completion 1. Allowed when the assessment's `status` is `draft` or `in_progress`; sets it to `completed` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.completed` (with the optional `reason`) and emitted as the webhook event `assessment.completed`.
+         * Submit an assessment for review
+         * @description Every required question must be answered (422 listing those that are not, as `details`). Answers cannot change while it is in review. Emitted as `assessment.submitted`. Allowed when the assessment's `status` is `in_progress`; sets it to `in_review` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.submitted` and emitted as the webhook event `assessment.submitted`.
          */
-        post: operations["compliance.assessments.complete"];
+        post: operations["compliance.assessments.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return an assessment with comments
+         * @description Back to `in_progress` with a comment on each question named (each must be one of the assessment’s; 422 otherwise); the next answer to a question clears its comment. Emitted as `assessment.returned`. Allowed when the assessment's `status` is `in_review`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.returned` and emitted as the webhook event `assessment.returned`.
+         */
+        post: operations["compliance.assessments.send_back"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compliance/assessments/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an assessment
+         * @description Four eyes: the approver is the person the API key acts for (a service key: 403), and never a person or key that answered any of its questions (403 `forbidden`). Freezes the assessment: `answersHash` is the SHA-256 of its answers and their evidence, and nothing of it changes again (`POST /revisions` starts a new revision from it). Emitted as `assessment.approved`. Allowed when the assessment's `status` is `in_review`; sets it to `approved` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.approved` (with the optional `reason`) and emitted as the webhook event `assessment.approved`.
+         */
+        post: operations["compliance.assessments.approve"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9085,7 +9289,7 @@ export interface paths {
         };
         /**
          * The report types
-         * @description The 13 stakeholder-report types `POST /v1/reports/generate` accepts: audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 13 fit the default page).
+         * @description The 15 report types `POST /v1/reports/generate` accepts (13 for stakeholders; `fria` and `dpia` render an assessment of that type, named by `assessmentId`): audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 15 fit the default page).
          */
         get: operations["reporting.types"];
         put?: never;
@@ -10978,7 +11182,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "assessment.completed": {
+    "assessment.submitted": {
         parameters: {
             query?: never;
             header?: never;
@@ -10988,10 +11192,50 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Complete an assessment.
+         * An assessment was submitted for review.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
-        post: operations["webhook.assessment.completed"];
+        post: operations["webhook.assessment.submitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assessment was returned to its authors with comments.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.returned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assessment was approved and frozen.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.approved"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11012,6 +11256,126 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.assessment.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.answered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A question of an assessment was answered or its answer changed.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.answered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.answer_cleared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The answer to a question of an assessment was cleared.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.answer_cleared"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.question_assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A question of an assessment was assigned (or unassigned).
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.question_assigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.question_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assigned question is unanswered and due within three days.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.question_due"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.question_overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assigned question is unanswered past its due date.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.question_overdue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assessment.remediated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A gap analysis’s gaps were turned into findings and remediations.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.assessment.remediated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -21323,6 +21687,72 @@ export interface components {
             createdAt: string;
         };
         /**
+         * @description The answer replaces the current one (a new version); fields left out are empty in the new version.
+         * @example {
+         *       "value": "Credit decisions for consumer loans up to EUR 50,000."
+         *     }
+         */
+        AnswerAssessmentQuestionRequest: {
+            /** @description Of the question’s kind: `yes`/`no`/`not_applicable` (yes_no), text, an integer 1-5 (scale), an option’s value (choice), a requirement status (requirement); optional for evidence questions. */
+            value?: string | number;
+            /** @description Notes; the justification of a requirement status other than compliant. */
+            notes?: string;
+            /** @description Evidence records of the tenant that support the answer; each must exist and not have expired. */
+            evidenceIds?: string[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.compliance.answer_version",
+         *       "assessmentId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "question": "process-description",
+         *       "version": 1,
+         *       "action": "answered",
+         *       "value": "Credit decisions for consumer loans.",
+         *       "notes": null,
+         *       "evidenceIds": [],
+         *       "by": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "at": "2026-11-22T09:30:00.000Z"
+         *     }
+         */
+        AnswerVersion: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.answer_version`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.compliance.answer_version";
+            /**
+             * @description Identifier with prefix `asm_`.
+             * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            assessmentId: string;
+            /**
+             * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+             * @example process-description
+             */
+            question: string;
+            /** @description The version number, from 1. */
+            version: number;
+            /**
+             * @description `answered` (first answer), `changed`, `cleared`, or `carried` into a new revision.
+             * @enum {string}
+             */
+            action: "answered" | "changed" | "cleared" | "carried";
+            /** @description The value of this version; null when cleared. */
+            value: (string | number) | null;
+            /** @description The notes of this version. */
+            notes: string | null;
+            /** @description Evidence records of the tenant that support the answer; each must exist and not have expired. */
+            evidenceIds: string[];
+            /** @description The person who acted (`usr_...`) when the API key acts for one, otherwise the API key. */
+            by: string;
+            /**
+             * Format: date-time
+             * @description When this version was recorded.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            at: string;
+        };
+        /**
          * @example {
          *       "object": "svc.operator.api_key",
          *       "id": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
@@ -21428,11 +21858,26 @@ export interface components {
          *       "completion": 0,
          *       "stages": [
          *         {
-         *           "key": "scoping",
-         *           "title": "Scope and deployment context",
-         *           "status": "pending"
+         *           "key": "process",
+         *           "title": "Processes in which the system is used",
+         *           "citation": "Art. 27(1)(a)",
+         *           "status": "pending",
+         *           "questions": 3,
+         *           "required": 3,
+         *           "answered": 0,
+         *           "completion": 0
          *         }
          *       ],
+         *       "framework": "eu-ai-act",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "recipeVersion": "assessments/recipes@1.0.0",
+         *       "revision": 1,
+         *       "previousId": null,
+         *       "submittedAt": null,
+         *       "submittedBy": null,
+         *       "approvedAt": null,
+         *       "approvedBy": null,
+         *       "answersHash": null,
          *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "createdAt": "2026-11-22T09:30:00.000Z",
          *       "updatedAt": "2026-11-22T09:30:00.000Z"
@@ -21464,21 +21909,51 @@ export interface components {
              * @description Current state of the record; changes only through the transition routes.
              * @enum {string}
              */
-            status: "draft" | "in_progress" | "completed";
-            /** @description Share of completed stages, 0 to 1. */
+            status: "draft" | "in_progress" | "in_review" | "approved";
+            /** @description Share of the required questions answered, 0 to 1. */
             completion: number;
-            /** @description Stages of the assessment, in order; their keys come from the assessment type. */
+            /** @description Stages of the assessment, in order; their keys come from the recipe of its type. */
             stages: {
-                /** @description Stable key of the stage, from the assessment type. */
+                /** @description Stable key of the stage, from the recipe of the assessment type (a control category in a gap analysis). */
                 key: string;
                 /** @description Human-readable title, free text, shown in lists. */
                 title: string;
+                /** @description The provision the stage covers (`Art. 27(1)(a)`); null in a gap analysis. */
+                citation: string | null;
                 /**
-                 * @description Current state of the record; changes only through the transition routes.
+                 * @description Follows from the answers: `pending` (nothing answered), `in_progress`, `completed` (every required question answered).
                  * @enum {string}
                  */
                 status: "pending" | "in_progress" | "completed";
+                /** @description Questions of the stage. */
+                questions: number;
+                /** @description Required questions of the stage, given the answers so far. */
+                required: number;
+                /** @description Required questions of the stage that are answered. */
+                answered: number;
+                /** @description `answered` / `required` (1 when nothing is required). */
+                completion: number;
             }[];
+            /** @description The dictionary the questions come from (`eu-ai-act`; the assessed framework of a gap analysis). */
+            framework: string | null;
+            /** @description The `<dictionary>@<version>` pinned at creation: the tenant’s activated version, else the latest. */
+            dictionaryVersion: string | null;
+            /** @description Version of the recipe its questions were drawn from (`assessments/recipes@1.0.0`). */
+            recipeVersion: string | null;
+            /** @description 1, or one more than the approved assessment it revises. */
+            revision: number;
+            /** @description The approved assessment this revision starts from; null for a first revision. */
+            previousId: string | null;
+            /** @description When it was last submitted for review. */
+            submittedAt: string | null;
+            /** @description Who submitted it (person or API key). */
+            submittedBy: string | null;
+            /** @description When it was approved; null until then. */
+            approvedAt: string | null;
+            /** @description The person who approved it (never one who answered). */
+            approvedBy: string | null;
+            /** @description SHA-256 (hex) of the frozen answers and their evidence (id and SHA-256), set on approval. */
+            answersHash: string | null;
             /** @description Id of the API key (or operator credential) whose request created the record. */
             createdBy: string;
             /**
@@ -21493,6 +21968,402 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "object": "svc.compliance.assessment_question",
+         *       "assessmentId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "key": "process-description",
+         *       "stage": "process",
+         *       "position": 0,
+         *       "text": "Describe the deployer’s processes in which the high-risk AI system will be used in line with its intended purpose.",
+         *       "kind": "text",
+         *       "options": null,
+         *       "required": true,
+         *       "control": null,
+         *       "source": {
+         *         "framework": "eu-ai-act",
+         *         "clause": "art-27",
+         *         "citation": "Art. 27(1)(a)"
+         *       },
+         *       "guidance": null,
+         *       "answer": {
+         *         "value": "Credit decisions for consumer loans up to EUR 50,000.",
+         *         "notes": null,
+         *         "evidenceIds": [],
+         *         "answeredBy": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "answeredAt": "2026-11-22T09:30:00.000Z",
+         *         "version": 1
+         *       },
+         *       "assignment": null,
+         *       "review": null
+         *     }
+         */
+        AssessmentQuestion: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment_question`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.compliance.assessment_question";
+            /**
+             * @description Identifier with prefix `asm_`.
+             * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            assessmentId: string;
+            /**
+             * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+             * @example process-description
+             */
+            key: string;
+            /** @description Key of the stage the question belongs to. */
+            stage: string;
+            /** @description Order of the question in the assessment. */
+            position: number;
+            /** @description What is asked. */
+            text: string;
+            /**
+             * @description What an answer holds (see `value`).
+             * @enum {string}
+             */
+            kind: "yes_no" | "text" | "scale" | "evidence" | "choice" | "requirement";
+            /** @description The values a `choice` question accepts; null for other kinds. */
+            options: {
+                /** @description What an answer sends. */
+                value: string;
+                /** @description What a person reads. */
+                label: string;
+            }[] | null;
+            /** @description Counts towards completion and must be answered before submission (given the answers so far). */
+            required: boolean;
+            /** @description The control the question assesses or supports; null when none. */
+            control: string | null;
+            /** @description Where the question comes from in the law or the framework. */
+            source: {
+                /** @description Dictionary id (`eu-ai-act`). */
+                framework: string;
+                /** @description Clause ref in the pinned version (`art-27`); null for a control’s requirement. */
+                clause: string | null;
+                /** @description The provision as cited (`Art. 27(1)(a)`), or the control id and title. */
+                citation: string;
+            };
+            /** @description What a good answer covers. */
+            guidance: string | null;
+            /** @description The current answer; null when unanswered or cleared. */
+            answer: {
+                /** @description The answer’s value (see AnswerValue); null for an evidence question answered without a note. */
+                value: (string | number) | null;
+                /** @description Notes or the justification of a requirement status. */
+                notes: string | null;
+                /** @description Evidence records of the tenant that support the answer; each must exist and not have expired. */
+                evidenceIds: string[];
+                /** @description The person who acted (`usr_...`) when the API key acts for one, otherwise the API key. */
+                answeredBy: string;
+                /**
+                 * Format: date-time
+                 * @description When this version of the answer was given.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                answeredAt: string;
+                /** @description Version of the answer: 1 for the first, one more per change. */
+                version: number;
+            } | null;
+            /** @description Who is to answer the question; null when unassigned. */
+            assignment: {
+                /**
+                 * @description Identifier with prefix `usr_`.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                personId: string;
+                /** @description When the answer is due (`YYYY-MM-DD`); the deadline sweep announces it. */
+                dueDate: string | null;
+                /** @description Who assigned it (person or API key). */
+                assignedBy: string;
+                /**
+                 * Format: date-time
+                 * @description When it was assigned.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                assignedAt: string;
+            } | null;
+            /** @description The reviewer’s comment when the assessment was returned; cleared by the next answer. */
+            review: {
+                /** @description What the reviewer asks to change. */
+                comment: string;
+                /** @description The person who acted (`usr_...`) when the API key acts for one, otherwise the API key. */
+                by: string;
+                /**
+                 * Format: date-time
+                 * @description When the assessment was returned with it.
+                 * @example 2026-11-22T09:30:00.000Z
+                 */
+                at: string;
+            } | null;
+        };
+        /**
+         * @description An assigned question still unanswered near or past its due date, as the deadline sweep announces it.
+         * @example {
+         *       "assessmentId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "type": "fria",
+         *       "title": null,
+         *       "question": "process-description",
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dueDate": "2026-12-15",
+         *       "daysRemaining": 2
+         *     }
+         */
+        AssessmentQuestionDue: {
+            /**
+             * @description Identifier with prefix `asm_`.
+             * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            assessmentId: string;
+            /** @description The assessment type. */
+            type: string;
+            /** @description The assessment’s title. */
+            title: string | null;
+            /**
+             * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+             * @example process-description
+             */
+            question: string;
+            /**
+             * @description Identifier with prefix `usr_`.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            personId: string;
+            /**
+             * Format: date
+             * @description The due date (`YYYY-MM-DD`).
+             */
+            dueDate: string;
+            /** @description Whole days left before the due date ends; negative once overdue. */
+            daysRemaining: number;
+        };
+        /**
+         * @example {
+         *       "object": "svc.compliance.assessment_remediation",
+         *       "assessmentId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "created": [
+         *         {
+         *           "control": "AIA-CLS-02",
+         *           "findingId": "fnd_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "remediationId": "rem_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *           "severity": "high"
+         *         }
+         *       ],
+         *       "skipped": []
+         *     }
+         */
+        AssessmentRemediation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment_remediation`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.compliance.assessment_remediation";
+            /**
+             * @description Identifier with prefix `asm_`.
+             * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            assessmentId: string;
+            /** @description A self-audit finding and its remediation per gap. */
+            created: {
+                /** @description The control of the gap. */
+                control: string;
+                /** @description The self-audit finding (`fnd_`). */
+                findingId: string;
+                /** @description Its remediation (`rem_`). */
+                remediationId: string;
+                /** @description `high` for non-compliant or not assessed, `medium` for partially compliant. */
+                severity: string;
+            }[];
+            /** @description Gaps that already have a finding from this assessment. */
+            skipped: {
+                /** @description The control of the gap. */
+                control: string;
+                /** @description The finding it already has. */
+                findingId: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.compliance.assessment_results",
+         *       "assessmentId": "asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "type": "gap-analysis",
+         *       "status": "approved",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "completion": 1,
+         *       "stages": [
+         *         {
+         *           "key": "conformity",
+         *           "title": "Conformity",
+         *           "required": 2,
+         *           "answered": 2,
+         *           "completion": 1
+         *         }
+         *       ],
+         *       "open": [],
+         *       "score": 0.5,
+         *       "frameworks": [
+         *         {
+         *           "framework": "eu-ai-act",
+         *           "dictionaryVersion": "eu-ai-act@1.0.0",
+         *           "score": 0.5,
+         *           "controls": 2,
+         *           "assessed": 2,
+         *           "compliant": 1,
+         *           "partiallyCompliant": 0,
+         *           "nonCompliant": 1,
+         *           "notApplicable": 0
+         *         }
+         *       ],
+         *       "controls": [
+         *         {
+         *           "control": "AIA-CLS-01",
+         *           "title": "AI system inventory",
+         *           "status": "compliant",
+         *           "score": 1,
+         *           "clauses": [
+         *             "art-2"
+         *           ],
+         *           "evidenceIds": []
+         *         }
+         *       ],
+         *       "clauses": [
+         *         {
+         *           "clause": "art-2",
+         *           "score": 1,
+         *           "controls": 1
+         *         }
+         *       ],
+         *       "gaps": [
+         *         {
+         *           "control": "AIA-CLS-02",
+         *           "title": "Risk classification",
+         *           "status": "non_compliant",
+         *           "missing": [
+         *             "AIA-Q-003: answered no"
+         *           ]
+         *         }
+         *       ],
+         *       "answersHash": "a3f1c9d2e4b5a6978812345678901234567890abcdef1234567890abcdef1234"
+         *     }
+         */
+        AssessmentResults: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment_results`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.compliance.assessment_results";
+            /**
+             * @description Identifier with prefix `asm_`.
+             * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            assessmentId: string;
+            /** @description The assessment type. */
+            type: string;
+            /** @description The assessment’s status. */
+            status: string;
+            /** @description The pinned `<dictionary>@<version>`. */
+            dictionaryVersion: string | null;
+            /** @description Share of the required questions answered. */
+            completion: number;
+            /** @description Progress per stage, in order. */
+            stages: {
+                /** @description Key of the stage. */
+                key: string;
+                /** @description Title of the stage. */
+                title: string;
+                /** @description Required questions of the stage, given the answers. */
+                required: number;
+                /** @description Required questions of the stage answered. */
+                answered: number;
+                /** @description `answered` / `required`. */
+                completion: number;
+            }[];
+            /** @description Required questions without an answer. */
+            open: {
+                /**
+                 * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+                 * @example process-description
+                 */
+                question: string;
+                /** @description Key of its stage. */
+                stage: string;
+                /** @description What is asked. */
+                text: string;
+            }[];
+            /** @description Gap analysis: the mean of the assessed controls’ scores (compliant 1, partially compliant 0.5, non-compliant 0; not applicable left out); null for other types or when no control is assessed. */
+            score: number | null;
+            /** @description Gap analysis: the framework’s figures; empty for other types. */
+            frameworks: {
+                /** @description The assessed framework. */
+                framework: string;
+                /** @description Its pinned version. */
+                dictionaryVersion: string | null;
+                /** @description The framework’s score: 0 to 1; null when nothing is scored. */
+                score: number | null;
+                /** @description Controls of the framework. */
+                controls: number;
+                /** @description Controls with a requirement status. */
+                assessed: number;
+                /** @description Controls assessed compliant. */
+                compliant: number;
+                /** @description Controls assessed partially compliant. */
+                partiallyCompliant: number;
+                /** @description Controls assessed non-compliant. */
+                nonCompliant: number;
+                /** @description Controls assessed not applicable. */
+                notApplicable: number;
+            }[];
+            /** @description Gap analysis: every control with its status and score; empty for other types. */
+            controls: {
+                /** @description The control. */
+                control: string;
+                /** @description Its title. */
+                title: string;
+                /** @description Its requirement status; null when not assessed. */
+                status: ("compliant" | "partially_compliant" | "non_compliant" | "not_applicable") | null;
+                /** @description Its score (1, 0.5 or 0): 0 to 1; null when nothing is scored. */
+                score: number | null;
+                /** @description Clauses of the framework the control cites. */
+                clauses: string[];
+                /** @description Evidence attached to its requirement answer. */
+                evidenceIds: string[];
+            }[];
+            /** @description Per clause of the framework: the mean score of the controls that cite it. */
+            clauses: {
+                /** @description Clause ref. */
+                clause: string;
+                /** @description The mean score of the controls citing it: 0 to 1; null when nothing is scored. */
+                score: number | null;
+                /** @description Controls citing the clause. */
+                controls: number;
+            }[];
+            /** @description Controls not compliant or not yet assessed, with what is missing; empty for other types. */
+            gaps: {
+                /** @description The control with a gap. */
+                control: string;
+                /** @description Its title. */
+                title: string;
+                /** @description Its requirement status; null when not assessed. */
+                status: ("compliant" | "partially_compliant" | "non_compliant" | "not_applicable") | null;
+                /** @description What is missing: the assessment itself, supporting questions answered no or not answered, evidence, the justification given. */
+                missing: string[];
+            }[];
+            /** @description SHA-256 of the frozen answers and their evidence once approved. */
+            answersHash: string | null;
+        };
+        /**
+         * @example {
+         *       "personId": "usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "dueDate": "2026-12-15"
+         *     }
+         */
+        AssignAssessmentQuestionRequest: {
+            /** @description A person of the stakeholders rail; null removes the assignment. */
+            personId: string | null;
+            /** @description When the answer is due (`YYYY-MM-DD`). */
+            dueDate?: string | null;
         };
         /**
          * @example {
@@ -21890,10 +22761,10 @@ export interface components {
             /** @description The control that failed the check. */
             controlId: string;
             /**
-             * @description The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
+             * @description The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window), `requirement_not_met` (the latest gap analysis of the framework approved before the run assessed the control non-compliant, or partially compliant at a lower severity).
              * @enum {string}
              */
-            check: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired";
+            check: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired" | "requirement_not_met";
             /**
              * @description Severity of a finding: `critical`, `high`, `medium` or `low`.
              * @enum {string}
@@ -21906,7 +22777,7 @@ export interface components {
             status: "open" | "resolved";
             /** @description What failed, in one sentence. */
             title: string;
-            /** @description The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied. */
+            /** @description The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied; for `requirement_not_met`, the requirement status and the approved gap analysis that gave it (`assessment`: id, approvedAt; `source`: `gap-analysis:<id>`). */
             facts: {
                 [key: string]: unknown;
             };
@@ -22316,10 +23187,10 @@ export interface components {
                 /** @description The control. */
                 controlId: string;
                 /**
-                 * @description The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
+                 * @description The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window), `requirement_not_met` (the latest gap analysis of the framework approved before the run assessed the control non-compliant, or partially compliant at a lower severity).
                  * @enum {string}
                  */
-                check: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired";
+                check: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired" | "requirement_not_met";
                 /** @description Severity in the run’s stored findings; null when it has no such finding. */
                 stored: ("critical" | "high" | "medium" | "low") | null;
                 /** @description Severity the replay gives; null when the replay has no such finding. */
@@ -23713,6 +24584,8 @@ export interface components {
             jurisdiction: string;
             /** @description Human-readable title, free text, shown in lists. */
             title?: string;
+            /** @description The framework a `gap-analysis` assesses (required for that type, refused for the others): one the tenant has activated. */
+            framework?: string;
         };
         /**
          * @example {
@@ -35167,6 +36040,25 @@ export interface components {
         };
         /**
          * @example {
+         *       "dueDate": "2027-03-31"
+         *     }
+         */
+        RemediateAssessmentRequest: {
+            /** @description Only these gaps’ controls; all gaps when absent. */
+            controls?: string[];
+            /**
+             * @description The person who owns the remediations.
+             * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            ownerId?: string;
+            /**
+             * Format: date
+             * @description When the remediations are due (`YYYY-MM-DD`).
+             */
+            dueDate?: string;
+        };
+        /**
+         * @example {
          *       "runId": "aer_01JD3Z8W2M6Q4X9V7K5T1B0N3R"
          *     }
          */
@@ -35556,6 +36448,30 @@ export interface components {
              */
             policyId: string;
             /** @description Why; kept in the audit event. */
+            reason?: string;
+        };
+        /**
+         * @example {
+         *       "comments": [
+         *         {
+         *           "question": "process-description",
+         *           "comment": "Name the loan products concerned."
+         *         }
+         *       ]
+         *     }
+         */
+        ReturnAssessmentRequest: {
+            /** @description What to change, per question; each question must be one of the assessment’s. */
+            comments: {
+                /**
+                 * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+                 * @example process-description
+                 */
+                question: string;
+                /** @description What to change in the answer. */
+                comment: string;
+            }[];
+            /** @description A summary; kept in the audit event. */
             reason?: string;
         };
         /**
@@ -38541,6 +39457,15 @@ export interface components {
         };
         /**
          * @example {
+         *       "reason": "Ready for the DPO’s review."
+         *     }
+         */
+        SubmitAssessmentRequest: {
+            /** @description A note for the reviewer; kept in the audit event. */
+            reason?: string;
+        };
+        /**
+         * @example {
          *       "category": "privacy_data_protection",
          *       "description": "Customer data is exported to a personal cloud drive by the analytics team every Friday."
          *     }
@@ -39574,8 +40499,41 @@ export interface components {
                 controls: number;
                 /** @description Of those, the controls cited by at least one unexpired evidence record of the tenant. */
                 evidenced: number;
-                /** @description `evidenced / controls`, 0 to 1 (0 when the version has no controls). */
+                /** @description `(passing + partial / 2) / controls`, 0 to 1 (0 when the version has no controls): a control passes when it is evidenced, unless the latest approved gap analysis of the framework assessed it otherwise. */
                 score: number;
+                /** @description Controls that pass (tenant view only). */
+                passing?: number;
+                /** @description Controls the latest approved gap analysis found partially compliant (tenant view only). */
+                partial?: number;
+                /** @description Controls the latest approved gap analysis found non-compliant (tenant view only). */
+                failing?: number;
+                /** @description The latest approved gap analysis of the framework, when one exists (tenant view only). */
+                gapAnalysis?: {
+                    /** @description The approved gap analysis (`asm_`). */
+                    assessmentId: string;
+                    /**
+                     * Format: date-time
+                     * @description When it was approved.
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    approvedAt: string;
+                } | null;
+                /** @description The controls the gap analysis assessed, with their source (tenant view only). */
+                assessedControls?: {
+                    /** @description The control. */
+                    control: string;
+                    /** @description Its requirement status in the gap analysis. */
+                    requirement: string;
+                    /**
+                     * @description What the posture counts it as.
+                     * @enum {string}
+                     */
+                    status: "passing" | "partial" | "failing" | "not_evidenced";
+                    /** @description Whether unexpired evidence cites it. */
+                    evidenced: boolean;
+                    /** @description `gap-analysis:<assessment id>`. */
+                    source: string;
+                }[];
             }[];
             /**
              * Format: date-time
@@ -42010,6 +42968,472 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
+    "compliance.assessments.questions": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /** @description Only the questions of this stage. */
+                stage?: string;
+                /** @description `true`: only answered questions; `false`: only unanswered ones. */
+                answered?: "true" | "false";
+                /** @description Only required (`true`) or optional (`false`) questions. */
+                required?: "true" | "false";
+                /**
+                 * @description Only the questions assigned to this person.
+                 * @example usr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                personId?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["AssessmentQuestion"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.question": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /**
+                 * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+                 * @example process-description
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentQuestion"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.answer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /**
+                 * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+                 * @example process-description
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerAssessmentQuestionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentQuestion"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.clearAnswer": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /**
+                 * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+                 * @example process-description
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentQuestion"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.assign": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /**
+                 * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+                 * @example process-description
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignAssessmentQuestionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentQuestion"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.answerHistory": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+                /**
+                 * @description Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+                 * @example process-description
+                 */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["AnswerVersion"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.results": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentResults"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.remediate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemediateAssessmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentRemediation"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.revise": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
     "compliance.assessments.list": {
         parameters: {
             query?: {
@@ -42024,7 +43448,7 @@ export interface operations {
                  */
                 cursor?: string;
                 /** @description Only assessments whose `status` equals this value. Current state of the record; changes only through the transition routes. */
-                status?: "draft" | "in_progress" | "completed";
+                status?: "draft" | "in_progress" | "in_review" | "approved";
                 /** @description Only assessments of this kind. */
                 type?: "fria" | "dpia" | "risk-classification" | "conformity" | "gap-analysis" | "aims-internal-audit";
                 /**
@@ -42203,7 +43627,103 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "compliance.assessments.complete": {
+    "compliance.assessments.submit": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SubmitAssessmentRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.send_back": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `asm_`.
+                 * @example asm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnAssessmentRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assessment"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "compliance.assessments.approve": {
         parameters: {
             query?: never;
             header?: {
@@ -68206,7 +69726,7 @@ export interface operations {
                 /** @description Only findings of this control. */
                 controlId?: string;
                 /** @description Only findings of this check. */
-                check?: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired";
+                check?: "evidence_missing" | "evidence_stale" | "obligation_unmet" | "attestation_missing" | "attestation_expired" | "requirement_not_met";
             };
             header?: {
                 /** @description Tenant id; when present it must equal the token's tenant. */
@@ -71964,7 +73484,7 @@ export interface operations {
             };
         };
     };
-    "webhook.assessment.completed": {
+    "webhook.assessment.submitted": {
         parameters: {
             query?: never;
             header: {
@@ -71986,7 +73506,95 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["WebhookEventEnvelope"] & {
                     /** @constant */
-                    type?: "assessment.completed";
+                    type?: "assessment.submitted";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.returned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.returned";
+                    data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.approved": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.approved";
                     data?: components["schemas"]["Assessment"];
                 };
             };
@@ -72032,6 +73640,270 @@ export interface operations {
                     /** @constant */
                     type?: "assessment.updated";
                     data?: components["schemas"]["Assessment"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.answered": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.answered";
+                    data?: components["schemas"]["AssessmentQuestion"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.answer_cleared": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.answer_cleared";
+                    data?: components["schemas"]["AssessmentQuestion"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.question_assigned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.question_assigned";
+                    data?: components["schemas"]["AssessmentQuestion"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.question_due": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.question_due";
+                    data?: components["schemas"]["AssessmentQuestionDue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.question_overdue": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.question_overdue";
+                    data?: components["schemas"]["AssessmentQuestionDue"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.assessment.remediated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "assessment.remediated";
+                    data?: components["schemas"]["AssessmentRemediation"];
                 };
             };
         };

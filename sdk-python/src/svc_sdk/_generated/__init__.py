@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 API_VERSION = "0.1.0"
-OPERATION_COUNT = 577
+OPERATION_COUNT = 588
 
 # Header names of the API (lower case).
 HEADERS: dict[str, str] = {
@@ -34,11 +34,19 @@ WebhookEventType = Literal[
     "approval.rejected",
     "approval.step_approved",
     "approval_chain.created",
+    "assessment.answer_cleared",
+    "assessment.answered",
+    "assessment.approved",
     "assessment.archived",
-    "assessment.completed",
     "assessment.created",
+    "assessment.question_assigned",
+    "assessment.question_due",
+    "assessment.question_overdue",
+    "assessment.remediated",
+    "assessment.returned",
     "assessment.stage_completed",
     "assessment.started",
+    "assessment.submitted",
     "assessment.updated",
     "assignment.created",
     "assignment.removed",

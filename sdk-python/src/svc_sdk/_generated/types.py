@@ -3136,6 +3136,39 @@ class AgentWorkflowCatalogueOutputDecisionSequenceItem(TypedDict):
     steps: list[str]
 
 
+class AnswerAssessmentQuestionRequest(TypedDict, total=False):
+    """The answer replaces the current one (a new version); fields left out are empty in the new version."""
+    #: Of the question’s kind: `yes`/`no`/`not_applicable` (yes_no), text, an integer 1-5 (scale), an option’s value (choice), a requirement status (requirement); optional for evidence questions.
+    value: str | int
+    #: Notes; the justification of a requirement status other than compliant.
+    notes: str
+    #: Evidence records of the tenant that support the answer; each must exist and not have expired.
+    evidenceIds: list[str]
+
+
+class AnswerVersion(TypedDict):
+    #: Type of the object, constant for the schema (for example `svc.compliance.answer_version`); lets a client tell records apart in mixed lists and webhook payloads.
+    object: Literal["svc.compliance.answer_version"]
+    #: Identifier with prefix `asm_`.
+    assessmentId: str
+    #: Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+    question: str
+    #: The version number, from 1.
+    version: int
+    #: `answered` (first answer), `changed`, `cleared`, or `carried` into a new revision.
+    action: Literal["answered", "changed", "cleared", "carried"]
+    #: The value of this version; null when cleared.
+    value: str | int | None
+    #: The notes of this version.
+    notes: str | None
+    #: Evidence records of the tenant that support the answer; each must exist and not have expired.
+    evidenceIds: list[str]
+    #: The person who acted (`usr_...`) when the API key acts for one, otherwise the API key.
+    by: str
+    #: When this version was recorded.
+    at: str
+
+
 class ApiKey(TypedDict):
     #: Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
     object: Literal["svc.operator.api_key"]
@@ -3192,11 +3225,31 @@ class Assessment(TypedDict):
     #: `<region>/<country>` whose law applies, lowercase (`eu/de`).
     jurisdiction: str
     #: Current state of the record; changes only through the transition routes.
-    status: Literal["draft", "in_progress", "completed"]
-    #: Share of completed stages, 0 to 1.
+    status: Literal["draft", "in_progress", "in_review", "approved"]
+    #: Share of the required questions answered, 0 to 1.
     completion: float
-    #: Stages of the assessment, in order; their keys come from the assessment type.
+    #: Stages of the assessment, in order; their keys come from the recipe of its type.
     stages: list[AssessmentStagesItem]
+    #: The dictionary the questions come from (`eu-ai-act`; the assessed framework of a gap analysis).
+    framework: str | None
+    #: The `<dictionary>@<version>` pinned at creation: the tenant’s activated version, else the latest.
+    dictionaryVersion: str | None
+    #: Version of the recipe its questions were drawn from (`assessments/recipes@1.0.0`).
+    recipeVersion: str | None
+    #: 1, or one more than the approved assessment it revises.
+    revision: int
+    #: The approved assessment this revision starts from; null for a first revision.
+    previousId: str | None
+    #: When it was last submitted for review.
+    submittedAt: str | None
+    #: Who submitted it (person or API key).
+    submittedBy: str | None
+    #: When it was approved; null until then.
+    approvedAt: str | None
+    #: The person who approved it (never one who answered).
+    approvedBy: str | None
+    #: SHA-256 (hex) of the frozen answers and their evidence (id and SHA-256), set on approval.
+    answersHash: str | None
     #: Id of the API key (or operator credential) whose request created the record.
     createdBy: str
     #: When the record was created: ISO 8601 UTC timestamp with milliseconds.
@@ -3205,13 +3258,275 @@ class Assessment(TypedDict):
     updatedAt: str
 
 
+class AssessmentQuestion(TypedDict):
+    #: Type of the object, constant for the schema (for example `svc.compliance.assessment_question`); lets a client tell records apart in mixed lists and webhook payloads.
+    object: Literal["svc.compliance.assessment_question"]
+    #: Identifier with prefix `asm_`.
+    assessmentId: str
+    #: Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+    key: str
+    #: Key of the stage the question belongs to.
+    stage: str
+    #: Order of the question in the assessment.
+    position: int
+    #: What is asked.
+    text: str
+    #: What an answer holds (see `value`).
+    kind: Literal["yes_no", "text", "scale", "evidence", "choice", "requirement"]
+    #: The values a `choice` question accepts; null for other kinds.
+    options: list[AssessmentQuestionOptionsItem] | None
+    #: Counts towards completion and must be answered before submission (given the answers so far).
+    required: bool
+    #: The control the question assesses or supports; null when none.
+    control: str | None
+    #: Where the question comes from in the law or the framework.
+    source: AssessmentQuestionSource
+    #: What a good answer covers.
+    guidance: str | None
+    #: The current answer; null when unanswered or cleared.
+    answer: AssessmentQuestionAnswer | None
+    #: Who is to answer the question; null when unassigned.
+    assignment: AssessmentQuestionAssignment | None
+    #: The reviewer’s comment when the assessment was returned; cleared by the next answer.
+    review: AssessmentQuestionReview | None
+
+
+class AssessmentQuestionAnswer(TypedDict):
+    """The current answer; null when unanswered or cleared."""
+    #: The answer’s value (see AnswerValue); null for an evidence question answered without a note.
+    value: str | int | None
+    #: Notes or the justification of a requirement status.
+    notes: str | None
+    #: Evidence records of the tenant that support the answer; each must exist and not have expired.
+    evidenceIds: list[str]
+    #: The person who acted (`usr_...`) when the API key acts for one, otherwise the API key.
+    answeredBy: str
+    #: When this version of the answer was given.
+    answeredAt: str
+    #: Version of the answer: 1 for the first, one more per change.
+    version: int
+
+
+class AssessmentQuestionAssignment(TypedDict):
+    #: Identifier with prefix `usr_`.
+    personId: str
+    #: When the answer is due (`YYYY-MM-DD`); the deadline sweep announces it.
+    dueDate: str | None
+    #: Who assigned it (person or API key).
+    assignedBy: str
+    #: When it was assigned.
+    assignedAt: str
+
+
+class AssessmentQuestionDue(TypedDict):
+    """An assigned question still unanswered near or past its due date, as the deadline sweep announces it."""
+    #: Identifier with prefix `asm_`.
+    assessmentId: str
+    #: The assessment type.
+    type: str
+    #: The assessment’s title.
+    title: str | None
+    #: Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+    question: str
+    #: Identifier with prefix `usr_`.
+    personId: str
+    #: The due date (`YYYY-MM-DD`).
+    dueDate: str
+    #: Whole days left before the due date ends; negative once overdue.
+    daysRemaining: int
+
+
+class AssessmentQuestionOptionsItem(TypedDict):
+    #: What an answer sends.
+    value: str
+    #: What a person reads.
+    label: str
+
+
+class AssessmentQuestionReview(TypedDict):
+    #: What the reviewer asks to change.
+    comment: str
+    #: The person who acted (`usr_...`) when the API key acts for one, otherwise the API key.
+    by: str
+    #: When the assessment was returned with it.
+    at: str
+
+
+class AssessmentQuestionSource(TypedDict):
+    """Where the question comes from in the law or the framework."""
+    #: Dictionary id (`eu-ai-act`).
+    framework: str
+    #: Clause ref in the pinned version (`art-27`); null for a control’s requirement.
+    clause: str | None
+    #: The provision as cited (`Art. 27(1)(a)`), or the control id and title.
+    citation: str
+
+
+class AssessmentRemediation(TypedDict):
+    #: Type of the object, constant for the schema (for example `svc.compliance.assessment_remediation`); lets a client tell records apart in mixed lists and webhook payloads.
+    object: Literal["svc.compliance.assessment_remediation"]
+    #: Identifier with prefix `asm_`.
+    assessmentId: str
+    #: A self-audit finding and its remediation per gap.
+    created: list[AssessmentRemediationCreatedItem]
+    #: Gaps that already have a finding from this assessment.
+    skipped: list[AssessmentRemediationSkippedItem]
+
+
+class AssessmentRemediationCreatedItem(TypedDict):
+    #: The control of the gap.
+    control: str
+    #: The self-audit finding (`fnd_`).
+    findingId: str
+    #: Its remediation (`rem_`).
+    remediationId: str
+    #: `high` for non-compliant or not assessed, `medium` for partially compliant.
+    severity: str
+
+
+class AssessmentRemediationSkippedItem(TypedDict):
+    #: The control of the gap.
+    control: str
+    #: The finding it already has.
+    findingId: str
+
+
+class AssessmentResults(TypedDict):
+    #: Type of the object, constant for the schema (for example `svc.compliance.assessment_results`); lets a client tell records apart in mixed lists and webhook payloads.
+    object: Literal["svc.compliance.assessment_results"]
+    #: Identifier with prefix `asm_`.
+    assessmentId: str
+    #: The assessment type.
+    type: str
+    #: The assessment’s status.
+    status: str
+    #: The pinned `<dictionary>@<version>`.
+    dictionaryVersion: str | None
+    #: Share of the required questions answered.
+    completion: float
+    #: Progress per stage, in order.
+    stages: list[AssessmentResultsStagesItem]
+    #: Required questions without an answer.
+    open: list[AssessmentResultsOpenItem]
+    #: Gap analysis: the mean of the assessed controls’ scores (compliant 1, partially compliant 0.5, non-compliant 0; not applicable left out); null for other types or when no control is assessed.
+    score: float | None
+    #: Gap analysis: the framework’s figures; empty for other types.
+    frameworks: list[AssessmentResultsFrameworksItem]
+    #: Gap analysis: every control with its status and score; empty for other types.
+    controls: list[AssessmentResultsControlsItem]
+    #: Per clause of the framework: the mean score of the controls that cite it.
+    clauses: list[AssessmentResultsClausesItem]
+    #: Controls not compliant or not yet assessed, with what is missing; empty for other types.
+    gaps: list[AssessmentResultsGapsItem]
+    #: SHA-256 of the frozen answers and their evidence once approved.
+    answersHash: str | None
+
+
+class AssessmentResultsClausesItem(TypedDict):
+    #: Clause ref.
+    clause: str
+    #: The mean score of the controls citing it: 0 to 1; null when nothing is scored.
+    score: float | None
+    #: Controls citing the clause.
+    controls: int
+
+
+class AssessmentResultsControlsItem(TypedDict):
+    #: The control.
+    control: str
+    #: Its title.
+    title: str
+    #: Its requirement status; null when not assessed.
+    status: Literal["compliant", "partially_compliant", "non_compliant", "not_applicable"] | None
+    #: Its score (1, 0.5 or 0): 0 to 1; null when nothing is scored.
+    score: float | None
+    #: Clauses of the framework the control cites.
+    clauses: list[str]
+    #: Evidence attached to its requirement answer.
+    evidenceIds: list[str]
+
+
+class AssessmentResultsFrameworksItem(TypedDict):
+    #: The assessed framework.
+    framework: str
+    #: Its pinned version.
+    dictionaryVersion: str | None
+    #: The framework’s score: 0 to 1; null when nothing is scored.
+    score: float | None
+    #: Controls of the framework.
+    controls: int
+    #: Controls with a requirement status.
+    assessed: int
+    #: Controls assessed compliant.
+    compliant: int
+    #: Controls assessed partially compliant.
+    partiallyCompliant: int
+    #: Controls assessed non-compliant.
+    nonCompliant: int
+    #: Controls assessed not applicable.
+    notApplicable: int
+
+
+class AssessmentResultsGapsItem(TypedDict):
+    #: The control with a gap.
+    control: str
+    #: Its title.
+    title: str
+    #: Its requirement status; null when not assessed.
+    status: Literal["compliant", "partially_compliant", "non_compliant", "not_applicable"] | None
+    #: What is missing: the assessment itself, supporting questions answered no or not answered, evidence, the justification given.
+    missing: list[str]
+
+
+class AssessmentResultsOpenItem(TypedDict):
+    #: Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+    question: str
+    #: Key of its stage.
+    stage: str
+    #: What is asked.
+    text: str
+
+
+class AssessmentResultsStagesItem(TypedDict):
+    #: Key of the stage.
+    key: str
+    #: Title of the stage.
+    title: str
+    #: Required questions of the stage, given the answers.
+    required: int
+    #: Required questions of the stage answered.
+    answered: int
+    #: `answered` / `required`.
+    completion: float
+
+
 class AssessmentStagesItem(TypedDict):
-    #: Stable key of the stage, from the assessment type.
+    #: Stable key of the stage, from the recipe of the assessment type (a control category in a gap analysis).
     key: str
     #: Human-readable title, free text, shown in lists.
     title: str
-    #: Current state of the record; changes only through the transition routes.
+    #: The provision the stage covers (`Art. 27(1)(a)`); null in a gap analysis.
+    citation: str | None
+    #: Follows from the answers: `pending` (nothing answered), `in_progress`, `completed` (every required question answered).
     status: Literal["pending", "in_progress", "completed"]
+    #: Questions of the stage.
+    questions: int
+    #: Required questions of the stage, given the answers so far.
+    required: int
+    #: Required questions of the stage that are answered.
+    answered: int
+    #: `answered` / `required` (1 when nothing is required).
+    completion: float
+
+
+class _AssignAssessmentQuestionRequestRequired(TypedDict):
+    #: A person of the stakeholders rail; null removes the assignment.
+    personId: str | None
+
+
+class AssignAssessmentQuestionRequest(_AssignAssessmentQuestionRequestRequired, total=False):
+    #: When the answer is due (`YYYY-MM-DD`).
+    dueDate: str | None
 
 
 class AttestAuditRunRequest(TypedDict):
@@ -3406,15 +3721,15 @@ class AuditFinding(TypedDict):
     runId: str
     #: The control that failed the check.
     controlId: str
-    #: The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
-    check: Literal["evidence_missing", "evidence_stale", "obligation_unmet", "attestation_missing", "attestation_expired"]
+    #: The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window), `requirement_not_met` (the latest gap analysis of the framework approved before the run assessed the control non-compliant, or partially compliant at a lower severity).
+    check: Literal["evidence_missing", "evidence_stale", "obligation_unmet", "attestation_missing", "attestation_expired", "requirement_not_met"]
     #: Severity of a finding: `critical`, `high`, `medium` or `low`.
     severity: Literal["critical", "high", "medium", "low"]
     #: `open` until resolved.
     status: Literal["open", "resolved"]
     #: What failed, in one sentence.
     title: str
-    #: The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied.
+    #: The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied; for `requirement_not_met`, the requirement status and the approved gap analysis that gave it (`assessment`: id, approvedAt; `source`: `gap-analysis:<id>`).
     facts: dict[str, Any]
     #: How it was resolved; null while open.
     resolution: str | None
@@ -3636,8 +3951,8 @@ class AuditRunReplayDivergencesItem(TypedDict):
     """A finding present on one side only, or with another severity or other facts."""
     #: The control.
     controlId: str
-    #: The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window).
-    check: Literal["evidence_missing", "evidence_stale", "obligation_unmet", "attestation_missing", "attestation_expired"]
+    #: The failed check: `evidence_missing` (no evidence cites the control), `evidence_stale` (no evidence collected within the freshness window of its kind, or all of it expired), `obligation_unmet` (an obligation linked to the control applies and the control has no current evidence), `attestation_missing` or `attestation_expired` (a control that needs a current attestation has none, or only one older than the validity window), `requirement_not_met` (the latest gap analysis of the framework approved before the run assessed the control non-compliant, or partially compliant at a lower severity).
+    check: Literal["evidence_missing", "evidence_stale", "obligation_unmet", "attestation_missing", "attestation_expired", "requirement_not_met"]
     #: Severity in the run’s stored findings; null when it has no such finding.
     stored: Literal["critical", "high", "medium", "low"] | None
     #: Severity the replay gives; null when the replay has no such finding.
@@ -4396,6 +4711,8 @@ class _CreateAssessmentRequestRequired(TypedDict):
 class CreateAssessmentRequest(_CreateAssessmentRequestRequired, total=False):
     #: Human-readable title, free text, shown in lists.
     title: str
+    #: The framework a `gap-analysis` assesses (required for that type, refused for the others): one the tenant has activated.
+    framework: str
 
 
 class _CreateAttestationRequestRequired(TypedDict):
@@ -9867,6 +10184,15 @@ class Relation(TypedDict):
     origin: Literal["official", "authored"]
 
 
+class RemediateAssessmentRequest(TypedDict, total=False):
+    #: Only these gaps’ controls; all gaps when absent.
+    controls: list[str]
+    #: The person who owns the remediations.
+    ownerId: str
+    #: When the remediations are due (`YYYY-MM-DD`).
+    dueDate: str
+
+
 class ReplayAuditRunRequest(TypedDict):
     #: Identifier with prefix `aer_`.
     runId: str
@@ -10067,6 +10393,23 @@ class _RetirePolicyRequestRequired(TypedDict):
 class RetirePolicyRequest(_RetirePolicyRequestRequired, total=False):
     #: Why; kept in the audit event.
     reason: str
+
+
+class _ReturnAssessmentRequestRequired(TypedDict):
+    #: What to change, per question; each question must be one of the assessment’s.
+    comments: list[ReturnAssessmentRequestCommentsItem]
+
+
+class ReturnAssessmentRequest(_ReturnAssessmentRequestRequired, total=False):
+    #: A summary; kept in the audit event.
+    reason: str
+
+
+class ReturnAssessmentRequestCommentsItem(TypedDict):
+    #: Key of the question within its assessment (`process-description`, `AIA-Q-063`, `req.AIA-CLS-01`).
+    question: str
+    #: What to change in the answer.
+    comment: str
 
 
 class _ReviewWhistleblowerProtectionRequestRequired(TypedDict):
@@ -11364,6 +11707,11 @@ class StockWorkflowStep(TypedDict):
     refs: list[StockWorkflowRef]
 
 
+class SubmitAssessmentRequest(TypedDict, total=False):
+    #: A note for the reviewer; kept in the audit event.
+    reason: str
+
+
 class _SubmitWhistleblowerReportRequestRequired(TypedDict):
     #: Area of the reported breach: the areas of Directive (EU) 2019/1937 Art. 2(1) (`public_procurement` ... `internal_market`), `ai_governance` (the tenant’s AI rules), `workplace_misconduct` or `other` (areas the Directive may not cover: triage decides `inScope`).
     category: Literal["public_procurement", "financial_services", "product_safety", "transport_safety", "environment", "nuclear_safety", "food_feed_safety", "animal_health", "public_health", "consumer_protection", "privacy_data_protection", "network_information_security", "union_financial_interests", "internal_market", "ai_governance", "workplace_misconduct", "other"]
@@ -11872,8 +12220,7 @@ class TrustPosture(TypedDict):
     computedAt: str
 
 
-class TrustPostureFrameworksItem(TypedDict):
-    """Posture under one activated framework: the parts its score is computed from."""
+class _TrustPostureFrameworksItemRequired(TypedDict):
     #: Id of the activated framework dictionary (`eu-ai-act`).
     framework: str
     #: Activated `<dictionary>@<version>` whose controls are counted.
@@ -11882,8 +12229,42 @@ class TrustPostureFrameworksItem(TypedDict):
     controls: int
     #: Of those, the controls cited by at least one unexpired evidence record of the tenant.
     evidenced: int
-    #: `evidenced / controls`, 0 to 1 (0 when the version has no controls).
+    #: `(passing + partial / 2) / controls`, 0 to 1 (0 when the version has no controls): a control passes when it is evidenced, unless the latest approved gap analysis of the framework assessed it otherwise.
     score: float
+
+
+class TrustPostureFrameworksItem(_TrustPostureFrameworksItemRequired, total=False):
+    """Posture under one activated framework: the parts its score is computed from."""
+    #: Controls that pass (tenant view only).
+    passing: int
+    #: Controls the latest approved gap analysis found partially compliant (tenant view only).
+    partial: int
+    #: Controls the latest approved gap analysis found non-compliant (tenant view only).
+    failing: int
+    #: The latest approved gap analysis of the framework, when one exists (tenant view only).
+    gapAnalysis: TrustPostureFrameworksItemGapAnalysis | None
+    #: The controls the gap analysis assessed, with their source (tenant view only).
+    assessedControls: list[TrustPostureFrameworksItemAssessedControlsItem]
+
+
+class TrustPostureFrameworksItemAssessedControlsItem(TypedDict):
+    #: The control.
+    control: str
+    #: Its requirement status in the gap analysis.
+    requirement: str
+    #: What the posture counts it as.
+    status: Literal["passing", "partial", "failing", "not_evidenced"]
+    #: Whether unexpired evidence cites it.
+    evidenced: bool
+    #: `gap-analysis:<assessment id>`.
+    source: str
+
+
+class TrustPostureFrameworksItemGapAnalysis(TypedDict):
+    #: The approved gap analysis (`asm_`).
+    assessmentId: str
+    #: When it was approved.
+    approvedAt: str
 
 
 class TrustQuestionnaireAnswers(TypedDict):
@@ -13134,10 +13515,30 @@ __all__ = [
     "AgentWorkflowCatalogueOutputDecision",
     "AgentWorkflowCatalogueOutputDecisionRecommendationsItem",
     "AgentWorkflowCatalogueOutputDecisionSequenceItem",
+    "AnswerAssessmentQuestionRequest",
+    "AnswerVersion",
     "ApiKey",
     "ApprovalChain",
     "Assessment",
+    "AssessmentQuestion",
+    "AssessmentQuestionAnswer",
+    "AssessmentQuestionAssignment",
+    "AssessmentQuestionDue",
+    "AssessmentQuestionOptionsItem",
+    "AssessmentQuestionReview",
+    "AssessmentQuestionSource",
+    "AssessmentRemediation",
+    "AssessmentRemediationCreatedItem",
+    "AssessmentRemediationSkippedItem",
+    "AssessmentResults",
+    "AssessmentResultsClausesItem",
+    "AssessmentResultsControlsItem",
+    "AssessmentResultsFrameworksItem",
+    "AssessmentResultsGapsItem",
+    "AssessmentResultsOpenItem",
+    "AssessmentResultsStagesItem",
     "AssessmentStagesItem",
+    "AssignAssessmentQuestionRequest",
     "AttestAuditRunRequest",
     "AttestPolicyRequest",
     "Attestation",
@@ -13567,6 +13968,7 @@ __all__ = [
     "RedTeamTarget",
     "Regulator",
     "Relation",
+    "RemediateAssessmentRequest",
     "ReplayAuditRunRequest",
     "ReplayDeadLettersRequest",
     "ReplayDeadLettersRequestVariant1",
@@ -13581,6 +13983,8 @@ __all__ = [
     "Requirement",
     "ResolveAuditFindingRequest",
     "RetirePolicyRequest",
+    "ReturnAssessmentRequest",
+    "ReturnAssessmentRequestCommentsItem",
     "ReviewWhistleblowerProtectionRequest",
     "Rfp",
     "RfpCriterion",
@@ -13664,6 +14068,7 @@ __all__ = [
     "StockWorkflow",
     "StockWorkflowRef",
     "StockWorkflowStep",
+    "SubmitAssessmentRequest",
     "SubmitWhistleblowerReportRequest",
     "SupplierOnboarding",
     "TaxonomyClause",
@@ -13695,6 +14100,8 @@ __all__ = [
     "TrustNdaRequest",
     "TrustPosture",
     "TrustPostureFrameworksItem",
+    "TrustPostureFrameworksItemAssessedControlsItem",
+    "TrustPostureFrameworksItemGapAnalysis",
     "TrustQuestionnaireAnswers",
     "TrustQuestionnaireAnswersAnsweredItem",
     "TrustQuestionnaireAnswersUnanswerableItem",

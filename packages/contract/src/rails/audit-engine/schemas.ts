@@ -242,7 +242,7 @@ export const AuditFinding = z
     title: z.string().meta({ description: 'What failed, in one sentence.' }),
     facts: z.record(z.string(), z.unknown()).meta({
       description:
-        'The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied.',
+        'The facts that led to the finding: the control’s tier (why this severity), its linked obligations with their applicable-from dates, the evidence and attestations considered with their dates and the windows applied; for `requirement_not_met`, the requirement status and the approved gap analysis that gave it (`assessment`: id, approvedAt; `source`: `gap-analysis:<id>`).',
     }),
     resolution: z.string().nullable().meta({ description: 'How it was resolved; null while open.' }),
     resolvedBy: z.string().nullable().meta({ description: 'Key that resolved it.' }),

@@ -1,6 +1,6 @@
 /**
- * The reporting rail (`/v1/reports`, sandbox): stakeholder reports of the 13 types the report
- * engine knows, rendered to PDF in the background (`POST /generate` answers `rendering` at once; a
+ * The reporting rail (`/v1/reports`, sandbox): reports of the 15 types the report engine knows
+ * (13 for stakeholders, and the documents of a FRIA and a DPIA rendered from their assessment), rendered to PDF in the background (`POST /generate` answers `rendering` at once; a
  * job renders and stores the PDF and its SHA-256), recurring reports on a cron schedule (one
  * report per due time whatever the number of processes), and two signed zip bundles: the audit
  * pack (audit-trail export, evidence index, a report, manifest and its signature) that

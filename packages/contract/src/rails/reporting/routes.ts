@@ -87,7 +87,7 @@ export const reportingRouter = railRouter('reporting', {
     responses: { 200: listOf(ReportType) },
     summary: 'The report types',
     description:
-      'The 13 stakeholder-report types `POST /v1/reports/generate` accepts: audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 13 fit the default page).',
+      'The 15 report types `POST /v1/reports/generate` accepts (13 for stakeholders; `fria` and `dpia` render an assessment of that type, named by `assessmentId`): audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 15 fit the default page).',
     metadata: read,
   },
   generate: {

@@ -22,7 +22,41 @@ export const FrameworkPosture = z
       .int()
       .min(0)
       .meta({ description: 'Of those, the controls cited by at least one unexpired evidence record of the tenant.' }),
-    score: z.number().min(0).max(1).meta({ description: '`evidenced / controls`, 0 to 1 (0 when the version has no controls).' }),
+    score: z.number().min(0).max(1).meta({
+      description:
+        '`(passing + partial / 2) / controls`, 0 to 1 (0 when the version has no controls): a control passes when it is evidenced, unless the latest approved gap analysis of the framework assessed it otherwise.',
+    }),
+    passing: z.int().min(0).optional().meta({ description: 'Controls that pass (tenant view only).' }),
+    partial: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Controls the latest approved gap analysis found partially compliant (tenant view only).' }),
+    failing: z
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Controls the latest approved gap analysis found non-compliant (tenant view only).' }),
+    gapAnalysis: z
+      .object({
+        assessmentId: z.string().meta({ description: 'The approved gap analysis (`asm_`).' }),
+        approvedAt: Timestamp.meta({ description: 'When it was approved.' }),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: 'The latest approved gap analysis of the framework, when one exists (tenant view only).' }),
+    assessedControls: z
+      .array(
+        z.object({
+          control: z.string().meta({ description: 'The control.' }),
+          requirement: z.string().meta({ description: 'Its requirement status in the gap analysis.' }),
+          status: z.enum(['passing', 'partial', 'failing', 'not_evidenced']).meta({ description: 'What the posture counts it as.' }),
+          evidenced: z.boolean().meta({ description: 'Whether unexpired evidence cites it.' }),
+          source: z.string().meta({ description: '`gap-analysis:<assessment id>`.' }),
+        }),
+      )
+      .optional()
+      .meta({ description: 'The controls the gap analysis assessed, with their source (tenant view only).' }),
   })
   .meta({ description: 'Posture under one activated framework: the parts its score is computed from.' });
 

@@ -242,6 +242,72 @@ describe('evaluate: attestations (prohibited and high-risk tiers only)', () => {
   });
 });
 
+describe('evaluate: requirements of the latest approved gap analysis', () => {
+  const gap = (requirements: { controlId: string; status: string }[]) => ({
+    assessmentId: 'asm_1',
+    systemId: 'sys_1',
+    dictionaryVersion: 'eu-ai-act@1.0.0',
+    approvedAt: daysBefore(3),
+    requirements,
+  });
+  const ev = [evidence('evd_1', 'policy', daysBefore(1))];
+  const onlyRequirements = (fs: EvaluatedFinding[]) => fs.filter((f) => f.check === 'requirement_not_met');
+
+  it('non-compliant: a finding at the tier severity, citing the assessment', () => {
+    const fs = evaluate(inputs({ evidence: ev, gapAnalysis: gap([{ controlId: 'ctl_1', status: 'non_compliant' }]) }), rules);
+    expect(checks(fs)).toEqual([['ctl_1', 'requirement_not_met', 'low']]);
+    expect(fs[0]).toMatchObject({
+      title: 'The latest approved gap analysis found control ctl_1 (Control one) non-compliant.',
+      facts: {
+        tier: 'not_in_force',
+        requirement: 'non_compliant',
+        assessment: { id: 'asm_1', approvedAt: daysBefore(3), systemId: 'sys_1', dictionaryVersion: 'eu-ai-act@1.0.0' },
+        source: 'gap-analysis:asm_1',
+      },
+    });
+  });
+
+  it('partially compliant is one step lower than non-compliant in each tier that has one', () => {
+    const at = (clauseRef: string, status: string) =>
+      onlyRequirements(
+        evaluate(
+          inputs({
+            controls: [{ id: 'ctl_1', title: 'Control one', clauseRefs: [clauseRef] }],
+            obligations: [obligation('OBL-1', clauseRef)],
+            evidence: ev,
+            gapAnalysis: gap([{ controlId: 'ctl_1', status }]),
+          }),
+          rules,
+        ),
+      ).map((f) => [f.facts.tier, f.severity]);
+    expect(at('art-5-1-c', 'non_compliant')).toEqual([['prohibited', 'critical']]);
+    expect(at('art-5-1-c', 'partially_compliant')).toEqual([['prohibited', 'high']]);
+    expect(at('art-9-1', 'non_compliant')).toEqual([['high_risk', 'high']]);
+    expect(at('art-9-1', 'partially_compliant')).toEqual([['high_risk', 'medium']]);
+    expect(at('art-4', 'non_compliant')).toEqual([['in_force', 'medium']]);
+    expect(at('art-4', 'partially_compliant')).toEqual([['in_force', 'low']]);
+  });
+
+  it('compliant, not applicable, unassessed, or no gap analysis (or inputs from before the check): nothing', () => {
+    for (const status of ['compliant', 'not_applicable']) {
+      expect(onlyRequirements(evaluate(inputs({ evidence: ev, gapAnalysis: gap([{ controlId: 'ctl_1', status }]) }), rules))).toEqual([]);
+    }
+    expect(onlyRequirements(evaluate(inputs({ gapAnalysis: gap([{ controlId: 'ctl_9', status: 'non_compliant' }]) }), rules))).toEqual([]);
+    expect(onlyRequirements(evaluate(inputs({ gapAnalysis: null }), rules))).toEqual([]);
+    expect(onlyRequirements(evaluate(inputs({}), rules))).toEqual([]);
+  });
+
+  it('every tier has a partial severity no higher than the non-compliant one', () => {
+    const order = ['critical', 'high', 'medium', 'low'];
+    for (const t of rules.tiers) {
+      const full = rules.severities.requirement_not_met[t.id] ?? null;
+      const partial = rules.partiallyCompliantSeverities[t.id] ?? null;
+      expect(t.id in rules.partiallyCompliantSeverities).toBe(true);
+      if (partial !== null) expect(order.indexOf(partial)).toBeGreaterThanOrEqual(order.indexOf(full as string));
+    }
+  });
+});
+
 describe('evaluate: output', () => {
   it('sorts by control id whatever the input order, and is deterministic', () => {
     const i = inputs({

@@ -33,11 +33,16 @@ export const AuditRules = z.strictObject({
     )
     .min(2),
   severities: z.strictObject(Object.fromEntries(AUDIT_CHECKS.map((c) => [c, TierSeverities])) as Record<Check, typeof TierSeverities>),
+  /** `requirement_not_met` of a control assessed partially compliant: per tier, no higher than non-compliant's. */
+  partiallyCompliantSeverities: TierSeverities,
   titles: z.strictObject(Object.fromEntries(AUDIT_CHECKS.map((c) => [c, z.string()])) as Record<Check, z.ZodString>),
 });
 export type AuditRules = z.infer<typeof AuditRules>;
 
 let cached: { rules: AuditRules; hash: string } | undefined;
+
+/** 0 for critical, 3 for low. */
+const rank = (s: Severity) => AUDIT_SEVERITIES.indexOf(s);
 
 /** The shipped rules with their hash; a broken file fails loudly at first use. */
 export function auditRules(): { rules: AuditRules; hash: string } {
@@ -52,6 +57,16 @@ export function auditRules(): { rules: AuditRules; hash: string } {
     for (const [check, bySeverity] of Object.entries(rules.severities)) {
       for (const tier of tierIds) {
         if (!(tier in bySeverity)) throw new Error(`audit-engine rules: severities.${check} has no entry for tier ${tier}`);
+      }
+    }
+    for (const tier of tierIds) {
+      if (!(tier in rules.partiallyCompliantSeverities)) {
+        throw new Error(`audit-engine rules: partiallyCompliantSeverities has no entry for tier ${tier}`);
+      }
+      const partial = rules.partiallyCompliantSeverities[tier] ?? null;
+      const full = rules.severities.requirement_not_met[tier] ?? null;
+      if (partial !== null && (full === null || rank(partial) < rank(full))) {
+        throw new Error(`audit-engine rules: partiallyCompliantSeverities.${tier} is more severe than requirement_not_met's`);
       }
     }
     cached = { rules, hash: canonicalHash(rules) };
@@ -86,6 +101,20 @@ export interface InputAttestation {
   attestedAt: string;
 }
 
+/**
+ * The latest gap analysis of the run's framework approved by the run's `asOf` (of the scope's AI
+ * system for a `system:` scope): its id, approval and the requirement status of each control in
+ * scope it assessed.
+ */
+export interface InputGapAnalysis {
+  assessmentId: string;
+  systemId: string;
+  dictionaryVersion: string | null;
+  approvedAt: string;
+  /** Sorted by control id. */
+  requirements: { controlId: string; status: string }[];
+}
+
 /** What a run evaluates, stored on the run: every list sorted by id. */
 export interface AuditInputs {
   asOf: string;
@@ -96,6 +125,8 @@ export interface AuditInputs {
   obligations: InputObligation[];
   evidence: InputEvidence[];
   attestations: InputAttestation[];
+  /** Null when no gap analysis was approved; absent from the inputs of runs made before the check existed. */
+  gapAnalysis?: InputGapAnalysis | null;
 }
 
 export interface EvaluatedFinding {
@@ -108,6 +139,7 @@ export interface EvaluatedFinding {
 
 const DAY_MS = 86_400_000;
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const REQUIREMENT_WORDS: Record<string, string> = { non_compliant: 'non-compliant', partially_compliant: 'partially compliant' };
 
 /** `art-9` covers `art-9` and `art-9-2`, not `art-90`. */
 const under = (ref: string, prefix: string) => ref === prefix || ref.startsWith(`${prefix}-`);
@@ -131,14 +163,21 @@ function tierOf(rules: AuditRules, framework: string, inForce: readonly InputObl
 /**
  * Evaluates every control of the inputs: evidence present, evidence fresh (collected within the
  * window of its kind and not expired), obligations met (each linked obligation in force has
- * current evidence on the control), attestation current (for the tiers that need one). One
+ * current evidence on the control), attestation current (for the tiers that need one), requirement
+ * met (the latest approved gap analysis did not assess it non-compliant or partially compliant). One
  * finding per failed check, severity from the rules by the control's tier, sorted by control and
  * check.
  */
 export function evaluate(inputs: AuditInputs, rules: AuditRules): EvaluatedFinding[] {
   const asOf = inputs.asOf;
   const findings: EvaluatedFinding[] = [];
-  const title = (check: Check, c: InputControl) => rules.titles[check].replaceAll('{control}', c.id).replaceAll('{title}', c.title);
+  const title = (check: Check, c: InputControl, requirement = '') =>
+    rules.titles[check]
+      .replaceAll('{control}', c.id)
+      .replaceAll('{title}', c.title)
+      .replaceAll('{requirement}', REQUIREMENT_WORDS[requirement] ?? requirement);
+  const gap = inputs.gapAnalysis ?? null;
+  const requirementOf = new Map((gap?.requirements ?? []).map((r) => [r.controlId, r.status]));
   const windowOf = (kind: string) => rules.freshnessDays[kind] ?? (rules.freshnessDays.default as number);
 
   for (const control of [...inputs.controls].sort((a, b) => byString(a.id, b.id))) {
@@ -179,10 +218,9 @@ export function evaluate(inputs: AuditInputs, rules: AuditRules): EvaluatedFindi
       tier,
       obligations: linked.map((o) => ({ id: o.id, clauseRef: o.clauseRef, applicableFrom: o.applicableFrom, inForce: o.inForce })),
     };
-    const add = (check: Check, facts: Record<string, unknown>) => {
-      const severity = rules.severities[check][tier] ?? null;
+    const add = (check: Check, facts: Record<string, unknown>, severity = rules.severities[check][tier] ?? null, requirement = '') => {
       if (severity === null) return;
-      findings.push({ controlId: control.id, check, severity, title: title(check, control), facts: { ...base, ...facts } });
+      findings.push({ controlId: control.id, check, severity, title: title(check, control, requirement), facts: { ...base, ...facts } });
     };
 
     if (evidence.length === 0) add('evidence_missing', { evidence: [] });
@@ -197,6 +235,29 @@ export function evaluate(inputs: AuditInputs, rules: AuditRules): EvaluatedFindi
       const newest = attestations[0];
       if (!newest) add('attestation_missing', { attestations: [], validityDays });
       else if (newest.ageDays > validityDays) add('attestation_expired', { attestations, validityDays });
+    }
+
+    const requirement = requirementOf.get(control.id);
+    if (gap && (requirement === 'non_compliant' || requirement === 'partially_compliant')) {
+      const severity =
+        requirement === 'non_compliant'
+          ? (rules.severities.requirement_not_met[tier] ?? null)
+          : (rules.partiallyCompliantSeverities[tier] ?? null);
+      add(
+        'requirement_not_met',
+        {
+          requirement,
+          assessment: {
+            id: gap.assessmentId,
+            approvedAt: gap.approvedAt,
+            systemId: gap.systemId,
+            dictionaryVersion: gap.dictionaryVersion,
+          },
+          source: `gap-analysis:${gap.assessmentId}`,
+        },
+        severity,
+        requirement,
+      );
     }
   }
   return findings;

@@ -32,6 +32,7 @@ import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { isUniqueViolation, recorded } from '../../platform/records.ts';
+import { latestApprovedGaps } from '../compliance/gap-status.ts';
 import { canonicalHash, getBundleHash } from '../taxonomy/service.ts';
 import {
   type AuditInputs,
@@ -348,13 +349,14 @@ export async function startRun(prisma: Prisma, who: Actor, body: Out<typeof Star
 
 /**
  * The inputs of a run, read as of its `asOf`: records made after the run started are left out,
- * so a job resumed later (after a restart) evaluates exactly what the request would have.
+ * so a job resumed later (after a restart) evaluates exactly what the request would have. The
+ * gap analysis is the latest of the framework approved by then (approval freezes its answers).
  */
 export async function gatherInputs(prisma: Prisma, run: RunRow): Promise<AuditInputs> {
   const db = scopeToTenant(prisma, run.tenantId);
   const { controls, systemId } = await resolveScope(prisma, run.dictionaryVersion, run.scope);
   const controlIds = controls.map((c) => c.id);
-  const [obligations, evidence, attestations] = await Promise.all([
+  const [obligations, evidence, attestations, gaps] = await Promise.all([
     db.obligation.findMany({
       where: { versionKey: run.dictionaryVersion, status: { not: 'not_applicable' } },
       select: { sourceRef: true, title: true, clauseRef: true, dueDate: true },
@@ -367,7 +369,9 @@ export async function gatherInputs(prisma: Prisma, run: RunRow): Promise<AuditIn
       where: { subjectType: 'control', subjectId: { in: controlIds }, createdAt: { lte: run.asOf } },
       select: { id: true, subjectId: true, attestedAt: true },
     }),
+    latestApprovedGaps(db, [run.framework], { asOf: run.asOf, systemId }),
   ]);
+  const gap = gaps.get(run.framework);
   const relevant = new Set(controls.flatMap((c) => c.clauseRefs));
   const byId = <T extends { id: string }>(xs: T[]) => xs.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
@@ -392,6 +396,19 @@ export async function gatherInputs(prisma: Prisma, run: RunRow): Promise<AuditIn
       })),
     ),
     attestations: byId(attestations.map((a) => ({ id: a.id, controlId: a.subjectId, attestedAt: a.attestedAt.toISOString() }))),
+    gapAnalysis: gap
+      ? {
+          assessmentId: gap.assessmentId,
+          systemId: gap.systemId,
+          dictionaryVersion: gap.dictionaryVersion,
+          approvedAt: gap.approvedAt.toISOString(),
+          // Only the controls in scope, as for the evidence.
+          requirements: controlIds
+            .filter((c) => gap.statuses.has(c))
+            .sort()
+            .map((c) => ({ controlId: c, status: gap.statuses.get(c) as string })),
+        }
+      : null,
   };
 }
 

@@ -131,6 +131,44 @@ describe('top risks: the ranking', () => {
   });
 });
 
+describe('posture: the latest approved gap analysis counts as in the trust posture', () => {
+  // fw1 has 4 controls: c1 and c2 evidenced; the gap analysis found c1 non-compliant (evidence or
+  // not, failing), c3 partially compliant (half, without evidence), c4 compliant without evidence
+  // (not met); c2 is met by its evidence. (1 + 0.5) / 4 = 37.5%; by evidence alone it was 50%.
+  const gapAnalysis = {
+    assessmentId: 'asm_gap',
+    systemId: 'sys_1',
+    approvedAt: '2026-03-01T09:00:00.000Z',
+    statuses: { c1: 'non_compliant', c3: 'partially_compliant', c4: 'compliant' },
+  };
+  const base = {
+    controls: [
+      { id: 'c1', frameworkId: 'fw1', title: 'Control 1', clauseRefs: [] },
+      { id: 'c2', frameworkId: 'fw1', title: 'Control 2', clauseRefs: [] },
+    ],
+    evidence: [evidence('evd_1', ['c1'], null), evidence('evd_2', ['c2'], null)],
+  };
+  const fw = { id: 'fw1', title: 'Framework One', versionKey: 'fw1@1', controlCount: 4 };
+
+  it('without an approved gap analysis: the share of controls with current evidence, as before', () => {
+    const posture = build('posture', empty({ ...base, frameworks: [{ ...fw, gapAnalysis: null }] }));
+    expect(posture.paragraphs).toEqual(['Overall posture: 50% of 4 controls have current evidence.']);
+    expect(rowsOf(posture)).toEqual([['Framework One', '4', '2', '50%']]);
+  });
+
+  it('with one: non-compliant failing, partially compliant half, compliant met only with evidence; the section says so', () => {
+    const f = empty({ ...base, frameworks: [{ ...fw, gapAnalysis }] });
+    const posture = build('posture', f);
+    expect(rowsOf(posture)).toEqual([['Framework One', '4', '2', '37.5%']]);
+    expect(posture.paragraphs).toEqual([
+      'Posture counts a control as met when current evidence cites it; where the latest approved gap analysis of the framework assessed a control, its status decides: non-compliant counts as failing, partially compliant as half met, compliant as met when current evidence cites it.',
+      'Overall posture: 37.5% of 4 controls (1 met, 1 partially compliant, 1 non-compliant; 2 with current evidence).',
+      'Framework One: gap analysis asm_gap (AI system sys_1), approved 2026-03-01T09:00:00.000Z: 1 non-compliant, 1 partially compliant.',
+    ]);
+    expect(Object.fromEntries(rowsOf(build('kpis', f)).map(([k, v]) => [k, v]))['Compliance posture']).toBe('37.5%');
+  });
+});
+
 describe('freshness: evidence current on the report date', () => {
   // Evidence is current while its expiry lies strictly after the report date.
   const facts = empty({

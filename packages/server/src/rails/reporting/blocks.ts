@@ -5,8 +5,17 @@
  * paragraphs and the table of a section. A block is code because it computes (a posture
  * percentage, a residual ranking, a month bucket, an overdue date); no block reads anything.
  */
+import { controlRating } from '../compliance/gap-status.ts';
 import type { ReportBlock, ReportParameters } from './catalogue.ts';
-import type { FactAssessment, FactEvidence, FactFinding, FactRisk, ReportFactsData } from './facts.ts';
+import type {
+  FactAssessment,
+  FactDocumentQuestion,
+  FactEvidence,
+  FactFinding,
+  FactGapAnalysis,
+  FactRisk,
+  ReportFactsData,
+} from './facts.ts';
 
 export interface ReportTable {
   columns: string[];
@@ -17,6 +26,11 @@ export interface ReportTable {
 export interface Built {
   paragraphs: string[];
   table?: ReportTable;
+  /**
+   * Further sections the block fills after its own (one per stage of an assessment): each with
+   * its own heading, paragraphs and table.
+   */
+  sections?: { heading: string; paragraphs: string[]; table?: ReportTable }[];
 }
 
 /** What every block reads: the facts, the catalogue's parameters, the system's view and the report date. */
@@ -64,21 +78,56 @@ const isOpenFinding = (x: FactFinding) => x.status !== 'closed';
 const isOpenRisk = (r: FactRisk) => r.status !== 'closed';
 const evidenceCurrent = (ctx: BlockContext, e: FactEvidence) => e.expiresAt === null || Date.parse(e.expiresAt) > ctx.asOfMs;
 
-/** Per framework: controls, controls with current evidence, share. */
-function postureRows(ctx: BlockContext): { id: string; title: string; controls: number; evidenced: number }[] {
-  const evidenced = new Set(ctx.view.evidence.filter((e) => evidenceCurrent(ctx, e)).flatMap((e) => e.controlIds));
-  return ctx.f.frameworks.map((fw) => ({
-    id: fw.id,
-    title: fw.title,
-    controls: fw.controlCount,
-    evidenced: ctx.f.controls.filter((c) => c.frameworkId === fw.id && evidenced.has(c.id)).length,
-  }));
+interface PostureRow {
+  id: string;
+  title: string;
+  controls: number;
+  evidenced: number;
+  /** Rated as the trust posture rates them (gap-status.ts): passing counts 1, partial 1/2, failing 0. */
+  passing: number;
+  partial: number;
+  failing: number;
+  gap: FactGapAnalysis | null;
 }
-function overallPosture(ctx: BlockContext): { controls: number; evidenced: number } {
-  return postureRows(ctx).reduce((a, r) => ({ controls: a.controls + r.controls, evidenced: a.evidenced + r.evidenced }), {
-    controls: 0,
-    evidenced: 0,
+
+/**
+ * Per framework: controls, controls with current evidence, and the rating of each control the
+ * trust posture gives: the latest approved gap analysis decides for the controls it assessed
+ * (non-compliant failing, partially compliant partial, compliant passing with current evidence),
+ * current evidence for the others. With no approved gap analysis, passing = evidenced.
+ */
+function postureRows(ctx: BlockContext): PostureRow[] {
+  const evidenced = new Set(ctx.view.evidence.filter((e) => evidenceCurrent(ctx, e)).flatMap((e) => e.controlIds));
+  return ctx.f.frameworks.map((fw) => {
+    const gap = fw.gapAnalysis ?? null;
+    const statuses = gap?.statuses ?? {};
+    const withEvidence = ctx.f.controls.filter((c) => c.frameworkId === fw.id && evidenced.has(c.id)).map((c) => c.id);
+    const rated = { passing: 0, partial: 0, failing: 0, not_evidenced: 0 };
+    for (const id of new Set([...withEvidence, ...Object.keys(statuses)])) rated[controlRating(statuses[id], evidenced.has(id))]++;
+    return {
+      id: fw.id,
+      title: fw.title,
+      controls: fw.controlCount,
+      evidenced: withEvidence.length,
+      passing: rated.passing,
+      partial: rated.partial,
+      failing: rated.failing,
+      gap,
+    };
   });
+}
+const postureScore = (r: { passing: number; partial: number; controls: number }): string => pct(r.passing + r.partial / 2, r.controls);
+function overallPosture(ctx: BlockContext): { controls: number; evidenced: number; passing: number; partial: number; failing: number } {
+  return postureRows(ctx).reduce(
+    (a, r) => ({
+      controls: a.controls + r.controls,
+      evidenced: a.evidenced + r.evidenced,
+      passing: a.passing + r.passing,
+      partial: a.partial + r.partial,
+      failing: a.failing + r.failing,
+    }),
+    { controls: 0, evidenced: 0, passing: 0, partial: 0, failing: 0 },
+  );
 }
 
 function rankedRisks(ctx: BlockContext): FactRisk[] {
@@ -151,7 +200,75 @@ function lastMonths(asOf: string, n: number): string[] {
   return out;
 }
 
+const NO_ASSESSMENT = 'No assessment was named: a document report needs assessmentId.';
+
+/** An answer as a reader reads it: the value (or the evidence it attaches) and the justification. */
+function answerText(a: NonNullable<FactDocumentQuestion['answer']>): string {
+  const value = a.value === null ? (a.evidenceIds.length > 0 ? 'evidence attached' : '') : String(a.value);
+  const evidence = a.evidenceIds.length > 0 ? ` Evidence: ${a.evidenceIds.join(', ')}.` : '';
+  const end = (t: string) => (/[.!?]$/.test(t) ? t : `${t}.`);
+  return `Answer: ${end(value)}${a.notes ? ` Notes: ${end(a.notes)}` : ''}${evidence}`;
+}
+
 export const BLOCK_BUILDERS: Record<ReportBlock, (ctx: BlockContext) => Built> = {
+  assessmentRecord(ctx) {
+    const a = ctx.f.assessment;
+    if (!a) return { paragraphs: [NO_ASSESSMENT] };
+    const questions = a.stages.flatMap((s) => s.questions);
+    const answered = questions.filter((q) => q.answer !== null).length;
+    const rows: string[][] = [
+      ['Assessment', a.id],
+      ['Type', a.type],
+      ...(a.title ? [['Title', a.title]] : []),
+      ['AI system', a.systemId],
+      ['Revision', String(a.revision)],
+      ['Status', a.status],
+      ['Dictionary version', a.dictionaryVersion ?? 'none pinned'],
+      ['Recipe version', a.recipeVersion ?? 'none'],
+      ['Submitted by', a.submittedBy ?? 'not submitted'],
+      ['Submitted at', a.submittedAt ?? 'not submitted'],
+      ['Approved by', a.approvedBy ?? 'not approved'],
+      ['Approved at', a.approvedAt ?? 'not approved'],
+      ['Answers hash (SHA-256)', a.answersHash ?? 'not frozen: set on approval'],
+      ['Questions answered', `${answered} of ${questions.length}`],
+    ];
+    const lead =
+      a.status === 'approved'
+        ? ['The assessment is approved: its answers are frozen under the answers hash below.']
+        : [`The assessment is ${a.status}, not approved: its answers may still change.`];
+    return { paragraphs: lead, table: { columns: ['Field', 'Value'], rows } };
+  },
+  assessmentStages(ctx) {
+    const a = ctx.f.assessment;
+    if (!a) return { paragraphs: [NO_ASSESSMENT] };
+    return {
+      paragraphs: [`${a.stages.length} stage(s), each on its own page below.`],
+      sections: a.stages.map((s, n) => ({
+        heading: `Stage ${n + 1}: ${s.title}${s.citation ? ` (${s.citation})` : ''}`,
+        paragraphs: s.questions.length
+          ? s.questions.flatMap((q, i) => [
+              `${n + 1}.${i + 1} ${q.text}`,
+              `Citation: ${q.citation || 'none'}.${q.required ? '' : ' Optional question.'}`,
+              q.answer ? answerText(q.answer) : 'Answer: not answered.',
+              ...(q.answer ? [`Answered by ${q.answer.by} at ${q.answer.at}.`] : []),
+            ])
+          : ['This stage asks no question.'],
+      })),
+    };
+  },
+  assessmentEvidence(ctx) {
+    const a = ctx.f.assessment;
+    if (!a) return { paragraphs: [NO_ASSESSMENT] };
+    if (a.evidence.length === 0) return { paragraphs: ['No answer cites evidence.'] };
+    // One entry per record, the hash on a line of its own so that it reads (and copies) whole.
+    return {
+      paragraphs: a.evidence.flatMap((e) => [
+        `${e.id}: ${e.title}`,
+        `SHA-256: ${e.sha256 ?? 'not recorded'}`,
+        `Collected ${e.collectedAt}; expires ${e.expiresAt ?? 'never'}${e.expiresAt && Date.parse(e.expiresAt) <= ctx.asOfMs ? ' (expired)' : ''}.`,
+      ]),
+    };
+  },
   system(ctx) {
     const s = ctx.f.system;
     if (!s)
@@ -222,12 +339,27 @@ export const BLOCK_BUILDERS: Record<ReportBlock, (ctx: BlockContext) => Built> =
   posture(ctx) {
     const rows = postureRows(ctx);
     const all = overallPosture(ctx);
+    const gapped = rows.filter((r) => r.gap !== null);
+    // Without an approved gap analysis the posture is the share of controls with current evidence.
+    const lead =
+      rows.length === 0
+        ? []
+        : gapped.length === 0
+          ? [`Overall posture: ${postureScore(all)} of ${all.controls} controls have current evidence.`]
+          : [
+              'Posture counts a control as met when current evidence cites it; where the latest approved gap analysis of the framework assessed a control, its status decides: non-compliant counts as failing, partially compliant as half met, compliant as met when current evidence cites it.',
+              `Overall posture: ${postureScore(all)} of ${all.controls} controls (${all.passing} met, ${all.partial} partially compliant, ${all.failing} non-compliant; ${all.evidenced} with current evidence).`,
+              ...gapped.map((r) => {
+                const g = r.gap as FactGapAnalysis;
+                return `${r.title}: gap analysis ${g.assessmentId} (AI system ${g.systemId}), approved ${g.approvedAt}: ${r.failing} non-compliant, ${r.partial} partially compliant.`;
+              }),
+            ];
     return tableOf(
       ctx,
       ['Framework', 'Controls', 'With evidence', 'Posture'],
-      rows.map((r) => [r.title, String(r.controls), String(r.evidenced), pct(r.evidenced, r.controls)]),
+      rows.map((r) => [r.title, String(r.controls), String(r.evidenced), postureScore(r)]),
       'No framework is activated.',
-      rows.length ? [`Overall posture: ${pct(all.evidenced, all.controls)} of ${all.controls} controls have current evidence.`] : [],
+      lead,
     );
   },
   topRisks(ctx) {
@@ -508,7 +640,7 @@ export const BLOCK_BUILDERS: Record<ReportBlock, (ctx: BlockContext) => Built> =
     const tc = trainingCompletion(ctx);
     const open = rankedRisks(ctx);
     const rows = [
-      ['Compliance posture', pct(all.evidenced, all.controls)],
+      ['Compliance posture', postureScore(all)],
       ['Open risks at or above decision threshold', String(open.filter((r) => r.residualScore >= ctx.p.decisionResidualScore).length)],
       ['Highest residual risk', open[0] ? `${open[0].title} (${open[0].residualScore})` : 'none'],
       ['Open findings', String(ctx.view.findings.filter(isOpenFinding).length)],

@@ -1,5 +1,5 @@
 /**
- * The report catalogue: the 13 stakeholder report types as data. Their audiences, reviewers and
+ * The report catalogue: the 15 report types as data (13 for stakeholders, 2 assessment documents). Their audiences, reviewers and
  * section recipes (heading, introduction, which block fills it) and every threshold the blocks use
  * live in `content/reports/types.json`, checked here with its schema. Reads the content folder
  * (never the database); the composition (compose.ts) takes a catalogue or this one by default.
@@ -53,6 +53,9 @@ const BLOCKS = [
   'curriculum',
   'trainingCompletion',
   'trainingAttestations',
+  'assessmentRecord',
+  'assessmentStages',
+  'assessmentEvidence',
 ] as const;
 export type ReportBlock = (typeof BLOCKS)[number];
 
@@ -85,7 +88,7 @@ const Parameters = z.strictObject({
 export const ReportCatalogueSchema = z.strictObject({
   version: z.string(),
   description: z.string(),
-  types: z.array(TypeRecipe).length(13),
+  types: z.array(TypeRecipe).length(15),
   parameters: Parameters,
 });
 export type ReportCatalogue = z.infer<typeof ReportCatalogueSchema>;
@@ -107,7 +110,7 @@ const typeOf = (r: ReportTypeRecipe): ReportType => ({
   reviewers: [...r.reviewers],
 });
 
-/** The 13 stakeholder types (`GET /v1/reports/types`), in the catalogue's order. */
+/** The 15 report types (`GET /v1/reports/types`), in the catalogue's order. */
 export const REPORT_TYPES: ReportType[] = reportCatalogue().types.map(typeOf);
 
 export const REPORT_TYPE_IDS: readonly string[] = REPORT_TYPES.map((t) => t.id);

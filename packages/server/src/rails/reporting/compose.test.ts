@@ -208,8 +208,8 @@ describe('composeReport', () => {
     expect(composeReport('executive', withoutSystem as unknown as ReportFacts, CATALOGUE).systemId).toBeNull();
   });
 
-  it('uses the shipped catalogue when no rules are given: 13 types, each composing an empty tenant', () => {
-    expect(REPORT_TYPES).toHaveLength(13);
+  it('uses the shipped catalogue when no rules are given: 15 types, each composing an empty tenant', () => {
+    expect(REPORT_TYPES).toHaveLength(15);
     const emptyTenant = {
       ...FACTS,
       frameworks: [],

@@ -3,7 +3,7 @@
  * rail renders what this composes into a PDF; the reporting agents (stakeholder-report and its
  * facades) answer it as JSON. One engine, many presets.
  *
- * - catalogue.ts: the 13 stakeholder types and their section recipes, as data (content/reports/types.json);
+ * - catalogue.ts: the 15 report types and their section recipes, as data (content/reports/types.json);
  * - facts.ts: `gatherReportFacts`, the only part that reads the database, returns a plain, typed facts object;
  * - blocks.ts: the block builders, pure functions from the facts to a section's paragraphs and table;
  * - here: recipe + facts -> report, each section the recipe's heading and introduction over its block.
@@ -83,11 +83,13 @@ export function composeReport(template: string, facts: ReportFacts, rules?: unkn
   const keep = opts.blocks ? new Set(opts.blocks) : null;
   const sections = recipe.sections
     .filter((s) => keep === null || keep.has(s.block))
-    .map((s) => {
+    .flatMap((s) => {
       const built = BLOCK_BUILDERS[s.block](ctx);
       const section: ReportSection = { heading: s.heading, block: s.block, paragraphs: [s.intro, ...built.paragraphs] };
       if (built.table) section.table = built.table;
-      return section;
+      // A block may fill further sections of its own (an assessment's stages).
+      const more = (built.sections ?? []).map((x): ReportSection => ({ ...x, block: s.block }));
+      return [section, ...more];
     });
   return {
     template: recipe.id,

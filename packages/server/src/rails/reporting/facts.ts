@@ -6,6 +6,7 @@
 import type { Prisma } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
+import { latestApprovedGaps } from '../compliance/gap-status.ts';
 import { requestClocks } from '../dsar/clocks.ts';
 import { point } from '../risk-register/service.ts';
 
@@ -23,6 +24,18 @@ export interface FactFramework {
   title: string;
   versionKey: string;
   controlCount: number;
+  /**
+   * The latest gap analysis of the framework approved by the report date (of the report's AI
+   * system when it names one): its id, system, approval and the requirement status of each
+   * control of the activated version it assessed, by control id. Null (or absent) when none is.
+   */
+  gapAnalysis?: FactGapAnalysis | null;
+}
+export interface FactGapAnalysis {
+  assessmentId: string;
+  systemId: string;
+  approvedAt: string;
+  statuses: Record<string, string>;
 }
 export interface FactEvidence {
   id: string;
@@ -83,6 +96,33 @@ export interface FactSystemProfile {
   generalPurposeModel: boolean;
   transparencyFlags: string[];
 }
+/** One answered (or open) question of an assessment document. */
+export interface FactDocumentQuestion {
+  key: string;
+  text: string;
+  citation: string;
+  required: boolean;
+  answer: { value: string | number | null; notes: string | null; evidenceIds: string[]; by: string; at: string } | null;
+}
+/** The assessment a document report (FRIA, DPIA) renders: its record, its stages with their questions and answers, its evidence. */
+export interface FactAssessmentDocument {
+  id: string;
+  type: string;
+  title: string | null;
+  systemId: string;
+  revision: number;
+  status: string;
+  dictionaryVersion: string | null;
+  recipeVersion: string | null;
+  submittedBy: string | null;
+  submittedAt: string | null;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  answersHash: string | null;
+  stages: { key: string; title: string; citation: string | null; questions: FactDocumentQuestion[] }[];
+  /** The evidence the answers cite, by id (with the SHA-256 the record holds). */
+  evidence: { id: string; title: string; sha256: string | null; collectedAt: string; expiresAt: string | null }[];
+}
 export interface ReportFactsData {
   asOf: string;
   tenantId: string;
@@ -142,6 +182,8 @@ export interface ReportFactsData {
   }[];
   /** Decisions per agent; null when the decisions table is not there. */
   agentDecisions: { agent: string; count: number }[] | null;
+  /** The assessment of a document report (`assessmentId` input); absent or null otherwise. */
+  assessment?: FactAssessmentDocument | null;
 }
 
 const iso = (d: Date): string => d.toISOString();
@@ -245,12 +287,14 @@ export async function gatherReportFacts(
   ]);
   const frameworkOfKey = new Map(activations.map((a) => [a.versionKey, a.frameworkId]));
   const countOfKey = new Map(controlCounts.map((c) => [c.versionKey, c._count._all]));
+  const gapOf = await gapAnalyses(prisma, db, activations, now, systemId);
   const frameworks: FactFramework[] = activations
     .map((a) => ({
       id: a.frameworkId,
       title: frameworkRows.find((f) => f.id === a.frameworkId)?.title ?? a.frameworkId,
       versionKey: a.versionKey,
       controlCount: countOfKey.get(a.versionKey) ?? 0,
+      gapAnalysis: gapOf.get(a.frameworkId) ?? null,
     }))
     .sort(byId);
   // One row per cited control: the activated version's when there is one, else the first found.
@@ -434,8 +478,119 @@ export async function gatherReportFacts(
       certificateId: r.certificateId,
     })),
     agentDecisions,
+    assessment: typeof input.assessmentId === 'string' ? await assessmentDocument(db, input.assessmentId) : null,
   };
   return facts as unknown as ReportFacts;
+}
+
+/**
+ * The latest approved gap analysis of each activated framework as of the report date (the same
+ * reading as the trust posture's), keeping the statuses of the activated version's controls.
+ */
+async function gapAnalyses(
+  prisma: Prisma,
+  db: ReturnType<typeof scopeToTenant>,
+  activations: { frameworkId: string; versionKey: string }[],
+  now: Date,
+  systemId: string | null,
+): Promise<Map<string, FactGapAnalysis>> {
+  const out = new Map<string, FactGapAnalysis>();
+  const gaps = await latestApprovedGaps(
+    db,
+    activations.map((a) => a.frameworkId),
+    { asOf: now, systemId },
+  );
+  for (const a of activations) {
+    const gap = gaps.get(a.frameworkId);
+    if (!gap) continue;
+    const assessed = [...gap.statuses.keys()];
+    const known =
+      assessed.length === 0
+        ? []
+        : await prisma.frameworkControl.findMany({ where: { versionKey: a.versionKey, id: { in: assessed } }, select: { id: true } });
+    const statuses: Record<string, string> = {};
+    for (const id of sortedStrings(known.map((c) => c.id))) statuses[id] = gap.statuses.get(id) as string;
+    out.set(a.frameworkId, { assessmentId: gap.assessmentId, systemId: gap.systemId, approvedAt: iso(gap.approvedAt), statuses });
+  }
+  return out;
+}
+
+interface StoredQuestion {
+  key: string;
+  stage: string;
+  text: string;
+  required: boolean;
+  source?: { citation?: string };
+}
+
+/**
+ * The assessment a document renders, read from the assessment, its items and the evidence its
+ * answers cite. An id the tenant does not hold is a 404 (the request was checked; this is a
+ * record deleted since).
+ */
+async function assessmentDocument(db: ReturnType<typeof scopeToTenant>, id: string): Promise<FactAssessmentDocument> {
+  const a = await db.assessment.findFirst({ where: { id } });
+  if (!a) throw new ApiError('not_found', `Assessment ${id} was not found.`);
+  const items = await db.assessmentItem.findMany({ where: { assessmentId: id }, orderBy: { questionKey: 'asc' } });
+  const stored = a.questions as unknown as {
+    stages?: { key: string; title: string; citation: string | null }[];
+    questions?: StoredQuestion[];
+  };
+  const stageRows = Array.isArray(stored?.stages) ? stored.stages : [];
+  const questions = Array.isArray(stored?.questions) ? stored.questions : [];
+  const answered = new Map(
+    items.filter((i) => i.version > 0 && i.answeredAt && (i.value !== null || i.evidenceIds.length > 0)).map((i) => [i.questionKey, i]),
+  );
+  const evidenceIds = sortedStrings([...answered.values()].flatMap((i) => i.evidenceIds));
+  const evidence =
+    evidenceIds.length === 0 ? [] : await db.evidence.findMany({ where: { id: { in: evidenceIds } }, orderBy: { id: 'asc' } });
+  return {
+    id: a.id,
+    type: a.type,
+    title: a.title,
+    systemId: a.systemId,
+    revision: a.revision,
+    status: a.status,
+    dictionaryVersion: a.dictionaryVersion,
+    recipeVersion: a.recipeVersion,
+    submittedBy: a.submittedBy,
+    submittedAt: isoOrNull(a.submittedAt),
+    approvedBy: a.approvedBy,
+    approvedAt: isoOrNull(a.approvedAt),
+    answersHash: a.answersHash,
+    stages: stageRows.map((s) => ({
+      key: s.key,
+      title: s.title,
+      citation: s.citation ?? null,
+      questions: questions
+        .filter((q) => q.stage === s.key)
+        .map((q) => {
+          const i = answered.get(q.key);
+          return {
+            key: q.key,
+            text: q.text,
+            citation: q.source?.citation ?? '',
+            required: q.required !== false,
+            answer: i
+              ? {
+                  value: i.value as string | number | null,
+                  notes: i.notes,
+                  evidenceIds: [...i.evidenceIds],
+                  by: i.answeredBy ?? '',
+                  at: iso(i.answeredAt as Date),
+                }
+              : null,
+          };
+        }),
+    })),
+    evidence: evidence.map((e) => ({
+      id: e.id,
+      title: e.title,
+      sha256: e.sha256,
+      collectedAt: iso(e.collectedAt),
+      expiresAt: isoOrNull(e.expiresAt),
+    })),
+  };
 }
 
 /** The statutory due date of a request (its regime's clock, extension included); null if the rules do not know it. */

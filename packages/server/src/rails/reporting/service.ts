@@ -156,7 +156,26 @@ export async function checkRequest(db: Tx, tenantId: string, req: ReportRequest)
   const type = reportTypeOf(req.template);
   checkRequiredInputs(type, { ...req.inputs, ...(req.systemId ? { systemId: req.systemId } : {}) });
   if (req.systemId) await systemOf(db, tenantId, req.systemId);
+  if (type.requiredInputs.includes('assessmentId')) await checkAssessment(db, tenantId, type.id, req.inputs.assessmentId);
   return type;
+}
+
+/**
+ * The assessment a document report renders: one of the tenant's, of the report's type (a `fria`
+ * report renders a FRIA). Anything else is a 422 on `assessmentId`, another tenant's id as an
+ * unknown one.
+ */
+async function checkAssessment(db: Tx, tenantId: string, template: string, assessmentId: unknown) {
+  if (typeof assessmentId !== 'string')
+    throw invalid('assessmentId', `The ${template} report needs assessmentId, the id of an assessment.`);
+  const a = await scopeToTenant(db, tenantId).assessment.findFirst({ where: { id: assessmentId }, select: { type: true } });
+  if (!a) throw invalid('assessmentId', `Assessment ${assessmentId} does not exist in this tenant.`);
+  if (a.type !== template) {
+    throw invalid(
+      'assessmentId',
+      `Assessment ${assessmentId} is a ${a.type} assessment; the ${template} report renders a ${template} assessment.`,
+    );
+  }
 }
 
 /** The first columns of a report's row and of a schedule's: its id, tenant and what it asks for. */

@@ -29,6 +29,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { createdOf, isUniqueViolation, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
+import { type ApprovedGap, controlRating, latestApprovedGaps } from '../compliance/gap-status.ts';
 
 // ---------------------------------------------------------------- controls and evidence
 
@@ -37,6 +38,8 @@ interface Coverage {
   frameworks: { framework: string; versionKey: string; controls: string[] }[];
   /** Control id -> ids of unexpired evidence records citing it. */
   evidenceOf: Map<string, string[]>;
+  /** Framework id -> the latest approved gap analysis of it: its id, approval and each assessed control's requirement status. */
+  gapOf: Map<string, ApprovedGap>;
   at: Date;
 }
 
@@ -77,26 +80,72 @@ async function coverage(prisma: Prisma, tenantId: string): Promise<Coverage> {
       controls: controls.filter((c) => c.versionKey === a.versionKey).map((c) => c.id),
     })),
     evidenceOf,
+    gapOf: await latestApprovedGaps(
+      db,
+      activations.map((a) => a.frameworkId),
+    ),
     at,
   };
 }
 
+// A control's status is the compliance rail's rating (gap-status.ts): the latest approved gap
+// analysis of its framework decides for the controls it assessed, unexpired evidence for the rest.
+
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
 
+/**
+ * Per framework: the controls, those with unexpired evidence, and the score, which counts a
+ * passing control as 1 and a partial one as 1/2 (with no approved gap analysis, the share of
+ * controls with evidence). The controls an approved gap analysis assessed are listed with their
+ * status and that assessment as its source.
+ */
 function postureOf(cov: Coverage): z.infer<typeof TrustPosture> {
+  let passing = 0;
+  let partial = 0;
   const frameworks = cov.frameworks.map((f) => {
-    const evidenced = f.controls.filter((c) => (cov.evidenceOf.get(c)?.length ?? 0) > 0).length;
+    const gap = cov.gapOf.get(f.framework);
+    const hasEvidence = (c: string) => (cov.evidenceOf.get(c)?.length ?? 0) > 0;
+    const evidenced = f.controls.filter(hasEvidence).length;
+    const statuses = f.controls.map((c) => ({
+      control: c,
+      requirement: gap?.statuses.get(c),
+      status: controlRating(gap?.statuses.get(c), hasEvidence(c)),
+    }));
+    const pass = statuses.filter((s) => s.status === 'passing').length;
+    const part = statuses.filter((s) => s.status === 'partial').length;
+    passing += pass;
+    partial += part;
     return {
       framework: f.framework,
       dictionaryVersion: f.versionKey,
       controls: f.controls.length,
       evidenced,
-      score: ratio(evidenced, f.controls.length),
+      score: ratio(pass + part / 2, f.controls.length),
+      passing: pass,
+      partial: part,
+      failing: statuses.filter((s) => s.status === 'failing').length,
+      gapAnalysis: gap ? { assessmentId: gap.assessmentId, approvedAt: iso(gap.approvedAt) } : null,
+      assessedControls: statuses
+        .filter((s) => s.requirement !== undefined)
+        .map((s) => ({
+          control: s.control,
+          requirement: s.requirement as string,
+          status: s.status,
+          evidenced: hasEvidence(s.control),
+          source: `gap-analysis:${gap?.assessmentId}`,
+        })),
     };
   });
   const controls = frameworks.reduce((n, f) => n + f.controls, 0);
   const evidenced = frameworks.reduce((n, f) => n + f.evidenced, 0);
-  return { object: 'svc.trust.posture', score: ratio(evidenced, controls), controls, evidenced, frameworks, computedAt: iso(cov.at) };
+  return {
+    object: 'svc.trust.posture',
+    score: ratio(passing + partial / 2, controls),
+    controls,
+    evidenced,
+    frameworks,
+    computedAt: iso(cov.at),
+  };
 }
 
 /** Share of the controls of each activated framework with unexpired evidence, with its parts. */
@@ -266,7 +315,17 @@ export async function publicPage(prisma: Prisma, slug: string): Promise<z.infer<
   return {
     object: 'svc.trust.public_page',
     slug: page.slug,
-    posture: post,
+    // The public page shows the figures, not which controls an internal gap analysis found failing.
+    posture: {
+      ...post,
+      frameworks: post.frameworks.map((f) => ({
+        framework: f.framework,
+        dictionaryVersion: f.dictionaryVersion,
+        controls: f.controls,
+        evidenced: f.evidenced,
+        score: f.score,
+      })),
+    },
     certifications: certs.map((c) => {
       const { createdBy: _createdBy, ...rest } = renderCertification(c);
       return rest;

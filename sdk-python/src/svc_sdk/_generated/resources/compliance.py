@@ -4,20 +4,29 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from ..._runtime.async_client import AsyncBaseClient
 from ..._runtime.client import BaseClient
 from ..._runtime.pagination import AsyncPage, Page
 from ..._runtime.resource import AsyncResource, Resource
 from ..types import (
+    AnswerAssessmentQuestionRequest,
+    AnswerVersion,
     Assessment,
+    AssessmentQuestion,
+    AssessmentRemediation,
+    AssessmentResults,
+    AssignAssessmentQuestionRequest,
     Attestation,
     CreateAssessmentRequest,
     CreateAttestationRequest,
     CreateEvidenceRequest,
     Evidence,
     Obligation,
+    RemediateAssessmentRequest,
+    ReturnAssessmentRequest,
+    SubmitAssessmentRequest,
     TenantFramework,
     TransitionRequest,
 )
@@ -28,7 +37,71 @@ __all__ = ["AsyncComplianceResource", "ComplianceResource"]
 class ComplianceAssessmentsResource(Resource):
     """``client.compliance.assessments``"""
 
-    def complete(
+    def answer(
+        self,
+        id: str,
+        key: str,
+        *,
+        body: AnswerAssessmentQuestionRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Answer a question (or change the answer)
+
+        ``PUT /v1/compliance/assessments/{id}/questions/{key}/answer``
+
+        Stores a new version of the answer: the value must be of the question’s kind (422 on `value`), an `evidence` question needs evidence, a requirement other than compliant a justification in `notes`, and each evidence id must be a current evidence record of the tenant (422 on `evidenceIds.<n>`). A `draft` assessment moves to `in_progress`; stage statuses and completion follow. An assessment in review or approved: 409. The answerer is the person the key acts for, else the key. Emitted as `assessment.answered`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            self._client._request(
+                "PUT",
+                "/v1/compliance/assessments/{id}/questions/{key}/answer",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def answer_history(
+        self,
+        id: str,
+        key: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Page[AnswerVersion]:
+        """
+        The versions of an answer
+
+        ``GET /v1/compliance/assessments/{id}/questions/{key}/answers``
+
+        Every version of the question’s answer, newest first: who answered, changed, cleared or carried it, when, and what. Needs `compliance:read`.
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return self._client._request_page(
+            "GET",
+            "/v1/compliance/assessments/{id}/questions/{key}/answers",
+            path_params={"id": id, "key": key},
+            query={"limit": limit, "cursor": cursor},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
+    def approve(
         self,
         id: str,
         *,
@@ -38,20 +111,83 @@ class ComplianceAssessmentsResource(Resource):
         timeout: float | None = None,
     ) -> Assessment:
         """
-        Complete an assessment
+        Approve an assessment
 
-        ``POST /v1/compliance/assessments/{id}/complete``
+        ``POST /v1/compliance/assessments/{id}/approve``
 
-        Marks every stage completed and the completion 1. Allowed when the assessment's `status` is `draft` or `in_progress`; sets it to `completed` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.completed` (with the optional `reason`) and emitted as the webhook event `assessment.completed`.
+        Four eyes: the approver is the person the API key acts for (a service key: 403), and never a person or key that answered any of its questions (403 `forbidden`). Freezes the assessment: `answersHash` is the SHA-256 of its answers and their evidence, and nothing of it changes again (`POST /revisions` starts a new revision from it). Emitted as `assessment.approved`. Allowed when the assessment's `status` is `in_review`; sets it to `approved` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.approved` (with the optional `reason`) and emitted as the webhook event `assessment.approved`.
         """
         return cast(
             "Assessment",
             self._client._request(
                 "POST",
-                "/v1/compliance/assessments/{id}/complete",
+                "/v1/compliance/assessments/{id}/approve",
                 path_params={"id": id},
                 query=None,
                 body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def assign(
+        self,
+        id: str,
+        key: str,
+        *,
+        body: AssignAssessmentQuestionRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Assign a question to a person
+
+        ``PUT /v1/compliance/assessments/{id}/questions/{key}/assignment``
+
+        Assigns the question to an active person of the stakeholders rail (422 on `personId` otherwise), with an optional due date that the deadline sweep announces (`assessment.question_due` from three days before, `assessment.question_overdue` after); `personId: null` removes the assignment. An approved assessment: 409. Emitted as `assessment.question_assigned`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            self._client._request(
+                "PUT",
+                "/v1/compliance/assessments/{id}/questions/{key}/assignment",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def clear_answer(
+        self,
+        id: str,
+        key: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Clear the answer to a question
+
+        ``DELETE /v1/compliance/assessments/{id}/questions/{key}/answer``
+
+        Records a `cleared` version; the question is unanswered again. An assessment in review or approved: 409. Emitted as `assessment.answer_cleared`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            self._client._request(
+                "DELETE",
+                "/v1/compliance/assessments/{id}/questions/{key}/answer",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=None,
                 idempotency_key=idempotency_key,
                 extra_headers=extra_headers,
                 timeout=timeout,
@@ -72,7 +208,7 @@ class ComplianceAssessmentsResource(Resource):
 
         ``POST /v1/compliance/assessments``
 
-        Creates a `draft` assessment with completion 0 and the stages of its type. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
+        Creates a `draft` assessment with completion 0 and the stages and questions of its type, drawn from the recipe of the type and the tenant’s pinned dictionary version (the activated one, else the latest); a `gap-analysis` asks one requirement per control of the activated `framework` it names, with the dictionary’s questions for each control. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
         """
         return cast(
             "Assessment",
@@ -124,7 +260,7 @@ class ComplianceAssessmentsResource(Resource):
         *,
         limit: int | None = None,
         cursor: str | None = None,
-        status: Literal["draft", "in_progress", "completed"] | None = None,
+        status: Literal["draft", "in_progress", "in_review", "approved"] | None = None,
         type: Literal["fria", "dpia", "risk-classification", "conformity", "gap-analysis", "aims-internal-audit"] | None = None,
         system_id: str | None = None,
         idempotency_key: str | None = None,
@@ -152,6 +288,195 @@ class ComplianceAssessmentsResource(Resource):
             cursor_in="query",
         )
 
+    def question(
+        self,
+        id: str,
+        key: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Get one question of an assessment
+
+        ``GET /v1/compliance/assessments/{id}/questions/{key}``
+
+        The question with its current answer. Needs `compliance:read`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            self._client._request(
+                "GET",
+                "/v1/compliance/assessments/{id}/questions/{key}",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=None,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def questions(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        stage: str | None = None,
+        answered: Literal["true", "false"] | None = None,
+        required: Literal["true", "false"] | None = None,
+        person_id: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Page[AssessmentQuestion]:
+        """
+        List an assessment’s questions
+
+        ``GET /v1/compliance/assessments/{id}/questions``
+
+        The questions in order, each with its current answer, assignment and review comment, cursor-paginated; filters by stage, answered, required and assignee. Another tenant’s assessment: 404. Needs `compliance:read`.
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return self._client._request_page(
+            "GET",
+            "/v1/compliance/assessments/{id}/questions",
+            path_params={"id": id},
+            query={"limit": limit, "cursor": cursor, "stage": stage, "answered": answered, "required": required, "personId": person_id},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
+    def remediate(
+        self,
+        id: str,
+        *,
+        body: RemediateAssessmentRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentRemediation:
+        """
+        Turn a gap analysis’s gaps into findings and remediations
+
+        ``POST /v1/compliance/assessments/{id}/remediation``
+
+        For an approved gap analysis: a self-audit finding (severity high for non-compliant, medium otherwise) and its remediation per gap, in one transaction; gaps that already have a finding from this assessment are skipped. Another type or not approved: 409. Emitted as `finding.created` and `remediation.created` per gap.
+        """
+        return cast(
+            "AssessmentRemediation",
+            self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/remediation",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def results(
+        self,
+        id: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentResults:
+        """
+        The results of an assessment
+
+        ``GET /v1/compliance/assessments/{id}/results``
+
+        Completion per stage and the required questions still open; for a gap analysis also the score per control, clause and framework and the gaps (`{ control, missing: [...] }`). Needs `compliance:read`.
+        """
+        return cast(
+            "AssessmentResults",
+            self._client._request(
+                "GET",
+                "/v1/compliance/assessments/{id}/results",
+                path_params={"id": id},
+                query=None,
+                body=None,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def revise(
+        self,
+        id: str,
+        *,
+        body: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Assessment:
+        """
+        Start a new revision of an approved assessment
+
+        ``POST /v1/compliance/assessments/{id}/revisions``
+
+        A new assessment (revision + 1, `previousId`) in progress with the same questions and the answers carried over (each a `carried` version). Only from an approved assessment that has no later revision: 409 otherwise. Emitted as `assessment.created`.
+        """
+        return cast(
+            "Assessment",
+            self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/revisions",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def send_back(
+        self,
+        id: str,
+        *,
+        body: ReturnAssessmentRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Assessment:
+        """
+        Return an assessment with comments
+
+        ``POST /v1/compliance/assessments/{id}/return``
+
+        Back to `in_progress` with a comment on each question named (each must be one of the assessment’s; 422 otherwise); the next answer to a question clears its comment. Emitted as `assessment.returned`. Allowed when the assessment's `status` is `in_review`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.returned` and emitted as the webhook event `assessment.returned`.
+        """
+        return cast(
+            "Assessment",
+            self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/return",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
     def start(
         self,
         id: str,
@@ -166,13 +491,44 @@ class ComplianceAssessmentsResource(Resource):
 
         ``POST /v1/compliance/assessments/{id}/start``
 
-        Marks the first stage in progress. Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
+        Marks the assessment in progress before its first answer (the first answer does it too). Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
         """
         return cast(
             "Assessment",
             self._client._request(
                 "POST",
                 "/v1/compliance/assessments/{id}/start",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def submit(
+        self,
+        id: str,
+        *,
+        body: SubmitAssessmentRequest | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Assessment:
+        """
+        Submit an assessment for review
+
+        ``POST /v1/compliance/assessments/{id}/submit``
+
+        Every required question must be answered (422 listing those that are not, as `details`). Answers cannot change while it is in review. Emitted as `assessment.submitted`. Allowed when the assessment's `status` is `in_progress`; sets it to `in_review` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.submitted` and emitted as the webhook event `assessment.submitted`.
+        """
+        return cast(
+            "Assessment",
+            self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/submit",
                 path_params={"id": id},
                 query=None,
                 body=body,
@@ -493,7 +849,71 @@ class ComplianceResource(Resource):
 class AsyncComplianceAssessmentsResource(AsyncResource):
     """``client.compliance.assessments``"""
 
-    async def complete(
+    async def answer(
+        self,
+        id: str,
+        key: str,
+        *,
+        body: AnswerAssessmentQuestionRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Answer a question (or change the answer)
+
+        ``PUT /v1/compliance/assessments/{id}/questions/{key}/answer``
+
+        Stores a new version of the answer: the value must be of the question’s kind (422 on `value`), an `evidence` question needs evidence, a requirement other than compliant a justification in `notes`, and each evidence id must be a current evidence record of the tenant (422 on `evidenceIds.<n>`). A `draft` assessment moves to `in_progress`; stage statuses and completion follow. An assessment in review or approved: 409. The answerer is the person the key acts for, else the key. Emitted as `assessment.answered`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            await self._client._request(
+                "PUT",
+                "/v1/compliance/assessments/{id}/questions/{key}/answer",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def answer_history(
+        self,
+        id: str,
+        key: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AsyncPage[AnswerVersion]:
+        """
+        The versions of an answer
+
+        ``GET /v1/compliance/assessments/{id}/questions/{key}/answers``
+
+        Every version of the question’s answer, newest first: who answered, changed, cleared or carried it, when, and what. Needs `compliance:read`.
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return await self._client._request_page(
+            "GET",
+            "/v1/compliance/assessments/{id}/questions/{key}/answers",
+            path_params={"id": id, "key": key},
+            query={"limit": limit, "cursor": cursor},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
+    async def approve(
         self,
         id: str,
         *,
@@ -503,20 +923,83 @@ class AsyncComplianceAssessmentsResource(AsyncResource):
         timeout: float | None = None,
     ) -> Assessment:
         """
-        Complete an assessment
+        Approve an assessment
 
-        ``POST /v1/compliance/assessments/{id}/complete``
+        ``POST /v1/compliance/assessments/{id}/approve``
 
-        Marks every stage completed and the completion 1. Allowed when the assessment's `status` is `draft` or `in_progress`; sets it to `completed` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.completed` (with the optional `reason`) and emitted as the webhook event `assessment.completed`.
+        Four eyes: the approver is the person the API key acts for (a service key: 403), and never a person or key that answered any of its questions (403 `forbidden`). Freezes the assessment: `answersHash` is the SHA-256 of its answers and their evidence, and nothing of it changes again (`POST /revisions` starts a new revision from it). Emitted as `assessment.approved`. Allowed when the assessment's `status` is `in_review`; sets it to `approved` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.approved` (with the optional `reason`) and emitted as the webhook event `assessment.approved`.
         """
         return cast(
             "Assessment",
             await self._client._request(
                 "POST",
-                "/v1/compliance/assessments/{id}/complete",
+                "/v1/compliance/assessments/{id}/approve",
                 path_params={"id": id},
                 query=None,
                 body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def assign(
+        self,
+        id: str,
+        key: str,
+        *,
+        body: AssignAssessmentQuestionRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Assign a question to a person
+
+        ``PUT /v1/compliance/assessments/{id}/questions/{key}/assignment``
+
+        Assigns the question to an active person of the stakeholders rail (422 on `personId` otherwise), with an optional due date that the deadline sweep announces (`assessment.question_due` from three days before, `assessment.question_overdue` after); `personId: null` removes the assignment. An approved assessment: 409. Emitted as `assessment.question_assigned`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            await self._client._request(
+                "PUT",
+                "/v1/compliance/assessments/{id}/questions/{key}/assignment",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def clear_answer(
+        self,
+        id: str,
+        key: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Clear the answer to a question
+
+        ``DELETE /v1/compliance/assessments/{id}/questions/{key}/answer``
+
+        Records a `cleared` version; the question is unanswered again. An assessment in review or approved: 409. Emitted as `assessment.answer_cleared`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            await self._client._request(
+                "DELETE",
+                "/v1/compliance/assessments/{id}/questions/{key}/answer",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=None,
                 idempotency_key=idempotency_key,
                 extra_headers=extra_headers,
                 timeout=timeout,
@@ -537,7 +1020,7 @@ class AsyncComplianceAssessmentsResource(AsyncResource):
 
         ``POST /v1/compliance/assessments``
 
-        Creates a `draft` assessment with completion 0 and the stages of its type. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
+        Creates a `draft` assessment with completion 0 and the stages and questions of its type, drawn from the recipe of the type and the tenant’s pinned dictionary version (the activated one, else the latest); a `gap-analysis` asks one requirement per control of the activated `framework` it names, with the dictionary’s questions for each control. Returns 201 with the new assessment, id `asm_<ULID>`. Needs `compliance:write`; recorded in the audit trail as `assessment.created` in the same transaction, and emitted as the webhook event `assessment.created`. Send an `Idempotency-Key` so that a retry does not create a second assessment.
         """
         return cast(
             "Assessment",
@@ -589,7 +1072,7 @@ class AsyncComplianceAssessmentsResource(AsyncResource):
         *,
         limit: int | None = None,
         cursor: str | None = None,
-        status: Literal["draft", "in_progress", "completed"] | None = None,
+        status: Literal["draft", "in_progress", "in_review", "approved"] | None = None,
         type: Literal["fria", "dpia", "risk-classification", "conformity", "gap-analysis", "aims-internal-audit"] | None = None,
         system_id: str | None = None,
         idempotency_key: str | None = None,
@@ -617,6 +1100,195 @@ class AsyncComplianceAssessmentsResource(AsyncResource):
             cursor_in="query",
         )
 
+    async def question(
+        self,
+        id: str,
+        key: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentQuestion:
+        """
+        Get one question of an assessment
+
+        ``GET /v1/compliance/assessments/{id}/questions/{key}``
+
+        The question with its current answer. Needs `compliance:read`.
+        """
+        return cast(
+            "AssessmentQuestion",
+            await self._client._request(
+                "GET",
+                "/v1/compliance/assessments/{id}/questions/{key}",
+                path_params={"id": id, "key": key},
+                query=None,
+                body=None,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def questions(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        stage: str | None = None,
+        answered: Literal["true", "false"] | None = None,
+        required: Literal["true", "false"] | None = None,
+        person_id: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AsyncPage[AssessmentQuestion]:
+        """
+        List an assessment’s questions
+
+        ``GET /v1/compliance/assessments/{id}/questions``
+
+        The questions in order, each with its current answer, assignment and review comment, cursor-paginated; filters by stage, answered, required and assignee. Another tenant’s assessment: 404. Needs `compliance:read`.
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return await self._client._request_page(
+            "GET",
+            "/v1/compliance/assessments/{id}/questions",
+            path_params={"id": id},
+            query={"limit": limit, "cursor": cursor, "stage": stage, "answered": answered, "required": required, "personId": person_id},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
+    async def remediate(
+        self,
+        id: str,
+        *,
+        body: RemediateAssessmentRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentRemediation:
+        """
+        Turn a gap analysis’s gaps into findings and remediations
+
+        ``POST /v1/compliance/assessments/{id}/remediation``
+
+        For an approved gap analysis: a self-audit finding (severity high for non-compliant, medium otherwise) and its remediation per gap, in one transaction; gaps that already have a finding from this assessment are skipped. Another type or not approved: 409. Emitted as `finding.created` and `remediation.created` per gap.
+        """
+        return cast(
+            "AssessmentRemediation",
+            await self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/remediation",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def results(
+        self,
+        id: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AssessmentResults:
+        """
+        The results of an assessment
+
+        ``GET /v1/compliance/assessments/{id}/results``
+
+        Completion per stage and the required questions still open; for a gap analysis also the score per control, clause and framework and the gaps (`{ control, missing: [...] }`). Needs `compliance:read`.
+        """
+        return cast(
+            "AssessmentResults",
+            await self._client._request(
+                "GET",
+                "/v1/compliance/assessments/{id}/results",
+                path_params={"id": id},
+                query=None,
+                body=None,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def revise(
+        self,
+        id: str,
+        *,
+        body: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Assessment:
+        """
+        Start a new revision of an approved assessment
+
+        ``POST /v1/compliance/assessments/{id}/revisions``
+
+        A new assessment (revision + 1, `previousId`) in progress with the same questions and the answers carried over (each a `carried` version). Only from an approved assessment that has no later revision: 409 otherwise. Emitted as `assessment.created`.
+        """
+        return cast(
+            "Assessment",
+            await self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/revisions",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def send_back(
+        self,
+        id: str,
+        *,
+        body: ReturnAssessmentRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Assessment:
+        """
+        Return an assessment with comments
+
+        ``POST /v1/compliance/assessments/{id}/return``
+
+        Back to `in_progress` with a comment on each question named (each must be one of the assessment’s; 422 otherwise); the next answer to a question clears its comment. Emitted as `assessment.returned`. Allowed when the assessment's `status` is `in_review`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:approve`; recorded in the audit trail as `assessment.returned` and emitted as the webhook event `assessment.returned`.
+        """
+        return cast(
+            "Assessment",
+            await self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/return",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
     async def start(
         self,
         id: str,
@@ -631,13 +1303,44 @@ class AsyncComplianceAssessmentsResource(AsyncResource):
 
         ``POST /v1/compliance/assessments/{id}/start``
 
-        Marks the first stage in progress. Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
+        Marks the assessment in progress before its first answer (the first answer does it too). Allowed when the assessment's `status` is `draft`; sets it to `in_progress` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.started` (with the optional `reason`) and emitted as the webhook event `assessment.started`.
         """
         return cast(
             "Assessment",
             await self._client._request(
                 "POST",
                 "/v1/compliance/assessments/{id}/start",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def submit(
+        self,
+        id: str,
+        *,
+        body: SubmitAssessmentRequest | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Assessment:
+        """
+        Submit an assessment for review
+
+        ``POST /v1/compliance/assessments/{id}/submit``
+
+        Every required question must be answered (422 listing those that are not, as `details`). Answers cannot change while it is in review. Emitted as `assessment.submitted`. Allowed when the assessment's `status` is `in_progress`; sets it to `in_review` and returns the updated assessment. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `compliance:write`; recorded in the audit trail as `assessment.submitted` and emitted as the webhook event `assessment.submitted`.
+        """
+        return cast(
+            "Assessment",
+            await self._client._request(
+                "POST",
+                "/v1/compliance/assessments/{id}/submit",
                 path_params={"id": id},
                 query=None,
                 body=body,

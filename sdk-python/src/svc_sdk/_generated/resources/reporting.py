@@ -480,7 +480,7 @@ class ReportingResource(Resource):
 
         ``GET /v1/reports/types``
 
-        The 13 stakeholder-report types `POST /v1/reports/generate` accepts: audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 13 fit the default page).
+        The 15 report types `POST /v1/reports/generate` accepts (13 for stakeholders; `fria` and `dpia` render an assessment of that type, named by `assessmentId`): audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 15 fit the default page).
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -952,7 +952,7 @@ class AsyncReportingResource(AsyncResource):
 
         ``GET /v1/reports/types``
 
-        The 13 stakeholder-report types `POST /v1/reports/generate` accepts: audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 13 fit the default page).
+        The 15 report types `POST /v1/reports/generate` accepts (13 for stakeholders; `fria` and `dpia` render an assessment of that type, named by `assessmentId`): audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 15 fit the default page).
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
