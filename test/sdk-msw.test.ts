@@ -1,8 +1,9 @@
-import { Assessment, contract, Framework, flattenRoutes, Obligation } from '@svc/contract';
+import { Assessment, AssessmentQuestion, contract, Framework, flattenRoutes, Obligation } from '@svc/contract';
 import {
   BadRequestError,
   ConflictError,
   createSvcClient,
+  ForbiddenError,
   NotFoundError,
   ResponseValidationError,
   ServiceUnavailableError,
@@ -15,8 +16,14 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const BASE = 'http://mock.local';
+const TOKEN = `svc_test_${'b'.repeat(32)}`;
+const REVIEWER_TOKEN = `svc_test_${'r'.repeat(32)}`;
+const SERVICE_TOKEN = `svc_test_${'s'.repeat(32)}`;
+const REVIEWER = 'usr_01JD3Z9A4D2H8K6M0P3R5T7V9X';
 const mock = createHandlers({
   baseUrl: BASE,
+  // The reviewer's key acts for a named person, the service key for none; other tokens for a person of their own.
+  persons: { [REVIEWER_TOKEN]: REVIEWER, [SERVICE_TOKEN]: null },
   overrides: {
     'compliance.evidence.list': () => HttpResponse.json({ data: [], cursor: null }, { status: 200 }),
   },
@@ -34,7 +41,9 @@ function firstExample(schema: { meta: () => unknown }): unknown {
 }
 
 // Created before server.listen(): the client must look the global fetch up per call for msw to see it.
-const svc = createSvcClient({ baseUrl: BASE, apiKey: `svc_test_${'b'.repeat(32)}`, maxRetries: 0 });
+const svc = createSvcClient({ baseUrl: BASE, apiKey: TOKEN, maxRetries: 0 });
+const reviewer = createSvcClient({ baseUrl: BASE, apiKey: REVIEWER_TOKEN, maxRetries: 0 });
+const service = createSvcClient({ baseUrl: BASE, apiKey: SERVICE_TOKEN, maxRetries: 0 });
 
 describe('msw handlers generated from the contract', () => {
   it('has one handler per route', () => {
@@ -139,12 +148,14 @@ describe('msw handlers generated from the contract', () => {
   it('moves state along the declared transitions and refuses the others with a conflict', async () => {
     const asm = await svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_flow', jurisdiction: 'eu/fr' } });
     await expect(svc.compliance.assessments.start({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'in_progress' });
-    await expect(svc.compliance.assessments.complete({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'completed' });
     const err = await svc.compliance.assessments.start({ params: { id: asm.id } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConflictError);
-    expect((err as ConflictError).message).toContain('completed');
+    expect((err as ConflictError).message).toContain('in_progress');
     expect((err as ConflictError).status).toBe(409);
-    await expect(svc.compliance.assessments.get({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'completed' });
+    const approve = await reviewer.compliance.assessments.approve({ params: { id: asm.id } }).catch((e: unknown) => e);
+    expect(approve).toBeInstanceOf(ConflictError);
+    expect((approve as ConflictError).message).toMatch(/in_progress; .* needs in_review/);
+    await expect(svc.compliance.assessments.get({ params: { id: asm.id } })).resolves.toMatchObject({ status: 'in_progress' });
   });
 
   it('echoes path params into non-kit responses', async () => {
@@ -247,6 +258,178 @@ describe('msw handlers generated from the contract', () => {
     expect(created.tenant.object).toBe('svc.operator.tenant');
     expect(created.apiKey).toMatchObject({ object: 'svc.operator.api_key', revokedAt: null });
     expect(exampleOf(Assessment)).toEqual(firstExample(Assessment));
+  });
+});
+
+describe('the assessment workflow, stateful', () => {
+  const answer = (id: string, key: string, body: { value?: string | number; notes?: string; evidenceIds?: string[] }, as = svc) =>
+    as.compliance.assessments.answer({ params: { id, key }, body });
+
+  async function evidence(): Promise<string> {
+    const e = await svc.compliance.evidence.create({
+      body: { title: 'Record of processing', kind: 'document', controlIds: ['GDPR-PRN-01'] },
+    });
+    return e.id;
+  }
+
+  it('creates an assessment with the questions of its type; an answer updates the question, the completion and the status', async () => {
+    const asm = await svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_dpia', jurisdiction: 'eu/de' } });
+    expect(asm).toMatchObject({ status: 'draft', completion: 0, framework: 'gdpr', revision: 1 });
+    expect(asm.stages.map((s) => s.key)).toEqual(['screening', 'description', 'risks', 'consultation']);
+    const questions = await svc.compliance.assessments.questions({ params: { id: asm.id }, query: { limit: 100 } });
+    expect(questions.data.map((q) => q.key)).toContain('risk-likelihood');
+    for (const q of questions.data) expect(AssessmentQuestion.parse(q).answer).toBeNull();
+    const required = questions.data.filter((q) => q.required).length;
+
+    // Of its kind: a scale question takes an integer 1-5.
+    const wrong = await answer(asm.id, 'risk-likelihood', { value: 'high' }).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(ValidationFailedError);
+    expect((wrong as ValidationFailedError).details).toContainEqual(expect.objectContaining({ field: 'value' }));
+    const answered = await answer(asm.id, 'risk-likelihood', { value: 3 });
+    expect(answered.answer).toMatchObject({ value: 3, version: 1 });
+    const after = await svc.compliance.assessments.get({ params: { id: asm.id } });
+    expect(after.status).toBe('in_progress');
+    expect(after.completion).toBeCloseTo(1 / required, 3);
+    expect(after.stages.find((s) => s.key === 'risks')).toMatchObject({ status: 'completed', answered: 1, required: 1 });
+
+    // A change is a new version; the history lists them newest first, and a clear is one too.
+    await answer(asm.id, 'risk-likelihood', { value: 4, notes: 'After the pilot.' });
+    await svc.compliance.assessments.clearAnswer({ params: { id: asm.id, key: 'risk-likelihood' } });
+    const history = await svc.compliance.assessments.answerHistory({ params: { id: asm.id, key: 'risk-likelihood' } });
+    expect(history.data.map((v) => [v.version, v.action, v.value])).toEqual([
+      [3, 'cleared', null],
+      [2, 'changed', 4],
+      [1, 'answered', 3],
+    ]);
+    await expect(svc.compliance.assessments.get({ params: { id: asm.id } })).resolves.toMatchObject({ completion: 0 });
+    const nothing = await svc.compliance.assessments
+      .clearAnswer({ params: { id: asm.id, key: 'risk-likelihood' } })
+      .catch((e: unknown) => e);
+    expect(nothing).toBeInstanceOf(ConflictError);
+  });
+
+  it('asks a question only given another answer, and attaches evidence that exists', async () => {
+    const asm = await svc.compliance.assessments.create({ body: { type: 'dpia', systemId: 'sys_dpo', jurisdiction: 'eu/fr' } });
+    const advice = () => svc.compliance.assessments.question({ params: { id: asm.id, key: 'dpo-advice' } });
+    expect((await advice()).required).toBe(false);
+    await answer(asm.id, 'dpo-designated', { value: 'yes' });
+    expect((await advice()).required).toBe(true);
+    const unanswered = await svc.compliance.assessments.questions({
+      params: { id: asm.id },
+      query: { answered: 'false', required: 'true' },
+    });
+    expect(unanswered.data.map((q) => q.key)).toContain('dpo-advice');
+
+    const none = await answer(asm.id, 'processing-record', { evidenceIds: ['evd_01JD3Z8W2M6Q4X9V7K5T1B0N3A'] }).catch((e: unknown) => e);
+    expect((none as ValidationFailedError).details).toContainEqual(expect.objectContaining({ field: 'evidenceIds.0' }));
+    const empty = await answer(asm.id, 'processing-record', {}).catch((e: unknown) => e);
+    expect((empty as ValidationFailedError).details).toContainEqual(expect.objectContaining({ field: 'evidenceIds', issue: 'missing' }));
+    const id = await evidence();
+    await expect(answer(asm.id, 'processing-record', { evidenceIds: [id] })).resolves.toMatchObject({ answer: { evidenceIds: [id] } });
+
+    const missing = await svc.compliance.assessments
+      .questions({ params: { id: 'asm_01JD3Z8W2M6Q4X9V7K5T1B0N3A' } })
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    const noKey = await svc.compliance.assessments.question({ params: { id: asm.id, key: 'no-such-question' } }).catch((e: unknown) => e);
+    expect(noKey).toBeInstanceOf(NotFoundError);
+  });
+
+  it('submits only with every required question answered, returns with comments, approves under four eyes and freezes', async () => {
+    const asm = await svc.compliance.assessments.create({ body: { type: 'fria', systemId: 'sys_fria', jurisdiction: 'eu/de' } });
+    await answer(asm.id, 'process-description', { value: 'Credit decisions for consumer loans.' });
+    const refused = await svc.compliance.assessments.submit({ params: { id: asm.id }, body: {} }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationFailedError);
+    expect((refused as ValidationFailedError).details).toContainEqual(
+      expect.objectContaining({ field: 'questions.risk-severity', issue: 'missing' }),
+    );
+    expect((refused as ValidationFailedError).details.map((d) => d.field)).not.toContain('questions.process-description');
+
+    const evd = await evidence();
+    await answer(asm.id, 'deployer-category', { value: 'annex-iii-5b' });
+    await answer(asm.id, 'risk-severity', { value: 4 });
+    await answer(asm.id, 'provider-information', { evidenceIds: [evd] });
+    await answer(asm.id, 'authority-notified', { value: 'no' });
+    const results = await svc.compliance.assessments.results({ params: { id: asm.id } });
+    expect(results).toMatchObject({ completion: 1, open: [], gaps: [] });
+    const submitted = await svc.compliance.assessments.submit({ params: { id: asm.id }, body: {} });
+    expect(submitted).toMatchObject({ status: 'in_review', submittedBy: expect.stringMatching(/^usr_/) });
+    const locked = await answer(asm.id, 'risk-severity', { value: 2 }).catch((e: unknown) => e);
+    expect(locked).toBeInstanceOf(ConflictError);
+
+    // Returned with a comment on a question; the next answer clears the comment.
+    const badComment = await reviewer.compliance.assessments
+      .send_back({ params: { id: asm.id }, body: { comments: [{ question: 'nope', comment: 'x' }] } })
+      .catch((e: unknown) => e);
+    expect((badComment as ValidationFailedError).details).toContainEqual(expect.objectContaining({ field: 'comments.0.question' }));
+    const back = await reviewer.compliance.assessments.send_back({
+      params: { id: asm.id },
+      body: { comments: [{ question: 'process-description', comment: 'Name the loan products concerned.' }] },
+    });
+    expect(back.status).toBe('in_progress');
+    const commented = await svc.compliance.assessments.question({ params: { id: asm.id, key: 'process-description' } });
+    expect(commented.review).toMatchObject({ comment: 'Name the loan products concerned.', by: REVIEWER });
+    expect((await answer(asm.id, 'process-description', { value: 'Consumer loans up to EUR 50,000.' })).review).toBeNull();
+    await svc.compliance.assessments.submit({ params: { id: asm.id }, body: {} });
+
+    // Four eyes: the answerer cannot approve, nor can a service key; another person can.
+    const own = await svc.compliance.assessments.approve({ params: { id: asm.id } }).catch((e: unknown) => e);
+    expect(own).toBeInstanceOf(ForbiddenError);
+    expect((own as ForbiddenError).details).toContainEqual(expect.objectContaining({ issue: 'four_eyes' }));
+    const bot = await service.compliance.assessments.approve({ params: { id: asm.id } }).catch((e: unknown) => e);
+    expect(bot).toBeInstanceOf(ForbiddenError);
+    expect((bot as ForbiddenError).details).toContainEqual(expect.objectContaining({ issue: 'service_key' }));
+    const approved = await reviewer.compliance.assessments.approve({ params: { id: asm.id } });
+    expect(approved).toMatchObject({ status: 'approved', approvedBy: REVIEWER, answersHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(Assessment.parse(approved).id).toBe(asm.id);
+    const frozen = await answer(asm.id, 'risk-severity', { value: 1 }).catch((e: unknown) => e);
+    expect(frozen).toBeInstanceOf(ConflictError);
+    expect((frozen as ConflictError).message).toMatch(/approved and frozen/);
+
+    // A revision carries the answers into a new assessment in progress.
+    const next = await svc.compliance.assessments.revise({ params: { id: asm.id }, body: {} });
+    expect(next).toMatchObject({ revision: 2, previousId: asm.id, status: 'in_progress', completion: 1 });
+    const carried = await svc.compliance.assessments.answerHistory({ params: { id: next.id, key: 'risk-severity' } });
+    expect(carried.data).toEqual([expect.objectContaining({ action: 'carried', value: 4, version: 1 })]);
+    await expect(svc.compliance.assessments.revise({ params: { id: asm.id }, body: {} })).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  it('scores a gap analysis of a named framework and turns its gaps into remediations once approved', async () => {
+    const bare = await svc.compliance.assessments
+      .create({ body: { type: 'gap-analysis', systemId: 'sys_gap', jurisdiction: 'eu/de' } })
+      .catch((e: unknown) => e);
+    expect((bare as ValidationFailedError).details).toContainEqual(expect.objectContaining({ field: 'framework', issue: 'missing' }));
+    const asm = await svc.compliance.assessments.create({
+      body: { type: 'gap-analysis', systemId: 'sys_gap', jurisdiction: 'eu/de', framework: 'eu-ai-act' },
+    });
+    const [first, second] = (await svc.compliance.assessments.questions({ params: { id: asm.id } })).data;
+    expect(first?.kind).toBe('requirement');
+    const unjustified = await answer(asm.id, String(second?.key), { value: 'non_compliant' }).catch((e: unknown) => e);
+    expect((unjustified as ValidationFailedError).details).toContainEqual(expect.objectContaining({ field: 'notes', issue: 'missing' }));
+    await answer(asm.id, String(first?.key), { value: 'compliant' });
+    await answer(asm.id, String(second?.key), { value: 'non_compliant', notes: 'No classification record yet.' });
+    const results = await svc.compliance.assessments.results({ params: { id: asm.id } });
+    expect(results.score).toBe(0.5);
+    expect(results.gaps).toEqual([expect.objectContaining({ control: second?.control, status: 'non_compliant' })]);
+    await expect(svc.compliance.assessments.remediate({ params: { id: asm.id }, body: {} })).rejects.toBeInstanceOf(ConflictError);
+    await svc.compliance.assessments.submit({ params: { id: asm.id }, body: {} });
+    await reviewer.compliance.assessments.approve({ params: { id: asm.id } });
+    const remediation = await svc.compliance.assessments.remediate({ params: { id: asm.id }, body: {} });
+    expect(remediation.created).toEqual([expect.objectContaining({ control: second?.control, severity: 'high' })]);
+  });
+
+  it('gives seeded assessments their questions too, and forgets the answers on reset', async () => {
+    const seeded = mock.store.records('svc.compliance.assessment')[0];
+    const id = String(seeded?.id);
+    const page = await svc.compliance.assessments.questions({ params: { id } });
+    expect(page.data.length).toBeGreaterThan(0);
+    const key = page.data.find((q) => q.kind === 'text')?.key as string;
+    await answer(id, key, { value: 'Answered in the mock.' });
+    expect((await svc.compliance.assessments.get({ params: { id } })).status).toBe('in_progress');
+    mock.store.reset();
+    const fresh = String(mock.store.records('svc.compliance.assessment')[0]?.id);
+    const again = await svc.compliance.assessments.questions({ params: { id: fresh }, query: { answered: 'true' } });
+    expect(again.data).toEqual([]);
   });
 });
 

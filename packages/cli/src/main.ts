@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keyFingerprint } from '@svc/contract/audit';
 import { createSvcClient, type SvcClient } from '@svc/sdk';
+import { ASSESSMENT_WORK, assessmentWork } from './assessments.ts';
 import { EXIT_UNANCHORED, readTrustFile, type TrustAnchor, type VerifyReport } from './audit.ts';
 import { verifyExportFile } from './audit-file.ts';
 import { type Credentials, credentialsFile, readCredentials } from './credentials.ts';
@@ -141,6 +142,11 @@ export async function main(argv: string[]): Promise<number> {
       controls: { type: 'string' },
       'api-key': { type: 'string' },
       http: { type: 'boolean', default: false },
+      stage: { type: 'string' },
+      unanswered: { type: 'boolean', default: false },
+      notes: { type: 'string' },
+      evidence: { type: 'string' },
+      comment: { type: 'string', multiple: true },
     },
   });
   const g: Globals = { json: values.json ?? false, url: values.url, key: values.key, credentials: values.credentials };
@@ -260,7 +266,18 @@ export async function main(argv: string[]): Promise<number> {
         print(g, found, () => JSON.stringify(found, null, 2));
         return 0;
       }
-      throw new UsageError('usage: svc assessments list|create|get');
+      if ((ASSESSMENT_WORK as readonly string[]).includes(sub ?? '')) {
+        return await assessmentWork(svc, sub as string, rest, {
+          json: g.json,
+          stage: values.stage,
+          unanswered: values.unanswered,
+          notes: values.notes,
+          evidence: values.evidence,
+          comment: values.comment,
+          calling,
+        });
+      }
+      throw new UsageError(`usage: svc assessments list|create|get|${ASSESSMENT_WORK.join('|')}`);
     }
     case 'evidence': {
       const svc = clientFor(g, 'tenant');

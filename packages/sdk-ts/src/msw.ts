@@ -2,7 +2,8 @@
  * `@svc/sdk/msw`: msw 2 request handlers generated from the contract, for QA and front-end work
  * without a server. One handler per route; each checks the bearer token, validates the request with
  * the route's own zod schemas and answers with the route's success status. The kit's resources
- * live in an in-memory store per handler set; other routes answer the schemas' examples.
+ * live in an in-memory store per handler set, with the routes nested under a record (an
+ * assessment's questions and answers) kept per record; other routes answer the schemas' examples.
  *
  * @example
  * import { setupServer } from 'msw/node';
@@ -56,6 +57,12 @@ export interface MockHandlerOptions {
   listSize?: number;
   /** Resolvers that replace the generated behaviour of routes, by route name (`compliance.assessments.create`). */
   overrides?: Partial<Record<string, MockResolver>>;
+  /**
+   * The person (`usr_...`) each bearer token acts for, as an API key bound to a person does; `null`
+   * makes a token a service key (it answers as itself and cannot approve). A token not listed acts
+   * for a person of its own, derived from the token: two tokens are two people.
+   */
+  persons?: Record<string, string | null>;
 }
 
 const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -202,7 +209,15 @@ interface HandlerContext {
   store: MockStore;
   nextId: (prefix: string, at: number) => string;
   listSize: number;
+  /** The kit resource (object) whose record this route is nested under (`/assessments/:id/...`). */
+  parent: string | undefined;
+  workflows: ReadonlyMap<string, Workflow>;
+  nested: <T>(object: string, id: string) => T | undefined;
+  setNested: (object: string, id: string, state: unknown) => void;
+  personOf: (token: string) => string | null;
 }
+
+const resources = new Map(declaredResources().map((r) => [r.object, r]));
 
 function handlerFor(ctx: HandlerContext): HttpHandler {
   const { route, meta } = ctx;
@@ -262,6 +277,27 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
 
     const headers = { 'X-Correlation-Id': correlationId };
     const json = (payload: unknown, code = status) => HttpResponse.json(payload as Json, { status: code, headers });
+    const work = (object: string, record: Json): WorkContext => {
+      const token = /^Bearer\s+(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';
+      const person = ctx.personOf(token);
+      return {
+        record,
+        params: params as Record<string, string>,
+        query: (querySchema?.safeParse(query).data ?? {}) as Json,
+        body,
+        actor: person ?? keyIdOf(token),
+        person,
+        now: new Date().toISOString(),
+        state: <T>() => ctx.nested<T>(object, String(record.id)) as T,
+        setState: (state: unknown, id = String(record.id)) => ctx.setNested(object, id, state),
+        table: ctx.table,
+        nextId: ctx.nextId,
+        fail: (code, message, details, failStatus) => errorResponse(correlationId, code, message, details, failStatus),
+        ok: json,
+      };
+    };
+    const workflow = kit ? ctx.workflows.get(kit.object) : ctx.parent ? ctx.workflows.get(ctx.parent) : undefined;
+    const step = ctx.name.slice(ctx.name.lastIndexOf('.') + 1);
 
     if (kit && resource) {
       const rows = ctx.table(kit.object);
@@ -277,6 +313,10 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
         const merged: Json = { ...fresh };
         if (isRecord(body)) for (const [key, value] of Object.entries(body)) if (key in fresh) merged[key] = value;
         const record = resource.spec.record.safeParse(merged).success ? merged : fresh;
+        if (workflow) {
+          const refused = workflow.init(work(kit.object, record), body);
+          if (refused) return refused;
+        }
         rows.push(record);
         return json(record);
       }
@@ -320,6 +360,11 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
             [{ field: kit.statusField, issue: String(current) }],
           );
         }
+        const guard = workflow?.guards[step];
+        if (guard) {
+          const refused = await guard(work(kit.object, record));
+          if (refused) return refused;
+        }
         if (kit.to !== undefined) record[kit.statusField] = kit.to;
         else if (isRecord(body)) {
           // An edit: the body's fields the record has, where the result still fits the record's schema.
@@ -331,6 +376,16 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
         if ('updatedAt' in record) record.updatedAt = new Date().toISOString();
         return json(record);
       }
+    }
+
+    if (ctx.parent) {
+      // A route nested under a stored record: 404 for an unknown record, as the server answers.
+      const parent = resources.get(ctx.parent);
+      const record = ctx.table(ctx.parent).find((row) => row.id === params.id);
+      if (!record)
+        return errorResponse(correlationId, 'not_found', `No ${parent?.spec.label.one ?? 'record'} ${String(params.id)} in this tenant.`);
+      const route = workflow?.routes[step];
+      if (route) return await route(work(ctx.parent, record));
     }
 
     if (status === 204 || example === undefined) return new HttpResponse(null, { status, headers });
@@ -495,8 +550,19 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
   const listSize = Math.max(0, options.listSize ?? 12);
   const routes = flattenRoutes((options.router ?? contract) as AppRouter);
   const names = new Set(routes.map((r) => r.name));
-  const resources = new Map(declaredResources().map((r) => [r.object, r]));
   const tables = new Map<string, Json[]>();
+  const nestedState = new Map<string, unknown>();
+  const workflows = new Map(WORKFLOWS.map((w) => [w.object, w]));
+  const personOf = (token: string): string | null => {
+    const listed = options.persons?.[token];
+    return listed !== undefined ? listed : derivedId('usr', token);
+  };
+  // Routes under a kit record's path (`/v1/compliance/assessments/:id/questions`) belong to that record.
+  const recordPaths = routes
+    .filter((r) => r.meta?.resource?.op === 'get')
+    .map((r) => ({ path: r.route.path, object: r.meta?.resource?.object as string }));
+  const parentOf = (route: AppRoute, meta: RouteMeta | undefined): string | undefined =>
+    meta?.resource ? undefined : recordPaths.find((p) => route.path.startsWith(`${p.path}/`))?.object;
   const errors = new Map<string, SimulatedError>();
   let lastTime = 0;
 
@@ -524,13 +590,36 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
       }
     }
     tables.set(object, rows);
+    const workflow = workflows.get(object);
+    if (workflow) {
+      // Seeded records get their nested state as created ones do (an assessment its questions).
+      for (const row of rows) workflow.init(seedContext(row, object), undefined);
+    }
     return rows;
   };
+  const seedContext = (record: Json, object: string): WorkContext => ({
+    record,
+    params: {},
+    query: {},
+    body: undefined,
+    actor: 'seed',
+    person: null,
+    now: String(record.createdAt ?? new Date().toISOString()),
+    state: <T>() => nestedState.get(`${object}:${String(record.id)}`) as T,
+    setState: (state, id = String(record.id)) => nestedState.set(`${object}:${id}`, state),
+    table,
+    nextId,
+    fail: () => {
+      throw new Error(`seeding ${object}: its example does not initialise`);
+    },
+    ok: (payload) => HttpResponse.json(payload as Json),
+  });
 
   const store: MockStore = {
     records: (object) => [...table(object)].sort((a, b) => String(b.id).localeCompare(String(a.id))),
     reset: () => {
       tables.clear();
+      nestedState.clear();
       errors.clear();
     },
   };
@@ -542,7 +631,23 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
   const clearErrors = (routeName?: string) => (routeName === undefined ? errors.clear() : errors.delete(routeName));
 
   const handlers = routes.map(({ name, route, meta }) =>
-    handlerFor({ baseUrl, name, route, meta, override: options.overrides?.[name], errors, table, store, nextId, listSize }),
+    handlerFor({
+      baseUrl,
+      name,
+      route,
+      meta,
+      override: options.overrides?.[name],
+      errors,
+      table,
+      store,
+      nextId,
+      listSize,
+      parent: parentOf(route, meta),
+      workflows,
+      nested: <T>(object: string, id: string) => nestedState.get(`${object}:${id}`) as T | undefined,
+      setNested: (object, id, state) => nestedState.set(`${object}:${id}`, state),
+      personOf,
+    }),
   );
   return { handlers, store, simulateError, clearErrors };
 }
@@ -554,3 +659,1041 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
 export function createMockHandlers(options: MockHandlerOptions = {}): HttpHandler[] {
   return createHandlers(options).handlers;
 }
+
+// ---------------------------------------------------------------- workflows of records
+
+/** What a workflow's hook sees: the record, the request and the means to answer. */
+interface WorkContext {
+  record: Json;
+  params: Record<string, string>;
+  /** The query after the route's schema (limits as numbers). */
+  query: Json;
+  body: unknown;
+  /** Who acts: the person the token acts for, else the token as a key id. */
+  actor: string;
+  /** The person the token acts for; null for a service key. */
+  person: string | null;
+  now: string;
+  /** The record's nested state (an assessment's questions and answers). */
+  state: <T>() => T;
+  setState: (state: unknown, id?: string) => void;
+  table: (object: string) => Json[];
+  nextId: (prefix: string, at: number) => string;
+  fail: (code: ErrorCode, message: string, details?: ErrorDetail[], status?: number) => Response;
+  ok: (payload: unknown, status?: number) => Response;
+}
+
+type Answerable = Response | undefined;
+
+/**
+ * The behaviour of a kit resource beyond its generic store: state set up when a record is created
+ * (or seeded), guards the kit's transitions pass before the status moves, and the routes nested
+ * under the record's path, by the last segment of their route name.
+ */
+interface Workflow {
+  object: string;
+  init(w: WorkContext, body: unknown): Answerable;
+  guards: Record<string, (w: WorkContext) => Answerable | Promise<Answerable>>;
+  routes: Record<string, (w: WorkContext) => Response | Promise<Response>>;
+}
+
+/** A stable id of the given prefix derived from a token (the mock's person of a token, its key id). */
+function derivedId(prefix: string, token: string): string {
+  let h = 2166136261;
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    for (const ch of `${token}:${i}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+    out += CROCKFORD[h % 32];
+  }
+  return `${prefix}_${out}`;
+}
+
+const keyIdOf = (token: string) => derivedId('key', token);
+
+type Kind = 'yes_no' | 'text' | 'scale' | 'evidence' | 'choice' | 'requirement';
+type Value = string | number | null;
+
+interface MockQuestion {
+  key: string;
+  stage: string;
+  text: string;
+  kind: Kind;
+  options: { value: string; label: string }[] | null;
+  required: boolean;
+  requiredWhen: { question: string; equals: string } | null;
+  control: string | null;
+  source: { framework: string; clause: string | null; citation: string };
+  guidance: string | null;
+}
+
+interface MockAnswer {
+  value: Value;
+  notes: string | null;
+  evidenceIds: string[];
+  answeredBy: string;
+  answeredAt: string;
+  version: number;
+}
+
+interface MockItem {
+  answer: MockAnswer | null;
+  versions: Json[];
+  assignment: Json | null;
+  review: Json | null;
+}
+
+interface AssessmentState {
+  stages: { key: string; title: string; citation: string | null }[];
+  questions: MockQuestion[];
+  items: Record<string, MockItem>;
+}
+
+/** [key, kind, required (or the answer that makes it required), text, citation, clause, options]. */
+type QuestionRow = [string, Kind, boolean | [string, string], string, string, string | null, [string, string][]?];
+
+interface MockRecipe {
+  framework: string;
+  stages: [string, string, string | null, QuestionRow[]][];
+}
+
+/**
+ * A small question set per assessment type for the mock: a few questions of each type's recipe on
+ * the server (its texts and citations), covering every answer kind, an optional question and one
+ * required only given another answer. The server asks the whole recipe and the pinned dictionary's
+ * questions; a gap analysis there asks one requirement per control of the framework, here the two
+ * controls of the contract's examples.
+ */
+const MOCK_RECIPES: Record<string, MockRecipe> = {
+  fria: {
+    framework: 'eu-ai-act',
+    stages: [
+      [
+        'scoping',
+        'Scope and first use',
+        'Art. 27(1)-(2)',
+        [
+          [
+            'deployer-category',
+            'choice',
+            true,
+            'On which ground of Art. 27(1) must this deployer carry out a fundamental-rights impact assessment for this high-risk AI system?',
+            'Art. 27(1)',
+            'art-27',
+            [
+              ['public-body', 'Deployer that is a body governed by public law'],
+              ['public-services', 'Private entity providing public services'],
+              ['annex-iii-5b', 'Deployer of a system under Annex III point 5(b) (creditworthiness or credit score of natural persons)'],
+              [
+                'annex-iii-5c',
+                'Deployer of a system under Annex III point 5(c) (risk assessment and pricing in life and health insurance)',
+              ],
+            ],
+          ],
+        ],
+      ],
+      [
+        'process',
+        'Processes in which the system is used',
+        'Art. 27(1)(a)',
+        [
+          [
+            'process-description',
+            'text',
+            true,
+            "Describe the deployer's processes in which the high-risk AI system will be used in line with its intended purpose.",
+            'Art. 27(1)(a)',
+            'art-27',
+          ],
+        ],
+      ],
+      [
+        'risks',
+        'Specific risks of harm',
+        'Art. 27(1)(d)',
+        [
+          [
+            'risk-severity',
+            'scale',
+            true,
+            'How severe is the most serious risk identified (1 = negligible, 5 = severe or irreversible harm to fundamental rights)?',
+            'Art. 27(1)(d)',
+            'art-27',
+          ],
+          [
+            'provider-information',
+            'evidence',
+            true,
+            'Attach the information given by the provider under Art. 13 (instructions for use) that this risk analysis takes into account.',
+            'Art. 27(1)(d)',
+            'art-27',
+          ],
+        ],
+      ],
+      [
+        'notification',
+        'Notification of the market-surveillance authority and link to the DPIA',
+        'Art. 27(3)-(4)',
+        [
+          [
+            'authority-notified',
+            'yes_no',
+            true,
+            'Has the market surveillance authority been notified of the results of this assessment, with the filled-out template as part of the notification?',
+            'Art. 27(3)',
+            'art-27-3',
+          ],
+          [
+            'notification-record',
+            'evidence',
+            ['authority-notified', 'yes'],
+            'Attach the notification sent to the market surveillance authority and the filled-out template.',
+            'Art. 27(3)',
+            'art-27-3',
+          ],
+          [
+            'dpia-link',
+            'text',
+            false,
+            'Which obligations of Art. 27 are already met by a data-protection impact assessment under Art. 35 GDPR (or Art. 27 of Directive (EU) 2016/680), and which parts of that DPIA does this assessment build on?',
+            'Art. 27(4)',
+            'art-27-4',
+          ],
+        ],
+      ],
+    ],
+  },
+  dpia: {
+    framework: 'gdpr',
+    stages: [
+      [
+        'screening',
+        'Need for a DPIA',
+        'Art. 35(1), (3)',
+        [
+          [
+            'high-risk-likely',
+            'yes_no',
+            true,
+            'Taking into account its nature, scope, context and purposes, is the processing likely to result in a high risk to the rights and freedoms of natural persons?',
+            'Art. 35(1)',
+            'art-35-1',
+          ],
+        ],
+      ],
+      [
+        'description',
+        'Systematic description of the processing',
+        'Art. 35(7)(a)',
+        [
+          ['purposes', 'text', true, 'What are the purposes of the processing?', 'Art. 35(7)(a)', 'art-35-7'],
+          [
+            'processing-record',
+            'evidence',
+            true,
+            'Attach the entry for this processing in the record of processing activities.',
+            'Art. 30(1)',
+            'art-30-1',
+          ],
+        ],
+      ],
+      [
+        'risks',
+        'Risks to the rights and freedoms of data subjects',
+        'Art. 35(7)(c)',
+        [
+          [
+            'risk-likelihood',
+            'scale',
+            true,
+            'Before any measures, how likely is the most serious risk to materialise (1 = remote, 5 = almost certain)?',
+            'Art. 35(7)(c)',
+            'art-35-7',
+          ],
+        ],
+      ],
+      [
+        'consultation',
+        'Advice of the DPO, views of data subjects and prior consultation',
+        'Art. 35(2), 35(9), 36(1)',
+        [
+          ['dpo-designated', 'yes_no', true, 'Has the controller designated a data protection officer?', 'Art. 37(1)', 'art-37'],
+          [
+            'dpo-advice',
+            'text',
+            ['dpo-designated', 'yes'],
+            'What advice did the data protection officer give on this assessment, and how was it taken into account?',
+            'Art. 35(2)',
+            'art-35-2',
+          ],
+          [
+            'data-subject-views',
+            'text',
+            false,
+            'Where appropriate, whose views (data subjects or their representatives) were sought on the intended processing and with what result; or why was that not appropriate?',
+            'Art. 35(9)',
+            'art-35-9',
+          ],
+        ],
+      ],
+    ],
+  },
+  conformity: {
+    framework: 'eu-ai-act',
+    stages: [
+      [
+        'route',
+        'Conformity assessment route',
+        'Art. 43(1)-(3)',
+        [
+          [
+            'route',
+            'choice',
+            true,
+            'Which conformity assessment procedure does the provider follow for this high-risk AI system?',
+            'Art. 43(1)',
+            'art-43-1',
+            [
+              ['annex-vi', 'Internal control (Annex VI)'],
+              [
+                'annex-vii',
+                'Assessment of the quality management system and of the technical documentation with a notified body (Annex VII)',
+              ],
+            ],
+          ],
+        ],
+      ],
+      [
+        'technical-documentation',
+        'Technical documentation (Annex IV)',
+        'Art. 11(1), Annex IV',
+        [
+          [
+            'annex-iv-1',
+            'evidence',
+            true,
+            'Attach the general description of the AI system: intended purpose, provider, version, interaction with other hardware or software, forms in which it is placed on the market, and instructions for use.',
+            'Annex IV, point 1',
+            'annex-iv',
+          ],
+          [
+            'annex-iv-4',
+            'text',
+            true,
+            'Explain why the performance metrics chosen are appropriate for this specific AI system.',
+            'Annex IV, point 4',
+            'annex-iv',
+          ],
+        ],
+      ],
+      [
+        'declaration',
+        'EU declaration of conformity, CE marking and registration',
+        'Arts. 47-49, Annex V',
+        [
+          [
+            'registration',
+            'yes_no',
+            true,
+            'Has the provider registered itself and the system in the EU database before placing it on the market or putting it into service?',
+            'Art. 49(1)',
+            'art-49-1',
+          ],
+        ],
+      ],
+    ],
+  },
+  'risk-classification': {
+    framework: 'eu-ai-act',
+    stages: [
+      [
+        'system-description',
+        'System description and intended purpose',
+        'Art. 3',
+        [
+          [
+            'intended-purpose',
+            'text',
+            true,
+            'Describe the system and its intended purpose as stated by the provider (instructions for use, promotional material, technical documentation).',
+            'Art. 3(12)',
+            'art-3',
+          ],
+          [
+            'is-ai-system',
+            'yes_no',
+            true,
+            'Is it a machine-based system that infers from the input it receives how to generate outputs such as predictions, content, recommendations or decisions (an AI system in the sense of Art. 3(1))?',
+            'Art. 3(1)',
+            'art-3-1',
+          ],
+        ],
+      ],
+      [
+        'prohibited',
+        'Prohibited practices',
+        'Art. 5',
+        [
+          [
+            'social-scoring',
+            'yes_no',
+            true,
+            'Does the system evaluate or classify persons over time by their social behaviour or personal characteristics, with a social score leading to detrimental or unfavourable treatment?',
+            'Art. 5(1)(c)',
+            'art-5-1-c',
+          ],
+        ],
+      ],
+      [
+        'conclusion',
+        'Classification and rationale',
+        'Arts. 5, 6, 50 and 51',
+        [
+          [
+            'classification',
+            'choice',
+            true,
+            'What is the resulting classification of the system?',
+            'Arts. 5, 6, 50 and 51',
+            'art-6',
+            [
+              ['minimal', 'Minimal risk: no specific obligations beyond the general ones'],
+              ['limited', 'Limited risk: transparency duties of Art. 50'],
+              ['high-risk', 'High-risk under Art. 6(1) or 6(2)'],
+              ['prohibited', 'Prohibited practice under Art. 5'],
+              ['gpai', 'General-purpose AI model obligations (Arts. 51-55)'],
+            ],
+          ],
+          [
+            'rationale',
+            'text',
+            true,
+            'State the rationale for the classification, naming the provisions and answers that decide it.',
+            'Arts. 5, 6, 50 and 51',
+            'art-6',
+          ],
+        ],
+      ],
+    ],
+  },
+  'aims-internal-audit': {
+    framework: 'iso-iec-42001',
+    stages: [
+      [
+        'programme',
+        'Audit programme',
+        'ISO/IEC 42001:2023, 9.2.1-9.2.2',
+        [
+          [
+            'audit-programme',
+            'evidence',
+            true,
+            'Attach the internal audit programme, showing how often audits take place, the methods used, who is responsible, how audits are planned and how results are reported.',
+            'ISO/IEC 42001:2023, 9.2.2',
+            '9.2.2',
+          ],
+        ],
+      ],
+      [
+        'auditors',
+        'Auditor selection and objectivity',
+        'ISO/IEC 42001:2023, 9.2.2',
+        [
+          [
+            'objectivity-threats',
+            'text',
+            false,
+            'Record any threat to the objectivity of the audit and how it was handled.',
+            'ISO/IEC 42001:2023, 9.2.2',
+            '9.2.2',
+          ],
+        ],
+      ],
+      [
+        'fieldwork',
+        'Fieldwork and conformity',
+        'ISO/IEC 42001:2023, 9.2.1',
+        [
+          [
+            'conformity',
+            'scale',
+            true,
+            "How far does the audited part of the AI management system conform to the organisation's own requirements and to the standard (1 = major gaps, 5 = fully conforms)?",
+            'ISO/IEC 42001:2023, 9.2.1',
+            '9.2.1',
+          ],
+          [
+            'effective',
+            'yes_no',
+            true,
+            'Is the AI management system effectively implemented and maintained in the audited area?',
+            'ISO/IEC 42001:2023, 9.2.1',
+            '9.2.1',
+          ],
+        ],
+      ],
+      [
+        'reporting',
+        'Results reported to management',
+        'ISO/IEC 42001:2023, 9.2.2',
+        [['reported-to', 'text', true, 'To which managers were the results reported, and when?', 'ISO/IEC 42001:2023, 9.2.2', '9.2.2']],
+      ],
+    ],
+  },
+};
+
+/** The two controls of the contract's examples, assessed by a mock gap analysis. */
+const MOCK_GAP_CONTROLS: [string, string][] = [
+  ['AIA-CLS-01', 'AI system inventory'],
+  ['AIA-CLS-02', 'Risk classification'],
+];
+
+const YES_NO_VALUES = ['yes', 'no', 'not_applicable'];
+const REQUIREMENT_VALUES = ['compliant', 'partially_compliant', 'non_compliant', 'not_applicable'];
+const REQUIREMENT_SCORES: Record<string, number | null> = {
+  compliant: 1,
+  partially_compliant: 0.5,
+  non_compliant: 0,
+  not_applicable: null,
+};
+
+function questionSet(type: string, framework: string | undefined): AssessmentState | undefined {
+  if (type === 'gap-analysis') {
+    if (!framework) return undefined;
+    return {
+      stages: [{ key: 'conformity', title: 'Conformity', citation: null }],
+      questions: MOCK_GAP_CONTROLS.map(([control, title]) => ({
+        key: `req.${control}`,
+        stage: 'conformity',
+        text: `${control} ${title}: is the requirement met?`,
+        kind: 'requirement',
+        options: null,
+        required: true,
+        requiredWhen: null,
+        control,
+        source: { framework, clause: null, citation: `${control} ${title}` },
+        guidance: 'Compliant, partially compliant, non-compliant or not applicable; justify any status other than compliant in the notes.',
+      })),
+      items: {},
+    };
+  }
+  const recipe = MOCK_RECIPES[type];
+  if (!recipe) return undefined;
+  return {
+    stages: recipe.stages.map(([key, title, citation]) => ({ key, title, citation })),
+    questions: recipe.stages.flatMap(([stage, , , rows]) =>
+      rows.map(([key, kind, required, text, citation, clause, options]) => ({
+        key,
+        stage,
+        text,
+        kind,
+        options: options ? options.map(([value, label]) => ({ value, label })) : null,
+        required: required !== false,
+        requiredWhen: Array.isArray(required) ? { question: required[0], equals: required[1] } : null,
+        control: null,
+        source: { framework: recipe.framework, clause, citation },
+        guidance: null,
+      })),
+    ),
+    items: {},
+  };
+}
+
+const answerOf = (s: AssessmentState, key: string) => s.items[key]?.answer ?? null;
+
+/** The question's item, made on first use. */
+function itemOf(s: AssessmentState, key: string): MockItem {
+  const item = s.items[key] ?? { answer: null, versions: [], assignment: null, review: null };
+  s.items[key] = item;
+  return item;
+}
+
+function isRequired(s: AssessmentState, q: MockQuestion): boolean {
+  if (!q.required) return false;
+  return !q.requiredWhen || answerOf(s, q.requiredWhen.question)?.value === q.requiredWhen.equals;
+}
+
+function isAnswered(s: AssessmentState, q: MockQuestion): boolean {
+  const a = answerOf(s, q.key);
+  if (!a) return false;
+  return q.kind === 'evidence' ? a.evidenceIds.length > 0 : a.value !== null;
+}
+
+const ratio = (n: number, d: number) => (d === 0 ? 1 : Math.round((n / d) * 10000) / 10000);
+
+/** The stages' progress and the completion (share of required questions answered), as the server computes them. */
+function progressOf(s: AssessmentState) {
+  let required = 0;
+  let answered = 0;
+  const stages = s.stages.map((stage) => {
+    const qs = s.questions.filter((q) => q.stage === stage.key);
+    const req = qs.filter((q) => isRequired(s, q));
+    const done = req.filter((q) => isAnswered(s, q)).length;
+    const any = qs.some((q) => isAnswered(s, q));
+    required += req.length;
+    answered += done;
+    const status = done === req.length && (req.length > 0 || any) ? 'completed' : any ? 'in_progress' : 'pending';
+    return { ...stage, status, questions: qs.length, required: req.length, answered: done, completion: ratio(done, req.length) };
+  });
+  return { stages, completion: required === 0 ? 0 : ratio(answered, required) };
+}
+
+const openOf = (s: AssessmentState) => s.questions.filter((q) => isRequired(s, q) && !isAnswered(s, q));
+
+function renderQuestion(assessmentId: string, s: AssessmentState, q: MockQuestion): Json {
+  const item = s.items[q.key];
+  return {
+    object: 'svc.compliance.assessment_question',
+    assessmentId,
+    key: q.key,
+    stage: q.stage,
+    position: s.questions.indexOf(q),
+    text: q.text,
+    kind: q.kind,
+    options: q.options,
+    required: isRequired(s, q),
+    control: q.control,
+    source: q.source,
+    guidance: q.guidance,
+    answer: item?.answer ?? null,
+    assignment: item?.assignment ?? null,
+    review: item?.review ?? null,
+  };
+}
+
+/** 422 on the field an answer gets wrong for its question's kind; undefined when it fits. */
+function answerProblem(q: MockQuestion, body: { value?: unknown; notes?: string; evidenceIds?: string[] }): ErrorDetail | undefined {
+  const v = body.value;
+  const must = (what: string): ErrorDetail => ({
+    field: 'value',
+    issue: 'invalid_value',
+    message: `Question ${q.key} is a ${q.kind} question: the value must be ${what}.`,
+  });
+  switch (q.kind) {
+    case 'yes_no':
+      return typeof v === 'string' && YES_NO_VALUES.includes(v) ? undefined : must(YES_NO_VALUES.join(', '));
+    case 'text':
+      return typeof v === 'string' && v.trim() !== '' ? undefined : must('a non-empty text');
+    case 'scale':
+      return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 5 ? undefined : must('an integer from 1 to 5');
+    case 'choice': {
+      const values = (q.options ?? []).map((o) => o.value);
+      return typeof v === 'string' && values.includes(v) ? undefined : must(`one of ${values.join(', ')}`);
+    }
+    case 'evidence':
+      if (!body.evidenceIds?.length)
+        return {
+          field: 'evidenceIds',
+          issue: 'missing',
+          message: `Question ${q.key} asks for evidence: attach at least one evidence record.`,
+        };
+      return v === undefined || typeof v === 'string' ? undefined : must('a text note or absent');
+    case 'requirement':
+      if (typeof v !== 'string' || !REQUIREMENT_VALUES.includes(v)) return must(REQUIREMENT_VALUES.join(', '));
+      return v !== 'compliant' && !body.notes?.trim()
+        ? { field: 'notes', issue: 'missing', message: `A requirement assessed as ${v} needs a justification in notes.` }
+        : undefined;
+  }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Stages and completion onto the record after a change of answers. */
+function refresh(w: WorkContext, s: AssessmentState): void {
+  const p = progressOf(s);
+  w.record.stages = p.stages;
+  w.record.completion = p.completion;
+  w.record.updatedAt = w.now;
+}
+
+function frozenConflict(w: WorkContext): Response {
+  const status = String(w.record.status);
+  const id = String(w.record.id);
+  return w.fail(
+    'conflict',
+    status === 'approved'
+      ? `Assessment ${id} is approved and frozen; POST /v1/compliance/assessments/${id}/revisions starts a new revision.`
+      : `Assessment ${id} is in review; its answers change only after it is returned.`,
+    [{ field: 'status', issue: 'invalid_value', message: `current state: ${status}` }],
+  );
+}
+
+/** The question a route names, or its 404. */
+function questionFor(w: WorkContext): { s: AssessmentState; q: MockQuestion } | Response {
+  const s = w.state<AssessmentState>();
+  const q = s.questions.find((x) => x.key === w.params.key);
+  return q ? { s, q } : w.fail('not_found', `No question ${w.params.key} in assessment ${String(w.record.id)}.`);
+}
+
+/** A page of `items` after the position `cursor` names, `limit` long. */
+function pageOf<T>(items: T[], w: WorkContext, keyOf: (item: T) => number, render: (item: T) => Json, descending = false): Response {
+  const limit = typeof w.query.limit === 'number' ? w.query.limit : PAGE_LIMIT_DEFAULT;
+  let rest = items;
+  if (typeof w.query.cursor === 'string') {
+    let at: unknown;
+    try {
+      at = (JSON.parse(fromBase64Url(w.query.cursor)) as Json).at;
+    } catch {
+      at = undefined;
+    }
+    if (typeof at !== 'number')
+      return w.fail('bad_request', 'The cursor is not one this API gave.', [{ field: 'cursor', issue: 'invalid_value' }]);
+    rest = items.filter((item) => (descending ? keyOf(item) < at : keyOf(item) > at));
+  }
+  const page = rest.slice(0, limit);
+  const last = page[page.length - 1];
+  const cursor = rest.length > limit && last !== undefined ? toBase64Url(JSON.stringify({ at: keyOf(last) })) : null;
+  return w.ok({ data: page.map(render), cursor }, 200);
+}
+
+function gapsOf(s: AssessmentState) {
+  const controls = s.questions
+    .filter((q) => q.kind === 'requirement' && q.control)
+    .map((q) => {
+      const a = answerOf(s, q.key);
+      const status = (a?.value ?? null) as string | null;
+      return {
+        control: q.control as string,
+        title: q.text.replace(/^\S+ (.*): is the requirement met\?$/, '$1'),
+        status,
+        score: status ? (REQUIREMENT_SCORES[status] ?? null) : null,
+        clauses: [] as string[],
+        evidenceIds: a?.evidenceIds ?? [],
+        notes: a?.notes ?? null,
+      };
+    });
+  const scored = controls.filter((c) => c.score !== null).map((c) => c.score as number);
+  const score = scored.length ? Math.round((scored.reduce((x, y) => x + y, 0) / scored.length) * 10000) / 10000 : null;
+  const gaps = controls
+    .filter((c) => c.status !== 'compliant' && c.status !== 'not_applicable')
+    .map((c) => ({
+      control: c.control,
+      title: c.title,
+      status: c.status,
+      missing: [
+        ...(c.status ? [] : ['requirement not assessed']),
+        ...(c.status && c.evidenceIds.length === 0 ? ['evidence'] : []),
+        ...(c.status && c.notes ? [`justification: ${c.notes.slice(0, 200)}`] : []),
+      ],
+    }));
+  return { controls, score, gaps };
+}
+
+/**
+ * Assessments: created with the questions of their type, answered one version at a time (a
+ * `draft` moves to `in_progress`), submitted only with every required question answered (422),
+ * returned with comments per question, approved under four eyes (403 for a service key or a
+ * person who answered), frozen once approved (409), revised into a new revision.
+ */
+const assessmentWorkflow: Workflow = {
+  object: 'svc.compliance.assessment',
+  init: (w, body) => {
+    const type = String(w.record.type);
+    const framework = isRecord(body) && typeof body.framework === 'string' ? body.framework : undefined;
+    if (type === 'gap-analysis' && !framework)
+      return w.fail('validation_failed', 'A gap analysis names the framework it assesses.', [{ field: 'framework', issue: 'missing' }]);
+    if (type !== 'gap-analysis' && framework !== undefined)
+      return w.fail('validation_failed', `framework is given only for a gap analysis; a ${type} draws its questions from its recipe.`, [
+        { field: 'framework', issue: 'invalid_value' },
+      ]);
+    const s = questionSet(type, framework);
+    if (!s) return undefined;
+    w.setState(s);
+    Object.assign(w.record, {
+      status: 'draft',
+      framework: framework ?? MOCK_RECIPES[type]?.framework ?? null,
+      // The mock pins no dictionary version: it holds no dictionaries.
+      dictionaryVersion: null,
+      recipeVersion: type === 'gap-analysis' ? null : (w.record.recipeVersion ?? null),
+      revision: 1,
+      previousId: null,
+      submittedAt: null,
+      submittedBy: null,
+      approvedAt: null,
+      approvedBy: null,
+      answersHash: null,
+      ...progressOf(s),
+    });
+    return undefined;
+  },
+  guards: {
+    submit: (w) => {
+      const open = openOf(w.state<AssessmentState>());
+      if (open.length > 0) {
+        return w.fail(
+          'validation_failed',
+          `Assessment ${String(w.record.id)} has ${open.length} required question(s) without an answer; answer them before submitting.`,
+          open.map((q) => ({ field: `questions.${q.key}`, issue: 'missing', message: q.text.slice(0, 200) })),
+        );
+      }
+      w.record.submittedAt = w.now;
+      w.record.submittedBy = w.actor;
+      return undefined;
+    },
+    send_back: (w) => {
+      const s = w.state<AssessmentState>();
+      const comments = (w.body as { comments: { question: string; comment: string }[] }).comments;
+      const unknown = comments.findIndex((c) => !s.questions.some((q) => q.key === c.question));
+      if (unknown >= 0) {
+        return w.fail(
+          'validation_failed',
+          `Question ${comments[unknown]?.question} is not a question of assessment ${String(w.record.id)}.`,
+          [{ field: `comments.${unknown}.question`, issue: 'invalid_value' }],
+        );
+      }
+      for (const c of comments) {
+        const item = itemOf(s, c.question);
+        item.review = { comment: c.comment, by: w.actor, at: w.now };
+      }
+      return undefined;
+    },
+    approve: async (w) => {
+      if (!w.person) {
+        return w.fail('forbidden', 'An approval is a person’s act: this API key is a service key bound to no person.', [
+          { field: 'authorization', issue: 'service_key' },
+        ]);
+      }
+      const s = w.state<AssessmentState>();
+      const authors = new Set(Object.values(s.items).flatMap((i) => i.versions.map((v) => v.by)));
+      if (authors.has(w.person) || authors.has(w.actor)) {
+        return w.fail(
+          'forbidden',
+          `Four eyes: ${w.person} answered questions of assessment ${String(w.record.id)} and cannot approve it; another person approves.`,
+          [{ field: 'authorization', issue: 'four_eyes', message: 'the approver answered questions of this assessment' }],
+        );
+      }
+      const answers = Object.entries(s.items)
+        .filter(([, i]) => i.answer)
+        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+        .map(([key, i]) => ({ key, value: i.answer?.value, notes: i.answer?.notes, evidence: [...(i.answer?.evidenceIds ?? [])].sort() }));
+      w.record.approvedAt = w.now;
+      w.record.approvedBy = w.person;
+      w.record.answersHash = await sha256Hex(JSON.stringify(answers));
+      return undefined;
+    },
+  },
+  routes: {
+    questions: (w) => {
+      const s = w.state<AssessmentState>();
+      const q = w.query;
+      const rows = s.questions.filter(
+        (x) =>
+          (q.stage === undefined || x.stage === q.stage) &&
+          (q.answered === undefined || isAnswered(s, x) === (q.answered === 'true')) &&
+          (q.required === undefined || isRequired(s, x) === (q.required === 'true')) &&
+          (q.personId === undefined || s.items[x.key]?.assignment?.personId === q.personId),
+      );
+      return pageOf(
+        rows,
+        w,
+        (x) => s.questions.indexOf(x),
+        (x) => renderQuestion(String(w.record.id), s, x),
+      );
+    },
+    question: (w) => {
+      const found = questionFor(w);
+      return found instanceof Response ? found : w.ok(renderQuestion(String(w.record.id), found.s, found.q), 200);
+    },
+    answer: (w) => answerRoute(w, w.body as { value?: string | number; notes?: string; evidenceIds?: string[] }),
+    clearAnswer: (w) => answerRoute(w, null),
+    assign: (w) => {
+      if (w.record.status === 'approved') return frozenConflict(w);
+      const found = questionFor(w);
+      if (found instanceof Response) return found;
+      const body = w.body as { personId: string | null; dueDate?: string | null };
+      if (body.personId === null && body.dueDate)
+        return w.fail('validation_failed', 'A due date needs a person to assign the question to.', [
+          { field: 'dueDate', issue: 'invalid_value' },
+        ]);
+      const item = itemOf(found.s, found.q.key);
+      item.assignment =
+        body.personId === null ? null : { personId: body.personId, dueDate: body.dueDate ?? null, assignedBy: w.actor, assignedAt: w.now };
+      return w.ok(renderQuestion(String(w.record.id), found.s, found.q), 200);
+    },
+    answerHistory: (w) => {
+      const found = questionFor(w);
+      if (found instanceof Response) return found;
+      const versions = [...(found.s.items[found.q.key]?.versions ?? [])].reverse();
+      return pageOf(
+        versions,
+        w,
+        (v) => Number(v.version),
+        (v) => v,
+        true,
+      );
+    },
+    results: (w) => {
+      const s = w.state<AssessmentState>();
+      const p = progressOf(s);
+      const gap = w.record.type === 'gap-analysis' ? gapsOf(s) : undefined;
+      const count = (status: string) => gap?.controls.filter((c) => c.status === status).length ?? 0;
+      return w.ok(
+        {
+          object: 'svc.compliance.assessment_results',
+          assessmentId: w.record.id,
+          type: w.record.type,
+          status: w.record.status,
+          dictionaryVersion: w.record.dictionaryVersion ?? null,
+          completion: p.completion,
+          stages: p.stages.map(({ key, title, required, answered, completion }) => ({ key, title, required, answered, completion })),
+          open: openOf(s).map((q) => ({ question: q.key, stage: q.stage, text: q.text })),
+          score: gap?.score ?? null,
+          frameworks: gap
+            ? [
+                {
+                  framework: String(w.record.framework),
+                  dictionaryVersion: w.record.dictionaryVersion ?? null,
+                  score: gap.score,
+                  controls: gap.controls.length,
+                  assessed: gap.controls.filter((c) => c.status !== null).length,
+                  compliant: count('compliant'),
+                  partiallyCompliant: count('partially_compliant'),
+                  nonCompliant: count('non_compliant'),
+                  notApplicable: count('not_applicable'),
+                },
+              ]
+            : [],
+          controls: gap?.controls.map(({ notes: _notes, ...c }) => c) ?? [],
+          clauses: [],
+          gaps: gap?.gaps ?? [],
+          answersHash: w.record.answersHash ?? null,
+        },
+        200,
+      );
+    },
+    remediate: (w) => {
+      if (w.record.type !== 'gap-analysis' || w.record.status !== 'approved') {
+        return w.fail(
+          'conflict',
+          `Assessment ${String(w.record.id)} is not an approved gap analysis; only those turn gaps into remediations.`,
+          [{ field: 'status', issue: 'invalid_value', message: `current state: ${String(w.record.status)}` }],
+        );
+      }
+      const s = w.state<AssessmentState & { remediated?: string[] }>();
+      const wanted = (w.body as { controls?: string[] } | undefined)?.controls;
+      const gaps = gapsOf(s).gaps.filter((g) => !wanted || wanted.includes(g.control));
+      const done = new Set(s.remediated ?? []);
+      const at = Date.now();
+      const created = gaps
+        .filter((g) => !done.has(g.control))
+        .map((g) => ({
+          control: g.control,
+          findingId: w.nextId('fnd', at),
+          remediationId: w.nextId('rem', at),
+          severity: g.status === 'non_compliant' ? 'high' : 'medium',
+        }));
+      s.remediated = [...done, ...created.map((c) => c.control)];
+      return w.ok(
+        {
+          object: 'svc.compliance.assessment_remediation',
+          assessmentId: w.record.id,
+          created,
+          skipped: gaps
+            .filter((g) => done.has(g.control))
+            .map((g) => ({ control: g.control, findingId: 'fnd_00000000000000000000000000' })),
+        },
+        201,
+      );
+    },
+    revise: (w) => {
+      const rows = w.table(assessmentWorkflow.object);
+      if (w.record.status !== 'approved' || rows.some((r) => r.previousId === w.record.id)) {
+        return w.fail('conflict', `Assessment ${String(w.record.id)} is not an approved assessment without a later revision.`, [
+          { field: 'status', issue: 'invalid_value', message: `current state: ${String(w.record.status)}` },
+        ]);
+      }
+      const s = w.state<AssessmentState>();
+      const id = w.nextId('asm', Date.now());
+      const items: Record<string, MockItem> = {};
+      for (const [key, item] of Object.entries(s.items)) {
+        if (!item.answer) continue;
+        const answer = { ...item.answer, version: 1, answeredAt: w.now };
+        items[key] = {
+          answer,
+          versions: [
+            {
+              object: 'svc.compliance.answer_version',
+              assessmentId: id,
+              question: key,
+              version: 1,
+              action: 'carried',
+              value: answer.value,
+              notes: answer.notes,
+              evidenceIds: answer.evidenceIds,
+              by: w.actor,
+              at: w.now,
+            },
+          ],
+          assignment: null,
+          review: null,
+        };
+      }
+      const next: AssessmentState = { stages: s.stages, questions: s.questions, items };
+      const record: Json = {
+        ...w.record,
+        id,
+        status: 'in_progress',
+        revision: Number(w.record.revision ?? 1) + 1,
+        previousId: w.record.id,
+        submittedAt: null,
+        submittedBy: null,
+        approvedAt: null,
+        approvedBy: null,
+        answersHash: null,
+        createdAt: w.now,
+        updatedAt: w.now,
+        ...progressOf(next),
+      };
+      w.setState(next, id);
+      rows.push(record);
+      return w.ok(record, 201);
+    },
+  },
+};
+
+/** Answers (or, with `body` null, clears) a question: a new version, the stages and completion, draft to in progress. */
+function answerRoute(w: WorkContext, body: { value?: string | number; notes?: string; evidenceIds?: string[] } | null): Response {
+  if (w.record.status !== 'draft' && w.record.status !== 'in_progress') return frozenConflict(w);
+  const found = questionFor(w);
+  if (found instanceof Response) return found;
+  const { s, q } = found;
+  const evidenceIds = body ? [...new Set(body.evidenceIds ?? [])] : [];
+  if (body) {
+    const problem = answerProblem(q, { ...body, evidenceIds });
+    if (problem) return w.fail('validation_failed', problem.message ?? ERROR_DESCRIPTIONS.validation_failed, [problem]);
+    const evidence = w.table('svc.compliance.evidence');
+    const known = new Set(evidence.map((e) => e.id));
+    const missing = evidenceIds.findIndex((id) => !known.has(id));
+    if (missing >= 0) {
+      return w.fail('validation_failed', `Evidence ${evidenceIds[missing]} does not exist in this tenant.`, [
+        { field: `evidenceIds.${missing}`, issue: 'invalid_value' },
+      ]);
+    }
+  }
+  const item = itemOf(s, q.key);
+  if (!body && !item.answer) return w.fail('conflict', `Question ${q.key} of assessment ${String(w.record.id)} has no answer to clear.`);
+  const version = (item.versions.at(-1)?.version as number | undefined) ?? 0;
+  const value: Value = body ? (body.value ?? null) : null;
+  const notes = body?.notes ?? null;
+  item.versions.push({
+    object: 'svc.compliance.answer_version',
+    assessmentId: w.record.id,
+    question: q.key,
+    version: version + 1,
+    action: !body ? 'cleared' : item.answer ? 'changed' : 'answered',
+    value,
+    notes,
+    evidenceIds,
+    by: w.actor,
+    at: w.now,
+  });
+  item.answer = body ? { value, notes, evidenceIds, answeredBy: w.actor, answeredAt: w.now, version: version + 1 } : null;
+  if (body) item.review = null;
+  if (body && w.record.status === 'draft') w.record.status = 'in_progress';
+  refresh(w, s);
+  return w.ok(renderQuestion(String(w.record.id), s, q), 200);
+}
+
+const WORKFLOWS: readonly Workflow[] = [assessmentWorkflow];
