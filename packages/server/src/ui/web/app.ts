@@ -13,6 +13,7 @@ import * as operator from '../../rails/operator/service.ts';
 import { listDeliveries, listSubscriptions } from '../../webhooks/service.ts';
 import { ago, createSurface, hashPassword, listen, newSessionToken, sha256, verifyPassword, when } from '../kit.ts';
 import { createSignInStore, HashGate, SignInGuard } from '../sign-in-guard.ts';
+import { registerAssessmentPages } from './assessments.ts';
 import { webPerson } from './person.ts';
 import { canManage, normaliseEmail, roleRank } from './users.ts';
 
@@ -493,6 +494,8 @@ export async function startWebApp(opts: { db: Database; log: Logger; config: Con
       res.redirect(303, `/settings/api-keys?revoked=${encodeURIComponent(key.id)}`);
     }),
   );
+
+  registerAssessmentPages({ app, db, render, renderError, requireUser, me, newCorrelation });
 
   s.finish();
   // Expired sessions and links are removed hourly; they are already refused once expired.
