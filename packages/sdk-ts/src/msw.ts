@@ -19,6 +19,8 @@
 export { exampleOf } from './examples.ts';
 
 import {
+  type AnswerState,
+  answerProblem,
   contract,
   DOCS_BASE_URL,
   declaredResources,
@@ -26,8 +28,15 @@ import {
   ERROR_STATUS,
   type ErrorEnvelope,
   flattenRoutes,
+  gapResults,
   HEADER_NAMES,
+  isAnswered,
+  isRequired,
+  openQuestions,
   PAGE_LIMIT_DEFAULT,
+  progress,
+  type QuestionDef,
+  type QuestionKind,
   type RouteMeta,
 } from '@svc/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
@@ -710,21 +719,9 @@ function derivedId(prefix: string, token: string): string {
 
 const keyIdOf = (token: string) => derivedId('key', token);
 
-type Kind = 'yes_no' | 'text' | 'scale' | 'evidence' | 'choice' | 'requirement';
 type Value = string | number | null;
 
-interface MockQuestion {
-  key: string;
-  stage: string;
-  text: string;
-  kind: Kind;
-  options: { value: string; label: string }[] | null;
-  required: boolean;
-  requiredWhen: { question: string; equals: string } | null;
-  control: string | null;
-  source: { framework: string; clause: string | null; citation: string };
-  guidance: string | null;
-}
+type MockQuestion = QuestionDef;
 
 interface MockAnswer {
   value: Value;
@@ -749,7 +746,7 @@ interface AssessmentState {
 }
 
 /** [key, kind, required (or the answer that makes it required), text, citation, clause, options]. */
-type QuestionRow = [string, Kind, boolean | [string, string], string, string, string | null, [string, string][]?];
+type QuestionRow = [string, QuestionKind, boolean | [string, string], string, string, string | null, [string, string][]?];
 
 interface MockRecipe {
   framework: string;
@@ -1147,15 +1144,6 @@ const MOCK_GAP_CONTROLS: [string, string][] = [
   ['AIA-CLS-02', 'Risk classification'],
 ];
 
-const YES_NO_VALUES = ['yes', 'no', 'not_applicable'];
-const REQUIREMENT_VALUES = ['compliant', 'partially_compliant', 'non_compliant', 'not_applicable'];
-const REQUIREMENT_SCORES: Record<string, number | null> = {
-  compliant: 1,
-  partially_compliant: 0.5,
-  non_compliant: 0,
-  not_applicable: null,
-};
-
 function questionSet(type: string, framework: string | undefined): AssessmentState | undefined {
   if (type === 'gap-analysis') {
     if (!framework) return undefined;
@@ -1198,8 +1186,6 @@ function questionSet(type: string, framework: string | undefined): AssessmentSta
   };
 }
 
-const answerOf = (s: AssessmentState, key: string) => s.items[key]?.answer ?? null;
-
 /** The question's item, made on first use. */
 function itemOf(s: AssessmentState, key: string): MockItem {
   const item = s.items[key] ?? { answer: null, versions: [], assignment: null, review: null };
@@ -1207,37 +1193,18 @@ function itemOf(s: AssessmentState, key: string): MockItem {
   return item;
 }
 
-function isRequired(s: AssessmentState, q: MockQuestion): boolean {
-  if (!q.required) return false;
-  return !q.requiredWhen || answerOf(s, q.requiredWhen.question)?.value === q.requiredWhen.equals;
+/** The current answers in the shape of the shared rules (@svc/contract's assessment-rules.ts). */
+function answersOf(s: AssessmentState): Map<string, AnswerState> {
+  const out = new Map<string, AnswerState>();
+  for (const [key, item] of Object.entries(s.items)) {
+    if (item.answer) out.set(key, { value: item.answer.value, notes: item.answer.notes, evidenceIds: item.answer.evidenceIds });
+  }
+  return out;
 }
 
-function isAnswered(s: AssessmentState, q: MockQuestion): boolean {
-  const a = answerOf(s, q.key);
-  if (!a) return false;
-  return q.kind === 'evidence' ? a.evidenceIds.length > 0 : a.value !== null;
-}
-
-const ratio = (n: number, d: number) => (d === 0 ? 1 : Math.round((n / d) * 10000) / 10000);
-
-/** The stages' progress and the completion (share of required questions answered), as the server computes them. */
-function progressOf(s: AssessmentState) {
-  let required = 0;
-  let answered = 0;
-  const stages = s.stages.map((stage) => {
-    const qs = s.questions.filter((q) => q.stage === stage.key);
-    const req = qs.filter((q) => isRequired(s, q));
-    const done = req.filter((q) => isAnswered(s, q)).length;
-    const any = qs.some((q) => isAnswered(s, q));
-    required += req.length;
-    answered += done;
-    const status = done === req.length && (req.length > 0 || any) ? 'completed' : any ? 'in_progress' : 'pending';
-    return { ...stage, status, questions: qs.length, required: req.length, answered: done, completion: ratio(done, req.length) };
-  });
-  return { stages, completion: required === 0 ? 0 : ratio(answered, required) };
-}
-
-const openOf = (s: AssessmentState) => s.questions.filter((q) => isRequired(s, q) && !isAnswered(s, q));
+/** The stages' progress and the completion, by the rules the server applies. */
+const progressOf = (s: AssessmentState) => progress(s, answersOf(s));
+const openOf = (s: AssessmentState) => openQuestions(s, answersOf(s));
 
 function renderQuestion(assessmentId: string, s: AssessmentState, q: MockQuestion): Json {
   const item = s.items[q.key];
@@ -1250,7 +1217,7 @@ function renderQuestion(assessmentId: string, s: AssessmentState, q: MockQuestio
     text: q.text,
     kind: q.kind,
     options: q.options,
-    required: isRequired(s, q),
+    required: isRequired(q, answersOf(s)),
     control: q.control,
     source: q.source,
     guidance: q.guidance,
@@ -1258,41 +1225,6 @@ function renderQuestion(assessmentId: string, s: AssessmentState, q: MockQuestio
     assignment: item?.assignment ?? null,
     review: item?.review ?? null,
   };
-}
-
-/** 422 on the field an answer gets wrong for its question's kind; undefined when it fits. */
-function answerProblem(q: MockQuestion, body: { value?: unknown; notes?: string; evidenceIds?: string[] }): ErrorDetail | undefined {
-  const v = body.value;
-  const must = (what: string): ErrorDetail => ({
-    field: 'value',
-    issue: 'invalid_value',
-    message: `Question ${q.key} is a ${q.kind} question: the value must be ${what}.`,
-  });
-  switch (q.kind) {
-    case 'yes_no':
-      return typeof v === 'string' && YES_NO_VALUES.includes(v) ? undefined : must(YES_NO_VALUES.join(', '));
-    case 'text':
-      return typeof v === 'string' && v.trim() !== '' ? undefined : must('a non-empty text');
-    case 'scale':
-      return typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 5 ? undefined : must('an integer from 1 to 5');
-    case 'choice': {
-      const values = (q.options ?? []).map((o) => o.value);
-      return typeof v === 'string' && values.includes(v) ? undefined : must(`one of ${values.join(', ')}`);
-    }
-    case 'evidence':
-      if (!body.evidenceIds?.length)
-        return {
-          field: 'evidenceIds',
-          issue: 'missing',
-          message: `Question ${q.key} asks for evidence: attach at least one evidence record.`,
-        };
-      return v === undefined || typeof v === 'string' ? undefined : must('a text note or absent');
-    case 'requirement':
-      if (typeof v !== 'string' || !REQUIREMENT_VALUES.includes(v)) return must(REQUIREMENT_VALUES.join(', '));
-      return v !== 'compliant' && !body.notes?.trim()
-        ? { field: 'notes', issue: 'missing', message: `A requirement assessed as ${v} needs a justification in notes.` }
-        : undefined;
-  }
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -1348,38 +1280,9 @@ function pageOf<T>(items: T[], w: WorkContext, keyOf: (item: T) => number, rende
   return w.ok({ data: page.map(render), cursor }, 200);
 }
 
-function gapsOf(s: AssessmentState) {
-  const controls = s.questions
-    .filter((q) => q.kind === 'requirement' && q.control)
-    .map((q) => {
-      const a = answerOf(s, q.key);
-      const status = (a?.value ?? null) as string | null;
-      return {
-        control: q.control as string,
-        title: q.text.replace(/^\S+ (.*): is the requirement met\?$/, '$1'),
-        status,
-        score: status ? (REQUIREMENT_SCORES[status] ?? null) : null,
-        clauses: [] as string[],
-        evidenceIds: a?.evidenceIds ?? [],
-        notes: a?.notes ?? null,
-      };
-    });
-  const scored = controls.filter((c) => c.score !== null).map((c) => c.score as number);
-  const score = scored.length ? Math.round((scored.reduce((x, y) => x + y, 0) / scored.length) * 10000) / 10000 : null;
-  const gaps = controls
-    .filter((c) => c.status !== 'compliant' && c.status !== 'not_applicable')
-    .map((c) => ({
-      control: c.control,
-      title: c.title,
-      status: c.status,
-      missing: [
-        ...(c.status ? [] : ['requirement not assessed']),
-        ...(c.status && c.evidenceIds.length === 0 ? ['evidence'] : []),
-        ...(c.status && c.notes ? [`justification: ${c.notes.slice(0, 200)}`] : []),
-      ],
-    }));
-  return { controls, score, gaps };
-}
+/** A gap analysis's scores and gaps by the server's rules, over the mock's example controls. */
+const gapsOf = (s: AssessmentState) =>
+  gapResults(s, answersOf(s), new Map(MOCK_GAP_CONTROLS.map(([id, title]) => [id, { id, title, category: 'conformity', clauseRefs: [] }])));
 
 /**
  * Assessments: created with the questions of their type, answered one version at a time (a
@@ -1478,11 +1381,12 @@ const assessmentWorkflow: Workflow = {
     questions: (w) => {
       const s = w.state<AssessmentState>();
       const q = w.query;
+      const answers = answersOf(s);
       const rows = s.questions.filter(
         (x) =>
           (q.stage === undefined || x.stage === q.stage) &&
-          (q.answered === undefined || isAnswered(s, x) === (q.answered === 'true')) &&
-          (q.required === undefined || isRequired(s, x) === (q.required === 'true')) &&
+          (q.answered === undefined || isAnswered(x, answers.get(x.key)) === (q.answered === 'true')) &&
+          (q.required === undefined || isRequired(x, answers) === (q.required === 'true')) &&
           (q.personId === undefined || s.items[x.key]?.assignment?.personId === q.personId),
       );
       return pageOf(
@@ -1528,7 +1432,6 @@ const assessmentWorkflow: Workflow = {
       const s = w.state<AssessmentState>();
       const p = progressOf(s);
       const gap = w.record.type === 'gap-analysis' ? gapsOf(s) : undefined;
-      const count = (status: string) => gap?.controls.filter((c) => c.status === status).length ?? 0;
       return w.ok(
         {
           object: 'svc.compliance.assessment_results',
@@ -1541,22 +1444,10 @@ const assessmentWorkflow: Workflow = {
           open: openOf(s).map((q) => ({ question: q.key, stage: q.stage, text: q.text })),
           score: gap?.score ?? null,
           frameworks: gap
-            ? [
-                {
-                  framework: String(w.record.framework),
-                  dictionaryVersion: w.record.dictionaryVersion ?? null,
-                  score: gap.score,
-                  controls: gap.controls.length,
-                  assessed: gap.controls.filter((c) => c.status !== null).length,
-                  compliant: count('compliant'),
-                  partiallyCompliant: count('partially_compliant'),
-                  nonCompliant: count('non_compliant'),
-                  notApplicable: count('not_applicable'),
-                },
-              ]
+            ? [{ framework: String(w.record.framework), dictionaryVersion: w.record.dictionaryVersion ?? null, ...gap.framework }]
             : [],
-          controls: gap?.controls.map(({ notes: _notes, ...c }) => c) ?? [],
-          clauses: [],
+          controls: gap?.controls ?? [],
+          clauses: gap?.clauses ?? [],
           gaps: gap?.gaps ?? [],
           answersHash: w.record.answersHash ?? null,
         },

@@ -4,6 +4,7 @@
  * evidence, reviewed by a second person, frozen when approved), the obligations an activated framework brings, evidence records and attestations.
  */
 
+export * from './assessment-rules.ts';
 export * from './assessment-work.ts';
 export * from './routes.ts';
 export * from './schemas.ts';
