@@ -8,8 +8,9 @@ import { startTestServer, type TestServer } from './support/server.ts';
  * The dsar rail. Every date below was worked out by hand from the provision it cites, not from
  * the code: GDPR one month to the same day number of the next month or that month's last day
  * (leap years included), two further months from the original due date; CCPA 45 calendar days,
- * 45 more, and 10 business days to confirm receipt; LGPD 15 days; DPDP 90 days. A due date is met
- * until the end of that day (UTC).
+ * 45 more, and 10 business days to confirm receipt; LGPD 15 days for confirmation and access and no
+ * statutory period for the other rights; DPDP 90 days, once the rights apply (13 May 2027). A due
+ * date is met until the end of that day (UTC); a request received before its regime applies has none.
  */
 
 let ts: TestServer;
@@ -52,7 +53,10 @@ describe('dsar: statutory due dates per regime', () => {
       extendedDueAt: null,
       deadline: { amount: 1, unit: 'months', source: 'GDPR Art. 12(3)' },
       kindSource: 'GDPR Art. 15',
-      rulesVersion: 'dsar/regimes@1.0.0',
+      rulesVersion: 'dsar/regimes@1.1.0',
+      applicable: true,
+      applicableFrom: { date: '2018-05-25', source: 'GDPR Art. 99(2)' },
+      noDueDate: null,
       receiptConfirmation: null,
     });
     expect(jan2025.extension).toMatchObject({ allowed: true, amount: 2, unit: 'months', extendedAt: null, notice: null });
@@ -89,19 +93,66 @@ describe('dsar: statutory due dates per regime', () => {
     expect(optOut.receiptConfirmation).toBeNull();
   });
 
-  it('LGPD 15 days and DPDP 90 days, neither extendable', async () => {
+  it('LGPD: 15 days for confirmation and access (Art. 19, II); the other rights have no statutory due date', async () => {
     // 20 February 2026 + 15 days: 8 days to 28 February, 7 more = 7 March.
     const lgpd = await receive({ regime: 'lgpd', kind: 'access', receivedAt: '2026-02-20T10:00:00.000Z' });
     expect(lgpd).toMatchObject({
+      applicable: true,
+      applicableFrom: { date: '2020-09-18' },
+      noDueDate: null,
       dueDate: '2026-03-07',
-      deadline: { amount: 15, unit: 'days', source: 'LGPD (Lei 13.709/2018) Art. 19, II' },
+      dueAt: '2026-03-07T23:59:59.999Z',
+      deadline: { amount: 15, unit: 'days', source: 'LGPD (Lei 13.709/2018) Art. 19, caput and II' },
     });
     expect(lgpd.extension.allowed).toBe(false);
-    // 15 January 2026 + 90 days: 16 (31 Jan), 44 (28 Feb), 75 (31 Mar), 90 = 15 April.
-    const dpdp = await receive({ regime: 'dpdp', kind: 'grievance', receivedAt: '2026-01-15T06:00:00.000Z' });
-    expect(dpdp).toMatchObject({ dueDate: '2026-04-15', deadline: { amount: 90 }, regulator: 'Data Protection Board of India' });
     expectEnvelope(await extend(lgpd.id, { reason: 'complex', extendedAt: '2026-02-25T00:00:00.000Z' }), 409, 'conflict');
-    expectEnvelope(await extend(dpdp.id, { reason: 'complex', extendedAt: '2026-02-25T00:00:00.000Z' }), 409, 'conflict');
+
+    // Erasure (Art. 18, VI): Art. 18 § 5 leaves the period to regulation; no date is made up.
+    const erasure = await receive({ regime: 'lgpd', kind: 'erasure', receivedAt: '2026-02-20T10:00:00.000Z' });
+    expect(erasure).toMatchObject({
+      applicable: true,
+      dueDate: null,
+      dueAt: null,
+      extendedDueDate: null,
+      deadline: { amount: null, unit: null, source: 'LGPD (Lei 13.709/2018) Art. 18, §§ 3-5' },
+      noDueDate: { reason: 'no_statutory_period', source: 'LGPD (Lei 13.709/2018) Art. 18, §§ 3-5' },
+      extension: { allowed: false, notice: null },
+    });
+    const refused = await extend(erasure.id, { reason: 'complex', extendedAt: '2026-02-25T00:00:00.000Z' });
+    expectEnvelope(refused, 409, 'conflict');
+    expect(refused.body.message).toMatch(/no statutory due date to extend/);
+    // Fetched again: still no date.
+    const again = await t.call('GET', `/v1/dsar/requests/${erasure.id}`);
+    expect(again.body).toMatchObject({ dueDate: null, noDueDate: { reason: 'no_statutory_period' } });
+
+    // Before 18 September 2020 the LGPD rights were not in force.
+    const early = await receive({ regime: 'lgpd', kind: 'access', receivedAt: '2020-09-17T12:00:00.000Z' });
+    expect(early).toMatchObject({ applicable: false, dueDate: null, noDueDate: { reason: 'not_yet_applicable' } });
+  });
+
+  it('DPDP: a request received before the rights apply (13 May 2027) has no statutory due date', async () => {
+    const dpdp = await receive({ regime: 'dpdp', kind: 'grievance', receivedAt: '2026-01-15T06:00:00.000Z' });
+    expect(dpdp).toMatchObject({
+      applicable: false,
+      applicableFrom: { date: '2027-05-13' },
+      dueDate: null,
+      dueAt: null,
+      extendedDueDate: null,
+      extendedDueAt: null,
+      receiptConfirmation: null,
+      deadline: { amount: 90, unit: 'days' },
+      noDueDate: { reason: 'not_yet_applicable' },
+      regulator: 'Data Protection Board of India',
+    });
+    expect(dpdp.noDueDate.rule).toMatch(/^Received 2026-01-15, before 2027-05-13: /);
+    expect(dpdp.applicableFrom.source).toMatch(/G\.S\.R\. 843\(E\)/);
+    const refused = await extend(dpdp.id, { reason: 'complex', extendedAt: '2026-02-25T00:00:00.000Z' });
+    expectEnvelope(refused, 409, 'conflict');
+    expect(refused.body.message).toMatch(/no statutory due date/);
+    // A GDPR request received before 25 May 2018 likewise has none, and cannot be extended.
+    const old = await receive({ regime: 'gdpr', kind: 'access', receivedAt: '2018-05-24T10:00:00.000Z' });
+    expect(old).toMatchObject({ applicable: false, dueDate: null, noDueDate: { reason: 'not_yet_applicable', source: 'GDPR Art. 99(2)' } });
+    expectEnvelope(await extend(old.id, { reason: 'complex', extendedAt: '2018-06-01T00:00:00.000Z' }), 409, 'conflict');
   });
 
   it('receivedAt defaults to now and may be back-dated, never in the future; a kind the regime does not grant is 422', async () => {
@@ -476,6 +527,8 @@ describe('dsar: SLA', () => {
     const e = await receive({ receivedAt: '2026-10-02T10:00:00.000Z' }, u); // rejected: not open
     await u.call('POST', `/v1/dsar/requests/${e.id}/reject`, { body: { reason: 'Unfounded.' } });
     await receive({ receivedAt: '2026-11-21T00:00:00.000Z' }, u); // received after `at`: not counted
+    const f = await receive({ regime: 'lgpd', kind: 'erasure', receivedAt: '2026-11-01T10:00:00.000Z' }, u); // no statutory period
+    const g = await receive({ regime: 'dpdp', kind: 'access', receivedAt: '2026-11-02T10:00:00.000Z' }, u); // DPDP rights not yet in force
 
     const at = '2026-11-20T12:00:00.000Z';
     const s = await u.call('GET', `/v1/dsar/sla?at=${at}`);
@@ -485,14 +538,21 @@ describe('dsar: SLA', () => {
       [c.id, '2026-11-25', 5, 'at_risk'],
       [b.id, '2026-12-04', 14, 'on_time'],
       [d.id, '2027-01-15', 56, 'on_time'],
+      // Open without a statutory due date: last, neither on time nor late.
+      [f.id, null, null, 'no_deadline'],
+      [g.id, null, null, 'no_deadline'],
     ]);
-    expect(s.body.totals).toEqual({ open: 4, onTime: 2, atRisk: 1, overdue: 1 });
+    expect(s.body.items.slice(-2).map((i: Json) => i.noDueDate)).toEqual(['no_statutory_period', 'not_yet_applicable']);
+    expect(s.body.totals).toEqual({ open: 6, onTime: 2, atRisk: 1, overdue: 1, noDeadline: 2 });
     const gdpr = s.body.regimes.find((r: Json) => r.regime === 'gdpr');
     expect(gdpr).toMatchObject({ open: 2, overdue: 1, onTime: 1, atRisk: 0, atRiskDays: 7 });
     expect(s.body.regimes.find((r: Json) => r.regime === 'lgpd')).toMatchObject({
       regulator: 'Autoridade Nacional de Proteção de Dados (ANPD)',
+      open: 2,
       atRisk: 1,
+      noDeadline: 1,
     });
+    expect(s.body.regimes.find((r: Json) => r.regime === 'dpdp')).toMatchObject({ open: 1, noDeadline: 1, overdue: 0 });
     expect(s.body.regimes).toHaveLength(5);
 
     // Seven days before the end of 4 December is at risk; eight is not.

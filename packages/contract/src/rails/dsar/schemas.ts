@@ -89,16 +89,44 @@ export const DsarRequest = z
     description: z.string().nullable().meta({ description: 'What the subject asked, in their words; null when not given.' }),
     status: Status,
     receivedAt: Timestamp.meta({ description: 'When the request was received: every date counts from its UTC calendar date.' }),
-    dueDate: CalendarDate.meta({ description: 'Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`.' }),
-    dueAt: Timestamp.meta({ description: 'End of `dueDate` (23:59:59.999 UTC): the request is late after it.' }),
+    applicable: z.boolean().meta({
+      description: 'Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed.',
+    }),
+    applicableFrom: z
+      .object({
+        date: CalendarDate.meta({ description: 'First date of receipt the regime, or the right exercised when later, applies to.' }),
+        rule: z.string().meta({ description: 'The rule in words.' }),
+        source: z.string().meta({ description: 'Legal source (`GDPR Art. 99(2)`).' }),
+      })
+      .meta({ description: 'From when the regime, or the right exercised, applies (rules data).' }),
+    noDueDate: z
+      .object({
+        reason: z.enum(['not_yet_applicable', 'no_statutory_period']).meta({
+          description:
+            '`not_yet_applicable`: received before `applicableFrom.date`; `no_statutory_period`: the law fixes no period for this kind of request.',
+        }),
+        rule: z.string().meta({ description: 'Why, in words.' }),
+        source: z.string().meta({ description: 'Legal source.' }),
+      })
+      .nullable()
+      .meta({ description: 'Why the request has no statutory due date (every date is then null); null when it has one.' }),
+    dueDate: CalendarDate.nullable().meta({
+      description: 'Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`; null when `noDueDate` says why not.',
+    }),
+    dueAt: Timestamp.nullable().meta({
+      description: 'End of `dueDate` (23:59:59.999 UTC): the request is late after it; null without a due date.',
+    }),
     extendedDueDate: CalendarDate.nullable().meta({
       description: 'Due date after the extension, counted from `dueDate` by the extension rule; null when not extended.',
     }),
     extendedDueAt: Timestamp.nullable().meta({ description: 'End of `extendedDueDate`; null when not extended.' }),
     deadline: z
       .object({
-        amount: z.int().meta({ description: 'Length of the period.' }),
-        unit: z.enum(['days', 'business_days', 'months']).meta({ description: 'Unit of the period.' }),
+        amount: z.int().nullable().meta({ description: 'Length of the period; null when the law fixes none for this kind.' }),
+        unit: z
+          .enum(['days', 'business_days', 'months'])
+          .nullable()
+          .meta({ description: 'Unit of the period; null when the law fixes none for this kind.' }),
         rule: z.string().meta({ description: 'The deadline in words, as the source states it.' }),
         source: z.string().meta({ description: 'Legal source of the deadline (`GDPR Art. 12(3)`).' }),
       })
@@ -157,6 +185,9 @@ export const DsarRequest = z
         description: 'Copy of all data you hold about me.',
         status: 'received',
         receivedAt: '2026-11-20T09:00:00.000Z',
+        applicable: true,
+        applicableFrom: { date: '2018-05-25', rule: 'The Regulation applies from 25 May 2018.', source: 'GDPR Art. 99(2)' },
+        noDueDate: null,
         dueDate: '2026-12-20',
         dueAt: '2026-12-20T23:59:59.999Z',
         extendedDueDate: null,
@@ -184,7 +215,7 @@ export const DsarRequest = z
         fulfilledAt: null,
         rejectedAt: null,
         rejectionReason: null,
-        rulesVersion: 'dsar/regimes@1.0.0',
+        rulesVersion: 'dsar/regimes@1.1.0',
         ...exampleStamps('2026-11-20T09:05:00.000Z'),
       },
     ],
@@ -592,11 +623,20 @@ export const DsarSlaItem = z
     kind: Kind,
     status: Status,
     regulator: z.string().meta({ description: 'Authority of the regime.' }),
-    dueDate: CalendarDate.meta({ description: 'The due date in force: the extended one when extended.' }),
+    dueDate: CalendarDate.nullable().meta({
+      description: 'The due date in force: the extended one when extended; null without a statutory due date.',
+    }),
     extended: z.boolean().meta({ description: 'Whether the request was extended.' }),
-    daysRemaining: z.int().meta({ description: 'Calendar days from the date of `at` to `dueDate`; negative when overdue.' }),
-    state: z.enum(['on_time', 'at_risk', 'overdue']).meta({
-      description: '`overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`.',
+    daysRemaining: z
+      .int()
+      .nullable()
+      .meta({ description: 'Calendar days from the date of `at` to `dueDate`; negative when overdue; null without a due date.' }),
+    state: z.enum(['on_time', 'at_risk', 'overdue', 'no_deadline']).meta({
+      description:
+        '`overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`, `no_deadline` (no statutory due date: see `noDueDate`).',
+    }),
+    noDueDate: z.enum(['not_yet_applicable', 'no_statutory_period']).nullable().meta({
+      description: 'Why the request has no statutory due date (as on the request); null when it has one.',
     }),
   })
   .meta({ id: 'DsarSlaItem' });
@@ -611,6 +651,7 @@ export const DsarSla = z
         onTime: z.int().min(0).meta({ description: 'Of which on time.' }),
         atRisk: z.int().min(0).meta({ description: 'Of which at risk.' }),
         overdue: z.int().min(0).meta({ description: 'Of which overdue.' }),
+        noDeadline: z.int().min(0).meta({ description: 'Of which without a statutory due date.' }),
       })
       .meta({ description: 'Counts over every regime.' }),
     regimes: z
@@ -623,6 +664,7 @@ export const DsarSla = z
           onTime: z.int().min(0).meta({ description: 'On time.' }),
           atRisk: z.int().min(0).meta({ description: 'At risk.' }),
           overdue: z.int().min(0).meta({ description: 'Overdue.' }),
+          noDeadline: z.int().min(0).meta({ description: 'Without a statutory due date.' }),
         }),
       )
       .meta({ description: 'Counts per regime and its regulator, every regime listed.' }),
@@ -634,7 +676,7 @@ export const DsarSla = z
       {
         object: 'svc.dsar.sla',
         at: '2026-12-15T12:00:00.000Z',
-        totals: { open: 1, onTime: 0, atRisk: 1, overdue: 0 },
+        totals: { open: 1, onTime: 0, atRisk: 1, overdue: 0, noDeadline: 0 },
         regimes: [
           {
             regime: 'gdpr',
@@ -644,6 +686,7 @@ export const DsarSla = z
             onTime: 0,
             atRisk: 1,
             overdue: 0,
+            noDeadline: 0,
           },
         ],
         items: [
@@ -657,6 +700,7 @@ export const DsarSla = z
             extended: false,
             daysRemaining: 5,
             state: 'at_risk',
+            noDueDate: null,
           },
         ],
       },

@@ -50,8 +50,9 @@ const rules = {
 };
 
 interface Clock {
-  amount: number;
-  unit: PeriodUnit;
+  /** Null when the law fixes no period for the kind (LGPD requests other than access). */
+  amount: number | null;
+  unit: PeriodUnit | null;
   rule: string;
   source: string;
 }
@@ -69,6 +70,8 @@ interface Facts {
   regulator: string;
   kindSource: string;
   clock: Clock;
+  /** First date of receipt the regime (or the right) applies to; absent in facts recorded before it was. */
+  applicableFrom?: string;
   extension: Clock | null;
   receiptConfirmation: Clock | null;
   atRiskDays: number;
@@ -127,6 +130,7 @@ export const dsarHandler = defineAgent({
       regulator: applied.regime.regulator,
       kindSource: applied.kindSource,
       clock: clockOf(applied.clock),
+      applicableFrom: applied.applicableFrom.date,
       extension: applied.extension ? clockOf(applied.extension) : null,
       receiptConfirmation: applied.receiptConfirmation ? clockOf(applied.receiptConfirmation) : null,
       atRiskDays: applied.atRiskDays,
@@ -137,12 +141,27 @@ export const dsarHandler = defineAgent({
   decide(_input, facts, r: typeof rules) {
     const q = facts.request;
     const received = dateOf(new Date(q.receivedAt));
-    const dueDate = addToDate(received, facts.clock.amount, facts.clock.unit);
-    const extendedDueDate = q.extendedAt && facts.extension ? addToDate(dueDate, facts.extension.amount, facts.extension.unit) : null;
+    // No statutory due date: received before the regime applied, or the law fixes no period for the kind.
+    const { amount, unit } = facts.clock;
+    const dueDate =
+      (facts.applicableFrom !== undefined && received < facts.applicableFrom) || amount === null || unit === null
+        ? null
+        : addToDate(received, amount, unit);
+    const ext = facts.extension;
+    const extendedDueDate =
+      dueDate && q.extendedAt && ext?.amount != null && ext.unit != null ? addToDate(dueDate, ext.amount, ext.unit) : null;
     const effective = extendedDueDate ?? dueDate;
-    const daysLeft = daysBetween(new Date(facts.asOf), effective);
+    const daysLeft = effective ? daysBetween(new Date(facts.asOf), effective) : null;
     const closed = q.status === 'fulfilled' || q.status === 'rejected';
-    const state = closed ? 'closed' : daysLeft < 0 ? 'overdue' : daysLeft <= facts.atRiskDays ? 'at_risk' : 'on_track';
+    const state = closed
+      ? 'closed'
+      : daysLeft === null
+        ? 'no_deadline'
+        : daysLeft < 0
+          ? 'overdue'
+          : daysLeft <= facts.atRiskDays
+            ? 'at_risk'
+            : 'on_track';
     const action = r.storeActions[q.kind] ?? r.storeActions.access;
     const stores = facts.stores.map((s) => ({
       storeId: s.id,
@@ -165,12 +184,13 @@ export const dsarHandler = defineAgent({
         rule: facts.clock.rule,
         source: facts.clock.source,
         extendedDueDate,
-        extensionAvailable: facts.extension ? `${facts.extension.amount} ${facts.extension.unit.replace('_', ' ')}` : null,
-        receiptConfirmationDate: facts.receiptConfirmation
-          ? addToDate(received, facts.receiptConfirmation.amount, facts.receiptConfirmation.unit)
-          : null,
+        extensionAvailable: ext?.amount != null && ext.unit != null ? `${ext.amount} ${ext.unit.replace('_', ' ')}` : null,
+        receiptConfirmationDate:
+          dueDate && facts.receiptConfirmation?.amount != null && facts.receiptConfirmation.unit != null
+            ? addToDate(received, facts.receiptConfirmation.amount, facts.receiptConfirmation.unit)
+            : null,
         daysLeft,
-        state: state as 'on_track' | 'at_risk' | 'overdue' | 'closed',
+        state: state as 'on_track' | 'at_risk' | 'overdue' | 'closed' | 'no_deadline',
       },
       priority: r.priority[state] ?? 'normal',
       stores,

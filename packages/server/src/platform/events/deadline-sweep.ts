@@ -89,6 +89,8 @@ export const dsarDeadlines: DeadlineSource = {
         receivedAt: new Date(row.receivedAt),
         extendedAt: row.extendedAt ? new Date(row.extendedAt) : null,
       });
+      // No statutory due date (the regime did not apply yet, or the law fixes no period): nothing to announce.
+      if (c.effectiveDueDate === null || c.effectiveDueAt === null) continue;
       const daysRemaining = daysBetween(now, c.effectiveDueDate);
       if (now > c.effectiveDueAt || daysRemaining > c.rules.atRiskDays) continue;
       out.push({

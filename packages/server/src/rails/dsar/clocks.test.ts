@@ -107,7 +107,7 @@ describe('GDPR and UK GDPR: one month, extendable by two further months', () => 
   it('is due one month after receipt, at the end of that day', () => {
     const c = clocks('gdpr', 'access', '2026-01-15T09:00:00Z');
     expect(c.dueDate).toBe('2026-02-15');
-    expect(c.dueAt.toISOString()).toBe('2026-02-15T23:59:59.999Z');
+    expect(c.dueAt?.toISOString()).toBe('2026-02-15T23:59:59.999Z');
     expect(c.effectiveDueDate).toBe('2026-02-15');
     expect(c.extendedDueDate).toBeNull();
     expect(c.extendedDueAt).toBeNull();
@@ -132,7 +132,7 @@ describe('GDPR and UK GDPR: one month, extendable by two further months', () => 
     expect(c.extendedDueDate).toBe('2026-04-15');
     expect(c.extendedDueAt?.toISOString()).toBe('2026-04-15T23:59:59.999Z');
     expect(c.effectiveDueDate).toBe('2026-04-15');
-    expect(c.effectiveDueAt.toISOString()).toBe('2026-04-15T23:59:59.999Z');
+    expect(c.effectiveDueAt?.toISOString()).toBe('2026-04-15T23:59:59.999Z');
     expect(c.rules.extension?.source).toBe('GDPR Art. 12(3)');
   });
 
@@ -191,24 +191,103 @@ describe('CCPA/CPRA: 45 days, one 45-day extension, receipt confirmed within 10 
   });
 });
 
-describe('LGPD and DPDP: calendar days, no extension', () => {
-  it('LGPD Art. 19, II: a complete answer within 15 days', () => {
-    expect(clocks('lgpd', 'access', '2026-02-20T10:00:00Z').dueDate).toBe('2026-03-07');
+describe('LGPD: 15 days for confirmation and access only (Art. 19, II)', () => {
+  it('confirmation/access: a complete declaration within 15 calendar days', () => {
+    const c = clocks('lgpd', 'access', '2026-02-20T10:00:00Z');
+    expect(c.dueDate).toBe('2026-03-07');
+    expect(c.dueAt?.toISOString()).toBe('2026-03-07T23:59:59.999Z');
+    expect(c.applicable).toBe(true);
+    expect(c.noDueDate).toBeNull();
+    expect(c.rules.clock.source).toBe('LGPD (Lei 13.709/2018) Art. 19, caput and II');
+    // 2024 is a leap year: 20 February + 15 days = 6 March.
     expect(clocks('lgpd', 'access', '2024-02-20T10:00:00Z').dueDate).toBe('2024-03-06');
   });
 
-  it('LGPD grants no extension: an extension leaves the due date', () => {
-    const c = clocks('lgpd', 'erasure', '2026-02-20T10:00:00Z', '2026-02-25T10:00:00Z');
-    expect(c.extendedDueDate).toBeNull();
-    expect(c.effectiveDueDate).toBe('2026-03-07');
+  it('the other rights have no statutory period: no due date, with the reason (Art. 18, §§ 3-5)', () => {
+    for (const kind of ['rectification', 'restriction', 'portability', 'erasure', 'objection'] as const) {
+      const c = clocks('lgpd', kind, '2026-02-20T10:00:00Z');
+      expect(c.applicable, kind).toBe(true);
+      expect(c.dueDate, kind).toBeNull();
+      expect(c.dueAt, kind).toBeNull();
+      expect(c.effectiveDueDate, kind).toBeNull();
+      expect(c.effectiveDueAt, kind).toBeNull();
+      expect(c.noDueDate, kind).toMatchObject({ reason: 'no_statutory_period', source: 'LGPD (Lei 13.709/2018) Art. 18, §§ 3-5' });
+      expect(c.rules.clock.amount, kind).toBeNull();
+    }
   });
 
-  it('DPDP Rules 2025, Rule 14(3): grievances within 90 days', () => {
-    const c = clocks('dpdp', 'grievance', '2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z');
-    expect(c.dueDate).toBe('2026-04-01');
+  it('grants no extension: an extension leaves the dates as they were', () => {
+    const access = clocks('lgpd', 'access', '2026-02-20T10:00:00Z', '2026-02-25T10:00:00Z');
+    expect(access.extendedDueDate).toBeNull();
+    expect(access.effectiveDueDate).toBe('2026-03-07');
+    const erasure = clocks('lgpd', 'erasure', '2026-02-20T10:00:00Z', '2026-02-25T10:00:00Z');
+    expect(erasure.extendedDueDate).toBeNull();
+    expect(erasure.effectiveDueDate).toBeNull();
+  });
+
+  it('applies to requests received from 18 September 2020', () => {
+    expect(clocks('lgpd', 'access', '2020-09-18T00:00:00Z').dueDate).toBe('2020-10-03');
+    const before = clocks('lgpd', 'access', '2020-09-17T23:59:59Z');
+    expect(before).toMatchObject({ applicable: false, applicableFrom: '2020-09-18', dueDate: null, effectiveDueAt: null });
+    expect(before.noDueDate?.reason).toBe('not_yet_applicable');
+  });
+});
+
+describe('DPDP: the Data Principal’s rights apply from 13 May 2027', () => {
+  // G.S.R. 843(E) and the DPDP Rules 2025, rule 1: ss. 3-17 of the Act and rules 3, 5-16 eighteen
+  // months after publication on 13 November 2025.
+  it('a request received before 13 May 2027 has no statutory due date and says why', () => {
+    const c = clocks('dpdp', 'grievance', '2026-01-01T00:00:00Z');
+    expect(c.applicable).toBe(false);
+    expect(c.applicableFrom).toBe('2027-05-13');
+    expect(c.dueDate).toBeNull();
+    expect(c.dueAt).toBeNull();
+    expect(c.effectiveDueDate).toBeNull();
+    expect(c.effectiveDueAt).toBeNull();
+    expect(c.receiptConfirmationDate).toBeNull();
+    expect(c.noDueDate?.reason).toBe('not_yet_applicable');
+    expect(c.noDueDate?.rule).toMatch(/^Received 2026-01-01, before 2027-05-13: /);
+    expect(c.noDueDate?.source).toMatch(/G\.S\.R\. 843\(E\)/);
+    // The last day before: still not applicable (23:59 UTC on 12 May).
+    expect(clocks('dpdp', 'access', '2027-05-12T23:59:59Z').applicable).toBe(false);
+  });
+
+  it('from 13 May 2027: grievances within 90 days (Rules 2025, rule 14(3)), no extension', () => {
+    const c = clocks('dpdp', 'grievance', '2027-05-13T00:00:00Z', '2027-06-01T00:00:00Z');
+    expect(c.applicable).toBe(true);
+    expect(c.noDueDate).toBeNull();
+    // 13 May + 90 days: 18 in May, 30 in June, 31 in July, 11 in August.
+    expect(c.dueDate).toBe('2027-08-11');
     expect(c.extendedDueDate).toBeNull();
+    expect(c.effectiveDueDate).toBe('2027-08-11');
     expect(kindsOf('dpdp')).toEqual(['access', 'rectification', 'erasure', 'grievance']);
     expect(rulesFor('dpdp', 'portability')).toBeUndefined();
+  });
+});
+
+describe('applicableFrom: every regime from its source, a later right from its own', () => {
+  it('GDPR from 25 May 2018 (Art. 99(2)): the day before has no due date', () => {
+    expect(clocks('gdpr', 'access', '2018-05-25T00:00:00Z')).toMatchObject({ applicable: true, dueDate: '2018-06-25' });
+    const before = clocks('gdpr', 'access', '2018-05-24T23:59:59Z', '2018-06-01T00:00:00Z');
+    expect(before).toMatchObject({ applicable: false, dueDate: null, extendedDueDate: null, effectiveDueDate: null });
+    expect(rulesFor('gdpr', 'access')?.applicableFrom.source).toBe('GDPR Art. 99(2)');
+    expect(clocks('uk-gdpr', 'access', '2018-05-24T10:00:00Z').applicable).toBe(false);
+  });
+
+  it('CCPA from 1 January 2020; the CPRA rights to correct and to limit from 1 January 2023', () => {
+    expect(clocks('ccpa', 'access', '2020-01-01T00:00:00Z')).toMatchObject({ applicable: true, dueDate: '2020-02-15' });
+    expect(clocks('ccpa', 'access', '2019-12-31T12:00:00Z')).toMatchObject({ applicable: false, receiptConfirmationDate: null });
+    const correct2022 = clocks('ccpa', 'rectification', '2022-06-01T12:00:00Z');
+    expect(correct2022).toMatchObject({ applicable: false, applicableFrom: '2023-01-01', dueDate: null });
+    expect(correct2022.noDueDate?.source).toMatch(/CPRA/);
+    expect(clocks('ccpa', 'limit-use', '2022-12-31T12:00:00Z').applicable).toBe(false);
+    // Monday 2 January 2023 + 15 business days = Monday 23 January.
+    expect(clocks('ccpa', 'limit-use', '2023-01-02T12:00:00Z').dueDate).toBe('2023-01-23');
+  });
+
+  it('counts from the UTC date of receipt', () => {
+    // 20:00 on 12 May 2027 in New York is 00:00 UTC on 13 May: the DPDP rights apply.
+    expect(clocks('dpdp', 'access', '2027-05-12T20:00:00-04:00').applicable).toBe(true);
   });
 
   it('every regime has an at-risk window', () => {

@@ -11,13 +11,24 @@ import { dataFile } from '../../content/data-file.ts';
  * Dates are calendar dates in UTC. A period ends at the end of its last day (Regulation (EEC,
  * Euratom) No 1182/71 Art. 3(2)(c) for the EU regimes; the same reading for the others), so a
  * request is late from the first moment of the day after its due date.
+ *
+ * A request has no statutory due date (its dates are null, `noDueDate` says why) when it was
+ * received before its regime, or the right it exercises, applies (`applicableFrom`), or when the
+ * law fixes no period for its kind (a clock whose amount and unit are null: LGPD rights other than
+ * confirmation and access).
  */
 
 const Unit = z.enum(['days', 'business_days', 'months']);
 const Source = z.string().min(5);
 const Rule = z.string().min(10);
 
+const CalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const ClockSchema = z.strictObject({ amount: z.int().min(1).max(366), unit: Unit, rule: Rule, source: Source });
+/** A request the law sets no period for: the rule says so and what applies instead; no due date is computed. */
+const UnfixedClockSchema = z.strictObject({ amount: z.null(), unit: z.null(), rule: Rule, source: Source });
+const AnswerClockSchema = z.union([ClockSchema, UnfixedClockSchema]);
+/** The first date of receipt for which the regime (or a kind's right) applies, with its legal source. */
+const ApplicableFromSchema = z.strictObject({ date: CalendarDate, rule: Rule, source: Source });
 const ExtensionSchema = z.strictObject({
   amount: z.int().min(1).max(366),
   unit: Unit,
@@ -29,10 +40,11 @@ const ExtensionSchema = z.strictObject({
 const KindSchema = z.strictObject({
   id: z.enum(DSAR_KINDS),
   source: Source,
-  /** Present: replaces the regime's clock, extension or receipt confirmation for this kind (null: none). */
-  clock: ClockSchema.optional(),
+  /** Present: replaces the regime's clock, extension, receipt confirmation or start for this kind (null: none). */
+  clock: AnswerClockSchema.optional(),
   extension: ExtensionSchema.nullable().optional(),
   receiptConfirmation: ClockSchema.nullable().optional(),
+  applicableFrom: ApplicableFromSchema.optional(),
 });
 
 const RegimeSchema = z.strictObject({
@@ -40,7 +52,8 @@ const RegimeSchema = z.strictObject({
   title: z.string().min(3),
   jurisdiction: z.string().min(2),
   regulator: z.string().min(3),
-  clock: ClockSchema,
+  applicableFrom: ApplicableFromSchema,
+  clock: AnswerClockSchema,
   extension: ExtensionSchema.nullable(),
   receiptConfirmation: ClockSchema.nullable(),
   kinds: z.array(KindSchema).min(1),
@@ -64,11 +77,23 @@ export const DsarRulesSchema = z
       const kinds = r.kinds.map((k) => k.id);
       for (const [j, k] of kinds.entries())
         if (kinds.indexOf(k) !== j) ctx.addIssue({ code: 'custom', path: ['regimes', i, 'kinds', j, 'id'], message: `${k} twice` });
+      for (const [j, k] of r.kinds.entries()) {
+        const path = ['regimes', i, 'kinds', j];
+        // An extension extends a due date: a kind without a statutory period has none to extend.
+        const clock = k.clock ?? r.clock;
+        const extension = k.extension === undefined ? r.extension : k.extension;
+        if (clock.amount === null && extension)
+          ctx.addIssue({ code: 'custom', path: [...path, 'extension'], message: `${k.id}: no statutory period, so no extension` });
+        if (k.applicableFrom && k.applicableFrom.date < r.applicableFrom.date)
+          ctx.addIssue({ code: 'custom', path: [...path, 'applicableFrom'], message: `${k.id} applies before its regime` });
+      }
     }
   });
 export type DsarRules = z.infer<typeof DsarRulesSchema>;
 export type DsarRegimeRule = DsarRules['regimes'][number];
 type ClockRule = z.infer<typeof ClockSchema>;
+type AnswerClockRule = z.infer<typeof AnswerClockSchema>;
+type ApplicableFromRule = z.infer<typeof ApplicableFromSchema>;
 type ExtensionRule = z.infer<typeof ExtensionSchema>;
 export type PeriodUnit = z.infer<typeof Unit>;
 
@@ -93,7 +118,10 @@ export const kindsOf = (regime: DsarRegime): DsarKind[] => dsarRegimeRule(regime
 export interface AppliedRules {
   regime: DsarRegimeRule;
   kindSource: string;
-  clock: ClockRule;
+  /** The answer period; amount and unit null when the law fixes none for this kind. */
+  clock: AnswerClockRule;
+  /** From when the regime (or this kind's right, when later) applies. */
+  applicableFrom: ApplicableFromRule;
   extension: ExtensionRule | null;
   receiptConfirmation: ClockRule | null;
   atRiskDays: number;
@@ -107,6 +135,7 @@ export function rulesFor(regimeId: DsarRegime, kindId: DsarKind): AppliedRules |
     regime,
     kindSource: kind.source,
     clock: kind.clock ?? regime.clock,
+    applicableFrom: kind.applicableFrom ?? regime.applicableFrom,
     extension: kind.extension === undefined ? regime.extension : kind.extension,
     receiptConfirmation: kind.receiptConfirmation === undefined ? regime.receiptConfirmation : kind.receiptConfirmation,
     atRiskDays: regime.atRiskDays ?? dsarRules().atRiskDays,
@@ -166,24 +195,66 @@ export interface RequestClockInput {
   extendedAt: Date | null;
 }
 
+/** Why a request has no statutory due date, with the rule and source that say so. */
+export interface NoDueDate {
+  /** `not_yet_applicable`: received before the regime (or the right) applies; `no_statutory_period`: the law fixes none for the kind. */
+  reason: 'not_yet_applicable' | 'no_statutory_period';
+  rule: string;
+  source: string;
+}
+
 export interface RequestClocks {
-  dueDate: string;
-  dueAt: Date;
+  /** Whether the regime (and the right exercised) applied on the date of receipt; false: no date below is computed. */
+  applicable: boolean;
+  /** The first date of receipt the regime (or the right) applies to. */
+  applicableFrom: string;
+  /** Null when the request has a statutory due date; else why it has none (every date below is then null). */
+  noDueDate: NoDueDate | null;
+  dueDate: string | null;
+  dueAt: Date | null;
   extendedDueDate: string | null;
   extendedDueAt: Date | null;
-  /** The extended due date when extended, else the original. */
-  effectiveDueAt: Date;
-  effectiveDueDate: string;
+  /** The extended due date when extended, else the original; null without a statutory due date. */
+  effectiveDueAt: Date | null;
+  effectiveDueDate: string | null;
   receiptConfirmationDate: string | null;
   rules: AppliedRules;
 }
 
-/** The request's dates from its receipt (and extension), by the rules of its regime and kind. */
+/**
+ * The request's dates from its receipt (and extension), by the rules of its regime and kind. A
+ * request received before its regime or right applies, or of a kind the law sets no period for,
+ * gets no date at all: `noDueDate` says why, and nothing is due or late.
+ */
 export function requestClocks(input: RequestClockInput): RequestClocks {
   const rules = rulesFor(input.regime, input.kind);
   if (!rules) throw new Error(`${input.regime} grants no ${input.kind} request`);
   const received = dateOf(input.receivedAt);
-  const dueDate = addToDate(received, rules.clock.amount, rules.clock.unit);
+  const applicable = received >= rules.applicableFrom.date;
+  const { clock } = rules;
+  if (!applicable || clock.amount === null) {
+    const noDueDate: NoDueDate = !applicable
+      ? {
+          reason: 'not_yet_applicable',
+          rule: `Received ${received}, before ${rules.applicableFrom.date}: ${rules.applicableFrom.rule}`,
+          source: rules.applicableFrom.source,
+        }
+      : { reason: 'no_statutory_period', rule: clock.rule, source: clock.source };
+    return {
+      applicable,
+      applicableFrom: rules.applicableFrom.date,
+      noDueDate,
+      dueDate: null,
+      dueAt: null,
+      extendedDueDate: null,
+      extendedDueAt: null,
+      effectiveDueDate: null,
+      effectiveDueAt: null,
+      receiptConfirmationDate: null,
+      rules,
+    };
+  }
+  const dueDate = addToDate(received, clock.amount, clock.unit);
   // The extension counts from the original due date (the end of the first period): GDPR's "two
   // further months" after the first month, CCPA's "additional 45 days" after the first 45.
   const extendedDueDate = input.extendedAt && rules.extension ? addToDate(dueDate, rules.extension.amount, rules.extension.unit) : null;
@@ -192,6 +263,9 @@ export function requestClocks(input: RequestClockInput): RequestClocks {
     : null;
   const effectiveDueDate = extendedDueDate ?? dueDate;
   return {
+    applicable,
+    applicableFrom: rules.applicableFrom.date,
+    noDueDate: null,
     dueDate,
     dueAt: endOfDate(dueDate),
     extendedDueDate,

@@ -81,8 +81,16 @@ export function renderRequest(r: RequestRow): RequestOut {
     description: r.description,
     status: r.status as RequestOut['status'],
     receivedAt: iso(r.receivedAt),
+    // Null without a statutory due date: received before the regime applies, or no period fixed (noDueDate says which).
+    applicable: c.applicable,
+    applicableFrom: {
+      date: c.rules.applicableFrom.date,
+      rule: c.rules.applicableFrom.rule,
+      source: c.rules.applicableFrom.source,
+    },
+    noDueDate: c.noDueDate,
     dueDate: c.dueDate,
-    dueAt: iso(c.dueAt),
+    dueAt: isoOrNull(c.dueAt),
     extendedDueDate: c.extendedDueDate,
     extendedDueAt: isoOrNull(c.extendedDueAt),
     deadline: { amount: c.rules.clock.amount, unit: c.rules.clock.unit, rule: c.rules.clock.rule, source: c.rules.clock.source },
@@ -95,7 +103,7 @@ export function renderRequest(r: RequestRow): RequestOut {
       extendedAt: isoOrNull(r.extendedAt),
       reason: r.extensionReason,
       notice:
-        r.extendedAt && ext
+        r.extendedAt && ext && c.dueDate
           ? { rule: ext.notice.rule, source: ext.notice.source, sendBy: c.dueDate, sentAt: iso(r.noticeSentAt ?? r.extendedAt) }
           : null,
     },
@@ -192,6 +200,15 @@ export const requestStore: Store<typeof dsarRequests> = {
 function extension(row: RequestRow, now: Date, body: z.infer<typeof ExtendDsarRequestBody>): Record<string, unknown> {
   const current = renderRequest(row);
   const rule = rulesFor(current.regime, current.kind)?.extension ?? null;
+  if (current.dueDate === null || current.dueAt === null) {
+    // Nothing to extend: received before the regime applies, or no statutory period for the kind.
+    const why = current.noDueDate;
+    throw new ApiError(
+      'conflict',
+      `Request ${row.id} has no statutory due date to extend: ${why?.rule ?? 'no period applies'} (${why?.source ?? current.deadline.source}).`,
+      [{ field: 'id', issue: 'invalid_value', message: why?.reason ?? 'no statutory due date' }],
+    );
+  }
   if (!rule) {
     throw new ApiError('conflict', `${current.regime} allows no extension of a ${current.kind} request; it is due ${current.dueDate}.`, [
       { field: 'id', issue: 'invalid_value', message: 'no extension under this regime' },
@@ -662,8 +679,16 @@ export async function sla(prisma: Prisma, tenantId: string, q: { at?: string; re
   });
   const items: z.infer<typeof DsarSla>['items'] = rows.map((row) => {
     const c = requestClocksOf(row);
-    const daysRemaining = daysBetween(at, c.effectiveDueDate);
-    const state = at > c.effectiveDueAt ? 'overdue' : daysRemaining <= c.rules.atRiskDays ? 'at_risk' : 'on_time';
+    // A request without a statutory due date (not yet applicable, or no period fixed) is open but neither on time nor late.
+    const daysRemaining = c.effectiveDueDate ? daysBetween(at, c.effectiveDueDate) : null;
+    const state =
+      c.effectiveDueAt === null || daysRemaining === null
+        ? 'no_deadline'
+        : at > c.effectiveDueAt
+          ? 'overdue'
+          : daysRemaining <= c.rules.atRiskDays
+            ? 'at_risk'
+            : 'on_time';
     return {
       requestId: row.id,
       regime: row.regime as DsarRegime,
@@ -674,14 +699,18 @@ export async function sla(prisma: Prisma, tenantId: string, q: { at?: string; re
       extended: c.extendedDueDate !== null,
       daysRemaining,
       state,
+      noDueDate: c.noDueDate?.reason ?? null,
     };
   });
-  items.sort((a, b) => (a.dueDate === b.dueDate ? (a.requestId < b.requestId ? -1 : 1) : a.dueDate < b.dueDate ? -1 : 1));
+  // Earliest due first; requests without a due date last, by id.
+  const dueKey = (i: (typeof items)[number]) => i.dueDate ?? '9999-12-31';
+  items.sort((a, b) => (dueKey(a) === dueKey(b) ? (a.requestId < b.requestId ? -1 : 1) : dueKey(a) < dueKey(b) ? -1 : 1));
   const tally = (list: typeof items) => ({
     open: list.length,
     onTime: list.filter((i) => i.state === 'on_time').length,
     atRisk: list.filter((i) => i.state === 'at_risk').length,
     overdue: list.filter((i) => i.state === 'overdue').length,
+    noDeadline: list.filter((i) => i.state === 'no_deadline').length,
   });
   const rules = dsarRules();
   const regimes = DSAR_REGIMES.filter((r) => !q.regime || r === q.regime).map((id) => {

@@ -68,7 +68,10 @@ export const dsarHandler = agentSpec({
       receivedAt: Iso.meta({ description: 'When the request was received.' }),
       sla: z
         .object({
-          dueDate: CalendarDate.meta({ description: 'Statutory due date (end of that day, UTC).' }),
+          dueDate: CalendarDate.nullable().meta({
+            description:
+              'Statutory due date (end of that day, UTC); null when there is none (the regime did not apply yet, or the law fixes no period for the kind).',
+          }),
           rule: z.string().meta({ description: 'The statutory deadline rule in words, as the regime’s rules state it.' }),
           source: z.string().meta({ description: 'The provision that sets the deadline (`GDPR Art. 12(3)`).' }),
           extendedDueDate: CalendarDate.nullable().meta({ description: 'Due date after the extension, when the request was extended.' }),
@@ -76,8 +79,11 @@ export const dsarHandler = agentSpec({
           receiptConfirmationDate: CalendarDate.nullable().meta({
             description: 'Date by which receipt must be confirmed, when the regime requires it.',
           }),
-          daysLeft: z.int().meta({ description: 'Days from the invocation date to the effective due date (negative: late).' }),
-          state: z.enum(['on_track', 'at_risk', 'overdue', 'closed']).meta({
+          daysLeft: z
+            .int()
+            .nullable()
+            .meta({ description: 'Days from the invocation date to the effective due date (negative: late); null without a due date.' }),
+          state: z.enum(['on_track', 'at_risk', 'overdue', 'closed', 'no_deadline']).meta({
             description:
               'State of the clock: `closed` once the request is fulfilled or rejected, `overdue` when the effective due date has passed, `at_risk` within the regime’s at-risk days of it, `on_track` otherwise.',
           }),
