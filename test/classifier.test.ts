@@ -173,6 +173,116 @@ describe('classifier: labelled set through decide', () => {
   });
 });
 
+describe('classifier: registration, the Art. 27 impact assessment and the Art. 5(1)(g) and Annex III 5(b) exceptions', () => {
+  const fria = (out: Json) => out.applicableClauses.filter((c: string) => c.startsWith('art-27'));
+  const ids = (out: Json) => out.obligations.map((o: Json) => o.id);
+
+  it('Annex III point 2 is registered at national level (Art. 49(5)), not in the EU database (Art. 49(1)); no FRIA', () => {
+    const water = decide({
+      aiSystem: {
+        name: 'Valves',
+        purpose: 'Controls the valves of the municipal drinking water network for safety.',
+        providerKind: 'first_party',
+      },
+    });
+    expect(water).toMatchObject({ riskLevel: 'high', area: 'annex-iii-2' });
+    expect(water.applicableClauses).not.toContain('art-49-1');
+    expect(ids(water)).not.toContain('AIA-OBL-088');
+    expect(water.rationale).toContain('Art. 49(5)');
+    // Art. 27(1) excepts point 2 even for a public deployer ("municipal").
+    expect(fria(water)).toEqual([]);
+    expect(ids(water)).not.toContain('AIA-OBL-080');
+    // Every other Annex III point keeps the EU-database registration of Art. 49(1).
+    const cv = decide({ purpose: 'Screens CVs and ranks job applicants for our recruiters.' });
+    expect(cv.applicableClauses).toContain('art-49-1');
+  });
+
+  it('Art. 27(1): a public-body deployer of an Annex III use owes the FRIA; a private one does not, except for points 5(b) and 5(c)', () => {
+    const privateCv = decide({ aiSystem: { name: 'Hiring', purpose: 'Screens CVs and ranks job applicants.', providerKind: 'deployer' } });
+    expect(privateCv).toMatchObject({ riskLevel: 'high', area: 'annex-iii-4' });
+    expect(fria(privateCv)).toEqual([]);
+    expect(privateCv.rationale).toContain('only if the deployer is a body governed by public law');
+
+    const publicCv = decide({
+      aiSystem: {
+        name: 'Hiring',
+        purpose: 'Screens CVs and ranks job applicants.',
+        providerKind: 'deployer',
+        intendedUsers: ['recruiters of the city council'],
+      },
+    });
+    expect(publicCv).toMatchObject({ riskLevel: 'high', area: 'annex-iii-4' });
+    expect(fria(publicCv)).toEqual(['art-27', 'art-27-2', 'art-27-3', 'art-27-4']);
+    expect(ids(publicCv)).toEqual(expect.arrayContaining(['AIA-OBL-080', 'AIA-OBL-081', 'AIA-OBL-082']));
+    expect(publicCv.rationale).toContain('Art. 27(1)');
+    expect(publicCv.rationale).toContain('"city council"');
+
+    // A private entity providing a public service, and a public-body deployer named in the purpose.
+    const grading = decide({ purpose: 'Grades the exams of pupils at a public school.' });
+    expect(grading).toMatchObject({ riskLevel: 'high', area: 'annex-iii-3' });
+    expect(fria(grading)).toContain('art-27');
+
+    // Points 5(b) and 5(c): every deployer, private or not, and the notification of Art. 27(3) with it.
+    const credit = decide({ purpose: 'Computes a credit score for consumers.', aiSystem: undefined });
+    expect(credit).toMatchObject({ riskLevel: 'high', area: 'annex-iii-5' });
+    expect(fria(credit)).toEqual(['art-27', 'art-27-2', 'art-27-3', 'art-27-4']);
+    expect(ids(credit)).toContain('AIA-OBL-082');
+    const life = decide({ purpose: 'Prices life insurance premiums for applicants.' });
+    expect(fria(life)).toContain('art-27');
+
+    // Points whose uses are limited to public authorities: law enforcement (6).
+    const victims = decide({ purpose: 'Assesses the risk that a person becomes a victim of domestic violence for the police.' });
+    expect(victims).toMatchObject({ riskLevel: 'high', area: 'annex-iii-6' });
+    expect(fria(victims)).toContain('art-27');
+
+    // Not for a provider's role, not when Art. 6(3) takes the use out of high risk, and not under Annex I.
+    const provider = decide({
+      aiSystem: {
+        name: 'Hiring',
+        purpose: 'Screens CVs and ranks job applicants.',
+        providerKind: 'provider',
+        intendedUsers: ['municipalities'],
+      },
+    });
+    expect(fria(provider)).toContain('art-27');
+    expect(ids(provider)).not.toContain('AIA-OBL-080');
+    const derogated = decide({ purpose: 'Checks job applications for missing documents before a recruiter of the ministry reviews them.' });
+    expect(derogated.riskLevel).toBe('minimal');
+    expect(fria(derogated)).toEqual([]);
+    const device = decide({ purpose: 'Medical device software that detects tumours in CT scans at a public hospital.' });
+    expect(device).toMatchObject({ riskLevel: 'high', area: 'annex-i' });
+    expect(fria(device)).toEqual([]);
+  });
+
+  it('Annex III 5(b): the financial-fraud exception holds for credit scoring as well as for lending decisions', () => {
+    const scoreForFraud = decide({ purpose: 'Uses credit scores to detect financial fraud in card payments.' });
+    expect(scoreForFraud.riskLevel).toBe('minimal');
+    expect(scoreForFraud.exceptions.map((e: Json) => e.rule)).toContain('annex-iii-5b-creditworthiness');
+    expect(scoreForFraud.rationale).toContain('detecting financial fraud');
+    expect(fria(scoreForFraud)).toEqual([]);
+    const score = decide({ purpose: 'Uses credit scores to decide the credit limit of card holders.' });
+    expect(score).toMatchObject({ riskLevel: 'high', area: 'annex-iii-5' });
+  });
+
+  it('Art. 5(1)(g): labelling lawfully acquired biometric datasets and categorisation in law enforcement are not prohibited', () => {
+    const prohibited = decide({ purpose: 'Infers the sexual orientation of users from their profile photos.' });
+    expect(prohibited).toMatchObject({ riskLevel: 'prohibited', area: 'art5-g' });
+
+    const dataset = decide({ purpose: 'Labels a lawfully acquired dataset of face images by ethnicity.' });
+    expect(dataset.riskLevel).not.toBe('prohibited');
+    expect(dataset).toMatchObject({ riskLevel: 'high', area: 'annex-iii-1' });
+    expect(dataset.exceptions.map((e: Json) => e.rule)).toContain('art5-g-sensitive-categorisation');
+    expect(dataset.rationale).toContain('lawfully acquired biometric datasets');
+
+    const police = decide({ purpose: 'Infers the political opinions of people in CCTV images for the police.' });
+    expect(police).toMatchObject({ riskLevel: 'high', area: 'annex-iii-1' });
+    expect(police.exceptions.map((e: Json) => e.rule)).toContain('art5-g-sensitive-categorisation');
+    expect(police.matched.map((m: Json) => m.rule)).toContain('annex-iii-1b-categorisation');
+    // The police is a public body: the Art. 27 assessment applies to its use of a point 1 system.
+    expect(fria(police)).toContain('art-27');
+  });
+});
+
 describe('classifier over HTTP', () => {
   let ts: TestServer;
   let t: TenantFixture;
@@ -208,7 +318,7 @@ describe('classifier over HTTP', () => {
     expect(out).toMatchObject({ object: 'svc.agents.decision', agent: 'classifier', riskLevel: 'high', area: 'annex-iii-4' });
     expect(out.decisionId).toMatch(/^dec_/);
     expect(out.dictionaryVersion).toBe(`eu-ai-act@${dictionary.version}`);
-    expect(out.ruleSet).toMatchObject({ id: 'classifier-rules', version: '1.0.0' });
+    expect(out.ruleSet).toMatchObject({ id: 'classifier-rules', version: '1.1.0' });
     expect(out.rationale).toContain('Annex III point 4(a)');
     expect(out.applicableClauses).toEqual(expect.arrayContaining(['art-6-2', 'annex-iii-4', 'art-9', 'art-26-7']));
     expect(out.obligations.map((o: Json) => o.id)).toContain('AIA-OBL-018');
@@ -273,6 +383,36 @@ describe('classifier over HTTP', () => {
     expect(second).toMatchObject({ riskLevel: 'high', area: 'annex-iii-1' });
 
     expectEnvelope(await other.call('POST', '/v1/agents/classifier/invoke', { body: { systemId } }), 404, 'not_found');
+  });
+
+  it('systemId: the profile’s deployer context tells a public-body deployer, which owes the Art. 27 assessment', async () => {
+    const systemId = `sys_fria_${Date.now().toString(36)}`;
+    const declare = async (deployerContext: string) => {
+      const res = await ent.call('PUT', `/v1/public-disclosure/systems/${systemId}`, {
+        body: {
+          name: 'Essay grader',
+          purpose: 'Grades students’ essays and exams.',
+          provider: 'Acme',
+          role: 'deployer',
+          deployerContext,
+          interactsWithPeople: false,
+          generatesSyntheticContent: false,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    await declare('Secondary schools of a municipality.');
+    const pub = await invoke({ systemId }, ent);
+    expect(pub).toMatchObject({ riskLevel: 'high', area: 'annex-iii-3' });
+    expect(pub.applicableClauses).toEqual(expect.arrayContaining(['art-27', 'art-27-3']));
+    expect(pub.obligations.map((o: Json) => o.id)).toContain('AIA-OBL-080');
+    expect(pub.rationale).toContain('"municipality"');
+
+    await declare('A private tutoring company for adults.');
+    const priv = await invoke({ systemId }, ent);
+    expect(priv).toMatchObject({ riskLevel: 'high', area: 'annex-iii-3' });
+    expect(priv.applicableClauses).not.toContain('art-27');
+    expect(priv.obligations.map((o: Json) => o.id)).not.toContain('AIA-OBL-080');
   });
 
   it('the labelled set over HTTP gives the same classes as decide', async () => {

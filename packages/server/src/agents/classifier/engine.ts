@@ -21,7 +21,11 @@ export interface Rule {
   none?: string[];
   derogable?: boolean;
   duties?: string[];
+  /** The basis of the Art. 27 fundamental rights impact assessment for a deployer of this Annex III use (a key of `fria.bases`). */
+  fria?: string;
   exceptionNote?: string;
+  /** Sentences added to the rationale when the rule decides the class (for example where the system is registered). */
+  notes?: string[];
 }
 
 interface Condition {
@@ -38,13 +42,33 @@ export interface ClassifierRules {
   precedence: RiskLevel[];
   levels: Record<RiskLevel, { label: string; clauses: string[]; appliesFrom: string | null }>;
   derogation: { provision: string; grounds: Condition[]; blockedBy: string; clauses: string[] };
+  /**
+   * Art. 27(1): which deployers of an Annex III system owe a fundamental rights impact assessment. Each basis is
+   * `always` or `publicDeployer` (only when `publicDeployerConcept` matches the description or the system profile).
+   */
+  fria: {
+    provision: string;
+    clauses: string[];
+    publicDeployerConcept: string;
+    bases: Record<string, { due: 'always' | 'publicDeployer'; reason: string }>;
+  };
   gpai: { systemicRiskFlops: number; systemicRiskClauses: string[]; designationConcept: string; computePatterns: string[] };
   transparencyDuties: Record<string, { holder: string; duty: string }>;
   profileFlags: Record<string, string>;
   roles: { byProviderKind: Record<string, string[]>; default: string[]; gpaiActor: string };
   dates: Record<string, { date: string; source: string; asEnacted?: { date: string; source: string } }>;
   templates: Record<
-    'fired' | 'none' | 'minimalSignal' | 'exception' | 'derogationApplies' | 'derogationBlocked' | 'alsoGpai' | 'systemic' | 'transparency',
+    | 'fired'
+    | 'none'
+    | 'minimalSignal'
+    | 'exception'
+    | 'derogationApplies'
+    | 'derogationBlocked'
+    | 'alsoGpai'
+    | 'systemic'
+    | 'transparency'
+    | 'fria'
+    | 'friaUnknown',
     string
   >;
   concepts: Record<string, string[]>;
@@ -63,6 +87,7 @@ export function citedClauses(rules: ClassifierRules): string[] {
   for (const c of rules.derogation.clauses) refs.add(c);
   for (const g of rules.derogation.grounds) refs.add(g.clause);
   for (const c of rules.gpai.systemicRiskClauses) refs.add(c);
+  for (const c of rules.fria.clauses) refs.add(c);
   for (const c of Object.keys(rules.transparencyDuties)) refs.add(c);
   return [...refs].sort();
 }
@@ -330,6 +355,28 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
     for (const g of derogation.grounds) cited.add(g.clause);
   }
   if (systemicRisk && riskLevel !== 'prohibited') for (const c of rules.gpai.systemicRiskClauses) cited.add(c);
+
+  // Art. 27(1): the impact assessment is owed by the deployer of an Annex III use (not point 2) when the use names
+  // every deployer (points 5(b) and 5(c)) or only public ones, or when the deployer is a body governed by public
+  // law or a private entity providing public services, as the description or the system profile tells.
+  const friaReasons: string[] = [];
+  let friaUnknown = false;
+  if (riskLevel === 'high') {
+    const publicDeployer = match(rules.fria.publicDeployerConcept);
+    for (const f of effective) {
+      const basis = f.rule.level === 'high' && f.rule.fria !== undefined ? rules.fria.bases[f.rule.fria] : undefined;
+      if (!basis) continue;
+      const reason =
+        basis.due === 'always'
+          ? `${f.rule.provision}: ${basis.reason}`
+          : publicDeployer
+            ? `${basis.reason}, ${quote([publicDeployer])}`
+            : null;
+      if (reason === null) friaUnknown = true;
+      else if (!friaReasons.includes(reason)) friaReasons.push(reason);
+    }
+    if (friaReasons.length > 0) for (const c of rules.fria.clauses) cited.add(c);
+  }
   const applicableClauses = facts.clauses.map((c) => c.ref).filter((ref) => cited.has(ref));
   const applicable = new Set(applicableClauses);
 
@@ -358,7 +405,10 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
     for (const f of atLevel) {
       sentences.push(fill(t.fired, { label, provision: f.rule.provision, title: f.rule.title, phrases: quote(f.phrases) }));
     }
+    for (const note of new Set(atLevel.flatMap((f) => f.rule.notes ?? []))) sentences.push(note);
   }
+  if (friaReasons.length > 0) sentences.push(fill(t.fria, { reasons: friaReasons.join('; ') }));
+  else if (friaUnknown) sentences.push(t.friaUnknown);
   if (riskLevel === 'high' && gpaiFired.length > 0)
     sentences.push(fill(t.alsoGpai, { phrases: quote(gpaiFired.flatMap((f) => f.phrases)) }));
   for (const e of exceptions) sentences.push(fill(t.exception, { provision: e.provision, reason: e.reason, phrases: quote(e.phrases) }));

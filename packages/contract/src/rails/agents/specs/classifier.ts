@@ -36,7 +36,8 @@ const exampleInput = {
 const exampleOutput = {
   riskLevel: 'high',
   area: 'annex-iii-4',
-  rationale: 'High-risk AI system: Art. 6(2) and Annex III point 4(a) (Recruitment or selection of natural persons), matched "cvs".',
+  rationale:
+    'High-risk AI system: Art. 6(2) and Annex III point 4(a) (Recruitment or selection of natural persons), matched "cvs". A fundamental rights impact assessment (Art. 27(1)) is due only if the deployer is a body governed by public law or a private entity providing public services; the description does not say so.',
   applicableClauses: [
     'art-6',
     'art-6-2',
