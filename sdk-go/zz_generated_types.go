@@ -13940,11 +13940,20 @@ type DsarRequest struct {
 	// When the request was received: every date counts from its UTC calendar date.
 	ReceivedAt string `json:"receivedAt"`
 
-	// Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`.
-	DueDate string `json:"dueDate"`
+	// Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed.
+	Applicable bool `json:"applicable"`
 
-	// End of `dueDate` (23:59:59.999 UTC): the request is late after it.
-	DueAt string `json:"dueAt"`
+	// From when the regime, or the right exercised, applies (rules data).
+	ApplicableFrom DsarRequestApplicableFrom `json:"applicableFrom"`
+
+	// Why the request has no statutory due date (every date is then null); null when it has one.
+	NoDueDate *DsarRequestNoDueDate `json:"noDueDate"`
+
+	// Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`; null when `noDueDate` says why not.
+	DueDate *string `json:"dueDate"`
+
+	// End of `dueDate` (23:59:59.999 UTC): the request is late after it; null without a due date.
+	DueAt *string `json:"dueAt"`
 
 	// Due date after the extension, counted from `dueDate` by the extension rule; null when not extended.
 	ExtendedDueDate *string `json:"extendedDueDate"`
@@ -14080,13 +14089,47 @@ const (
 	DsarRequestStatusRejected DsarRequestStatus = "rejected"
 )
 
+// From when the regime, or the right exercised, applies (rules data).
+type DsarRequestApplicableFrom struct {
+	// First date of receipt the regime, or the right exercised when later, applies to.
+	Date string `json:"date"`
+
+	// The rule in words.
+	Rule string `json:"rule"`
+
+	// Legal source (`GDPR Art. 99(2)`).
+	Source string `json:"source"`
+}
+
+// Why the request has no statutory due date (every date is then null); null when it has one.
+type DsarRequestNoDueDate struct {
+	// `not_yet_applicable`: received before `applicableFrom.date`; `no_statutory_period`: the law fixes no period for this kind of request.
+	Reason DsarRequestNoDueDateReason `json:"reason"`
+
+	// Why, in words.
+	Rule string `json:"rule"`
+
+	// Legal source.
+	Source string `json:"source"`
+}
+
+// `not_yet_applicable`: received before `applicableFrom.date`; `no_statutory_period`: the law fixes no period for this kind of request.
+type DsarRequestNoDueDateReason string
+
+// Values of DsarRequestNoDueDateReason.
+const (
+	DsarRequestNoDueDateReasonNotYetApplicable DsarRequestNoDueDateReason = "not_yet_applicable"
+
+	DsarRequestNoDueDateReasonNoStatutoryPeriod DsarRequestNoDueDateReason = "no_statutory_period"
+)
+
 // The rule `dueDate` is computed by.
 type DsarRequestDeadline struct {
-	// Length of the period.
-	Amount int64 `json:"amount"`
+	// Length of the period; null when the law fixes none for this kind.
+	Amount *int64 `json:"amount"`
 
-	// Unit of the period.
-	Unit DsarRequestDeadlineUnit `json:"unit"`
+	// Unit of the period; null when the law fixes none for this kind.
+	Unit *DsarRequestDeadlineUnit `json:"unit"`
 
 	// The deadline in words, as the source states it.
 	Rule string `json:"rule"`
@@ -14095,7 +14138,7 @@ type DsarRequestDeadline struct {
 	Source string `json:"source"`
 }
 
-// Unit of the period.
+// Unit of the period; null when the law fixes none for this kind.
 type DsarRequestDeadlineUnit string
 
 // Values of DsarRequestDeadlineUnit.
@@ -14777,6 +14820,9 @@ type DsarSlaTotals struct {
 
 	// Of which overdue.
 	Overdue int64 `json:"overdue"`
+
+	// Of which without a statutory due date.
+	NoDeadline int64 `json:"noDeadline"`
 }
 
 // DsarSlaRegimesItem is an object of the API.
@@ -14801,6 +14847,9 @@ type DsarSlaRegimesItem struct {
 
 	// Overdue.
 	Overdue int64 `json:"overdue"`
+
+	// Without a statutory due date.
+	NoDeadline int64 `json:"noDeadline"`
 }
 
 // DsarSlaItem is an object of the API.
@@ -14820,20 +14869,23 @@ type DsarSlaItem struct {
 	// Authority of the regime.
 	Regulator string `json:"regulator"`
 
-	// The due date in force: the extended one when extended.
-	DueDate string `json:"dueDate"`
+	// The due date in force: the extended one when extended; null without a statutory due date.
+	DueDate *string `json:"dueDate"`
 
 	// Whether the request was extended.
 	Extended bool `json:"extended"`
 
-	// Calendar days from the date of `at` to `dueDate`; negative when overdue.
-	DaysRemaining int64 `json:"daysRemaining"`
+	// Calendar days from the date of `at` to `dueDate`; negative when overdue; null without a due date.
+	DaysRemaining *int64 `json:"daysRemaining"`
 
-	// `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`.
+	// `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`, `no_deadline` (no statutory due date: see `noDueDate`).
 	State DsarSlaItemState `json:"state"`
+
+	// Why the request has no statutory due date (as on the request); null when it has one.
+	NoDueDate *DsarRequestNoDueDateReason `json:"noDueDate"`
 }
 
-// `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`.
+// `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`, `no_deadline` (no statutory due date: see `noDueDate`).
 type DsarSlaItemState string
 
 // Values of DsarSlaItemState.
@@ -14843,6 +14895,8 @@ const (
 	DsarSlaItemStateAtRisk DsarSlaItemState = "at_risk"
 
 	DsarSlaItemStateOverdue DsarSlaItemState = "overdue"
+
+	DsarSlaItemStateNoDeadline DsarSlaItemState = "no_deadline"
 )
 
 // DsarSlaParams are the query parameters of Sla (GET /v1/dsar/sla).
@@ -22238,8 +22292,8 @@ type AgentDsarHandlerOutputDecision struct {
 
 // The statutory clock.
 type AgentDsarHandlerOutputDecisionSla struct {
-	// Statutory due date (end of that day, UTC).
-	DueDate string `json:"dueDate"`
+	// Statutory due date (end of that day, UTC); null when there is none (the regime did not apply yet, or the law fixes no period for the kind).
+	DueDate *string `json:"dueDate"`
 
 	// The statutory deadline rule in words, as the regime’s rules state it.
 	Rule string `json:"rule"`
@@ -22256,8 +22310,8 @@ type AgentDsarHandlerOutputDecisionSla struct {
 	// Date by which receipt must be confirmed, when the regime requires it.
 	ReceiptConfirmationDate *string `json:"receiptConfirmationDate"`
 
-	// Days from the invocation date to the effective due date (negative: late).
-	DaysLeft int64 `json:"daysLeft"`
+	// Days from the invocation date to the effective due date (negative: late); null without a due date.
+	DaysLeft *int64 `json:"daysLeft"`
 
 	// State of the clock: `closed` once the request is fulfilled or rejected, `overdue` when the effective due date has passed, `at_risk` within the regime’s at-risk days of it, `on_track` otherwise.
 	State AgentDsarHandlerOutputDecisionSlaState `json:"state"`
@@ -22275,6 +22329,8 @@ const (
 	AgentDsarHandlerOutputDecisionSlaStateOverdue AgentDsarHandlerOutputDecisionSlaState = "overdue"
 
 	AgentDsarHandlerOutputDecisionSlaStateClosed AgentDsarHandlerOutputDecisionSlaState = "closed"
+
+	AgentDsarHandlerOutputDecisionSlaStateNoDeadline AgentDsarHandlerOutputDecisionSlaState = "no_deadline"
 )
 
 // Triage priority by the state of the clock.

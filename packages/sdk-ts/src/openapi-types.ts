@@ -17274,7 +17274,7 @@ export interface components {
          * @example {
          *       "riskLevel": "high",
          *       "area": "annex-iii-4",
-         *       "rationale": "High-risk AI system: Art. 6(2) and Annex III point 4(a) (Recruitment or selection of natural persons), matched \"cvs\".",
+         *       "rationale": "High-risk AI system: Art. 6(2) and Annex III point 4(a) (Recruitment or selection of natural persons), matched \"cvs\". A fundamental rights impact assessment (Art. 27(1)) is due only if the deployer is a body governed by public law or a private entity providing public services; the description does not say so.",
          *       "applicableClauses": [
          *         "art-6",
          *         "art-6-2",
@@ -18406,8 +18406,8 @@ export interface components {
             receivedAt: string;
             /** @description The statutory clock. */
             sla: {
-                /** @description Statutory due date (end of that day, UTC). */
-                dueDate: string;
+                /** @description Statutory due date (end of that day, UTC); null when there is none (the regime did not apply yet, or the law fixes no period for the kind). */
+                dueDate: string | null;
                 /** @description The statutory deadline rule in words, as the regime’s rules state it. */
                 rule: string;
                 /** @description The provision that sets the deadline (`GDPR Art. 12(3)`). */
@@ -18418,13 +18418,13 @@ export interface components {
                 extensionAvailable: string | null;
                 /** @description Date by which receipt must be confirmed, when the regime requires it. */
                 receiptConfirmationDate: string | null;
-                /** @description Days from the invocation date to the effective due date (negative: late). */
-                daysLeft: number;
+                /** @description Days from the invocation date to the effective due date (negative: late); null without a due date. */
+                daysLeft: number | null;
                 /**
                  * @description State of the clock: `closed` once the request is fulfilled or rejected, `overdue` when the effective due date has passed, `at_risk` within the regime’s at-risk days of it, `on_track` otherwise.
                  * @enum {string}
                  */
-                state: "on_track" | "at_risk" | "overdue" | "closed";
+                state: "on_track" | "at_risk" | "overdue" | "closed" | "no_deadline";
             };
             /**
              * @description Triage priority by the state of the clock.
@@ -27521,6 +27521,13 @@ export interface components {
          *       "description": "Copy of all data you hold about me.",
          *       "status": "received",
          *       "receivedAt": "2026-11-20T09:00:00.000Z",
+         *       "applicable": true,
+         *       "applicableFrom": {
+         *         "date": "2018-05-25",
+         *         "rule": "The Regulation applies from 25 May 2018.",
+         *         "source": "GDPR Art. 99(2)"
+         *       },
+         *       "noDueDate": null,
          *       "dueDate": "2026-12-20",
          *       "dueAt": "2026-12-20T23:59:59.999Z",
          *       "extendedDueDate": null,
@@ -27548,7 +27555,7 @@ export interface components {
          *       "fulfilledAt": null,
          *       "rejectedAt": null,
          *       "rejectionReason": null,
-         *       "rulesVersion": "dsar/regimes@1.0.0",
+         *       "rulesVersion": "dsar/regimes@1.1.0",
          *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "createdAt": "2026-11-20T09:05:00.000Z",
          *       "updatedAt": "2026-11-20T09:05:00.000Z"
@@ -27593,30 +27600,46 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             receivedAt: string;
-            /**
-             * @description Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`.
-             * @example 2026-12-20
-             */
-            dueDate: string;
-            /**
-             * Format: date-time
-             * @description End of `dueDate` (23:59:59.999 UTC): the request is late after it.
-             * @example 2026-11-22T09:30:00.000Z
-             */
-            dueAt: string;
+            /** @description Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed. */
+            applicable: boolean;
+            /** @description From when the regime, or the right exercised, applies (rules data). */
+            applicableFrom: {
+                /**
+                 * @description First date of receipt the regime, or the right exercised when later, applies to.
+                 * @example 2026-12-20
+                 */
+                date: string;
+                /** @description The rule in words. */
+                rule: string;
+                /** @description Legal source (`GDPR Art. 99(2)`). */
+                source: string;
+            };
+            /** @description Why the request has no statutory due date (every date is then null); null when it has one. */
+            noDueDate: {
+                /**
+                 * @description `not_yet_applicable`: received before `applicableFrom.date`; `no_statutory_period`: the law fixes no period for this kind of request.
+                 * @enum {string}
+                 */
+                reason: "not_yet_applicable" | "no_statutory_period";
+                /** @description Why, in words. */
+                rule: string;
+                /** @description Legal source. */
+                source: string;
+            } | null;
+            /** @description Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`; null when `noDueDate` says why not. */
+            dueDate: string | null;
+            /** @description End of `dueDate` (23:59:59.999 UTC): the request is late after it; null without a due date. */
+            dueAt: string | null;
             /** @description Due date after the extension, counted from `dueDate` by the extension rule; null when not extended. */
             extendedDueDate: string | null;
             /** @description End of `extendedDueDate`; null when not extended. */
             extendedDueAt: string | null;
             /** @description The rule `dueDate` is computed by. */
             deadline: {
-                /** @description Length of the period. */
-                amount: number;
-                /**
-                 * @description Unit of the period.
-                 * @enum {string}
-                 */
-                unit: "days" | "business_days" | "months";
+                /** @description Length of the period; null when the law fixes none for this kind. */
+                amount: number | null;
+                /** @description Unit of the period; null when the law fixes none for this kind. */
+                unit: ("days" | "business_days" | "months") | null;
                 /** @description The deadline in words, as the source states it. */
                 rule: string;
                 /** @description Legal source of the deadline (`GDPR Art. 12(3)`). */
@@ -27706,7 +27729,8 @@ export interface components {
          *         "open": 1,
          *         "onTime": 0,
          *         "atRisk": 1,
-         *         "overdue": 0
+         *         "overdue": 0,
+         *         "noDeadline": 0
          *       },
          *       "regimes": [
          *         {
@@ -27716,7 +27740,8 @@ export interface components {
          *           "open": 1,
          *           "onTime": 0,
          *           "atRisk": 1,
-         *           "overdue": 0
+         *           "overdue": 0,
+         *           "noDeadline": 0
          *         }
          *       ],
          *       "items": [
@@ -27729,7 +27754,8 @@ export interface components {
          *           "dueDate": "2026-12-20",
          *           "extended": false,
          *           "daysRemaining": 5,
-         *           "state": "at_risk"
+         *           "state": "at_risk",
+         *           "noDueDate": null
          *         }
          *       ]
          *     }
@@ -27756,6 +27782,8 @@ export interface components {
                 atRisk: number;
                 /** @description Of which overdue. */
                 overdue: number;
+                /** @description Of which without a statutory due date. */
+                noDeadline: number;
             };
             /** @description Counts per regime and its regulator, every regime listed. */
             regimes: {
@@ -27776,6 +27804,8 @@ export interface components {
                 atRisk: number;
                 /** @description Overdue. */
                 overdue: number;
+                /** @description Without a statutory due date. */
+                noDeadline: number;
             }[];
             /** @description Every open request received by `at`, earliest due first. */
             items: components["schemas"]["DsarSlaItem"][];
@@ -27790,7 +27820,8 @@ export interface components {
          *       "dueDate": "2026-12-20",
          *       "extended": true,
          *       "daysRemaining": -9007199254740991,
-         *       "state": "on_time"
+         *       "state": "on_time",
+         *       "noDueDate": "not_yet_applicable"
          *     }
          */
         DsarSlaItem: {
@@ -27816,20 +27847,19 @@ export interface components {
             status: "received" | "verified" | "in_progress" | "fulfilled" | "rejected";
             /** @description Authority of the regime. */
             regulator: string;
-            /**
-             * @description The due date in force: the extended one when extended.
-             * @example 2026-12-20
-             */
-            dueDate: string;
+            /** @description The due date in force: the extended one when extended; null without a statutory due date. */
+            dueDate: string | null;
             /** @description Whether the request was extended. */
             extended: boolean;
-            /** @description Calendar days from the date of `at` to `dueDate`; negative when overdue. */
-            daysRemaining: number;
+            /** @description Calendar days from the date of `at` to `dueDate`; negative when overdue; null without a due date. */
+            daysRemaining: number | null;
             /**
-             * @description `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`.
+             * @description `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`, `no_deadline` (no statutory due date: see `noDueDate`).
              * @enum {string}
              */
-            state: "on_time" | "at_risk" | "overdue";
+            state: "on_time" | "at_risk" | "overdue" | "no_deadline";
+            /** @description Why the request has no statutory due date (as on the request); null when it has one. */
+            noDueDate: ("not_yet_applicable" | "no_statutory_period") | null;
         };
         /**
          * @description The person the request is about.

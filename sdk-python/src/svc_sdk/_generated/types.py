@@ -1445,8 +1445,8 @@ class AgentDsarHandlerOutputDecisionSignOff(TypedDict):
 
 class AgentDsarHandlerOutputDecisionSla(TypedDict):
     """The statutory clock."""
-    #: Statutory due date (end of that day, UTC).
-    dueDate: str
+    #: Statutory due date (end of that day, UTC); null when there is none (the regime did not apply yet, or the law fixes no period for the kind).
+    dueDate: str | None
     #: The statutory deadline rule in words, as the regime’s rules state it.
     rule: str
     #: The provision that sets the deadline (`GDPR Art. 12(3)`).
@@ -1457,10 +1457,10 @@ class AgentDsarHandlerOutputDecisionSla(TypedDict):
     extensionAvailable: str | None
     #: Date by which receipt must be confirmed, when the regime requires it.
     receiptConfirmationDate: str | None
-    #: Days from the invocation date to the effective due date (negative: late).
-    daysLeft: int
+    #: Days from the invocation date to the effective due date (negative: late); null without a due date.
+    daysLeft: int | None
     #: State of the clock: `closed` once the request is fulfilled or rejected, `overdue` when the effective due date has passed, `at_risk` within the regime’s at-risk days of it, `on_track` otherwise.
-    state: Literal["on_track", "at_risk", "overdue", "closed"]
+    state: Literal["on_track", "at_risk", "overdue", "closed", "no_deadline"]
 
 
 class AgentDsarHandlerOutputDecisionStoresItem(TypedDict):
@@ -6241,10 +6241,16 @@ class DsarRequest(TypedDict):
     status: Literal["received", "verified", "in_progress", "fulfilled", "rejected"]
     #: When the request was received: every date counts from its UTC calendar date.
     receivedAt: str
-    #: Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`.
-    dueDate: str
-    #: End of `dueDate` (23:59:59.999 UTC): the request is late after it.
-    dueAt: str
+    #: Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed.
+    applicable: bool
+    #: From when the regime, or the right exercised, applies (rules data).
+    applicableFrom: DsarRequestApplicableFrom
+    #: Why the request has no statutory due date (every date is then null); null when it has one.
+    noDueDate: DsarRequestNoDueDate | None
+    #: Statutory due date (UTC calendar date), computed from `receivedAt` by `deadline`; null when `noDueDate` says why not.
+    dueDate: str | None
+    #: End of `dueDate` (23:59:59.999 UTC): the request is late after it; null without a due date.
+    dueAt: str | None
     #: Due date after the extension, counted from `dueDate` by the extension rule; null when not extended.
     extendedDueDate: str | None
     #: End of `extendedDueDate`; null when not extended.
@@ -6277,12 +6283,22 @@ class DsarRequest(TypedDict):
     updatedAt: str
 
 
+class DsarRequestApplicableFrom(TypedDict):
+    """From when the regime, or the right exercised, applies (rules data)."""
+    #: First date of receipt the regime, or the right exercised when later, applies to.
+    date: str
+    #: The rule in words.
+    rule: str
+    #: Legal source (`GDPR Art. 99(2)`).
+    source: str
+
+
 class DsarRequestDeadline(TypedDict):
     """The rule `dueDate` is computed by."""
-    #: Length of the period.
-    amount: int
-    #: Unit of the period.
-    unit: Literal["days", "business_days", "months"]
+    #: Length of the period; null when the law fixes none for this kind.
+    amount: int | None
+    #: Unit of the period; null when the law fixes none for this kind.
+    unit: Literal["days", "business_days", "months"] | None
     #: The deadline in words, as the source states it.
     rule: str
     #: Legal source of the deadline (`GDPR Art. 12(3)`).
@@ -6320,6 +6336,15 @@ class DsarRequestExtensionNotice(TypedDict):
     sentAt: str
 
 
+class DsarRequestNoDueDate(TypedDict):
+    #: `not_yet_applicable`: received before `applicableFrom.date`; `no_statutory_period`: the law fixes no period for this kind of request.
+    reason: Literal["not_yet_applicable", "no_statutory_period"]
+    #: Why, in words.
+    rule: str
+    #: Legal source.
+    source: str
+
+
 class DsarRequestReceiptConfirmation(TypedDict):
     #: Last day to confirm receipt (business days skip weekends).
     dueDate: str
@@ -6353,14 +6378,16 @@ class DsarSlaItem(TypedDict):
     status: Literal["received", "verified", "in_progress", "fulfilled", "rejected"]
     #: Authority of the regime.
     regulator: str
-    #: The due date in force: the extended one when extended.
-    dueDate: str
+    #: The due date in force: the extended one when extended; null without a statutory due date.
+    dueDate: str | None
     #: Whether the request was extended.
     extended: bool
-    #: Calendar days from the date of `at` to `dueDate`; negative when overdue.
-    daysRemaining: int
-    #: `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`.
-    state: Literal["on_time", "at_risk", "overdue"]
+    #: Calendar days from the date of `at` to `dueDate`; negative when overdue; null without a due date.
+    daysRemaining: int | None
+    #: `overdue` (past the end of `dueDate` at `at`), `at_risk` (due within the regime’s at-risk days), `on_time`, `no_deadline` (no statutory due date: see `noDueDate`).
+    state: Literal["on_time", "at_risk", "overdue", "no_deadline"]
+    #: Why the request has no statutory due date (as on the request); null when it has one.
+    noDueDate: Literal["not_yet_applicable", "no_statutory_period"] | None
 
 
 class DsarSlaRegimesItem(TypedDict):
@@ -6378,6 +6405,8 @@ class DsarSlaRegimesItem(TypedDict):
     atRisk: int
     #: Overdue.
     overdue: int
+    #: Without a statutory due date.
+    noDeadline: int
 
 
 class DsarSlaTotals(TypedDict):
@@ -6390,6 +6419,8 @@ class DsarSlaTotals(TypedDict):
     atRisk: int
     #: Of which overdue.
     overdue: int
+    #: Of which without a statutory due date.
+    noDeadline: int
 
 
 class DsarSubject(TypedDict):
@@ -13730,9 +13761,11 @@ __all__ = [
     "DsarRedactionRedactionsItem",
     "DsarRedactionSpec",
     "DsarRequest",
+    "DsarRequestApplicableFrom",
     "DsarRequestDeadline",
     "DsarRequestExtension",
     "DsarRequestExtensionNotice",
+    "DsarRequestNoDueDate",
     "DsarRequestReceiptConfirmation",
     "DsarSla",
     "DsarSlaItem",
