@@ -3,30 +3,35 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds the longest files took in CI's embedded pass (2 workers, 2 cores; measured 2026-11-29).
+ * Seconds the longest files took in CI's embedded pass (2 workers, 2 cores; measured 2026-11-29, a loaded run).
  * Only their order matters: a stale figure makes the run a little longer, never wrong.
  */
 const SECONDS: Readonly<Record<string, number>> = {
-  'test/cli-install.test.ts': 100,
-  'test/packaging.test.ts': 53,
-  'test/cli.test.ts': 43,
-  'test/hostile.test.ts': 43,
-  'test/sign-in-abuse.test.ts': 38,
-  'test/idempotency-crash.test.ts': 38,
+  'test/cli-install.test.ts': 258,
+  'test/hostile.test.ts': 112,
+  'test/idempotency-crash.test.ts': 82,
+  'test/sdk-go.test.ts': 72,
+  'test/sign-in-abuse.test.ts': 69,
+  'test/cli.test.ts': 58,
+  'test/packaging.test.ts': 57,
+  'test/web-assessments.test.ts': 42,
+  'test/secrets-at-rest.test.ts': 40,
+  'test/sdk-python.test.ts': 39,
   'test/web.test.ts': 30,
-  'test/sdk-python.test.ts': 28,
-  'test/sdk-go.test.ts': 25,
-  'test/secrets-at-rest.test.ts': 27,
-  'test/conformance.test.ts': 24,
-  'test/webhooks.test.ts': 23,
-  'test/security.test.ts': 22,
-  'test/audit-trail.test.ts': 22,
-  'test/log-secrets.test.ts': 20,
-  'test/cli-ux.test.ts': 19,
-  'test/notifications.test.ts': 19,
-  'test/deadline-alerts.test.ts': 14,
-  'test/openapi.test.ts': 13,
-  'test/mcp.test.ts': 12,
+  'test/conformance.test.ts': 27,
+  'test/cli-ux.test.ts': 24,
+  'test/openapi.test.ts': 21,
+  'test/log-secrets.test.ts': 18,
+  'test/security.test.ts': 18,
+  'test/mcp.test.ts': 15,
+  'test/examples.test.ts': 15,
+  'test/taxonomy.test.ts': 14,
+  'test/webhooks.test.ts': 14,
+  'test/notifications.test.ts': 13,
+  'test/audit-engine.test.ts': 12,
+  'test/deadline-alerts.test.ts': 12,
+  'test/sdk.test.ts': 11,
+  'test/search.test.ts': 9,
 };
 
 /**
