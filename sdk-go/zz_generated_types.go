@@ -20553,9 +20553,24 @@ type AgentClassifierInputAiSystem struct {
 	// The organisation’s role for the system: `first_party` (builds and uses it), `provider`, `deployer`, `third_party`, `importer` or `distributor`; it selects which obligations are listed.
 	ProviderKind *string `json:"providerKind,omitempty"`
 
+	// Who deploys the system (Art. 27(1)): a body governed by public law, a private entity providing public services, or another private deployer. It decides whether a fundamental rights impact assessment is due for the Annex III uses where that depends on the deployer; without it the classifier reads the texts.
+	DeployerType *AgentClassifierInputAiSystemDeployerType `json:"deployerType,omitempty"`
+
 	// Who uses the system or is affected by it (for example `employees`, `students`, `patients`); read as context.
 	IntendedUsers []string `json:"intendedUsers,omitempty"`
 }
+
+// Who deploys the system (Art. 27(1)): a body governed by public law, a private entity providing public services, or another private deployer. It decides whether a fundamental rights impact assessment is due for the Annex III uses where that depends on the deployer; without it the classifier reads the texts.
+type AgentClassifierInputAiSystemDeployerType string
+
+// Values of AgentClassifierInputAiSystemDeployerType.
+const (
+	AgentClassifierInputAiSystemDeployerTypePublicBody AgentClassifierInputAiSystemDeployerType = "public_body"
+
+	AgentClassifierInputAiSystemDeployerTypePublicService AgentClassifierInputAiSystemDeployerType = "public_service"
+
+	AgentClassifierInputAiSystemDeployerTypePrivate AgentClassifierInputAiSystemDeployerType = "private"
+)
 
 // The output of `framework-mapper` and the decision that records it.
 type AgentFrameworkMapperOutputDecision struct {

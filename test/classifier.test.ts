@@ -254,6 +254,31 @@ describe('classifier: registration, the Art. 27 impact assessment and the Art. 5
     expect(fria(device)).toEqual([]);
   });
 
+  it('Art. 27(1): a declared deployer type decides over the texts, and leaves nothing unknown', () => {
+    const cv = (deployerType?: string, intendedUsers?: string[]) =>
+      decide({
+        aiSystem: {
+          name: 'Hiring',
+          purpose: 'Screens CVs and ranks job applicants.',
+          providerKind: 'deployer',
+          ...(deployerType ? { deployerType } : {}),
+          ...(intendedUsers ? { intendedUsers } : {}),
+        },
+      });
+    for (const declared of ['public_body', 'public_service']) {
+      const out = cv(declared);
+      expect(fria(out)).toEqual(['art-27', 'art-27-2', 'art-27-3', 'art-27-4']);
+      expect(out.rationale).toContain(`deployer declared as ${declared.replace('_', ' ')}`);
+    }
+    // Declared private: no FRIA even where the texts name a public body, and no "only if" sentence.
+    const declaredPrivate = cv('private', ['recruiters of the city council']);
+    expect(fria(declaredPrivate)).toEqual([]);
+    expect(declaredPrivate.rationale).not.toContain('only if the deployer is a body governed by public law');
+    // Points 5(b) and 5(c) owe it whoever deploys.
+    const credit = decide({ aiSystem: { name: 'Scores', purpose: 'Computes a credit score for consumers.', deployerType: 'private' } });
+    expect(fria(credit)).toContain('art-27');
+  });
+
   it('Annex III 5(b): the financial-fraud exception holds for credit scoring as well as for lending decisions', () => {
     const scoreForFraud = decide({ purpose: 'Uses credit scores to detect financial fraud in card payments.' });
     expect(scoreForFraud.riskLevel).toBe('minimal');

@@ -794,6 +794,8 @@ class AgentClassifierInputAiSystem(_AgentClassifierInputAiSystemRequired, total=
     """The AI system to classify (form A). One of `aiSystem`, `purpose` or `systemId` is required."""
     #: The organisation’s role for the system: `first_party` (builds and uses it), `provider`, `deployer`, `third_party`, `importer` or `distributor`; it selects which obligations are listed.
     providerKind: str
+    #: Who deploys the system (Art. 27(1)): a body governed by public law, a private entity providing public services, or another private deployer. It decides whether a fundamental rights impact assessment is due for the Annex III uses where that depends on the deployer; without it the classifier reads the texts.
+    deployerType: Literal["public_body", "public_service", "private"]
     #: Who uses the system or is affected by it (for example `employees`, `students`, `patients`); read as context.
     intendedUsers: list[str]
 

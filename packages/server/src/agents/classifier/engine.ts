@@ -203,6 +203,11 @@ export interface Description {
   flags: string[];
   providerKind: string | null;
   trainingComputeFlops: number | null;
+  /**
+   * Who deploys, when the request says so (Art. 27(1)): a body governed by public law, a private
+   * entity providing public services, or a private deployer. Null: read from the texts.
+   */
+  deployerType?: 'public_body' | 'public_service' | 'private' | null;
 }
 
 export interface ClassifierFacts {
@@ -362,7 +367,14 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
   const friaReasons: string[] = [];
   let friaUnknown = false;
   if (riskLevel === 'high') {
-    const publicDeployer = match(rules.fria.publicDeployerConcept);
+    // A deployer type the request declares decides; without it, the texts and the profile tell.
+    const declared = d.deployerType ?? null;
+    const publicDeployer: Hit | null =
+      declared === 'private'
+        ? null
+        : declared !== null
+          ? { concept: rules.fria.publicDeployerConcept, phrase: `deployer declared as ${declared.replace('_', ' ')}`, source: 'request' }
+          : match(rules.fria.publicDeployerConcept);
     for (const f of effective) {
       const basis = f.rule.level === 'high' && f.rule.fria !== undefined ? rules.fria.bases[f.rule.fria] : undefined;
       if (!basis) continue;
@@ -372,8 +384,9 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
           : publicDeployer
             ? `${basis.reason}, ${quote([publicDeployer])}`
             : null;
-      if (reason === null) friaUnknown = true;
-      else if (!friaReasons.includes(reason)) friaReasons.push(reason);
+      if (reason === null) {
+        if (declared === null) friaUnknown = true;
+      } else if (!friaReasons.includes(reason)) friaReasons.push(reason);
     }
     if (friaReasons.length > 0) for (const c of rules.fria.clauses) cited.add(c);
   }

@@ -57,6 +57,7 @@ export function describeSystem(input: Input, facts: ClassifierFacts): Descriptio
     segments,
     flags: facts.profile?.flags ?? [],
     providerKind: input.aiSystem?.providerKind ?? null,
+    deployerType: input.aiSystem?.deployerType ?? null,
     trainingComputeFlops: input.trainingComputeFlops ?? null,
   };
 }
