@@ -97,6 +97,11 @@ describe('assessment workflow', () => {
     const page1 = await t.call('GET', `${A}/${a.id}/questions?limit=5`);
     const page2 = await t.call('GET', `${A}/${a.id}/questions?limit=5&cursor=${page1.body.cursor}`);
     expect([...page1.body.data, ...page2.body.data].map((q: Json) => q.key)).toEqual(qs.slice(0, 10).map((q) => q.key));
+    // The set is stored once: a second FRIA drawn alike names the same immutable row.
+    const second = (await t.call('POST', A, { body: { type: 'fria', systemId: 'sys_other', jurisdiction: 'eu/fr' } })).body;
+    const rows = await ts.server.db.prisma.assessment.findMany({ where: { id: { in: [a.id, second.id] } }, select: { questionSet: true } });
+    expect(rows.map((r) => r.questionSet)).toEqual([rows[0]?.questionSet, rows[0]?.questionSet]);
+    expect(rows[0]?.questionSet).toMatch(/^[0-9a-f]{64}$/);
     // A framework is only for a gap analysis; a gap analysis needs an activated one.
     const stray = await t.call('POST', A, { body: { type: 'fria', systemId: 's', jurisdiction: 'eu/de', framework: 'gdpr' } });
     expect(expectEnvelope(stray, 422, 'validation_failed').details[0].field).toBe('framework');

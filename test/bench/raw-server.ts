@@ -10,7 +10,7 @@
  *   (packages/server/src/rails/compliance/service.ts), same text and parameters, limit 50 + 1, rendered
  *   to the same JSON. One round trip.
  * - POST /v1/compliance/assessments: the tenant's pinned dictionary version (one round trip, as the
- *   API reads the activation), then the assessment row with its question set, its audit event (chained, hashed with
+ *   API reads the activation), then the assessment row naming its stored question set, its audit event (chained, hashed with
  *   hashEvent, one Ed25519 signature with the stored key), the event-index row and the outbox
  *   rows (webhook_events plus one webhook_deliveries row per matching subscription), in one
  *   transaction: BEGIN; one statement that locks (or creates) the chain head and reads the signing
@@ -24,7 +24,7 @@
  * Env: DATABASE_URL, BENCH_TENANT_ID (the API child's tenant), BENCH_ACTOR, SVC_SECRETS_KEY (the API child's: the audit
  * signing key is sealed with it).
  */
-import { createPrivateKey, type KeyObject, randomBytes, sign } from 'node:crypto';
+import { createHash, createPrivateKey, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ASSESSMENT_TYPE_IDS, type AssessmentType, GENESIS_HASH } from '@svc/contract';
@@ -98,8 +98,8 @@ const HEAD_SQL = `
 const WRITE_SQL = `
     WITH asm AS (
       INSERT INTO "assessments" ("id", "tenant_id", "type", "system_id", "jurisdiction", "title", "status", "completion", "stages",
-        "created_by", "created_at", "updated_at", "questions", "framework", "dictionary_version", "recipe_version")
-      VALUES ($1, $2, $3, $4, $5, NULL, 'draft', 0, $6::jsonb, $7, $8, $8, $18::jsonb, $19, $20, $21)),
+        "created_by", "created_at", "updated_at", "question_set", "framework", "dictionary_version", "recipe_version")
+      VALUES ($1, $2, $3, $4, $5, NULL, 'draft', 0, $6::jsonb, $7, $8, $8, $18, $19, $20, $21)),
     ev AS (
       INSERT INTO "audit_events" ("id", "tenant_id", "seq", "prev_hash", "hash", "signature", "key_id", "actor", "action",
         "resource_type", "resource_id", "correlation_id", "data", "created_at")
@@ -218,9 +218,12 @@ async function main() {
     return `${framework}@${rows[0]?.latest_version}`;
   }
 
-  /** A type's question set per dictionary version, read once (as the API caches the version's questions). */
-  const sets = new Map<string, QuestionSet>();
-  async function questionSet(client: pg.PoolClient, type: AssessmentType, versionKey: string): Promise<QuestionSet> {
+  /**
+   * A type's question set per dictionary version, drawn and stored once (as the API caches the
+   * version's questions and stores each distinct set once, keyed by its SHA-256).
+   */
+  const sets = new Map<string, { id: string; set: QuestionSet }>();
+  async function questionSet(client: pg.PoolClient, type: AssessmentType, versionKey: string): Promise<{ id: string; set: QuestionSet }> {
     const key = `${type}:${versionKey}`;
     const cached = sets.get(key);
     if (cached) return cached;
@@ -238,8 +241,15 @@ async function main() {
       questions.rows.map((q) => ({ id: q.id, text: q.text, controlId: q.control_id, clauseRef: q.clause_ref, answerType: q.answer_type })),
       new Map(clauses.rows.map((c) => [c.ref, c.title])),
     );
-    sets.set(key, set);
-    return set;
+    const json = JSON.stringify(set);
+    const id = createHash('sha256').update(json).digest('hex');
+    await client.query('INSERT INTO "assessment_question_sets" ("id", "questions") VALUES ($1, $2::jsonb) ON CONFLICT ("id") DO NOTHING', [
+      id,
+      json,
+    ]);
+    const stored = { id, set };
+    sets.set(key, stored);
+    return stored;
   }
 
   async function createAssessment(type: AssessmentType, systemId: string, jurisdiction: string): Promise<string> {
@@ -272,7 +282,7 @@ async function main() {
         jurisdiction,
         status: 'draft',
         completion: 0,
-        stages: progress(set, new Map()).stages,
+        stages: progress(set.set, new Map()).stages,
         framework: recipe.framework,
         dictionaryVersion: versionKey,
         recipeVersion: RECIPES.versionKey(),
@@ -323,7 +333,7 @@ async function main() {
         correlationId,
         JSON.stringify(data),
         newId('evi'),
-        JSON.stringify(set),
+        set.id,
         recipe.framework,
         versionKey,
         RECIPES.versionKey(),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
   AnswerBody,
   AnswerVersion,
@@ -130,12 +131,45 @@ async function drawQuestions(db: Tx, shared: Tx, type: AssessmentType, framework
 
 // ---------------------------------------------------------------- records
 
-const setOf = (row: AssessmentRow): QuestionSet => {
-  const stored = row.questions as unknown as QuestionSet | unknown[];
-  if (Array.isArray(stored))
-    return { stages: (row.stages as Stage[]).map((s) => ({ key: s.key, title: s.title, citation: null })), questions: [] };
-  return stored;
-};
+/** An assessment row with its question set read. */
+type Loaded = AssessmentRow & { set: QuestionSet };
+
+/** Question sets by id: immutable (the id is the hash of the content), read once per process. */
+const questionSets = new Map<string, QuestionSet>();
+
+/** The id of a question set: the SHA-256 of its JSON. */
+const questionSetId = (set: QuestionSet) => createHash('sha256').update(JSON.stringify(set)).digest('hex');
+
+/** Stores a question set once (shared by every assessment drawn alike) and returns its id. */
+async function storeQuestionSet(shared: Tx, set: QuestionSet): Promise<string> {
+  const id = questionSetId(set);
+  if (questionSets.has(id)) return id;
+  await shared.$executeRaw`INSERT INTO "assessment_question_sets" ("id", "questions") VALUES (${id}, ${JSON.stringify(set)}::jsonb)
+    ON CONFLICT ("id") DO NOTHING`;
+  questionSets.set(id, set);
+  return id;
+}
+
+/** The row with its question set (an assessment created before sets were drawn has none: no questions). */
+async function withSet(db: Tx, row: AssessmentRow): Promise<Loaded> {
+  const empty = { stages: (row.stages as Stage[]).map((s) => ({ key: s.key, title: s.title, citation: null })), questions: [] };
+  if (!row.questionSet) return { ...row, set: empty };
+  let set = questionSets.get(row.questionSet);
+  if (!set) {
+    const found = await db.assessmentQuestionSet.findUnique({ where: { id: row.questionSet } });
+    if (!found) throw new Error(`question set ${row.questionSet} of assessment ${row.id} is missing`);
+    set = found.questions as unknown as QuestionSet;
+    questionSets.set(row.questionSet, set);
+  }
+  return { ...row, set };
+}
+
+const setOf = (row: Loaded): QuestionSet => row.set;
+
+/** An assessment's question set (the reporting engine's documents read it). */
+export async function questionSetOf(db: Tx, row: AssessmentRow): Promise<QuestionSet> {
+  return (await withSet(db, row)).set;
+}
 
 export function renderAssessment(r: AssessmentRow): z.infer<typeof Assessment> {
   return {
@@ -223,14 +257,14 @@ function renderQuestion(
 const actingAs = (who: PersonActor) => who.personId ?? who.actor;
 
 /** The tenant's assessment (404 otherwise); with `lockFor` (the tenant), the row locked for the rest of the transaction. */
-async function loadAssessment(db: Tx, id: string, lockFor?: string): Promise<AssessmentRow> {
+async function loadAssessment(db: Tx, id: string, lockFor?: string): Promise<Loaded> {
   if (lockFor) await db.$queryRaw`SELECT 1 FROM "assessments" WHERE "tenant_id" = ${lockFor} AND "id" = ${id} FOR UPDATE`;
   const row = await db.assessment.findFirst({ where: { id } });
   if (!row) throw notFound('Assessment', id);
-  return row;
+  return withSet(db, row);
 }
 
-function questionOf(row: AssessmentRow, key: string): { q: QuestionDef; position: number } {
+function questionOf(row: Loaded, key: string): { q: QuestionDef; position: number } {
   const questions = setOf(row).questions;
   const position = questions.findIndex((q) => q.key === key);
   if (position < 0) throw notFound(`Question ${key} of assessment`, row.id);
@@ -238,7 +272,7 @@ function questionOf(row: AssessmentRow, key: string): { q: QuestionDef; position
 }
 
 /** The stages and completion after a change of answers, stored on the assessment (draft becomes in progress on the first answer). */
-async function refresh(db: Tx, row: AssessmentRow, items: ItemRow[], now: Date, status = row.status): Promise<void> {
+async function refresh(db: Tx, row: Loaded, items: ItemRow[], now: Date, status = row.status): Promise<void> {
   const p = progress(setOf(row), answersOf(items));
   await db.assessment.updateMany({
     where: { id: row.id },
@@ -261,7 +295,7 @@ export const assessmentStore: Store<typeof assessments> = {
       status: 'draft',
       completion: 0,
       stages: progress(drawn.set, new Map()).stages,
-      questions: drawn.set,
+      questionSet: await storeQuestionSet(shared, drawn.set),
       framework: drawn.framework,
       dictionaryVersion: drawn.versionKey,
       recipeVersion: drawn.recipeVersion,
@@ -276,7 +310,10 @@ export const assessmentStore: Store<typeof assessments> = {
       guard: async ({ tx, who, row, now }) => {
         const r = row as AssessmentRow;
         const db = scopeToTenant(tx, who.tenantId);
-        const open = openQuestions(setOf(r), answersOf(await db.assessmentItem.findMany({ where: { assessmentId: r.id } })));
+        const open = openQuestions(
+          setOf(await withSet(tx, r)),
+          answersOf(await db.assessmentItem.findMany({ where: { assessmentId: r.id } })),
+        );
         if (open.length > 0) {
           throw new ApiError(
             'validation_failed',
@@ -293,7 +330,7 @@ export const assessmentStore: Store<typeof assessments> = {
       guard: async ({ tx, who, row, body, now }) => {
         const r = row as AssessmentRow;
         const db = scopeToTenant(tx, who.tenantId);
-        const keys = new Set(setOf(r).questions.map((q) => q.key));
+        const keys = new Set(setOf(await withSet(tx, r)).questions.map((q) => q.key));
         const c = body as z.infer<typeof ReturnAssessmentBody>;
         const unknown = c.comments.findIndex((x) => !keys.has(x.question));
         if (unknown >= 0)
@@ -551,7 +588,7 @@ export async function answerHistory(prisma: Prisma, tenantId: string, id: string
 
 // ---------------------------------------------------------------- results, remediation, revisions
 
-async function controlsOf(shared: Tx, row: AssessmentRow): Promise<Map<string, DictionaryControl>> {
+async function controlsOf(shared: Tx, row: Loaded): Promise<Map<string, DictionaryControl>> {
   if (row.type !== 'gap-analysis' || !row.dictionaryVersion) return new Map();
   return new Map((await dictionaryVersion(shared, row.dictionaryVersion)).controls.map((c) => [c.id, c]));
 }
@@ -727,7 +764,7 @@ export async function revise(prisma: Prisma, who: PersonActor, id: string) {
         status: 'in_progress',
         completion: p.completion,
         stages: p.stages as never,
-        questions: row.questions as never,
+        questionSet: row.questionSet,
         framework: row.framework,
         dictionaryVersion: row.dictionaryVersion,
         recipeVersion: row.recipeVersion,

@@ -6,6 +6,7 @@
 import type { Prisma } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
+import { questionSetOf } from '../compliance/assessment-work.ts';
 import { latestApprovedGaps } from '../compliance/gap-status.ts';
 import { requestClocks } from '../dsar/clocks.ts';
 import { point } from '../risk-register/service.ts';
@@ -532,10 +533,10 @@ async function assessmentDocument(db: ReturnType<typeof scopeToTenant>, id: stri
   const a = await db.assessment.findFirst({ where: { id } });
   if (!a) throw new ApiError('not_found', `Assessment ${id} was not found.`);
   const items = await db.assessmentItem.findMany({ where: { assessmentId: id }, orderBy: { questionKey: 'asc' } });
-  const stored = a.questions as unknown as {
-    stages?: { key: string; title: string; citation: string | null }[];
-    questions?: StoredQuestion[];
-  };
+  const stored: { stages?: { key: string; title: string; citation: string | null }[]; questions?: StoredQuestion[] } = await questionSetOf(
+    db,
+    a,
+  );
   const stageRows = Array.isArray(stored?.stages) ? stored.stages : [];
   const questions = Array.isArray(stored?.questions) ? stored.questions : [];
   const answered = new Map(
