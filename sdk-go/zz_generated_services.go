@@ -1919,6 +1919,84 @@ func (s *FrameworksService) QuestionsAutoPaging(ctx context.Context, id string, 
 	})
 }
 
+// Versions calls GET /v1/frameworks/{id}/versions: List the versions of a framework with their changelogs.
+//
+// Returns every version of the dictionary, newest first: the amending act, the day from which it states the law, and each change (added, amended, repealed or removed provisions) with its legal source. Paginated by `limit` and `cursor` (a version).
+func (s *FrameworksService) Versions(ctx context.Context, id string, params *FrameworksVersionsParams, opts ...RequestOption) (*Page[FrameworkVersion], error) {
+	var out Page[FrameworkVersion]
+	path := "/v1/frameworks/" + url.PathEscape(id) + "/versions"
+	if err := s.client.call(ctx, "GET", path, params.encode(), nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// VersionsAutoPaging walks every page of Versions, following the cursor: for it.Next() { it.Current() }; check it.Err().
+func (s *FrameworksService) VersionsAutoPaging(ctx context.Context, id string, params *FrameworksVersionsParams, opts ...RequestOption) *Iter[FrameworkVersion] {
+	var p FrameworksVersionsParams
+	if params != nil {
+		p = *params
+	}
+	return newIter(p.Cursor, func(cursor *string) (*Page[FrameworkVersion], error) {
+		p.Cursor = cursor
+		return s.Versions(ctx, id, &p, opts...)
+	})
+}
+
+// Diff calls GET /v1/frameworks/{id}/diff: Compare two versions of a framework.
+//
+// Returns every clause, control, question and obligation that differs between two versions (either order), field by field, with the changelog sources behind each change. 404 `not_found` for an unknown version.
+func (s *FrameworksService) Diff(ctx context.Context, id string, params *FrameworksDiffParams, opts ...RequestOption) (*FrameworkDiff, error) {
+	var out FrameworkDiff
+	path := "/v1/frameworks/" + url.PathEscape(id) + "/diff"
+	if err := s.client.call(ctx, "GET", path, params.encode(), nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Obligations calls GET /v1/frameworks/{id}/obligations: List the obligations of a framework as of a day.
+//
+// Returns the obligations the dictionary states, each with whether it applies on `asOf` (default today). Without a version in the id, the version in force on `asOf` answers: the law as it stood that day, before or after an amendment. Paginated by `limit` and `cursor`.
+func (s *FrameworksService) Obligations(ctx context.Context, id string, params *FrameworksObligationsParams, opts ...RequestOption) (*Page[FrameworkObligation], error) {
+	var out Page[FrameworkObligation]
+	path := "/v1/frameworks/" + url.PathEscape(id) + "/obligations"
+	if err := s.client.call(ctx, "GET", path, params.encode(), nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ObligationsAutoPaging walks every page of Obligations, following the cursor: for it.Next() { it.Current() }; check it.Err().
+func (s *FrameworksService) ObligationsAutoPaging(ctx context.Context, id string, params *FrameworksObligationsParams, opts ...RequestOption) *Iter[FrameworkObligation] {
+	var p FrameworksObligationsParams
+	if params != nil {
+		p = *params
+	}
+	return newIter(p.Cursor, func(cursor *string) (*Page[FrameworkObligation], error) {
+		p.Cursor = cursor
+		return s.Obligations(ctx, id, &p, opts...)
+	})
+}
+
+// Repin calls POST /v1/frameworks/{id}/repin: Move the tenant's activation to another version.
+//
+// Shows the diff between the pinned version and `version` and what it touches of the tenant's records; unless `dryRun`, moves the activation and its obligations to that version (added obligations are derived, amended ones updated, repealed or removed ones marked `not_applicable`) in one audited transaction. Assessments and decisions stay on the version they were made with. 404 `not_found` when the framework is not active for the tenant.
+func (s *FrameworksService) Repin(ctx context.Context, id string, body *RepinFrameworkRequest, opts ...RequestOption) (*FrameworkRepin, error) {
+	var out FrameworkRepin
+	path := "/v1/frameworks/" + url.PathEscape(id) + "/repin"
+	var payload any
+	if body != nil {
+		payload = body
+	} else {
+		payload = struct{}{}
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Activate calls POST /v1/frameworks/{id}/activate: Activate a framework for the tenant.
 //
 // Idempotent: the first call activates the framework and derives its obligations (201); later calls return the same activation (200).

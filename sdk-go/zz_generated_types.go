@@ -1445,6 +1445,401 @@ func (p *FrameworksQuestionsParams) encode() url.Values {
 	return q
 }
 
+// FrameworkVersion is an object of the API.
+type FrameworkVersion struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Id of the framework dictionary (`eu-ai-act`).
+	Framework string `json:"framework"`
+
+	// The version (semver).
+	Version string `json:"version"`
+
+	// `<dictionary>@<version>` of the content.
+	DictionaryVersion string `json:"dictionaryVersion"`
+
+	// The version this one amends; null for the first.
+	BasedOn *string `json:"basedOn"`
+
+	// Day this dictionary version was published.
+	PublishedAt string `json:"publishedAt"`
+
+	// Day from which this version states the law: the amending act’s entry into force, else the day the version was published.
+	LawFrom string `json:"lawFrom"`
+
+	// SHA-256 of the canonical dictionary content.
+	ContentHash string `json:"contentHash"`
+
+	// What changed in law, in plain language; null for the first version.
+	Summary *string `json:"summary"`
+
+	// The act that made this version; null for the first.
+	AmendingAct *AmendingAct `json:"amendingAct"`
+
+	// Every change against `basedOn`, each with its source; empty for the first version.
+	Changes []DictionaryChange `json:"changes"`
+}
+
+// AmendingAct is an object of the API.
+type AmendingAct struct {
+	// Title of the act that changed the law.
+	Title string `json:"title"`
+
+	// Its official reference (`Regulation (EU) 2026/...`); null while none is published.
+	Reference *string `json:"reference"`
+
+	// Where its text is published.
+	SourceURL *string `json:"sourceUrl"`
+
+	// Day it was adopted, signed or given assent; null when not known.
+	AdoptedOn *string `json:"adoptedOn"`
+
+	// Day it entered into force; null when not known.
+	InForceFrom *string `json:"inForceFrom"`
+
+	// What is pending or unclear about it.
+	Note *string `json:"note"`
+}
+
+// DictionaryChange is an object of the API.
+type DictionaryChange struct {
+	// `add` a provision, `amend` some of its fields, `repeal` it (it stays, with the day it stopped applying), `remove` an entry that was an error.
+	Op DictionaryChangeOp `json:"op"`
+
+	// Kind of dictionary entry (`clause`, `control`, `question`, `obligation`).
+	Kind DictionaryChangeKind `json:"kind"`
+
+	// The clause's reference or the control's, question's or obligation's id.
+	ID string `json:"id"`
+
+	// The added entry, the amended fields, or `applicableUntil` and `replacedBy` of a repeal; empty for a removal.
+	Fields map[string]any `json:"fields"`
+
+	// The provision that makes the change (of the amending act or the amended law).
+	Source string `json:"source"`
+
+	// Where that provision is published.
+	SourceURL *string `json:"sourceUrl"`
+
+	// Why, or what is unclear.
+	Note *string `json:"note"`
+}
+
+// `add` a provision, `amend` some of its fields, `repeal` it (it stays, with the day it stopped applying), `remove` an entry that was an error.
+type DictionaryChangeOp string
+
+// Values of DictionaryChangeOp.
+const (
+	DictionaryChangeOpAdd DictionaryChangeOp = "add"
+
+	DictionaryChangeOpAmend DictionaryChangeOp = "amend"
+
+	DictionaryChangeOpRepeal DictionaryChangeOp = "repeal"
+
+	DictionaryChangeOpRemove DictionaryChangeOp = "remove"
+)
+
+// Kind of dictionary entry (`clause`, `control`, `question`, `obligation`).
+type DictionaryChangeKind string
+
+// Values of DictionaryChangeKind.
+const (
+	DictionaryChangeKindClause DictionaryChangeKind = "clause"
+
+	DictionaryChangeKindControl DictionaryChangeKind = "control"
+
+	DictionaryChangeKindQuestion DictionaryChangeKind = "question"
+
+	DictionaryChangeKindObligation DictionaryChangeKind = "obligation"
+)
+
+// FrameworksVersionsParams are the query parameters of Versions (GET /v1/frameworks/{id}/versions).
+type FrameworksVersionsParams struct {
+	// Page size, 1 to 200.
+	Limit *int64
+
+	// Opaque cursor from the previous page.
+	Cursor *string
+}
+
+func (p *FrameworksVersionsParams) encode() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != nil {
+		q.Set("limit", strconv.FormatInt(*p.Limit, 10))
+	}
+	if p.Cursor != nil {
+		q.Set("cursor", *p.Cursor)
+	}
+	return q
+}
+
+// FrameworkDiff is an object of the API.
+type FrameworkDiff struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Id of the framework dictionary (`eu-ai-act`).
+	Framework string `json:"framework"`
+
+	// `<dictionary>@<version>` of the content.
+	From string `json:"from"`
+
+	// `<dictionary>@<version>` of the content.
+	To string `json:"to"`
+
+	// Entries per kind of change.
+	Counts FrameworkDiffCounts `json:"counts"`
+
+	// Every entry that differs, clauses first, then controls, questions and obligations.
+	Entries []FrameworkDiffEntry `json:"entries"`
+}
+
+// Entries per kind of change.
+type FrameworkDiffCounts struct {
+	// Entries added.
+	Added int64 `json:"added"`
+
+	// Entries amended.
+	Amended int64 `json:"amended"`
+
+	// Entries repealed (kept, with the day they stopped applying).
+	Repealed int64 `json:"repealed"`
+
+	// Entries withdrawn as errors.
+	Removed int64 `json:"removed"`
+}
+
+// FrameworkDiffEntry is an object of the API.
+type FrameworkDiffEntry struct {
+	// Kind of dictionary entry (`clause`, `control`, `question`, `obligation`).
+	Kind DictionaryChangeKind `json:"kind"`
+
+	// The clause's reference or the control's, question's or obligation's id.
+	ID string `json:"id"`
+
+	// What happened to the entry between the two versions.
+	Change FrameworkDiffEntryChange `json:"change"`
+
+	// Title (or text) of the entry, from `to` where it exists.
+	Title *string `json:"title"`
+
+	// Fields whose value differs; empty for an added or removed entry.
+	Fields []FieldChange `json:"fields"`
+
+	// The changelog entries behind the change, for versions between `from` and `to`.
+	Sources []FrameworkDiffEntrySourcesItem `json:"sources"`
+}
+
+// What happened to the entry between the two versions.
+type FrameworkDiffEntryChange string
+
+// Values of FrameworkDiffEntryChange.
+const (
+	FrameworkDiffEntryChangeAdded FrameworkDiffEntryChange = "added"
+
+	FrameworkDiffEntryChangeAmended FrameworkDiffEntryChange = "amended"
+
+	FrameworkDiffEntryChangeRepealed FrameworkDiffEntryChange = "repealed"
+
+	FrameworkDiffEntryChangeRemoved FrameworkDiffEntryChange = "removed"
+)
+
+// FieldChange is an object of the API.
+type FieldChange struct {
+	// Name of the field.
+	Field string `json:"field"`
+
+	// Its value in `from`.
+	Before any `json:"before"`
+
+	// Its value in `to`.
+	After any `json:"after"`
+}
+
+// FrameworkDiffEntrySourcesItem is an object of the API.
+type FrameworkDiffEntrySourcesItem struct {
+	// The version whose changelog states it.
+	Version string `json:"version"`
+
+	// The provision that makes the change (of the amending act or the amended law).
+	Source string `json:"source"`
+
+	// Where that provision is published.
+	SourceURL *string `json:"sourceUrl"`
+
+	// Why, or what is unclear.
+	Note *string `json:"note"`
+}
+
+// FrameworksDiffParams are the query parameters of Diff (GET /v1/frameworks/{id}/diff).
+type FrameworksDiffParams struct {
+	// Version to compare from.
+	From string
+
+	// Version to compare to; the latest when absent.
+	To *string
+}
+
+func (p *FrameworksDiffParams) encode() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	q.Set("from", p.From)
+	if p.To != nil {
+		q.Set("to", *p.To)
+	}
+	return q
+}
+
+// FrameworkObligation is an object of the API.
+type FrameworkObligation struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Id of the obligation, stable across versions.
+	ID string `json:"id"`
+
+	// Id of the framework dictionary (`eu-ai-act`).
+	Framework string `json:"framework"`
+
+	// `<dictionary>@<version>` of the content.
+	DictionaryVersion string `json:"dictionaryVersion"`
+
+	// Full title.
+	Title string `json:"title"`
+
+	// What the framework regulates or the control requires, in plain language.
+	Description string `json:"description"`
+
+	// The clause that imposes it.
+	ClauseRef string `json:"clauseRef"`
+
+	// Who bears it (`provider`, `deployer`, `controller`, ...).
+	Actor string `json:"actor"`
+
+	// First day it applies.
+	ApplicableFrom string `json:"applicableFrom"`
+
+	// First day it no longer applies (repealed); null while it applies.
+	ApplicableUntil *string `json:"applicableUntil"`
+
+	// Obligations that replaced it, in the same version.
+	ReplacedBy []string `json:"replacedBy"`
+
+	// The day the status is for.
+	AsOf string `json:"asOf"`
+
+	// Whether it applies on `asOf`.
+	Status FrameworkObligationStatus `json:"status"`
+}
+
+// Whether it applies on `asOf`.
+type FrameworkObligationStatus string
+
+// Values of FrameworkObligationStatus.
+const (
+	FrameworkObligationStatusApplicable FrameworkObligationStatus = "applicable"
+
+	FrameworkObligationStatusNotYetApplicable FrameworkObligationStatus = "not_yet_applicable"
+
+	FrameworkObligationStatusNoLongerApplicable FrameworkObligationStatus = "no_longer_applicable"
+)
+
+// FrameworksObligationsParams are the query parameters of Obligations (GET /v1/frameworks/{id}/obligations).
+type FrameworksObligationsParams struct {
+	// Page size, 1 to 200.
+	Limit *int64
+
+	// Opaque cursor from the previous page.
+	Cursor *string
+
+	// Day to read the law as of (default today): without a version in the id, the version in force that day.
+	AsOf *string
+
+	// Only obligations with this status.
+	Status *FrameworkObligationStatus
+}
+
+func (p *FrameworksObligationsParams) encode() url.Values {
+	q := url.Values{}
+	if p == nil {
+		return q
+	}
+	if p.Limit != nil {
+		q.Set("limit", strconv.FormatInt(*p.Limit, 10))
+	}
+	if p.Cursor != nil {
+		q.Set("cursor", *p.Cursor)
+	}
+	if p.AsOf != nil {
+		q.Set("asOf", *p.AsOf)
+	}
+	if p.Status != nil {
+		q.Set("status", string(*p.Status))
+	}
+	return q
+}
+
+// FrameworkRepin is an object of the API.
+type FrameworkRepin struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Id of the framework dictionary (`eu-ai-act`).
+	Framework string `json:"framework"`
+
+	// `<dictionary>@<version>` of the content.
+	From string `json:"from"`
+
+	// `<dictionary>@<version>` of the content.
+	To string `json:"to"`
+
+	// True when nothing was changed.
+	DryRun bool `json:"dryRun"`
+
+	Diff FrameworkDiff `json:"diff"`
+
+	Impact ChangeImpact `json:"impact"`
+
+	// What the repin did (or would do) to the tenant's obligations.
+	Obligations FrameworkRepinObligations `json:"obligations"`
+
+	// The activation after the repin; null on a dry run.
+	Activation *Activation `json:"activation"`
+}
+
+// ChangeImpact is an object of the API.
+type ChangeImpact struct {
+	// Ids of the tenant's obligations the change touches.
+	Obligations []string `json:"obligations"`
+
+	// Changed controls the tenant holds evidence or attestations for.
+	Controls []string `json:"controls"`
+
+	// Open assessments of the framework whose questions the change touches.
+	Assessments []string `json:"assessments"`
+
+	// Systems of those assessments and of that evidence.
+	Systems []string `json:"systems"`
+}
+
+// What the repin did (or would do) to the tenant's obligations.
+type FrameworkRepinObligations struct {
+	// Obligations derived from provisions the tenant did not have.
+	Added int64 `json:"added"`
+
+	// Obligations rewritten to the new text or date.
+	Updated int64 `json:"updated"`
+
+	// Obligations marked `not_applicable`: repealed or removed provisions.
+	Withdrawn int64 `json:"withdrawn"`
+}
+
 // Activation is an object of the API.
 type Activation struct {
 	// Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
@@ -1470,6 +1865,15 @@ type Activation struct {
 
 	// True when the framework was active before this call.
 	AlreadyActive bool `json:"alreadyActive"`
+}
+
+// RepinFrameworkRequest is an object of the API.
+type RepinFrameworkRequest struct {
+	// Version to pin the activation to.
+	Version string `json:"version"`
+
+	// Show the diff and impact without changing anything.
+	DryRun *bool `json:"dryRun,omitempty"`
 }
 
 // ActivateFrameworkRequest is an object of the API.
@@ -26358,6 +26762,50 @@ const (
 
 	ErrorErrorServiceUnavailable ErrorError = "service_unavailable"
 )
+
+// FrameworkVersionNotice is an object of the API.
+type FrameworkVersionNotice struct {
+	// Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+	Object string `json:"object"`
+
+	// Id of the framework dictionary (`eu-ai-act`).
+	Framework string `json:"framework"`
+
+	// Identifier with prefix `act_`.
+	ActivationID string `json:"activationId"`
+
+	// The version the tenant is pinned to (and keeps).
+	Pinned string `json:"pinned"`
+
+	// The new version.
+	Available string `json:"available"`
+
+	// What changed in law.
+	Summary *string `json:"summary"`
+
+	// The act behind the new version.
+	AmendingAct *AmendingAct `json:"amendingAct"`
+
+	// Entries per kind of change.
+	Counts FrameworkVersionNoticeCounts `json:"counts"`
+
+	Impact ChangeImpact `json:"impact"`
+}
+
+// Entries per kind of change.
+type FrameworkVersionNoticeCounts struct {
+	// Entries added.
+	Added int64 `json:"added"`
+
+	// Entries amended.
+	Amended int64 `json:"amended"`
+
+	// Entries repealed (kept, with the day they stopped applying).
+	Repealed int64 `json:"repealed"`
+
+	// Entries withdrawn as errors.
+	Removed int64 `json:"removed"`
+}
 
 // A disclosure deadline missed: emitted once per disclosure, regime, stage and deadline by the deadline sweep.
 type IncidentSlaBreach struct {

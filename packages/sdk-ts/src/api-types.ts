@@ -1044,6 +1044,15 @@ export interface FrameworksControlsArgs {
 }
 export type FrameworksControlsResult = operations['frameworks.controls']['responses'][200]['content']['application/json'];
 
+// GET /v1/frameworks/{id}/diff (frameworks.diff)
+export type FrameworksDiffParams = operations['frameworks.diff']['parameters']['path'];
+export type FrameworksDiffQuery = NonNullable<operations['frameworks.diff']['parameters']['query']>;
+export interface FrameworksDiffArgs {
+  params: FrameworksDiffParams;
+  query: FrameworksDiffQuery;
+}
+export type FrameworksDiffResult = operations['frameworks.diff']['responses'][200]['content']['application/json'];
+
 // GET /v1/frameworks/{id} (frameworks.get)
 export type FrameworksGetParams = operations['frameworks.get']['parameters']['path'];
 export interface FrameworksGetArgs {
@@ -1058,6 +1067,15 @@ export interface FrameworksListArgs {
 }
 export type FrameworksListResult = operations['frameworks.list']['responses'][200]['content']['application/json'];
 
+// GET /v1/frameworks/{id}/obligations (frameworks.obligations)
+export type FrameworksObligationsParams = operations['frameworks.obligations']['parameters']['path'];
+export type FrameworksObligationsQuery = NonNullable<operations['frameworks.obligations']['parameters']['query']>;
+export interface FrameworksObligationsArgs {
+  params: FrameworksObligationsParams;
+  query?: FrameworksObligationsQuery | undefined;
+}
+export type FrameworksObligationsResult = operations['frameworks.obligations']['responses'][200]['content']['application/json'];
+
 // GET /v1/frameworks/{id}/questions (frameworks.questions)
 export type FrameworksQuestionsParams = operations['frameworks.questions']['parameters']['path'];
 export type FrameworksQuestionsQuery = NonNullable<operations['frameworks.questions']['parameters']['query']>;
@@ -1066,6 +1084,24 @@ export interface FrameworksQuestionsArgs {
   query?: FrameworksQuestionsQuery | undefined;
 }
 export type FrameworksQuestionsResult = operations['frameworks.questions']['responses'][200]['content']['application/json'];
+
+// POST /v1/frameworks/{id}/repin (frameworks.repin)
+export type FrameworksRepinParams = operations['frameworks.repin']['parameters']['path'];
+export type FrameworksRepinBody = NonNullable<operations['frameworks.repin']['requestBody']>['content']['application/json'];
+export interface FrameworksRepinArgs {
+  params: FrameworksRepinParams;
+  body: FrameworksRepinBody;
+}
+export type FrameworksRepinResult = operations['frameworks.repin']['responses'][200]['content']['application/json'];
+
+// GET /v1/frameworks/{id}/versions (frameworks.versions)
+export type FrameworksVersionsParams = operations['frameworks.versions']['parameters']['path'];
+export type FrameworksVersionsQuery = NonNullable<operations['frameworks.versions']['parameters']['query']>;
+export interface FrameworksVersionsArgs {
+  params: FrameworksVersionsParams;
+  query?: FrameworksVersionsQuery | undefined;
+}
+export type FrameworksVersionsResult = operations['frameworks.versions']['responses'][200]['content']['application/json'];
 
 // GET /v1/glossary/{id} (glossary.get)
 export type GlossaryGetParams = operations['glossary.get']['parameters']['path'];
@@ -5769,6 +5805,12 @@ export interface FrameworksApi {
    */
   readonly controls: (args: FrameworksControlsArgs, options?: RequestOptions) => Promise<FrameworksControlsResult>;
   /**
+   * Compare two versions of a framework
+   *
+   * `GET /v1/frameworks/{id}/diff` (operation `frameworks.diff`).
+   */
+  readonly diff: (args: FrameworksDiffArgs, options?: RequestOptions) => Promise<FrameworksDiffResult>;
+  /**
    * Get one framework dictionary
    *
    * `GET /v1/frameworks/{id}` (operation `frameworks.get`).
@@ -5781,11 +5823,29 @@ export interface FrameworksApi {
    */
   readonly list: (args?: FrameworksListArgs, options?: RequestOptions) => Promise<FrameworksListResult>;
   /**
+   * List the obligations of a framework as of a day
+   *
+   * `GET /v1/frameworks/{id}/obligations` (operation `frameworks.obligations`).
+   */
+  readonly obligations: (args: FrameworksObligationsArgs, options?: RequestOptions) => Promise<FrameworksObligationsResult>;
+  /**
    * List the assessment questions of a framework
    *
    * `GET /v1/frameworks/{id}/questions` (operation `frameworks.questions`).
    */
   readonly questions: (args: FrameworksQuestionsArgs, options?: RequestOptions) => Promise<FrameworksQuestionsResult>;
+  /**
+   * Move the tenant's activation to another version
+   *
+   * `POST /v1/frameworks/{id}/repin` (operation `frameworks.repin`).
+   */
+  readonly repin: (args: FrameworksRepinArgs, options?: RequestOptions) => Promise<FrameworksRepinResult>;
+  /**
+   * List the versions of a framework with their changelogs
+   *
+   * `GET /v1/frameworks/{id}/versions` (operation `frameworks.versions`).
+   */
+  readonly versions: (args: FrameworksVersionsArgs, options?: RequestOptions) => Promise<FrameworksVersionsResult>;
 }
 
 /** The `Glossary` namespace of the client. */

@@ -540,6 +540,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/frameworks/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of a framework with their changelogs
+         * @description Returns every version of the dictionary, newest first: the amending act, the day from which it states the law, and each change (added, amended, repealed or removed provisions) with its legal source. Paginated by `limit` and `cursor` (a version).
+         */
+        get: operations["frameworks.versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/frameworks/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two versions of a framework
+         * @description Returns every clause, control, question and obligation that differs between two versions (either order), field by field, with the changelog sources behind each change. 404 `not_found` for an unknown version.
+         */
+        get: operations["frameworks.diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/frameworks/{id}/obligations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the obligations of a framework as of a day
+         * @description Returns the obligations the dictionary states, each with whether it applies on `asOf` (default today). Without a version in the id, the version in force on `asOf` answers: the law as it stood that day, before or after an amendment. Paginated by `limit` and `cursor`.
+         */
+        get: operations["frameworks.obligations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/frameworks/{id}/repin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the tenant's activation to another version
+         * @description Shows the diff between the pinned version and `version` and what it touches of the tenant's records; unless `dryRun`, moves the activation and its obligations to that version (added obligations are derived, amended ones updated, repealed or removed ones marked `not_applicable`) in one audited transaction. Assessments and decisions stay on the version they were made with. 404 `not_found` when the framework is not active for the tenant.
+         */
+        post: operations["frameworks.repin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/frameworks/{id}/activate": {
         parameters: {
             query?: never;
@@ -11462,6 +11542,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "framework.version_available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new version of an activated framework was published; the tenant stays pinned. Names what the change touches of its records.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.framework.version_available"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "framework.repinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tenant's activation moved to another version of the framework.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.framework.repinned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "certification.created": {
         parameters: {
             query?: never;
@@ -21692,6 +21812,30 @@ export interface components {
             createdAt: string;
         };
         /**
+         * @example {
+         *       "title": "example",
+         *       "reference": "example",
+         *       "sourceUrl": "example",
+         *       "adoptedOn": "2027-12-02",
+         *       "inForceFrom": "2027-12-02",
+         *       "note": "example"
+         *     }
+         */
+        AmendingAct: {
+            /** @description Title of the act that changed the law. */
+            title: string;
+            /** @description Its official reference (`Regulation (EU) 2026/...`); null while none is published. */
+            reference: string | null;
+            /** @description Where its text is published. */
+            sourceUrl: string | null;
+            /** @description Day it was adopted, signed or given assent; null when not known. */
+            adoptedOn: string | null;
+            /** @description Day it entered into force; null when not known. */
+            inForceFrom: string | null;
+            /** @description What is pending or unclear about it. */
+            note: string | null;
+        };
+        /**
          * @description The answer replaces the current one (a new version); fields left out are empty in the new version.
          * @example {
          *       "value": "Credit decisions for consumer loans up to EUR 50,000."
@@ -23769,6 +23913,32 @@ export interface components {
                 /** @description Version in the current content; null when it is gone. */
                 current: string | null;
             }[];
+        };
+        /**
+         * @example {
+         *       "obligations": [
+         *         "example"
+         *       ],
+         *       "controls": [
+         *         "example"
+         *       ],
+         *       "assessments": [
+         *         "example"
+         *       ],
+         *       "systems": [
+         *         "example"
+         *       ]
+         *     }
+         */
+        ChangeImpact: {
+            /** @description Ids of the tenant's obligations the change touches. */
+            obligations: string[];
+            /** @description Changed controls the tenant holds evidence or attestations for. */
+            controls: string[];
+            /** @description Open assessments of the framework whose questions the change touches. */
+            assessments: string[];
+            /** @description Systems of those assessments and of that evidence. */
+            systems: string[];
         };
         /**
          * @example {
@@ -26920,6 +27090,41 @@ export interface components {
         };
         /**
          * @example {
+         *       "op": "add",
+         *       "kind": "clause",
+         *       "id": "example",
+         *       "fields": {},
+         *       "source": "example",
+         *       "sourceUrl": "example",
+         *       "note": "example"
+         *     }
+         */
+        DictionaryChange: {
+            /**
+             * @description `add` a provision, `amend` some of its fields, `repeal` it (it stays, with the day it stopped applying), `remove` an entry that was an error.
+             * @enum {string}
+             */
+            op: "add" | "amend" | "repeal" | "remove";
+            /**
+             * @description Kind of dictionary entry (`clause`, `control`, `question`, `obligation`).
+             * @enum {string}
+             */
+            kind: "clause" | "control" | "question" | "obligation";
+            /** @description The clause's reference or the control's, question's or obligation's id. */
+            id: string;
+            /** @description The added entry, the amended fields, or `applicableUntil` and `replacedBy` of a repeal; empty for a removal. */
+            fields: {
+                [key: string]: unknown;
+            };
+            /** @description The provision that makes the change (of the amending act or the amended law). */
+            source: string;
+            /** @description Where that provision is published. */
+            sourceUrl: string | null;
+            /** @description Why, or what is unclear. */
+            note: string | null;
+        };
+        /**
+         * @example {
          *       "object": "svc.graph.impact",
          *       "framework": "example",
          *       "from": "example",
@@ -28502,6 +28707,21 @@ export interface components {
         };
         /**
          * @example {
+         *       "field": "example",
+         *       "before": {},
+         *       "after": {}
+         *     }
+         */
+        FieldChange: {
+            /** @description Name of the field. */
+            field: string;
+            /** @description Its value in `from`. */
+            before: unknown;
+            /** @description Its value in `to`. */
+            after: unknown;
+        };
+        /**
+         * @example {
          *       "object": "svc.frameworks.framework",
          *       "id": "eu-ai-act",
          *       "version": "1.0.0",
@@ -28578,6 +28798,448 @@ export interface components {
                 /** @description Obligations an activation derives. */
                 obligations: number;
             };
+        };
+        /**
+         * @example {
+         *       "object": "svc.frameworks.diff",
+         *       "framework": "example",
+         *       "from": "eu-ai-act@1.0.0",
+         *       "to": "eu-ai-act@1.0.0",
+         *       "counts": {
+         *         "added": -9007199254740991,
+         *         "amended": -9007199254740991,
+         *         "repealed": -9007199254740991,
+         *         "removed": -9007199254740991
+         *       },
+         *       "entries": [
+         *         {
+         *           "kind": "clause",
+         *           "id": "example",
+         *           "change": "added",
+         *           "title": "example",
+         *           "fields": [
+         *             {
+         *               "field": "example",
+         *               "before": {},
+         *               "after": {}
+         *             }
+         *           ],
+         *           "sources": [
+         *             {
+         *               "version": "example",
+         *               "source": "example",
+         *               "sourceUrl": "example",
+         *               "note": "example"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        FrameworkDiff: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.frameworks.diff";
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
+            framework: string;
+            /**
+             * @description `<dictionary>@<version>` of the content.
+             * @example eu-ai-act@1.0.0
+             */
+            from: string;
+            /**
+             * @description `<dictionary>@<version>` of the content.
+             * @example eu-ai-act@1.0.0
+             */
+            to: string;
+            /** @description Entries per kind of change. */
+            counts: {
+                /** @description Entries added. */
+                added: number;
+                /** @description Entries amended. */
+                amended: number;
+                /** @description Entries repealed (kept, with the day they stopped applying). */
+                repealed: number;
+                /** @description Entries withdrawn as errors. */
+                removed: number;
+            };
+            /** @description Every entry that differs, clauses first, then controls, questions and obligations. */
+            entries: components["schemas"]["FrameworkDiffEntry"][];
+        };
+        /**
+         * @example {
+         *       "kind": "clause",
+         *       "id": "example",
+         *       "change": "added",
+         *       "title": "example",
+         *       "fields": [
+         *         {
+         *           "field": "example",
+         *           "before": {},
+         *           "after": {}
+         *         }
+         *       ],
+         *       "sources": [
+         *         {
+         *           "version": "example",
+         *           "source": "example",
+         *           "sourceUrl": "example",
+         *           "note": "example"
+         *         }
+         *       ]
+         *     }
+         */
+        FrameworkDiffEntry: {
+            /**
+             * @description Kind of dictionary entry (`clause`, `control`, `question`, `obligation`).
+             * @enum {string}
+             */
+            kind: "clause" | "control" | "question" | "obligation";
+            /** @description The clause's reference or the control's, question's or obligation's id. */
+            id: string;
+            /**
+             * @description What happened to the entry between the two versions.
+             * @enum {string}
+             */
+            change: "added" | "amended" | "repealed" | "removed";
+            /** @description Title (or text) of the entry, from `to` where it exists. */
+            title: string | null;
+            /** @description Fields whose value differs; empty for an added or removed entry. */
+            fields: components["schemas"]["FieldChange"][];
+            /** @description The changelog entries behind the change, for versions between `from` and `to`. */
+            sources: {
+                /** @description The version whose changelog states it. */
+                version: string;
+                /** @description The provision that makes the change (of the amending act or the amended law). */
+                source: string;
+                /** @description Where that provision is published. */
+                sourceUrl: string | null;
+                /** @description Why, or what is unclear. */
+                note: string | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "object": "svc.frameworks.obligation",
+         *       "id": "example",
+         *       "framework": "example",
+         *       "dictionaryVersion": "eu-ai-act@1.0.0",
+         *       "title": "example",
+         *       "description": "example",
+         *       "clauseRef": "example",
+         *       "actor": "example",
+         *       "applicableFrom": "2027-12-02",
+         *       "applicableUntil": "2027-12-02",
+         *       "replacedBy": [
+         *         "example"
+         *       ],
+         *       "asOf": "2027-12-02",
+         *       "status": "applicable"
+         *     }
+         */
+        FrameworkObligation: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.frameworks.obligation";
+            /** @description Id of the obligation, stable across versions. */
+            id: string;
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
+            framework: string;
+            /**
+             * @description `<dictionary>@<version>` of the content.
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description Full title. */
+            title: string;
+            /** @description What the framework regulates or the control requires, in plain language. */
+            description: string;
+            /** @description The clause that imposes it. */
+            clauseRef: string;
+            /** @description Who bears it (`provider`, `deployer`, `controller`, ...). */
+            actor: string;
+            /**
+             * Format: date
+             * @description First day it applies.
+             * @example 2027-12-02
+             */
+            applicableFrom: string;
+            /** @description First day it no longer applies (repealed); null while it applies. */
+            applicableUntil: string | null;
+            /** @description Obligations that replaced it, in the same version. */
+            replacedBy: string[];
+            /**
+             * Format: date
+             * @description The day the status is for.
+             * @example 2027-12-02
+             */
+            asOf: string;
+            /**
+             * @description Whether it applies on `asOf`.
+             * @enum {string}
+             */
+            status: "applicable" | "not_yet_applicable" | "no_longer_applicable";
+        };
+        /**
+         * @example {
+         *       "object": "svc.frameworks.repin",
+         *       "framework": "example",
+         *       "from": "eu-ai-act@1.0.0",
+         *       "to": "eu-ai-act@1.0.0",
+         *       "dryRun": true,
+         *       "diff": {
+         *         "object": "svc.frameworks.diff",
+         *         "framework": "example",
+         *         "from": "eu-ai-act@1.0.0",
+         *         "to": "eu-ai-act@1.0.0",
+         *         "counts": {
+         *           "added": -9007199254740991,
+         *           "amended": -9007199254740991,
+         *           "repealed": -9007199254740991,
+         *           "removed": -9007199254740991
+         *         },
+         *         "entries": [
+         *           {
+         *             "kind": "clause",
+         *             "id": "example",
+         *             "change": "added",
+         *             "title": "example",
+         *             "fields": [
+         *               {
+         *                 "field": "example",
+         *                 "before": {},
+         *                 "after": {}
+         *               }
+         *             ],
+         *             "sources": [
+         *               {
+         *                 "version": "example",
+         *                 "source": "example",
+         *                 "sourceUrl": "example",
+         *                 "note": "example"
+         *               }
+         *             ]
+         *           }
+         *         ]
+         *       },
+         *       "impact": {
+         *         "obligations": [
+         *           "example"
+         *         ],
+         *         "controls": [
+         *           "example"
+         *         ],
+         *         "assessments": [
+         *           "example"
+         *         ],
+         *         "systems": [
+         *           "example"
+         *         ]
+         *       },
+         *       "obligations": {
+         *         "added": -9007199254740991,
+         *         "updated": -9007199254740991,
+         *         "withdrawn": -9007199254740991
+         *       },
+         *       "activation": {
+         *         "object": "svc.frameworks.activation",
+         *         "id": "act_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "framework": "eu-ai-act",
+         *         "dictionaryVersion": "eu-ai-act@1.0.0",
+         *         "activatedAt": "2026-11-22T09:30:00.000Z",
+         *         "activatedBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *         "obligations": 90,
+         *         "alreadyActive": false
+         *       }
+         *     }
+         */
+        FrameworkRepin: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.frameworks.repin";
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
+            framework: string;
+            /**
+             * @description `<dictionary>@<version>` of the content.
+             * @example eu-ai-act@1.0.0
+             */
+            from: string;
+            /**
+             * @description `<dictionary>@<version>` of the content.
+             * @example eu-ai-act@1.0.0
+             */
+            to: string;
+            /** @description True when nothing was changed. */
+            dryRun: boolean;
+            diff: components["schemas"]["FrameworkDiff"];
+            impact: components["schemas"]["ChangeImpact"];
+            /** @description What the repin did (or would do) to the tenant's obligations. */
+            obligations: {
+                /** @description Obligations derived from provisions the tenant did not have. */
+                added: number;
+                /** @description Obligations rewritten to the new text or date. */
+                updated: number;
+                /** @description Obligations marked `not_applicable`: repealed or removed provisions. */
+                withdrawn: number;
+            };
+            /** @description The activation after the repin; null on a dry run. */
+            activation: components["schemas"]["Activation"] | null;
+        };
+        /**
+         * @example {
+         *       "object": "svc.frameworks.version",
+         *       "framework": "eu-ai-act",
+         *       "version": "1.1.0",
+         *       "dictionaryVersion": "eu-ai-act@1.1.0",
+         *       "basedOn": "eu-ai-act@1.0.0",
+         *       "publishedAt": "2026-11-29",
+         *       "lawFrom": "2026-07-30",
+         *       "contentHash": "sha256:5f2c7a…",
+         *       "summary": "High-risk obligations move to 2 December 2027 (Annex III) and 2 August 2028 (Annex I).",
+         *       "amendingAct": {
+         *         "title": "Digital Omnibus on AI",
+         *         "reference": null,
+         *         "sourceUrl": null,
+         *         "adoptedOn": "2026-06-29",
+         *         "inForceFrom": null,
+         *         "note": "Official Journal reference pending."
+         *       },
+         *       "changes": [
+         *         {
+         *           "op": "amend",
+         *           "kind": "obligation",
+         *           "id": "AIA-OBL-020",
+         *           "fields": {
+         *             "applicableFrom": "2027-12-02"
+         *           },
+         *           "source": "Digital Omnibus on AI, amending Art. 113 of Regulation (EU) 2024/1689",
+         *           "sourceUrl": null,
+         *           "note": null
+         *         }
+         *       ]
+         *     }
+         */
+        FrameworkVersion: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.frameworks.version";
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
+            framework: string;
+            /** @description The version (semver). */
+            version: string;
+            /**
+             * @description `<dictionary>@<version>` of the content.
+             * @example eu-ai-act@1.0.0
+             */
+            dictionaryVersion: string;
+            /** @description The version this one amends; null for the first. */
+            basedOn: string | null;
+            /**
+             * Format: date
+             * @description Day this dictionary version was published.
+             * @example 2027-12-02
+             */
+            publishedAt: string;
+            /**
+             * Format: date
+             * @description Day from which this version states the law: the amending act’s entry into force, else the day the version was published.
+             * @example 2027-12-02
+             */
+            lawFrom: string;
+            /** @description SHA-256 of the canonical dictionary content. */
+            contentHash: string;
+            /** @description What changed in law, in plain language; null for the first version. */
+            summary: string | null;
+            /** @description The act that made this version; null for the first. */
+            amendingAct: components["schemas"]["AmendingAct"] | null;
+            /** @description Every change against `basedOn`, each with its source; empty for the first version. */
+            changes: components["schemas"]["DictionaryChange"][];
+        };
+        /**
+         * @example {
+         *       "object": "svc.frameworks.version_notice",
+         *       "framework": "example",
+         *       "activationId": "act_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
+         *       "pinned": "eu-ai-act@1.0.0",
+         *       "available": "eu-ai-act@1.0.0",
+         *       "summary": "example",
+         *       "amendingAct": {
+         *         "title": "example",
+         *         "reference": "example",
+         *         "sourceUrl": "example",
+         *         "adoptedOn": "2027-12-02",
+         *         "inForceFrom": "2027-12-02",
+         *         "note": "example"
+         *       },
+         *       "counts": {
+         *         "added": -9007199254740991,
+         *         "amended": -9007199254740991,
+         *         "repealed": -9007199254740991,
+         *         "removed": -9007199254740991
+         *       },
+         *       "impact": {
+         *         "obligations": [
+         *           "example"
+         *         ],
+         *         "controls": [
+         *           "example"
+         *         ],
+         *         "assessments": [
+         *           "example"
+         *         ],
+         *         "systems": [
+         *           "example"
+         *         ]
+         *       }
+         *     }
+         */
+        FrameworkVersionNotice: {
+            /**
+             * @description Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+             * @constant
+             */
+            object: "svc.frameworks.version_notice";
+            /** @description Id of the framework dictionary (`eu-ai-act`). */
+            framework: string;
+            /**
+             * @description Identifier with prefix `act_`.
+             * @example act_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+             */
+            activationId: string;
+            /**
+             * @description The version the tenant is pinned to (and keeps).
+             * @example eu-ai-act@1.0.0
+             */
+            pinned: string;
+            /**
+             * @description The new version.
+             * @example eu-ai-act@1.0.0
+             */
+            available: string;
+            /** @description What changed in law. */
+            summary: string | null;
+            /** @description The act behind the new version. */
+            amendingAct: components["schemas"]["AmendingAct"] | null;
+            /** @description Entries per kind of change. */
+            counts: {
+                /** @description Entries added. */
+                added: number;
+                /** @description Entries amended. */
+                amended: number;
+                /** @description Entries repealed (kept, with the day they stopped applying). */
+                repealed: number;
+                /** @description Entries withdrawn as errors. */
+                removed: number;
+            };
+            impact: components["schemas"]["ChangeImpact"];
         };
         /**
          * @example {
@@ -36091,6 +36753,24 @@ export interface components {
              * @description When the remediations are due (`YYYY-MM-DD`).
              */
             dueDate?: string;
+        };
+        /**
+         * @example {
+         *       "version": "1.1.0",
+         *       "dryRun": true
+         *     }
+         */
+        RepinFrameworkRequest: {
+            /**
+             * @description Version to pin the activation to.
+             * @example 1.1.0
+             */
+            version: string;
+            /**
+             * @description Show the diff and impact without changing anything.
+             * @default false
+             */
+            dryRun?: boolean;
         };
         /**
          * @example {
@@ -44448,6 +45128,230 @@ export interface operations {
                         /** @description Cursor of the next page; null on the last page. */
                         cursor: string | null;
                     };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "frameworks.versions": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Framework id, optionally pinned: `eu-ai-act` or `eu-ai-act@1.0.0`.
+                 * @example eu-ai-act
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["FrameworkVersion"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "frameworks.diff": {
+        parameters: {
+            query: {
+                /**
+                 * @description Version to compare from.
+                 * @example 1.0.0
+                 */
+                from: string;
+                /**
+                 * @description Version to compare to; the latest when absent.
+                 * @example 1.1.0
+                 */
+                to?: string;
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Framework id, optionally pinned: `eu-ai-act` or `eu-ai-act@1.0.0`.
+                 * @example eu-ai-act
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrameworkDiff"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "frameworks.obligations": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Opaque cursor from the previous page.
+                 * @example eyJrIjpbIjIwMjYtMTEtMjIiXX0
+                 */
+                cursor?: string;
+                /**
+                 * @description Day to read the law as of (default today): without a version in the id, the version in force that day.
+                 * @example 2027-12-02
+                 */
+                asOf?: string;
+                /** @description Only obligations with this status. */
+                status?: "applicable" | "not_yet_applicable" | "no_longer_applicable";
+            };
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+            };
+            path: {
+                /**
+                 * @description Framework id, optionally pinned: `eu-ai-act` or `eu-ai-act@1.0.0`.
+                 * @example eu-ai-act
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The records of this page, in the order the route states (newest first unless said otherwise). */
+                        data: components["schemas"]["FrameworkObligation"][];
+                        /** @description Cursor of the next page; null on the last page. */
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "frameworks.repin": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Framework id, optionally pinned: `eu-ai-act` or `eu-ai-act@1.0.0`.
+                 * @example eu-ai-act
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepinFrameworkRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FrameworkRepin"];
                 };
             };
             400: components["responses"]["bad_request"];
@@ -74115,6 +75019,94 @@ export interface operations {
                     /** @constant */
                     type?: "framework.activated";
                     data?: components["schemas"]["Activation"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.framework.version_available": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "framework.version_available";
+                    data?: components["schemas"]["FrameworkVersionNotice"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.framework.repinned": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "framework.repinned";
+                    data?: components["schemas"]["FrameworkRepin"];
                 };
             };
         };

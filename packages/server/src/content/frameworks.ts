@@ -1,95 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { Prisma } from '../db/client.ts';
+
 import type { Logger } from '../logger.ts';
+import { announceVersion } from '../rails/frameworks/versions.ts';
+import { buildVersions, type Changelog, readChangesets } from './changesets.ts';
+import { compareSemver, FrameworkContent } from './framework-schema.ts';
+
+export { compareSemver, FrameworkContent };
 
 export const CONTENT_DIR = join(import.meta.dirname, '../../content/frameworks');
 
-const Ref = z.string().min(1).max(64);
-
-/** The format of a framework dictionary file in content/frameworks. */
-export const FrameworkContent = z
-  .strictObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]{1,63}$/),
-    version: z.string().regex(/^\d+\.\d+\.\d+$/),
-    title: z.string().min(1),
-    shortTitle: z.string().min(1),
-    kind: z.enum(['regulation', 'standard', 'framework']),
-    publisher: z.string().min(1),
-    jurisdiction: z.string().min(1),
-    description: z.string().min(1),
-    publishedAt: z.iso.date(),
-    sourceUrl: z.url().nullable(),
-    license: z.string().min(1),
-    clauses: z.array(z.strictObject({ ref: Ref, title: z.string().min(1), summary: z.string().min(1), parentRef: Ref.nullable() })).min(1),
-    controls: z.array(
-      z.strictObject({
-        id: z
-          .string()
-          .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/)
-          .max(64),
-        title: z.string().min(1),
-        description: z.string().min(1),
-        category: z.string().min(1),
-        clauseRefs: z.array(Ref).min(1),
-      }),
-    ),
-    questions: z.array(
-      z.strictObject({
-        id: Ref,
-        text: z.string().min(1),
-        controlId: Ref,
-        clauseRef: Ref.nullable(),
-        answerType: z.enum(['yes_no', 'text', 'scale', 'evidence']),
-      }),
-    ),
-    obligations: z.array(
-      z.strictObject({
-        id: Ref,
-        title: z.string().min(1),
-        description: z.string().min(1),
-        clauseRef: Ref,
-        actor: z.string().min(1),
-        applicableFrom: z.iso.date(),
-      }),
-    ),
-  })
-  .superRefine((f, ctx) => {
-    const clauses = new Set<string>();
-    for (const c of f.clauses) {
-      if (clauses.has(c.ref)) ctx.addIssue({ code: 'custom', message: `duplicate clause ${c.ref}` });
-      if (c.parentRef && !clauses.has(c.parentRef))
-        ctx.addIssue({ code: 'custom', message: `clause ${c.ref}: parent ${c.parentRef} must come first` });
-      clauses.add(c.ref);
-    }
-    const controls = new Set<string>();
-    for (const c of f.controls) {
-      if (controls.has(c.id)) ctx.addIssue({ code: 'custom', message: `duplicate control ${c.id}` });
-      controls.add(c.id);
-      for (const r of c.clauseRefs) if (!clauses.has(r)) ctx.addIssue({ code: 'custom', message: `control ${c.id}: unknown clause ${r}` });
-    }
-    const questions = new Set<string>();
-    for (const q of f.questions) {
-      if (questions.has(q.id)) ctx.addIssue({ code: 'custom', message: `duplicate question ${q.id}` });
-      questions.add(q.id);
-      if (!controls.has(q.controlId)) ctx.addIssue({ code: 'custom', message: `question ${q.id}: unknown control ${q.controlId}` });
-      if (q.clauseRef && !clauses.has(q.clauseRef))
-        ctx.addIssue({ code: 'custom', message: `question ${q.id}: unknown clause ${q.clauseRef}` });
-    }
-    const obligations = new Set<string>();
-    for (const o of f.obligations) {
-      if (obligations.has(o.id)) ctx.addIssue({ code: 'custom', message: `duplicate obligation ${o.id}` });
-      obligations.add(o.id);
-      if (!clauses.has(o.clauseRef)) ctx.addIssue({ code: 'custom', message: `obligation ${o.id}: unknown clause ${o.clauseRef}` });
-    }
-  });
-export type FrameworkContent = z.infer<typeof FrameworkContent>;
-
 /** Reads and validates every dictionary file; a broken file stops the start, naming the problem. */
-export function readFrameworkContent(dir = CONTENT_DIR): { content: FrameworkContent; hash: string }[] {
-  return readdirSync(dir)
+export function readFrameworkContent(dir = CONTENT_DIR): { content: FrameworkContent; hash: string; changelog: Changelog | null }[] {
+  const wholes = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
@@ -103,9 +28,17 @@ export function readFrameworkContent(dir = CONTENT_DIR): { content: FrameworkCon
             .join('; ')}`,
         );
       }
-      const hash = `sha256:${createHash('sha256').update(JSON.stringify(parsed.data)).digest('hex')}`;
-      return { content: parsed.data, hash };
+      return { file: `frameworks/${file}`, content: parsed.data };
     });
+  const errors: string[] = [];
+  const versions = buildVersions(wholes, readChangesets(dir, errors), errors);
+  if (errors.length > 0) throw new Error(`content/${errors.slice(0, 5).join('; ')}`);
+  return versions.map((v) => ({ content: v.content, changelog: v.changelog, hash: frameworkHash(v.content) }));
+}
+
+/** SHA-256 of a dictionary version's canonical content: its `contentHash`. */
+export function frameworkHash(content: FrameworkContent): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(content)).digest('hex')}`;
 }
 
 /**
@@ -115,7 +48,7 @@ export function readFrameworkContent(dir = CONTENT_DIR): { content: FrameworkCon
 export async function loadFrameworks(prisma: Prisma, log: Logger, dir = CONTENT_DIR): Promise<void> {
   const files = readFrameworkContent(dir);
   const known = new Map((await prisma.frameworkVersion.findMany()).map((v) => [v.key, v.contentHash]));
-  for (const { content: f, hash } of files) {
+  for (const { content: f, hash, changelog } of files) {
     const key = `${f.id}@${f.version}`;
     const existing = known.get(key);
     if (existing === hash) continue;
@@ -145,14 +78,32 @@ export async function loadFrameworks(prisma: Prisma, log: Logger, dir = CONTENT_
           sourceUrl: f.sourceUrl,
           license: f.license,
           contentHash: hash,
+          basedOn: changelog ? `${f.id}@${changelog.from}` : null,
+          changelog: changelog ? (changelog as never) : undefined,
         },
       });
-      await tx.frameworkClause.createMany({ data: f.clauses.map((c, ord) => ({ versionKey: key, ord, ...c })) });
+      await tx.frameworkClause.createMany({
+        data: f.clauses.map((c, ord) => ({
+          versionKey: key,
+          ord,
+          ...c,
+          applicableFrom: day(c.applicableFrom),
+          applicableUntil: day(c.applicableUntil),
+        })),
+      });
       await tx.frameworkControl.createMany({ data: f.controls.map((c, ord) => ({ versionKey: key, ord, ...c })) });
       await tx.frameworkQuestion.createMany({ data: f.questions.map((q, ord) => ({ versionKey: key, ord, ...q })) });
       await tx.frameworkObligation.createMany({
-        data: f.obligations.map((o, ord) => ({ versionKey: key, ord, ...o, applicableFrom: new Date(o.applicableFrom) })),
+        data: f.obligations.map((o, ord) => ({
+          versionKey: key,
+          ord,
+          ...o,
+          applicableFrom: new Date(o.applicableFrom),
+          applicableUntil: day(o.applicableUntil),
+        })),
       });
+      // The tenants pinned to an older version hear of the newest one, once, with what it touches.
+      if (latest === f.version) await announceVersion(tx, f.id, f.version);
       return true;
     });
     if (loaded)
@@ -160,12 +111,6 @@ export async function loadFrameworks(prisma: Prisma, log: Logger, dir = CONTENT_
   }
 }
 
-export function compareSemver(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
+function day(d: string | undefined): Date | undefined {
+  return d === undefined ? undefined : new Date(d);
 }

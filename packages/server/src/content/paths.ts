@@ -37,7 +37,7 @@ export function contentPath(...parts: string[]): string {
 }
 
 /** The folders of a content folder whose files are loaded into the database. */
-const LOADED_CONTENT = ['frameworks', 'glossary', 'crosswalks'] as const;
+const LOADED_CONTENT = ['frameworks', 'frameworks/changes', 'glossary', 'crosswalks'] as const;
 
 /** SHA-256 over the names and bytes of the content files loaded into the database: equal when none changed. */
 export function contentFilesHash(root: string): string {

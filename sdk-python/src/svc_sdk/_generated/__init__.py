@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 API_VERSION = "0.1.0"
-OPERATION_COUNT = 588
+OPERATION_COUNT = 592
 
 # Header names of the API (lower case).
 HEADERS: dict[str, str] = {
@@ -128,7 +128,9 @@ WebhookEventType = Literal[
     "firm.created",
     "framework.activated",
     "framework.deactivated",
+    "framework.repinned",
     "framework.updated",
+    "framework.version_available",
     "framework.version_published",
     "fria.approved",
     "fria.completed",

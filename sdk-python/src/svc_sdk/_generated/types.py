@@ -3138,6 +3138,21 @@ class AgentWorkflowCatalogueOutputDecisionSequenceItem(TypedDict):
     steps: list[str]
 
 
+class AmendingAct(TypedDict):
+    #: Title of the act that changed the law.
+    title: str
+    #: Its official reference (`Regulation (EU) 2026/...`); null while none is published.
+    reference: str | None
+    #: Where its text is published.
+    sourceUrl: str | None
+    #: Day it was adopted, signed or given assent; null when not known.
+    adoptedOn: str | None
+    #: Day it entered into force; null when not known.
+    inForceFrom: str | None
+    #: What is pending or unclear about it.
+    note: str | None
+
+
 class AnswerAssessmentQuestionRequest(TypedDict, total=False):
     """The answer replaces the current one (a new version); fields left out are empty in the new version."""
     #: Of the question’s kind: `yes`/`no`/`not_applicable` (yes_no), text, an integer 1-5 (scale), an option’s value (choice), a requirement status (requirement); optional for evidence questions.
@@ -4270,6 +4285,17 @@ class BundleRepinChangesItem(TypedDict):
     pinned: str | None
     #: Version in the current content; null when it is gone.
     current: str | None
+
+
+class ChangeImpact(TypedDict):
+    #: Ids of the tenant's obligations the change touches.
+    obligations: list[str]
+    #: Changed controls the tenant holds evidence or attestations for.
+    controls: list[str]
+    #: Open assessments of the framework whose questions the change touches.
+    assessments: list[str]
+    #: Systems of those assessments and of that evidence.
+    systems: list[str]
 
 
 class ClassifyContextRequest(TypedDict, total=False):
@@ -5951,6 +5977,23 @@ class DemoTourStepsItem(TypedDict):
     done: bool
 
 
+class DictionaryChange(TypedDict):
+    #: `add` a provision, `amend` some of its fields, `repeal` it (it stays, with the day it stopped applying), `remove` an entry that was an error.
+    op: Literal["add", "amend", "repeal", "remove"]
+    #: Kind of dictionary entry (`clause`, `control`, `question`, `obligation`).
+    kind: Literal["clause", "control", "question", "obligation"]
+    #: The clause's reference or the control's, question's or obligation's id.
+    id: str
+    #: The added entry, the amended fields, or `applicableUntil` and `replacedBy` of a repeal; empty for a removal.
+    fields: dict[str, Any]
+    #: The provision that makes the change (of the amending act or the amended law).
+    source: str
+    #: Where that provision is published.
+    sourceUrl: str | None
+    #: Why, or what is unclear.
+    note: str | None
+
+
 _DictionaryImpactRequired = TypedDict(
     "_DictionaryImpactRequired",
     {
@@ -6739,6 +6782,15 @@ class ExtendDsarRequest(_ExtendDsarRequestRequired, total=False):
     noticeSentAt: str
 
 
+class FieldChange(TypedDict):
+    #: Name of the field.
+    field: str
+    #: Its value in `from`.
+    before: Any
+    #: Its value in `to`.
+    after: Any
+
+
 class Framework(TypedDict):
     #: Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
     object: Literal["svc.frameworks.framework"]
@@ -6784,6 +6836,177 @@ class FrameworkCounts(TypedDict):
     questions: int
     #: Obligations an activation derives.
     obligations: int
+
+
+_FrameworkDiffRequired = TypedDict(
+    "_FrameworkDiffRequired",
+    {
+        "object": "Literal[\"svc.frameworks.diff\"]",
+        "framework": "str",
+        "from": "str",
+        "to": "str",
+        "counts": "FrameworkDiffCounts",
+        "entries": "list[FrameworkDiffEntry]",
+    },
+)
+
+
+class FrameworkDiff(_FrameworkDiffRequired):
+    pass
+
+
+class FrameworkDiffCounts(TypedDict):
+    """Entries per kind of change."""
+    #: Entries added.
+    added: int
+    #: Entries amended.
+    amended: int
+    #: Entries repealed (kept, with the day they stopped applying).
+    repealed: int
+    #: Entries withdrawn as errors.
+    removed: int
+
+
+class FrameworkDiffEntry(TypedDict):
+    #: Kind of dictionary entry (`clause`, `control`, `question`, `obligation`).
+    kind: Literal["clause", "control", "question", "obligation"]
+    #: The clause's reference or the control's, question's or obligation's id.
+    id: str
+    #: What happened to the entry between the two versions.
+    change: Literal["added", "amended", "repealed", "removed"]
+    #: Title (or text) of the entry, from `to` where it exists.
+    title: str | None
+    #: Fields whose value differs; empty for an added or removed entry.
+    fields: list[FieldChange]
+    #: The changelog entries behind the change, for versions between `from` and `to`.
+    sources: list[FrameworkDiffEntrySourcesItem]
+
+
+class FrameworkDiffEntrySourcesItem(TypedDict):
+    #: The version whose changelog states it.
+    version: str
+    #: The provision that makes the change (of the amending act or the amended law).
+    source: str
+    #: Where that provision is published.
+    sourceUrl: str | None
+    #: Why, or what is unclear.
+    note: str | None
+
+
+class FrameworkObligation(TypedDict):
+    #: Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+    object: Literal["svc.frameworks.obligation"]
+    #: Id of the obligation, stable across versions.
+    id: str
+    #: Id of the framework dictionary (`eu-ai-act`).
+    framework: str
+    #: `<dictionary>@<version>` of the content.
+    dictionaryVersion: str
+    #: Full title.
+    title: str
+    #: What the framework regulates or the control requires, in plain language.
+    description: str
+    #: The clause that imposes it.
+    clauseRef: str
+    #: Who bears it (`provider`, `deployer`, `controller`, ...).
+    actor: str
+    #: First day it applies.
+    applicableFrom: str
+    #: First day it no longer applies (repealed); null while it applies.
+    applicableUntil: str | None
+    #: Obligations that replaced it, in the same version.
+    replacedBy: list[str]
+    #: The day the status is for.
+    asOf: str
+    #: Whether it applies on `asOf`.
+    status: Literal["applicable", "not_yet_applicable", "no_longer_applicable"]
+
+
+_FrameworkRepinRequired = TypedDict(
+    "_FrameworkRepinRequired",
+    {
+        "object": "Literal[\"svc.frameworks.repin\"]",
+        "framework": "str",
+        "from": "str",
+        "to": "str",
+        "dryRun": "bool",
+        "diff": "FrameworkDiff",
+        "impact": "ChangeImpact",
+        "obligations": "FrameworkRepinObligations",
+        "activation": "Activation | None",
+    },
+)
+
+
+class FrameworkRepin(_FrameworkRepinRequired):
+    pass
+
+
+class FrameworkRepinObligations(TypedDict):
+    """What the repin did (or would do) to the tenant's obligations."""
+    #: Obligations derived from provisions the tenant did not have.
+    added: int
+    #: Obligations rewritten to the new text or date.
+    updated: int
+    #: Obligations marked `not_applicable`: repealed or removed provisions.
+    withdrawn: int
+
+
+class FrameworkVersion(TypedDict):
+    #: Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+    object: Literal["svc.frameworks.version"]
+    #: Id of the framework dictionary (`eu-ai-act`).
+    framework: str
+    #: The version (semver).
+    version: str
+    #: `<dictionary>@<version>` of the content.
+    dictionaryVersion: str
+    #: The version this one amends; null for the first.
+    basedOn: str | None
+    #: Day this dictionary version was published.
+    publishedAt: str
+    #: Day from which this version states the law: the amending act’s entry into force, else the day the version was published.
+    lawFrom: str
+    #: SHA-256 of the canonical dictionary content.
+    contentHash: str
+    #: What changed in law, in plain language; null for the first version.
+    summary: str | None
+    #: The act that made this version; null for the first.
+    amendingAct: AmendingAct | None
+    #: Every change against `basedOn`, each with its source; empty for the first version.
+    changes: list[DictionaryChange]
+
+
+class FrameworkVersionNotice(TypedDict):
+    #: Type of the object, constant for the schema (for example `svc.compliance.assessment`); lets a client tell records apart in mixed lists and webhook payloads.
+    object: Literal["svc.frameworks.version_notice"]
+    #: Id of the framework dictionary (`eu-ai-act`).
+    framework: str
+    #: Identifier with prefix `act_`.
+    activationId: str
+    #: The version the tenant is pinned to (and keeps).
+    pinned: str
+    #: The new version.
+    available: str
+    #: What changed in law.
+    summary: str | None
+    #: The act behind the new version.
+    amendingAct: AmendingAct | None
+    #: Entries per kind of change.
+    counts: FrameworkVersionNoticeCounts
+    impact: ChangeImpact
+
+
+class FrameworkVersionNoticeCounts(TypedDict):
+    """Entries per kind of change."""
+    #: Entries added.
+    added: int
+    #: Entries amended.
+    amended: int
+    #: Entries repealed (kept, with the day they stopped applying).
+    repealed: int
+    #: Entries withdrawn as errors.
+    removed: int
 
 
 class GapAnalysisRequest(TypedDict):
@@ -10226,6 +10449,16 @@ class RemediateAssessmentRequest(TypedDict, total=False):
     dueDate: str
 
 
+class _RepinFrameworkRequestRequired(TypedDict):
+    #: Version to pin the activation to.
+    version: str
+
+
+class RepinFrameworkRequest(_RepinFrameworkRequestRequired, total=False):
+    #: Show the diff and impact without changing anything.
+    dryRun: bool
+
+
 class ReplayAuditRunRequest(TypedDict):
     #: Identifier with prefix `aer_`.
     runId: str
@@ -13548,6 +13781,7 @@ __all__ = [
     "AgentWorkflowCatalogueOutputDecision",
     "AgentWorkflowCatalogueOutputDecisionRecommendationsItem",
     "AgentWorkflowCatalogueOutputDecisionSequenceItem",
+    "AmendingAct",
     "AnswerAssessmentQuestionRequest",
     "AnswerVersion",
     "ApiKey",
@@ -13623,6 +13857,7 @@ __all__ = [
     "BundleHashCurrent",
     "BundleRepin",
     "BundleRepinChangesItem",
+    "ChangeImpact",
     "ClassifyContextRequest",
     "Clause",
     "ClauseExtractRequest",
@@ -13745,6 +13980,7 @@ __all__ = [
     "DeletedWebhookSubscription",
     "DemoTour",
     "DemoTourStepsItem",
+    "DictionaryChange",
     "DictionaryImpact",
     "DictionaryImpactAddedItem",
     "DictionaryImpactChangedItem",
@@ -13794,8 +14030,19 @@ __all__ = [
     "EvidenceType",
     "EvidenceTypeRequiredByItem",
     "ExtendDsarRequest",
+    "FieldChange",
     "Framework",
     "FrameworkCounts",
+    "FrameworkDiff",
+    "FrameworkDiffCounts",
+    "FrameworkDiffEntry",
+    "FrameworkDiffEntrySourcesItem",
+    "FrameworkObligation",
+    "FrameworkRepin",
+    "FrameworkRepinObligations",
+    "FrameworkVersion",
+    "FrameworkVersionNotice",
+    "FrameworkVersionNoticeCounts",
     "GapAnalysisRequest",
     "GeneratePublicDisclosureDocumentRequest",
     "GenerateReportRequest",
@@ -14004,6 +14251,7 @@ __all__ = [
     "Regulator",
     "Relation",
     "RemediateAssessmentRequest",
+    "RepinFrameworkRequest",
     "ReplayAuditRunRequest",
     "ReplayDeadLettersRequest",
     "ReplayDeadLettersRequestVariant1",

@@ -101,7 +101,8 @@ export const classifierAgent = defineAgent({
         select: { ref: true, title: true },
       }),
       ctx.prisma.frameworkObligation.findMany({
-        where: { versionKey, clauseRef: { in: refs } },
+        // What the law imposes today: a provision repealed on or before today is not listed.
+        where: { versionKey, clauseRef: { in: refs }, OR: [{ applicableUntil: null }, { applicableUntil: { gt: startOfDay(ctx.now) } }] },
         orderBy: { id: 'asc' },
       }),
     ]);
@@ -128,3 +129,7 @@ export const classifierAgent = defineAgent({
 
 // biome-ignore lint/suspicious/noExplicitAny: the runtime keeps agents of every spec and facts type in one list.
 export const agents: AgentDef<any, any>[] = [classifierAgent];
+
+function startOfDay(d: Date): Date {
+  return new Date(`${d.toISOString().slice(0, 10)}T00:00:00.000Z`);
+}

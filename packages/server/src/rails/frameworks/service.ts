@@ -187,7 +187,11 @@ export async function activateFramework(
       const activation = await db.frameworkActivation.create({
         data: { id: newId('act'), tenantId: opts.tenantId, frameworkId: v.frameworkId, versionKey: v.key, activatedBy: opts.actor },
       });
-      const templates = await tx.frameworkObligation.findMany({ where: { versionKey: v.key }, orderBy: { ord: 'asc' } });
+      // A provision repealed before today derives nothing; one repealed later applies until then.
+      const templates = await tx.frameworkObligation.findMany({
+        where: { versionKey: v.key, OR: [{ applicableUntil: null }, { applicableUntil: { gt: new Date() } }] },
+        orderBy: { ord: 'asc' },
+      });
       await db.obligation.createMany({
         data: templates.map((t) => ({
           id: newId('obl'),

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import cast
+from typing import Literal, cast
 
 from ..._runtime.async_client import AsyncBaseClient
 from ..._runtime.client import BaseClient
@@ -16,7 +16,12 @@ from ..types import (
     Clause,
     Control,
     Framework,
+    FrameworkDiff,
+    FrameworkObligation,
+    FrameworkRepin,
+    FrameworkVersion,
     Question,
+    RepinFrameworkRequest,
 )
 
 __all__ = ["AsyncFrameworksResource", "FrameworksResource"]
@@ -119,6 +124,38 @@ class FrameworksResource(Resource):
             cursor_in="query",
         )
 
+    def diff(
+        self,
+        id: str,
+        *,
+        from_: str,
+        to: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> FrameworkDiff:
+        """
+        Compare two versions of a framework
+
+        ``GET /v1/frameworks/{id}/diff``
+
+        Returns every clause, control, question and obligation that differs between two versions (either order), field by field, with the changelog sources behind each change. 404 `not_found` for an unknown version.
+        """
+        return cast(
+            "FrameworkDiff",
+            self._client._request(
+                "GET",
+                "/v1/frameworks/{id}/diff",
+                path_params={"id": id},
+                query={"from": from_, "to": to},
+                body=None,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
     def get(
         self,
         id: str,
@@ -179,6 +216,39 @@ class FrameworksResource(Resource):
             cursor_in="query",
         )
 
+    def obligations(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        as_of: str | None = None,
+        status: Literal["applicable", "not_yet_applicable", "no_longer_applicable"] | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Page[FrameworkObligation]:
+        """
+        List the obligations of a framework as of a day
+
+        ``GET /v1/frameworks/{id}/obligations``
+
+        Returns the obligations the dictionary states, each with whether it applies on `asOf` (default today). Without a version in the id, the version in force on `asOf` answers: the law as it stood that day, before or after an amendment. Paginated by `limit` and `cursor`.
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return self._client._request_page(
+            "GET",
+            "/v1/frameworks/{id}/obligations",
+            path_params={"id": id},
+            query={"limit": limit, "cursor": cursor, "asOf": as_of, "status": status},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
     def questions(
         self,
         id: str,
@@ -204,6 +274,68 @@ class FrameworksResource(Resource):
             "/v1/frameworks/{id}/questions",
             path_params={"id": id},
             query={"limit": limit, "cursor": cursor, "controlId": control_id},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
+    def repin(
+        self,
+        id: str,
+        *,
+        body: RepinFrameworkRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> FrameworkRepin:
+        """
+        Move the tenant's activation to another version
+
+        ``POST /v1/frameworks/{id}/repin``
+
+        Shows the diff between the pinned version and `version` and what it touches of the tenant's records; unless `dryRun`, moves the activation and its obligations to that version (added obligations are derived, amended ones updated, repealed or removed ones marked `not_applicable`) in one audited transaction. Assessments and decisions stay on the version they were made with. 404 `not_found` when the framework is not active for the tenant.
+        """
+        return cast(
+            "FrameworkRepin",
+            self._client._request(
+                "POST",
+                "/v1/frameworks/{id}/repin",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def versions(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> Page[FrameworkVersion]:
+        """
+        List the versions of a framework with their changelogs
+
+        ``GET /v1/frameworks/{id}/versions``
+
+        Returns every version of the dictionary, newest first: the amending act, the day from which it states the law, and each change (added, amended, repealed or removed provisions) with its legal source. Paginated by `limit` and `cursor` (a version).
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return self._client._request_page(
+            "GET",
+            "/v1/frameworks/{id}/versions",
+            path_params={"id": id},
+            query={"limit": limit, "cursor": cursor},
             body=None,
             idempotency_key=idempotency_key,
             extra_headers=extra_headers,
@@ -309,6 +441,38 @@ class AsyncFrameworksResource(AsyncResource):
             cursor_in="query",
         )
 
+    async def diff(
+        self,
+        id: str,
+        *,
+        from_: str,
+        to: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> FrameworkDiff:
+        """
+        Compare two versions of a framework
+
+        ``GET /v1/frameworks/{id}/diff``
+
+        Returns every clause, control, question and obligation that differs between two versions (either order), field by field, with the changelog sources behind each change. 404 `not_found` for an unknown version.
+        """
+        return cast(
+            "FrameworkDiff",
+            await self._client._request(
+                "GET",
+                "/v1/frameworks/{id}/diff",
+                path_params={"id": id},
+                query={"from": from_, "to": to},
+                body=None,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
     async def get(
         self,
         id: str,
@@ -369,6 +533,39 @@ class AsyncFrameworksResource(AsyncResource):
             cursor_in="query",
         )
 
+    async def obligations(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        as_of: str | None = None,
+        status: Literal["applicable", "not_yet_applicable", "no_longer_applicable"] | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AsyncPage[FrameworkObligation]:
+        """
+        List the obligations of a framework as of a day
+
+        ``GET /v1/frameworks/{id}/obligations``
+
+        Returns the obligations the dictionary states, each with whether it applies on `asOf` (default today). Without a version in the id, the version in force on `asOf` answers: the law as it stood that day, before or after an amendment. Paginated by `limit` and `cursor`.
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return await self._client._request_page(
+            "GET",
+            "/v1/frameworks/{id}/obligations",
+            path_params={"id": id},
+            query={"limit": limit, "cursor": cursor, "asOf": as_of, "status": status},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
     async def questions(
         self,
         id: str,
@@ -394,6 +591,68 @@ class AsyncFrameworksResource(AsyncResource):
             "/v1/frameworks/{id}/questions",
             path_params={"id": id},
             query={"limit": limit, "cursor": cursor, "controlId": control_id},
+            body=None,
+            idempotency_key=idempotency_key,
+            extra_headers=extra_headers,
+            timeout=timeout,
+            cursor_in="query",
+        )
+
+    async def repin(
+        self,
+        id: str,
+        *,
+        body: RepinFrameworkRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> FrameworkRepin:
+        """
+        Move the tenant's activation to another version
+
+        ``POST /v1/frameworks/{id}/repin``
+
+        Shows the diff between the pinned version and `version` and what it touches of the tenant's records; unless `dryRun`, moves the activation and its obligations to that version (added obligations are derived, amended ones updated, repealed or removed ones marked `not_applicable`) in one audited transaction. Assessments and decisions stay on the version they were made with. 404 `not_found` when the framework is not active for the tenant.
+        """
+        return cast(
+            "FrameworkRepin",
+            await self._client._request(
+                "POST",
+                "/v1/frameworks/{id}/repin",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def versions(
+        self,
+        id: str,
+        *,
+        limit: int | None = None,
+        cursor: str | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> AsyncPage[FrameworkVersion]:
+        """
+        List the versions of a framework with their changelogs
+
+        ``GET /v1/frameworks/{id}/versions``
+
+        Returns every version of the dictionary, newest first: the amending act, the day from which it states the law, and each change (added, amended, repealed or removed provisions) with its legal source. Paginated by `limit` and `cursor` (a version).
+
+        Returns one page; ``auto_paging_iter()`` walks every item of every page.
+        """
+        return await self._client._request_page(
+            "GET",
+            "/v1/frameworks/{id}/versions",
+            path_params={"id": id},
+            query={"limit": limit, "cursor": cursor},
             body=None,
             idempotency_key=idempotency_key,
             extra_headers=extra_headers,
