@@ -72,8 +72,8 @@ describe('framework-mapper', () => {
 
   it('takes a bare control id, refuses a missing control (422) and an unknown one (404)', async () => {
     const out = await ok(t, 'framework-mapper', { control: 'AIA-FRIA-01' });
-    const colorado = out.frameworks.find((f: Json) => f.framework === 'colorado-ai-act');
-    expect(colorado.requirements[0]).toMatchObject({ ref: 'sec-6-1-1703-3', relationship: 'intersect', strength: 7, coverage: 'partial' });
+    const iso = out.frameworks.find((f: Json) => f.framework === 'iso-iec-42001');
+    expect(iso.requirements[0]).toMatchObject({ ref: 'ISO42001-A.5.2', relationship: 'intersect', strength: 7, coverage: 'partial' });
     expect(expectEnvelope(await invoke(t, 'framework-mapper', {}), 422, 'validation_failed').details[0].field).toBe('control');
     expectEnvelope(await invoke(t, 'framework-mapper', { control: 'NOPE-01' }), 404, 'not_found');
   });
@@ -103,7 +103,7 @@ describe('evidence-compiler', () => {
       evidence: [{ id: fresh.id, sha256: 'a'.repeat(64), freshness: 'fresh', match: 'direct', via: null }],
     });
     expect(byId(first, 'AIA-FRIA-01')).toMatchObject({ status: 'stale', evidence: [{ id: old.id, freshness: 'stale' }] });
-    expect(first.counts).toEqual({ controls: 71, covered: 1, stale: 1, uncovered: 69, evidence: 2 });
+    expect(first.counts).toEqual({ controls: 72, covered: 1, stale: 1, uncovered: 70, evidence: 2 });
     expect(first.coveragePercent).toBe(1.4);
 
     // ISO A.5.1 evidence reaches NIS2-RSK-01 and -02 (they cite art-21-2-a, a superset of A.5.1).
@@ -395,7 +395,7 @@ describe('risk-navigator', () => {
     });
     // A prohibited-practice control without evidence: 20 × 1 × 1.5 = 30.
     expect(first.items[1]).toMatchObject({ rank: 2, kind: 'control_gap', id: 'AIA-PRO-01', score: 30 });
-    expect(first.considered).toEqual({ risks: 1, controlGaps: 71 });
+    expect(first.considered).toEqual({ risks: 1, controlGaps: 72 });
 
     const tr = await post(t3, '/v1/risk-register/treatments', {
       riskId: risk.id,

@@ -68,7 +68,7 @@ describe('runs, findings, replay, sign-off and attestation', () => {
   it('refuses a run of a framework the tenant has not activated, an unknown framework and a bad scope: 422', async () => {
     let r = await t.call('POST', '/v1/audit-engine/run', { body: { framework: 'eu-ai-act', scope: 'all' } });
     expect(expectEnvelope(r, 422, 'validation_failed').details[0].field).toBe('framework');
-    expect((await t.call('POST', '/v1/frameworks/eu-ai-act/activate', { body: {} })).status).toBeLessThan(300);
+    expect((await t.call('POST', '/v1/frameworks/eu-ai-act/activate', { body: { version: '1.0.0' } })).status).toBeLessThan(300);
     r = await t.call('POST', '/v1/audit-engine/run', { body: { framework: 'no-such-law', scope: 'all' } });
     expect(expectEnvelope(r, 422, 'validation_failed').details[0].field).toBe('framework');
     r = await t.call('POST', '/v1/audit-engine/run', { body: { framework: 'eu-ai-act', scope: 'family:NOPE' } });
@@ -93,7 +93,7 @@ describe('runs, findings, replay, sign-off and attestation', () => {
     expect(Date.parse(run.estimatedCompletion) - Date.parse(run.asOf)).toBe(5600);
     const pin = await t.call('GET', '/v1/taxonomy/bundle-hash');
     expect(run.bundleHash).toBe(pin.body.hash);
-    expect(run.ruleSet).toMatchObject({ id: 'audit-engine-rules', version: '1.1.0' });
+    expect(run.ruleSet).toMatchObject({ id: 'audit-engine-rules', version: '1.2.0' });
     expect(run.counts).toEqual({
       controls: 3,
       controlsPassed: 1,

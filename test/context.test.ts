@@ -355,7 +355,8 @@ describe('context: map, gap-analysis and recommendations', () => {
     const empty = await t.call('GET', '/v1/context/recommendations');
     expect(empty.body).toMatchObject({ frameworks: [], total: 0, recommendations: [] });
 
-    await t.call('POST', '/v1/frameworks/eu-ai-act/activate', { body: {} });
+    // Pinned to the text as first published, where art-9 applies from 2026-08-02 (in force today).
+    await t.call('POST', '/v1/frameworks/eu-ai-act/activate', { body: { version: '1.0.0' } });
     type Rec = {
       rank: number;
       control: string;

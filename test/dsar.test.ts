@@ -53,7 +53,7 @@ describe('dsar: statutory due dates per regime', () => {
       extendedDueAt: null,
       deadline: { amount: 1, unit: 'months', source: 'GDPR Art. 12(3)' },
       kindSource: 'GDPR Art. 15',
-      rulesVersion: 'dsar/regimes@1.1.0',
+      rulesVersion: 'dsar/regimes@1.2.0',
       applicable: true,
       applicableFrom: { date: '2018-05-25', source: 'GDPR Art. 99(2)' },
       noDueDate: null,

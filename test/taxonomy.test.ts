@@ -107,7 +107,7 @@ describe('taxonomy: dictionary views', () => {
     expect(new Set(all.map((c) => `${c.framework}|${c.id}`)).size).toBe(all.length);
     const clauses = await collectPages<{ ref: string; dictionaryVersion: string }>(t, '/v1/taxonomy/clauses?framework=eu-ai-act@1.0.0');
     expect(clauses.map((c) => c.ref)).toEqual(
-      (await collectPages<{ ref: string }>(t, '/v1/frameworks/eu-ai-act/clauses')).map((c) => c.ref),
+      (await collectPages<{ ref: string }>(t, '/v1/frameworks/eu-ai-act@1.0.0/clauses')).map((c) => c.ref),
     );
     expect(clauses.every((c) => c.dictionaryVersion === 'eu-ai-act@1.0.0')).toBe(true);
     expectEnvelope(await t.call('GET', '/v1/taxonomy/controls?framework=no-such-dictionary'), 404, 'not_found');

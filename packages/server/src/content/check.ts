@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { buildVersions, type DictionaryChangeset, readChangesets } from './changesets.ts';
 import { CrosswalkContent, parseEndpoint } from './crosswalks.ts';
 import { compareSemver, FrameworkContent } from './frameworks.ts';
 import { GlossaryContent } from './glossary.ts';
+import { checkCodeDates, checkProvisionDates } from './provisions.ts';
 
 export { SHIPPED_CONTENT as CONTENT_ROOT } from './paths.ts';
 
@@ -21,7 +23,9 @@ export interface ContentFile<T> {
 }
 
 export interface ContentSet {
+  /** Every version of every dictionary: the whole files and the versions their changesets build. */
   frameworks: ContentFile<FrameworkContent>[];
+  changesets: { file: string; data: DictionaryChangeset }[];
   glossary: ContentFile<GlossaryContent>[];
   crosswalks: ContentFile<CrosswalkContent>[];
 }
@@ -100,10 +104,20 @@ export function readCrosswalkFiles(root = CONTENT_ROOT): ContentFile<CrosswalkCo
 
 /** Reads the three content folders; files that fail their schema are reported and left out. */
 export function readContent(root = CONTENT_ROOT, errors: string[] = []): ContentSet {
-  const frameworks = readKind(root, 'frameworks', FrameworkContent, (d) => `${d.id}@${d.version}`, errors);
+  const wholes = readKind(root, 'frameworks', FrameworkContent, (d) => `${d.id}@${d.version}`, errors);
+  const changesets = readChangesets(join(root, 'frameworks'), errors);
+  const built = buildVersions(
+    wholes.map((w) => ({ file: w.file, content: w.data })),
+    changesets,
+    errors,
+  ).filter((v) => v.changelog !== null);
+  const frameworks = [
+    ...wholes,
+    ...built.map((v) => ({ file: v.file, key: `${v.content.id}@${v.content.version}`, hash: contentHash(v.content), data: v.content })),
+  ];
   const glossary = readKind(root, 'glossary', GlossaryContent, (d) => `${d.dictionary}@${d.version}`, errors);
   const crosswalks = readKind(root, 'crosswalks', CrosswalkContent, (d) => `${d.id}@${d.version}`, errors);
-  for (const f of frameworks) {
+  for (const f of wholes) {
     const expected = `frameworks/${f.data.id}.json`;
     if (f.file !== expected && !f.file.startsWith(`frameworks/${f.data.id}@`))
       errors.push(`${f.file}: holds dictionary ${f.data.id}; name the file ${expected}`);
@@ -114,7 +128,7 @@ export function readContent(root = CONTENT_ROOT, errors: string[] = []): Content
   for (const x of crosswalks)
     if (x.file !== `crosswalks/${x.data.id}.json`)
       errors.push(`${x.file}: holds crosswalk ${x.data.id}; name it crosswalks/${x.data.id}.json`);
-  return { frameworks, glossary, crosswalks };
+  return { frameworks, changesets, glossary, crosswalks };
 }
 
 function normaliseText(s: string): string {
@@ -145,6 +159,9 @@ export function checkContent(root = CONTENT_ROOT, opts: { strict?: boolean } = {
     if (!cur || compareSemver(f.version, cur.version) > 0) latest.set(f.id, f);
   }
   const clauseRefs = new Map([...latest].map(([id, f]) => [id, new Set(f.clauses.map((c) => c.ref))]));
+  // One statement per dated provision: what other files restate agrees with the dictionary.
+  errors.push(...checkProvisionDates(root, latest));
+  if (root === CONTENT_ROOT) errors.push(...checkCodeDates(join(CONTENT_ROOT, '..', 'src')));
   const controlIds = new Map([...latest].map(([id, f]) => [id, new Set(f.controls.map((c) => c.id))]));
 
   // Texts: long prose must be real and written once.
@@ -157,7 +174,20 @@ export function checkContent(root = CONTENT_ROOT, opts: { strict?: boolean } = {
     if (first) errors.push(`${where}: same text as ${first}`);
     else texts.set(n, where);
   };
+  // A version built from a changeset repeats the texts of the one it amends: only what it adds or rewrites is new.
+  for (const { data: cs, file } of set.changesets) {
+    prose(`${file} summary`, cs.summary);
+    cs.changes.forEach((ch, i) => {
+      const fields = ch.op === 'add' ? ch.value : ch.op === 'amend' ? ch.set : {};
+      for (const field of ['summary', 'description', 'text'] as const) {
+        const text = fields[field];
+        if (typeof text === 'string')
+          prose(`${file} change ${i} ${field}`, text, typeof fields.title === 'string' ? fields.title : undefined);
+      }
+    });
+  }
   for (const { data: f, file } of set.frameworks) {
+    if (file.startsWith('frameworks/changes/')) continue;
     prose(`${file} description`, f.description);
     for (const c of f.clauses) prose(`${file} clause ${c.ref}`, c.summary, c.title);
     for (const c of f.controls) prose(`${file} control ${c.id}`, c.description, c.title);
@@ -293,9 +323,14 @@ export function readmeContentBlock(root = CONTENT_ROOT): string {
   const set = readContent(root);
   const report = checkContent(root);
   const counts = new Map(report.dictionaries.map((d) => [d.id, d]));
-  const lines = [...set.frameworks]
-    .sort((a, b) => a.data.id.localeCompare(b.data.id))
-    .map(({ data: f }) => {
+  const latest = new Map<string, FrameworkContent>();
+  for (const { data: f } of set.frameworks) {
+    const cur = latest.get(f.id);
+    if (!cur || compareSemver(f.version, cur.version) > 0) latest.set(f.id, f);
+  }
+  const lines = [...latest.values()]
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map((f) => {
       const c = counts.get(f.id);
       const size = c
         ? `${c.clauses} clauses, ${c.controls} controls, ${c.questions} questions, ${c.obligations} obligations, ${c.terms} glossary terms`

@@ -143,7 +143,9 @@ export const FRAMEWORK_RULES: Readonly<Record<string, readonly TextRule[]>> = {
   'csa-ccm': [cite('framework.csa-ccm.name', String.raw`(?:\bCloud Controls Matrix\b|\bCSA CCM\b)`, 4)],
   lgpd: [cite('framework.lgpd.name', String.raw`(?:\bLGPD\b|\bLei Geral de Proteção de Dados\b)`, 4)],
   'india-dpdp': [cite('framework.india-dpdp.name', String.raw`(?:\bDPDP\b|\bDigital Personal Data Protection Act\b)`, 4)],
-  'colorado-ai-act': [cite('framework.colorado-ai-act.name', String.raw`(?:\bColorado AI Act\b|\bSB ?24-205\b)`, 4)],
+  'colorado-ai-act': [
+    cite('framework.colorado-ai-act.name', String.raw`(?:\bColorado AI Act\b|\bSB ?2[46]-(?:205|189)\b|\bColorado ADMT\b)`, 4),
+  ],
 };
 
 /** Points a framework needs to be listed as concerned by a text. */

@@ -227,36 +227,40 @@ describe('DORA (RTS 2025/301 Art. 5(1)): 4 h after classification as major, at m
 });
 
 describe('EU AI Act Art. 73: 15 days; 10 on a death; 2 for a widespread infringement or critical infrastructure', () => {
-  const known = at('2026-09-01T12:00:00Z');
+  const known = at('2028-01-01T12:00:00Z');
   const report = (factors: ClockInput['factors']) =>
     clockOf(computeClocks(input({ regimes: ['eu-ai-act'], knownAt: known, factors }), known), 'eu-ai-act', 'serious-incident-report');
 
   it('Art. 73(2): 15 days after awareness', () => {
-    expect(report({})).toMatchObject({ dueAt: '2026-09-16T12:00:00.000Z', source: 'EU AI Act Art. 73(2)' });
+    expect(report({})).toMatchObject({ dueAt: '2028-01-16T12:00:00.000Z', source: 'EU AI Act Art. 73(2)' });
   });
 
   it('Art. 73(4): 10 days on the death of a person', () => {
-    expect(report({ death: true })).toMatchObject({ dueAt: '2026-09-11T12:00:00.000Z', source: 'EU AI Act Art. 73(4)' });
+    expect(report({ death: true })).toMatchObject({ dueAt: '2028-01-11T12:00:00.000Z', source: 'EU AI Act Art. 73(4)' });
   });
 
   it('Art. 73(3): 2 days for a widespread infringement or a critical-infrastructure disruption', () => {
-    expect(report({ widespreadInfringement: true })).toMatchObject({ dueAt: '2026-09-03T12:00:00.000Z', source: 'EU AI Act Art. 73(3)' });
-    expect(report({ criticalInfrastructure: true })).toMatchObject({ dueAt: '2026-09-03T12:00:00.000Z', source: 'EU AI Act Art. 73(3)' });
+    expect(report({ widespreadInfringement: true })).toMatchObject({ dueAt: '2028-01-03T12:00:00.000Z', source: 'EU AI Act Art. 73(3)' });
+    expect(report({ criticalInfrastructure: true })).toMatchObject({ dueAt: '2028-01-03T12:00:00.000Z', source: 'EU AI Act Art. 73(3)' });
   });
 
   it('the shortest applicable variant wins (a death and a widespread infringement: 2 days)', () => {
     expect(report({ death: true, widespreadInfringement: true })).toMatchObject({
-      dueAt: '2026-09-03T12:00:00.000Z',
+      dueAt: '2028-01-03T12:00:00.000Z',
       source: 'EU AI Act Art. 73(3)',
     });
-    expect(report({ death: false })).toMatchObject({ dueAt: '2026-09-16T12:00:00.000Z' });
+    expect(report({ death: false })).toMatchObject({ dueAt: '2028-01-16T12:00:00.000Z' });
   });
 
-  it('Art. 113: not applicable to an incident known before 2 August 2026', () => {
-    const before = computeClocks(input({ regimes: ['eu-ai-act'], knownAt: at('2026-08-01T23:59:59.999Z') }), known);
-    expect(before[0]).toMatchObject({ dueAt: null, state: 'not_applicable', source: 'EU AI Act Art. 113 (general date of application)' });
-    const on = computeClocks(input({ regimes: ['eu-ai-act'], knownAt: at('2026-08-02T00:00:00.000Z') }), known);
-    expect(on[0]).toMatchObject({ dueAt: '2026-08-17T00:00:00.000Z', state: 'late' });
+  it('Art. 113 as amended: not applicable to an incident known before 2 December 2027', () => {
+    const before = computeClocks(input({ regimes: ['eu-ai-act'], knownAt: at('2027-12-01T23:59:59.999Z') }), known);
+    expect(before[0]).toMatchObject({
+      dueAt: null,
+      state: 'not_applicable',
+      source: expect.stringMatching(/^EU AI Act Art\. 113 as amended by Regulation \(EU\) 2026\/1744/),
+    });
+    const on = computeClocks(input({ regimes: ['eu-ai-act'], knownAt: at('2027-12-02T00:00:00.000Z') }), known);
+    expect(on[0]).toMatchObject({ dueAt: '2027-12-17T00:00:00.000Z', state: 'late' });
   });
 });
 
