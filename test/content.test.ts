@@ -35,6 +35,11 @@ const DICTIONARIES = [
   'cis-controls-8',
   'csa-ccm',
   'colorado-ai-act',
+  'nis2-ir-2024-2690',
+  'dora-rts-2024-1774',
+  'dora-rts-2024-1772',
+  'iso-iec-27701-2025',
+  'eu-data-act',
 ];
 
 const set = readContent();
