@@ -20906,14 +20906,14 @@ type AgentClassifierOutputDecisionAppliesFrom struct {
 	// The provision that sets the date.
 	Source string `json:"source"`
 
-	// The date as originally enacted, when an amendment moved it; null otherwise.
+	// The other date: as originally enacted when an amendment moved it and the amendment is in force on the day classified; the amended date when it is not yet. Null when no amendment moved it.
 	AsEnacted *AgentClassifierOutputDecisionAppliesFromAsEnacted `json:"asEnacted"`
 
-	// Whether the date had passed when the decision was made.
+	// Whether the date had passed on the day classified as of (`asOf`, default the day of the decision).
 	InEffect bool `json:"inEffect"`
 }
 
-// The date as originally enacted, when an amendment moved it; null otherwise.
+// The other date: as originally enacted when an amendment moved it and the amendment is in force on the day classified; the amended date when it is not yet. Null when no amendment moved it.
 type AgentClassifierOutputDecisionAppliesFromAsEnacted struct {
 	// Date the obligations applied from as originally enacted (YYYY-MM-DD).
 	Date string `json:"date"`
@@ -20926,6 +20926,9 @@ type AgentClassifierOutputDecisionAppliesFromAsEnacted struct {
 type AgentClassifierInput struct {
 	// The AI system to classify (form A). One of `aiSystem`, `purpose` or `systemId` is required.
 	AiSystem *AgentClassifierInputAiSystem `json:"aiSystem,omitempty"`
+
+	// The day to classify as of (YYYY-MM-DD; default today): the dates that apply are those the law stated on that day (before an amendment entered into force, its dates as enacted), and obligations repealed by then are not listed.
+	AsOf *string `json:"asOf,omitempty"`
 
 	// Jurisdiction of the use (for example `eu`); informative, the Act applies to systems placed on or used in the Union market.
 	Jurisdiction *string `json:"jurisdiction,omitempty"`

@@ -329,6 +329,22 @@ describe('classifier over HTTP', () => {
     return res.body as Json;
   };
 
+  it('answers as of a day: before the amendment entered into force, the dates as enacted', async () => {
+    const body = { aiSystem: { name: 'TalentRank', purpose: 'Screens CVs and ranks job applicants for our recruiters.' } };
+    const today = await invoke(body, ent);
+    const then = await invoke({ ...body, asOf: '2026-05-01' }, ent);
+    const later = await invoke({ ...body, asOf: '2027-12-02' }, ent);
+    expect(today.appliesFrom).toMatchObject({ date: '2027-12-02', asEnacted: { date: '2026-08-02' }, inEffect: false });
+    expect(today.appliesFrom.source).toMatch(/2026\/1744/);
+    // On 1 May 2026 the Omnibus was not in force: the Act said 2 August 2026, the amended date is beside it.
+    expect(then.appliesFrom).toMatchObject({ date: '2026-08-02', source: 'Art. 113', asEnacted: { date: '2027-12-02' }, inEffect: false });
+    expect(later.appliesFrom).toMatchObject({ date: '2027-12-02', inEffect: true });
+    expect(then.riskLevel).toBe(today.riskLevel);
+    expect(then.decisionId).not.toBe(today.decisionId);
+    const bad = await ent.call('POST', '/v1/agents/classifier/invoke', { body: { ...body, asOf: '2026-02-30' } });
+    expect(bad.status).toBe(422);
+  });
+
   it('form A: a CV screener is high-risk under Annex III 4, with the decision envelope', async () => {
     const out = await invoke({
       aiSystem: {
@@ -342,8 +358,8 @@ describe('classifier over HTTP', () => {
     });
     expect(out).toMatchObject({ object: 'svc.agents.decision', agent: 'classifier', riskLevel: 'high', area: 'annex-iii-4' });
     expect(out.decisionId).toMatch(/^dec_/);
-    expect(out.dictionaryVersion).toBe(`eu-ai-act@${dictionary.version}`);
-    expect(out.ruleSet).toMatchObject({ id: 'classifier-rules', version: '1.1.0' });
+    expect(out.dictionaryVersion).toBe((await t.call('GET', '/v1/frameworks/eu-ai-act')).body.dictionaryVersion);
+    expect(out.ruleSet).toMatchObject({ id: 'classifier-rules', version: '1.2.0' });
     expect(out.rationale).toContain('Annex III point 4(a)');
     expect(out.applicableClauses).toEqual(expect.arrayContaining(['art-6-2', 'annex-iii-4', 'art-9', 'art-26-7']));
     expect(out.obligations.map((o: Json) => o.id)).toContain('AIA-OBL-018');

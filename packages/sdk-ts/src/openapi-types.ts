@@ -17381,6 +17381,12 @@ export interface components {
                 /** @description Who uses the system or is affected by it (for example `employees`, `students`, `patients`); read as context. */
                 intendedUsers?: string[];
             };
+            /**
+             * Format: date
+             * @description The day to classify as of (YYYY-MM-DD; default today): the dates that apply are those the law stated on that day (before an amendment entered into force, its dates as enacted), and obligations repealed by then are not listed.
+             * @example 2026-09-01
+             */
+            asOf?: string;
             /** @description Jurisdiction of the use (for example `eu`); informative, the Act applies to systems placed on or used in the Union market. */
             jurisdiction?: string;
             /** @description Framework ids the organisation applies (for example `eu-ai-act`); an unknown id is refused with a 422. */
@@ -17517,7 +17523,7 @@ export interface components {
          *       ],
          *       "appliesFrom": {
          *         "date": "2027-12-02",
-         *         "source": "Art. 113 as amended by the 2026 digital omnibus",
+         *         "source": "Art. 113 as amended by Regulation (EU) 2026/1744 (in force 27 July 2026)",
          *         "asEnacted": {
          *           "date": "2026-08-02",
          *           "source": "Art. 113"
@@ -17660,14 +17666,14 @@ export interface components {
                 date: string;
                 /** @description The provision that sets the date. */
                 source: string;
-                /** @description The date as originally enacted, when an amendment moved it; null otherwise. */
+                /** @description The other date: as originally enacted when an amendment moved it and the amendment is in force on the day classified; the amended date when it is not yet. Null when no amendment moved it. */
                 asEnacted: {
                     /** @description Date the obligations applied from as originally enacted (YYYY-MM-DD). */
                     date: string;
                     /** @description The provision that set the original date. */
                     source: string;
                 } | null;
-                /** @description Whether the date had passed when the decision was made. */
+                /** @description Whether the date had passed on the day classified as of (`asOf`, default the day of the decision). */
                 inEffect: boolean;
             } | null;
             /**

@@ -169,6 +169,24 @@ export function checkProvisionDates(root: string, latest: ReadonlyMap<string, Fr
 }
 
 /**
+ * The classifier's timeline names the day an amendment entered into force (`amendedFrom`); that day
+ * is the amending act's, as the dictionary's changelog states it.
+ */
+export function checkAmendmentDates(root: string, inForce: ReadonlyMap<string, Set<string>>): string[] {
+  const file = 'agents/classifier-rules.json';
+  const p = join(root, file);
+  if (!existsSync(p)) return [];
+  const rules = JSON.parse(readFileSync(p, 'utf8')) as { dates?: Record<string, { amendedFrom?: string }> };
+  const known = inForce.get('eu-ai-act') ?? new Set<string>();
+  return Object.entries(rules.dates ?? {})
+    .filter(([, d]) => d.amendedFrom !== undefined && !known.has(d.amendedFrom))
+    .map(
+      ([k, d]) =>
+        `${file}: dates.${k}.amendedFrom ${d.amendedFrom} is the entry into force of no eu-ai-act changeset (${[...known].join(', ') || 'none'})`,
+    );
+}
+
+/**
  * A date written into the server's code is a date of law stated twice: every `'YYYY-MM-DD'` literal
  * in `packages/server/src` (tests and generated code aside) is reported.
  */

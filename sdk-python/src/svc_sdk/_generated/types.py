@@ -769,6 +769,8 @@ class AgentBiasEvaluatorOutputDecisionMetrics(TypedDict):
 class AgentClassifierInput(TypedDict, total=False):
     #: The AI system to classify (form A). One of `aiSystem`, `purpose` or `systemId` is required.
     aiSystem: AgentClassifierInputAiSystem
+    #: The day to classify as of (YYYY-MM-DD; default today): the dates that apply are those the law stated on that day (before an amendment entered into force, its dates as enacted), and obligations repealed by then are not listed.
+    asOf: str
     #: Jurisdiction of the use (for example `eu`); informative, the Act applies to systems placed on or used in the Union market.
     jurisdiction: str
     #: Framework ids the organisation applies (for example `eu-ai-act`); an unknown id is refused with a 422.
@@ -846,9 +848,9 @@ class AgentClassifierOutputDecisionAppliesFrom(TypedDict):
     date: str
     #: The provision that sets the date.
     source: str
-    #: The date as originally enacted, when an amendment moved it; null otherwise.
+    #: The other date: as originally enacted when an amendment moved it and the amendment is in force on the day classified; the amended date when it is not yet. Null when no amendment moved it.
     asEnacted: AgentClassifierOutputDecisionAppliesFromAsEnacted | None
-    #: Whether the date had passed when the decision was made.
+    #: Whether the date had passed on the day classified as of (`asOf`, default the day of the decision).
     inEffect: bool
 
 

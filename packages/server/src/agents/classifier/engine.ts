@@ -56,7 +56,8 @@ export interface ClassifierRules {
   transparencyDuties: Record<string, { holder: string; duty: string }>;
   profileFlags: Record<string, string>;
   roles: { byProviderKind: Record<string, string[]>; default: string[]; gpaiActor: string };
-  dates: Record<string, { date: string; source: string; asEnacted?: { date: string; source: string } }>;
+  /** `amendedFrom`: the day the amendment that set `date` entered into force; before it, `asEnacted` applied. */
+  dates: Record<string, { date: string; source: string; amendedFrom?: string; asEnacted?: { date: string; source: string } }>;
   templates: Record<
     | 'fired'
     | 'none'
@@ -402,9 +403,7 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
   const dateKey =
     riskLevel === 'high' ? (area === 'annex-i' ? 'high-annex-i' : 'high-annex-iii') : (rules.levels[riskLevel].appliesFrom ?? null);
   const date = dateKey ? rules.dates[dateKey] : undefined;
-  const appliesFrom = date
-    ? { date: date.date, source: date.source, asEnacted: date.asEnacted ?? null, inEffect: facts.asOf.slice(0, 10) >= date.date }
-    : null;
+  const appliesFrom = date ? timelineOn(date, facts.asOf.slice(0, 10)) : null;
 
   // The rationale cites the provisions and the phrases that triggered them.
   const label = rules.levels[riskLevel].label;
@@ -468,4 +467,23 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
     obligations,
     appliesFrom,
   };
+}
+
+/**
+ * The date a class applies from, as the law stated it on `day`: the amended date once the amendment
+ * is in force (with the date as enacted beside it), the date as enacted before that (with the
+ * amended date beside it, as the one that will apply).
+ */
+export function timelineOn(
+  d: ClassifierRules['dates'][string],
+  day: string,
+): { date: string; source: string; asEnacted: { date: string; source: string } | null; inEffect: boolean } {
+  if (d.asEnacted && d.amendedFrom && day < d.amendedFrom)
+    return {
+      date: d.asEnacted.date,
+      source: d.asEnacted.source,
+      asEnacted: { date: d.date, source: d.source },
+      inEffect: day >= d.asEnacted.date,
+    };
+  return { date: d.date, source: d.source, asEnacted: d.asEnacted ?? null, inEffect: day >= d.date };
 }

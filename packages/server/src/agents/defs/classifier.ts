@@ -93,6 +93,9 @@ export const classifierAgent = defineAgent({
     }
     // The pinned dictionary's version key is `<id>@<version>`, as versionOf renders it.
     const versionKey = ctx.versionOf(DICTIONARY);
+    // The day, not the instant: whether a date has passed is all decide asks, and the same request on
+    // the same day then gives the same facts and the same decision hash. A caller may ask as of another day.
+    const asOf = input.asOf ?? ctx.now.toISOString().slice(0, 10);
     const refs = citedClauses(classifierRules);
     const [clauses, obligations] = await Promise.all([
       ctx.prisma.frameworkClause.findMany({
@@ -102,14 +105,16 @@ export const classifierAgent = defineAgent({
       }),
       ctx.prisma.frameworkObligation.findMany({
         // What the law imposes today: a provision repealed on or before today is not listed.
-        where: { versionKey, clauseRef: { in: refs }, OR: [{ applicableUntil: null }, { applicableUntil: { gt: startOfDay(ctx.now) } }] },
+        where: {
+          versionKey,
+          clauseRef: { in: refs },
+          OR: [{ applicableUntil: null }, { applicableUntil: { gt: new Date(`${asOf}T00:00:00.000Z`) } }],
+        },
         orderBy: { id: 'asc' },
       }),
     ]);
     return {
-      // The day, not the instant: whether a date has passed is all decide asks, and the same request on
-      // the same day then gives the same facts and the same decision hash.
-      asOf: ctx.now.toISOString().slice(0, 10),
+      asOf,
       dictionary: versionKey,
       clauses,
       obligations: obligations.map((o) => ({
@@ -129,7 +134,3 @@ export const classifierAgent = defineAgent({
 
 // biome-ignore lint/suspicious/noExplicitAny: the runtime keeps agents of every spec and facts type in one list.
 export const agents: AgentDef<any, any>[] = [classifierAgent];
-
-function startOfDay(d: Date): Date {
-  return new Date(`${d.toISOString().slice(0, 10)}T00:00:00.000Z`);
-}

@@ -137,7 +137,7 @@ const exampleOutput = {
   ],
   appliesFrom: {
     date: '2027-12-02',
-    source: 'Art. 113 as amended by the 2026 digital omnibus',
+    source: 'Art. 113 as amended by Regulation (EU) 2026/1744 (in force 27 July 2026)',
     asEnacted: { date: '2026-08-02', source: 'Art. 113' },
     inEffect: false,
   },
@@ -171,6 +171,14 @@ const classifier = agentSpec({
         })
         .optional()
         .meta({ description: 'The AI system to classify (form A). One of `aiSystem`, `purpose` or `systemId` is required.' }),
+      asOf: z.iso
+        .date()
+        .optional()
+        .meta({
+          description:
+            'The day to classify as of (YYYY-MM-DD; default today): the dates that apply are those the law stated on that day (before an amendment entered into force, its dates as enacted), and obligations repealed by then are not listed.',
+          examples: ['2026-09-01'],
+        }),
       jurisdiction: Label(
         64,
         'Jurisdiction of the use (for example `eu`); informative, the Act applies to systems placed on or used in the Union market.',
@@ -320,8 +328,13 @@ const classifier = agentSpec({
               source: z.string().meta({ description: 'The provision that set the original date.' }),
             })
             .nullable()
-            .meta({ description: 'The date as originally enacted, when an amendment moved it; null otherwise.' }),
-          inEffect: z.boolean().meta({ description: 'Whether the date had passed when the decision was made.' }),
+            .meta({
+              description:
+                'The other date: as originally enacted when an amendment moved it and the amendment is in force on the day classified; the amended date when it is not yet. Null when no amendment moved it.',
+            }),
+          inEffect: z
+            .boolean()
+            .meta({ description: 'Whether the date had passed on the day classified as of (`asOf`, default the day of the decision).' }),
         })
         .nullable()
         .meta({ description: 'When the class’s obligations apply; null for minimal risk.' }),
