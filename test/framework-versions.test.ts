@@ -33,6 +33,11 @@ describe('dictionary versions: changelog, diff and the law as of a day', () => {
     expect(next.body.data[0].version).toBe(older[0].version);
     expectEnvelope(await t.call('GET', '/v1/frameworks/eu-ai-act/versions?cursor=bm9wZQ'), 400, 'bad_request');
     expectEnvelope(await t.call('GET', '/v1/frameworks/nothing-here/versions'), 404, 'not_found');
+    // A correction of ours names no amending act: its law applies from its own publication.
+    const fix = (await t.call('GET', '/v1/frameworks/pci-dss-4/versions?limit=1')).body.data[0];
+    expect(fix).toMatchObject({ version: '1.1.0', amendingAct: null });
+    expect(fix.lawFrom).toBe(fix.publishedAt);
+    expect(fix.summary).toMatch(/correction/);
   });
 
   it('diffs two versions field by field in both directions, with the sources going forward', async () => {

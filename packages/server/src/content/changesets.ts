@@ -50,7 +50,8 @@ export const DictionaryChangeset = z.strictObject({
   from: Semver,
   publishedAt: Day,
   summary: z.string().min(20),
-  amendingAct: AmendingAct,
+  /** The act that changed the law; null for a correction of ours (an entry missing or wrong), said in `summary`. */
+  amendingAct: AmendingAct.nullable(),
   framework: z
     .strictObject({
       title: z.string().min(1),
@@ -69,7 +70,7 @@ export type DictionaryChangeset = z.infer<typeof DictionaryChangeset>;
 export interface Changelog {
   from: string;
   summary: string;
-  amendingAct: AmendingAct;
+  amendingAct: AmendingAct | null;
   changes: Change[];
 }
 

@@ -163,7 +163,7 @@ export function checkContent(root = CONTENT_ROOT, opts: { strict?: boolean } = {
   errors.push(...checkProvisionDates(root, latest));
   const inForce = new Map<string, Set<string>>();
   for (const { data: cs } of set.changesets)
-    if (cs.amendingAct.inForceFrom) inForce.set(cs.dictionary, (inForce.get(cs.dictionary) ?? new Set()).add(cs.amendingAct.inForceFrom));
+    if (cs.amendingAct?.inForceFrom) inForce.set(cs.dictionary, (inForce.get(cs.dictionary) ?? new Set()).add(cs.amendingAct.inForceFrom));
   errors.push(...checkAmendmentDates(root, inForce));
   if (root === CONTENT_ROOT) errors.push(...checkCodeDates(join(CONTENT_ROOT, '..', 'src')));
   const controlIds = new Map([...latest].map(([id, f]) => [id, new Set(f.controls.map((c) => c.id))]));

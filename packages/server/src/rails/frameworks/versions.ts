@@ -33,7 +33,7 @@ function changelogOf(row: VersionRow): Changelog | null {
 
 /** The day from which a version states the law: its amending act's entry into force, else its publication. */
 export function lawFrom(row: VersionRow): string {
-  return changelogOf(row)?.amendingAct.inForceFrom ?? day(row.publishedAt);
+  return changelogOf(row)?.amendingAct?.inForceFrom ?? day(row.publishedAt);
 }
 
 async function versionsOf(prisma: Tx, frameworkId: string): Promise<VersionRow[]> {
@@ -60,7 +60,7 @@ function renderVersion(row: VersionRow): z.infer<typeof FrameworkVersion> {
     lawFrom: lawFrom(row),
     contentHash: row.contentHash,
     summary: log?.summary ?? null,
-    amendingAct: log ? { ...log.amendingAct, note: log.amendingAct.note ?? null } : null,
+    amendingAct: log?.amendingAct ? { ...log.amendingAct, note: log.amendingAct.note ?? null } : null,
     changes: (log?.changes ?? []).map((c) => ({
       op: c.op,
       kind: c.kind,
@@ -362,7 +362,7 @@ export async function announceVersion(tx: Tx, frameworkId: string, version: stri
       pinned: a.versionKey,
       available: key,
       summary: log?.summary ?? null,
-      amendingAct: log ? { ...log.amendingAct, note: log.amendingAct.note ?? null } : null,
+      amendingAct: log?.amendingAct ? { ...log.amendingAct, note: log.amendingAct.note ?? null } : null,
       counts: diff.counts,
       impact,
     };
