@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClassifierFacts, citedClauses, classifierRules } from '../packages/server/src/agents/classifier/engine.ts';
 import { classifierAgent } from '../packages/server/src/agents/defs/classifier.ts';
+import { compareSemver, type FrameworkContent, readFrameworkContent } from '../packages/server/src/content/frameworks.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
@@ -25,7 +26,12 @@ interface Item {
 }
 
 const items: Item[] = JSON.parse(readFileSync(new URL('./fixtures/classifier-labelled.json', import.meta.url), 'utf8')).items;
-const dictionary = JSON.parse(readFileSync(new URL('../packages/server/content/frameworks/eu-ai-act.json', import.meta.url), 'utf8'));
+/** The latest version of the `eu-ai-act` dictionary, as the server builds it from the shipped file and its changesets. */
+const dictionary = readFrameworkContent()
+  .filter((v) => v.content.id === 'eu-ai-act')
+  .map((v) => v.content)
+  .sort((a, b) => compareSemver(a.version, b.version))
+  .at(-1) as FrameworkContent;
 
 /** The facts gather reads from the `eu-ai-act` dictionary, built here from the shipped file. */
 function dictionaryFacts(): ClassifierFacts {
@@ -35,7 +41,7 @@ function dictionaryFacts(): ClassifierFacts {
     dictionary: `eu-ai-act@${dictionary.version}`,
     clauses: dictionary.clauses.filter((c: Json) => refs.has(c.ref)).map((c: Json) => ({ ref: c.ref, title: c.title })),
     obligations: dictionary.obligations
-      .filter((o: Json) => refs.has(o.clauseRef))
+      .filter((o: Json) => refs.has(o.clauseRef) && !o.applicableUntil)
       .map((o: Json) => ({ id: o.id, title: o.title, clauseRef: o.clauseRef, actor: o.actor, applicableFrom: o.applicableFrom }))
       .sort((a: Json, b: Json) => (a.id < b.id ? -1 : 1)),
     profile: null,
