@@ -7357,6 +7357,40 @@ func (s *DsarRequestsService) Extend(ctx context.Context, id string, body *Exten
 	return &out, nil
 }
 
+// Pause calls POST /v1/dsar/requests/{id}/pause: Stop the clock while waiting for information from the subject.
+//
+// Records that the controller asked the subject for information it reasonably needs to answer; the clock stands still until `resume`, and the days from the day asked to the day answered are added to the due date. Only where the regime allows it for the kind (UK GDPR Art. 12A: access requests received from 5 February 2026); otherwise 409, as is a second open pause or a pause after the due date. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.paused` and emitted as the webhook event `dsar.paused`.
+func (s *DsarRequestsService) Pause(ctx context.Context, id string, body *PauseDsarRequest, opts ...RequestOption) (*DsarRequest, error) {
+	var out DsarRequest
+	path := "/v1/dsar/requests/" + url.PathEscape(id) + "/pause"
+	var payload any
+	if body != nil {
+		payload = body
+	} else {
+		payload = struct{}{}
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Resume calls POST /v1/dsar/requests/{id}/resume: Restart the clock when the subject answers.
+//
+// Records when the information asked for arrived; the clock runs again and the due date moves by the days it stood still. 409 without an open pause. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.resumed` and emitted as the webhook event `dsar.resumed`.
+func (s *DsarRequestsService) Resume(ctx context.Context, id string, body *ResumeDsarRequest, opts ...RequestOption) (*DsarRequest, error) {
+	var out DsarRequest
+	path := "/v1/dsar/requests/" + url.PathEscape(id) + "/resume"
+	var payload any
+	if body != nil {
+		payload = body
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Verify calls POST /v1/dsar/verify: Record an identity check of a requester.
 //
 // Records how the requester’s identity was checked and the outcome. `passed` moves a `received` request to `verified` (audited and emitted as `dsar.verified`); `failed` is recorded and leaves it `received` (`dsar.verification_failed`). A request in another state is 409 naming it; a request of another tenant 404. Needs `dsar:write`.

@@ -14371,6 +14371,9 @@ type DsarRequest struct {
 	// The one extension the regime allows, and whether it was used.
 	Extension DsarRequestExtension `json:"extension"`
 
+	// The stop of the clock a regime allows while the controller waits for information it reasonably needs to answer (UK GDPR Art. 12A, access requests received from 5 February 2026): the days count neither towards the period nor towards the month for the extension notice.
+	ClockPause DsarRequestClockPause `json:"clockPause"`
+
 	// The receipt confirmation the regime requires for this kind (CCPA); null when none.
 	ReceiptConfirmation *DsarRequestReceiptConfirmation `json:"receiptConfirmation"`
 
@@ -14596,6 +14599,39 @@ type DsarRequestExtensionNotice struct {
 	SentAt string `json:"sentAt"`
 }
 
+// The stop of the clock a regime allows while the controller waits for information it reasonably needs to answer (UK GDPR Art. 12A, access requests received from 5 February 2026): the days count neither towards the period nor towards the month for the extension notice.
+type DsarRequestClockPause struct {
+	// Whether the regime lets the clock stand still for this request while the controller waits for information.
+	Allowed bool `json:"allowed"`
+
+	// The pause rule in words; null when none applies.
+	Rule *string `json:"rule"`
+
+	// Legal source of the pause (`UK GDPR Art. 12A`); null when none applies.
+	Source *string `json:"source"`
+
+	// Each pause, in order.
+	Pauses []DsarRequestClockPausePausesItem `json:"pauses"`
+
+	// Days all pauses added to `dueDate`.
+	PausedDays int64 `json:"pausedDays"`
+}
+
+// DsarRequestClockPausePausesItem is an object of the API.
+type DsarRequestClockPausePausesItem struct {
+	// When the controller asked the subject for the information.
+	AskedAt string `json:"askedAt"`
+
+	// What information was asked for, and why it is needed.
+	Reason string `json:"reason"`
+
+	// When the answer arrived; null while the clock stands still.
+	AnsweredAt *string `json:"answeredAt"`
+
+	// Calendar days the pause adds: from the day asked to the day answered (to today while open).
+	Days int64 `json:"days"`
+}
+
 // The receipt confirmation the regime requires for this kind (CCPA); null when none.
 type DsarRequestReceiptConfirmation struct {
 	// Last day to confirm receipt (business days skip weekends).
@@ -14735,6 +14771,21 @@ type ExtendDsarRequest struct {
 
 	// When the subject was told of the extension and its reasons; `extendedAt` when absent. Must fall within the first period (by the original due date), as the regime requires.
 	NoticeSentAt *string `json:"noticeSentAt,omitempty"`
+}
+
+// PauseDsarRequest is an object of the API.
+type PauseDsarRequest struct {
+	// What information the controller asks the subject for, and why it needs it to answer.
+	Reason string `json:"reason"`
+
+	// When the controller asked; now when absent. Not before `receivedAt`, not in the future, and by the due date in force.
+	AskedAt *string `json:"askedAt,omitempty"`
+}
+
+// ResumeDsarRequest is an object of the API.
+type ResumeDsarRequest struct {
+	// When the answer arrived; now when absent. Not before the pause began, not in the future.
+	AnsweredAt *string `json:"answeredAt,omitempty"`
 }
 
 // VerifyDsarRequest is an object of the API.

@@ -232,6 +232,49 @@ describe('dsar: extension', () => {
   });
 });
 
+describe('dsar: the UK GDPR Art. 12A stop of the clock', () => {
+  const pause = (id: string, body: Json) => t.call('POST', `/v1/dsar/requests/${id}/pause`, { body });
+  const resume = (id: string, body: Json = {}) => t.call('POST', `/v1/dsar/requests/${id}/resume`, { body });
+
+  it('an access request: asked on 5 March, answered on 10 March, due five days later, audited', async () => {
+    const r = await receive({ regime: 'uk-gdpr', receivedAt: '2026-03-02T09:00:00.000Z' });
+    expect(r).toMatchObject({ dueDate: '2026-04-02', clockPause: { allowed: true, pauses: [], pausedDays: 0 } });
+    expect(r.clockPause.source).toMatch(/^UK GDPR Art\. 12A/);
+    expectEnvelope(await resume(r.id), 409, 'conflict'); // nothing to resume
+    expectEnvelope(await pause(r.id, {}), 422, 'validation_failed'); // what is asked for is required
+    expectEnvelope(await pause(r.id, { reason: 'Which services?', askedAt: '2026-03-01T00:00:00.000Z' }), 422, 'validation_failed');
+    const p = await pause(r.id, {
+      reason: 'Which period and which services does the request concern?',
+      askedAt: '2026-03-05T16:00:00.000Z',
+    });
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    expect(p.body.clockPause.pauses).toMatchObject([{ askedAt: '2026-03-05T16:00:00.000Z', answeredAt: null }]);
+    expectEnvelope(await pause(r.id, { reason: 'again', askedAt: '2026-03-06T10:00:00.000Z' }), 409, 'conflict');
+    expectEnvelope(await resume(r.id, { answeredAt: '2026-03-04T00:00:00.000Z' }), 422, 'validation_failed');
+    const back = await resume(r.id, { answeredAt: '2026-03-10T08:00:00.000Z' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({
+      dueDate: '2026-04-07',
+      clockPause: { pausedDays: 5, pauses: [{ days: 5, answeredAt: '2026-03-10T08:00:00.000Z' }] },
+    });
+    const events = (await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: r.id, limit: 50 } })).body.data;
+    expect(events.map((e: Json) => e.action)).toEqual(['dsar.resumed', 'dsar.paused', 'dsar.received']);
+  });
+
+  it('is refused for an EU GDPR request, another kind, or a UK request received before 5 February 2026: 409', async () => {
+    for (const body of [
+      { regime: 'gdpr', receivedAt: '2026-03-02T09:00:00.000Z' },
+      { regime: 'uk-gdpr', kind: 'erasure', receivedAt: '2026-03-02T09:00:00.000Z' },
+      { regime: 'uk-gdpr', receivedAt: '2026-01-20T09:00:00.000Z' },
+    ]) {
+      const r = await receive(body);
+      expect(r.clockPause.allowed).toBe(false);
+      expectEnvelope(await pause(r.id, { reason: 'Which services?', askedAt: '2026-03-05T16:00:00.000Z' }), 409, 'conflict');
+      expect((await t.call('GET', `/v1/dsar/requests/${r.id}`)).body.dueDate).toBe(r.dueDate);
+    }
+  });
+});
+
 describe('dsar: verification, fulfillment and lifecycle', () => {
   it('walks received -> verified -> in_progress -> fulfilled with one item per store holding the subject’s data', async () => {
     const u = await createTenant(ts, { tier: 'growth', rateLimitPerSecond: 1000 });

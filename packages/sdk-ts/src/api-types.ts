@@ -925,6 +925,15 @@ export interface DsarRequestsListArgs {
 }
 export type DsarRequestsListResult = operations['dsar.requests.list']['responses'][200]['content']['application/json'];
 
+// POST /v1/dsar/requests/{id}/pause (dsar.requests.pause)
+export type DsarRequestsPauseParams = operations['dsar.requests.pause']['parameters']['path'];
+export type DsarRequestsPauseBody = NonNullable<operations['dsar.requests.pause']['requestBody']>['content']['application/json'];
+export interface DsarRequestsPauseArgs {
+  params: DsarRequestsPauseParams;
+  body: DsarRequestsPauseBody;
+}
+export type DsarRequestsPauseResult = operations['dsar.requests.pause']['responses'][200]['content']['application/json'];
+
 // POST /v1/dsar/requests/{id}/reject (dsar.requests.reject)
 export type DsarRequestsRejectParams = operations['dsar.requests.reject']['parameters']['path'];
 export type DsarRequestsRejectBody = NonNullable<operations['dsar.requests.reject']['requestBody']>['content']['application/json'];
@@ -933,6 +942,15 @@ export interface DsarRequestsRejectArgs {
   body?: DsarRequestsRejectBody | undefined;
 }
 export type DsarRequestsRejectResult = operations['dsar.requests.reject']['responses'][200]['content']['application/json'];
+
+// POST /v1/dsar/requests/{id}/resume (dsar.requests.resume)
+export type DsarRequestsResumeParams = operations['dsar.requests.resume']['parameters']['path'];
+export type DsarRequestsResumeBody = NonNullable<operations['dsar.requests.resume']['requestBody']>['content']['application/json'];
+export interface DsarRequestsResumeArgs {
+  params: DsarRequestsResumeParams;
+  body?: DsarRequestsResumeBody | undefined;
+}
+export type DsarRequestsResumeResult = operations['dsar.requests.resume']['responses'][200]['content']['application/json'];
 
 // GET /v1/dsar/sla (dsar.sla)
 export type DsarSlaQuery = NonNullable<operations['dsar.sla']['parameters']['query']>;
@@ -5688,11 +5706,23 @@ export interface DsarRequestsApi {
    */
   readonly list: (args?: DsarRequestsListArgs, options?: RequestOptions) => Promise<DsarRequestsListResult>;
   /**
+   * Stop the clock while waiting for information from the subject
+   *
+   * `POST /v1/dsar/requests/{id}/pause` (operation `dsar.requests.pause`).
+   */
+  readonly pause: (args: DsarRequestsPauseArgs, options?: RequestOptions) => Promise<DsarRequestsPauseResult>;
+  /**
    * Reject a request
    *
    * `POST /v1/dsar/requests/{id}/reject` (operation `dsar.requests.reject`).
    */
   readonly reject: (args: DsarRequestsRejectArgs, options?: RequestOptions) => Promise<DsarRequestsRejectResult>;
+  /**
+   * Restart the clock when the subject answers
+   *
+   * `POST /v1/dsar/requests/{id}/resume` (operation `dsar.requests.resume`).
+   */
+  readonly resume: (args: DsarRequestsResumeArgs, options?: RequestOptions) => Promise<DsarRequestsResumeResult>;
 }
 
 /** The `DsarStores` namespace of the client. */

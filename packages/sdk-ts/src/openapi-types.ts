@@ -5936,6 +5936,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dsar/requests/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the clock while waiting for information from the subject
+         * @description Records that the controller asked the subject for information it reasonably needs to answer; the clock stands still until `resume`, and the days from the day asked to the day answered are added to the due date. Only where the regime allows it for the kind (UK GDPR Art. 12A: access requests received from 5 February 2026); otherwise 409, as is a second open pause or a pause after the due date. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.paused` and emitted as the webhook event `dsar.paused`.
+         */
+        post: operations["dsar.requests.pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dsar/requests/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restart the clock when the subject answers
+         * @description Records when the information asked for arrived; the clock runs again and the due date moves by the days it stood still. 409 without an open pause. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.resumed` and emitted as the webhook event `dsar.resumed`.
+         */
+        post: operations["dsar.requests.resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dsar/verify": {
         parameters: {
             query?: never;
@@ -13756,6 +13796,46 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.dsar.extended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dsar.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The clock of a request stands still while the controller waits for information from the subject.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.dsar.paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dsar.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The subject answered; the clock of the request runs again with its due date moved.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.dsar.resumed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -27764,6 +27844,13 @@ export interface components {
          *         "reason": null,
          *         "notice": null
          *       },
+         *       "clockPause": {
+         *         "allowed": false,
+         *         "rule": null,
+         *         "source": null,
+         *         "pauses": [],
+         *         "pausedDays": 0
+         *       },
          *       "receiptConfirmation": null,
          *       "verifications": [],
          *       "verifiedAt": null,
@@ -27895,6 +27982,32 @@ export interface components {
                      */
                     sentAt: string;
                 } | null;
+            };
+            /** @description The stop of the clock a regime allows while the controller waits for information it reasonably needs to answer (UK GDPR Art. 12A, access requests received from 5 February 2026): the days count neither towards the period nor towards the month for the extension notice. */
+            clockPause: {
+                /** @description Whether the regime lets the clock stand still for this request while the controller waits for information. */
+                allowed: boolean;
+                /** @description The pause rule in words; null when none applies. */
+                rule: string | null;
+                /** @description Legal source of the pause (`UK GDPR Art. 12A`); null when none applies. */
+                source: string | null;
+                /** @description Each pause, in order. */
+                pauses: {
+                    /**
+                     * Format: date-time
+                     * @description When the controller asked the subject for the information.
+                     * @example 2026-11-22T09:30:00.000Z
+                     */
+                    askedAt: string;
+                    /** @description What information was asked for, and why it is needed. */
+                    reason: string;
+                    /** @description When the answer arrived; null while the clock stands still. */
+                    answeredAt: string | null;
+                    /** @description Calendar days the pause adds: from the day asked to the day answered (to today while open). */
+                    days: number;
+                }[];
+                /** @description Days all pauses added to `dueDate`. */
+                pausedDays: number;
             };
             /** @description The receipt confirmation the regime requires for this kind (CCPA); null when none. */
             receiptConfirmation: {
@@ -34423,6 +34536,21 @@ export interface components {
         };
         /**
          * @example {
+         *       "reason": "You hold twelve years of records across four systems: which period and which services does the request concern?"
+         *     }
+         */
+        PauseDsarRequest: {
+            /** @description What information the controller asks the subject for, and why it needs it to answer. */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description When the controller asked; now when absent. Not before `receivedAt`, not in the future, and by the due date in force.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            askedAt?: string;
+        };
+        /**
+         * @example {
          *       "object": "svc.policy_authoring.policy",
          *       "id": "pol_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "title": "AI risk management policy",
@@ -37155,6 +37283,15 @@ export interface components {
             findingId: string;
             /** @description How the finding was resolved; kept in the audit trail. */
             resolution: string;
+        };
+        /** @example {} */
+        ResumeDsarRequest: {
+            /**
+             * Format: date-time
+             * @description When the answer arrived; now when absent. Not before the pause began, not in the future.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            answeredAt?: string;
         };
         /**
          * @example {
@@ -60249,6 +60386,102 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
+    "dsar.requests.pause": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `dsr_`.
+                 * @example dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseDsarRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsarRequest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    "dsar.requests.resume": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Tenant id; when present it must equal the token's tenant. */
+                "X-IOF-Tenant"?: components["parameters"]["TenantHeader"];
+                /** @description 1 to 255 visible ASCII characters (an empty or longer key is a 400 on every POST). On every POST, those that change state, those that only read (queries, exports, plans) and the public ones alike, a repeat within 24 h with the same method, path and body returns the first response (status and body) with `Idempotent-Replayed: true` without running again; another method, path or body under the key is a 409. Keys are scoped to the tenant (without a credential: to the client address, and the stored answer can be opened only with the key). A read-only answer larger than 1 MiB is not stored: its repeat runs again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Identifier with prefix `dsr_`.
+                 * @example dsr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResumeDsarRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Correlation-Id": components["headers"]["X-Correlation-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DsarRequest"];
+                };
+            };
+            400: components["responses"]["bad_request"];
+            401: components["responses"]["unauthorized"];
+            403: components["responses"]["forbidden"];
+            404: components["responses"]["not_found"];
+            409: components["responses"]["conflict"];
+            422: components["responses"]["validation_failed"];
+            429: components["responses"]["rate_limited"];
+            500: components["responses"]["internal_error"];
+            503: components["responses"]["service_unavailable"];
+        };
+    };
     "dsar.verify": {
         parameters: {
             query?: never;
@@ -79908,6 +80141,94 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventEnvelope"] & {
                     /** @constant */
                     type?: "dsar.extended";
+                    data?: components["schemas"]["DsarRequest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dsar.paused": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.paused";
+                    data?: components["schemas"]["DsarRequest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.dsar.resumed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "dsar.resumed";
                     data?: components["schemas"]["DsarRequest"];
                 };
             };

@@ -114,6 +114,22 @@ export const DATED_PROVISIONS: DatedProvision[] = [
     restatedIn: [{ file: 'dsar/regimes.json', at: item('regimes', 'id', 'gdpr', regimeFrom) }],
   },
   {
+    provision: 'UK GDPR Art. 12A: the stop of the clock of an access request',
+    dictionary: 'uk-gdpr',
+    clause: 'art-12a',
+    restatedIn: [
+      {
+        file: 'dsar/regimes.json',
+        at: item(
+          'regimes',
+          'id',
+          'uk-gdpr',
+          (x) => ((x.kinds as Json[] | undefined)?.find((k) => k.id === 'access')?.pause as Json | undefined)?.from,
+        ),
+      },
+    ],
+  },
+  {
     provision: 'LGPD data-subject rights (Art. 18)',
     dictionary: 'lgpd',
     clause: 'art-18',

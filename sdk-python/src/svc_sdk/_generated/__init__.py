@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 API_VERSION = "0.1.0"
-OPERATION_COUNT = 592
+OPERATION_COUNT = 594
 
 # Header names of the API (lower case).
 HEADERS: dict[str, str] = {
@@ -108,9 +108,11 @@ WebhookEventType = Literal[
     "dsar.item_completed",
     "dsar.item_not_found",
     "dsar.item_withheld",
+    "dsar.paused",
     "dsar.received",
     "dsar.redacted",
     "dsar.rejected",
+    "dsar.resumed",
     "dsar.store_declared",
     "dsar.verification_failed",
     "dsar.verified",

@@ -6306,6 +6306,8 @@ class DsarRequest(TypedDict):
     deadline: DsarRequestDeadline
     #: The one extension the regime allows, and whether it was used.
     extension: DsarRequestExtension
+    #: The stop of the clock a regime allows while the controller waits for information it reasonably needs to answer (UK GDPR Art. 12A, access requests received from 5 February 2026): the days count neither towards the period nor towards the month for the extension notice.
+    clockPause: DsarRequestClockPause
     #: The receipt confirmation the regime requires for this kind (CCPA); null when none.
     receiptConfirmation: DsarRequestReceiptConfirmation | None
     #: Identity checks recorded, in order.
@@ -6338,6 +6340,33 @@ class DsarRequestApplicableFrom(TypedDict):
     rule: str
     #: Legal source (`GDPR Art. 99(2)`).
     source: str
+
+
+class DsarRequestClockPause(TypedDict):
+    """
+    The stop of the clock a regime allows while the controller waits for information it reasonably needs to answer (UK GDPR Art. 12A, access requests received from 5 February 2026): the days count neither towards the period nor towards the month for the extension notice.
+    """
+    #: Whether the regime lets the clock stand still for this request while the controller waits for information.
+    allowed: bool
+    #: The pause rule in words; null when none applies.
+    rule: str | None
+    #: Legal source of the pause (`UK GDPR Art. 12A`); null when none applies.
+    source: str | None
+    #: Each pause, in order.
+    pauses: list[DsarRequestClockPausePausesItem]
+    #: Days all pauses added to `dueDate`.
+    pausedDays: int
+
+
+class DsarRequestClockPausePausesItem(TypedDict):
+    #: When the controller asked the subject for the information.
+    askedAt: str
+    #: What information was asked for, and why it is needed.
+    reason: str
+    #: When the answer arrived; null while the clock stands still.
+    answeredAt: str | None
+    #: Calendar days the pause adds: from the day asked to the day answered (to today while open).
+    days: int
 
 
 class DsarRequestDeadline(TypedDict):
@@ -9289,6 +9318,16 @@ class OntologyResolveRequest(TypedDict):
     node: str
 
 
+class _PauseDsarRequestRequired(TypedDict):
+    #: What information the controller asks the subject for, and why it needs it to answer.
+    reason: str
+
+
+class PauseDsarRequest(_PauseDsarRequestRequired, total=False):
+    #: When the controller asked; now when absent. Not before `receivedAt`, not in the future, and by the due date in force.
+    askedAt: str
+
+
 class Policy(TypedDict):
     #: Type of the object, constant for the schema (for example `svc.policy_authoring.policy`); lets a client tell records apart in mixed lists and webhook payloads.
     object: Literal["svc.policy_authoring.policy"]
@@ -10651,6 +10690,11 @@ class ResolveAuditFindingRequest(TypedDict):
     findingId: str
     #: How the finding was resolved; kept in the audit trail.
     resolution: str
+
+
+class ResumeDsarRequest(TypedDict, total=False):
+    #: When the answer arrived; now when absent. Not before the pause began, not in the future.
+    answeredAt: str
 
 
 class _RetirePolicyRequestRequired(TypedDict):
@@ -14002,6 +14046,8 @@ __all__ = [
     "DsarRedactionSpec",
     "DsarRequest",
     "DsarRequestApplicableFrom",
+    "DsarRequestClockPause",
+    "DsarRequestClockPausePausesItem",
     "DsarRequestDeadline",
     "DsarRequestExtension",
     "DsarRequestExtensionNotice",
@@ -14184,6 +14230,7 @@ __all__ = [
     "OntologyResolution",
     "OntologyResolutionLayersValueItem",
     "OntologyResolveRequest",
+    "PauseDsarRequest",
     "Policy",
     "PolicyAttestation",
     "PolicyAttestationCoverage",
@@ -14267,6 +14314,7 @@ __all__ = [
     "ReportType",
     "Requirement",
     "ResolveAuditFindingRequest",
+    "ResumeDsarRequest",
     "RetirePolicyRequest",
     "ReturnAssessmentRequest",
     "ReturnAssessmentRequestCommentsItem",

@@ -21,6 +21,8 @@ import {
   DsarRequestId,
   DsarSla,
   ExtendDsarRequestBody,
+  PauseDsarRequestBody,
+  ResumeDsarRequestBody,
   StartFulfillmentBody,
   VerifyDsarBody,
 } from './schemas.ts';
@@ -76,6 +78,26 @@ export const dsarRequests = resource({
       description:
         'Extends an open request once by the regime’s rule, counted from the original due date (GDPR and UK GDPR: two further months; CCPA: 45 days), and records the notice to the subject the regime requires with its send-by date (the original due date). A regime or kind without an extension, a second extension, or an extension after the original due date is 409.',
       eventSummary: 'A request was extended by its regime’s rule; the subject is notified.',
+    },
+    pause: {
+      from: DSAR_OPEN_STATUSES,
+      body: PauseDsarRequestBody,
+      action: 'dsar.paused',
+      stateful: true,
+      summary: 'Stop the clock while waiting for information from the subject',
+      description:
+        'Records that the controller asked the subject for information it reasonably needs to answer; the clock stands still until `resume`, and the days from the day asked to the day answered are added to the due date. Only where the regime allows it for the kind (UK GDPR Art. 12A: access requests received from 5 February 2026); otherwise 409, as is a second open pause or a pause after the due date.',
+      eventSummary: 'The clock of a request stands still while the controller waits for information from the subject.',
+    },
+    resume: {
+      from: DSAR_OPEN_STATUSES,
+      body: ResumeDsarRequestBody.optional(),
+      action: 'dsar.resumed',
+      stateful: true,
+      summary: 'Restart the clock when the subject answers',
+      description:
+        'Records when the information asked for arrived; the clock runs again and the due date moves by the days it stood still. 409 without an open pause.',
+      eventSummary: 'The subject answered; the clock of the request runs again with its due date moved.',
     },
   },
 });

@@ -154,6 +154,33 @@ export const DsarRequest = z
           .meta({ description: 'The notice of the extension to the subject; null when not extended.' }),
       })
       .meta({ description: 'The one extension the regime allows, and whether it was used.' }),
+    clockPause: z
+      .object({
+        allowed: z
+          .boolean()
+          .meta({
+            description: 'Whether the regime lets the clock stand still for this request while the controller waits for information.',
+          }),
+        rule: z.string().nullable().meta({ description: 'The pause rule in words; null when none applies.' }),
+        source: z.string().nullable().meta({ description: 'Legal source of the pause (`UK GDPR Art. 12A`); null when none applies.' }),
+        pauses: z
+          .array(
+            z.object({
+              askedAt: Timestamp.meta({ description: 'When the controller asked the subject for the information.' }),
+              reason: z.string().meta({ description: 'What information was asked for, and why it is needed.' }),
+              answeredAt: Timestamp.nullable().meta({ description: 'When the answer arrived; null while the clock stands still.' }),
+              days: z
+                .int()
+                .meta({ description: 'Calendar days the pause adds: from the day asked to the day answered (to today while open).' }),
+            }),
+          )
+          .meta({ description: 'Each pause, in order.' }),
+        pausedDays: z.int().meta({ description: 'Days all pauses added to `dueDate`.' }),
+      })
+      .meta({
+        description:
+          'The stop of the clock a regime allows while the controller waits for information it reasonably needs to answer (UK GDPR Art. 12A, access requests received from 5 February 2026): the days count neither towards the period nor towards the month for the extension notice.',
+      }),
     receiptConfirmation: z
       .object({
         dueDate: CalendarDate.meta({ description: 'Last day to confirm receipt (business days skip weekends).' }),
@@ -208,6 +235,7 @@ export const DsarRequest = z
           reason: null,
           notice: null,
         },
+        clockPause: { allowed: false, rule: null, source: null, pauses: [], pausedDays: 0 },
         receiptConfirmation: null,
         verifications: [],
         verifiedAt: null,
@@ -270,6 +298,33 @@ export const ExtendDsarRequestBody = z
     }),
   })
   .meta({ id: 'ExtendDsarRequest', examples: [{ reason: 'The request covers twelve years of records across four systems.' }] });
+
+export const PauseDsarRequestBody = z
+  .strictObject({
+    reason: z
+      .string()
+      .trim()
+      .min(3)
+      .max(2000)
+      .meta({ description: 'What information the controller asks the subject for, and why it needs it to answer.' }),
+    askedAt: Timestamp.optional().meta({
+      description: 'When the controller asked; now when absent. Not before `receivedAt`, not in the future, and by the due date in force.',
+    }),
+  })
+  .meta({
+    id: 'PauseDsarRequest',
+    examples: [
+      { reason: 'You hold twelve years of records across four systems: which period and which services does the request concern?' },
+    ],
+  });
+
+export const ResumeDsarRequestBody = z
+  .strictObject({
+    answeredAt: Timestamp.optional().meta({
+      description: 'When the answer arrived; now when absent. Not before the pause began, not in the future.',
+    }),
+  })
+  .meta({ id: 'ResumeDsarRequest', examples: [{}] });
 
 // ---------------------------------------------------------------- verification
 

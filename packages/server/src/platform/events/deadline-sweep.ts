@@ -1,8 +1,8 @@
-import { DSAR_OPEN_STATUSES, type DsarKind, type DsarRegime } from '@svc/contract';
+import { DSAR_OPEN_STATUSES } from '@svc/contract';
 import type { Prisma } from '../../db/client.ts';
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
-import { daysBetween, requestClocks } from '../../rails/dsar/clocks.ts';
+import { daysBetween, requestClocksOf } from '../../rails/dsar/clocks.ts';
 import { type DisclosureRow, renderDisclosure } from '../../rails/incident-disclosures/service.ts';
 import { addDays, contractStateAt } from '../../rails/vendor-risk/service.ts';
 import { recordChange } from '../ledger/changes.ts';
@@ -83,12 +83,7 @@ export const dsarDeadlines: DeadlineSource = {
     const rows = await prisma.dsarRequest.findMany({ where: { status: { in: [...DSAR_OPEN_STATUSES] } }, orderBy: { id: 'asc' } });
     const out: DueAlert[] = [];
     for (const row of rows) {
-      const c = requestClocks({
-        regime: row.regime as DsarRegime,
-        kind: row.kind as DsarKind,
-        receivedAt: new Date(row.receivedAt),
-        extendedAt: row.extendedAt ? new Date(row.extendedAt) : null,
-      });
+      const c = requestClocksOf(row, now);
       // No statutory due date (the regime did not apply yet, or the law fixes no period): nothing to announce.
       if (c.effectiveDueDate === null || c.effectiveDueAt === null) continue;
       const daysRemaining = daysBetween(now, c.effectiveDueDate);

@@ -150,6 +150,59 @@ describe('GDPR and UK GDPR: one month, extendable by two further months', () => 
   });
 });
 
+describe('UK GDPR Art. 12A: the clock of an access request stands still while the controller waits', () => {
+  const pause = (askedAt: string, answeredAt: string | null) => ({ askedAt: at(askedAt), answeredAt: answeredAt ? at(answeredAt) : null });
+
+  it('adds the days from the day asked to the day answered; the extension counts from the moved date', () => {
+    // Received 2 March 2026: due 2 April; asked on 5 March, answered on 10 March: five days, due 7 April.
+    const c = requestClocks({
+      regime: 'uk-gdpr',
+      kind: 'access',
+      receivedAt: at('2026-03-02T09:00:00Z'),
+      extendedAt: at('2026-03-20T09:00:00Z'),
+      pauses: [pause('2026-03-05T16:00:00Z', '2026-03-10T08:00:00Z')],
+    });
+    expect(c).toMatchObject({ pausable: true, pausedDays: 5, dueDate: '2026-04-07', extendedDueDate: '2026-06-07' });
+    expect(c.rules.pause?.source).toMatch(/^UK GDPR Art\. 12A/);
+  });
+
+  it('an open pause counts to the moment asked about; two pauses add up', () => {
+    const open = requestClocks({
+      regime: 'uk-gdpr',
+      kind: 'access',
+      receivedAt: at('2026-03-02T09:00:00Z'),
+      extendedAt: null,
+      pauses: [pause('2026-03-05T16:00:00Z', '2026-03-06T08:00:00Z'), pause('2026-03-20T10:00:00Z', null)],
+      at: at('2026-03-23T12:00:00Z'),
+    });
+    expect(open).toMatchObject({ pausedDays: 4, dueDate: '2026-04-06' });
+  });
+
+  it('does not apply to requests received before 5 February 2026, to other kinds, or under the EU GDPR', () => {
+    const p = [pause('2026-01-10T10:00:00Z', '2026-01-20T10:00:00Z')];
+    expect(
+      requestClocks({ regime: 'uk-gdpr', kind: 'access', receivedAt: at('2026-01-05T09:00:00Z'), extendedAt: null, pauses: p }),
+    ).toMatchObject({
+      pausable: false,
+      pausedDays: 0,
+      dueDate: '2026-02-05',
+    });
+    const later = [pause('2026-03-05T10:00:00Z', '2026-03-15T10:00:00Z')];
+    expect(
+      requestClocks({ regime: 'uk-gdpr', kind: 'erasure', receivedAt: at('2026-03-02T09:00:00Z'), extendedAt: null, pauses: later }),
+    ).toMatchObject({
+      pausable: false,
+      dueDate: '2026-04-02',
+    });
+    expect(
+      requestClocks({ regime: 'gdpr', kind: 'access', receivedAt: at('2026-03-02T09:00:00Z'), extendedAt: null, pauses: later }),
+    ).toMatchObject({
+      pausable: false,
+      dueDate: '2026-04-02',
+    });
+  });
+});
+
 describe('CCPA/CPRA: 45 days, one 45-day extension, receipt confirmed within 10 business days', () => {
   // Cal. Civ. Code § 1798.130(a)(2)(A): 45 calendar days, extendable once by 45 more (11 CCR
   // § 7021(b): at most 90 days from receipt); 11 CCR § 7021(a): confirm receipt within 10 business days.

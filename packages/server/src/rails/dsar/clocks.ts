@@ -37,6 +37,9 @@ const ExtensionSchema = z.strictObject({
   notice: z.strictObject({ rule: Rule, source: Source }),
 });
 
+/** The stop of the clock a kind allows while the controller waits for information (UK GDPR Art. 12A), for requests received from `from`. */
+const PauseSchema = z.strictObject({ from: CalendarDate, rule: Rule, source: Source });
+
 const KindSchema = z.strictObject({
   id: z.enum(DSAR_KINDS),
   source: Source,
@@ -45,6 +48,7 @@ const KindSchema = z.strictObject({
   extension: ExtensionSchema.nullable().optional(),
   receiptConfirmation: ClockSchema.nullable().optional(),
   applicableFrom: ApplicableFromSchema.optional(),
+  pause: PauseSchema.optional(),
 });
 
 const RegimeSchema = z.strictObject({
@@ -95,6 +99,7 @@ type ClockRule = z.infer<typeof ClockSchema>;
 type AnswerClockRule = z.infer<typeof AnswerClockSchema>;
 type ApplicableFromRule = z.infer<typeof ApplicableFromSchema>;
 type ExtensionRule = z.infer<typeof ExtensionSchema>;
+type PauseRule = z.infer<typeof PauseSchema>;
 export type PeriodUnit = z.infer<typeof Unit>;
 
 /** The regimes' DSAR clocks (`content/dsar/regimes.json`). */
@@ -124,6 +129,8 @@ export interface AppliedRules {
   applicableFrom: ApplicableFromRule;
   extension: ExtensionRule | null;
   receiptConfirmation: ClockRule | null;
+  /** The stop of the clock the kind allows; null when none. */
+  pause: PauseRule | null;
   atRiskDays: number;
 }
 
@@ -138,6 +145,7 @@ export function rulesFor(regimeId: DsarRegime, kindId: DsarKind): AppliedRules |
     applicableFrom: kind.applicableFrom ?? regime.applicableFrom,
     extension: kind.extension === undefined ? regime.extension : kind.extension,
     receiptConfirmation: kind.receiptConfirmation === undefined ? regime.receiptConfirmation : kind.receiptConfirmation,
+    pause: kind.pause ?? null,
     atRiskDays: regime.atRiskDays ?? dsarRules().atRiskDays,
   };
 }
@@ -188,11 +196,29 @@ export const endOfDate = (date: string): Date => new Date(parseDate(date).getTim
 export const daysBetween = (at: Date, date: string): number =>
   Math.round((parseDate(date).getTime() - parseDate(dateOf(at)).getTime()) / DAY_MS);
 
+export interface ClockPause {
+  askedAt: Date;
+  answeredAt: Date | null;
+}
+
 export interface RequestClockInput {
   regime: DsarRegime;
   kind: DsarKind;
   receivedAt: Date;
   extendedAt: Date | null;
+  /** Stops of the clock (where the kind allows them); an open one counts to `at`. */
+  pauses?: ClockPause[];
+  /** The moment an open pause counts to; now when absent. */
+  at?: Date;
+}
+
+/**
+ * Calendar days a pause adds: from the day the controller asks to the day the answer arrives (UK
+ * GDPR Art. 12A: that period does not count towards the time for answering). An open pause counts
+ * to `at`.
+ */
+export function pauseDays(p: ClockPause, at: Date): number {
+  return Math.max(0, daysBetween(p.askedAt, dateOf(p.answeredAt ?? at)));
 }
 
 /** Why a request has no statutory due date, with the rule and source that say so. */
@@ -218,6 +244,10 @@ export interface RequestClocks {
   effectiveDueAt: Date | null;
   effectiveDueDate: string | null;
   receiptConfirmationDate: string | null;
+  /** Whether the clock may stand still for this request (the kind allows it and it was received from the rule's date). */
+  pausable: boolean;
+  /** Days the pauses add to the due date. */
+  pausedDays: number;
   rules: AppliedRules;
 }
 
@@ -251,10 +281,15 @@ export function requestClocks(input: RequestClockInput): RequestClocks {
       effectiveDueDate: null,
       effectiveDueAt: null,
       receiptConfirmationDate: null,
+      pausable: false,
+      pausedDays: 0,
       rules,
     };
   }
-  const dueDate = addToDate(received, clock.amount, clock.unit);
+  const pausable = rules.pause !== null && received >= rules.pause.from;
+  const at = input.at ?? new Date();
+  const pausedDays = pausable ? (input.pauses ?? []).reduce((n, p) => n + pauseDays(p, at), 0) : 0;
+  const dueDate = addToDate(addToDate(received, clock.amount, clock.unit), pausedDays, 'days');
   // The extension counts from the original due date (the end of the first period): GDPR's "two
   // further months" after the first month, CCPA's "additional 45 days" after the first 45.
   const extendedDueDate = input.extendedAt && rules.extension ? addToDate(dueDate, rules.extension.amount, rules.extension.unit) : null;
@@ -273,16 +308,32 @@ export function requestClocks(input: RequestClockInput): RequestClocks {
     effectiveDueDate,
     effectiveDueAt: endOfDate(effectiveDueDate),
     receiptConfirmationDate,
+    pausable,
+    pausedDays,
     rules,
   };
 }
 
-/** requestClocks of a stored request: its regime, kind, receipt and extension as its row holds them. */
-export function requestClocksOf(r: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null }): RequestClocks {
+/** A request's stored pauses (`[{ askedAt, reason, answeredAt }]`), with their moments as dates. */
+export function storedPauses(raw: unknown): (ClockPause & { reason: string })[] {
+  return (Array.isArray(raw) ? raw : []).map((p: { askedAt: string; answeredAt: string | null; reason: string }) => ({
+    askedAt: new Date(p.askedAt),
+    answeredAt: p.answeredAt ? new Date(p.answeredAt) : null,
+    reason: p.reason,
+  }));
+}
+
+/** requestClocks of a stored request: its regime, kind, receipt, extension and pauses as its row holds them. */
+export function requestClocksOf(
+  r: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null; pauses?: unknown },
+  at?: Date,
+): RequestClocks {
   return requestClocks({
     regime: r.regime as DsarRegime,
     kind: r.kind as DsarKind,
     receivedAt: new Date(r.receivedAt),
     extendedAt: r.extendedAt ? new Date(r.extendedAt) : null,
+    pauses: storedPauses(r.pauses),
+    ...(at ? { at } : {}),
   });
 }

@@ -19,6 +19,8 @@ import {
   type dsarStores,
   type ExtendDsarRequestBody,
   fulfillmentItems,
+  type PauseDsarRequestBody,
+  type ResumeDsarRequestBody,
   type VerifyDsarBody,
 } from '@svc/contract';
 import type { z } from 'zod';
@@ -41,7 +43,18 @@ import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
-import { daysBetween, dsarRegimeRule, dsarRules, dsarRulesVersion, endOfDate, kindsOf, requestClocksOf, rulesFor } from './clocks.ts';
+import {
+  daysBetween,
+  dsarRegimeRule,
+  dsarRules,
+  dsarRulesVersion,
+  endOfDate,
+  kindsOf,
+  pauseDays,
+  requestClocksOf,
+  rulesFor,
+  storedPauses,
+} from './clocks.ts';
 
 /**
  * The dsar rail's behaviour: requests whose dates are computed from receipt by the rules data
@@ -70,6 +83,8 @@ export function renderRequest(r: RequestRow): RequestOut {
   const kind = r.kind as DsarKind;
   const c = requestClocksOf(r);
   const ext = c.rules.extension;
+  const pause = c.pausable ? c.rules.pause : null;
+  const now = new Date();
   return {
     object: 'svc.dsar.request',
     id: r.id,
@@ -106,6 +121,18 @@ export function renderRequest(r: RequestRow): RequestOut {
         r.extendedAt && ext && c.dueDate
           ? { rule: ext.notice.rule, source: ext.notice.source, sendBy: c.dueDate, sentAt: iso(r.noticeSentAt ?? r.extendedAt) }
           : null,
+    },
+    clockPause: {
+      allowed: pause !== null,
+      rule: pause?.rule ?? null,
+      source: pause?.source ?? null,
+      pauses: storedPauses(r.pauses).map((p) => ({
+        askedAt: iso(p.askedAt),
+        reason: p.reason,
+        answeredAt: isoOrNull(p.answeredAt),
+        days: pause ? pauseDays(p, now) : 0,
+      })),
+      pausedDays: c.pausedDays,
     },
     receiptConfirmation:
       c.receiptConfirmationDate && c.rules.receiptConfirmation
@@ -189,8 +216,70 @@ export const requestStore: Store<typeof dsarRequests> = {
         noticeSentAt: saved.extension.notice?.sentAt ?? null,
       }),
     },
+    // UK GDPR Art. 12A: the clock stands still from the day the controller asks for information it needs.
+    pause: {
+      set: (row: RequestRow, now, body) => pauseClock(row, now, body),
+      auditData: (saved, _row, body) => ({ reason: body.reason, dueDate: saved.dueDate, pausedDays: saved.clockPause.pausedDays }),
+    },
+    // ... and runs again from the day the answer arrives, the due date moved by the days it stood still.
+    resume: {
+      set: (row: RequestRow, now, body) => resumeClock(row, now, body),
+      auditData: (saved) => ({ dueDate: saved.dueDate, pausedDays: saved.clockPause.pausedDays }),
+    },
   },
 };
+
+/** The pauses of a request as stored: moments as ISO strings. */
+function pausesJson(ps: ReturnType<typeof storedPauses>) {
+  return ps.map((p) => ({ askedAt: p.askedAt.toISOString(), reason: p.reason, answeredAt: p.answeredAt?.toISOString() ?? null }));
+}
+
+/**
+ * A new pause: 409 where the regime allows none for the request (kind, or received before the rule
+ * applies), while one is open, or after the due date in force; 422 for a moment out of range.
+ */
+function pauseClock(row: RequestRow, now: Date, body: z.infer<typeof PauseDsarRequestBody>): Record<string, unknown> {
+  const current = renderRequest(row);
+  if (!current.clockPause.allowed || current.dueAt === null) {
+    throw new ApiError(
+      'conflict',
+      `${current.regime} lets the clock of this ${current.kind} request run without a pause${current.noDueDate ? ` (${current.noDueDate.rule})` : ''}.`,
+      [{ field: 'id', issue: 'invalid_value', message: 'no pause under this regime' }],
+    );
+  }
+  const pauses = storedPauses(row.pauses);
+  if (pauses.some((p) => p.answeredAt === null)) {
+    throw new ApiError('conflict', `The clock of request ${row.id} stands still already; resume it when the answer arrives.`, [
+      { field: 'id', issue: 'invalid_value', message: 'already paused' },
+    ]);
+  }
+  const askedAt = body.askedAt ? new Date(body.askedAt) : now;
+  checkMoment('askedAt', askedAt, { at: new Date(row.receivedAt), what: 'receivedAt' });
+  const due = current.extendedDueAt ?? current.dueAt;
+  if (askedAt > new Date(due)) {
+    throw new ApiError(
+      'conflict',
+      `Request ${row.id} was due ${current.extendedDueDate ?? current.dueDate}; the clock cannot be stopped after it ran out.`,
+      [{ field: 'askedAt', issue: 'invalid_value', message: 'after the due date' }],
+    );
+  }
+  return { pauses: pausesJson([...pauses, { askedAt, answeredAt: null, reason: body.reason }]) };
+}
+
+/** The end of the open pause: 409 without one; 422 for a moment before it began or in the future. */
+function resumeClock(row: RequestRow, now: Date, body: z.infer<typeof ResumeDsarRequestBody> | undefined): Record<string, unknown> {
+  const pauses = storedPauses(row.pauses);
+  const open = pauses.find((p) => p.answeredAt === null);
+  if (!open) {
+    throw new ApiError('conflict', `The clock of request ${row.id} is running; there is no pause to end.`, [
+      { field: 'id', issue: 'invalid_value', message: 'not paused' },
+    ]);
+  }
+  const answeredAt = body?.answeredAt ? new Date(body.answeredAt) : now;
+  checkMoment('answeredAt', answeredAt, { at: open.askedAt, what: 'the pause' });
+  open.answeredAt = answeredAt;
+  return { pauses: pausesJson(pauses) };
+}
 
 /**
  * The fields of an extension of an open request: 409 for a regime or kind without one, a second
@@ -678,7 +767,7 @@ export async function sla(prisma: Prisma, tenantId: string, q: { at?: string; re
     orderBy: { id: 'asc' },
   });
   const items: z.infer<typeof DsarSla>['items'] = rows.map((row) => {
-    const c = requestClocksOf(row);
+    const c = requestClocksOf(row, at);
     // A request without a statutory due date (not yet applicable, or no period fixed) is open but neither on time nor late.
     const daysRemaining = c.effectiveDueDate ? daysBetween(at, c.effectiveDueDate) : null;
     const state =

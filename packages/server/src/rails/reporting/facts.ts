@@ -8,7 +8,7 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import { questionSetOf } from '../compliance/assessment-work.ts';
 import { latestApprovedGaps } from '../compliance/gap-status.ts';
-import { requestClocks } from '../dsar/clocks.ts';
+import { requestClocksOf } from '../dsar/clocks.ts';
 import { point } from '../risk-register/service.ts';
 
 /** The facts as callers carry them (opaque); `ReportFactsData` is their shape. */
@@ -595,10 +595,9 @@ async function assessmentDocument(db: ReturnType<typeof scopeToTenant>, id: stri
 }
 
 /** The statutory due date of a request (its regime's clock, extension included); null if the rules do not know it. */
-function dsarDueDate(d: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null }): string | null {
+function dsarDueDate(d: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null; pauses?: unknown }): string | null {
   try {
-    return requestClocks({ regime: d.regime as never, kind: d.kind as never, receivedAt: d.receivedAt, extendedAt: d.extendedAt })
-      .effectiveDueDate;
+    return requestClocksOf(d).effectiveDueDate;
   } catch {
     return null;
   }

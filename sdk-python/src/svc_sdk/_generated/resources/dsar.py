@@ -24,6 +24,8 @@ from ..types import (
     DsarRequest,
     DsarSla,
     ExtendDsarRequest,
+    PauseDsarRequest,
+    ResumeDsarRequest,
     StartDsarFulfillment,
     TransitionRequest,
     VerifyDsarRequest,
@@ -569,6 +571,37 @@ class DsarRequestsResource(Resource):
             cursor_in="query",
         )
 
+    def pause(
+        self,
+        id: str,
+        *,
+        body: PauseDsarRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> DsarRequest:
+        """
+        Stop the clock while waiting for information from the subject
+
+        ``POST /v1/dsar/requests/{id}/pause``
+
+        Records that the controller asked the subject for information it reasonably needs to answer; the clock stands still until `resume`, and the days from the day asked to the day answered are added to the due date. Only where the regime allows it for the kind (UK GDPR Art. 12A: access requests received from 5 February 2026); otherwise 409, as is a second open pause or a pause after the due date. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.paused` and emitted as the webhook event `dsar.paused`.
+        """
+        return cast(
+            "DsarRequest",
+            self._client._request(
+                "POST",
+                "/v1/dsar/requests/{id}/pause",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
     def reject(
         self,
         id: str,
@@ -590,6 +623,37 @@ class DsarRequestsResource(Resource):
             self._client._request(
                 "POST",
                 "/v1/dsar/requests/{id}/reject",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    def resume(
+        self,
+        id: str,
+        *,
+        body: ResumeDsarRequest | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> DsarRequest:
+        """
+        Restart the clock when the subject answers
+
+        ``POST /v1/dsar/requests/{id}/resume``
+
+        Records when the information asked for arrived; the clock runs again and the due date moves by the days it stood still. 409 without an open pause. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.resumed` and emitted as the webhook event `dsar.resumed`.
+        """
+        return cast(
+            "DsarRequest",
+            self._client._request(
+                "POST",
+                "/v1/dsar/requests/{id}/resume",
                 path_params={"id": id},
                 query=None,
                 body=body,
@@ -1306,6 +1370,37 @@ class AsyncDsarRequestsResource(AsyncResource):
             cursor_in="query",
         )
 
+    async def pause(
+        self,
+        id: str,
+        *,
+        body: PauseDsarRequest,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> DsarRequest:
+        """
+        Stop the clock while waiting for information from the subject
+
+        ``POST /v1/dsar/requests/{id}/pause``
+
+        Records that the controller asked the subject for information it reasonably needs to answer; the clock stands still until `resume`, and the days from the day asked to the day answered are added to the due date. Only where the regime allows it for the kind (UK GDPR Art. 12A: access requests received from 5 February 2026); otherwise 409, as is a second open pause or a pause after the due date. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.paused` and emitted as the webhook event `dsar.paused`.
+        """
+        return cast(
+            "DsarRequest",
+            await self._client._request(
+                "POST",
+                "/v1/dsar/requests/{id}/pause",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
     async def reject(
         self,
         id: str,
@@ -1327,6 +1422,37 @@ class AsyncDsarRequestsResource(AsyncResource):
             await self._client._request(
                 "POST",
                 "/v1/dsar/requests/{id}/reject",
+                path_params={"id": id},
+                query=None,
+                body=body,
+                idempotency_key=idempotency_key,
+                extra_headers=extra_headers,
+                timeout=timeout,
+                binary=False,
+            ),
+        )
+
+    async def resume(
+        self,
+        id: str,
+        *,
+        body: ResumeDsarRequest | None = None,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> DsarRequest:
+        """
+        Restart the clock when the subject answers
+
+        ``POST /v1/dsar/requests/{id}/resume``
+
+        Records when the information asked for arrived; the clock runs again and the due date moves by the days it stood still. 409 without an open pause. Allowed while the request's `status` is `received` or `verified` or `in_progress`; changes the request and returns it. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `dsar:write`; recorded in the audit trail as `dsar.resumed` and emitted as the webhook event `dsar.resumed`.
+        """
+        return cast(
+            "DsarRequest",
+            await self._client._request(
+                "POST",
+                "/v1/dsar/requests/{id}/resume",
                 path_params={"id": id},
                 query=None,
                 body=body,
