@@ -156,11 +156,9 @@ export const DsarRequest = z
       .meta({ description: 'The one extension the regime allows, and whether it was used.' }),
     clockPause: z
       .object({
-        allowed: z
-          .boolean()
-          .meta({
-            description: 'Whether the regime lets the clock stand still for this request while the controller waits for information.',
-          }),
+        allowed: z.boolean().meta({
+          description: 'Whether the regime lets the clock stand still for this request while the controller waits for information.',
+        }),
         rule: z.string().nullable().meta({ description: 'The pause rule in words; null when none applies.' }),
         source: z.string().nullable().meta({ description: 'Legal source of the pause (`UK GDPR Art. 12A`); null when none applies.' }),
         pauses: z
