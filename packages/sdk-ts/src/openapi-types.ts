@@ -17500,7 +17500,7 @@ export interface components {
          *         "art-10-2",
          *         "art-10-3",
          *         "art-10-4",
-         *         "art-10-5",
+         *         "art-4a",
          *         "art-11",
          *         "art-12",
          *         "art-12-2",
@@ -17577,28 +17577,28 @@ export interface components {
          *           "title": "Establish a risk management system",
          *           "clauseRef": "art-9",
          *           "actor": "provider",
-         *           "applicableFrom": "2026-08-02"
+         *           "applicableFrom": "2027-12-02"
          *         },
          *         {
          *           "id": "AIA-OBL-067",
          *           "title": "Use according to instructions",
          *           "clauseRef": "art-26-1",
          *           "actor": "deployer",
-         *           "applicableFrom": "2026-08-02"
+         *           "applicableFrom": "2027-12-02"
          *         },
          *         {
          *           "id": "AIA-OBL-074",
          *           "title": "Inform workers before workplace use",
          *           "clauseRef": "art-26-7",
          *           "actor": "deployer",
-         *           "applicableFrom": "2026-08-02"
+         *           "applicableFrom": "2027-12-02"
          *         },
          *         {
          *           "id": "AIA-OBL-088",
          *           "title": "Register high-risk systems in EU database",
          *           "clauseRef": "art-49-1",
          *           "actor": "provider",
-         *           "applicableFrom": "2026-08-02"
+         *           "applicableFrom": "2027-12-02"
          *         }
          *       ],
          *       "appliesFrom": {
