@@ -188,6 +188,24 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('svc against a running server
     expect(JSON.parse((await svc(['assessments', 'get', asm.id, '--json'])).stdout).id).toBe(asm.id);
   }, 180_000);
 
+  it('frameworks versions, diff, obligations as of a day and repin with a dry run first', async () => {
+    const versions = await svc(['frameworks', 'versions', 'eu-ai-act']);
+    expect(versions.code, versions.stderr).toBe(0);
+    expect(versions.stdout).toMatch(/^DICTIONARY ?VERSION\b/);
+    expect(versions.stdout).toContain('eu-ai-act@1.0.0');
+    const diff = await svc(['frameworks', 'diff', 'eu-ai-act', '1.0.0', '--json']);
+    expect(JSON.parse(diff.stdout).counts.amended).toBeGreaterThan(10);
+    const asOf = JSON.parse((await svc(['frameworks', 'obligations', 'eu-ai-act', '--as-of', '2026-05-01', '--json'])).stdout);
+    expect(asOf[0].dictionaryVersion).toBe('eu-ai-act@1.0.0');
+    expect((await svc(['frameworks', 'activate', 'colorado-ai-act'])).code).toBe(0);
+    const dry = await svc(['frameworks', 'repin', 'colorado-ai-act', '1.0.0', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^would move colorado-ai-act@2\.0\.0 -> colorado-ai-act@1\.0\.0: /);
+    const moved = await svc(['frameworks', 'repin', 'colorado-ai-act', '1.0.0']);
+    expect(moved.stdout).toMatch(/^moved /);
+    expect((await svc(['frameworks', 'repin', 'colorado-ai-act'])).code).toBe(1); // a usage error: no VERSION
+  }, 180_000);
+
   it('audit events shows the trail; audit export reports progress only when asked', async () => {
     const events = await svc(['audit', 'events', '--limit', '5', '--json']);
     expect(events.code).toBe(0);

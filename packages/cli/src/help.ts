@@ -54,11 +54,23 @@ export const COMMANDS: Record<string, CommandHelp> = {
     subcommands: ['create', 'list', 'revoke'],
   },
   frameworks: {
-    summary: 'list the framework catalogue and activate frameworks',
-    usage: ['svc frameworks list', 'svc frameworks activate ID'],
-    flags: [KEY, ...CONNECTION],
-    example: 'svc frameworks activate gdpr',
-    subcommands: ['list', 'activate'],
+    summary: 'list the framework catalogue, activate frameworks, read their versions and repin',
+    usage: [
+      'svc frameworks list',
+      'svc frameworks activate ID',
+      'svc frameworks versions ID',
+      'svc frameworks diff ID FROM [TO]',
+      'svc frameworks obligations ID [--as-of YYYY-MM-DD]',
+      'svc frameworks repin ID VERSION [--dry-run]',
+    ],
+    flags: [
+      '--as-of DAY      obligations: the law as it stood that day (default today)',
+      '--dry-run        repin: show the diff and what it touches, change nothing',
+      KEY,
+      ...CONNECTION,
+    ],
+    example: 'svc frameworks repin eu-ai-act 1.1.0 --dry-run',
+    subcommands: ['list', 'activate', 'versions', 'diff', 'obligations', 'repin'],
   },
   assessments: {
     summary: 'create assessments, answer their questions, submit, return and approve them',

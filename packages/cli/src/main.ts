@@ -130,6 +130,8 @@ export async function main(argv: string[]): Promise<number> {
       trust: { type: 'string' },
       'key-fingerprint': { type: 'string', multiple: true },
       version: { type: 'boolean', short: 'v', default: false },
+      'dry-run': { type: 'boolean', default: false },
+      'as-of': { type: 'string' },
       progress: { type: 'boolean', default: false },
       limit: { type: 'string' },
       type: { type: 'string' },
@@ -233,7 +235,70 @@ export async function main(argv: string[]): Promise<number> {
         print(g, res, () => `activated ${id}`);
         return 0;
       }
-      throw new UsageError('usage: svc frameworks list|activate ID');
+      if (sub === 'versions') {
+        const id = need(rest[0], 'framework ID');
+        calling('GET', `/v1/frameworks/${id}/versions`);
+        const rows = await collect(svc.paginate(svc.frameworks.versions, { params: { id }, query: { limit: 100 } }));
+        print(g, rows, () =>
+          autoTable(
+            rows.map((v) => ({
+              ...v,
+              amendingAct: v.amendingAct?.reference ?? v.amendingAct?.title ?? '(first version or a correction)',
+              changes: v.changes.length,
+            })),
+            ['dictionaryVersion', 'publishedAt', 'lawFrom', 'amendingAct', 'changes'],
+          ),
+        );
+        return 0;
+      }
+      if (sub === 'diff') {
+        const id = need(rest[0], 'framework ID');
+        const from = need(rest[1], 'FROM version');
+        calling('GET', `/v1/frameworks/${id}/diff`);
+        const res = await svc.frameworks.diff({ params: { id }, query: { from, ...(rest[2] ? { to: rest[2] } : {}) } });
+        print(g, res, () =>
+          autoTable(
+            res.entries.map((e) => ({ ...e, fields: e.fields.map((f) => f.field).join(', '), source: e.sources.at(-1)?.source ?? '' })),
+            ['change', 'kind', 'id', 'title', 'fields', 'source'],
+          ),
+        );
+        return 0;
+      }
+      if (sub === 'obligations') {
+        const id = need(rest[0], 'framework ID');
+        calling('GET', `/v1/frameworks/${id}/obligations`);
+        const query = { limit: 100, ...(values['as-of'] ? { asOf: values['as-of'] } : {}) };
+        const rows = await collect(svc.paginate(svc.frameworks.obligations, { params: { id }, query }));
+        print(g, rows, () =>
+          autoTable(rows as unknown as Record<string, unknown>[], [
+            'id',
+            'clauseRef',
+            'actor',
+            'applicableFrom',
+            'applicableUntil',
+            'status',
+          ]),
+        );
+        return 0;
+      }
+      if (sub === 'repin') {
+        const id = need(rest[0], 'framework ID');
+        const version = need(rest[1], 'VERSION');
+        const dryRun = values['dry-run'] === true;
+        calling('POST', `/v1/frameworks/${id}/repin`);
+        const res = await svc.frameworks.repin({ params: { id }, body: { version, dryRun } });
+        const c = res.diff.counts;
+        print(
+          g,
+          res,
+          () =>
+            `${dryRun ? 'would move' : 'moved'} ${res.from} -> ${res.to}: ${c.added} added, ${c.amended} amended, ${c.repealed} repealed, ${c.removed} removed; obligations ${res.obligations.added} added, ${res.obligations.updated} updated, ${res.obligations.withdrawn} withdrawn; touches ${res.impact.obligations.length} obligations, ${res.impact.assessments.length} open assessments`,
+        );
+        return 0;
+      }
+      throw new UsageError(
+        'usage: svc frameworks list|activate ID|versions ID|diff ID FROM [TO]|obligations ID [--as-of DAY]|repin ID VERSION [--dry-run]',
+      );
     }
     case 'assessments': {
       const svc = clientFor(g, 'tenant');
