@@ -115,7 +115,8 @@ export const rules = {
       references: ['eu-ai-act art-10-2', 'eu-ai-act art-4a'],
       covers: [{ framework: 'eu-ai-act', reference: 'art-10' }],
       titleKeywords: ['bias'],
-      reason: 'Art. 10 requires data sets examined for possible biases; Art. 4a sets the safeguards for special-category data used to find them.',
+      reason:
+        'Art. 10 requires data sets examined for possible biases; Art. 4a sets the safeguards for special-category data used to find them.',
     },
     {
       id: 'gdpr-for-ai',
