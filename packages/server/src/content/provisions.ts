@@ -102,6 +102,30 @@ export const DATED_PROVISIONS: DatedProvision[] = [
     restatedIn: [{ file: 'incident-disclosures/regimes.json', at: item('regimes', 'id', 'eu-ai-act', regimeFrom) }],
   },
   {
+    provision: 'GDPR personal-data breach notification (Arts. 33, 34)',
+    dictionary: 'gdpr',
+    clause: 'art-33',
+    restatedIn: [{ file: 'incident-disclosures/regimes.json', at: item('regimes', 'id', 'gdpr', regimeFrom) }],
+  },
+  {
+    provision: 'NIS2 incident reporting (Art. 23)',
+    dictionary: 'nis2',
+    clause: 'art-23-1',
+    restatedIn: [{ file: 'incident-disclosures/regimes.json', at: item('regimes', 'id', 'nis2', regimeFrom) }],
+  },
+  {
+    provision: 'DORA major ICT-related incident reporting (Art. 19)',
+    dictionary: 'dora',
+    clause: 'art-19-1',
+    restatedIn: [{ file: 'incident-disclosures/regimes.json', at: item('regimes', 'id', 'dora', regimeFrom) }],
+  },
+  {
+    provision: 'LGPD security-incident communication periods (ANPD Resolution 15/2024)',
+    dictionary: 'lgpd',
+    clause: 'res-15-2024',
+    restatedIn: [{ file: 'incident-disclosures/regimes.json', at: item('regimes', 'id', 'lgpd', regimeFrom) }],
+  },
+  {
     provision: 'GDPR data protection impact assessment (Art. 35)',
     dictionary: 'gdpr',
     clause: 'art-35-1',

@@ -264,6 +264,25 @@ describe('EU AI Act Art. 73: 15 days; 10 on a death; 2 for a widespread infringe
   });
 });
 
+describe('each regime runs from the day its law applies', () => {
+  it('no clock for an incident known before the regime applied: GDPR, NIS2, DORA, the ANPD periods', () => {
+    const now = at('2026-11-20T10:00:00Z');
+    for (const [regime, before, source] of [
+      ['gdpr', '2018-05-24T23:59:59.999Z', /^GDPR Art\. 99\(2\)/],
+      ['nis2', '2024-10-17T12:00:00Z', /^NIS2 Art\. 41\(1\)/],
+      ['dora', '2025-01-16T12:00:00Z', /^DORA Art\. 64/],
+      ['lgpd', '2024-04-25T12:00:00Z', /^ANPD Resolution CD\/ANPD 15\/2024/],
+    ] as const) {
+      const clocks = computeClocks(input({ regimes: [regime], knownAt: at(before) }), now);
+      expect(clocks.length, regime).toBeGreaterThan(0);
+      for (const c of clocks)
+        expect(c, regime).toMatchObject({ dueAt: null, state: 'not_applicable', source: expect.stringMatching(source) });
+    }
+    const [onTheDay] = computeClocks(input({ regimes: ['nis2'], knownAt: at('2024-10-18T00:00:00Z') }), now);
+    expect(onTheDay?.dueAt).toBe('2024-10-19T00:00:00.000Z');
+  });
+});
+
 describe('LGPD (ANPD Resolution 15/2024 Art. 6): 3 business days', () => {
   it('skips the weekend', () => {
     const [c] = computeClocks(input({ regimes: ['lgpd'], knownAt: at('2026-01-08T10:00:00Z') }), at('2026-01-08T10:00:00Z'));
