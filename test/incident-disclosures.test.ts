@@ -85,9 +85,11 @@ describe('incident disclosures: clocks per regime', () => {
       basis: 'submission:incident-notification',
     });
 
-    const leap = await open({ regimes: ['nis2'], knownAt: '2024-01-31T09:00:00.000Z' });
-    const filedLeap = await file(leap.id, { regime: 'nis2', stage: 'incident-notification', submittedAt: '2024-01-31T12:00:00.000Z' });
-    expect(clock(filedLeap.body, 'nis2', 'final-report').dueAt).toBe('2024-02-29T12:00:00.000Z');
+    // 31 March + 1 month: April has no 31st either. (An incident known before 18 October 2024, when
+    // NIS2 reporting applied, gets no clock at all: clocks.test.ts.)
+    const spring = await open({ regimes: ['nis2'], knownAt: '2026-03-31T09:00:00.000Z' });
+    const filedSpring = await file(spring.id, { regime: 'nis2', stage: 'incident-notification', submittedAt: '2026-03-31T12:00:00.000Z' });
+    expect(clock(filedSpring.body, 'nis2', 'final-report').dueAt).toBe('2026-04-30T12:00:00.000Z');
   });
 
   it('DORA: 24 h after awareness until classified, then 4 h after classification capped at 24 h; 72 h intermediate; final one month after it', async () => {
