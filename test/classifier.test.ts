@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClassifierFacts, citedClauses, classifierRules } from '../packages/server/src/agents/classifier/engine.ts';
+import {
+  type ClassifierFacts,
+  type ClassifierRules,
+  citedClauses,
+  classifierRules,
+  timelineOf,
+} from '../packages/server/src/agents/classifier/engine.ts';
 import { classifierAgent } from '../packages/server/src/agents/defs/classifier.ts';
 import { compareSemver, type FrameworkContent, readFrameworkContent } from '../packages/server/src/content/frameworks.ts';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
@@ -26,12 +32,22 @@ interface Item {
 }
 
 const items: Item[] = JSON.parse(readFileSync(new URL('./fixtures/classifier-labelled.json', import.meta.url), 'utf8')).items;
-/** The latest version of the `eu-ai-act` dictionary, as the server builds it from the shipped file and its changesets. */
-const dictionary = readFrameworkContent()
+/** Every version of the `eu-ai-act` dictionary, as the server builds them from the shipped file and its changesets. */
+const versions = readFrameworkContent()
   .filter((v) => v.content.id === 'eu-ai-act')
-  .map((v) => v.content)
-  .sort((a, b) => compareSemver(a.version, b.version))
-  .at(-1) as FrameworkContent;
+  .sort((a, b) => compareSemver(a.content.version, b.content.version));
+/** The latest version: the one a new tenant's decisions use. */
+const dictionary = versions.at(-1)?.content as FrameworkContent;
+/** The classes' dates as gather reads them from the versions. */
+const timeline = timelineOf(
+  (classifierRules as ClassifierRules).dates,
+  versions.map((v) => ({
+    version: v.content.version,
+    publishedAt: v.content.publishedAt,
+    amendingAct: v.changelog?.amendingAct ?? null,
+    obligations: v.content.obligations,
+  })),
+);
 
 /** The facts gather reads from the `eu-ai-act` dictionary, built here from the shipped file. */
 function dictionaryFacts(): ClassifierFacts {
@@ -39,6 +55,7 @@ function dictionaryFacts(): ClassifierFacts {
   return {
     asOf: '2026-11-24',
     dictionary: `eu-ai-act@${dictionary.version}`,
+    timeline,
     clauses: dictionary.clauses.filter((c: Json) => refs.has(c.ref)).map((c: Json) => ({ ref: c.ref, title: c.title })),
     obligations: dictionary.obligations
       .filter((o: Json) => refs.has(o.clauseRef) && !o.applicableUntil)
@@ -50,6 +67,35 @@ function dictionaryFacts(): ClassifierFacts {
 
 const decide = (input: Json, facts = dictionaryFacts()) => classifierAgent.decide(input as never, facts, classifierRules) as Json;
 const bodyOf = (item: Item): Json => ({ purpose: item.text, ...(item.affectedPersons ? { affectedPersons: item.affectedPersons } : {}) });
+
+describe('classifier: the classes’ dates come from the dictionary', () => {
+  it('reads each date from its clause, the date as enacted from the first version, and the amendment’s entry into force', () => {
+    expect(timeline.prohibited).toMatchObject({ date: '2025-02-02', amendedFrom: null, asEnacted: null });
+    expect(timeline['high-annex-iii']).toMatchObject({ date: '2027-12-02', amendedFrom: '2026-07-27', asEnacted: { date: '2026-08-02' } });
+    expect(timeline['high-annex-iii']?.source).toMatch(/as amended by Regulation \(EU\) 2026\/1744 \(in force 2026-07-27\)$/);
+    expect(timeline['high-annex-i']).toMatchObject({ date: '2028-08-02', asEnacted: { date: '2027-08-02', source: 'Art. 113(c)' } });
+    // A tenant pinned to the version as enacted reads that version alone: no amendment in sight.
+    const first = versions[0]?.content as FrameworkContent;
+    const pinned = timelineOf((classifierRules as ClassifierRules).dates, [
+      { version: first.version, publishedAt: first.publishedAt, amendingAct: null, obligations: first.obligations },
+    ]);
+    expect(pinned['high-annex-iii']).toEqual({ date: '2026-08-02', source: 'Art. 113', amendedFrom: null, asEnacted: null });
+  });
+
+  it('replays a decision made under a rule set that stated its dates itself (before 1.2.0)', () => {
+    const oldRules = {
+      ...classifierRules,
+      dates: { ...classifierRules.dates, 'high-annex-iii': { date: '2026-08-02', source: 'Art. 113' } },
+    };
+    const { timeline: _read, ...facts } = dictionaryFacts();
+    const out = classifierAgent.decide(
+      { purpose: 'Screens CVs and ranks job applicants for our recruiters.' } as never,
+      facts as never,
+      oldRules,
+    ) as Json;
+    expect(out.appliesFrom).toMatchObject({ date: '2026-08-02', source: 'Art. 113', asEnacted: null });
+  });
+});
 
 describe('classifier: labelled set through decide', () => {
   it('has at least 60 items covering every class, Annex III area and Art. 5 point', () => {

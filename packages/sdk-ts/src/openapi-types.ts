@@ -17603,7 +17603,7 @@ export interface components {
          *       ],
          *       "appliesFrom": {
          *         "date": "2027-12-02",
-         *         "source": "Art. 113 as amended by Regulation (EU) 2026/1744 (in force 27 July 2026)",
+         *         "source": "Art. 113 as amended by Regulation (EU) 2026/1744 (in force 2026-07-27)",
          *         "asEnacted": {
          *           "date": "2026-08-02",
          *           "source": "Art. 113"

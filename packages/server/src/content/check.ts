@@ -6,7 +6,7 @@ import { buildVersions, type DictionaryChangeset, readChangesets } from './chang
 import { CrosswalkContent, parseEndpoint } from './crosswalks.ts';
 import { compareSemver, FrameworkContent } from './frameworks.ts';
 import { GlossaryContent } from './glossary.ts';
-import { checkAmendmentDates, checkCodeDates, checkProvisionDates } from './provisions.ts';
+import { checkClassifierDates, checkCodeDates, checkProvisionDates } from './provisions.ts';
 
 export { SHIPPED_CONTENT as CONTENT_ROOT } from './paths.ts';
 
@@ -161,10 +161,12 @@ export function checkContent(root = CONTENT_ROOT, opts: { strict?: boolean } = {
   const clauseRefs = new Map([...latest].map(([id, f]) => [id, new Set(f.clauses.map((c) => c.ref))]));
   // One statement per dated provision: what other files restate agrees with the dictionary.
   errors.push(...checkProvisionDates(root, latest));
-  const inForce = new Map<string, Set<string>>();
-  for (const { data: cs } of set.changesets)
-    if (cs.amendingAct?.inForceFrom) inForce.set(cs.dictionary, (inForce.get(cs.dictionary) ?? new Set()).add(cs.amendingAct.inForceFrom));
-  errors.push(...checkAmendmentDates(root, inForce));
+  errors.push(
+    ...checkClassifierDates(
+      root,
+      set.frameworks.filter((f) => f.data.id === 'eu-ai-act').map((f) => f.data),
+    ),
+  );
   if (root === CONTENT_ROOT) errors.push(...checkCodeDates(join(CONTENT_ROOT, '..', 'src')));
   const controlIds = new Map([...latest].map(([id, f]) => [id, new Set(f.controls.map((c) => c.id))]));
 

@@ -5,8 +5,8 @@ import type { FrameworkContent } from './framework-schema.ts';
 /**
  * The law's dates are stated once: in the dictionaries, where each obligation says from when it
  * applies (and, once repealed, until when). Files beside them that need a provision's date to
- * decide something (the classifier's timeline, the risk classes, the assessment recipes, the
- * incident and DSAR regimes) repeat it for their own use; this table names, for each such
+ * decide something (the risk classes, the assessment recipes, the incident and DSAR regimes)
+ * repeat it for their own use (the classifier reads it from the dictionary itself); this table names, for each such
  * repetition, the dictionary provision it restates, so that the content check fails the day the
  * two say different things (an amendment reached one file and not the other).
  */
@@ -25,10 +25,6 @@ const item = (list: 'items' | 'regimes' | 'recipes', key: 'id' | 'type', id: str
   const found = ((json as Json)[list] ?? []).find((x) => x[key] === id);
   return found === undefined ? undefined : field(found);
 };
-const path =
-  (...keys: string[]) =>
-  (json: unknown) =>
-    keys.reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], json);
 const dateOf = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : v);
 const basisSince = (x: Json) => (x.legalBasis as Json | undefined)?.since;
 const regimeFrom = (x: Json) => dateOf((x.applicableFrom as Json | undefined)?.date ?? x.applicableFrom);
@@ -39,7 +35,6 @@ export const DATED_PROVISIONS: DatedProvision[] = [
     dictionary: 'eu-ai-act',
     clause: 'art-5-1-a',
     restatedIn: [
-      { file: 'agents/classifier-rules.json', at: path('dates', 'prohibited', 'date') },
       { file: 'taxonomy/risk-classes.json', at: item('items', 'id', 'prohibited', (x) => x.applicableFrom) },
       { file: 'assessments/recipes.json', at: item('recipes', 'type', 'risk-classification', basisSince) },
     ],
@@ -48,10 +43,7 @@ export const DATED_PROVISIONS: DatedProvision[] = [
     provision: 'EU AI Act general-purpose AI model duties (Art. 53)',
     dictionary: 'eu-ai-act',
     clause: 'art-53-1-a',
-    restatedIn: [
-      { file: 'agents/classifier-rules.json', at: path('dates', 'gpai', 'date') },
-      { file: 'taxonomy/risk-classes.json', at: item('items', 'id', 'gpai', (x) => x.applicableFrom) },
-    ],
+    restatedIn: [{ file: 'taxonomy/risk-classes.json', at: item('items', 'id', 'gpai', (x) => x.applicableFrom) }],
   },
   {
     provision: 'EU AI Act systemic-risk model duties (Art. 55)',
@@ -63,25 +55,13 @@ export const DATED_PROVISIONS: DatedProvision[] = [
     provision: 'EU AI Act transparency duties (Art. 50)',
     dictionary: 'eu-ai-act',
     clause: 'art-50-1',
-    restatedIn: [
-      { file: 'agents/classifier-rules.json', at: path('dates', 'limited', 'date') },
-      { file: 'taxonomy/risk-classes.json', at: item('items', 'id', 'limited', (x) => x.applicableFrom) },
-    ],
+    restatedIn: [{ file: 'taxonomy/risk-classes.json', at: item('items', 'id', 'limited', (x) => x.applicableFrom) }],
   },
   {
     provision: 'EU AI Act high-risk requirements, Annex III systems (Art. 6(2), Chapter III)',
     dictionary: 'eu-ai-act',
     clause: 'art-9',
-    restatedIn: [
-      { file: 'agents/classifier-rules.json', at: path('dates', 'high-annex-iii', 'date') },
-      { file: 'taxonomy/risk-classes.json', at: item('items', 'id', 'high', (x) => x.applicableFrom) },
-    ],
-  },
-  {
-    provision: 'EU AI Act high-risk classification, Annex I products (Art. 6(1))',
-    dictionary: 'eu-ai-act',
-    clause: 'art-6-1',
-    restatedIn: [{ file: 'agents/classifier-rules.json', at: path('dates', 'high-annex-i', 'date') }],
+    restatedIn: [{ file: 'taxonomy/risk-classes.json', at: item('items', 'id', 'high', (x) => x.applicableFrom) }],
   },
   {
     provision: 'EU AI Act fundamental-rights impact assessment (Art. 27)',
@@ -209,21 +189,24 @@ export function checkProvisionDates(root: string, latest: ReadonlyMap<string, Fr
 }
 
 /**
- * The classifier's timeline names the day an amendment entered into force (`amendedFrom`); that day
- * is the amending act's, as the dictionary's changelog states it.
+ * The classifier reads its classes' dates from the dictionary (the obligations of one clause per
+ * class, in every version): each version must give each such clause one date.
  */
-export function checkAmendmentDates(root: string, inForce: ReadonlyMap<string, Set<string>>): string[] {
+export function checkClassifierDates(root: string, versions: FrameworkContent[]): string[] {
   const file = 'agents/classifier-rules.json';
   const p = join(root, file);
   if (!existsSync(p)) return [];
-  const rules = JSON.parse(readFileSync(p, 'utf8')) as { dates?: Record<string, { amendedFrom?: string }> };
-  const known = inForce.get('eu-ai-act') ?? new Set<string>();
-  return Object.entries(rules.dates ?? {})
-    .filter(([, d]) => d.amendedFrom !== undefined && !known.has(d.amendedFrom))
-    .map(
-      ([k, d]) =>
-        `${file}: dates.${k}.amendedFrom ${d.amendedFrom} is the entry into force of no eu-ai-act changeset (${[...known].join(', ') || 'none'})`,
-    );
+  const rules = JSON.parse(readFileSync(p, 'utf8')) as { dates?: Record<string, { clause: string }> };
+  const errors: string[] = [];
+  for (const v of versions)
+    for (const [key, d] of Object.entries(rules.dates ?? {})) {
+      const dates = new Set(v.obligations.filter((o) => o.clauseRef === d.clause && !o.applicableUntil).map((o) => o.applicableFrom));
+      if (dates.size !== 1)
+        errors.push(
+          `${file}: dates.${key} reads ${v.id}@${v.version} ${d.clause}, which gives ${dates.size === 0 ? 'no date' : [...dates].join(' and ')}`,
+        );
+    }
+  return errors;
 }
 
 /**

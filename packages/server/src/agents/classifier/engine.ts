@@ -56,8 +56,12 @@ export interface ClassifierRules {
   transparencyDuties: Record<string, { holder: string; duty: string }>;
   profileFlags: Record<string, string>;
   roles: { byProviderKind: Record<string, string[]>; default: string[]; gpaiActor: string };
-  /** `amendedFrom`: the day the amendment that set `date` entered into force; before it, `asEnacted` applied. */
-  dates: Record<string, { date: string; source: string; amendedFrom?: string; asEnacted?: { date: string; source: string } }>;
+  /**
+   * The dates a class applies from are the dictionary's, read from the obligations of `clause` (the
+   * one statement of the date); `source` names the provision that sets it as enacted.
+   */
+  dates: Record<string, { clause: string; source: string }>;
+  /* Rule sets before 1.2.0 stated the dates themselves (`date`, `asEnacted`); their decisions replay on them. */
   templates: Record<
     | 'fired'
     | 'none'
@@ -211,9 +215,23 @@ export interface Description {
   deployerType?: 'public_body' | 'public_service' | 'private' | null;
 }
 
+/** A class's date as the dictionary states it, and the date as enacted when an amendment moved it. */
+export interface TimelineEntry {
+  date: string;
+  source: string;
+  /** The day the amendment that set `date` entered into force; before it, `asEnacted` applied. Null when none moved it. */
+  amendedFrom: string | null;
+  asEnacted: { date: string; source: string } | null;
+}
+
 export interface ClassifierFacts {
   asOf: string;
   dictionary: string;
+  /**
+   * Per key of the rules' `dates`: read from the dictionary's versions up to the one the decision
+   * uses. Absent in the facts of decisions made under rule sets before 1.2.0, which stated the dates.
+   */
+  timeline?: Record<string, TimelineEntry>;
   clauses: { ref: string; title: string }[];
   obligations: { id: string; title: string; clauseRef: string; actor: string; applicableFrom: string }[];
   profile: {
@@ -402,7 +420,7 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
 
   const dateKey =
     riskLevel === 'high' ? (area === 'annex-i' ? 'high-annex-i' : 'high-annex-iii') : (rules.levels[riskLevel].appliesFrom ?? null);
-  const date = dateKey ? rules.dates[dateKey] : undefined;
+  const date = dateKey ? (facts.timeline?.[dateKey] ?? statedDate(rules.dates[dateKey])) : undefined;
   const appliesFrom = date ? timelineOn(date, facts.asOf.slice(0, 10)) : null;
 
   // The rationale cites the provisions and the phrases that triggered them.
@@ -475,7 +493,7 @@ export function classify(d: Description, facts: ClassifierFacts, rules: Classifi
  * amended date beside it, as the one that will apply).
  */
 export function timelineOn(
-  d: ClassifierRules['dates'][string],
+  d: TimelineEntry,
   day: string,
 ): { date: string; source: string; asEnacted: { date: string; source: string } | null; inEffect: boolean } {
   if (d.asEnacted && d.amendedFrom && day < d.amendedFrom)
@@ -486,4 +504,51 @@ export function timelineOn(
       inEffect: day >= d.asEnacted.date,
     };
   return { date: d.date, source: d.source, asEnacted: d.asEnacted ?? null, inEffect: day >= d.date };
+}
+
+/** One version of the dictionary as the timeline reads it: its obligations' dates and the act that made it. */
+export interface TimelineVersion {
+  version: string;
+  publishedAt: string;
+  amendingAct: { title: string; reference: string | null; inForceFrom: string | null } | null;
+  obligations: { clauseRef: string; applicableFrom: string; applicableUntil?: string | null }[];
+}
+
+/**
+ * The classes' dates from the dictionary's versions, oldest first, up to the one the decision uses:
+ * each key's date is that of the obligations citing its clause in the last version; where an
+ * earlier version said otherwise, the first version's date is the one as enacted and the version
+ * that moved it names its amending act and the day that act entered into force.
+ */
+export function timelineOf(dates: ClassifierRules['dates'], versions: TimelineVersion[]): Record<string, TimelineEntry> {
+  const dateIn = (v: TimelineVersion, clause: string) => {
+    const found = [...new Set(v.obligations.filter((o) => o.clauseRef === clause && !o.applicableUntil).map((o) => o.applicableFrom))];
+    if (found.length !== 1) throw new Error(`dictionary ${v.version}: clause ${clause} has ${found.length} dates (${found.join(', ')})`);
+    return found[0] as string;
+  };
+  const out: Record<string, TimelineEntry> = {};
+  const first = versions[0];
+  const last = versions.at(-1);
+  if (!first || !last) throw new Error('no dictionary version to read the dates from');
+  for (const [key, d] of Object.entries(dates)) {
+    const date = dateIn(last, d.clause);
+    const enacted = dateIn(first, d.clause);
+    if (date === enacted) {
+      out[key] = { date, source: d.source, amendedFrom: null, asEnacted: null };
+      continue;
+    }
+    const mover = versions.find((v) => dateIn(v, d.clause) === date) ?? last;
+    const act = mover.amendingAct;
+    const amendedFrom = act?.inForceFrom ?? mover.publishedAt;
+    const by = act ? `as amended by ${act.reference ?? act.title}` : `as corrected in dictionary version ${mover.version}`;
+    out[key] = { date, source: `${d.source} ${by} (in force ${amendedFrom})`, amendedFrom, asEnacted: { date: enacted, source: d.source } };
+  }
+  return out;
+}
+
+/** The date a rule set before 1.2.0 stated itself, for the replay of its decisions. */
+function statedDate(d: unknown): TimelineEntry | undefined {
+  const old = d as { date?: string; source: string; amendedFrom?: string; asEnacted?: { date: string; source: string } } | undefined;
+  if (!old?.date) return undefined;
+  return { date: old.date, source: old.source, amendedFrom: old.amendedFrom ?? null, asEnacted: old.asEnacted ?? null };
 }

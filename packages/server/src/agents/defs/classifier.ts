@@ -1,5 +1,7 @@
 import { classifierAgents } from '@svc/contract';
 import type { z } from 'zod';
+import type { Changelog } from '../../content/changesets.ts';
+import { compareSemver } from '../../content/framework-schema.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import {
@@ -11,6 +13,7 @@ import {
   classify,
   type Description,
   type Segment,
+  timelineOf,
 } from '../classifier/engine.ts';
 import { type AgentDef, defineAgent } from '../types.ts';
 
@@ -97,7 +100,9 @@ export const classifierAgent = defineAgent({
     // the same day then gives the same facts and the same decision hash. A caller may ask as of another day.
     const asOf = input.asOf ?? ctx.now.toISOString().slice(0, 10);
     const refs = citedClauses(classifierRules);
-    const [clauses, obligations] = await Promise.all([
+    const pinned = versionKey.split('@')[1] ?? '';
+    const anchors = Object.values((classifierRules as ClassifierRules).dates).map((d) => d.clause);
+    const [clauses, obligations, versions, anchored] = await Promise.all([
       ctx.prisma.frameworkClause.findMany({
         where: { versionKey, ref: { in: refs } },
         orderBy: { ord: 'asc' },
@@ -112,10 +117,33 @@ export const classifierAgent = defineAgent({
         },
         orderBy: { id: 'asc' },
       }),
+      ctx.prisma.frameworkVersion.findMany({ where: { frameworkId: DICTIONARY } }),
+      ctx.prisma.frameworkObligation.findMany({
+        where: { versionKey: { startsWith: `${DICTIONARY}@` }, clauseRef: { in: anchors } },
+        select: { versionKey: true, clauseRef: true, applicableFrom: true, applicableUntil: true },
+      }),
     ]);
+    // The classes' dates are the dictionary's: its versions up to the one this decision uses.
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const history = versions
+      .filter((v) => compareSemver(v.version, pinned) <= 0)
+      .sort((a, b) => compareSemver(a.version, b.version))
+      .map((v) => ({
+        version: v.version,
+        publishedAt: day(v.publishedAt),
+        amendingAct: (v.changelog as Changelog | null)?.amendingAct ?? null,
+        obligations: anchored
+          .filter((o) => o.versionKey === v.key)
+          .map((o) => ({
+            clauseRef: o.clauseRef,
+            applicableFrom: day(o.applicableFrom),
+            applicableUntil: o.applicableUntil ? day(o.applicableUntil) : null,
+          })),
+      }));
     return {
       asOf,
       dictionary: versionKey,
+      timeline: timelineOf((classifierRules as ClassifierRules).dates, history),
       clauses,
       obligations: obligations.map((o) => ({
         id: o.id,
