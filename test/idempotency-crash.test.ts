@@ -38,7 +38,10 @@ async function start(): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const listening = /^svc listening on (http:\/\/\S+)/m.exec(stderr)?.[1];
-    if (listening && (token || /^owner API key:\s+(\S+)/m.test(stderr))) {
+    // The first start prints the owner key and the operator credential on lines of their own, which
+    // may arrive after the listening line: wait for both.
+    const firstStartPrinted = /^owner API key:\s+(\S+)/m.test(stderr) && /^operator credential:\s+(\S+)/m.test(stderr);
+    if (listening && (token || firstStartPrinted)) {
       url = listening;
       token ||= /^owner API key:\s+(\S+)/m.exec(stderr)?.[1] as string;
       operator ||= /^operator credential:\s+(\S+)/m.exec(stderr)?.[1] as string;
