@@ -5,12 +5,13 @@
  * dictionary version whose clause a stage covers (`dictionaryClauses`). A gap analysis has no recipe:
  * its stages and questions are the controls of the framework it assesses (questions.ts).
  */
+
 import { ASSESSMENT_TYPE_IDS, QUESTION_KINDS } from '@svc/contract';
 import { z } from 'zod';
 import { dataFile } from '../../content/data-file.ts';
+import { DictionaryDate } from '../../content/provision-dates.ts';
 
 const Key = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a lowercase slug');
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
 
 const Source = z.strictObject({
   /** Dictionary id the clause is in (`eu-ai-act`). */
@@ -59,8 +60,8 @@ export const Recipe = z.strictObject({
   legalBasis: z.strictObject({
     citation: z.string().min(3).max(300),
     url: z.url(),
-    /** Since when the provision applies in the form the recipe states. */
-    since: Day,
+    /** Since when the provision applies: in the file the provision (`{ dictionary, clause }`), its dictionary's date once read. */
+    since: DictionaryDate,
   }),
   /** Title of the document an approved assessment of this type renders (the FRIA, the DPIA), when it has one. */
   document: z.string().min(3).max(200).optional(),

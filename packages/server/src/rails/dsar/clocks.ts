@@ -1,6 +1,7 @@
 import { DSAR_KINDS, DSAR_REGIMES, type DsarKind, type DsarRegime } from '@svc/contract';
 import { z } from 'zod';
 import { dataFile } from '../../content/data-file.ts';
+import { DictionaryDate } from '../../content/provision-dates.ts';
 
 /**
  * The statutory clocks of data-subject requests: the rules are data (`content/dsar/regimes.json`,
@@ -22,13 +23,12 @@ const Unit = z.enum(['days', 'business_days', 'months']);
 const Source = z.string().min(5);
 const Rule = z.string().min(10);
 
-const CalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const ClockSchema = z.strictObject({ amount: z.int().min(1).max(366), unit: Unit, rule: Rule, source: Source });
 /** A request the law sets no period for: the rule says so and what applies instead; no due date is computed. */
 const UnfixedClockSchema = z.strictObject({ amount: z.null(), unit: z.null(), rule: Rule, source: Source });
 const AnswerClockSchema = z.union([ClockSchema, UnfixedClockSchema]);
 /** The first date of receipt for which the regime (or a kind's right) applies, with its legal source. */
-const ApplicableFromSchema = z.strictObject({ date: CalendarDate, rule: Rule, source: Source });
+const ApplicableFromSchema = z.strictObject({ date: DictionaryDate, rule: Rule, source: Source });
 const ExtensionSchema = z.strictObject({
   amount: z.int().min(1).max(366),
   unit: Unit,
@@ -38,7 +38,7 @@ const ExtensionSchema = z.strictObject({
 });
 
 /** The stop of the clock a kind allows while the controller waits for information (UK GDPR Art. 12A), for requests received from `from`. */
-const PauseSchema = z.strictObject({ from: CalendarDate, rule: Rule, source: Source });
+const PauseSchema = z.strictObject({ from: DictionaryDate, rule: Rule, source: Source });
 
 const KindSchema = z.strictObject({
   id: z.enum(DSAR_KINDS),

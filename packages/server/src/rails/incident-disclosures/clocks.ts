@@ -1,6 +1,7 @@
 import { INCIDENT_REGIMES, type IncidentClock, type IncidentFactors, type IncidentRegime } from '@svc/contract';
 import { z } from 'zod';
 import { dataFile } from '../../content/data-file.ts';
+import { DictionaryDate } from '../../content/provision-dates.ts';
 
 /**
  * The notification clocks of the incident regimes: the rules are data
@@ -39,7 +40,8 @@ const RegimeSchema = z.strictObject({
   title: z.string().min(3),
   jurisdiction: z.string().min(2),
   authority: z.string().min(3),
-  applicableFrom: z.iso.datetime().optional(),
+  /** In the file the provision (`{ dictionary, clause }`) whose date starts the regime's clocks; the start of that day once read. */
+  applicableFrom: DictionaryDate.transform((day) => `${day}T00:00:00.000Z`).optional(),
   applicableFromSource: Source.optional(),
   stages: z.array(StageSchema).min(1),
 });

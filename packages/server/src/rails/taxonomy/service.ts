@@ -19,6 +19,7 @@ import {
 import { z } from 'zod';
 import { compareSemver } from '../../content/frameworks.ts';
 import { contentGeneration, contentPath, SHIPPED_CONTENT } from '../../content/paths.ts';
+import { DictionaryDate } from '../../content/provision-dates.ts';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
@@ -96,7 +97,8 @@ export const TaxonomyFiles = {
       systemicRisk: z.boolean(),
       framework: Id,
       articleRefs: z.array(z.string().min(1).max(64)).min(1),
-      applicableFrom: z.iso.date().nullable(),
+      /** In the file the provision (`{ dictionary, clause }`) the class's duties apply from; its dictionary's date once read. */
+      applicableFrom: DictionaryDate.nullable(),
       description: Text,
     }),
   ),
