@@ -14,6 +14,7 @@ import type {
 import { newId } from '../../ids.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
 import { isUniqueViolation } from '../../platform/records.ts';
+import { derivedObligation } from './versions.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 
@@ -193,19 +194,7 @@ export async function activateFramework(
         orderBy: { ord: 'asc' },
       });
       await db.obligation.createMany({
-        data: templates.map((t) => ({
-          id: newId('obl'),
-          tenantId: opts.tenantId,
-          frameworkId: v.frameworkId,
-          versionKey: v.key,
-          sourceRef: t.id,
-          title: t.title,
-          description: t.description,
-          clauseRef: t.clauseRef,
-          actor: t.actor,
-          status: 'open',
-          dueDate: t.applicableFrom,
-        })),
+        data: templates.map((t) => derivedObligation(t, { tenantId: opts.tenantId, frameworkId: v.frameworkId, versionKey: v.key })),
       });
       await recordChange(tx, {
         tenantId: opts.tenantId,

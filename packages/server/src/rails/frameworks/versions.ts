@@ -453,19 +453,7 @@ export async function repinFramework(prisma: Prisma, opts: RepinOptions) {
     if (removed.length > 0) await db.obligation.updateMany({ where: { id: { in: removed } }, data: { status: 'not_applicable' } });
     if (plan.create.length > 0)
       await db.obligation.createMany({
-        data: plan.create.map((t) => ({
-          id: newId('obl'),
-          tenantId: opts.tenantId,
-          frameworkId,
-          versionKey: to,
-          sourceRef: t.id,
-          title: t.title,
-          description: t.description,
-          clauseRef: t.clauseRef,
-          actor: t.actor,
-          status: 'open',
-          dueDate: t.applicableFrom,
-        })),
+        data: plan.create.map((t) => derivedObligation(t, { tenantId: opts.tenantId, frameworkId, versionKey: to })),
       });
     const moved = await db.frameworkActivation.update({ where: { id: activation.id }, data: { versionKey: to } });
     const result = body(render(moved, await db.obligation.count({ where: { versionKey: to } })));
@@ -482,6 +470,24 @@ export async function repinFramework(prisma: Prisma, opts: RepinOptions) {
     return result;
   };
   return opts.dryRun ? run(prisma) : prisma.$transaction(run);
+}
+
+/** A tenant's obligation derived from a dictionary obligation: open, due the day the provision applies. */
+export function derivedObligation(
+  t: Pick<ObligationRow, 'id' | 'title' | 'description' | 'clauseRef' | 'actor' | 'applicableFrom'>,
+  where: { tenantId: string; frameworkId: string; versionKey: string },
+) {
+  return {
+    id: newId('obl'),
+    ...where,
+    sourceRef: t.id,
+    title: t.title,
+    description: t.description,
+    clauseRef: t.clauseRef,
+    actor: t.actor,
+    status: 'open',
+    dueDate: t.applicableFrom,
+  };
 }
 
 export interface ActivationRow {
