@@ -14,7 +14,7 @@ import type {
 import { newId } from '../../ids.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
 import { isUniqueViolation } from '../../platform/records.ts';
-import { derivedObligation } from './versions.ts';
+import { type ActivationRow, derivedObligation, renderActivation } from './versions.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 
@@ -159,20 +159,8 @@ export async function activateFramework(
 ): Promise<{ created: boolean; activation: z.infer<typeof Activation> }> {
   const ref = opts.version ? `${opts.ref.split('@')[0]}@${opts.version}` : opts.ref;
   const v = await resolveVersion(prisma, ref);
-  const render = (
-    a: { id: string; versionKey: string; createdAt: Date; activatedBy: string },
-    obligations: number,
-    alreadyActive: boolean,
-  ) => ({
-    object: 'svc.frameworks.activation' as const,
-    id: a.id,
-    framework: v.frameworkId,
-    dictionaryVersion: a.versionKey,
-    activatedAt: a.createdAt.toISOString(),
-    activatedBy: a.activatedBy,
-    obligations,
-    alreadyActive,
-  });
+  const render = (a: ActivationRow, obligations: number, alreadyActive: boolean) =>
+    renderActivation(v.frameworkId, a, obligations, alreadyActive);
   const existingOf = async (db: Tx) => {
     const scoped = scopeToTenant(db, opts.tenantId);
     const existing = await scoped.frameworkActivation.findFirst({ where: { frameworkId: v.frameworkId } });

@@ -497,7 +497,13 @@ export interface ActivationRow {
   activatedBy: string;
 }
 
-function renderActivation(frameworkId: string, a: ActivationRow, obligations: number): z.infer<typeof Activation> {
+/** A tenant's activation of a dictionary, as the API renders it. */
+export function renderActivation(
+  frameworkId: string,
+  a: ActivationRow,
+  obligations: number,
+  alreadyActive = true,
+): z.infer<typeof Activation> {
   return {
     object: 'svc.frameworks.activation',
     id: a.id,
@@ -506,6 +512,6 @@ function renderActivation(frameworkId: string, a: ActivationRow, obligations: nu
     activatedAt: a.createdAt.toISOString(),
     activatedBy: a.activatedBy,
     obligations,
-    alreadyActive: true,
+    alreadyActive,
   };
 }
