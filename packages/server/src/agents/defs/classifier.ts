@@ -2,6 +2,7 @@ import { classifierAgents } from '@svc/contract';
 import type { z } from 'zod';
 import type { Changelog } from '../../content/changesets.ts';
 import { compareSemver } from '../../content/framework-schema.ts';
+import type { Tx } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import {
@@ -100,9 +101,7 @@ export const classifierAgent = defineAgent({
     // the same day then gives the same facts and the same decision hash. A caller may ask as of another day.
     const asOf = input.asOf ?? ctx.now.toISOString().slice(0, 10);
     const refs = citedClauses(classifierRules);
-    const pinned = versionKey.split('@')[1] ?? '';
-    const anchors = Object.values((classifierRules as ClassifierRules).dates).map((d) => d.clause);
-    const [clauses, obligations, versions, anchored] = await Promise.all([
+    const [clauses, obligations, timeline] = await Promise.all([
       ctx.prisma.frameworkClause.findMany({
         where: { versionKey, ref: { in: refs } },
         orderBy: { ord: 'asc' },
@@ -117,33 +116,12 @@ export const classifierAgent = defineAgent({
         },
         orderBy: { id: 'asc' },
       }),
-      ctx.prisma.frameworkVersion.findMany({ where: { frameworkId: DICTIONARY } }),
-      ctx.prisma.frameworkObligation.findMany({
-        where: { versionKey: { startsWith: `${DICTIONARY}@` }, clauseRef: { in: anchors } },
-        select: { versionKey: true, clauseRef: true, applicableFrom: true, applicableUntil: true },
-      }),
+      timelineFor(ctx.prisma, versionKey),
     ]);
-    // The classes' dates are the dictionary's: its versions up to the one this decision uses.
-    const day = (d: Date) => d.toISOString().slice(0, 10);
-    const history = versions
-      .filter((v) => compareSemver(v.version, pinned) <= 0)
-      .sort((a, b) => compareSemver(a.version, b.version))
-      .map((v) => ({
-        version: v.version,
-        publishedAt: day(v.publishedAt),
-        amendingAct: (v.changelog as Changelog | null)?.amendingAct ?? null,
-        obligations: anchored
-          .filter((o) => o.versionKey === v.key)
-          .map((o) => ({
-            clauseRef: o.clauseRef,
-            applicableFrom: day(o.applicableFrom),
-            applicableUntil: o.applicableUntil ? day(o.applicableUntil) : null,
-          })),
-      }));
     return {
       asOf,
       dictionary: versionKey,
-      timeline: timelineOf((classifierRules as ClassifierRules).dates, history),
+      timeline,
       clauses,
       obligations: obligations.map((o) => ({
         id: o.id,
@@ -162,3 +140,47 @@ export const classifierAgent = defineAgent({
 
 // biome-ignore lint/suspicious/noExplicitAny: the runtime keeps agents of every spec and facts type in one list.
 export const agents: AgentDef<any, any>[] = [classifierAgent];
+
+/**
+ * The classes' dates as the dictionary's versions up to `versionKey` state them. Versions are
+ * immutable (a change is a new version), so each key's timeline is read once per process.
+ */
+const timelines = new Map<string, Promise<ClassifierFacts['timeline']>>();
+
+function timelineFor(prisma: Tx, versionKey: string): Promise<ClassifierFacts['timeline']> {
+  let t = timelines.get(versionKey);
+  if (!t) {
+    t = (async () => {
+      const pinned = versionKey.split('@')[1] ?? '';
+      const rules = classifierRules as ClassifierRules;
+      const anchors = Object.values(rules.dates).map((d) => d.clause);
+      const [versions, anchored] = await Promise.all([
+        prisma.frameworkVersion.findMany({ where: { frameworkId: DICTIONARY } }),
+        prisma.frameworkObligation.findMany({
+          where: { versionKey: { startsWith: `${DICTIONARY}@` }, clauseRef: { in: anchors } },
+          select: { versionKey: true, clauseRef: true, applicableFrom: true, applicableUntil: true },
+        }),
+      ]);
+      const day = (d: Date) => d.toISOString().slice(0, 10);
+      const history = versions
+        .filter((v) => compareSemver(v.version, pinned) <= 0)
+        .sort((a, b) => compareSemver(a.version, b.version))
+        .map((v) => ({
+          version: v.version,
+          publishedAt: day(v.publishedAt),
+          amendingAct: (v.changelog as Changelog | null)?.amendingAct ?? null,
+          obligations: anchored
+            .filter((o) => o.versionKey === v.key)
+            .map((o) => ({
+              clauseRef: o.clauseRef,
+              applicableFrom: day(o.applicableFrom),
+              applicableUntil: o.applicableUntil ? day(o.applicableUntil) : null,
+            })),
+        }));
+      return timelineOf(rules.dates, history);
+    })();
+    t.catch(() => timelines.delete(versionKey));
+    timelines.set(versionKey, t);
+  }
+  return t;
+}
