@@ -112,3 +112,14 @@ export function compareSemver(a: string, b: string): number {
   }
   return 0;
 }
+
+/**
+ * The dates from which a clause applies, as its obligations in force state them (repealed ones
+ * aside): one date is the rule; none or several is an error for whoever needs the date.
+ */
+export function clauseDates(
+  obligations: readonly { clauseRef: string; applicableFrom: string; applicableUntil?: string | null }[],
+  clause: string,
+): string[] {
+  return [...new Set(obligations.filter((o) => o.clauseRef === clause && !o.applicableUntil).map((o) => o.applicableFrom))];
+}

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildVersions, readChangesets } from './changesets.ts';
-import { compareSemver, FrameworkContent } from './framework-schema.ts';
+import { clauseDates, compareSemver, FrameworkContent } from './framework-schema.ts';
 import { contentGeneration, contentPath } from './paths.ts';
 
 /**
@@ -19,12 +19,14 @@ export const ProvisionRef = z.strictObject({
 export type ProvisionRef = z.infer<typeof ProvisionRef>;
 
 const latest = new Map<string, FrameworkContent>();
+let changesets: ReturnType<typeof readChangesets> | undefined;
 let generation = -1;
 
 /** The latest version of one dictionary of the content folder in use, read once per content folder. */
 function latestVersion(dictionary: string): FrameworkContent {
   if (generation !== contentGeneration()) {
     latest.clear();
+    changesets = undefined;
     generation = contentGeneration();
   }
   const cached = latest.get(dictionary);
@@ -34,7 +36,8 @@ function latestVersion(dictionary: string): FrameworkContent {
   if (!existsSync(file)) throw new Error(`no dictionary ${dictionary}`);
   const errors: string[] = [];
   const base = FrameworkContent.parse(JSON.parse(readFileSync(file, 'utf8')));
-  const changes = readChangesets(dir, errors).filter((c) => c.data.dictionary === dictionary);
+  changesets ??= readChangesets(dir, errors);
+  const changes = changesets.filter((c) => c.data.dictionary === dictionary);
   const versions = buildVersions([{ file: `frameworks/${dictionary}.json`, content: base }], changes, errors);
   if (errors.length > 0) throw new Error(errors.join('; '));
   const last = versions
@@ -48,7 +51,7 @@ function latestVersion(dictionary: string): FrameworkContent {
 /** The day a provision applies from, as its dictionary states it; an error unless its clause gives exactly one. */
 export function provisionDate(ref: ProvisionRef): string {
   const dict = latestVersion(ref.dictionary);
-  const dates = [...new Set(dict.obligations.filter((o) => o.clauseRef === ref.clause && !o.applicableUntil).map((o) => o.applicableFrom))];
+  const dates = clauseDates(dict.obligations, ref.clause);
   if (dates.length !== 1)
     throw new Error(
       `${ref.dictionary}@${dict.version} ${ref.clause} gives ${dates.length === 0 ? 'no date (no obligation in force cites it)' : `${dates.length} dates (${dates.join(', ')})`}`,

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { FrameworkContent } from './framework-schema.ts';
+import { clauseDates, type FrameworkContent } from './framework-schema.ts';
 
 /**
  * The law's dates are stated once: in the dictionaries, where each obligation says from when it
@@ -21,10 +21,10 @@ export function checkClassifierDates(root: string, versions: FrameworkContent[])
   const errors: string[] = [];
   for (const v of versions)
     for (const [key, d] of Object.entries(rules.dates ?? {})) {
-      const dates = new Set(v.obligations.filter((o) => o.clauseRef === d.clause && !o.applicableUntil).map((o) => o.applicableFrom));
-      if (dates.size !== 1)
+      const dates = clauseDates(v.obligations, d.clause);
+      if (dates.length !== 1)
         errors.push(
-          `${file}: dates.${key} reads ${v.id}@${v.version} ${d.clause}, which gives ${dates.size === 0 ? 'no date' : [...dates].join(' and ')}`,
+          `${file}: dates.${key} reads ${v.id}@${v.version} ${d.clause}, which gives ${dates.length === 0 ? 'no date' : dates.join(' and ')}`,
         );
     }
   return errors;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { clauseDates } from '../../content/framework-schema.ts';
 
 /**
  * The EU AI Act classifier's engine: plain-language descriptions are normalised, matched against
@@ -522,7 +523,7 @@ export interface TimelineVersion {
  */
 export function timelineOf(dates: ClassifierRules['dates'], versions: TimelineVersion[]): Record<string, TimelineEntry> {
   const dateIn = (v: TimelineVersion, clause: string) => {
-    const found = [...new Set(v.obligations.filter((o) => o.clauseRef === clause && !o.applicableUntil).map((o) => o.applicableFrom))];
+    const found = clauseDates(v.obligations, clause);
     if (found.length !== 1) throw new Error(`dictionary ${v.version}: clause ${clause} has ${found.length} dates (${found.join(', ')})`);
     return found[0] as string;
   };
