@@ -346,6 +346,18 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
         data,
       });
     });
+    if (data.status === 'pending') {
+      log.debug('webhook attempt failed; retry scheduled', {
+        dispatcher: id,
+        delivery: c.id,
+        event: c.event_id,
+        tenant_id: c.tenant_id,
+        attempt: c.attempt_count,
+        error: r.error,
+        retry_in_ms: delay,
+        next_attempt_at: iso(data.nextAttemptAt),
+      });
+    }
     if (!r.ok && data.status === 'dead_lettered') {
       log.warn('webhook delivery dead-lettered', { delivery: c.id, event: c.event_id, tenant_id: c.tenant_id, error: r.error });
     }
