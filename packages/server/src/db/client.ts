@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { completingTransactions } from './response-completion.ts';
 import { parseUtcTimestamp, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
@@ -146,6 +145,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const inMemory = opts.dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(opts.dataDir, { recursive: true });
   const fresh = inMemory || !existsSync(join(opts.dataDir, 'PG_VERSION'));
+  // Loaded only for the embedded database: a service on PostgreSQL does not hold PGlite.
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
   const client = await PGlite.create(opts.dataDir, {
     ...(opts.snapshot && fresh ? { loadDataDir: opts.snapshot } : {}),
     postgresqlconf: inMemory ? IN_MEMORY_POSTGRESQL_CONF : ON_DISK_POSTGRESQL_CONF,

@@ -1,7 +1,5 @@
 import { CONTEXT_FILE_MAX_BYTES, CONTEXT_FILE_MEDIA_TYPES, CONTEXT_TEXT_MAX_BYTES } from '@svc/contract';
 import { unzipSync } from 'fflate';
-import mammoth from 'mammoth';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { ApiError } from '../../errors.ts';
 
 /**
@@ -37,6 +35,9 @@ const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 async function pdfText(bytes: Buffer): Promise<string> {
   // pdf.js tolerates leading junk before the header; a file with no header at all is no PDF.
   if (!bytes.subarray(0, 1024).includes('%PDF-')) throw refused('corrupt', 'The file is not a PDF: it has no %PDF- header.');
+  // Loaded on the first upload (pdf.js and mammoth's XML stack are large): a service that never
+  // reads a file does not hold them.
+  const { extractText, getDocumentProxy } = await import('unpdf');
   let doc: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
     // A copy: pdf.js detaches the buffer it is given.
@@ -87,6 +88,7 @@ async function docxText(bytes: Buffer): Promise<string> {
     throw refused('too_big', `The DOCX expands to ${expanded} bytes; at most ${DOCX_EXPANDED_MAX_BYTES} bytes (64 MiB) are read.`);
   }
   try {
+    const { default: mammoth } = await import('mammoth');
     return (await mammoth.extractRawText({ buffer: bytes })).value;
   } catch (err) {
     throw refused('corrupt', `The DOCX cannot be read: ${(err as Error)?.message ?? 'invalid archive'}.`);
