@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sweepDeadlines } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallResult, call, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { startTestServer, type TestServer } from './support/server.ts';
+import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
 // The assessment workflow over HTTP: questions drawn from the law (the recipe of the type and the
 // pinned dictionary, or a framework's controls), answers of each kind with evidence, versions,
@@ -74,6 +74,26 @@ async function answerAll(t: TenantFixture, id: string, token: string, evidenceId
   }
   throw new Error('required questions kept opening');
 }
+
+describe('question sets', () => {
+  it('are stored in each database a process serves, though the process has stored the same set in another', async () => {
+    const other = await startIsolatedTestServer();
+    try {
+      const body = { type: 'dpia', systemId: `sys_${tag()}`, jurisdiction: 'eu/de' };
+      const here = await (await createTenant(ts)).call('POST', A, { body });
+      const there = await (await createTenant(other)).call('POST', A, { body });
+      expect([here.status, there.status]).toEqual([201, 201]);
+      const sets = async (s: TestServer, id: string) => {
+        const row = await s.server.db.prisma.assessment.findFirstOrThrow({ where: { id }, select: { questionSet: true } });
+        return s.server.db.prisma.assessmentQuestionSet.count({ where: { id: row.questionSet ?? '' } });
+      };
+      expect(await sets(ts, here.body.id)).toBe(1);
+      expect(await sets(other, there.body.id)).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
 
 describe('assessment workflow', () => {
   it('draws a FRIA’s stages and questions from its recipe and the pinned AI Act version', async () => {

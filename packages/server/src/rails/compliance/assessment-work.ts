@@ -140,12 +140,21 @@ const questionSets = new Map<string, QuestionSet>();
 /** The id of a question set: the SHA-256 of its JSON. */
 const questionSetId = (set: QuestionSet) => createHash('sha256').update(JSON.stringify(set)).digest('hex');
 
+/**
+ * The ids of the sets known to be stored, per database client: the contents are the same in every
+ * database (content-addressed), but a process that serves two databases must insert into each.
+ */
+const storedIn = new WeakMap<object, Set<string>>();
+
 /** Stores a question set once (shared by every assessment drawn alike) and returns its id. */
 async function storeQuestionSet(shared: Tx, set: QuestionSet): Promise<string> {
   const id = questionSetId(set);
-  if (questionSets.has(id)) return id;
+  let stored = storedIn.get(shared);
+  if (!stored) storedIn.set(shared, (stored = new Set()));
+  if (stored.has(id)) return id;
   await shared.$executeRaw`INSERT INTO "assessment_question_sets" ("id", "questions") VALUES (${id}, ${JSON.stringify(set)}::jsonb)
     ON CONFLICT ("id") DO NOTHING`;
+  stored.add(id);
   questionSets.set(id, set);
   return id;
 }
