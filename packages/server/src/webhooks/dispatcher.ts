@@ -355,7 +355,7 @@ export function createDispatcher(opts: { db: Database; config: WebhookConfig; lo
         attempt: c.attempt_count,
         error: r.error,
         retry_in_ms: delay,
-        next_attempt_at: iso(data.nextAttemptAt),
+        next_attempt_at: data.nextAttemptAt && iso(data.nextAttemptAt),
       });
     }
     if (!r.ok && data.status === 'dead_lettered') {

@@ -149,8 +149,8 @@ const storedIn = new WeakMap<object, Set<string>>();
 /** Stores a question set once (shared by every assessment drawn alike) and returns its id. */
 async function storeQuestionSet(shared: Tx, set: QuestionSet): Promise<string> {
   const id = questionSetId(set);
-  let stored = storedIn.get(shared);
-  if (!stored) storedIn.set(shared, (stored = new Set()));
+  const stored = storedIn.get(shared) ?? new Set<string>();
+  storedIn.set(shared, stored);
   if (stored.has(id)) return id;
   await shared.$executeRaw`INSERT INTO "assessment_question_sets" ("id", "questions") VALUES (${id}, ${JSON.stringify(set)}::jsonb)
     ON CONFLICT ("id") DO NOTHING`;
