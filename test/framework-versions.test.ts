@@ -1,11 +1,10 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueOperatorCredential, startServer } from '@svc/server';
 import { CONTENT_ROOT } from '@svc/server/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call as callApi, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { createIsolatedDatabase, snapshot, startTestServer, type TestServer } from './support/server.ts';
+import { restartableDatabase, startTestServer, type TestServer } from './support/server.ts';
 
 const A = '/v1/compliance/assessments';
 
@@ -119,7 +118,7 @@ describe('dictionary versions: changelog, diff and the law as of a day', () => {
 
 describe('dictionary versions: a new version reaches the tenants pinned to an older one', () => {
   // One database, two starts: the shipped content, then a copy with one more GDPR version.
-  let store: { dataDir?: string; databaseUrl?: string; drop?: () => Promise<void> };
+  let store: Awaited<ReturnType<typeof restartableDatabase>>;
   let dir: string;
   let gdpr: { controls: { id: string }[]; obligations: { id: string; clauseRef: string }[] };
   beforeAll(async () => {
@@ -165,34 +164,13 @@ describe('dictionary versions: a new version reaches the tenants pinned to an ol
         ],
       }),
     );
-    const db = await createIsolatedDatabase('versions');
-    store = db ? { databaseUrl: db.url, drop: db.drop } : { dataDir: mkdtempSync(join(tmpdir(), 'svc-versions-db-')) };
+    store = await restartableDatabase('versions');
   });
   afterAll(async () => {
     await store?.drop?.();
   });
 
-  async function start(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
-    const server = await startServer({
-      env: {
-        ...process.env,
-        SVC_LOG_LEVEL: 'silent',
-        SVC_ROLE: 'api',
-        ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
-        ...env,
-      },
-      config: {
-        port: 0,
-        ...(store.dataDir ? { dataDir: store.dataDir, databaseUrl: undefined } : {}),
-        credentialsFile: join(mkdtempSync(join(tmpdir(), 'svc-versions-creds-')), 'credentials.json'),
-      },
-      anonymousPerSecond: 100_000,
-      operatorPerSecond: 100_000,
-      ...(store.dataDir && snapshot() ? { pgliteSnapshot: snapshot() } : {}),
-    });
-    const { token } = await issueOperatorCredential(server.db.prisma, 'versions test');
-    return { server, url: server.url, operatorToken: token, close: () => server.close() };
-  }
+  const start = (env: NodeJS.ProcessEnv = {}) => store.start(env);
 
   it('announces it once per pinned tenant, naming its touched obligations, controls, assessments and systems', async () => {
     const first = await start();

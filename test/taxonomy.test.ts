@@ -3,7 +3,6 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { canonicalJson, getRail } from '@svc/contract';
-import { issueOperatorCredential, startServer } from '@svc/server';
 import { CONTENT_ROOT } from '@svc/server/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFrameworkContent } from '../packages/server/src/content/frameworks.ts';
@@ -15,7 +14,7 @@ import {
   unresolvedReferences,
 } from '../packages/server/src/rails/taxonomy/service.ts';
 import { call as callApi, collectPages, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { createIsolatedDatabase, snapshot, startTestServer, type TestServer } from './support/server.ts';
+import { restartableDatabase, startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
 let t: TenantFixture;
@@ -315,7 +314,7 @@ describe('taxonomy: the bundle hash', () => {
 
 describe('taxonomy: a new dictionary version leaves the pin until the explicit re-pin', () => {
   // One database, two starts: first with the shipped content, then with a copy plus GDPR 1.1.0.
-  let store: { dataDir?: string; databaseUrl?: string; drop?: () => Promise<void> };
+  let store: Awaited<ReturnType<typeof restartableDatabase>>;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-taxonomy-content-'));
@@ -325,37 +324,13 @@ describe('taxonomy: a new dictionary version leaves the pin until the explicit r
     v2.version = '1.1.0';
     v2.controls[0].description = `${v2.controls[0].description} Reviewed every quarter.`;
     writeFileSync(join(dir, 'frameworks/gdpr@1.1.0.json'), JSON.stringify(v2));
-    const db = await createIsolatedDatabase('taxonomy');
-    store = db ? { databaseUrl: db.url, drop: db.drop } : { dataDir: mkdtempSync(join(tmpdir(), 'svc-taxonomy-db-')) };
+    store = await restartableDatabase('taxonomy');
   });
   afterAll(async () => {
     await store?.drop?.();
   });
 
-  async function start(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
-    const creds = mkdtempSync(join(tmpdir(), 'svc-taxonomy-creds-'));
-    const server = await startServer({
-      env: {
-        ...process.env,
-        SVC_LOG_LEVEL: 'silent',
-        SVC_ROLE: 'api',
-        ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
-        ...env,
-      },
-      config: {
-        port: 0,
-        ...(store.dataDir ? { dataDir: store.dataDir, databaseUrl: undefined } : {}),
-        credentialsFile: join(creds, 'credentials.json'),
-      },
-      anonymousPerSecond: 100_000,
-      operatorPerSecond: 100_000,
-      // The new folder starts from the suite's migrated database with the shipped content; the
-      // start then loads what this content folder adds (gdpr@1.1.0), as a first start would.
-      ...(store.dataDir && snapshot() ? { pgliteSnapshot: snapshot() } : {}),
-    });
-    const { token } = await issueOperatorCredential(server.db.prisma, 'taxonomy test');
-    return { server, url: server.url, operatorToken: token, close: () => server.close() };
-  }
+  const start = (env: NodeJS.ProcessEnv = {}) => store.start(env);
 
   it('keeps the tenant on its pinned hash, reports the change, and moves only on re-pin, audited', async () => {
     const before = await start();

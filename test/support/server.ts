@@ -17,7 +17,7 @@ export interface TestServer {
  * it is set (the suite runs on both). Rate limits for anonymous and operator calls are lifted so
  * that the suite measures the tenant limits it sets up itself.
  */
-export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
+export async function startTestServer(env: NodeJS.ProcessEnv = {}, dataDir = 'memory://'): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const server = await startServer({
     // No webhook dispatcher unless a test asks for one (SVC_ROLE=all): on a shared PostgreSQL it
@@ -25,7 +25,7 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<Test
     env: { ...process.env, SVC_LOG_LEVEL: process.env.SVC_LOG_LEVEL ?? 'silent', SVC_ROLE: 'api', ...env },
     config: {
       port: 0,
-      ...(process.env.DATABASE_URL ? {} : { dataDir: 'memory://' }),
+      ...(process.env.DATABASE_URL ? {} : { dataDir }),
       credentialsFile: join(dir, 'credentials.json'),
     },
     anonymousPerSecond: 100_000,
@@ -108,5 +108,21 @@ export async function startIsolatedTestServer(env: NodeJS.ProcessEnv = {}): Prom
       await ts.close();
       await db.drop();
     },
+  };
+}
+
+/**
+ * A database that outlives its servers, for a test that starts the service on it more than once (a
+ * restart, a start on other content): a PostgreSQL database of its own, or on the embedded pass a
+ * data folder whose first start copies the suite's snapshot.
+ */
+export async function restartableDatabase(
+  tag: string,
+): Promise<{ start(env?: NodeJS.ProcessEnv): Promise<TestServer>; drop(): Promise<void> }> {
+  const db = await createIsolatedDatabase(tag);
+  const dataDir = db ? undefined : mkdtempSync(join(tmpdir(), `svc-${tag}-db-`));
+  return {
+    start: (env = {}) => startTestServer({ ...(db ? { DATABASE_URL: db.url } : {}), ...env }, dataDir),
+    drop: async () => db?.drop(),
   };
 }
