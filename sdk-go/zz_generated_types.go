@@ -14341,8 +14341,11 @@ type DsarRequest struct {
 	// `received` (clock running, identity not verified), `verified`, `in_progress` (fulfillment items open), `fulfilled` (every item closed), `rejected` (with a reason).
 	Status DsarRequestStatus `json:"status"`
 
-	// When the request was received: every date counts from its UTC calendar date.
+	// When the request was received.
 	ReceivedAt string `json:"receivedAt"`
+
+	// When the period for answering began; `dueDate` counts from its UTC calendar date. The receipt, or under UK GDPR Art. 12A (requests received from 5 February 2026) the relevant time: the later arrival of the identity information the controller asked for under Art. 12(6), recorded on an identity check.
+	ClockStartedAt string `json:"clockStartedAt"`
 
 	// Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed.
 	Applicable bool `json:"applicable"`
@@ -14655,6 +14658,9 @@ type DsarVerification struct {
 	// What was checked; null when not given.
 	Notes *string `json:"notes"`
 
+	// When the identity information the controller asked for arrived; null when none was asked for. Under UK GDPR Art. 12A the period for answering begins with it when it is later than the receipt (`clockStartedAt`).
+	InformationReceivedAt *string `json:"informationReceivedAt"`
+
 	// When the check was made.
 	VerifiedAt string `json:"verifiedAt"`
 
@@ -14804,6 +14810,9 @@ type VerifyDsarRequest struct {
 
 	// When the check was made; now when absent. Not before `receivedAt`, not in the future.
 	VerifiedAt *string `json:"verifiedAt,omitempty"`
+
+	// When the identity information the controller asked the requester for (UK GDPR Art. 12(6)) arrived. Not before `receivedAt`, not after `verifiedAt`. Under a regime whose period begins with the relevant time (UK GDPR Art. 12A, requests received from 5 February 2026) the due date then counts from it; elsewhere it is recorded only.
+	InformationReceivedAt *string `json:"informationReceivedAt,omitempty"`
 }
 
 // DsarDataStore is an object of the API.

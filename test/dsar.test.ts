@@ -53,7 +53,7 @@ describe('dsar: statutory due dates per regime', () => {
       extendedDueAt: null,
       deadline: { amount: 1, unit: 'months', source: 'GDPR Art. 12(3)' },
       kindSource: 'GDPR Art. 15',
-      rulesVersion: 'dsar/regimes@1.2.0',
+      rulesVersion: 'dsar/regimes@1.3.0',
       applicable: true,
       applicableFrom: { date: '2018-05-25', source: 'GDPR Art. 99(2)' },
       noDueDate: null,
@@ -272,6 +272,40 @@ describe('dsar: the UK GDPR Art. 12A stop of the clock', () => {
       expectEnvelope(await pause(r.id, { reason: 'Which services?', askedAt: '2026-03-05T16:00:00.000Z' }), 409, 'conflict');
       expect((await t.call('GET', `/v1/dsar/requests/${r.id}`)).body.dueDate).toBe(r.dueDate);
     }
+  });
+});
+
+describe('dsar: the UK GDPR Art. 12A relevant time', () => {
+  const verify = (body: Json) => t.call('POST', '/v1/dsar/verify', { body });
+
+  it('counts the period from the identity information asked for when it arrives after the request', async () => {
+    const r = await receive({ regime: 'uk-gdpr', kind: 'erasure', receivedAt: '2026-03-02T09:00:00.000Z' });
+    expect(r).toMatchObject({ clockStartedAt: '2026-03-02T09:00:00.000Z', dueDate: '2026-04-02' });
+    const base = { requestId: r.id, method: 'document_check', outcome: 'passed', verifiedAt: '2026-03-09T16:00:00.000Z' };
+    // Not before the receipt, not after the check that uses it: 422 and nothing recorded.
+    expectEnvelope(await verify({ ...base, informationReceivedAt: '2026-03-01T09:00:00.000Z' }), 422, 'validation_failed');
+    expectEnvelope(await verify({ ...base, informationReceivedAt: '2026-03-10T09:00:00.000Z' }), 422, 'validation_failed');
+    expect((await t.call('GET', `/v1/dsar/requests/${r.id}`)).body.verifications).toEqual([]);
+    const v = await verify({ ...base, informationReceivedAt: '2026-03-09T15:00:00.000Z' });
+    expect(v.status, JSON.stringify(v.body)).toBe(200);
+    expect(v.body).toMatchObject({
+      status: 'verified',
+      clockStartedAt: '2026-03-09T15:00:00.000Z',
+      dueDate: '2026-04-09',
+      verifications: [{ informationReceivedAt: '2026-03-09T15:00:00.000Z' }],
+    });
+  });
+
+  it('leaves the EU GDPR clock on the receipt: the arrival is recorded only', async () => {
+    const r = await receive({ regime: 'gdpr', kind: 'erasure', receivedAt: '2026-03-02T09:00:00.000Z' });
+    const v = await verify({
+      requestId: r.id,
+      method: 'document_check',
+      outcome: 'passed',
+      verifiedAt: '2026-03-09T16:00:00.000Z',
+      informationReceivedAt: '2026-03-09T15:00:00.000Z',
+    });
+    expect(v.body).toMatchObject({ clockStartedAt: '2026-03-02T09:00:00.000Z', dueDate: '2026-04-02' });
   });
 });
 

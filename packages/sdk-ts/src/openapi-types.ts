@@ -27817,6 +27817,7 @@ export interface components {
          *       "description": "Copy of all data you hold about me.",
          *       "status": "received",
          *       "receivedAt": "2026-11-20T09:00:00.000Z",
+         *       "clockStartedAt": "2026-11-20T09:00:00.000Z",
          *       "applicable": true,
          *       "applicableFrom": {
          *         "date": "2018-05-25",
@@ -27858,7 +27859,7 @@ export interface components {
          *       "fulfilledAt": null,
          *       "rejectedAt": null,
          *       "rejectionReason": null,
-         *       "rulesVersion": "dsar/regimes@1.1.0",
+         *       "rulesVersion": "dsar/regimes@1.3.0",
          *       "createdBy": "key_01JD3Z8W2M6Q4X9V7K5T1B0N3R",
          *       "createdAt": "2026-11-20T09:05:00.000Z",
          *       "updatedAt": "2026-11-20T09:05:00.000Z"
@@ -27899,10 +27900,16 @@ export interface components {
             status: "received" | "verified" | "in_progress" | "fulfilled" | "rejected";
             /**
              * Format: date-time
-             * @description When the request was received: every date counts from its UTC calendar date.
+             * @description When the request was received.
              * @example 2026-11-22T09:30:00.000Z
              */
             receivedAt: string;
+            /**
+             * Format: date-time
+             * @description When the period for answering began; `dueDate` counts from its UTC calendar date. The receipt, or under UK GDPR Art. 12A (requests received from 5 February 2026) the relevant time: the later arrival of the identity information the controller asked for under Art. 12(6), recorded on an identity check.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            clockStartedAt: string;
             /** @description Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed. */
             applicable: boolean;
             /** @description From when the regime, or the right exercised, applies (rules data). */
@@ -28215,6 +28222,7 @@ export interface components {
          *       "method": "email_confirmation",
          *       "outcome": "passed",
          *       "notes": "example",
+         *       "informationReceivedAt": "2026-11-22T09:30:00.000Z",
          *       "verifiedAt": "2026-11-22T09:30:00.000Z",
          *       "recordedBy": "example"
          *     }
@@ -28232,6 +28240,8 @@ export interface components {
             outcome: "passed" | "failed";
             /** @description What was checked; null when not given. */
             notes: string | null;
+            /** @description When the identity information the controller asked for arrived; null when none was asked for. Under UK GDPR Art. 12A the period for answering begins with it when it is later than the receipt (`clockStartedAt`). */
+            informationReceivedAt: string | null;
             /**
              * Format: date-time
              * @description When the check was made.
@@ -42429,6 +42439,12 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             verifiedAt?: string;
+            /**
+             * Format: date-time
+             * @description When the identity information the controller asked the requester for (UK GDPR Art. 12(6)) arrived. Not before `receivedAt`, not after `verifiedAt`. Under a regime whose period begins with the relevant time (UK GDPR Art. 12A, requests received from 5 February 2026) the due date then counts from it; elsewhere it is recorded only.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            informationReceivedAt?: string;
         };
         /**
          * @example {

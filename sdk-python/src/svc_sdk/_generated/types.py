@@ -6286,8 +6286,10 @@ class DsarRequest(TypedDict):
     description: str | None
     #: `received` (clock running, identity not verified), `verified`, `in_progress` (fulfillment items open), `fulfilled` (every item closed), `rejected` (with a reason).
     status: Literal["received", "verified", "in_progress", "fulfilled", "rejected"]
-    #: When the request was received: every date counts from its UTC calendar date.
+    #: When the request was received.
     receivedAt: str
+    #: When the period for answering began; `dueDate` counts from its UTC calendar date. The receipt, or under UK GDPR Art. 12A (requests received from 5 February 2026) the relevant time: the later arrival of the identity information the controller asked for under Art. 12(6), recorded on an identity check.
+    clockStartedAt: str
     #: Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed.
     applicable: bool
     #: From when the regime, or the right exercised, applies (rules data).
@@ -6517,6 +6519,8 @@ class DsarVerification(TypedDict):
     outcome: Literal["passed", "failed"]
     #: What was checked; null when not given.
     notes: str | None
+    #: When the identity information the controller asked for arrived; null when none was asked for. Under UK GDPR Art. 12A the period for answering begins with it when it is later than the receipt (`clockStartedAt`).
+    informationReceivedAt: str | None
     #: When the check was made.
     verifiedAt: str
     #: Key that recorded the check.
@@ -13079,6 +13083,8 @@ class VerifyDsarRequest(_VerifyDsarRequestRequired, total=False):
     notes: str
     #: When the check was made; now when absent. Not before `receivedAt`, not in the future.
     verifiedAt: str
+    #: When the identity information the controller asked the requester for (UK GDPR Art. 12(6)) arrived. Not before `receivedAt`, not after `verifiedAt`. Under a regime whose period begins with the relevant time (UK GDPR Art. 12A, requests received from 5 February 2026) the due date then counts from it; elsewhere it is recorded only.
+    informationReceivedAt: str
 
 
 class _WatchRiskRequestRequired(TypedDict):

@@ -72,6 +72,10 @@ const Verification = z
       .enum(['passed', 'failed'])
       .meta({ description: '`passed` verifies the request; `failed` is recorded and leaves it `received`.' }),
     notes: z.string().nullable().meta({ description: 'What was checked; null when not given.' }),
+    informationReceivedAt: Timestamp.nullable().meta({
+      description:
+        'When the identity information the controller asked for arrived; null when none was asked for. Under UK GDPR Art. 12A the period for answering begins with it when it is later than the receipt (`clockStartedAt`).',
+    }),
     verifiedAt: Timestamp.meta({ description: 'When the check was made.' }),
     recordedBy: z.string().meta({ description: 'Key that recorded the check.' }),
   })
@@ -88,7 +92,11 @@ export const DsarRequest = z
     subject: Subject,
     description: z.string().nullable().meta({ description: 'What the subject asked, in their words; null when not given.' }),
     status: Status,
-    receivedAt: Timestamp.meta({ description: 'When the request was received: every date counts from its UTC calendar date.' }),
+    receivedAt: Timestamp.meta({ description: 'When the request was received.' }),
+    clockStartedAt: Timestamp.meta({
+      description:
+        'When the period for answering began; `dueDate` counts from its UTC calendar date. The receipt, or under UK GDPR Art. 12A (requests received from 5 February 2026) the relevant time: the later arrival of the identity information the controller asked for under Art. 12(6), recorded on an identity check.',
+    }),
     applicable: z.boolean().meta({
       description: 'Whether the regime (and the right exercised) applied on the UTC date of receipt; false: no statutory date is computed.',
     }),
@@ -210,6 +218,7 @@ export const DsarRequest = z
         description: 'Copy of all data you hold about me.',
         status: 'received',
         receivedAt: '2026-11-20T09:00:00.000Z',
+        clockStartedAt: '2026-11-20T09:00:00.000Z',
         applicable: true,
         applicableFrom: { date: '2018-05-25', rule: 'The Regulation applies from 25 May 2018.', source: 'GDPR Art. 99(2)' },
         noDueDate: null,
@@ -241,7 +250,7 @@ export const DsarRequest = z
         fulfilledAt: null,
         rejectedAt: null,
         rejectionReason: null,
-        rulesVersion: 'dsar/regimes@1.1.0',
+        rulesVersion: 'dsar/regimes@1.3.0',
         ...exampleStamps('2026-11-20T09:05:00.000Z'),
       },
     ],
@@ -334,6 +343,10 @@ export const VerifyDsarBody = z
     notes: z.string().trim().min(1).max(2000).optional().meta({ description: 'What was checked.' }),
     verifiedAt: Timestamp.optional().meta({
       description: 'When the check was made; now when absent. Not before `receivedAt`, not in the future.',
+    }),
+    informationReceivedAt: Timestamp.optional().meta({
+      description:
+        'When the identity information the controller asked the requester for (UK GDPR Art. 12(6)) arrived. Not before `receivedAt`, not after `verifiedAt`. Under a regime whose period begins with the relevant time (UK GDPR Art. 12A, requests received from 5 February 2026) the due date then counts from it; elsewhere it is recorded only.',
     }),
   })
   .meta({

@@ -150,6 +150,44 @@ describe('GDPR and UK GDPR: one month, extendable by two further months', () => 
   });
 });
 
+describe('UK GDPR Art. 12A: the period begins with the relevant time', () => {
+  it('counts from the later arrival of the identity information asked for, for every kind, with the pause on top', () => {
+    // Received 2 March 2026, identity information on 9 March: due 9 April, not 2 April.
+    const erasure = requestClocks({
+      regime: 'uk-gdpr',
+      kind: 'erasure',
+      receivedAt: at('2026-03-02T09:00:00Z'),
+      extendedAt: null,
+      identityInformationAt: at('2026-03-09T15:00:00Z'),
+    });
+    expect(erasure).toMatchObject({ dueDate: '2026-04-09', startedAt: at('2026-03-09T15:00:00Z') });
+    expect(erasure.rules.relevantTime?.source).toMatch(/^UK GDPR Art\. 12A/);
+    const access = requestClocks({
+      regime: 'uk-gdpr',
+      kind: 'access',
+      receivedAt: at('2026-03-02T09:00:00Z'),
+      extendedAt: at('2026-03-20T09:00:00Z'),
+      identityInformationAt: at('2026-03-09T15:00:00Z'),
+      pauses: [{ askedAt: at('2026-03-12T10:00:00Z'), answeredAt: at('2026-03-14T10:00:00Z') }],
+    });
+    expect(access).toMatchObject({ dueDate: '2026-04-11', extendedDueDate: '2026-06-11' });
+  });
+
+  it('keeps the receipt when the information came with the request, before 5 February 2026, and under the EU GDPR', () => {
+    const same = { kind: 'access' as const, extendedAt: null, identityInformationAt: at('2026-03-09T15:00:00Z') };
+    expect(requestClocks({ ...same, regime: 'uk-gdpr', receivedAt: at('2026-03-10T09:00:00Z') })).toMatchObject({ dueDate: '2026-04-10' });
+    expect(
+      requestClocks({
+        ...same,
+        regime: 'uk-gdpr',
+        receivedAt: at('2026-01-20T09:00:00Z'),
+        identityInformationAt: at('2026-02-10T09:00:00Z'),
+      }),
+    ).toMatchObject({ dueDate: '2026-02-20', startedAt: at('2026-01-20T09:00:00Z') });
+    expect(requestClocks({ ...same, regime: 'gdpr', receivedAt: at('2026-03-02T09:00:00Z') })).toMatchObject({ dueDate: '2026-04-02' });
+  });
+});
+
 describe('UK GDPR Art. 12A: the clock of an access request stands still while the controller waits', () => {
   const pause = (askedAt: string, answeredAt: string | null) => ({ askedAt: at(askedAt), answeredAt: answeredAt ? at(answeredAt) : null });
 

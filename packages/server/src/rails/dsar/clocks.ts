@@ -40,6 +40,12 @@ const ExtensionSchema = z.strictObject({
 /** The stop of the clock a kind allows while the controller waits for information (UK GDPR Art. 12A), for requests received from `from`. */
 const PauseSchema = z.strictObject({ from: DictionaryDate, rule: Rule, source: Source });
 
+/**
+ * The period begins with the relevant time, not the receipt (UK GDPR Art. 12A), for requests
+ * received from `from`: the latest of receipt and of the identity information asked for.
+ */
+const RelevantTimeSchema = z.strictObject({ from: DictionaryDate, rule: Rule, source: Source });
+
 const KindSchema = z.strictObject({
   id: z.enum(DSAR_KINDS),
   source: Source,
@@ -60,6 +66,7 @@ const RegimeSchema = z.strictObject({
   clock: AnswerClockSchema,
   extension: ExtensionSchema.nullable(),
   receiptConfirmation: ClockSchema.nullable(),
+  relevantTime: RelevantTimeSchema.optional(),
   kinds: z.array(KindSchema).min(1),
   answer: z.strictObject({ title: z.string().min(5), source: Source, includes: z.array(z.string().min(3)).min(1) }),
   atRiskDays: z.int().min(0).max(90).optional(),
@@ -100,6 +107,7 @@ type AnswerClockRule = z.infer<typeof AnswerClockSchema>;
 type ApplicableFromRule = z.infer<typeof ApplicableFromSchema>;
 type ExtensionRule = z.infer<typeof ExtensionSchema>;
 type PauseRule = z.infer<typeof PauseSchema>;
+type RelevantTimeRule = z.infer<typeof RelevantTimeSchema>;
 export type PeriodUnit = z.infer<typeof Unit>;
 
 /** The regimes' DSAR clocks (`content/dsar/regimes.json`). */
@@ -131,6 +139,8 @@ export interface AppliedRules {
   receiptConfirmation: ClockRule | null;
   /** The stop of the clock the kind allows; null when none. */
   pause: PauseRule | null;
+  /** Whether the period may begin after the receipt (the regime's relevant time); null when it never does. */
+  relevantTime: RelevantTimeRule | null;
   atRiskDays: number;
 }
 
@@ -146,6 +156,7 @@ export function rulesFor(regimeId: DsarRegime, kindId: DsarKind): AppliedRules |
     extension: kind.extension === undefined ? regime.extension : kind.extension,
     receiptConfirmation: kind.receiptConfirmation === undefined ? regime.receiptConfirmation : kind.receiptConfirmation,
     pause: kind.pause ?? null,
+    relevantTime: regime.relevantTime ?? null,
     atRiskDays: regime.atRiskDays ?? dsarRules().atRiskDays,
   };
 }
@@ -208,6 +219,8 @@ export interface RequestClockInput {
   extendedAt: Date | null;
   /** Stops of the clock (where the kind allows them); an open one counts to `at`. */
   pauses?: ClockPause[];
+  /** When the identity information the controller asked for arrived (the regime's relevant time, where it has one). */
+  identityInformationAt?: Date | null;
   /** The moment an open pause counts to; now when absent. */
   at?: Date;
 }
@@ -248,6 +261,8 @@ export interface RequestClocks {
   pausable: boolean;
   /** Days the pauses add to the due date. */
   pausedDays: number;
+  /** When the period began: the receipt, or the later relevant time where the regime has one. */
+  startedAt: Date;
   rules: AppliedRules;
 }
 
@@ -283,13 +298,17 @@ export function requestClocks(input: RequestClockInput): RequestClocks {
       receiptConfirmationDate: null,
       pausable: false,
       pausedDays: 0,
+      startedAt: input.receivedAt,
       rules,
     };
   }
   const pausable = rules.pause !== null && received >= rules.pause.from;
   const at = input.at ?? new Date();
   const pausedDays = pausable ? (input.pauses ?? []).reduce((n, p) => n + pauseDays(p, at), 0) : 0;
-  const dueDate = addToDate(addToDate(received, clock.amount, clock.unit), pausedDays, 'days');
+  // The relevant time: identity information asked for and received after the request moves the start.
+  const info = input.identityInformationAt;
+  const startedAt = rules.relevantTime && received >= rules.relevantTime.from && info && info > input.receivedAt ? info : input.receivedAt;
+  const dueDate = addToDate(addToDate(dateOf(startedAt), clock.amount, clock.unit), pausedDays, 'days');
   // The extension counts from the original due date (the end of the first period): GDPR's "two
   // further months" after the first month, CCPA's "additional 45 days" after the first 45.
   const extendedDueDate = input.extendedAt && rules.extension ? addToDate(dueDate, rules.extension.amount, rules.extension.unit) : null;
@@ -310,6 +329,7 @@ export function requestClocks(input: RequestClockInput): RequestClocks {
     receiptConfirmationDate,
     pausable,
     pausedDays,
+    startedAt,
     rules,
   };
 }
@@ -325,7 +345,7 @@ export function storedPauses(raw: unknown): (ClockPause & { reason: string })[] 
 
 /** requestClocks of a stored request: its regime, kind, receipt, extension and pauses as its row holds them. */
 export function requestClocksOf(
-  r: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null; pauses?: unknown },
+  r: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null; pauses?: unknown; verifications?: unknown },
   at?: Date,
 ): RequestClocks {
   return requestClocks({
@@ -334,6 +354,17 @@ export function requestClocksOf(
     receivedAt: new Date(r.receivedAt),
     extendedAt: r.extendedAt ? new Date(r.extendedAt) : null,
     pauses: storedPauses(r.pauses),
+    identityInformationAt: identityInformationAt(r.verifications),
     ...(at ? { at } : {}),
   });
+}
+
+/** The latest arrival of identity information recorded on a request's identity checks; null when none was recorded. */
+export function identityInformationAt(verifications: unknown): Date | null {
+  let latest: Date | null = null;
+  for (const v of Array.isArray(verifications) ? (verifications as { informationReceivedAt?: string | null }[]) : []) {
+    const at = v.informationReceivedAt ? new Date(v.informationReceivedAt) : null;
+    if (at && (!latest || at > latest)) latest = at;
+  }
+  return latest;
 }

@@ -96,6 +96,7 @@ export function renderRequest(r: RequestRow): RequestOut {
     description: r.description,
     status: r.status as RequestOut['status'],
     receivedAt: iso(r.receivedAt),
+    clockStartedAt: iso(c.startedAt),
     // Null without a statutory due date: received before the regime applies, or no period fixed (noDueDate says which).
     applicable: c.applicable,
     applicableFrom: {
@@ -138,7 +139,11 @@ export function renderRequest(r: RequestRow): RequestOut {
       c.receiptConfirmationDate && c.rules.receiptConfirmation
         ? { dueDate: c.receiptConfirmationDate, rule: c.rules.receiptConfirmation.rule, source: c.rules.receiptConfirmation.source }
         : null,
-    verifications: (Array.isArray(r.verifications) ? r.verifications : []) as VerificationRecord[],
+    // Checks recorded before identity information was kept have none.
+    verifications: ((Array.isArray(r.verifications) ? r.verifications : []) as VerificationRecord[]).map((v) => ({
+      ...v,
+      informationReceivedAt: v.informationReceivedAt ?? null,
+    })),
     verifiedAt: isoOrNull(r.verifiedAt),
     startedAt: isoOrNull(r.startedAt),
     fulfilledAt: isoOrNull(r.fulfilledAt),
@@ -355,10 +360,17 @@ export async function verifyRequest(prisma: Prisma, who: Actor, body: z.infer<ty
     const { row, save } = await lockRequest(prisma, tx, who, body.requestId, 'verify', ['received']);
     const verifiedAt = body.verifiedAt ? new Date(body.verifiedAt) : new Date();
     checkMoment('verifiedAt', verifiedAt, { at: new Date(row.receivedAt), what: 'receivedAt' });
+    const informationAt = body.informationReceivedAt ? new Date(body.informationReceivedAt) : null;
+    if (informationAt) {
+      checkMoment('informationReceivedAt', informationAt, { at: new Date(row.receivedAt), what: 'receivedAt' });
+      if (informationAt > verifiedAt)
+        throw invalid('informationReceivedAt', 'informationReceivedAt is after verifiedAt: the check uses the information.');
+    }
     const check: VerificationRecord = {
       method: body.method,
       outcome: body.outcome,
       notes: body.notes ?? null,
+      informationReceivedAt: informationAt?.toISOString() ?? null,
       verifiedAt: verifiedAt.toISOString(),
       recordedBy: who.actor,
     };

@@ -595,7 +595,14 @@ async function assessmentDocument(db: ReturnType<typeof scopeToTenant>, id: stri
 }
 
 /** The statutory due date of a request (its regime's clock, extension included); null if the rules do not know it. */
-function dsarDueDate(d: { regime: string; kind: string; receivedAt: Date; extendedAt: Date | null; pauses?: unknown }): string | null {
+function dsarDueDate(d: {
+  regime: string;
+  kind: string;
+  receivedAt: Date;
+  extendedAt: Date | null;
+  pauses?: unknown;
+  verifications?: unknown;
+}): string | null {
   try {
     return requestClocksOf(d).effectiveDueDate;
   } catch {
