@@ -10,9 +10,10 @@ import { ApiError, stateConflict } from './errors.ts';
 import { ctxOf } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
+import type { PersonActor } from './platform/acting-person.ts';
 import { type Actor, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
 import { iso } from './platform/render.ts';
-import { actor } from './rails/deps.ts';
+import { actor, personActor } from './rails/deps.ts';
 
 /**
  * The server side of the resource kit: the routes a `resource({...})` declaration generates,
@@ -40,7 +41,7 @@ export interface CreateInput<Body> {
   db: Tx;
   /** The client without the tenant scope, for the shared catalogue (dictionaries, controls). */
   shared: Tx;
-  who: Actor;
+  who: PersonActor;
   body: Body;
   /** The new record's id, with the resource's prefix. */
   id: string;
@@ -90,7 +91,7 @@ type TransitionBodyOf<T> = T extends { body: infer B extends z.ZodType } ? z.inf
 /** What a hook gets: the transaction (Prisma's, scoped by the hook itself) and who writes. */
 export interface WriteContext<Rec> {
   tx: Tx;
-  who: Actor;
+  who: PersonActor;
   record: Rec;
 }
 
@@ -100,7 +101,7 @@ export interface WriteContext<Rec> {
  */
 export interface TransitionStep<Rec, Body = unknown> {
   /** Fields changed besides the status, from the current row, the transition's clock, its body and who makes it. */
-  readonly set?: (row: never, now: Date, body: Body, who: Actor) => Where;
+  readonly set?: (row: never, now: Date, body: Body, who: PersonActor) => Where;
   /**
    * Checks beyond the `from` states, on the locked current row: throw an ApiError to refuse. It may
    * also make the changes the transition implies for other records (a risk's residual when one of
@@ -108,7 +109,7 @@ export interface TransitionStep<Rec, Body = unknown> {
    * change's clock, the one `set` gets.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a guard that only checks is an async function returning nothing.
-  readonly guard?: (ctx: { tx: Tx; who: Actor; row: never; body: Body; now: Date }) => Promise<Record<string, unknown> | void>;
+  readonly guard?: (ctx: { tx: Tx; who: PersonActor; row: never; body: Body; now: Date }) => Promise<Record<string, unknown> | void>;
   /** The audit event's `data` besides `from`, `to` and `reason`. */
   readonly auditData?: (record: Rec, current: never, body: Body) => Record<string, unknown>;
   /** Effects on other records after the change is recorded, in the same transaction. */
@@ -211,7 +212,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     const build = store.create;
     if (!build) throw new Error(`${resource.object}: the store has no create for a declared create route`);
     handlers.create = async ({ body, res }: { body: unknown; res: Response }) => {
-      const who = actor(res);
+      const who = personActor(res);
       const id = newId(spec.idPrefix);
       const data = await build({ db: scopeToTenant(prisma, who.tenantId), shared: prisma, who, body: body as never, id });
       const now = new Date();
@@ -229,7 +230,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
             complete: (row) => {
               record = render(rowFromJson(table, row));
               return {
-                ...who,
+                ...writerOf(who),
                 action,
                 resourceType: resource.object,
                 resourceId: id,
@@ -260,11 +261,11 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     const statusField = spec.statusField as string;
     const action = resource.actions[verb] as string;
     const declared = (store.transitions as Record<string, ((row: Row) => Where) | TransitionStep<unknown> | undefined> | undefined)?.[verb];
-    const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown, who: Actor) => Where } =
+    const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown, who: PersonActor) => Where } =
       typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
     if (t.to === undefined && !step.set) throw new Error(`${resource.object}: the store's step for the edit ${verb} has no set`);
     const withHooks = step.guard !== undefined || step.after !== undefined;
-    const move = async (sql: Sql, tx: Tx | undefined, who: Actor, id: string, res: Response | undefined, body: unknown) => {
+    const move = async (sql: Sql, tx: Tx | undefined, who: PersonActor, id: string, res: Response | undefined, body: unknown) => {
       // The optional `{ reason }` of TransitionRequest, or a field of that name in the transition's own body.
       const given = (body as { reason?: unknown } | undefined)?.reason;
       const reason = typeof given === 'string' ? given : undefined;
@@ -292,7 +293,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       await recordChange(
         sql,
         {
-          ...who,
+          ...writerOf(who),
           action,
           resourceType: resource.object,
           resourceId: id,
@@ -310,7 +311,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       if (tx && step.after) await step.after({ tx, who, record });
       return record;
     };
-    const run = async (who: Actor, id: string, body: unknown, res?: Response) => {
+    const run = async (who: PersonActor, id: string, body: unknown, res?: Response) => {
       if (withHooks) {
         // Prisma's transaction for the hooks; it completes the idempotent response (db/response-completion.ts).
         return prisma.$transaction((tx) => move(sqlOf(tx), tx, who, id, res, body));
@@ -322,7 +323,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     transitions[verb] = (who, id, body) => run(who, id, body);
     handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: unknown; res: Response }) => ({
       status: 200,
-      body: await run(actor(res), params.id, body, res),
+      body: await run(personActor(res), params.id, body, res),
     });
   }
   served.set(handlers, transitions);
@@ -330,7 +331,7 @@ export function serveResource<R extends Resource>(database: Database, resource: 
 }
 
 /** A resource's transitions as served by serveResource, callable outside HTTP (the web application's forms). */
-export type Transitions = Record<string, (who: Actor, id: string, body: unknown) => Promise<Record<string, unknown>>>;
+export type Transitions = Record<string, (who: PersonActor, id: string, body: unknown) => Promise<Record<string, unknown>>>;
 const served = new WeakMap<object, Transitions>();
 
 /** The transitions of handlers serveResource returned: the same checks, transaction and audit event as the routes. */
@@ -339,3 +340,6 @@ export function transitionsOf(handlers: object): Transitions {
   if (!t) throw new Error('not the handlers of serveResource');
   return t;
 }
+
+/** The writer a change records: the actor of the request, without the person its credential acts for. */
+const writerOf = (who: PersonActor): Actor => ({ tenantId: who.tenantId, actor: who.actor, correlationId: who.correlationId });

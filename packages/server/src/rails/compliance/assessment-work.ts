@@ -20,6 +20,7 @@ import { ApiError, invalid, notFound } from '../../errors.ts';
 import { type Assessment as AssessmentRow, type AssessmentItem as ItemRow, Prisma as Orm } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
+import type { PersonActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
@@ -51,7 +52,6 @@ import { RECIPES, recipeOf } from './recipes.ts';
  * the answers and their evidence. Each write is one transaction with its audit event.
  */
 
-type PersonActor = Actor & { personId: string | null };
 type Stage = z.infer<typeof Assessment>['stages'][number];
 const OPEN = ['draft', 'in_progress'];
 
@@ -330,7 +330,7 @@ export const assessmentStore: Store<typeof assessments> = {
             open.slice(0, 100).map((q) => ({ field: `questions.${q.key}`, issue: 'missing', message: q.text.slice(0, 200) })),
           );
         }
-        const by = await actingPerson(tx, who);
+        const by = who.personId;
         await db.assessment.updateMany({ where: { id: r.id }, data: { submittedAt: now, submittedBy: by ?? who.actor } });
         return { submittedBy: by ?? who.actor };
       },
@@ -347,7 +347,7 @@ export const assessmentStore: Store<typeof assessments> = {
             `comments.${unknown}.question`,
             `Question ${c.comments[unknown]?.question} is not a question of assessment ${r.id}.`,
           );
-        const by = (await actingPerson(tx, who)) ?? who.actor;
+        const by = who.personId ?? who.actor;
         for (const x of c.comments) {
           await db.assessmentItem.upsert({
             where: { tenantId_assessmentId_questionKey: { tenantId: who.tenantId, assessmentId: r.id, questionKey: x.question } },
@@ -369,7 +369,7 @@ export const assessmentStore: Store<typeof assessments> = {
       guard: async ({ tx, who, row, now }) => {
         const r = row as AssessmentRow;
         const db = scopeToTenant(tx, who.tenantId);
-        const person = await actingPerson(tx, who);
+        const person = who.personId;
         if (!person) {
           throw new ApiError(
             'forbidden',
@@ -405,17 +405,6 @@ export const assessmentStore: Store<typeof assessments> = {
     },
   },
 };
-
-/**
- * The person who makes a transition: given by a caller outside HTTP (the web application's
- * session), else the person the API key acts for (the kit's actor names the key), or null for a
- * service key.
- */
-async function actingPerson(tx: Tx, who: Actor & { personId?: string | null }): Promise<string | null> {
-  if (who.personId !== undefined) return who.personId;
-  const key = await tx.apiKey.findFirst({ where: { id: who.actor, tenantId: who.tenantId }, select: { personId: true } });
-  return key?.personId ?? null;
-}
 
 // ---------------------------------------------------------------- questions and answers
 

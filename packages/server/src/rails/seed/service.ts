@@ -160,7 +160,8 @@ export async function seedEvidence(
     const data = await evidenceStore.create?.({
       db: scopeToTenant(prisma, who.tenantId),
       shared: prisma,
-      who,
+      // The demo data is the seeding key's act, not a person's.
+      who: { ...who, personId: null },
       id,
       body: {
         title: `${artefact.label}: ${control.title}`.slice(0, 200),
@@ -208,7 +209,13 @@ async function seedAssessments(prisma: Prisma, who: Actor, count: number, framew
     const type: AssessmentType = DEMO.assessmentTypeByFramework[framework] ?? DEMO.fallbackAssessmentType;
     const id = newId('asm');
     const body = { type, systemId: system.id, jurisdiction: system.jurisdiction, title: `${system.title}: ${type.toUpperCase()}` };
-    const data = await assessmentStore.create?.({ db: scopeToTenant(prisma, who.tenantId), shared: prisma, who, id, body });
+    const data = await assessmentStore.create?.({
+      db: scopeToTenant(prisma, who.tenantId),
+      shared: prisma,
+      who: { ...who, personId: null },
+      id,
+      body,
+    });
     if (!data) throw new Error('the assessment store has no create');
     const record = await prisma.$transaction(async (tx) => {
       const row = await scopeToTenant(tx, who.tenantId).assessment.create({
