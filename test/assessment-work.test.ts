@@ -334,6 +334,17 @@ describe('assessment workflow', () => {
     ]);
     const finding = await t.call('GET', `/v1/self-audit/findings/${remediated.body.created[0].findingId}`);
     expect(finding.body).toMatchObject({ controlId: r0.control, severity: 'high', status: 'open', systemId: 'sys_build' });
+    // Made by the self-audit rail's own creates: its records, with their audit events.
+    const rem = await t.call('GET', `/v1/self-audit/remediations/${remediated.body.created[0].remediationId}`);
+    expect(rem.body).toMatchObject({ findingId: finding.body.id, ownerId: ben.id, status: 'open' });
+    expect(rem.body.dueDate).toMatch(/^2027-03-31/);
+    for (const [resourceId, action] of [
+      [finding.body.id, 'finding.created'],
+      [rem.body.id, 'remediation.created'],
+    ]) {
+      const trail = (await t.call('POST', '/v1/audit-trail/query', { body: { resourceId, limit: 5 } })).body.data;
+      expect(trail.map((e: Json) => e.action)).toEqual([action]);
+    }
     const again = await t.call('POST', `${A}/${a.id}/remediation`, { body: {} });
     expect(again.body.created).toEqual([]);
     expect(again.body.skipped.map((s: Json) => s.control)).toEqual([r0.control, r1.control]);

@@ -207,54 +207,62 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       return { status: 200, body: render(row) };
     };
   }
+  let create: Create | undefined;
   if (spec.create) {
     const action = resource.actions.create as string;
     const build = store.create;
     if (!build) throw new Error(`${resource.object}: the store has no create for a declared create route`);
+    const after = store.afterCreate;
+    /**
+     * The row's INSERT rides in the change's first statement, the stored idempotent response (with
+     * `res`) in its second: with BEGIN and COMMIT, four round trips for the whole create.
+     */
+    const insert = async (sql: Sql, tx: Tx | undefined, who: PersonActor, id: string, data: Where, body: unknown, res?: Response) => {
+      const now = new Date();
+      for (const f of stamps) data[f] ??= now;
+      let record: Record<string, unknown> & { id: string } = { id };
+      await recordRowChange(
+        sql,
+        {
+          tenantId: who.tenantId,
+          action,
+          insert: insertStatement(table, { ...data, id, tenantId: who.tenantId }, HEAD_PARAMS),
+          complete: (row) => {
+            record = render(rowFromJson(table, row));
+            return {
+              ...writerOf(who),
+              action,
+              resourceType: resource.object,
+              resourceId: id,
+              data: store.auditData?.(record as never) ?? {},
+              resource: record,
+            };
+          },
+        },
+        res ? { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) } : {},
+      );
+      if (tx && after) await after({ tx, who, record: record as never, body: body as never });
+      return record;
+    };
     handlers.create = async ({ body, res }: { body: unknown; res: Response }) => {
       const who = personActor(res);
       const id = newId(spec.idPrefix);
       const data = await build({ db: scopeToTenant(prisma, who.tenantId), shared: prisma, who, body: body as never, id });
-      const now = new Date();
-      for (const f of stamps) data[f] ??= now;
-      let record: Record<string, unknown> & { id: string } = { id };
-      const write = (sql: Sql, completion: boolean) =>
-        // The row's INSERT rides in the change's first statement, the stored idempotent response in
-        // its second: with BEGIN and COMMIT, four round trips for the whole create.
-        recordRowChange(
-          sql,
-          {
-            tenantId: who.tenantId,
-            action,
-            insert: insertStatement(table, { ...data, id, tenantId: who.tenantId }, HEAD_PARAMS),
-            complete: (row) => {
-              record = render(rowFromJson(table, row));
-              return {
-                ...writerOf(who),
-                action,
-                resourceType: resource.object,
-                resourceId: id,
-                data: store.auditData?.(record as never) ?? {},
-                resource: record,
-              };
-            },
-          },
-          completion ? { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) } : {},
-        );
-      const after = store.afterCreate;
       if (after) {
         // With effects that read and write through Prisma, the write runs in Prisma's transaction,
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
-        await prisma.$transaction(async (tx) => {
-          await write(sqlOf(tx), false);
-          await after({ tx, who, record: record as never, body: body as never });
-          return record;
-        });
+        const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body));
         return { status: 201, body: record };
       }
-      await database.transaction((sql) => write(sql, true));
+      const record = await database.transaction((sql) => insert(sql, undefined, who, id, data, body, res));
       idempotencyStored(res);
       return { status: 201, body: record };
+    };
+    // Inside a caller's transaction: its checks see the caller's uncommitted rows.
+    create = async (tx, who, body) => {
+      const id = newId(spec.idPrefix);
+      const data = await build({ db: scopeToTenant(tx, who.tenantId), shared: tx, who, body: body as never, id });
+      return insert(sqlOf(tx), tx, who, id, data, body);
     };
   }
   for (const [verb, t] of Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>)) {
@@ -326,19 +334,32 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       body: await run(personActor(res), params.id, body, res),
     });
   }
-  served.set(handlers, transitions);
+  served.set(handlers, { transitions, create });
   return handlers as Handlers<R>;
 }
 
 /** A resource's transitions as served by serveResource, callable outside HTTP (the web application's forms). */
 export type Transitions = Record<string, (who: PersonActor, id: string, body: unknown) => Promise<Record<string, unknown>>>;
-const served = new WeakMap<object, Transitions>();
+/** A resource's create as served by serveResource, inside a transaction the caller holds (one change among others). */
+export type Create = (tx: Tx, who: PersonActor, body: unknown) => Promise<Record<string, unknown> & { id: string }>;
+const served = new WeakMap<object, { transitions: Transitions; create: Create | undefined }>();
 
 /** The transitions of handlers serveResource returned: the same checks, transaction and audit event as the routes. */
 export function transitionsOf(handlers: object): Transitions {
   const t = served.get(handlers);
   if (!t) throw new Error('not the handlers of serveResource');
-  return t;
+  return t.transitions;
+}
+
+/**
+ * The create of handlers serveResource returned, for a change made of several records (an approved
+ * gap analysis turned into findings and remediations): the store's checks, the same row, audit
+ * event, event-index and outbox rows as the route, in the caller's transaction.
+ */
+export function createOf(handlers: object): Create {
+  const c = served.get(handlers)?.create;
+  if (!c) throw new Error('not the handlers of serveResource, or the resource declares no create');
+  return c;
 }
 
 /** The writer a change records: the actor of the request, without the person its credential acts for. */

@@ -19,12 +19,10 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound } from '../../errors.ts';
 import { type Assessment as AssessmentRow, type AssessmentItem as ItemRow, Prisma as Orm } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
-import type { Store } from '../../kit.ts';
+import type { Create, Store } from '../../kit.ts';
 import type { PersonActor } from '../../platform/acting-person.ts';
-import type { Actor } from '../../platform/ledger/changes.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
-import { renderFinding } from '../self-audit/service.ts';
 import {
   type AnswerState,
   answersHash,
@@ -616,11 +614,23 @@ export async function results(prisma: Prisma, tenantId: string, id: string): Pro
   };
 }
 
+/** The creates of findings and remediations, as the self-audit rail serves them (kit.ts createOf). */
+export interface RemediationCreates {
+  finding: Create;
+  remediation: Create;
+}
+
+/**
+ * Turns the gaps of an approved gap analysis into self-audit findings, each with its remediation,
+ * through the self-audit rail's own creates (their checks, records, audit events and webhooks), in
+ * one transaction; a gap already turned into a finding is skipped.
+ */
 export async function remediate(
   prisma: Prisma,
-  who: Actor,
+  who: PersonActor,
   id: string,
   body: z.infer<typeof RemediateAssessmentBody>,
+  creates: RemediationCreates,
 ): Promise<z.infer<typeof AssessmentRemediation>> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
@@ -650,7 +660,6 @@ export async function remediate(
       created: [],
       skipped: [],
     };
-    const now = new Date();
     for (const g of gaps) {
       if (wanted && !wanted.has(g.control)) continue;
       const key = `req.${g.control}`;
@@ -660,63 +669,23 @@ export async function remediate(
         continue;
       }
       const severity = g.status === 'non_compliant' || g.status === null ? 'high' : 'medium';
-      const finding = await db.selfAuditFinding.create({
-        data: {
-          id: newId('fnd'),
-          tenantId: who.tenantId,
-          title: `Gap: ${g.control} ${g.title}`.slice(0, 200),
-          description:
-            `From gap analysis ${id} (${row.dictionaryVersion}): ${g.status ?? 'not assessed'}. Missing: ${g.missing.join('; ')}`.slice(
-              0,
-              4000,
-            ),
-          severity,
-          status: 'open',
-          controlId: g.control,
-          systemId: row.systemId,
-          createdBy: who.actor,
-          createdAt: now,
-          updatedAt: now,
-        },
+      const finding = await creates.finding(tx, who, {
+        title: `Gap: ${g.control} ${g.title}`.slice(0, 200),
+        description:
+          `From gap analysis ${id} (${row.dictionaryVersion}): ${g.status ?? 'not assessed'}. Missing: ${g.missing.join('; ')}`.slice(
+            0,
+            4000,
+          ),
+        severity,
+        controlId: g.control,
+        ...(row.systemId ? { systemId: row.systemId } : {}),
       });
-      await recorded(tx, who, renderFinding(finding), {
-        action: 'finding.created',
-        data: { title: finding.title, severity, controlId: g.control, assessmentId: id },
+      const remediation = await creates.remediation(tx, who, {
+        findingId: finding.id,
+        plan: `Close the gap of ${g.control}: ${g.missing.join('; ')}`.slice(0, 4000),
+        ...(body.ownerId ? { ownerId: body.ownerId } : {}),
+        ...(body.dueDate ? { dueDate: body.dueDate } : {}),
       });
-      const remediation = await db.selfAuditRemediation.create({
-        data: {
-          id: newId('rem'),
-          tenantId: who.tenantId,
-          findingId: finding.id,
-          plan: `Close the gap of ${g.control}: ${g.missing.join('; ')}`.slice(0, 4000),
-          ownerId: body.ownerId ?? null,
-          dueDate: body.dueDate ? new Date(`${body.dueDate}T00:00:00.000Z`) : null,
-          status: 'open',
-          createdBy: who.actor,
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      await recorded(
-        tx,
-        who,
-        {
-          object: 'svc.self_audit.remediation' as const,
-          id: remediation.id,
-          findingId: remediation.findingId,
-          plan: remediation.plan,
-          ownerId: remediation.ownerId,
-          dueDate: isoOrNull(remediation.dueDate),
-          status: 'open',
-          resolvedAt: null,
-          verifiedAt: null,
-          ...stampsOf(remediation),
-        },
-        {
-          action: 'remediation.created',
-          data: { findingId: finding.id, ownerId: remediation.ownerId, dueDate: isoOrNull(remediation.dueDate) },
-        },
-      );
       await db.assessmentItem.upsert({
         where: { tenantId_assessmentId_questionKey: { tenantId: who.tenantId, assessmentId: id, questionKey: key } },
         create: { tenantId: who.tenantId, assessmentId: id, questionKey: key, findingId: finding.id },
@@ -727,7 +696,7 @@ export async function remediate(
     return recorded(tx, who, out, {
       action: 'assessment.remediated',
       resourceId: id,
-      data: { created: out.created.length, skipped: out.skipped.length },
+      data: { created: out.created.length, skipped: out.skipped.length, findings: out.created.map((c) => c.findingId) },
     });
   });
 }

@@ -1,12 +1,18 @@
-import { assessments, attestations, contract, evidence, obligations } from '@svc/contract';
+import { assessments, attestations, contract, evidence, obligations, selfAuditFindings, selfAuditRemediations } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
-import { serveResource } from '../../kit.ts';
-import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
+import { createOf, serveResource } from '../../kit.ts';
+import { personActor, type RailDeps, tenantOf } from '../deps.ts';
+import { findingStore, remediationStore } from '../self-audit/service.ts';
 import * as work from './assessment-work.ts';
 import { assessmentStore } from './assessment-work.ts';
 import * as compliance from './service.ts';
 
 export function complianceHandlers({ db }: RailDeps) {
+  // A remediated gap analysis makes its findings and remediations through the self-audit rail's creates.
+  const creates: work.RemediationCreates = {
+    finding: createOf(serveResource(db, selfAuditFindings, findingStore)),
+    remediation: createOf(serveResource(db, selfAuditRemediations, remediationStore)),
+  };
   return initServer().router(contract.compliance, {
     frameworks: {
       list: async ({ query, res }) => ({
@@ -41,7 +47,10 @@ export function complianceHandlers({ db }: RailDeps) {
         body: await work.answerHistory(db.prisma, tenantOf(res).tenantId, params.id, params.key, query),
       }),
       results: async ({ params, res }) => ({ status: 200, body: await work.results(db.prisma, tenantOf(res).tenantId, params.id) }),
-      remediate: async ({ params, body, res }) => ({ status: 201, body: await work.remediate(db.prisma, actor(res), params.id, body) }),
+      remediate: async ({ params, body, res }) => ({
+        status: 201,
+        body: await work.remediate(db.prisma, personActor(res), params.id, body, creates),
+      }),
       revise: async ({ params, res }) => ({ status: 201, body: await work.revise(db.prisma, personActor(res), params.id) }),
     },
     obligations: serveResource(db, obligations, compliance.obligationStore),
