@@ -24,7 +24,11 @@ export interface MockRecipe {
   questions: QuestionDef[];
 }
 
-export const MOCK_RECIPES: Record<string, MockRecipe> = ${JSON.stringify(sets, null, 2)};
+// One line per type: data, not code to read.
+export const MOCK_RECIPES: Record<string, MockRecipe> = {
+${Object.entries(sets)
+  .map(([type, set]) => `  ${JSON.stringify(type)}: ${JSON.stringify(set)},\n`)
+  .join('')}};
 `;
 
 if (process.argv.includes('--check')) {
