@@ -258,8 +258,11 @@ export function serveResource<R extends Resource>(database: Database, resource: 
       idempotencyStored(res);
       return { status: 201, body: record };
     };
-    // Inside a caller's transaction: its checks see the caller's uncommitted rows.
-    create = async (tx, who, body) => {
+    // Inside a caller's transaction: its checks see the caller's uncommitted rows. The body is read
+    // by the route's own schema, as a request's is (a caller's malformed body is a bug: it throws).
+    const schema = (spec.create as { body?: z.ZodType }).body;
+    create = async (tx, who, given) => {
+      const body = schema ? schema.parse(given) : given;
       const id = newId(spec.idPrefix);
       const data = await build({ db: scopeToTenant(tx, who.tenantId), shared: tx, who, body: body as never, id });
       return insert(sqlOf(tx), tx, who, id, data, body);

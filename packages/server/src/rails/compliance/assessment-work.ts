@@ -684,7 +684,7 @@ export async function remediate(
         findingId: finding.id,
         plan: `Close the gap of ${g.control}: ${g.missing.join('; ')}`.slice(0, 4000),
         ...(body.ownerId ? { ownerId: body.ownerId } : {}),
-        ...(body.dueDate ? { dueDate: body.dueDate } : {}),
+        ...(body.dueDate ? { dueDate: `${body.dueDate}T00:00:00.000Z` } : {}),
       });
       await db.assessmentItem.upsert({
         where: { tenantId_assessmentId_questionKey: { tenantId: who.tenantId, assessmentId: id, questionKey: key } },
