@@ -41,6 +41,8 @@ export interface CreateInput<Body> {
   db: Tx;
   /** The client without the tenant scope, for the shared catalogue (dictionaries, controls). */
   shared: Tx;
+  /** Statements without the ORM (a hot path's reads), on the connection of `db`'s transaction when there is one. */
+  sql: Sql;
   who: PersonActor;
   body: Body;
   /** The new record's id, with the resource's prefix. */
@@ -247,7 +249,14 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     handlers.create = async ({ body, res }: { body: unknown; res: Response }) => {
       const who = personActor(res);
       const id = newId(spec.idPrefix);
-      const data = await build({ db: scopeToTenant(prisma, who.tenantId), shared: prisma, who, body: body as never, id });
+      const data = await build({
+        db: scopeToTenant(prisma, who.tenantId),
+        shared: prisma,
+        sql: database.sql,
+        who,
+        body: body as never,
+        id,
+      });
       if (after) {
         // With effects that read and write through Prisma, the write runs in Prisma's transaction,
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
@@ -264,8 +273,9 @@ export function serveResource<R extends Resource>(database: Database, resource: 
     create = async (tx, who, given) => {
       const body = schema ? schema.parse(given) : given;
       const id = newId(spec.idPrefix);
-      const data = await build({ db: scopeToTenant(tx, who.tenantId), shared: tx, who, body: body as never, id });
-      return insert(sqlOf(tx), tx, who, id, data, body);
+      const sql = sqlOf(tx);
+      const data = await build({ db: scopeToTenant(tx, who.tenantId), shared: tx, sql, who, body: body as never, id });
+      return insert(sql, tx, who, id, data, body);
     };
   }
   for (const [verb, t] of Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>)) {

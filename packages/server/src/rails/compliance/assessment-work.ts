@@ -15,6 +15,7 @@ import type {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../db/pagination.ts';
+import type { Sql } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound } from '../../errors.ts';
 import { type Assessment as AssessmentRow, type AssessmentItem as ItemRow, Prisma as Orm } from '../../generated/prisma/client.ts';
@@ -91,40 +92,63 @@ function dictionaryVersion(shared: Tx, versionKey: string): Promise<DictionaryVe
 }
 
 /** The tenant's activated version of a dictionary, else (`pinLatest`) its latest; undefined when unknown. */
-async function pinnedVersion(db: Tx, shared: Tx, framework: string, pinLatest: boolean): Promise<string | undefined> {
-  const activation = await db.frameworkActivation.findFirst({ where: { frameworkId: framework }, select: { versionKey: true } });
-  if (activation) return activation.versionKey;
-  if (!pinLatest) return undefined;
-  const f = await shared.framework.findUnique({ where: { id: framework }, select: { latestVersion: true } });
-  return f ? `${framework}@${f.latestVersion}` : undefined;
+async function pinnedVersion(sql: Sql, tenantId: string, framework: string, pinLatest: boolean): Promise<string | undefined> {
+  // One statement without the ORM: it runs on every assessment created.
+  const [row] = await sql.query<{ activated: string | null; latest: string }>(
+    `SELECT a."version_key" AS "activated", f."latest_version" AS "latest"
+     FROM "frameworks" f
+     LEFT JOIN "framework_activations" a ON a."tenant_id" = $1 AND a."framework_id" = f."id"
+     WHERE f."id" = $2`,
+    [tenantId, framework],
+  );
+  if (row?.activated) return row.activated;
+  if (!pinLatest || !row) return undefined;
+  return `${framework}@${row.latest}`;
+}
+
+/**
+ * Question sets drawn, by what they are drawn from (recipe version, type, dictionary version):
+ * the same inputs give the same set, so it is built and hashed once per process, not per assessment.
+ */
+const drawn = new Map<string, QuestionSet>();
+
+async function drawnOnce(key: string, build: () => Promise<QuestionSet>): Promise<QuestionSet> {
+  const hit = drawn.get(key);
+  if (hit) return hit;
+  const set = await build();
+  setIds.set(set, questionSetId(set));
+  drawn.set(key, set);
+  return set;
 }
 
 /** The question set of a new assessment of `type`, with what it was drawn from. */
-async function drawQuestions(db: Tx, shared: Tx, type: AssessmentType, framework: string | undefined) {
+async function drawQuestions(sql: Sql, tenantId: string, shared: Tx, type: AssessmentType, framework: string | undefined) {
   if (type === 'gap-analysis') {
     if (!framework) throw invalid('framework', 'A gap analysis names the framework it assesses.', 'missing');
-    const versionKey = await pinnedVersion(db, shared, framework, false);
+    const versionKey = await pinnedVersion(sql, tenantId, framework, false);
     if (!versionKey) {
       throw invalid(
         'framework',
         `Framework ${framework} is not activated for this tenant; POST /v1/frameworks/${framework}/activate first.`,
       );
     }
-    const d = await dictionaryVersion(shared, versionKey);
-    return { framework, versionKey, recipeVersion: null, set: questionsFromControls(framework, d.controls, d.questions) };
+    const set = await drawnOnce(`gap|${versionKey}`, async () => {
+      const d = await dictionaryVersion(shared, versionKey);
+      return questionsFromControls(framework, d.controls, d.questions);
+    });
+    return { framework, versionKey, recipeVersion: null, set };
   }
   if (framework !== undefined)
     throw invalid('framework', `framework is given only for a gap analysis; a ${type} draws its questions from its recipe.`);
   const recipe = recipeOf(type);
   if (!recipe) throw new Error(`no recipe for assessment type ${type}`);
-  const versionKey = await pinnedVersion(db, shared, recipe.framework, true);
-  const d = versionKey ? await dictionaryVersion(shared, versionKey) : { questions: [], clauseTitles: new Map<string, string>() };
-  return {
-    framework: recipe.framework,
-    versionKey: versionKey ?? null,
-    recipeVersion: RECIPES.versionKey(),
-    set: questionsFromRecipe(recipe, d.questions, d.clauseTitles),
-  };
+  const versionKey = await pinnedVersion(sql, tenantId, recipe.framework, true);
+  const recipeVersion = RECIPES.versionKey();
+  const set = await drawnOnce(`${recipeVersion}|${type}|${versionKey ?? ''}`, async () => {
+    const d = versionKey ? await dictionaryVersion(shared, versionKey) : { questions: [], clauseTitles: new Map<string, string>() };
+    return questionsFromRecipe(recipe, d.questions, d.clauseTitles);
+  });
+  return { framework: recipe.framework, versionKey: versionKey ?? null, recipeVersion, set };
 }
 
 // ---------------------------------------------------------------- records
@@ -135,8 +159,9 @@ type Loaded = AssessmentRow & { set: QuestionSet };
 /** Question sets by id: immutable (the id is the hash of the content), read once per process. */
 const questionSets = new Map<string, QuestionSet>();
 
-/** The id of a question set: the SHA-256 of its JSON. */
-const questionSetId = (set: QuestionSet) => createHash('sha256').update(JSON.stringify(set)).digest('hex');
+/** The id of a question set: the SHA-256 of its JSON (remembered for the sets drawn once). */
+const setIds = new WeakMap<QuestionSet, string>();
+const questionSetId = (set: QuestionSet) => setIds.get(set) ?? createHash('sha256').update(JSON.stringify(set)).digest('hex');
 
 /**
  * The ids of the sets known to be stored, per database client: the contents are the same in every
@@ -292,8 +317,8 @@ async function refresh(db: Tx, row: Loaded, items: ItemRow[], now: Date, status 
 export const assessmentStore: Store<typeof assessments> = {
   model: 'assessment',
   render: renderAssessment,
-  create: async ({ db, shared, who, body }) => {
-    const drawn = await drawQuestions(db, shared, body.type, body.framework);
+  create: async ({ sql, shared, who, body }) => {
+    const drawn = await drawQuestions(sql, who.tenantId, shared, body.type, body.framework);
     return {
       type: body.type,
       systemId: body.systemId,

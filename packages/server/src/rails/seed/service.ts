@@ -13,6 +13,7 @@ import {
 } from '@svc/contract';
 import { z } from 'zod';
 import type { Database, Tx } from '../../db/client.ts';
+import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant, tenantModels } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
 import type { Evidence as EvidenceRow } from '../../generated/prisma/client.ts';
@@ -160,6 +161,7 @@ export async function seedEvidence(
     const data = await evidenceStore.create?.({
       db: scopeToTenant(prisma, who.tenantId),
       shared: prisma,
+      sql: sqlOf(prisma),
       // The demo data is the seeding key's act, not a person's.
       who: { ...who, personId: null },
       id,
@@ -212,6 +214,7 @@ async function seedAssessments(prisma: Prisma, who: Actor, count: number, framew
     const data = await assessmentStore.create?.({
       db: scopeToTenant(prisma, who.tenantId),
       shared: prisma,
+      sql: sqlOf(prisma),
       who: { ...who, personId: null },
       id,
       body,
