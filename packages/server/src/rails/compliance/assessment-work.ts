@@ -121,6 +121,17 @@ async function drawnOnce(key: string, build: () => Promise<QuestionSet>): Promis
   return set;
 }
 
+/** The stages of a set with no answer yet: the same for every assessment of the set, so computed once. */
+const freshStages = new WeakMap<QuestionSet, ReturnType<typeof progress>['stages']>();
+function unansweredStages(set: QuestionSet): ReturnType<typeof progress>['stages'] {
+  let stages = freshStages.get(set);
+  if (!stages) {
+    stages = progress(set, new Map()).stages;
+    freshStages.set(set, stages);
+  }
+  return stages;
+}
+
 /** The question set of a new assessment of `type`, with what it was drawn from. */
 async function drawQuestions(sql: Sql, tenantId: string, shared: Tx, type: AssessmentType, framework: string | undefined) {
   if (type === 'gap-analysis') {
@@ -326,7 +337,7 @@ export const assessmentStore: Store<typeof assessments> = {
       title: body.title ?? null,
       status: 'draft',
       completion: 0,
-      stages: progress(drawn.set, new Map()).stages,
+      stages: unansweredStages(drawn.set),
       questionSet: await storeQuestionSet(shared, drawn.set),
       framework: drawn.framework,
       dictionaryVersion: drawn.versionKey,
