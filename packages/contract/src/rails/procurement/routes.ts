@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, patch, policyOf, post, stateful } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -53,101 +53,64 @@ export const procurementRfps = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:read', mutating: false });
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:write', mutating: true, audit });
+const { read, write, changes } = policyOf('procurement');
 const RfpParams = idParams('rfp');
+const ByRfp = { pathParams: RfpParams };
 
 export const procurementRouter = railRouter('procurement', {
   rfp: {
     ...procurementRfps.routes,
-    updateWeights: {
-      method: 'PATCH',
-      path: '/rfp/:id/weights',
-      pathParams: RfpParams,
-      body: UpdateRfpWeightsBody,
-      responses: { 200: RfpScoring },
-      summary: 'Change the weights of the criteria',
-      description:
-        'Sets the weight of every criterion (summing to 1 within 1e-9, else 422 naming `criteria`) and returns the ranking recomputed from the stored bid scores. Allowed while the RFP is `draft`, `open` or `evaluating`; an awarded or cancelled RFP is 409. Needs `procurement:write`; audited as `rfp.weights_changed`.',
-      metadata: { ...write('rfp.weights_changed'), stateful: true },
-    },
-    createBid: {
-      method: 'POST',
-      path: '/rfp/:id/bids',
-      pathParams: RfpParams,
-      body: CreateBidBody,
-      responses: { 201: Bid },
-      summary: 'Record a bid on an RFP',
-      description:
-        'Records a supplier’s bid with its score (0 to 10) on every criterion. Only while the RFP is `open` (409 otherwise); a supplier bidding twice is 409. Returns 201 with the bid, id `bid_<ULID>`. Needs `procurement:write`; audited as `bid.submitted`.',
-      metadata: { ...write('bid.submitted'), stateful: true },
-    },
-    listBids: {
-      method: 'GET',
-      path: '/rfp/:id/bids',
-      pathParams: RfpParams,
-      query: PaginationQuery,
-      responses: { 200: listOf(Bid) },
-      summary: 'List the bids of an RFP',
-      description:
-        'The bids of the RFP, newest first, with totals at the current weights, as `{ data, cursor }`. Needs `procurement:read`.',
-      metadata: read,
-    },
-    award: {
-      method: 'POST',
-      path: '/rfp/:id/award',
-      pathParams: RfpParams,
-      body: CreateAwardBody,
-      responses: { 201: Award },
-      summary: 'Award an RFP to a bid',
-      description:
-        'Awards the RFP to one of its bids with a rationale, keeping the ranking as it stands; the RFP becomes `awarded` (final). Only from `evaluating` (409 naming the current state otherwise); a bid of another RFP is 422. Returns 201 with the award, id `awd_<ULID>`. Needs `procurement:approve`; audited as `rfp.awarded`.',
-      metadata: {
-        ...meta({ auth: 'tenant', rail: 'procurement', permission: 'procurement:approve', mutating: true, audit: 'rfp.awarded' }),
-        stateful: true,
-      },
-    },
+    updateWeights: patch(
+      '/rfp/:id/weights',
+      { ...ByRfp, body: UpdateRfpWeightsBody },
+      RfpScoring,
+      stateful(write('rfp.weights_changed')),
+    ).doc(
+      'Change the weights of the criteria',
+      'Sets the weight of every criterion (summing to 1 within 1e-9, else 422 naming `criteria`) and returns the ranking recomputed from the stored bid scores. Allowed while the RFP is `draft`, `open` or `evaluating`; an awarded or cancelled RFP is 409. Needs `procurement:write`; audited as `rfp.weights_changed`.',
+    ),
+    createBid: post('/rfp/:id/bids', { ...ByRfp, body: CreateBidBody }, { 201: Bid }, stateful(write('bid.submitted'))).doc(
+      'Record a bid on an RFP',
+      'Records a supplier’s bid with its score (0 to 10) on every criterion. Only while the RFP is `open` (409 otherwise); a supplier bidding twice is 409. Returns 201 with the bid, id `bid_<ULID>`. Needs `procurement:write`; audited as `bid.submitted`.',
+    ),
+    listBids: get('/rfp/:id/bids', { ...ByRfp, query: PaginationQuery }, listOf(Bid), read).doc(
+      'List the bids of an RFP',
+      'The bids of the RFP, newest first, with totals at the current weights, as `{ data, cursor }`. Needs `procurement:read`.',
+    ),
+    award: post(
+      '/rfp/:id/award',
+      { ...ByRfp, body: CreateAwardBody },
+      { 201: Award },
+      stateful(changes('procurement:approve', 'rfp.awarded')),
+    ).doc(
+      'Award an RFP to a bid',
+      'Awards the RFP to one of its bids with a rationale, keeping the ranking as it stands; the RFP becomes `awarded` (final). Only from `evaluating` (409 naming the current state otherwise); a bid of another RFP is 422. Returns 201 with the award, id `awd_<ULID>`. Needs `procurement:approve`; audited as `rfp.awarded`.',
+    ),
   },
-  scoring: {
-    method: 'GET',
-    path: '/scoring/:rfpId',
-    pathParams: z.object({ rfpId: RfpId }),
-    responses: { 200: RfpScoring },
-    summary: 'Weighted scoring and ranking of an RFP’s bids',
-    description:
-      'Computes each bid’s total as the weighted sum of its stored criterion scores with the RFP’s current weights, and ranks the bids. Needs `procurement:read`.',
-    metadata: read,
-  },
-  awards: {
-    method: 'GET',
-    path: '/awards',
-    query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only the award of this RFP.' }) }),
-    responses: { 200: listOf(Award) },
-    summary: 'List awards',
-    description: 'The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.',
-    metadata: read,
-  },
+  scoring: get('/scoring/:rfpId', { pathParams: z.object({ rfpId: RfpId }) }, RfpScoring, read).doc(
+    'Weighted scoring and ranking of an RFP’s bids',
+    'Computes each bid’s total as the weighted sum of its stored criterion scores with the RFP’s current weights, and ranks the bids. Needs `procurement:read`.',
+  ),
+  awards: get(
+    '/awards',
+    { query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only the award of this RFP.' }) }) },
+    listOf(Award),
+    read,
+  ).doc('List awards', 'The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.'),
   onboarding: {
-    list: {
-      method: 'GET',
-      path: '/onboarding',
-      query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only onboardings of this RFP.' }) }),
-      responses: { 200: listOf(SupplierOnboarding) },
-      summary: 'List supplier onboardings',
-      description:
-        'Onboardings of awarded suppliers, newest first, with the vendor each created, as `{ data, cursor }`. Needs `procurement:read`.',
-      metadata: read,
-    },
-    create: {
-      method: 'POST',
-      path: '/onboarding',
-      body: CreateOnboardingBody,
-      responses: { 201: SupplierOnboarding },
-      summary: 'Onboard an awarded supplier as a vendor',
-      description:
-        'Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award onboarded already is 409, as is a vendor name the tenant uses. Returns 201, id `sob_<ULID>`. Needs `procurement:write`; audited as `supplier.onboarded`.',
-      metadata: write('supplier.onboarded'),
-    },
+    list: get(
+      '/onboarding',
+      { query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only onboardings of this RFP.' }) }) },
+      listOf(SupplierOnboarding),
+      read,
+    ).doc(
+      'List supplier onboardings',
+      'Onboardings of awarded suppliers, newest first, with the vendor each created, as `{ data, cursor }`. Needs `procurement:read`.',
+    ),
+    create: post('/onboarding', { body: CreateOnboardingBody }, { 201: SupplierOnboarding }, write('supplier.onboarded')).doc(
+      'Onboard an awarded supplier as a vendor',
+      'Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award onboarded already is 409, as is a vendor name the tenant uses. Returns 201, id `sob_<ULID>`. Needs `procurement:write`; audited as `supplier.onboarded`.',
+    ),
   },
 });
 
