@@ -1,3 +1,4 @@
+import type { ContractNoBodyType } from '@ts-rest/core';
 import type { z } from 'zod';
 import type { RailId } from './catalogue.ts';
 import { meta, type RouteMeta } from './meta.ts';
@@ -19,7 +20,8 @@ import { meta, type RouteMeta } from './meta.ts';
 export interface RouteInput {
   readonly pathParams?: z.ZodType;
   readonly query?: z.ZodType;
-  readonly body?: z.ZodType;
+  /** A zod schema, or `c.noBody()` for a POST that takes none. */
+  readonly body?: z.ZodType | ContractNoBodyType;
   readonly headers?: z.ZodType;
   readonly contentType?: 'application/json' | 'multipart/form-data';
 }

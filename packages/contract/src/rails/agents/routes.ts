@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { railRouter } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -20,20 +20,16 @@ import type { AgentSpec } from './specs/spec.ts';
 /** The agents rail's resources and hand-declared routes, its router and the event types it emits. */
 
 const SlugParams = z.object({ slug: Slug });
+const BySlug = { pathParams: SlugParams };
 
-const read = meta({ auth: 'tenant', rail: 'agents', permission: 'agents:read', mutating: false });
-const invokeMeta = meta({ auth: 'tenant', rail: 'agents', permission: 'agents:write', mutating: true, audit: 'agent.decision_recorded' });
+const { read, write } = policyOf('agents');
+const invokeMeta = write('agent.decision_recorded');
 
 function invokeRoute<S extends AgentSpec>(spec: S) {
-  return {
-    method: 'POST' as const,
-    path: `/${spec.slug}/invoke`,
-    body: spec.input as S['input'],
-    responses: { 200: decisionOf(spec) as DecisionOf<S['output']> },
-    summary: `Invoke ${spec.slug}`,
-    description: `${spec.purpose} ${spec.group === 'advisory' ? 'Advisory: it scores and ranks.' : 'Deterministic: it applies rules to facts.'} Records a decision (\`dec_\`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (\`agent.decision_recorded\`). A missing or invalid input field is a 422 naming it. Needs \`agents:write\`.`,
-    metadata: invokeMeta,
-  };
+  return post(`/${spec.slug}/invoke`, { body: spec.input as S['input'] }, decisionOf(spec) as DecisionOf<S['output']>, invokeMeta).doc(
+    `Invoke ${spec.slug}`,
+    `${spec.purpose} ${spec.group === 'advisory' ? 'Advisory: it scores and ranks.' : 'Deterministic: it applies rules to facts.'} Records a decision (\`dec_\`) with the input, the facts read, the tenant’s pinned dictionary version, the rule set and the output, hashed and appended to the audit trail (\`agent.decision_recorded\`). A missing or invalid input field is a 422 naming it. Needs \`agents:write\`.`,
+  );
 }
 type InvokeRoutes = { [K in keyof AgentSpecs]: ReturnType<typeof invokeRoute<AgentSpecs[K]>> };
 function invokeRoutes(): InvokeRoutes {
@@ -42,66 +38,57 @@ function invokeRoutes(): InvokeRoutes {
 
 const routedDescription = 'Only decisions of this agent.';
 export const agentsRouter = railRouter('agents', {
-  list: {
-    method: 'GET',
-    path: '',
-    query: PaginationQuery.extend({
-      group: Group.optional().meta({ description: 'Only agents of this group.' }),
-      catalogue: z.enum(CATALOGUES).optional().meta({ description: 'Only agents named by this catalogue.' }),
-    }),
-    responses: { 200: listOf(AgentSummary) },
-    summary: 'List the agents',
-    description: 'The 33 agents of the catalogue in catalogue order, with their group, rule set and invocation path. Needs `agents:read`.',
-    metadata: read,
-  },
-  decisions: {
-    list: {
-      method: 'GET',
-      path: '/decisions',
+  list: get(
+    '',
+    {
       query: PaginationQuery.extend({
-        agent: Slug.optional().meta({ description: routedDescription }),
-        source: z.enum(DECISION_SOURCES).optional().meta({ description: 'Only decisions of this source.' }),
+        group: Group.optional().meta({ description: 'Only agents of this group.' }),
+        catalogue: z.enum(CATALOGUES).optional().meta({ description: 'Only agents named by this catalogue.' }),
       }),
-      responses: { 200: listOf(AgentDecision) },
-      summary: 'List decisions',
-      description: 'The tenant’s recorded decisions, newest first, cursor-paginated. Needs `agents:read`.',
-      metadata: read,
     },
-    get: {
-      method: 'GET',
-      path: '/decisions/:id',
-      pathParams: z.object({ id: DecisionId }),
-      responses: { 200: AgentDecisionReplayed },
-      summary: 'Get and replay a decision',
-      description:
-        'Returns the decision’s input (request and facts), dictionary version, rule set, output and hash, and re-executes it: the agent’s rules are applied again to the stored input and facts, and `replay` tells whether the same hash comes out or where the output diverges. Another tenant’s decision is 404. Needs `agents:read`.',
-      metadata: read,
-    },
+    listOf(AgentSummary),
+    read,
+  ).doc(
+    'List the agents',
+    'The 33 agents of the catalogue in catalogue order, with their group, rule set and invocation path. Needs `agents:read`.',
+  ),
+  decisions: {
+    list: get(
+      '/decisions',
+      {
+        query: PaginationQuery.extend({
+          agent: Slug.optional().meta({ description: routedDescription }),
+          source: z.enum(DECISION_SOURCES).optional().meta({ description: 'Only decisions of this source.' }),
+        }),
+      },
+      listOf(AgentDecision),
+      read,
+    ).doc('List decisions', 'The tenant’s recorded decisions, newest first, cursor-paginated. Needs `agents:read`.'),
+    get: get('/decisions/:id', { pathParams: z.object({ id: DecisionId }) }, AgentDecisionReplayed, read).doc(
+      'Get and replay a decision',
+      'Returns the decision’s input (request and facts), dictionary version, rule set, output and hash, and re-executes it: the agent’s rules are applied again to the stored input and facts, and `replay` tells whether the same hash comes out or where the output diverges. Another tenant’s decision is 404. Needs `agents:read`.',
+    ),
   },
-  get: {
-    method: 'GET',
-    path: '/:slug',
-    pathParams: SlugParams,
-    responses: { 200: AgentDetail },
-    summary: 'Get an agent',
-    description: 'One agent with the JSON Schemas of its input and output; an unknown slug is 404. Needs `agents:read`.',
-    metadata: read,
-  },
+  get: get('/:slug', BySlug, AgentDetail, read).doc(
+    'Get an agent',
+    'One agent with the JSON Schemas of its input and output; an unknown slug is 404. Needs `agents:read`.',
+  ),
   invoke: invokeRoutes(),
-  call: {
-    method: 'POST',
-    path: '/:slug',
-    pathParams: SlugParams,
-    body: z.record(z.string(), z.unknown()).meta({
-      description: 'The agent’s input (see its `inputSchema`).',
-      examples: [EXAMPLE_REQUEST],
-    }),
-    responses: { 200: AgentInvocation },
-    summary: 'Invoke an agent (short form)',
-    description:
-      'The same as `POST /v1/agents/{slug}/invoke`: the body is validated against the agent’s input schema (422 naming the field), a decision is recorded and returned. An unknown slug is 404. Needs `agents:write`.',
-    metadata: invokeMeta,
-  },
+  call: post(
+    '/:slug',
+    {
+      ...BySlug,
+      body: z.record(z.string(), z.unknown()).meta({
+        description: 'The agent’s input (see its `inputSchema`).',
+        examples: [EXAMPLE_REQUEST],
+      }),
+    },
+    AgentInvocation,
+    invokeMeta,
+  ).doc(
+    'Invoke an agent (short form)',
+    'The same as `POST /v1/agents/{slug}/invoke`: the body is validated against the agent’s input schema (422 naming the field), a decision is recorded and returned. An unknown slug is 404. Needs `agents:write`.',
+  ),
 });
 
 /** Event types the agents rail emits. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post, stateful } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -73,119 +73,85 @@ export const auditSchedules = resource({
 
 // ---------------------------------------------------------------- router
 
-const rail = 'audit_engine' as const;
-const read = meta({ auth: 'tenant', rail, permission: 'audit_engine:read', mutating: false });
-/** Metadata of a change that succeeds only in some states of its record (409 otherwise). */
-const stateful = (audit: string, permission = 'audit_engine:write') => ({
-  ...meta({ auth: 'tenant', rail, permission, mutating: true, audit }),
-  stateful: true as const,
-});
+const { read, write, changes } = policyOf('audit_engine');
 const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
 
 export const auditEngineRouter = railRouter('audit_engine', {
   schedules: auditSchedules.routes,
-  run: {
-    method: 'POST',
-    path: '/run',
-    body: StartAuditRunBody,
-    responses: { 202: AuditRunAccepted },
-    summary: 'Start an audit run',
-    description:
-      'Starts a run of an activated framework over a scope and answers 202 at once: the run pins the framework version the tenant activated, the tenant’s taxonomy bundle hash and the rule set, and a background job evaluates every control in scope (evidence present, evidence fresh, linked obligations met, attestations current), writes one finding per failed check and completes the run. A framework the tenant has not activated, an unknown framework or a scope that selects no control: 422 naming the field. Needs `audit_engine:write`; audited and emitted as `audit.run_started`, then `audit.run_completed` and one `audit.finding_opened` per finding.',
-    metadata: stateful('audit.run_started'),
-  },
+  run: post('/run', { body: StartAuditRunBody }, { 202: AuditRunAccepted }, stateful(write('audit.run_started'))).doc(
+    'Start an audit run',
+    'Starts a run of an activated framework over a scope and answers 202 at once: the run pins the framework version the tenant activated, the tenant’s taxonomy bundle hash and the rule set, and a background job evaluates every control in scope (evidence present, evidence fresh, linked obligations met, attestations current), writes one finding per failed check and completes the run. A framework the tenant has not activated, an unknown framework or a scope that selects no control: 422 naming the field. Needs `audit_engine:write`; audited and emitted as `audit.run_started`, then `audit.run_completed` and one `audit.finding_opened` per finding.',
+  ),
   runs: {
-    list: {
-      method: 'GET',
-      path: '/runs',
-      query: PaginationQuery.extend({
-        status: RunStatus.optional().meta({ description: 'Only runs in this status.' }),
-        framework: z.string().max(64).optional().meta({ description: 'Only runs of this framework.' }),
-        scheduleId: ScheduleId.optional().meta({ description: 'Only runs started by this schedule.' }),
-      }),
-      responses: { 200: listOf(AuditRun) },
-      summary: 'List audit runs',
-      description:
-        'The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.',
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/runs/:id',
-      pathParams: IdOf(RunId),
-      responses: { 200: AuditRun },
-      summary: 'Get an audit run',
-      description: 'One run with its status, counts and pinned content; another tenant’s is 404.',
-      metadata: read,
-    },
+    list: get(
+      '/runs',
+      {
+        query: PaginationQuery.extend({
+          status: RunStatus.optional().meta({ description: 'Only runs in this status.' }),
+          framework: z.string().max(64).optional().meta({ description: 'Only runs of this framework.' }),
+          scheduleId: ScheduleId.optional().meta({ description: 'Only runs started by this schedule.' }),
+        }),
+      },
+      listOf(AuditRun),
+      read,
+    ).doc(
+      'List audit runs',
+      'The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.',
+    ),
+    get: get('/runs/:id', { pathParams: IdOf(RunId) }, AuditRun, read).doc(
+      'Get an audit run',
+      'One run with its status, counts and pinned content; another tenant’s is 404.',
+    ),
   },
   findings: {
-    list: {
-      method: 'GET',
-      path: '/findings',
-      query: PaginationQuery.extend({
-        runId: RunId.optional().meta({ description: 'Only findings of this run.' }),
-        severity: Severity.optional().meta({ description: 'Only findings of this severity.' }),
-        status: FindingStatus.optional().meta({ description: 'Only findings in this status.' }),
-        controlId: z.string().max(64).optional().meta({ description: 'Only findings of this control.' }),
-        check: Check.optional().meta({ description: 'Only findings of this check.' }),
-      }),
-      responses: { 200: listOf(AuditFinding) },
-      summary: 'List audit findings',
-      description:
-        'Findings of the tenant’s runs, newest first, cursor-paginated, filtered by run, severity, status, control and check (combined with AND). Needs `audit_engine:read`.',
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/findings/:id',
-      pathParams: IdOf(FindingId),
-      responses: { 200: AuditFinding },
-      summary: 'Get an audit finding',
-      description: 'One finding with the facts that led to it; another tenant’s is 404.',
-      metadata: read,
-    },
-    resolve: {
-      method: 'POST',
-      path: '/findings/resolve',
-      body: ResolveAuditFindingBody,
-      responses: { 200: AuditFinding },
-      summary: 'Resolve an audit finding',
-      description:
-        'Marks an open finding `resolved` with how it was resolved. A resolved finding: 409. The run’s findings hash does not change (it covers what the run found). Needs `audit_engine:write`; audited and emitted as `audit.finding_resolved`.',
-      metadata: stateful('audit.finding_resolved'),
-    },
+    list: get(
+      '/findings',
+      {
+        query: PaginationQuery.extend({
+          runId: RunId.optional().meta({ description: 'Only findings of this run.' }),
+          severity: Severity.optional().meta({ description: 'Only findings of this severity.' }),
+          status: FindingStatus.optional().meta({ description: 'Only findings in this status.' }),
+          controlId: z.string().max(64).optional().meta({ description: 'Only findings of this control.' }),
+          check: Check.optional().meta({ description: 'Only findings of this check.' }),
+        }),
+      },
+      listOf(AuditFinding),
+      read,
+    ).doc(
+      'List audit findings',
+      'Findings of the tenant’s runs, newest first, cursor-paginated, filtered by run, severity, status, control and check (combined with AND). Needs `audit_engine:read`.',
+    ),
+    get: get('/findings/:id', { pathParams: IdOf(FindingId) }, AuditFinding, read).doc(
+      'Get an audit finding',
+      'One finding with the facts that led to it; another tenant’s is 404.',
+    ),
+    resolve: post('/findings/resolve', { body: ResolveAuditFindingBody }, AuditFinding, stateful(write('audit.finding_resolved'))).doc(
+      'Resolve an audit finding',
+      'Marks an open finding `resolved` with how it was resolved. A resolved finding: 409. The run’s findings hash does not change (it covers what the run found). Needs `audit_engine:write`; audited and emitted as `audit.finding_resolved`.',
+    ),
   },
-  replay: {
-    method: 'POST',
-    path: '/replay',
-    body: ReplayAuditRunBody,
-    responses: { 200: AuditRunReplay },
-    summary: 'Replay an audit run',
-    description:
-      'Re-evaluates the inputs a completed (or attested) run stored (its controls, obligations, evidence and attestations with their dates, and its as-of instant) with the current rules, and compares the hash of the findings with the stored one, listing every divergence. A running or failed run: 409. Needs `audit_engine:read`; audited as `audit.run_replayed`.',
-    metadata: stateful('audit.run_replayed', 'audit_engine:read'),
-  },
-  signOff: {
-    method: 'POST',
-    path: '/sign-off',
-    body: SignOffAuditRunBody,
-    responses: { 201: AuditSignOff },
-    summary: 'Sign off an audit run',
-    description:
-      'The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`), and only a key bound to a person (`personId`): the owner is that person, never whoever the body names (a service key, or an `owner` with another email: 403 `forbidden`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`, with the person as the actor and the key in `data.credentialId`.',
-    metadata: stateful('audit.signed_off', 'audit_engine:approve'),
-  },
-  attest: {
-    method: 'POST',
-    path: '/attest',
-    body: AttestAuditRunBody,
-    responses: { 201: AuditAttestation },
-    summary: 'Attest an audit run',
-    description:
-      'Closes a signed-off run (status `attested`) with an attestation record holding the hashes of the run, of its findings and of the sign-off. Before the sign-off, or a run already attested: 409. Needs `audit_engine:attest`; audited and emitted as `audit.attested`.',
-    metadata: stateful('audit.attested', 'audit_engine:attest'),
-  },
+  replay: post('/replay', { body: ReplayAuditRunBody }, AuditRunReplay, stateful(changes('audit_engine:read', 'audit.run_replayed'))).doc(
+    'Replay an audit run',
+    'Re-evaluates the inputs a completed (or attested) run stored (its controls, obligations, evidence and attestations with their dates, and its as-of instant) with the current rules, and compares the hash of the findings with the stored one, listing every divergence. A running or failed run: 409. Needs `audit_engine:read`; audited as `audit.run_replayed`.',
+  ),
+  signOff: post(
+    '/sign-off',
+    { body: SignOffAuditRunBody },
+    { 201: AuditSignOff },
+    stateful(changes('audit_engine:approve', 'audit.signed_off')),
+  ).doc(
+    'Sign off an audit run',
+    'The accountable owner signs off a completed run: only keys with the owner or admin role may (`audit_engine:approve`), and only a key bound to a person (`personId`): the owner is that person, never whoever the body names (a service key, or an `owner` with another email: 403 `forbidden`). A run that is not completed, or already signed off: 409. Audited and emitted as `audit.signed_off`, with the person as the actor and the key in `data.credentialId`.',
+  ),
+  attest: post(
+    '/attest',
+    { body: AttestAuditRunBody },
+    { 201: AuditAttestation },
+    stateful(changes('audit_engine:attest', 'audit.attested')),
+  ).doc(
+    'Attest an audit run',
+    'Closes a signed-off run (status `attested`) with an attestation record holding the hashes of the run, of its findings and of the sign-off. Before the sign-off, or a run already attested: 409. Needs `audit_engine:attest`; audited and emitted as `audit.attested`.',
+  ),
 });
 
 /** Event types the audit_engine rail emits. */

@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { AUDIT_EXPORT_FORMAT } from '../../platform/audit-chain.ts';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
-import { meta } from '../../platform/meta.ts';
 import { listOf, PaginationQuery, Seq, Timestamp } from '../../shared/common.ts';
 import { CREATED_AT_DESCRIPTION, EXAMPLE_AT, EXAMPLE_KEY, exampleId, objectField } from '../../shared/records.ts';
 
@@ -189,59 +189,35 @@ export const AuditReplay = z
   })
   .meta({ id: 'AuditReplay' });
 
-const read = meta({ auth: 'tenant', rail: 'audit_trail', permission: 'audit:read', mutating: false });
+const { read } = policyOf('audit_trail', 'audit');
 
 export const auditTrailRouter = c.router(
   {
-    events: {
-      method: 'GET',
-      path: '/events',
-      query: PaginationQuery,
-      responses: { 200: listOf(AuditTrailEvent) },
-      summary: 'List audit-trail events, newest first',
-      description:
-        "Returns the tenant's audit events, newest first, as `{ data, cursor }`: every mutating call writes one in the same transaction as its change, hash-chained (`seq`, `prevHash`, `hash`) and signed. Needs `audit_trail:read`.",
-      metadata: read,
-    },
-    query: {
-      method: 'POST',
-      path: '/query',
-      body: AuditQueryBody,
-      responses: { 200: listOf(AuditTrailEvent) },
-      summary: 'Query audit-trail events by actor, action, resource and time range',
-      description:
-        'Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only; a repeat with the same `Idempotency-Key` within 24 h replays the first answer.',
-      metadata: read,
-    },
-    export: {
-      method: 'POST',
-      path: '/export',
-      body: AuditRangeBody,
-      responses: { 200: AuditExport },
-      summary: 'Export a range of the chain with its anchor, head, public keys and signed seal',
-      description:
-        'At most 50,000 events per export; ask for consecutive ranges beyond that. The seal, signed by the active signing key, binds the range, the event before it and the chain head, so that `svc audit verify` refuses an export whose newest events were dropped or whose range was relabelled.',
-      metadata: read,
-    },
-    replay: {
-      method: 'POST',
-      path: '/replay',
-      body: AuditRangeBody,
-      responses: { 200: AuditReplay },
-      summary: 'Re-verify a range: links, hashes and signatures',
-      description:
-        'Recomputes every hash of a `seq` range, checks each event links to the one before and verifies each signature with its key; returns `valid` and the first mismatches found. Reads only: nothing is repaired.',
-      metadata: read,
-    },
-    keys: {
-      method: 'GET',
-      path: '/keys',
-      responses: { 200: z.object({ data: z.array(PublicKey).meta({ description: 'Every signing key, current and retired.' }) }) },
-      summary: 'Public keys that sign the audit trail, retired ones included',
-      description:
-        "Returns the Ed25519 public keys that have signed this deployment's audit trail, with their key ids, creation and retirement times, so that events signed before a rotation still verify.",
-      metadata: read,
-    },
+    events: get('/events', { query: PaginationQuery }, listOf(AuditTrailEvent), read).doc(
+      'List audit-trail events, newest first',
+      "Returns the tenant's audit events, newest first, as `{ data, cursor }`: every mutating call writes one in the same transaction as its change, hash-chained (`seq`, `prevHash`, `hash`) and signed. Needs `audit_trail:read`.",
+    ),
+    query: post('/query', { body: AuditQueryBody }, listOf(AuditTrailEvent), read).doc(
+      'Query audit-trail events by actor, action, resource and time range',
+      'Returns the audit events that match every given criterion (actor, action, resource type and id, time range), newest first, paginated by `cursor`. A POST so that long criteria fit in the body; it reads only; a repeat with the same `Idempotency-Key` within 24 h replays the first answer.',
+    ),
+    export: post('/export', { body: AuditRangeBody }, AuditExport, read).doc(
+      'Export a range of the chain with its anchor, head, public keys and signed seal',
+      'At most 50,000 events per export; ask for consecutive ranges beyond that. The seal, signed by the active signing key, binds the range, the event before it and the chain head, so that `svc audit verify` refuses an export whose newest events were dropped or whose range was relabelled.',
+    ),
+    replay: post('/replay', { body: AuditRangeBody }, AuditReplay, read).doc(
+      'Re-verify a range: links, hashes and signatures',
+      'Recomputes every hash of a `seq` range, checks each event links to the one before and verifies each signature with its key; returns `valid` and the first mismatches found. Reads only: nothing is repaired.',
+    ),
+    keys: get(
+      '/keys',
+      {},
+      z.object({ data: z.array(PublicKey).meta({ description: 'Every signing key, current and retired.' }) }),
+      read,
+    ).doc(
+      'Public keys that sign the audit trail, retired ones included',
+      "Returns the Ed25519 public keys that have signed this deployment's audit trail, with their key ids, creation and retirement times, so that events signed before a rotation still verify.",
+    ),
   },
   { pathPrefix: '/v1/audit-trail', commonResponses: commonErrorResponses },
 );

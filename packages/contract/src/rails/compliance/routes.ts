@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { del, get, policyOf, post, put, stateful } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { ASSESSMENT_TYPE_IDS } from '../../shared/assessment-types.ts';
@@ -36,7 +36,7 @@ import {
 
 const c = initContract();
 
-const read = meta({ auth: 'tenant', rail: 'compliance', permission: 'compliance:read', mutating: false });
+const { read, write } = policyOf('compliance');
 
 /** Activating the EU AI Act brings the controls and obligations the examples cite. */
 const activateEuAiAct = { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} } as const;
@@ -107,108 +107,77 @@ const questionRead = {
   ...read,
   source: { object: 'svc.compliance.assessment_question', params: { id: 'assessmentId', key: 'key' } },
 } as const;
-const assessmentWrite = (audit: string, extra: { stateful?: true } = {}) =>
-  meta({ auth: 'tenant', rail: 'compliance', permission: 'compliance:write', mutating: true, audit, ...extra });
-const AssessmentParams = z.object({ id: AssessmentId });
+const ByAssessment = { pathParams: z.object({ id: AssessmentId }) };
+const ByQuestion = { pathParams: AssessmentQuestionParams };
 
 /** The work inside an assessment: questions, answers, assignments, results and remediation. */
 const assessmentWork = {
-  questions: {
-    method: 'GET',
-    path: '/assessments/:id/questions',
-    pathParams: AssessmentParams,
-    query: PaginationQuery.extend(QuestionListQuery.shape),
-    responses: { 200: listOf(AssessmentQuestion) },
-    summary: 'List an assessment’s questions',
-    description:
-      'The questions in order, each with its current answer, assignment and review comment, cursor-paginated; filters by stage, answered, required and assignee. Another tenant’s assessment: 404. Needs `compliance:read`.',
-    metadata: read,
-  },
-  question: {
-    method: 'GET',
-    path: '/assessments/:id/questions/:key',
-    pathParams: AssessmentQuestionParams,
-    responses: { 200: AssessmentQuestion },
-    summary: 'Get one question of an assessment',
-    description: 'The question with its current answer. Needs `compliance:read`.',
-    metadata: questionRead,
-  },
-  answer: {
-    method: 'PUT',
-    path: '/assessments/:id/questions/:key/answer',
-    pathParams: AssessmentQuestionParams,
-    body: AnswerBody,
-    responses: { 200: AssessmentQuestion },
-    summary: 'Answer a question (or change the answer)',
-    description:
-      'Stores a new version of the answer: the value must be of the question’s kind (422 on `value`), an `evidence` question needs evidence, a requirement other than compliant a justification in `notes`, and each evidence id must be a current evidence record of the tenant (422 on `evidenceIds.<n>`). A `draft` assessment moves to `in_progress`; stage statuses and completion follow. An assessment in review or approved: 409. The answerer is the person the key acts for, else the key. Emitted as `assessment.answered`.',
-    metadata: assessmentWrite('assessment.answered', { stateful: true }),
-  },
-  clearAnswer: {
-    method: 'DELETE',
-    path: '/assessments/:id/questions/:key/answer',
-    pathParams: AssessmentQuestionParams,
-    body: c.noBody(),
-    responses: { 200: AssessmentQuestion },
-    summary: 'Clear the answer to a question',
-    description:
-      'Records a `cleared` version; the question is unanswered again. An assessment in review or approved: 409. Emitted as `assessment.answer_cleared`.',
-    metadata: assessmentWrite('assessment.answer_cleared', { stateful: true }),
-  },
-  assign: {
-    method: 'PUT',
-    path: '/assessments/:id/questions/:key/assignment',
-    pathParams: AssessmentQuestionParams,
-    body: AssignBody,
-    responses: { 200: AssessmentQuestion },
-    summary: 'Assign a question to a person',
-    description:
-      'Assigns the question to an active person of the stakeholders rail (422 on `personId` otherwise), with an optional due date that the deadline sweep announces (`assessment.question_due` from three days before, `assessment.question_overdue` after); `personId: null` removes the assignment. An approved assessment: 409. Emitted as `assessment.question_assigned`.',
-    metadata: assessmentWrite('assessment.question_assigned', { stateful: true }),
-  },
-  answerHistory: {
-    method: 'GET',
-    path: '/assessments/:id/questions/:key/answers',
-    pathParams: AssessmentQuestionParams,
-    query: PaginationQuery,
-    responses: { 200: listOf(AnswerVersion) },
-    summary: 'The versions of an answer',
-    description:
-      'Every version of the question’s answer, newest first: who answered, changed, cleared or carried it, when, and what. Needs `compliance:read`.',
-    metadata: read,
-  },
-  results: {
-    method: 'GET',
-    path: '/assessments/:id/results',
-    pathParams: AssessmentParams,
-    responses: { 200: AssessmentResults },
-    summary: 'The results of an assessment',
-    description:
-      'Completion per stage and the required questions still open; for a gap analysis also the score per control, clause and framework and the gaps (`{ control, missing: [...] }`). Needs `compliance:read`.',
-    metadata: read,
-  },
-  remediate: {
-    method: 'POST',
-    path: '/assessments/:id/remediation',
-    pathParams: AssessmentParams,
-    body: RemediateAssessmentBody,
-    responses: { 201: AssessmentRemediation },
-    summary: 'Turn a gap analysis’s gaps into findings and remediations',
-    description:
-      'For an approved gap analysis: a self-audit finding (severity high for non-compliant, medium otherwise) and its remediation per gap, in one transaction; gaps that already have a finding from this assessment are skipped. Another type or not approved: 409. Emitted as `finding.created` and `remediation.created` per gap.',
-    metadata: assessmentWrite('assessment.remediated', { stateful: true }),
-  },
-  revise: {
-    method: 'POST',
-    path: '/assessments/:id/revisions',
-    pathParams: AssessmentParams,
-    body: z.strictObject({}).optional(),
-    responses: { 201: Assessment },
-    summary: 'Start a new revision of an approved assessment',
-    description:
-      'A new assessment (revision + 1, `previousId`) in progress with the same questions and the answers carried over (each a `carried` version). Only from an approved assessment that has no later revision: 409 otherwise. Emitted as `assessment.created`.',
-    metadata: assessmentWrite('assessment.created', { stateful: true }),
-  },
+  questions: get(
+    '/assessments/:id/questions',
+    { ...ByAssessment, query: PaginationQuery.extend(QuestionListQuery.shape) },
+    listOf(AssessmentQuestion),
+    read,
+  ).doc(
+    'List an assessment’s questions',
+    'The questions in order, each with its current answer, assignment and review comment, cursor-paginated; filters by stage, answered, required and assignee. Another tenant’s assessment: 404. Needs `compliance:read`.',
+  ),
+  question: get('/assessments/:id/questions/:key', ByQuestion, AssessmentQuestion, questionRead).doc(
+    'Get one question of an assessment',
+    'The question with its current answer. Needs `compliance:read`.',
+  ),
+  answer: put(
+    '/assessments/:id/questions/:key/answer',
+    { ...ByQuestion, body: AnswerBody },
+    AssessmentQuestion,
+    stateful(write('assessment.answered')),
+  ).doc(
+    'Answer a question (or change the answer)',
+    'Stores a new version of the answer: the value must be of the question’s kind (422 on `value`), an `evidence` question needs evidence, a requirement other than compliant a justification in `notes`, and each evidence id must be a current evidence record of the tenant (422 on `evidenceIds.<n>`). A `draft` assessment moves to `in_progress`; stage statuses and completion follow. An assessment in review or approved: 409. The answerer is the person the key acts for, else the key. Emitted as `assessment.answered`.',
+  ),
+  clearAnswer: del(
+    '/assessments/:id/questions/:key/answer',
+    { pathParams: AssessmentQuestionParams, body: c.noBody() },
+    AssessmentQuestion,
+    stateful(write('assessment.answer_cleared')),
+  ).doc(
+    'Clear the answer to a question',
+    'Records a `cleared` version; the question is unanswered again. An assessment in review or approved: 409. Emitted as `assessment.answer_cleared`.',
+  ),
+  assign: put(
+    '/assessments/:id/questions/:key/assignment',
+    { ...ByQuestion, body: AssignBody },
+    AssessmentQuestion,
+    stateful(write('assessment.question_assigned')),
+  ).doc(
+    'Assign a question to a person',
+    'Assigns the question to an active person of the stakeholders rail (422 on `personId` otherwise), with an optional due date that the deadline sweep announces (`assessment.question_due` from three days before, `assessment.question_overdue` after); `personId: null` removes the assignment. An approved assessment: 409. Emitted as `assessment.question_assigned`.',
+  ),
+  answerHistory: get('/assessments/:id/questions/:key/answers', { ...ByQuestion, query: PaginationQuery }, listOf(AnswerVersion), read).doc(
+    'The versions of an answer',
+    'Every version of the question’s answer, newest first: who answered, changed, cleared or carried it, when, and what. Needs `compliance:read`.',
+  ),
+  results: get('/assessments/:id/results', ByAssessment, AssessmentResults, read).doc(
+    'The results of an assessment',
+    'Completion per stage and the required questions still open; for a gap analysis also the score per control, clause and framework and the gaps (`{ control, missing: [...] }`). Needs `compliance:read`.',
+  ),
+  remediate: post(
+    '/assessments/:id/remediation',
+    { ...ByAssessment, body: RemediateAssessmentBody },
+    { 201: AssessmentRemediation },
+    stateful(write('assessment.remediated')),
+  ).doc(
+    'Turn a gap analysis’s gaps into findings and remediations',
+    'For an approved gap analysis: a self-audit finding (severity high for non-compliant, medium otherwise) and its remediation per gap, in one transaction; gaps that already have a finding from this assessment are skipped. Another type or not approved: 409. Emitted as `finding.created` and `remediation.created` per gap.',
+  ),
+  revise: post(
+    '/assessments/:id/revisions',
+    { ...ByAssessment, body: z.strictObject({}).optional() },
+    { 201: Assessment },
+    stateful(write('assessment.created')),
+  ).doc(
+    'Start a new revision of an approved assessment',
+    'A new assessment (revision + 1, `previousId`) in progress with the same questions and the answers carried over (each a `carried` version). Only from an approved assessment that has no later revision: 409 otherwise. Emitted as `assessment.created`.',
+  ),
 } as const;
 
 export const obligations = resource({
@@ -273,21 +242,22 @@ export const attestations = resource({
 
 export const complianceRouter = railRouter('compliance', {
   frameworks: {
-    list: {
-      method: 'GET',
-      path: '/frameworks',
-      query: PaginationQuery.extend({
-        activated: z
-          .enum(['true', 'false'])
-          .optional()
-          .meta({ description: '`true`: only frameworks the tenant has activated; `false`: only the others; absent: all.' }),
-      }),
-      responses: { 200: listOf(TenantFramework) },
-      summary: "List frameworks with the tenant's activation state",
-      description:
-        'Returns every framework dictionary with whether the calling tenant has activated it, the activated `<dictionary>@<version>` and when. `activated=true` or `false` keeps only activated or not activated frameworks. Needs `compliance:read`.',
-      metadata: read,
-    },
+    list: get(
+      '/frameworks',
+      {
+        query: PaginationQuery.extend({
+          activated: z
+            .enum(['true', 'false'])
+            .optional()
+            .meta({ description: '`true`: only frameworks the tenant has activated; `false`: only the others; absent: all.' }),
+        }),
+      },
+      listOf(TenantFramework),
+      read,
+    ).doc(
+      "List frameworks with the tenant's activation state",
+      'Returns every framework dictionary with whether the calling tenant has activated it, the activated `<dictionary>@<version>` and when. `activated=true` or `false` keeps only activated or not activated frameworks. Needs `compliance:read`.',
+    ),
   },
   assessments: { ...assessmentWork, ...assessments.routes },
   obligations: obligations.routes,

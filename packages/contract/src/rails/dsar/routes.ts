@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post, stateful } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { Timestamp } from '../../shared/common.ts';
@@ -238,50 +238,38 @@ export const dsarRedactions = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'dsar', permission: 'dsar:read', mutating: false });
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'dsar', permission: 'dsar:write', mutating: true, audit });
+const { read, write } = policyOf('dsar');
 
 export const dsarRouter = railRouter('dsar', {
   requests: dsarRequests.routes,
-  verify: {
-    method: 'POST',
-    path: '/verify',
-    body: VerifyDsarBody,
-    responses: { 200: DsarRequest },
-    summary: 'Record an identity check of a requester',
-    description:
-      'Records how the requester’s identity was checked and the outcome. `passed` moves a `received` request to `verified` (audited and emitted as `dsar.verified`); `failed` is recorded and leaves it `received` (`dsar.verification_failed`). A request in another state is 409 naming it; a request of another tenant 404. Needs `dsar:write`.',
-    metadata: { ...write('dsar.verified'), stateful: true },
-  },
+  verify: post('/verify', { body: VerifyDsarBody }, DsarRequest, stateful(write('dsar.verified'))).doc(
+    'Record an identity check of a requester',
+    'Records how the requester’s identity was checked and the outcome. `passed` moves a `received` request to `verified` (audited and emitted as `dsar.verified`); `failed` is recorded and leaves it `received` (`dsar.verification_failed`). A request in another state is 409 naming it; a request of another tenant 404. Needs `dsar:write`.',
+  ),
   stores: dsarStores.routes,
   fulfillment: {
     ...fulfillmentItems.routes,
-    start: {
-      method: 'POST',
-      path: '/fulfillment',
-      body: StartFulfillmentBody,
-      responses: { 201: DsarFulfillment },
-      summary: 'Start fulfilling a verified request',
-      description:
-        'Moves a `verified` request to `in_progress` and creates one `pending` item per declared store that holds data of the subject’s type. A request not verified (or already started, fulfilled, rejected) is 409 naming its state; no matching store is 409 too. Needs `dsar:write`; audited and emitted as `dsar.fulfillment_started`.',
-      metadata: { ...write('dsar.fulfillment_started'), stateful: true },
-    },
+    start: post('/fulfillment', { body: StartFulfillmentBody }, { 201: DsarFulfillment }, stateful(write('dsar.fulfillment_started'))).doc(
+      'Start fulfilling a verified request',
+      'Moves a `verified` request to `in_progress` and creates one `pending` item per declared store that holds data of the subject’s type. A request not verified (or already started, fulfilled, rejected) is 409 naming its state; no matching store is 409 too. Needs `dsar:write`; audited and emitted as `dsar.fulfillment_started`.',
+    ),
   },
   export: dsarExports.routes,
   redact: dsarRedactions.routes,
-  sla: {
-    method: 'GET',
-    path: '/sla',
-    query: z.object({
-      at: Timestamp.optional().meta({ description: 'The moment to compute states for; now when absent.' }),
-      regime: Regime.optional().meta({ description: 'Only requests under this regime.' }),
-    }),
-    responses: { 200: DsarSla },
-    summary: 'SLA state of the open requests, per regulator',
-    description:
-      'Each open request (`received`, `verified`, `in_progress`) received by `at`: `on_time`, `at_risk` (due within the regime’s at-risk days, 7 unless the rules data says otherwise) or `overdue` at `at`, against the extended due date when extended; with counts per regime and its regulator. Needs `dsar:read`.',
-    metadata: read,
-  },
+  sla: get(
+    '/sla',
+    {
+      query: z.object({
+        at: Timestamp.optional().meta({ description: 'The moment to compute states for; now when absent.' }),
+        regime: Regime.optional().meta({ description: 'Only requests under this regime.' }),
+      }),
+    },
+    DsarSla,
+    read,
+  ).doc(
+    'SLA state of the open requests, per regulator',
+    'Each open request (`received`, `verified`, `in_progress`) received by `at`: `on_time`, `at_risk` (due within the regime’s at-risk days, 7 unless the rules data says otherwise) or `overdue` at `at`, against the extended due date when extended; with counts per regime and its regulator. Needs `dsar:read`.',
+  ),
 });
 
 export const dsarEvents: ReturnType<typeof eventType>[] = [

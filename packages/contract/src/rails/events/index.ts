@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
-import { meta } from '../../platform/meta.ts';
 import { listOf, PaginationQuery, Timestamp } from '../../shared/common.ts';
 import { EXAMPLE_AT, exampleId, objectField } from '../../shared/records.ts';
 
@@ -182,124 +182,103 @@ export const DriftItem = z
   })
   .meta({ id: 'DriftItem' });
 
-const read = meta({ auth: 'tenant', rail: 'events', permission: 'events:read', mutating: false });
+const { read, write } = policyOf('events');
 
 export const eventsRouter = c.router(
   {
-    emit: {
-      method: 'POST',
-      path: '',
-      body: EmitEventBody,
-      responses: { 201: EventRow },
-      summary: 'Append one event-index row',
-      description:
-        "Appends one row to the tenant's event index: a phase of an entity's lifecycle reported by a source, with its correlation id and attributes. Rows are immutable. Returns 201 with the row; audited as `event.emitted`. Send an `Idempotency-Key` so that a retry does not append a second row.",
-      metadata: meta({ auth: 'tenant', rail: 'events', permission: 'events:write', mutating: true, audit: 'event.emitted' }),
-    },
-    list: {
-      method: 'GET',
-      path: '',
-      query: PaginationQuery.extend(Filters),
-      responses: { 200: listOf(EventRow) },
-      summary: 'Filter event-index rows, newest first',
-      description:
-        "Returns the tenant's event-index rows, newest first, filtered by equality on the given fields (entity, kind, phase, source, severity, correlation id) and paginated by `limit` and `cursor`.",
-      metadata: read,
-    },
-    query: {
-      method: 'POST',
-      path: '/query',
-      body: EventQueryBody,
-      responses: { 200: EventAggregation },
-      summary: 'Count rows by fields and time buckets, with over-budget counts',
-      description:
-        'Counts the event-index rows of a time range, grouped by the requested fields and time bucket, with the rows whose latency exceeded the budget. Reads only; a POST because the grouping is a body.',
-      metadata: read,
-    },
-    lifecycle: {
-      method: 'GET',
-      path: '/lifecycle',
-      query: z.object({
-        entity: z.string().min(1).max(128).meta({ description: 'Id of the entity, as the sources name it; 1 to 128 characters.' }),
-      }),
-      responses: {
-        200: z
-          .object({
-            entity: z.string().meta({ description: FIELD.entity }),
-            phases: z
-              .array(
-                z.object({
-                  phase: z.enum(EVENT_PHASES).meta({ description: 'Lifecycle phase reached.' }),
-                  time: Timestamp.meta({ description: 'When the phase was reached (ISO 8601 UTC).' }),
-                  kind: z.string().meta({ description: 'Kind of the row that recorded it.' }),
-                  eventId: z.string().meta({ description: 'Id of the event-index row that recorded it.' }),
-                }),
-              )
-              .meta({ description: 'Phases of the entity, oldest first.' }),
-          })
-          .meta({ id: 'EntityLifecycle' }),
+    emit: post('', { body: EmitEventBody }, { 201: EventRow }, write('event.emitted')).doc(
+      'Append one event-index row',
+      "Appends one row to the tenant's event index: a phase of an entity's lifecycle reported by a source, with its correlation id and attributes. Rows are immutable. Returns 201 with the row; audited as `event.emitted`. Send an `Idempotency-Key` so that a retry does not append a second row.",
+    ),
+    list: get('', { query: PaginationQuery.extend(Filters) }, listOf(EventRow), read).doc(
+      'Filter event-index rows, newest first',
+      "Returns the tenant's event-index rows, newest first, filtered by equality on the given fields (entity, kind, phase, source, severity, correlation id) and paginated by `limit` and `cursor`.",
+    ),
+    query: post('/query', { body: EventQueryBody }, EventAggregation, read).doc(
+      'Count rows by fields and time buckets, with over-budget counts',
+      'Counts the event-index rows of a time range, grouped by the requested fields and time bucket, with the rows whose latency exceeded the budget. Reads only; a POST because the grouping is a body.',
+    ),
+    lifecycle: get(
+      '/lifecycle',
+      {
+        query: z.object({
+          entity: z.string().min(1).max(128).meta({ description: 'Id of the entity, as the sources name it; 1 to 128 characters.' }),
+        }),
       },
-      summary: 'The ordered phases of one entity',
-      description:
-        'Returns the phases recorded for one entity, in time order, each with its time, kind and the id of the row that recorded it. An entity without rows gives an empty `phases`.',
-      metadata: read,
-    },
-    trail: {
-      method: 'GET',
-      path: '/trail',
-      query: z.object({
-        correlationId: z.string().min(1).max(128).meta({ description: 'Correlation id to follow; 1 to 128 characters.' }),
-      }),
-      responses: {
-        200: z
-          .object({
-            correlationId: z.string().meta({ description: 'The correlation id asked for.' }),
-            data: z.array(EventRow).meta({ description: 'Its rows, oldest first.' }),
-          })
-          .meta({ id: 'CorrelationTrail' }),
+      z
+        .object({
+          entity: z.string().meta({ description: FIELD.entity }),
+          phases: z
+            .array(
+              z.object({
+                phase: z.enum(EVENT_PHASES).meta({ description: 'Lifecycle phase reached.' }),
+                time: Timestamp.meta({ description: 'When the phase was reached (ISO 8601 UTC).' }),
+                kind: z.string().meta({ description: 'Kind of the row that recorded it.' }),
+                eventId: z.string().meta({ description: 'Id of the event-index row that recorded it.' }),
+              }),
+            )
+            .meta({ description: 'Phases of the entity, oldest first.' }),
+        })
+        .meta({ id: 'EntityLifecycle' }),
+      read,
+    ).doc(
+      'The ordered phases of one entity',
+      'Returns the phases recorded for one entity, in time order, each with its time, kind and the id of the row that recorded it. An entity without rows gives an empty `phases`.',
+    ),
+    trail: get(
+      '/trail',
+      {
+        query: z.object({
+          correlationId: z.string().min(1).max(128).meta({ description: 'Correlation id to follow; 1 to 128 characters.' }),
+        }),
       },
-      summary: 'Every row of one correlation id, in order',
-      description:
-        'Returns every event-index row that carries the correlation id, oldest first, to follow one request or job across sources.',
-      metadata: read,
-    },
-    sources: {
-      method: 'GET',
-      path: '/sources',
-      responses: {
-        200: z
-          .object({
-            data: z
-              .array(
-                z.object({
-                  source: z.string().meta({ description: 'Name of the source.' }),
-                  count: z.int().meta({ description: 'Rows the source has reported.' }),
-                  lastSeen: Timestamp.meta({ description: 'Time of its latest row (ISO 8601 UTC).' }),
-                  kinds: z.int().meta({ description: 'Distinct kinds it has reported.' }),
-                }),
-              )
-              .meta({ description: 'Sources, most rows first.' }),
-          })
-          .meta({ id: 'EventSources' }),
+      z
+        .object({
+          correlationId: z.string().meta({ description: 'The correlation id asked for.' }),
+          data: z.array(EventRow).meta({ description: 'Its rows, oldest first.' }),
+        })
+        .meta({ id: 'CorrelationTrail' }),
+      read,
+    ).doc(
+      'Every row of one correlation id, in order',
+      'Returns every event-index row that carries the correlation id, oldest first, to follow one request or job across sources.',
+    ),
+    sources: get(
+      '/sources',
+      {},
+      z
+        .object({
+          data: z
+            .array(
+              z.object({
+                source: z.string().meta({ description: 'Name of the source.' }),
+                count: z.int().meta({ description: 'Rows the source has reported.' }),
+                lastSeen: Timestamp.meta({ description: 'Time of its latest row (ISO 8601 UTC).' }),
+                kinds: z.int().meta({ description: 'Distinct kinds it has reported.' }),
+              }),
+            )
+            .meta({ description: 'Sources, most rows first.' }),
+        })
+        .meta({ id: 'EventSources' }),
+      read,
+    ).doc(
+      'Sources seen, with counts and last-seen times',
+      'Returns each source that has reported rows for the tenant, with the number of rows, the number of distinct kinds and the time of its latest row.',
+    ),
+    drifts: get(
+      '/drifts',
+      {
+        query: PaginationQuery.extend({
+          status: z.enum(['open', 'resolved']).optional().meta({ description: 'Only open or only resolved findings.' }),
+          check: z.string().max(64).optional().meta({ description: 'Only findings of this drift check.' }),
+        }),
       },
-      summary: 'Sources seen, with counts and last-seen times',
-      description:
-        'Returns each source that has reported rows for the tenant, with the number of rows, the number of distinct kinds and the time of its latest row.',
-      metadata: read,
-    },
-    drifts: {
-      method: 'GET',
-      path: '/drifts',
-      query: PaginationQuery.extend({
-        status: z.enum(['open', 'resolved']).optional().meta({ description: 'Only open or only resolved findings.' }),
-        check: z.string().max(64).optional().meta({ description: 'Only findings of this drift check.' }),
-      }),
-      responses: { 200: listOf(DriftItem) },
-      summary: 'Findings of the reconciliation drift checks',
-      description:
-        "Returns the drift findings of the tenant's reconciliation checks, newest first: each a difference between the declared state and what the event index shows. `status` keeps open or resolved findings, `check` one check.",
-      metadata: read,
-    },
+      listOf(DriftItem),
+      read,
+    ).doc(
+      'Findings of the reconciliation drift checks',
+      "Returns the drift findings of the tenant's reconciliation checks, newest first: each a difference between the declared state and what the event index shows. `status` keeps open or resolved findings, `check` one check.",
+    ),
   },
   { pathPrefix: '/v1/events', commonResponses: commonErrorResponses },
 );

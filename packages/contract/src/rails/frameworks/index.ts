@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
 import { meta } from '../../platform/meta.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -424,133 +425,80 @@ export const FrameworkRepin = z
   .meta({ id: 'FrameworkRepin' });
 
 const IdParams = z.object({ id: FrameworkRef });
+const ById = { pathParams: IdParams };
 /** The policy of the rail's reads: reference data, the same for every tenant. */
-const READ = meta({ auth: 'tenant', rail: 'frameworks', permission: 'frameworks:read', mutating: false });
+const { read: READ, changes } = policyOf('frameworks');
 
 export const frameworksRouter = c.router(
   {
-    list: {
-      method: 'GET',
-      path: '',
-      query: PaginationQuery,
-      responses: { 200: listOf(Framework) },
-      summary: 'List framework dictionaries',
-      description:
-        'Returns the framework dictionaries this service ships (EU AI Act, ISO/IEC 42001, ...), each with its latest version and counts of clauses, controls and questions. Reference data, the same for every tenant; paginated by `limit` and `cursor`.',
-      metadata: READ,
-    },
-    get: {
-      method: 'GET',
-      path: '/:id',
-      pathParams: IdParams,
-      responses: { 200: Framework },
-      summary: 'Get one framework dictionary',
-      description:
-        'Returns one framework dictionary by its id (`eu-ai-act`): publisher, versions, licence, source URL and counts. 404 `not_found` for an unknown id.',
-      metadata: meta({ ...READ, source: { object: 'svc.frameworks.activation', params: { id: 'framework' } } }),
-    },
-    clauses: {
-      method: 'GET',
-      path: '/:id/clauses',
-      pathParams: IdParams,
-      query: PaginationQuery,
-      responses: { 200: listOf(Clause) },
-      summary: 'List the clauses of a framework',
-      description:
-        "Returns the clauses (articles, annexes, sections) of the framework's latest version in document order, each with its reference, parent reference and text summary. Paginated by `limit` and `cursor`.",
-      metadata: READ,
-    },
-    controls: {
-      method: 'GET',
-      path: '/:id/controls',
-      pathParams: IdParams,
-      query: PaginationQuery.extend({ category: z.string().max(64).optional().meta({ description: 'Only controls of this category.' }) }),
-      responses: { 200: listOf(Control) },
-      summary: 'List the controls of a framework',
-      description:
-        'Returns the controls of the framework: what an organisation implements to satisfy one or more clauses, with the clause references each control covers. Evidence and attestations cite these control ids.',
-      metadata: READ,
-    },
-    questions: {
-      method: 'GET',
-      path: '/:id/questions',
-      pathParams: IdParams,
-      query: PaginationQuery.extend({
-        controlId: z.string().max(64).optional().meta({ description: 'Only questions that answer this control.' }),
-      }),
-      responses: { 200: listOf(Question) },
-      summary: 'List the assessment questions of a framework',
-      description:
-        'Returns the questions an assessment of this framework asks, with the control each answers and the expected answer type.',
-      metadata: READ,
-    },
-    versions: {
-      method: 'GET',
-      path: '/:id/versions',
-      pathParams: IdParams,
-      query: PaginationQuery,
-      responses: { 200: listOf(FrameworkVersion) },
-      summary: 'List the versions of a framework with their changelogs',
-      description:
-        'Returns every version of the dictionary, newest first: the amending act, the day from which it states the law, and each change (added, amended, repealed or removed provisions) with its legal source. Paginated by `limit` and `cursor` (a version).',
-      metadata: READ,
-    },
-    diff: {
-      method: 'GET',
-      path: '/:id/diff',
-      pathParams: IdParams,
-      query: DiffQuery,
-      responses: { 200: FrameworkDiff },
-      summary: 'Compare two versions of a framework',
-      description:
-        'Returns every clause, control, question and obligation that differs between two versions (either order), field by field, with the changelog sources behind each change. 404 `not_found` for an unknown version.',
-      metadata: READ,
-    },
-    obligations: {
-      method: 'GET',
-      path: '/:id/obligations',
-      pathParams: IdParams,
-      query: ObligationsQuery,
-      responses: { 200: listOf(FrameworkObligation) },
-      summary: 'List the obligations of a framework as of a day',
-      description:
-        'Returns the obligations the dictionary states, each with whether it applies on `asOf` (default today). Without a version in the id, the version in force on `asOf` answers: the law as it stood that day, before or after an amendment. Paginated by `limit` and `cursor`.',
-      metadata: READ,
-    },
-    repin: {
-      method: 'POST',
-      path: '/:id/repin',
-      pathParams: IdParams,
-      body: FrameworkRepinBody,
-      responses: { 200: FrameworkRepin },
-      summary: "Move the tenant's activation to another version",
-      description:
-        "Shows the diff between the pinned version and `version` and what it touches of the tenant's records; unless `dryRun`, moves the activation and its obligations to that version (added obligations are derived, amended ones updated, repealed or removed ones marked `not_applicable`) in one audited transaction. Assessments and decisions stay on the version they were made with. 404 `not_found` when the framework is not active for the tenant.",
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'frameworks',
-        permission: 'frameworks:activate',
-        mutating: true,
-        audit: 'framework.repinned',
-      }),
-    },
-    activate: {
-      method: 'POST',
-      path: '/:id/activate',
-      pathParams: IdParams,
-      body: ActivateBody.optional(),
-      responses: { 200: Activation, 201: Activation },
-      summary: 'Activate a framework for the tenant',
-      description:
-        'Idempotent: the first call activates the framework and derives its obligations (201); later calls return the same activation (200).',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'frameworks',
-        permission: 'frameworks:activate',
-        mutating: true,
-        audit: 'framework.activated',
-      }),
-    },
+    list: get('', { query: PaginationQuery }, listOf(Framework), READ).doc(
+      'List framework dictionaries',
+      'Returns the framework dictionaries this service ships (EU AI Act, ISO/IEC 42001, ...), each with its latest version and counts of clauses, controls and questions. Reference data, the same for every tenant; paginated by `limit` and `cursor`.',
+    ),
+    get: get('/:id', ById, Framework, meta({ ...READ, source: { object: 'svc.frameworks.activation', params: { id: 'framework' } } })).doc(
+      'Get one framework dictionary',
+      'Returns one framework dictionary by its id (`eu-ai-act`): publisher, versions, licence, source URL and counts. 404 `not_found` for an unknown id.',
+    ),
+    clauses: get('/:id/clauses', { ...ById, query: PaginationQuery }, listOf(Clause), READ).doc(
+      'List the clauses of a framework',
+      "Returns the clauses (articles, annexes, sections) of the framework's latest version in document order, each with its reference, parent reference and text summary. Paginated by `limit` and `cursor`.",
+    ),
+    controls: get(
+      '/:id/controls',
+      {
+        ...ById,
+        query: PaginationQuery.extend({ category: z.string().max(64).optional().meta({ description: 'Only controls of this category.' }) }),
+      },
+      listOf(Control),
+      READ,
+    ).doc(
+      'List the controls of a framework',
+      'Returns the controls of the framework: what an organisation implements to satisfy one or more clauses, with the clause references each control covers. Evidence and attestations cite these control ids.',
+    ),
+    questions: get(
+      '/:id/questions',
+      {
+        ...ById,
+        query: PaginationQuery.extend({
+          controlId: z.string().max(64).optional().meta({ description: 'Only questions that answer this control.' }),
+        }),
+      },
+      listOf(Question),
+      READ,
+    ).doc(
+      'List the assessment questions of a framework',
+      'Returns the questions an assessment of this framework asks, with the control each answers and the expected answer type.',
+    ),
+    versions: get('/:id/versions', { ...ById, query: PaginationQuery }, listOf(FrameworkVersion), READ).doc(
+      'List the versions of a framework with their changelogs',
+      'Returns every version of the dictionary, newest first: the amending act, the day from which it states the law, and each change (added, amended, repealed or removed provisions) with its legal source. Paginated by `limit` and `cursor` (a version).',
+    ),
+    diff: get('/:id/diff', { ...ById, query: DiffQuery }, FrameworkDiff, READ).doc(
+      'Compare two versions of a framework',
+      'Returns every clause, control, question and obligation that differs between two versions (either order), field by field, with the changelog sources behind each change. 404 `not_found` for an unknown version.',
+    ),
+    obligations: get('/:id/obligations', { ...ById, query: ObligationsQuery }, listOf(FrameworkObligation), READ).doc(
+      'List the obligations of a framework as of a day',
+      'Returns the obligations the dictionary states, each with whether it applies on `asOf` (default today). Without a version in the id, the version in force on `asOf` answers: the law as it stood that day, before or after an amendment. Paginated by `limit` and `cursor`.',
+    ),
+    repin: post(
+      '/:id/repin',
+      { ...ById, body: FrameworkRepinBody },
+      FrameworkRepin,
+      changes('frameworks:activate', 'framework.repinned'),
+    ).doc(
+      "Move the tenant's activation to another version",
+      "Shows the diff between the pinned version and `version` and what it touches of the tenant's records; unless `dryRun`, moves the activation and its obligations to that version (added obligations are derived, amended ones updated, repealed or removed ones marked `not_applicable`) in one audited transaction. Assessments and decisions stay on the version they were made with. 404 `not_found` when the framework is not active for the tenant.",
+    ),
+    activate: post(
+      '/:id/activate',
+      { ...ById, body: ActivateBody.optional() },
+      { 200: Activation, 201: Activation },
+      changes('frameworks:activate', 'framework.activated'),
+    ).doc(
+      'Activate a framework for the tenant',
+      'Idempotent: the first call activates the framework and derives its obligations (201); later calls return the same activation (200).',
+    ),
   },
   { pathPrefix: '/v1/frameworks', commonResponses: commonErrorResponses },
 );

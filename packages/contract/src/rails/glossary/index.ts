@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { get } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
 import { meta } from '../../platform/meta.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -63,40 +64,36 @@ export const GlossaryTerm = z
 
 export const glossaryRouter = c.router(
   {
-    list: {
-      method: 'GET',
-      path: '/v1/glossary',
-      query: PaginationQuery.extend({
-        dictionary: z
-          .string()
-          .regex(/^[a-z0-9][a-z0-9-]{1,63}$/)
-          .optional()
-          .meta({ description: 'Only terms of this dictionary (`gdpr`).', examples: ['eu-ai-act'] }),
-        q: z
-          .string()
-          .min(1)
-          .max(200)
-          .optional()
-          .meta({
-            description: 'Text search: terms whose name, synonyms or definition contain every word given (case and accents ignored).',
-            examples: ['personal data'],
-          }),
-      }),
-      responses: { 200: listOf(GlossaryTerm) },
-      summary: 'List regulatory terms',
-      description:
-        "The glossary of every framework dictionary the service ships: each term with a definition in plain language, the clause that defines it and its edges to the same or related terms in other dictionaries (the AI Act's deployer and ISO/IEC 42001's AI user, say). Reference data, the same for every tenant, read with any API key (`frameworks:read`). Alphabetical; filter by `dictionary`, search with `q`; paginated by `limit` and `cursor`.",
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/v1/glossary/:id',
-      pathParams: z.object({ id: GlossaryTermId }),
-      responses: { 200: GlossaryTerm },
-      summary: 'Get one regulatory term',
-      description: 'Returns one glossary term by its id (`gdpr:personal-data`) with all its edges. 404 `not_found` for an unknown id.',
-      metadata: read,
-    },
+    list: get(
+      '/v1/glossary',
+      {
+        query: PaginationQuery.extend({
+          dictionary: z
+            .string()
+            .regex(/^[a-z0-9][a-z0-9-]{1,63}$/)
+            .optional()
+            .meta({ description: 'Only terms of this dictionary (`gdpr`).', examples: ['eu-ai-act'] }),
+          q: z
+            .string()
+            .min(1)
+            .max(200)
+            .optional()
+            .meta({
+              description: 'Text search: terms whose name, synonyms or definition contain every word given (case and accents ignored).',
+              examples: ['personal data'],
+            }),
+        }),
+      },
+      listOf(GlossaryTerm),
+      read,
+    ).doc(
+      'List regulatory terms',
+      "The glossary of every framework dictionary the service ships: each term with a definition in plain language, the clause that defines it and its edges to the same or related terms in other dictionaries (the AI Act's deployer and ISO/IEC 42001's AI user, say). Reference data, the same for every tenant, read with any API key (`frameworks:read`). Alphabetical; filter by `dictionary`, search with `q`; paginated by `limit` and `cursor`.",
+    ),
+    get: get('/v1/glossary/:id', { pathParams: z.object({ id: GlossaryTermId }) }, GlossaryTerm, read).doc(
+      'Get one regulatory term',
+      'Returns one glossary term by its id (`gdpr:personal-data`) with all its edges. 404 `not_found` for an unknown id.',
+    ),
   },
   { commonResponses: commonErrorResponses },
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post, stateful } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -225,88 +226,67 @@ export const governanceSnapshots = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'governance', permission: 'governance:read', mutating: false });
-/** Metadata of a route that changes a record and is audited as `audit`; `stateful` when it moves a record's state. */
-const change = (permission: 'governance:write' | 'governance:approve', audit: string) =>
-  meta({ auth: 'tenant', rail: 'governance', permission, mutating: true, audit });
+const { read, write, changes } = policyOf('governance');
 const meetingParams = z.object({ id: MeetingId });
 const approvalParams = idParams('gap');
 
 const approvalDecision = (verb: 'approve' | 'reject') =>
-  ({
-    method: 'POST',
-    path: `/approvals/:id/${verb}`,
-    pathParams: approvalParams,
-    body: GovernanceApprovalDecisionBody,
-    responses: { 200: GovernanceApproval },
-    summary: verb === 'approve' ? 'Approve the current step of an approval' : 'Reject an approval',
-    description:
-      (verb === 'approve'
-        ? 'Records the approval of the current step; after the last step the approval is `approved`, otherwise it moves to the next step. '
-        : 'Records the rejection at the current step; the approval is `rejected` and ends. ') +
+  post(
+    `/approvals/:id/${verb}`,
+    { pathParams: approvalParams, body: GovernanceApprovalDecisionBody },
+    GovernanceApproval,
+    stateful(
+      changes('governance:approve', verb === 'approve' ? GOVERNANCE_APPROVAL_ACTIONS.stepApproved : GOVERNANCE_APPROVAL_ACTIONS.rejected),
+    ),
+  ).doc(
+    verb === 'approve' ? 'Approve the current step of an approval' : 'Reject an approval',
+    (verb === 'approve'
+      ? 'Records the approval of the current step; after the last step the approval is `approved`, otherwise it moves to the next step. '
+      : 'Records the rejection at the current step; the approval is `rejected` and ends. ') +
       "The person acting is the one the API key is bound to (`personId` of the key): a service key bound to no person, or a body `approverId` naming someone else, is 403 `forbidden`. Only the current step's approver, or a person holding a delegation from them in force now (scope `approvals` or `all`), may act: anyone else is 403 `forbidden` naming who must act. In a chain of several approvers each step is approved by a different person: one who approved an earlier step (as approver or delegate) is 403 `forbidden`. The audit event's actor is the person, with the key in `data.credentialId`. 409 `conflict` naming the state when the approval is no longer pending, and when the approver (or the delegate) has an open conflict of interest on the subject. Needs `governance:approve`; audited as " +
       (verb === 'approve' ? '`approval.step_approved` (or `approval.approved` at the last step).' : '`approval.rejected`.'),
-    metadata: {
-      ...change('governance:approve', verb === 'approve' ? GOVERNANCE_APPROVAL_ACTIONS.stepApproved : GOVERNANCE_APPROVAL_ACTIONS.rejected),
-      stateful: true,
-    },
-  }) as const;
+  );
 
 /** The meeting's minutes keep the key the SDK has always had, beside the meeting's routes. */
 const { record_minutes: recordMinutes, ...meetingRoutes } = governanceBoardMeetings.routes;
 
 export const governanceRouter = railRouter('governance', {
-  raci: {
-    method: 'GET',
-    path: '/raci',
-    responses: { 200: GovernanceOrgRaci },
-    summary: 'Compute the organisation-wide RACI chart',
-    description:
-      "The RACI chart of every AI system the tenant's active assignments or assessments name, over the controls of its assignments and of the activated frameworks, with every (system, control) lacking an accountable person in `gaps`. Computed from the stakeholders rail's assignments at request time; stores nothing. Needs `governance:read`.",
-    metadata: read,
-  },
+  raci: get('/raci', {}, GovernanceOrgRaci, read).doc(
+    'Compute the organisation-wide RACI chart',
+    "The RACI chart of every AI system the tenant's active assignments or assessments name, over the controls of its assignments and of the activated frameworks, with every (system, control) lacking an accountable person in `gaps`. Computed from the stakeholders rail's assignments at request time; stores nothing. Needs `governance:read`.",
+  ),
   decisionRights: governanceDecisionRights.routes,
   approvals: { ...governanceApprovals.routes, approve: approvalDecision('approve'), reject: approvalDecision('reject') },
   boardMeetings: {
     ...meetingRoutes,
     recordMinutes,
-    listDecisions: {
-      method: 'GET',
-      path: '/board-meetings/:id/decisions',
-      pathParams: meetingParams,
-      query: PaginationQuery,
-      responses: { 200: listOf(GovernanceBoardDecision) },
-      summary: 'List the decisions of a board meeting',
-      description:
-        'Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.',
-      metadata: meta({ ...read, source: { object: 'svc.governance.board_decision', params: { id: 'meetingId' } } }),
-    },
-    createDecision: {
-      method: 'POST',
-      path: '/board-meetings/:id/decisions',
-      pathParams: meetingParams,
-      body: CreateGovernanceBoardDecisionBody,
-      responses: { 201: GovernanceBoardDecision },
-      summary: 'Record a decision of a board meeting',
-      description:
-        'Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.',
-      metadata: { ...change('governance:write', 'board_decision.created'), stateful: true },
-    },
+    listDecisions: get(
+      '/board-meetings/:id/decisions',
+      { pathParams: meetingParams, query: PaginationQuery },
+      listOf(GovernanceBoardDecision),
+      meta({ ...read, source: { object: 'svc.governance.board_decision', params: { id: 'meetingId' } } }),
+    ).doc(
+      'List the decisions of a board meeting',
+      'Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.',
+    ),
+    createDecision: post(
+      '/board-meetings/:id/decisions',
+      { pathParams: meetingParams, body: CreateGovernanceBoardDecisionBody },
+      { 201: GovernanceBoardDecision },
+      stateful(write('board_decision.created')),
+    ).doc(
+      'Record a decision of a board meeting',
+      'Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.',
+    ),
   },
   delegations: governanceDelegations.routes,
   conflicts: governanceConflicts.routes,
   snapshot: {
     ...governanceSnapshots.routes,
-    create: {
-      method: 'POST',
-      path: '/snapshot',
-      body: CreateGovernanceSnapshotBody,
-      responses: { 201: GovernanceSnapshot },
-      summary: 'Snapshot the governance state',
-      description:
-        "Stores a versioned export of the tenant's governance state (people, roles, approval chains, active assignments, delegations in force, active decision rights, open conflicts), version one more than the tenant's last (1 for the first), with the SHA-256 of the state's canonical JSON and the previous snapshot's hash. Returns 201 with the snapshot, id `gsn_<ULID>`. Needs `governance:write`; audited as `governance_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.",
-      metadata: change('governance:write', GOVERNANCE_SNAPSHOT_ACTION),
-    },
+    create: post('/snapshot', { body: CreateGovernanceSnapshotBody }, { 201: GovernanceSnapshot }, write(GOVERNANCE_SNAPSHOT_ACTION)).doc(
+      'Snapshot the governance state',
+      "Stores a versioned export of the tenant's governance state (people, roles, approval chains, active assignments, delegations in force, active decision rights, open conflicts), version one more than the tenant's last (1 for the first), with the SHA-256 of the state's canonical JSON and the previous snapshot's hash. Returns 201 with the snapshot, id `gsn_<ULID>`. Needs `governance:write`; audited as `governance_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.",
+    ),
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import type { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -172,44 +172,28 @@ export const gpaiEnergyDisclosures = resource({
 // ---------------------------------------------------------------- router
 
 const SummaryParams = z.object({ id: SummaryId });
-const read = meta({ auth: 'tenant', rail: 'gpai_summary', permission: 'gpai_summary:read', mutating: false });
+const BySummary = { pathParams: SummaryParams };
+const { read } = policyOf('gpai_summary');
 
 /** The summary's change and publication keep the keys the SDK has always had, beside its collection. */
 const { update: updateSummary, publish: publishSummary, ...summaryRoutes } = gpaiSummaries.routes;
 
 export const gpaiSummaryRouter = railRouter('gpai_summary', {
-  template: {
-    method: 'GET',
-    path: '/template',
-    responses: { 200: GpaiTemplate },
-    summary: 'The Commission’s template for the summary',
-    description:
-      'The sections of the Commission’s public template for the summary of training content (AI Act Art. 53(1)(d)), each with its source, whether it is required and which records fill it. Read from the shipped data file.',
-    metadata: read,
-  },
+  template: get('/template', {}, GpaiTemplate, read).doc(
+    'The Commission’s template for the summary',
+    'The sections of the Commission’s public template for the summary of training content (AI Act Art. 53(1)(d)), each with its source, whether it is required and which records fill it. Read from the shipped data file.',
+  ),
   summaries: summaryRoutes,
   updateSummary,
   publishSummary,
-  document: {
-    method: 'GET',
-    path: '/summaries/:id/document',
-    pathParams: SummaryParams,
-    responses: { 200: GpaiDocument },
-    summary: 'The summary as a document, section by section',
-    description:
-      'Assembles the summary following the template’s sections from the records (summary, data sources, newest copyright policy and energy disclosure), with which required sections are still missing.',
-    metadata: read,
-  },
-  versions: {
-    method: 'GET',
-    path: '/summaries/:id/versions',
-    pathParams: SummaryParams,
-    query: PaginationQuery,
-    responses: { 200: listOf(GpaiSummaryVersion) },
-    summary: 'Published versions of a summary',
-    description: 'Every published version with its frozen document, newest first, cursor-paginated.',
-    metadata: read,
-  },
+  document: get('/summaries/:id/document', BySummary, GpaiDocument, read).doc(
+    'The summary as a document, section by section',
+    'Assembles the summary following the template’s sections from the records (summary, data sources, newest copyright policy and energy disclosure), with which required sections are still missing.',
+  ),
+  versions: get('/summaries/:id/versions', { ...BySummary, query: PaginationQuery }, listOf(GpaiSummaryVersion), read).doc(
+    'Published versions of a summary',
+    'Every published version with its frozen document, newest first, cursor-paginated.',
+  ),
   dataSources: gpaiDataSources.routes,
   copyrightPolicies: gpaiCopyrightPolicies.routes,
   energyDisclosures: gpaiEnergyDisclosures.routes,

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
-import { meta } from '../../platform/meta.ts';
 import { listOf, PaginationQuery, prefixedId } from '../../shared/common.ts';
 import { exampleId } from '../../shared/records.ts';
 
@@ -215,81 +215,78 @@ export const DictionaryImpact = z
   })
   .meta({ id: 'DictionaryImpact' });
 
-const read = meta({ auth: 'tenant', rail: 'graph', permission: 'graph:read', mutating: false });
+const { read } = policyOf('graph');
 const Version = z.string().regex(/^\d+\.\d+\.\d+$/);
 
 export const graphRouter = c.router(
   {
-    relations: {
-      method: 'GET',
-      path: '/relations',
-      query: PaginationQuery.extend({
-        framework: DictionaryId.optional().meta({ description: 'Only edges with this dictionary on either side.' }),
-        requirement: z
-          .string()
-          .min(1)
-          .max(64)
-          .optional()
-          .meta({ description: 'Only edges with this control id or clause reference on either side.', examples: ['art-33'] }),
-        relationship: Relationship.optional(),
-      }),
-      responses: { 200: listOf(Relation) },
-      summary: 'List crosswalk edges between requirements of different dictionaries',
-      description:
-        'The crosswalk graph the service ships: each edge with its NIST OLIR relationship, rationale, strength 0-10 and note, both ends resolved to their titles. Filter by a dictionary, a requirement (either side) or a relationship; in content order, paginated by `limit` and `cursor`. Reference data, the same for every tenant.',
-      metadata: read,
-    },
-    blastRadius: {
-      method: 'POST',
-      path: '/blast-radius',
-      body: z
-        .strictObject({
-          control: z
+    relations: get(
+      '/relations',
+      {
+        query: PaginationQuery.extend({
+          framework: DictionaryId.optional().meta({ description: 'Only edges with this dictionary on either side.' }),
+          requirement: z
             .string()
             .min(1)
             .max(64)
-            .meta({ description: 'A control id of any dictionary (`CSF-PR.AA-01`, `GDPR-SEC-01`).', examples: ['GDPR-SEC-01'] }),
-        })
-        .meta({ id: 'BlastRadiusRequest', examples: [{ control: 'GDPR-SEC-01' }] }),
-      responses: { 200: BlastRadius },
-      summary: 'What a change to one control reaches across dictionaries and systems',
-      description:
-        "Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns `affectedFrameworks`, the reached requirements as `<dictionary>:<ref>` strings (framework and clause references, strongest dictionary first), and `affectedSystems`, the number of the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary; beside them `frameworks` (each dictionary with its requirements, titles, weights and hops) and `systems` (each system with those evidence records and assessments) give the detail. Reads only. 404 for an unknown control.",
-      metadata: read,
-    },
-    evidenceReuse: {
-      method: 'POST',
-      path: '/evidence-reuse',
-      body: z.strictObject({ evidenceId: EvidenceId }).meta({ id: 'EvidenceReuseRequest', examples: [{ evidenceId: EVIDENCE_ID }] }),
-      responses: { 200: EvidenceReuse },
-      summary: 'Which other requirements one piece of evidence satisfies',
-      description:
-        "For each control the evidence cites (and that control's clauses), follows the crosswalk edges one step in either direction and reports the requirements of other dictionaries reached, with coverage `full` (equal, or the evidence's side is the superset) or `partial` (subset, intersect); where several edges reach one requirement, the strongest result wins. Reads only. 404 for an evidence id of another tenant or none.",
-      metadata: read,
-    },
-    onboardingSavings: {
-      method: 'GET',
-      path: '/onboarding-savings',
-      responses: { 200: OnboardingSavings },
-      summary: "Share of the tenant's activated controls already covered through crosswalks",
-      description:
-        "For each framework the tenant activated: its controls, those the tenant's evidence cites directly, and those covered only through a crosswalk from evidence of another dictionary (full or partial), with the share saved. Computed from the tenant's evidence at the time of the call.",
-      metadata: read,
-    },
-    impact: {
-      method: 'GET',
-      path: '/impact',
-      query: z.object({
-        framework: DictionaryId,
-        from: Version.optional().meta({ description: 'Version to compare from; the activated version, else the oldest.' }),
-        to: Version.optional().meta({ description: 'Version to compare to; the latest.' }),
-      }),
-      responses: { 200: DictionaryImpact },
-      summary: 'What moving a dictionary to another version changes for the tenant',
-      description:
-        "Compares two versions of a dictionary: clauses, controls and obligations added, removed and changed, and the tenant's evidence and obligations the removed or changed ones touch. 404 for an unknown dictionary or version.",
-      metadata: read,
-    },
+            .optional()
+            .meta({ description: 'Only edges with this control id or clause reference on either side.', examples: ['art-33'] }),
+          relationship: Relationship.optional(),
+        }),
+      },
+      listOf(Relation),
+      read,
+    ).doc(
+      'List crosswalk edges between requirements of different dictionaries',
+      'The crosswalk graph the service ships: each edge with its NIST OLIR relationship, rationale, strength 0-10 and note, both ends resolved to their titles. Filter by a dictionary, a requirement (either side) or a relationship; in content order, paginated by `limit` and `cursor`. Reference data, the same for every tenant.',
+    ),
+    blastRadius: post(
+      '/blast-radius',
+      {
+        body: z
+          .strictObject({
+            control: z
+              .string()
+              .min(1)
+              .max(64)
+              .meta({ description: 'A control id of any dictionary (`CSF-PR.AA-01`, `GDPR-SEC-01`).', examples: ['GDPR-SEC-01'] }),
+          })
+          .meta({ id: 'BlastRadiusRequest', examples: [{ control: 'GDPR-SEC-01' }] }),
+      },
+      BlastRadius,
+      read,
+    ).doc(
+      'What a change to one control reaches across dictionaries and systems',
+      "Walks the crosswalk edges from the control and its clauses, up to two edges away, weighting each path by relationship (equal 1, subset or superset 0.8, intersect 0.5, not_related 0) times strength / 10 and keeping paths above 0.1. Returns `affectedFrameworks`, the reached requirements as `<dictionary>:<ref>` strings (framework and clause references, strongest dictionary first), and `affectedSystems`, the number of the tenant's systems whose evidence cites a reached control or whose assessments concern a reached dictionary; beside them `frameworks` (each dictionary with its requirements, titles, weights and hops) and `systems` (each system with those evidence records and assessments) give the detail. Reads only. 404 for an unknown control.",
+    ),
+    evidenceReuse: post(
+      '/evidence-reuse',
+      { body: z.strictObject({ evidenceId: EvidenceId }).meta({ id: 'EvidenceReuseRequest', examples: [{ evidenceId: EVIDENCE_ID }] }) },
+      EvidenceReuse,
+      read,
+    ).doc(
+      'Which other requirements one piece of evidence satisfies',
+      "For each control the evidence cites (and that control's clauses), follows the crosswalk edges one step in either direction and reports the requirements of other dictionaries reached, with coverage `full` (equal, or the evidence's side is the superset) or `partial` (subset, intersect); where several edges reach one requirement, the strongest result wins. Reads only. 404 for an evidence id of another tenant or none.",
+    ),
+    onboardingSavings: get('/onboarding-savings', {}, OnboardingSavings, read).doc(
+      "Share of the tenant's activated controls already covered through crosswalks",
+      "For each framework the tenant activated: its controls, those the tenant's evidence cites directly, and those covered only through a crosswalk from evidence of another dictionary (full or partial), with the share saved. Computed from the tenant's evidence at the time of the call.",
+    ),
+    impact: get(
+      '/impact',
+      {
+        query: z.object({
+          framework: DictionaryId,
+          from: Version.optional().meta({ description: 'Version to compare from; the activated version, else the oldest.' }),
+          to: Version.optional().meta({ description: 'Version to compare to; the latest.' }),
+        }),
+      },
+      DictionaryImpact,
+      read,
+    ).doc(
+      'What moving a dictionary to another version changes for the tenant',
+      "Compares two versions of a dictionary: clauses, controls and obligations added, removed and changed, and the tenant's evidence and obligations the removed or changed ones touch. 404 for an unknown dictionary or version.",
+    ),
   },
   { pathPrefix: '/v1/graph', commonResponses: commonErrorResponses },
 );

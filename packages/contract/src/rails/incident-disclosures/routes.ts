@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { Timestamp } from '../../shared/common.ts';
@@ -92,7 +92,7 @@ export const incidentDisclosures = resource({
 });
 
 const DisclosureParams = idParams('idc');
-const read = meta({ auth: 'tenant', rail: 'incident_disclosures', permission: 'incident_disclosures:read', mutating: false });
+const { read } = policyOf('incident_disclosures');
 
 // ---------------------------------------------------------------- drafts
 
@@ -138,27 +138,24 @@ export const incidentDisclosuresRouter = railRouter('incident_disclosures', {
   drafts: disclosureDrafts.routes,
   updateDisclosure,
   recordSubmission,
-  timeline: {
-    method: 'GET',
-    path: '/timelines/:id',
-    pathParams: DisclosureParams,
-    responses: { 200: DisclosureTimeline },
-    summary: 'The timeline of a disclosure',
-    description: 'Awareness, classification, the record, drafts, filings, deadlines and status changes of one disclosure, in time order.',
-    metadata: read,
-  },
-  sla: {
-    method: 'GET',
-    path: '/sla',
-    query: z.object({
-      at: Timestamp.optional().meta({ description: 'The moment to compute states for; now when absent.' }),
-      regime: Regime.optional().meta({ description: 'Only stages of this regime.' }),
-    }),
-    responses: { 200: IncidentSla },
-    summary: 'What is due when, and what is late',
-    description: 'Every unfiled stage with a deadline, across the open disclosures, earliest first, with counts per state.',
-    metadata: read,
-  },
+  timeline: get('/timelines/:id', { pathParams: DisclosureParams }, DisclosureTimeline, read).doc(
+    'The timeline of a disclosure',
+    'Awareness, classification, the record, drafts, filings, deadlines and status changes of one disclosure, in time order.',
+  ),
+  sla: get(
+    '/sla',
+    {
+      query: z.object({
+        at: Timestamp.optional().meta({ description: 'The moment to compute states for; now when absent.' }),
+        regime: Regime.optional().meta({ description: 'Only stages of this regime.' }),
+      }),
+    },
+    IncidentSla,
+    read,
+  ).doc(
+    'What is due when, and what is late',
+    'Every unfiled stage with a deadline, across the open disclosures, earliest first, with counts per state.',
+  ),
 });
 
 export const incidentDisclosuresEvents: ReturnType<typeof eventType>[] = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post, stateful } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { Timestamp } from '../../shared/common.ts';
@@ -161,8 +161,7 @@ export const insuranceQuotes = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:read', mutating: false });
-const approve = meta({ auth: 'tenant', rail: 'insurance', permission: 'insurance:approve', mutating: true });
+const { read, changes } = policyOf('insurance');
 const IdParams = <T extends z.ZodType>(id: T) => z.object({ id });
 
 /** The quote request's offer keeps the key the SDK has always had, beside the collection's routes. */
@@ -171,51 +170,45 @@ const { record_offer: recordOffer, ...quoteRoutes } = insuranceQuotes.routes;
 export const insuranceRouter = railRouter('insurance', {
   policies: {
     ...insurancePolicies.routes,
-    standing: {
-      method: 'GET',
-      path: '/policies/:id/standing',
-      pathParams: IdParams(PolicyId),
-      query: z.object({ at: Timestamp.optional().meta({ description: 'The moment; now when absent.' }) }),
-      responses: { 200: InsurancePolicyStanding },
-      summary: 'A policy’s standing at a moment',
-      description: 'Whether the policy is scheduled, in force, expired or cancelled at `at`. Needs `insurance:read`.',
-      metadata: read,
-    },
+    standing: get(
+      '/policies/:id/standing',
+      {
+        pathParams: IdParams(PolicyId),
+        query: z.object({ at: Timestamp.optional().meta({ description: 'The moment; now when absent.' }) }),
+      },
+      InsurancePolicyStanding,
+      read,
+    ).doc(
+      'A policy’s standing at a moment',
+      'Whether the policy is scheduled, in force, expired or cancelled at `at`. Needs `insurance:read`.',
+    ),
   },
   claims: insuranceClaims.routes,
-  coverage: {
-    method: 'GET',
-    path: '/coverage',
-    query: z.object({ at: Timestamp.optional().meta({ description: 'The moment policies must be in force; now when absent.' }) }),
-    responses: { 200: InsuranceCoverage },
-    summary: 'Which register risks the policies cover',
-    description:
-      'Maps every open risk of the risk register (`/v1/risk-register/risks`) to the policies in force at `at` whose perils cover its domain (the fixed mapping is in `mapping`), and lists the risks no policy covers. Recomputed on every call: a new, cancelled or expired policy, or a new or closed risk, changes it. Needs `insurance:read`.',
-    metadata: read,
-  },
+  coverage: get(
+    '/coverage',
+    { query: z.object({ at: Timestamp.optional().meta({ description: 'The moment policies must be in force; now when absent.' }) }) },
+    InsuranceCoverage,
+    read,
+  ).doc(
+    'Which register risks the policies cover',
+    'Maps every open risk of the risk register (`/v1/risk-register/risks`) to the policies in force at `at` whose perils cover its domain (the fixed mapping is in `mapping`), and lists the risks no policy covers. Recomputed on every call: a new, cancelled or expired policy, or a new or closed risk, changes it. Needs `insurance:read`.',
+  ),
   quotes: {
     ...quoteRoutes,
     recordOffer,
-    comparison: {
-      method: 'GET',
-      path: '/quotes/:id/comparison',
-      pathParams: IdParams(QuoteId),
-      responses: { 200: InsuranceQuoteComparison },
-      summary: 'Compare the offers',
-      description: 'Ranks the offers by premium per unit of limit (premium / limit), cheapest first. Needs `insurance:read`.',
-      metadata: read,
-    },
-    accept: {
-      method: 'POST',
-      path: '/quotes/:id/accept',
-      pathParams: IdParams(QuoteId),
-      body: AcceptInsuranceOfferBody,
-      responses: { 201: InsurancePolicy },
-      summary: 'Accept an offer (creates the policy)',
-      description:
-        'Accepts one insurer’s offer of an open request: creates the policy with the request’s line, perils and period and the offer’s limit, retention and premium (audited as `insurance_policy.created`), and marks the request accepted (audited as `insurance_quote.accepted`). A request not open: 409; an insurer without an offer: 422. Needs `insurance:approve`.',
-      metadata: meta({ ...approve, audit: 'insurance_quote.accepted', stateful: true }),
-    },
+    comparison: get('/quotes/:id/comparison', { pathParams: IdParams(QuoteId) }, InsuranceQuoteComparison, read).doc(
+      'Compare the offers',
+      'Ranks the offers by premium per unit of limit (premium / limit), cheapest first. Needs `insurance:read`.',
+    ),
+    accept: post(
+      '/quotes/:id/accept',
+      { pathParams: IdParams(QuoteId), body: AcceptInsuranceOfferBody },
+      { 201: InsurancePolicy },
+      stateful(changes('insurance:approve', 'insurance_quote.accepted')),
+    ).doc(
+      'Accept an offer (creates the policy)',
+      'Accepts one insurer’s offer of an open request: creates the policy with the request’s line, perils and period and the offer’s limit, retention and premium (audited as `insurance_policy.created`), and marks the request accepted (audited as `insurance_quote.accepted`). A request not open: 409; an insurer without an offer: 422. Needs `insurance:approve`.',
+    ),
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import type { eventType } from '../../platform/webhook-events.ts';
 import { idParams } from '../../shared/records.ts';
@@ -130,21 +130,15 @@ export const legalHoldExports = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'litigation_hold', permission: 'litigation_hold:read', mutating: false });
+const { read } = policyOf('litigation_hold');
 
 export const litigationHoldRouter = railRouter('litigation_hold', {
   holds: {
     ...legalHolds.routes,
-    records: {
-      method: 'GET',
-      path: '/holds/:id/records',
-      pathParams: idParams('lhd'),
-      responses: { 200: LegalHeldRecords },
-      summary: 'The records a hold covers now',
-      description:
-        'Resolves the hold: its named records and those its criteria match now, by kind then id. A released hold covers nothing. Needs `litigation_hold:read`.',
-      metadata: read,
-    },
+    records: get('/holds/:id/records', { pathParams: idParams('lhd') }, LegalHeldRecords, read).doc(
+      'The records a hold covers now',
+      'Resolves the hold: its named records and those its criteria match now, by kind then id. A released hold covers nothing. Needs `litigation_hold:read`.',
+    ),
   },
   custodians: legalHoldCustodians.routes,
   preservation: legalHoldPreservation.routes,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -64,118 +65,107 @@ export const marketplaceListings = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'marketplace', permission: 'marketplace:read', mutating: false });
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'marketplace', permission: 'marketplace:write', mutating: true, audit });
+const { read, write } = policyOf('marketplace');
 
 export const marketplaceRouter = railRouter('marketplace', {
-  specialists: {
-    method: 'GET',
-    path: '/specialists',
-    query: PaginationQuery.extend({
-      expertise: SpecialistFrameworkRef.optional().meta({ description: 'Only consultants who know this framework dictionary.' }),
-      jurisdiction: SpecialistJurisdiction.optional().meta({
-        description: 'Only consultants who work in this jurisdiction (case-insensitive).',
+  specialists: get(
+    '/specialists',
+    {
+      query: PaginationQuery.extend({
+        expertise: SpecialistFrameworkRef.optional().meta({ description: 'Only consultants who know this framework dictionary.' }),
+        jurisdiction: SpecialistJurisdiction.optional().meta({
+          description: 'Only consultants who work in this jurisdiction (case-insensitive).',
+        }),
       }),
-    }),
-    responses: { 200: listOf(MarketplaceSpecialist) },
-    summary: 'Find listed specialists',
-    description:
-      'Listed consultants of every firm on the platform, public fields only (no tenant ids), newest first, with their firm, its average review rating and their unexpired certifications; filtered by `expertise` and `jurisdiction`. Needs `marketplace:read`.',
-    metadata: read,
-  },
+    },
+    listOf(MarketplaceSpecialist),
+    read,
+  ).doc(
+    'Find listed specialists',
+    'Listed consultants of every firm on the platform, public fields only (no tenant ids), newest first, with their firm, its average review rating and their unexpired certifications; filtered by `expertise` and `jurisdiction`. Needs `marketplace:read`.',
+  ),
   // Declared before the listing routes: `/listings/published` is not an id.
-  publishedListings: {
-    method: 'GET',
-    path: '/listings/published',
-    query: PaginationQuery.extend({
-      framework: SpecialistFrameworkRef.optional().meta({ description: 'Only listings that cover this framework dictionary.' }),
-      firmId: SpecialistFirmId.optional().meta({ description: 'Only listings of this firm.' }),
-    }),
-    responses: { 200: listOf(MarketplacePublishedListing) },
-    summary: 'Browse published listings',
-    description:
-      'Published listings of every firm on the platform, newest first, with the average rating of their reviews and of their firm; public fields only. Needs `marketplace:read`.',
-    metadata: read,
-  },
+  publishedListings: get(
+    '/listings/published',
+    {
+      query: PaginationQuery.extend({
+        framework: SpecialistFrameworkRef.optional().meta({ description: 'Only listings that cover this framework dictionary.' }),
+        firmId: SpecialistFirmId.optional().meta({ description: 'Only listings of this firm.' }),
+      }),
+    },
+    listOf(MarketplacePublishedListing),
+    read,
+  ).doc(
+    'Browse published listings',
+    'Published listings of every firm on the platform, newest first, with the average rating of their reviews and of their firm; public fields only. Needs `marketplace:read`.',
+  ),
   listings: marketplaceListings.routes,
   engagements: {
-    list: {
-      method: 'GET',
-      path: '/engagements',
-      query: PaginationQuery.extend({ status: EngagementStatus.optional().meta({ description: 'Only engagements in this state.' }) }),
-      responses: { 200: listOf(MarketplaceEngagement) },
-      summary: 'List my engagements',
-      description: 'Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.',
-      metadata: meta({ ...read, source: { object: 'svc.marketplace.engagement' } }),
-    },
-    create: {
-      method: 'POST',
-      path: '/engagements',
-      body: CreateMarketplaceEngagementBody,
-      responses: { 201: MarketplaceEngagement },
-      summary: 'Engage a firm from a listing',
-      description:
-        "Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.",
-      metadata: write('marketplace_engagement.created'),
-    },
-    end: {
-      method: 'POST',
-      path: '/engagements/end',
-      body: EndMarketplaceEngagementBody,
-      responses: { 200: MarketplaceEngagement },
-      summary: 'End an engagement',
-      description:
-        'Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.',
-      metadata: write('marketplace_engagement.ended'),
-    },
-    revoke: {
-      method: 'POST',
-      path: '/engagements/revoke',
-      body: EndMarketplaceEngagementBody,
-      responses: { 200: MarketplaceEngagement },
-      summary: "Revoke a firm's access",
-      description:
-        'Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.',
-      metadata: write('marketplace_engagement.revoked'),
-    },
+    list: get(
+      '/engagements',
+      { query: PaginationQuery.extend({ status: EngagementStatus.optional().meta({ description: 'Only engagements in this state.' }) }) },
+      listOf(MarketplaceEngagement),
+      meta({ ...read, source: { object: 'svc.marketplace.engagement' } }),
+    ).doc(
+      'List my engagements',
+      'Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.',
+    ),
+    create: post(
+      '/engagements',
+      { body: CreateMarketplaceEngagementBody },
+      { 201: MarketplaceEngagement },
+      write('marketplace_engagement.created'),
+    ).doc(
+      'Engage a firm from a listing',
+      "Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.",
+    ),
+    end: post('/engagements/end', { body: EndMarketplaceEngagementBody }, MarketplaceEngagement, write('marketplace_engagement.ended')).doc(
+      'End an engagement',
+      'Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.',
+    ),
+    revoke: post(
+      '/engagements/revoke',
+      { body: EndMarketplaceEngagementBody },
+      MarketplaceEngagement,
+      write('marketplace_engagement.revoked'),
+    ).doc(
+      "Revoke a firm's access",
+      'Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.',
+    ),
   },
   reviews: {
-    list: {
-      method: 'GET',
-      path: '/reviews',
-      query: PaginationQuery.extend({
-        firmId: SpecialistFirmId.optional().meta({ description: 'Only reviews of this firm.' }),
-        listingId: MarketplaceListingId.optional().meta({ description: 'Only reviews of engagements made through this listing.' }),
+    list: get(
+      '/reviews',
+      {
+        query: PaginationQuery.extend({
+          firmId: SpecialistFirmId.optional().meta({ description: 'Only reviews of this firm.' }),
+          listingId: MarketplaceListingId.optional().meta({ description: 'Only reviews of engagements made through this listing.' }),
+        }),
+      },
+      listOf(MarketplaceReview),
+      meta({ ...read, source: { object: 'svc.marketplace.review' } }),
+    ).doc(
+      'Read reviews',
+      'Reviews of engagements on the whole platform, newest first, without the reviewing tenant; filter by firm or listing. Needs `marketplace:read`.',
+    ),
+    create: post('/reviews', { body: CreateMarketplaceReviewBody }, { 201: MarketplaceReview }, write('marketplace_review.created')).doc(
+      'Review an engagement',
+      "Reviews an engagement of the calling tenant (the client), in any state: one review per engagement (409 `conflict` for a second), `rating` 1 to 5 (422 otherwise). Another tenant's engagement is 404. Audited (`marketplace_review.created`). Needs `marketplace:write`.",
+    ),
+  },
+  matching: get(
+    '/matching',
+    {
+      query: PaginationQuery.pick({ cursor: true }).extend({
+        limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Matches per page, 1 to 100 (default 20).' }),
       }),
-      responses: { 200: listOf(MarketplaceReview) },
-      summary: 'Read reviews',
-      description:
-        'Reviews of engagements on the whole platform, newest first, without the reviewing tenant; filter by firm or listing. Needs `marketplace:read`.',
-      metadata: meta({ ...read, source: { object: 'svc.marketplace.review' } }),
     },
-    create: {
-      method: 'POST',
-      path: '/reviews',
-      body: CreateMarketplaceReviewBody,
-      responses: { 201: MarketplaceReview },
-      summary: 'Review an engagement',
-      description:
-        "Reviews an engagement of the calling tenant (the client), in any state: one review per engagement (409 `conflict` for a second), `rating` 1 to 5 (422 otherwise). Another tenant's engagement is 404. Audited (`marketplace_review.created`). Needs `marketplace:write`.",
-      metadata: write('marketplace_review.created'),
-    },
-  },
-  matching: {
-    method: 'GET',
-    path: '/matching',
-    query: PaginationQuery.pick({ cursor: true }).extend({
-      limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Matches per page, 1 to 100 (default 20).' }),
-    }),
-    responses: { 200: MarketplaceMatching },
-    summary: 'Rank listings by fit',
-    description:
-      "Ranks the published listings of other tenants' firms by fit to the caller: `frameworkFit` (share of its activated frameworks a listing covers) and `gapFit` (share of its gaps, open self-audit findings and activated controls without unexpired evidence, that fall in frameworks the listing covers), score `50 × frameworkFit + 50 × gapFit`, with the parts shown. Computed at request time; stores nothing. Needs `marketplace:read`.",
-    metadata: read,
-  },
+    MarketplaceMatching,
+    read,
+  ).doc(
+    'Rank listings by fit',
+    "Ranks the published listings of other tenants' firms by fit to the caller: `frameworkFit` (share of its activated frameworks a listing covers) and `gapFit` (share of its gaps, open self-audit findings and activated controls without unexpired evidence, that fall in frameworks the listing covers), score `50 × frameworkFit + 50 × gapFit`, with the parts shown. Computed at request time; stores nothing. Needs `marketplace:read`.",
+  ),
 });
 
 /** Event types the marketplace rail emits. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { del, get, policyOf, post } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -59,89 +59,71 @@ export const metadataLabels = resource({
   ],
 });
 
-const read = meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:read', mutating: false });
-/** The policy of a label change, audited as `audit`. */
-const write = <const A extends string>(audit: A) =>
-  meta({ auth: 'tenant', rail: 'metadata', permission: 'metadata:write', mutating: true, audit });
+const { read, write } = policyOf('metadata');
 const IdParams = z.object({ id: LabelId });
 
 export const metadataRouter = railRouter('metadata', {
   label: {
     // The list is the kit's; adding (201 or 200), removing (DELETE) and unlabelling stay hand-written.
     list: metadataLabels.routes.list,
-    create: {
-      method: 'POST',
-      path: '/label',
-      body: CreateMetadataLabelBody,
-      responses: { 200: MetadataLabel, 201: MetadataLabel },
-      summary: 'Label a record',
-      description:
-        "Attaches the label `key=value` to a record of the tenant. The record must exist for the tenant: an unknown id, or another tenant's, is 404 `not_found`; an unknown `resourceType` is 422. Idempotent on (record, key, value): the first call returns 201 with the new label, later calls 200 with the same label and record nothing. A record may carry several values of one key. Needs `metadata:write`; recorded in the audit trail as `label.added` and emitted as the webhook event `label.added`.",
-      metadata: write('label.added'),
+    create: post('/label', { body: CreateMetadataLabelBody }, { 200: MetadataLabel, 201: MetadataLabel }, write('label.added')).doc(
+      'Label a record',
+      "Attaches the label `key=value` to a record of the tenant. The record must exist for the tenant: an unknown id, or another tenant's, is 404 `not_found`; an unknown `resourceType` is 422. Idempotent on (record, key, value): the first call returns 201 with the new label, later calls 200 with the same label and record nothing. A record may carry several values of one key. Needs `metadata:write`; recorded in the audit trail as `label.added` and emitted as the webhook event `label.added`.",
+    ),
+    remove: del('/label/:id', { pathParams: IdParams }, MetadataLabel, write('label.removed')).doc(
+      'Remove a label',
+      'Removes the label with this `lbl_` id and returns it as it was. A label of another tenant, or one that does not exist (or was already removed), is 404 `not_found`. Needs `metadata:write`; recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.',
+    ),
+    unlabel: post('/label/unlabel', { body: MetadataUnlabelBody }, MetadataUnlabelResult, write('label.removed')).doc(
+      'Remove labels from a record by key',
+      'Removes from a record of the tenant its labels of `key` (only `key=value` when `value` is given) and returns them. The record must exist for the tenant (404 otherwise); a record without a matching label gives an empty `removed`. Needs `metadata:write`; each removal is recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.',
+    ),
+  },
+  facets: get(
+    '/facets',
+    {
+      query: z.object({
+        resourceType: ResourceTypeFilter.meta({ description: 'Count only labels on records of this kind.' }),
+        key: LabelKey.optional().meta({ description: 'Count only labels with this key.' }),
+      }),
     },
-    remove: {
-      method: 'DELETE',
-      path: '/label/:id',
-      pathParams: IdParams,
-      responses: { 200: MetadataLabel },
-      summary: 'Remove a label',
-      description:
-        'Removes the label with this `lbl_` id and returns it as it was. A label of another tenant, or one that does not exist (or was already removed), is 404 `not_found`. Needs `metadata:write`; recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.',
-      metadata: write('label.removed'),
+    MetadataFacets,
+    read,
+  ).doc(
+    'Count labels per key and value',
+    "Counts the tenant's labels: in all, per key (with the distinct records carrying it), per `key=value`, and per kind of record. `resourceType` limits the counts to one kind of record, `key` to one key. Another tenant's labels are never counted. Needs `metadata:read`.",
+  ),
+  search: get(
+    '/search',
+    {
+      query: PaginationQuery.extend({
+        key: LabelKey.optional().meta({ description: 'Only labels with exactly this key.' }),
+        valuePrefix: SearchText('Only labels whose value starts with this text (case-insensitive).', 'ai-'),
+        q: SearchText('Only labels whose key or value contains this text (case-insensitive).', 'govern'),
+        resourceType: ResourceTypeFilter.meta({ description: 'Only labels on records of this kind.' }),
+      }),
     },
-    unlabel: {
-      method: 'POST',
-      path: '/label/unlabel',
-      body: MetadataUnlabelBody,
-      responses: { 200: MetadataUnlabelResult },
-      summary: 'Remove labels from a record by key',
-      description:
-        'Removes from a record of the tenant its labels of `key` (only `key=value` when `value` is given) and returns them. The record must exist for the tenant (404 otherwise); a record without a matching label gives an empty `removed`. Needs `metadata:write`; each removal is recorded in the audit trail as `label.removed` and emitted as the webhook event `label.removed`.',
-      metadata: write('label.removed'),
+    listOf(MetadataLabel),
+    read,
+  ).doc(
+    'Search labels',
+    "Returns the tenant's labels matching every criterion given (AND): exact `key`, value starting with `valuePrefix`, `q` contained in the key or the value (both case-insensitive, `%` and `_` taken literally), kind of record. Newest first, paginated by `limit` and `cursor`. Needs `metadata:read`.",
+  ),
+  items: get(
+    '/items',
+    {
+      query: PaginationQuery.extend({
+        key: LabelKey.meta({ description: 'The records carrying a label with this key (required).', examples: ['team'] }),
+        value: LabelValue.optional().meta({ description: 'Only the records carrying exactly `key=value`.', examples: ['ai-governance'] }),
+        resourceType: ResourceTypeFilter.meta({ description: 'Only records of this kind.' }),
+      }),
     },
-  },
-  facets: {
-    method: 'GET',
-    path: '/facets',
-    query: z.object({
-      resourceType: ResourceTypeFilter.meta({ description: 'Count only labels on records of this kind.' }),
-      key: LabelKey.optional().meta({ description: 'Count only labels with this key.' }),
-    }),
-    responses: { 200: MetadataFacets },
-    summary: 'Count labels per key and value',
-    description:
-      "Counts the tenant's labels: in all, per key (with the distinct records carrying it), per `key=value`, and per kind of record. `resourceType` limits the counts to one kind of record, `key` to one key. Another tenant's labels are never counted. Needs `metadata:read`.",
-    metadata: read,
-  },
-  search: {
-    method: 'GET',
-    path: '/search',
-    query: PaginationQuery.extend({
-      key: LabelKey.optional().meta({ description: 'Only labels with exactly this key.' }),
-      valuePrefix: SearchText('Only labels whose value starts with this text (case-insensitive).', 'ai-'),
-      q: SearchText('Only labels whose key or value contains this text (case-insensitive).', 'govern'),
-      resourceType: ResourceTypeFilter.meta({ description: 'Only labels on records of this kind.' }),
-    }),
-    responses: { 200: listOf(MetadataLabel) },
-    summary: 'Search labels',
-    description:
-      "Returns the tenant's labels matching every criterion given (AND): exact `key`, value starting with `valuePrefix`, `q` contained in the key or the value (both case-insensitive, `%` and `_` taken literally), kind of record. Newest first, paginated by `limit` and `cursor`. Needs `metadata:read`.",
-    metadata: read,
-  },
-  items: {
-    method: 'GET',
-    path: '/items',
-    query: PaginationQuery.extend({
-      key: LabelKey.meta({ description: 'The records carrying a label with this key (required).', examples: ['team'] }),
-      value: LabelValue.optional().meta({ description: 'Only the records carrying exactly `key=value`.', examples: ['ai-governance'] }),
-      resourceType: ResourceTypeFilter.meta({ description: 'Only records of this kind.' }),
-    }),
-    responses: { 200: listOf(MetadataItem) },
-    summary: 'List the records carrying a label',
-    description:
-      'Returns the records of the tenant that carry a label `key` (or `key=value`), each once with all its labels, ordered by kind then id, paginated by `limit` and `cursor`. `resourceType` keeps one kind of record. Needs `metadata:read`.',
-    metadata: read,
-  },
+    listOf(MetadataItem),
+    read,
+  ).doc(
+    'List the records carrying a label',
+    'Returns the records of the tenant that carry a label `key` (or `key=value`), each once with all its labels, ordered by kind then id, paginated by `limit` and `cursor`. `resourceType` keeps one kind of record. Needs `metadata:read`.',
+  ),
 });
 
 /** Event types the metadata rail emits. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post, put, stateful } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -62,8 +63,8 @@ export const notificationSubscriptions = resource({
 
 const ChannelIdParams = idParams('nch');
 
-const read = meta({ auth: 'tenant', rail: 'notifications', permission: 'notifications:read', mutating: false });
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'notifications', permission: 'notifications:write', mutating: true, audit });
+const { read, write } = policyOf('notifications');
+const ByChannel = { pathParams: ChannelIdParams };
 
 const KIND_LABEL: Record<NotificationChannelKind, string> = { slack: 'Slack channel', teams: 'Teams channel', email: 'email channel' };
 
@@ -72,65 +73,52 @@ function channelRoutes<R extends z.ZodObject, B extends z.ZodType>(kind: Notific
   const article = /^[aeiou]/i.test(label) ? 'an' : 'a';
   const secretNote = kind === 'email' ? '' : ' The URL is checked like a webhook target and stored sealed; responses show only `urlHint`.';
   return {
-    list: {
-      method: 'GET',
-      path: `/${kind}`,
-      query: PaginationQuery.extend({ status: ChannelStatus.optional().meta({ description: `Only ${label}s in this state.` }) }),
-      responses: { 200: listOf(record) },
-      summary: `List ${label}s`,
-      description: `The tenant's ${label}s, newest first, as \`{ data, cursor }\`. Needs \`notifications:read\`.`,
-      metadata: read,
-    },
-    create: {
-      method: 'POST',
-      path: `/${kind}`,
-      body,
-      responses: { 201: record },
-      summary: `Add ${article} ${label}`,
-      description: `Adds ${article} ${label} of the tenant; subscriptions naming \`${kind}\` send their events to every active one.${secretNote} Audited (\`notification_channel.created\`). Needs \`notifications:write\`.`,
-      metadata: write('notification_channel.created'),
-    },
-    get: {
-      method: 'GET',
-      path: `/${kind}/:id`,
-      pathParams: ChannelIdParams,
-      responses: { 200: record },
-      summary: `Get ${article} ${label}`,
-      description: `One ${label} of the tenant; 404 \`not_found\` for an unknown id, another tenant's or another kind's. Needs \`notifications:read\`.`,
-      metadata: meta({ ...read, source: { object: `svc.notifications.${kind}_channel` } }),
-    },
-    disable: {
-      method: 'POST',
-      path: `/${kind}/:id/disable`,
-      pathParams: ChannelIdParams,
-      body: z.strictObject({}).optional(),
-      responses: { 200: record },
-      summary: `Disable ${article} ${label}`,
-      description: `Stops sending to the channel (from \`active\`; 409 \`conflict\` otherwise); deliveries already queued still run. Audited (\`notification_channel.disabled\`). Needs \`notifications:write\`.`,
-      metadata: write('notification_channel.disabled'),
-    },
-    enable: {
-      method: 'POST',
-      path: `/${kind}/:id/enable`,
-      pathParams: ChannelIdParams,
-      body: z.strictObject({}).optional(),
-      responses: { 200: record },
-      summary: `Enable ${article} ${label}`,
-      description: `Sends to the channel again (from \`disabled\`; 409 \`conflict\` otherwise). Audited (\`notification_channel.enabled\`). Needs \`notifications:write\`.`,
-      metadata: { ...write('notification_channel.enabled'), stateful: true },
-    },
-    deliveries: {
-      method: 'GET',
-      path: `/${kind}/:id/deliveries`,
-      pathParams: ChannelIdParams,
-      query: PaginationQuery.extend({
-        status: z.enum(NOTIFICATION_DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
-      }),
-      responses: { 200: listOf(NotificationDelivery) },
-      summary: `List the deliveries of ${article} ${label}`,
-      description: `Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs \`notifications:read\`.`,
-      metadata: read,
-    },
+    list: get(
+      `/${kind}`,
+      { query: PaginationQuery.extend({ status: ChannelStatus.optional().meta({ description: `Only ${label}s in this state.` }) }) },
+      listOf(record),
+      read,
+    ).doc(`List ${label}s`, `The tenant's ${label}s, newest first, as \`{ data, cursor }\`. Needs \`notifications:read\`.`),
+    create: post(`/${kind}`, { body }, { 201: record }, write('notification_channel.created')).doc(
+      `Add ${article} ${label}`,
+      `Adds ${article} ${label} of the tenant; subscriptions naming \`${kind}\` send their events to every active one.${secretNote} Audited (\`notification_channel.created\`). Needs \`notifications:write\`.`,
+    ),
+    get: get(`/${kind}/:id`, ByChannel, record, meta({ ...read, source: { object: `svc.notifications.${kind}_channel` } })).doc(
+      `Get ${article} ${label}`,
+      `One ${label} of the tenant; 404 \`not_found\` for an unknown id, another tenant's or another kind's. Needs \`notifications:read\`.`,
+    ),
+    disable: post(
+      `/${kind}/:id/disable`,
+      { ...ByChannel, body: z.strictObject({}).optional() },
+      record,
+      write('notification_channel.disabled'),
+    ).doc(
+      `Disable ${article} ${label}`,
+      `Stops sending to the channel (from \`active\`; 409 \`conflict\` otherwise); deliveries already queued still run. Audited (\`notification_channel.disabled\`). Needs \`notifications:write\`.`,
+    ),
+    enable: post(
+      `/${kind}/:id/enable`,
+      { ...ByChannel, body: z.strictObject({}).optional() },
+      record,
+      stateful(write('notification_channel.enabled')),
+    ).doc(
+      `Enable ${article} ${label}`,
+      `Sends to the channel again (from \`disabled\`; 409 \`conflict\` otherwise). Audited (\`notification_channel.enabled\`). Needs \`notifications:write\`.`,
+    ),
+    deliveries: get(
+      `/${kind}/:id/deliveries`,
+      {
+        ...ByChannel,
+        query: PaginationQuery.extend({
+          status: z.enum(NOTIFICATION_DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
+        }),
+      },
+      listOf(NotificationDelivery),
+      read,
+    ).doc(
+      `List the deliveries of ${article} ${label}`,
+      `Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs \`notifications:read\`.`,
+    ),
   } as const;
 }
 
@@ -138,92 +126,56 @@ function channelRoutes<R extends z.ZodObject, B extends z.ZodType>(kind: Notific
 
 export const notificationsRouter = railRouter('notifications', {
   inbox: {
-    list: {
-      method: 'GET',
-      path: '/inbox',
-      query: InboxQuery,
-      responses: { 200: listOf(Notification) },
-      summary: "List the caller's notifications",
-      description:
-        'Notifications in the inbox of the calling API key, newest first, as `{ data, cursor }`; `unread=true` for the unread ones only. Needs `notifications:read`.',
-      metadata: meta({ ...read, source: { object: 'svc.notifications.inbox' } }),
-    },
-    counts: {
-      method: 'GET',
-      path: '/inbox/counts',
-      responses: { 200: InboxCounts },
-      summary: "Count the caller's notifications",
-      description: "Total and unread notifications in the calling key's inbox, counted at request time. Needs `notifications:read`.",
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/inbox/:id',
-      pathParams: idParams('ntf'),
-      responses: { 200: Notification },
-      summary: 'Get a notification',
-      description:
-        "One notification of the caller's inbox; 404 `not_found` for an unknown id or one of another key or tenant. Needs `notifications:read`.",
-      metadata: read,
-    },
+    list: get('/inbox', { query: InboxQuery }, listOf(Notification), meta({ ...read, source: { object: 'svc.notifications.inbox' } })).doc(
+      "List the caller's notifications",
+      'Notifications in the inbox of the calling API key, newest first, as `{ data, cursor }`; `unread=true` for the unread ones only. Needs `notifications:read`.',
+    ),
+    counts: get('/inbox/counts', {}, InboxCounts, read).doc(
+      "Count the caller's notifications",
+      "Total and unread notifications in the calling key's inbox, counted at request time. Needs `notifications:read`.",
+    ),
+    get: get('/inbox/:id', { pathParams: idParams('ntf') }, Notification, read).doc(
+      'Get a notification',
+      "One notification of the caller's inbox; 404 `not_found` for an unknown id or one of another key or tenant. Needs `notifications:read`.",
+    ),
   },
-  markRead: {
-    method: 'POST',
-    path: '/mark-read',
-    body: MarkReadBody,
-    responses: { 200: MarkReadResult },
-    summary: 'Mark notifications read',
-    description:
-      "Marks read the caller's notifications named in `ids` (unknown ids and other keys' are ignored), or every one whose event happened at or before `upTo`. Returns how many changed and how many stay unread. Audited (`notification.marked_read`). Needs `notifications:write`.",
-    metadata: write('notification.marked_read'),
-  },
+  markRead: post('/mark-read', { body: MarkReadBody }, MarkReadResult, write('notification.marked_read')).doc(
+    'Mark notifications read',
+    "Marks read the caller's notifications named in `ids` (unknown ids and other keys' are ignored), or every one whose event happened at or before `upTo`. Returns how many changed and how many stay unread. Audited (`notification.marked_read`). Needs `notifications:write`.",
+  ),
   subscribe: notificationSubscriptions.routes,
   preferences: {
-    get: {
-      method: 'GET',
-      path: '/preferences',
-      responses: { 200: NotificationPreferences },
-      summary: "Get the caller's notification preferences",
-      description:
-        'Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.',
-      metadata: meta({ ...read, source: { object: 'svc.notifications.preferences' } }),
-    },
-    put: {
-      method: 'PUT',
-      path: '/preferences',
-      body: PutPreferencesBody,
-      responses: { 200: NotificationPreferences },
-      summary: "Set the caller's notification preferences",
-      description:
-        'Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.',
-      metadata: write('notification_preferences.updated'),
-    },
+    get: get('/preferences', {}, NotificationPreferences, meta({ ...read, source: { object: 'svc.notifications.preferences' } })).doc(
+      "Get the caller's notification preferences",
+      'Muted event types, minimum severity and channels switched on for the calling API key; the defaults (nothing muted, `debug`, every channel) until set. Needs `notifications:read`.',
+    ),
+    put: put('/preferences', { body: PutPreferencesBody }, NotificationPreferences, write('notification_preferences.updated')).doc(
+      "Set the caller's notification preferences",
+      'Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.',
+    ),
   },
   slack: channelRoutes('slack', SlackChannel, CreateSlackChannelBody),
   teams: channelRoutes('teams', TeamsChannel, CreateTeamsChannelBody),
   email: {
     ...channelRoutes('email', EmailChannel, CreateEmailChannelBody),
-    confirm: {
-      method: 'POST',
-      path: '/email/confirm',
-      body: ConfirmEmailRecipientBody,
-      responses: { 200: EmailRecipientConfirmation },
-      summary: 'Confirm an email recipient (no token)',
-      description:
-        "For the person at the address, without an API key: the token of the confirmation message confirms the address as a recipient of its channel; from then on the channel's messages go to it. The token works once and for 7 days; 404 `not_found` for a token that is unknown, used, replaced by a newer message or expired. Audited (`notification_channel.recipient_confirmed`).",
-      metadata: meta({ auth: 'public', mutating: true, audit: 'notification_channel.recipient_confirmed' }),
-    },
-    resendConfirmations: {
-      method: 'POST',
-      path: '/email/:id/resend-confirmations',
-      pathParams: ChannelIdParams,
-      body: z.strictObject({}).optional(),
-      responses: { 200: EmailChannel },
-      summary: 'Send the confirmation messages of an email channel again',
-      description:
-        'Sends a new confirmation message to every recipient of the channel still `pending` (a message that failed or a token that expired); the tokens sent before stop working. Audited (`notification_channel.confirmations_resent`). Needs `notifications:write`.',
-      metadata: write('notification_channel.confirmations_resent'),
-    },
+    confirm: post(
+      '/email/confirm',
+      { body: ConfirmEmailRecipientBody },
+      EmailRecipientConfirmation,
+      meta({ auth: 'public', mutating: true, audit: 'notification_channel.recipient_confirmed' }),
+    ).doc(
+      'Confirm an email recipient (no token)',
+      "For the person at the address, without an API key: the token of the confirmation message confirms the address as a recipient of its channel; from then on the channel's messages go to it. The token works once and for 7 days; 404 `not_found` for a token that is unknown, used, replaced by a newer message or expired. Audited (`notification_channel.recipient_confirmed`).",
+    ),
+    resendConfirmations: post(
+      '/email/:id/resend-confirmations',
+      { ...ByChannel, body: z.strictObject({}).optional() },
+      EmailChannel,
+      write('notification_channel.confirmations_resent'),
+    ).doc(
+      'Send the confirmation messages of an email channel again',
+      'Sends a new confirmation message to every recipient of the channel still `pending` (a message that failed or a token that expired); the tokens sent before stop working. Audited (`notification_channel.confirmations_resent`). Needs `notifications:write`.',
+    ),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { claimIdPrefix, railRouter } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -239,65 +240,30 @@ const ProfileQuery = z.object({
   }),
 });
 
-const read = meta({ auth: 'tenant', rail: 'onboarding', permission: 'onboarding:read', mutating: false });
+const { read, write } = policyOf('onboarding');
+const ByProfile = { query: ProfileQuery };
 
 export const onboardingRouter = railRouter('onboarding', {
-  plan: {
-    method: 'POST',
-    path: '/plan',
-    body: PlanRequest,
-    responses: { 200: OnboardingPlan },
-    summary: 'Compute an onboarding plan for an industry profile',
-    description:
-      "Derives the tasks from the profile's frameworks, control baseline and the assessments those frameworks call for, and leaves out what the tenant already has: frameworks activated, baseline controls with valid evidence, assessments of the type created. Phases by week: activation in week 1, evidence by priority in the following weeks, assessments last. Reads only. An unknown profile is a 422.",
-    metadata: read,
-  },
-  checklist: {
-    method: 'GET',
-    path: '/checklist',
-    query: ProfileQuery,
-    responses: { 200: OnboardingChecklist },
-    summary: "Every task of the profile, done or not from the tenant's data",
-    description:
-      "The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's, else the latest onboarding's, else the default profile (`profileSource` says which): a new tenant gets the default profile's checklist with nothing done, never a 404.",
-    metadata: read,
-  },
-  kickoff: {
-    method: 'POST',
-    path: '/kickoff',
-    body: KickoffRequest,
-    responses: { 201: Onboarding },
-    summary: 'Start a tracked onboarding',
-    description:
-      'Computes the plan for the profile and stores it as the tenant’s onboarding, which milestones then track. Audited (`onboarding.started`) and emitted as a webhook event. A second kickoff while one is in progress is 409; one whose tasks are all done is closed as `completed` (audited `onboarding.completed`) and the new one starts.',
-    metadata: meta({
-      auth: 'tenant',
-      rail: 'onboarding',
-      permission: 'onboarding:write',
-      mutating: true,
-      audit: 'onboarding.started',
-    }),
-  },
-  milestones: {
-    method: 'GET',
-    path: '/milestones',
-    query: ProfileQuery,
-    responses: { 200: OnboardingMilestones },
-    summary: 'Progress of the open onboarding, per phase',
-    description:
-      "For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. When no onboarding is in progress (a new tenant), the milestones of the full plan of the profile (the query's, else the latest onboarding's, else the default profile) as if kicked off now: `projected: true`, `onboardingId` and `startedAt` null, due dates from today. `profile` applies only then; an onboarding in progress is always the one reported.",
-    metadata: read,
-  },
-  export: {
-    method: 'GET',
-    path: '/export',
-    query: ProfileQuery,
-    responses: { 200: OnboardingExport },
-    summary: 'Plan, checklist and milestones as one document',
-    description:
-      'One JSON document with the open onboarding (null when none), the current plan, the checklist and the milestones (projected when no onboarding is in progress), for the profile of the query, else of the open or latest onboarding, else the default profile: a new tenant gets the default plan with nothing done. Reads only.',
-    metadata: meta({ ...read, source: { object: 'svc.onboarding.onboarding' } }),
-  },
+  plan: post('/plan', { body: PlanRequest }, OnboardingPlan, read).doc(
+    'Compute an onboarding plan for an industry profile',
+    "Derives the tasks from the profile's frameworks, control baseline and the assessments those frameworks call for, and leaves out what the tenant already has: frameworks activated, baseline controls with valid evidence, assessments of the type created. Phases by week: activation in week 1, evidence by priority in the following weeks, assessments last. Reads only. An unknown profile is a 422.",
+  ),
+  checklist: get('/checklist', ByProfile, OnboardingChecklist, read).doc(
+    "Every task of the profile, done or not from the tenant's data",
+    "The full task list of the profile (the plan before anything is left out), each marked done from the tenant's activations, evidence and assessments, with when. The profile is the query's, else the open onboarding's, else the latest onboarding's, else the default profile (`profileSource` says which): a new tenant gets the default profile's checklist with nothing done, never a 404.",
+  ),
+  kickoff: post('/kickoff', { body: KickoffRequest }, { 201: Onboarding }, write('onboarding.started')).doc(
+    'Start a tracked onboarding',
+    'Computes the plan for the profile and stores it as the tenant’s onboarding, which milestones then track. Audited (`onboarding.started`) and emitted as a webhook event. A second kickoff while one is in progress is 409; one whose tasks are all done is closed as `completed` (audited `onboarding.completed`) and the new one starts.',
+  ),
+  milestones: get('/milestones', ByProfile, OnboardingMilestones, read).doc(
+    'Progress of the open onboarding, per phase',
+    "For each phase of the plan fixed at kickoff: its tasks done according to the tenant's data now, the percentage, the due date (kickoff + weeks) and a status. When no onboarding is in progress (a new tenant), the milestones of the full plan of the profile (the query's, else the latest onboarding's, else the default profile) as if kicked off now: `projected: true`, `onboardingId` and `startedAt` null, due dates from today. `profile` applies only then; an onboarding in progress is always the one reported.",
+  ),
+  export: get('/export', ByProfile, OnboardingExport, meta({ ...read, source: { object: 'svc.onboarding.onboarding' } })).doc(
+    'Plan, checklist and milestones as one document',
+    'One JSON document with the open onboarding (null when none), the current plan, the checklist and the milestones (projected when no onboarding is in progress), for the profile of the query, else of the open or latest onboarding, else the default profile: a new tenant gets the default plan with nothing done. Reads only.',
+  ),
 });
 
 /** Event types the onboarding rail emits. */

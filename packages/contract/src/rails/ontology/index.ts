@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter } from '../../platform/resource.ts';
 import type { eventType } from '../../platform/webhook-events.ts';
@@ -105,7 +106,7 @@ export const OntologyResolution = z
   });
 
 const publicRead = meta({ auth: 'public', rail: 'ontology', mutating: false });
-const read = meta({ auth: 'tenant', rail: 'ontology', permission: 'ontology:read', mutating: false });
+const { read } = policyOf('ontology');
 const FrameworkQuery = PaginationQuery.extend({ framework: DictionaryId.optional() });
 
 const DICT =
@@ -121,7 +122,7 @@ function nodeList<Q extends typeof PaginationQuery | typeof FrameworkQuery, M ex
   description: string,
   metadata: M,
 ) {
-  return { method: 'GET', path, query, responses: { 200: listOf(OntologyNode) }, summary, description, metadata } as const;
+  return get(path, { query }, listOf(OntologyNode), metadata).doc(summary, description);
 }
 
 export const ontologyRouter = railRouter('ontology', {
@@ -167,25 +168,19 @@ export const ontologyRouter = railRouter('ontology', {
     `One node \`policy:<evidence id>\` per evidence record of kind \`policy\`, linked to that evidence record and the controls it cites. ${TENANT}`,
     read,
   ),
-  resolve: {
-    method: 'GET',
-    path: '/resolve',
-    query: z.object({ node: NodeId }),
-    responses: { 200: OntologyResolution },
-    summary: 'Walk from a node to the linked nodes of every other layer',
-    description:
-      "Walks the links from the node (breadth first, up to 4 steps) across the dictionary layers and the calling tenant's layers, and returns the nodes reached grouped by layer, each with the path walked. Authority nodes are reached but not walked through (they link to everything of their dictionary), and nodes of the start node's own layer are not walked through. Needs a tenant API key, because the answer includes the tenant's evidence, systems, policies and audit events. 404 for an unknown node.",
-    metadata: read,
-  },
-  resolvePost: {
-    method: 'POST',
-    path: '/resolve',
-    body: z.strictObject({ node: NodeId }).meta({ id: 'OntologyResolveRequest', examples: [{ node: 'control:GDPR-SEC-01' }] }),
-    responses: { 200: OntologyResolution },
-    summary: 'Walk from a node to the linked nodes of every other layer (body form)',
-    description: 'The same walk as `GET /v1/ontology/resolve`, with the node id in the body. Reads only; changes nothing.',
-    metadata: read,
-  },
+  resolve: get('/resolve', { query: z.object({ node: NodeId }) }, OntologyResolution, read).doc(
+    'Walk from a node to the linked nodes of every other layer',
+    "Walks the links from the node (breadth first, up to 4 steps) across the dictionary layers and the calling tenant's layers, and returns the nodes reached grouped by layer, each with the path walked. Authority nodes are reached but not walked through (they link to everything of their dictionary), and nodes of the start node's own layer are not walked through. Needs a tenant API key, because the answer includes the tenant's evidence, systems, policies and audit events. 404 for an unknown node.",
+  ),
+  resolvePost: post(
+    '/resolve',
+    { body: z.strictObject({ node: NodeId }).meta({ id: 'OntologyResolveRequest', examples: [{ node: 'control:GDPR-SEC-01' }] }) },
+    OntologyResolution,
+    read,
+  ).doc(
+    'Walk from a node to the linked nodes of every other layer (body form)',
+    'The same walk as `GET /v1/ontology/resolve`, with the node id in the body. Reads only; changes nothing.',
+  ),
 });
 
 /** Event types the ontology rail emits. */

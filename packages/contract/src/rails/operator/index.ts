@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { get, post } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
 import { meta } from '../../platform/meta.ts';
 import { ENVIRONMENTS, ROLES, TIERS } from '../../platform/tiers.ts';
@@ -148,78 +149,73 @@ export const RotatedOperatorCredential = z
 
 export const operatorRouter = c.router(
   {
-    listTenants: {
-      method: 'GET',
-      path: '/tenants',
-      query: PaginationQuery,
-      responses: { 200: listOf(Tenant) },
-      summary: 'List tenants',
-      description:
-        'Returns every tenant of the deployment with its tier, environment, region and rate limits, newest first. Operator credential required.',
-      metadata: meta({ ...opRead, source: { object: 'svc.operator.tenant' } }),
-    },
-    createTenant: {
-      method: 'POST',
-      path: '/tenants',
-      body: CreateTenantBody,
-      responses: { 201: z.object({ tenant: Tenant, apiKey: CreatedApiKey }).meta({ id: 'CreatedTenant' }) },
-      summary: 'Create a tenant with an owner key',
-      description:
-        "Creates a tenant on the given tier and its first API key with the `owner` role. The key's secret appears once in the response. Operator credential required; audited.",
-      metadata: meta({ auth: 'operator', mutating: true, audit: 'tenant.created' }),
-    },
-    listKeys: {
-      method: 'GET',
-      path: '/keys',
-      query: PaginationQuery.extend({
-        tenantId: z.string().min(1).max(64).meta({ description: 'Tenant whose keys to list (`ten_` id).' }),
-      }),
-      responses: { 200: listOf(ApiKey) },
-      summary: "List a tenant's API keys",
-      description:
-        'Returns the API keys of one tenant, without their secrets: prefix, role, scopes, creation, last use and revocation times.',
-      metadata: meta({ ...opRead, source: { object: 'svc.operator.api_key' } }),
-    },
-    createKey: {
-      method: 'POST',
-      path: '/keys',
-      body: CreateKeyBody,
-      responses: { 201: CreatedApiKey },
-      summary: 'Create an API key',
-      description:
-        'Creates an API key for a tenant with a role and optional scopes and expiry, bound to a person of the tenant (`personId`) or to none (a service key). The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.',
-      metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.created' }),
-    },
-    revokeKey: {
-      method: 'POST',
-      path: '/keys/:id/revoke',
-      pathParams: idParams('key'),
-      body: c.noBody(),
-      responses: { 200: ApiKey },
-      summary: 'Revoke an API key',
-      description:
-        'Revokes the key at once: requests with it get 401 `unauthorized` (after at most the auth cache time). Revoking a revoked key returns it unchanged.',
-      metadata: meta({ auth: 'operator', mutating: true, audit: 'api_key.revoked' }),
-    },
-    rotateSigningKey: {
-      method: 'POST',
-      path: '/signing-keys/rotate',
-      body: c.noBody(),
-      responses: { 201: PublicKey },
-      summary: 'Rotate the audit-trail signing key',
-      description: 'Generates a new Ed25519 key; the old one is retired and stays published so its signatures remain verifiable.',
-      metadata: meta({ auth: 'operator', mutating: true }),
-    },
-    rotateCredential: {
-      method: 'POST',
-      path: '/credentials/rotate',
-      body: c.noBody(),
-      responses: { 201: RotatedOperatorCredential },
-      summary: 'Rotate the calling operator credential',
-      description:
-        'Issues a new operator credential with the same name, shown once, and revokes the one that made the call, in one transaction. An operator credential acts on every tenant, so the rotation is appended to every tenant audit chain as `operator_credential.rotated` (both credential ids, never a token).',
-      metadata: meta({ auth: 'operator', mutating: true }),
-    },
+    listTenants: get(
+      '/tenants',
+      { query: PaginationQuery },
+      listOf(Tenant),
+      meta({ ...opRead, source: { object: 'svc.operator.tenant' } }),
+    ).doc(
+      'List tenants',
+      'Returns every tenant of the deployment with its tier, environment, region and rate limits, newest first. Operator credential required.',
+    ),
+    createTenant: post(
+      '/tenants',
+      { body: CreateTenantBody },
+      { 201: z.object({ tenant: Tenant, apiKey: CreatedApiKey }).meta({ id: 'CreatedTenant' }) },
+      meta({ auth: 'operator', mutating: true, audit: 'tenant.created' }),
+    ).doc(
+      'Create a tenant with an owner key',
+      "Creates a tenant on the given tier and its first API key with the `owner` role. The key's secret appears once in the response. Operator credential required; audited.",
+    ),
+    listKeys: get(
+      '/keys',
+      {
+        query: PaginationQuery.extend({
+          tenantId: z.string().min(1).max(64).meta({ description: 'Tenant whose keys to list (`ten_` id).' }),
+        }),
+      },
+      listOf(ApiKey),
+      meta({ ...opRead, source: { object: 'svc.operator.api_key' } }),
+    ).doc(
+      "List a tenant's API keys",
+      'Returns the API keys of one tenant, without their secrets: prefix, role, scopes, creation, last use and revocation times.',
+    ),
+    createKey: post(
+      '/keys',
+      { body: CreateKeyBody },
+      { 201: CreatedApiKey },
+      meta({ auth: 'operator', mutating: true, audit: 'api_key.created' }),
+    ).doc(
+      'Create an API key',
+      'Creates an API key for a tenant with a role and optional scopes and expiry, bound to a person of the tenant (`personId`) or to none (a service key). The secret `svc_<env>_<random>` appears once in the response and is stored only as a hash.',
+    ),
+    revokeKey: post(
+      '/keys/:id/revoke',
+      { pathParams: idParams('key'), body: c.noBody() },
+      ApiKey,
+      meta({ auth: 'operator', mutating: true, audit: 'api_key.revoked' }),
+    ).doc(
+      'Revoke an API key',
+      'Revokes the key at once: requests with it get 401 `unauthorized` (after at most the auth cache time). Revoking a revoked key returns it unchanged.',
+    ),
+    rotateSigningKey: post(
+      '/signing-keys/rotate',
+      { body: c.noBody() },
+      { 201: PublicKey },
+      meta({ auth: 'operator', mutating: true }),
+    ).doc(
+      'Rotate the audit-trail signing key',
+      'Generates a new Ed25519 key; the old one is retired and stays published so its signatures remain verifiable.',
+    ),
+    rotateCredential: post(
+      '/credentials/rotate',
+      { body: c.noBody() },
+      { 201: RotatedOperatorCredential },
+      meta({ auth: 'operator', mutating: true }),
+    ).doc(
+      'Rotate the calling operator credential',
+      'Issues a new operator credential with the same name, shown once, and revokes the one that made the call, in one transaction. An operator credential acts on every tenant, so the rotation is appended to every tenant audit chain as `operator_credential.rotated` (both credential ids, never a token).',
+    ),
   },
   { pathPrefix: '/v1/operator', commonResponses: commonErrorResponses },
 );

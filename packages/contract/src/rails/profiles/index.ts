@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INDUSTRIES } from '../../platform/catalogue.ts';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter } from '../../platform/resource.ts';
 import type { eventType } from '../../platform/webhook-events.ts';
 import { ASSESSMENT_TYPE_IDS } from '../../shared/assessment-types.ts';
@@ -126,29 +126,17 @@ export const IndustryProfileSummary = z
     ],
   });
 
-const read = meta({ auth: 'tenant', rail: 'profiles', permission: 'profiles:read', mutating: false });
+const { read } = policyOf('profiles');
 
 export const profilesRouter = railRouter('profiles', {
-  list: {
-    method: 'GET',
-    path: '',
-    query: PaginationQuery,
-    responses: { 200: listOf(IndustryProfileSummary) },
-    summary: 'List the industry profiles',
-    description:
-      'The industry profiles of the catalogue (banking, finance, healthcare, ...), each with the frameworks it faces and the size of its control baseline, in catalogue order; paginated by `limit` and `cursor`. Reference data, the same for every tenant.',
-    metadata: read,
-  },
-  get: {
-    method: 'GET',
-    path: '/:industry',
-    pathParams: z.object({ industry: IndustryId }),
-    responses: { 200: IndustryProfile },
-    summary: 'Get the frameworks and control baseline of one industry',
-    description:
-      'Returns `{ frameworks, controlBaseline }` for the industry: `frameworks`, the ids of the framework dictionaries a firm of that industry really faces (by priority; `frameworkDetails` gives each with its short title, version, priority and why), and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.',
-    metadata: read,
-  },
+  list: get('', { query: PaginationQuery }, listOf(IndustryProfileSummary), read).doc(
+    'List the industry profiles',
+    'The industry profiles of the catalogue (banking, finance, healthcare, ...), each with the frameworks it faces and the size of its control baseline, in catalogue order; paginated by `limit` and `cursor`. Reference data, the same for every tenant.',
+  ),
+  get: get('/:industry', { pathParams: z.object({ industry: IndustryId }) }, IndustryProfile, read).doc(
+    'Get the frameworks and control baseline of one industry',
+    'Returns `{ frameworks, controlBaseline }` for the industry: `frameworks`, the ids of the framework dictionaries a firm of that industry really faces (by priority; `frameworkDetails` gives each with its short title, version, priority and why), and the controls (from those dictionaries) it starts with, by priority, with their titles from the shipped dictionaries; plus the assessments the frameworks call for. An industry outside the catalogue is a 422.',
+  ),
 });
 
 /** Event types the profiles rail emits: none, it only reads. */

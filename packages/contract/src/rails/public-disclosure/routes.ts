@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post, put } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -16,6 +16,7 @@ import {
 /** The public disclosure rail's resources and hand-declared routes, its router and the event types it emits. */
 
 const SystemParams = z.object({ systemId: SystemId });
+const BySystem = { pathParams: SystemParams };
 
 // ---------------------------------------------------------------- transparency notices
 
@@ -47,9 +48,7 @@ export const transparencyNotices = resource({
 
 // ---------------------------------------------------------------- art-50, art-53-gpai, model-card
 
-const read = meta({ auth: 'tenant', rail: 'public_disclosure', permission: 'public_disclosure:read', mutating: false });
-const write = (audit: string) =>
-  meta({ auth: 'tenant', rail: 'public_disclosure', permission: 'public_disclosure:write', mutating: true, audit });
+const { read, write } = policyOf('public_disclosure');
 
 const DOC_WORDS = {
   'art-50': {
@@ -69,34 +68,29 @@ const DOC_WORDS = {
 function documentRoutes<const K extends keyof typeof DOC_WORDS>(kind: K) {
   const w = DOC_WORDS[kind];
   return {
-    list: {
-      method: 'GET',
-      path: `/${kind}`,
-      query: PaginationQuery.extend({ systemId: SystemId.optional().meta({ description: 'Only versions of this system.' }) }),
-      responses: { 200: listOf(DisclosureDocument) },
-      summary: `List ${w.label} versions`,
-      description: `Every generated ${w.label} version, newest first, as \`{ data, cursor }\`. Needs \`public_disclosure:read\`.`,
-      metadata: read,
-    },
-    generate: {
-      method: 'POST',
-      path: `/${kind}`,
-      body: GenerateDisclosureDocumentBody,
-      responses: { 201: DisclosureDocument },
-      summary: `Generate a ${w.label}`,
-      description: `Generates the next version of ${w.what}, stored immutably with the SHA-256 of its canonical content and its sources. Needs \`public_disclosure:write\`; audited as \`disclosure_document.generated\`. Send an \`Idempotency-Key\` so that a retry does not make a second version.`,
-      metadata: write('disclosure_document.generated'),
-    },
-    get: {
-      method: 'GET',
-      path: `/${kind}/:id`,
-      pathParams: z.object({ id: DocumentId }),
-      responses: { 200: DisclosureDocument },
-      summary: `Get a ${w.label} version`,
-      description: `One ${w.label} version. 404 for an id of another kind or tenant. Needs \`public_disclosure:read\`.`,
-      metadata: read,
-    },
-  } as const;
+    list: get(
+      `/${kind}`,
+      { query: PaginationQuery.extend({ systemId: SystemId.optional().meta({ description: 'Only versions of this system.' }) }) },
+      listOf(DisclosureDocument),
+      read,
+    ).doc(
+      `List ${w.label} versions`,
+      `Every generated ${w.label} version, newest first, as \`{ data, cursor }\`. Needs \`public_disclosure:read\`.`,
+    ),
+    generate: post(
+      `/${kind}`,
+      { body: GenerateDisclosureDocumentBody },
+      { 201: DisclosureDocument },
+      write('disclosure_document.generated'),
+    ).doc(
+      `Generate a ${w.label}`,
+      `Generates the next version of ${w.what}, stored immutably with the SHA-256 of its canonical content and its sources. Needs \`public_disclosure:write\`; audited as \`disclosure_document.generated\`. Send an \`Idempotency-Key\` so that a retry does not make a second version.`,
+    ),
+    get: get(`/${kind}/:id`, { pathParams: z.object({ id: DocumentId }) }, DisclosureDocument, read).doc(
+      `Get a ${w.label} version`,
+      `One ${w.label} version. 404 for an id of another kind or tenant. Needs \`public_disclosure:read\`.`,
+    ),
+  };
 }
 
 export const publicDisclosureRouter = railRouter('public_disclosure', {
@@ -104,35 +98,18 @@ export const publicDisclosureRouter = railRouter('public_disclosure', {
   art50: documentRoutes('art-50'),
   art53Gpai: documentRoutes('art-53-gpai'),
   modelCard: documentRoutes('model-card'),
-  listSystems: {
-    method: 'GET',
-    path: '/systems',
-    query: PaginationQuery,
-    responses: { 200: listOf(SystemProfile) },
-    summary: 'List system profiles',
-    description: 'The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.',
-    metadata: read,
-  },
-  getSystem: {
-    method: 'GET',
-    path: '/systems/:systemId',
-    pathParams: SystemParams,
-    responses: { 200: SystemProfile },
-    summary: 'Get a system profile',
-    description: 'The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.',
-    metadata: read,
-  },
-  putSystem: {
-    method: 'PUT',
-    path: '/systems/:systemId',
-    pathParams: SystemParams,
-    body: PutSystemProfileBody,
-    responses: { 200: SystemProfile },
-    summary: 'Declare a system profile',
-    description:
-      'Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.',
-    metadata: write('system_profile.declared'),
-  },
+  listSystems: get('/systems', { query: PaginationQuery }, listOf(SystemProfile), read).doc(
+    'List system profiles',
+    'The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.',
+  ),
+  getSystem: get('/systems/:systemId', BySystem, SystemProfile, read).doc(
+    'Get a system profile',
+    'The profile declared for this systemId; 404 when none is. Needs `public_disclosure:read`.',
+  ),
+  putSystem: put('/systems/:systemId', { ...BySystem, body: PutSystemProfileBody }, SystemProfile, write('system_profile.declared')).doc(
+    'Declare a system profile',
+    'Declares (or replaces) what the documents need to know of the system: who provides and deploys it, what it does, the Art. 50 facts, and the register risks, GPAI summaries and red-team targets that concern it (422 for an id this tenant does not have). Needs `public_disclosure:write`; audited as `system_profile.declared`.',
+  ),
 });
 
 /** Event types the public_disclosure rail emits. */

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { get, policyOf, post, put } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
 import { meta } from '../../platform/meta.ts';
 import { listOf, PaginationQuery, Timestamp } from '../../shared/common.ts';
@@ -103,62 +104,42 @@ export const ReconciliationSummary = z
   })
   .meta({ id: 'ReconciliationSummary' });
 
-const read = meta({ auth: 'tenant', rail: 'reconciliation', permission: 'reconciliation:read', mutating: false });
-const write = meta({ auth: 'tenant', rail: 'reconciliation', permission: 'reconciliation:write', mutating: true });
+const { read, write } = policyOf('reconciliation');
+/** The run's policy: a change without an audit action, which `write` requires. */
+const runMeta = meta({ auth: 'tenant', rail: 'reconciliation', permission: 'reconciliation:write', mutating: true });
 
 export const reconciliationRouter = c.router(
   {
-    getDeclared: {
-      method: 'GET',
-      path: '/declared',
-      responses: { 200: DeclaredState },
-      summary: "The tenant's declared state",
-      description:
-        'Returns the state the tenant declares (activated frameworks, control baseline, attestation and API-key age limits) against which the drift checks compare what they observe, with who changed it and when.',
-      metadata: read,
-    },
-    putDeclared: {
-      method: 'PUT',
-      path: '/declared',
-      body: DeclaredStateBody,
-      responses: { 200: DeclaredState },
-      summary: 'Replace the declared state',
-      description:
-        "Replaces the tenant's declared state as a whole (fields left out take their defaults) and returns it. The next reconciliation run compares against it. Audited.",
-      metadata: meta({ ...write, audit: 'reconciliation.declared_updated' }),
-    },
-    run: {
-      method: 'POST',
-      path: '/run',
-      body: c.noBody(),
-      responses: { 200: ReconciliationRun },
-      summary: 'Run the drift checks now',
-      description:
-        'Runs every drift check for the tenant immediately instead of waiting for the scheduled interval; returns the run with the number of findings opened and resolved. Findings also go to the drift events list.',
-      metadata: write,
-    },
-    events: {
-      method: 'GET',
-      path: '/events',
-      query: PaginationQuery.extend({
-        status: z.enum(['open', 'resolved']).optional().meta({ description: 'Only open or only resolved findings.' }),
-        check: z.enum(DRIFT_CHECKS).optional().meta({ description: 'Only findings of this drift check.' }),
-      }),
-      responses: { 200: listOf(DriftItem) },
-      summary: 'Drift events, newest first',
-      description:
-        "Returns the tenant's drift findings, newest first, with their check, severity, detail and first- and last-seen times; paginated by `limit` and `cursor`.",
-      metadata: read,
-    },
-    summary: {
-      method: 'GET',
-      path: '/summary',
-      responses: { 200: ReconciliationSummary },
-      summary: 'Drift counts per check and type, and the last run',
-      description:
-        'Returns the number of open drift findings per check and per type, and the time and outcome of the last reconciliation run with the configured interval in seconds.',
-      metadata: read,
-    },
+    getDeclared: get('/declared', {}, DeclaredState, read).doc(
+      "The tenant's declared state",
+      'Returns the state the tenant declares (activated frameworks, control baseline, attestation and API-key age limits) against which the drift checks compare what they observe, with who changed it and when.',
+    ),
+    putDeclared: put('/declared', { body: DeclaredStateBody }, DeclaredState, write('reconciliation.declared_updated')).doc(
+      'Replace the declared state',
+      "Replaces the tenant's declared state as a whole (fields left out take their defaults) and returns it. The next reconciliation run compares against it. Audited.",
+    ),
+    run: post('/run', { body: c.noBody() }, ReconciliationRun, runMeta).doc(
+      'Run the drift checks now',
+      'Runs every drift check for the tenant immediately instead of waiting for the scheduled interval; returns the run with the number of findings opened and resolved. Findings also go to the drift events list.',
+    ),
+    events: get(
+      '/events',
+      {
+        query: PaginationQuery.extend({
+          status: z.enum(['open', 'resolved']).optional().meta({ description: 'Only open or only resolved findings.' }),
+          check: z.enum(DRIFT_CHECKS).optional().meta({ description: 'Only findings of this drift check.' }),
+        }),
+      },
+      listOf(DriftItem),
+      read,
+    ).doc(
+      'Drift events, newest first',
+      "Returns the tenant's drift findings, newest first, with their check, severity, detail and first- and last-seen times; paginated by `limit` and `cursor`.",
+    ),
+    summary: get('/summary', {}, ReconciliationSummary, read).doc(
+      'Drift counts per check and type, and the last run',
+      'Returns the number of open drift findings per check and per type, and the time and outcome of the last reconciliation run with the configured interval in seconds.',
+    ),
   },
   { pathPrefix: '/v1/reconciliation', commonResponses: commonErrorResponses },
 );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post, stateful } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -81,94 +81,69 @@ export const redTeamRuns = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'red_team', permission: 'red_team:read', mutating: false });
-const write = <const A extends string>(audit: A) =>
-  meta({ auth: 'tenant', rail: 'red_team', permission: 'red_team:write', mutating: true, audit });
+const { read, write } = policyOf('red_team');
 
 export const redTeamRouter = railRouter('red_team', {
   corpus: {
-    list: {
-      method: 'GET',
-      path: '/corpus',
-      query: PaginationQuery.extend({
-        category: Category.optional().meta({ description: 'Only probes of this category.' }),
-        severity: Severity.optional().meta({ description: 'Only probes of this severity.' }),
-      }),
-      responses: { 200: listOf(RedTeamProbe) },
-      summary: 'List the probes of the corpus',
-      description:
-        'The probes of the shipped corpus in id order, filtered by category and severity, cursor-paginated. Needs `red_team:read`.',
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/corpus/:probeId',
-      pathParams: z.object({ probeId: ProbeId }),
-      responses: { 200: RedTeamProbe },
-      summary: 'Get a probe',
-      description: 'One probe of the corpus with its detector; 404 for an id the corpus does not have.',
-      metadata: read,
-    },
+    list: get(
+      '/corpus',
+      {
+        query: PaginationQuery.extend({
+          category: Category.optional().meta({ description: 'Only probes of this category.' }),
+          severity: Severity.optional().meta({ description: 'Only probes of this severity.' }),
+        }),
+      },
+      listOf(RedTeamProbe),
+      read,
+    ).doc(
+      'List the probes of the corpus',
+      'The probes of the shipped corpus in id order, filtered by category and severity, cursor-paginated. Needs `red_team:read`.',
+    ),
+    get: get('/corpus/:probeId', { pathParams: z.object({ probeId: ProbeId }) }, RedTeamProbe, read).doc(
+      'Get a probe',
+      'One probe of the corpus with its detector; 404 for an id the corpus does not have.',
+    ),
   },
-  categories: {
-    method: 'GET',
-    path: '/categories',
-    responses: { 200: RedTeamCategories },
-    summary: 'The nine categories with their probe counts',
-    description: 'Every category of the corpus with its reference and its probes per severity, and the severity weights of the score.',
-    metadata: read,
-  },
+  categories: get('/categories', {}, RedTeamCategories, read).doc(
+    'The nine categories with their probe counts',
+    'Every category of the corpus with its reference and its probes per severity, and the severity weights of the score.',
+  ),
   targets: redTeamTargets.routes,
   runs: redTeamRuns.routes,
-  executeRun: {
-    method: 'POST',
-    path: '/runs/:id/execute',
-    pathParams: idParams('rtn'),
-    body: z.strictObject({}).optional().meta({ description: 'No fields.' }),
-    responses: { 200: RedTeamRun },
-    summary: 'Execute a queued run',
-    description:
-      'Sends every probe of the run’s categories to its target (in this request, four at a time, each within the target’s timeout), judges each answer with the probe’s detector, stores one result per probe and computes the score and the regression against the target’s previous completed run. Emits `red_team.run_started`, `red_team.run_completed`, one `red_team.finding_reported` per failed high or critical probe and `red_team.regression_detected` when a probe that passed before fails now. A run that is not queued: 409. Needs `red_team:write`.',
-    metadata: {
-      ...write('red_team.run_started'),
-      stateful: true,
-    },
-  },
+  executeRun: post(
+    '/runs/:id/execute',
+    { pathParams: idParams('rtn'), body: z.strictObject({}).optional().meta({ description: 'No fields.' }) },
+    RedTeamRun,
+    stateful(write('red_team.run_started')),
+  ).doc(
+    'Execute a queued run',
+    'Sends every probe of the run’s categories to its target (in this request, four at a time, each within the target’s timeout), judges each answer with the probe’s detector, stores one result per probe and computes the score and the regression against the target’s previous completed run. Emits `red_team.run_started`, `red_team.run_completed`, one `red_team.finding_reported` per failed high or critical probe and `red_team.regression_detected` when a probe that passed before fails now. A run that is not queued: 409. Needs `red_team:write`.',
+  ),
   results: {
-    list: {
-      method: 'GET',
-      path: '/results',
-      query: PaginationQuery.extend({
-        runId: RunId.optional().meta({ description: 'Only results of this run.' }),
-        category: Category.optional().meta({ description: 'Only results of this category.' }),
-        outcome: z.enum(OUTCOMES).optional().meta({ description: 'Only results with this outcome.' }),
-      }),
-      responses: { 200: listOf(RedTeamResult) },
-      summary: 'List results',
-      description:
-        'Results of the tenant’s runs, newest first, cursor-paginated, filtered by run, category and outcome. Needs `red_team:read`.',
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/results/:id',
-      pathParams: idParams('rtx'),
-      responses: { 200: RedTeamResult },
-      summary: 'Get a result',
-      description: 'One result of the tenant; another tenant’s is 404.',
-      metadata: read,
-    },
+    list: get(
+      '/results',
+      {
+        query: PaginationQuery.extend({
+          runId: RunId.optional().meta({ description: 'Only results of this run.' }),
+          category: Category.optional().meta({ description: 'Only results of this category.' }),
+          outcome: z.enum(OUTCOMES).optional().meta({ description: 'Only results with this outcome.' }),
+        }),
+      },
+      listOf(RedTeamResult),
+      read,
+    ).doc(
+      'List results',
+      'Results of the tenant’s runs, newest first, cursor-paginated, filtered by run, category and outcome. Needs `red_team:read`.',
+    ),
+    get: get('/results/:id', { pathParams: idParams('rtx') }, RedTeamResult, read).doc(
+      'Get a result',
+      'One result of the tenant; another tenant’s is 404.',
+    ),
   },
-  robustness: {
-    method: 'GET',
-    path: '/robustness/:id',
-    pathParams: idParams('rtn'),
-    responses: { 200: RedTeamRobustness },
-    summary: 'The robustness score of a run',
-    description:
-      'Computed from the run’s stored results: per category, 100 × (sum of the severity weights of passed probes) / (sum of the weights of judged probes); overall, the same over every judged probe. Errors are not judged. Needs `red_team:read`.',
-    metadata: read,
-  },
+  robustness: get('/robustness/:id', { pathParams: idParams('rtn') }, RedTeamRobustness, read).doc(
+    'The robustness score of a run',
+    'Computed from the run’s stored results: per category, 100 × (sum of the severity weights of passed probes) / (sum of the weights of judged probes); overall, the same over every judged probe. Errors are not judged. Needs `red_team:read`.',
+  ),
 });
 
 /** Event types the red_team rail emits. */

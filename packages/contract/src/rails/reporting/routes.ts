@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -75,53 +75,35 @@ export const reportSchedules = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:read', mutating: false });
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'reporting', permission: 'reports:write', mutating: true, audit });
+const { read, write } = policyOf('reporting', 'reports');
 const IdOf = <T extends z.ZodType>(id: T) => z.object({ id });
+const ByReport = { pathParams: IdOf(ReportId) };
+const ByPack = { pathParams: IdOf(PackId) };
 
 export const reportingRouter = railRouter('reporting', {
-  types: {
-    method: 'GET',
-    path: '/types',
-    query: PaginationQuery,
-    responses: { 200: listOf(ReportType) },
-    summary: 'The report types',
-    description:
-      'The 15 report types `POST /v1/reports/generate` accepts (13 for stakeholders; `fria` and `dpia` render an assessment of that type, named by `assessmentId`): audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 15 fit the default page).',
-    metadata: read,
-  },
-  generate: {
-    method: 'POST',
-    path: '/generate',
-    body: GenerateReportBody,
-    responses: { 202: Report },
-    summary: 'Generate a report',
-    description:
-      'Checks the type (unknown: 422 on `template`), its required inputs (a missing one: 422 naming it) and the system (not one of the tenant’s: 404), stores the report as `rendering` and answers 202 at once; a background job reads the tenant’s records, composes the report and renders the PDF, then sets `ready` and `downloadUrl` (`report.generated`), or `failed` after its last attempt (`report.failed`). Needs `reports:write`; audited and emitted as `report.requested`.',
-    metadata: write('report.requested'),
-  },
-  list: {
-    method: 'GET',
-    path: '',
-    query: PaginationQuery.extend({
-      status: ReportStatus.optional().meta({ description: 'Only reports in this status.' }),
-      template: z.string().max(64).optional().meta({ description: 'Only reports of this type.' }),
-    }),
-    responses: { 200: listOf(Report) },
-    summary: 'List reports',
-    description: 'The tenant’s reports, newest first, cursor-paginated. Needs `reports:read`.',
-    metadata: read,
-  },
-  export: {
-    method: 'GET',
-    path: '/export/:id',
-    pathParams: IdOf(ReportId),
-    responses: { 200: PdfFile, 202: Report },
-    summary: 'Download a report’s PDF',
-    description:
-      'A ready report: 200 with the PDF (`application/pdf`, `Content-Disposition: attachment`, `ETag` = its SHA-256), audited as `report.exported`. While it renders: 202 with the report (status `rendering`); poll again. A failed report: 409 `conflict` with its error. Needs `reports:read`.',
-    metadata: read,
-  },
+  types: get('/types', { query: PaginationQuery }, listOf(ReportType), read).doc(
+    'The report types',
+    'The 15 report types `POST /v1/reports/generate` accepts (13 for stakeholders; `fria` and `dpia` render an assessment of that type, named by `assessmentId`): audience, PDF template id, required input fields and recommended reviewers, in the engine’s order, cursor-paginated (the 15 fit the default page).',
+  ),
+  generate: post('/generate', { body: GenerateReportBody }, { 202: Report }, write('report.requested')).doc(
+    'Generate a report',
+    'Checks the type (unknown: 422 on `template`), its required inputs (a missing one: 422 naming it) and the system (not one of the tenant’s: 404), stores the report as `rendering` and answers 202 at once; a background job reads the tenant’s records, composes the report and renders the PDF, then sets `ready` and `downloadUrl` (`report.generated`), or `failed` after its last attempt (`report.failed`). Needs `reports:write`; audited and emitted as `report.requested`.',
+  ),
+  list: get(
+    '',
+    {
+      query: PaginationQuery.extend({
+        status: ReportStatus.optional().meta({ description: 'Only reports in this status.' }),
+        template: z.string().max(64).optional().meta({ description: 'Only reports of this type.' }),
+      }),
+    },
+    listOf(Report),
+    read,
+  ).doc('List reports', 'The tenant’s reports, newest first, cursor-paginated. Needs `reports:read`.'),
+  export: get('/export/:id', ByReport, { 200: PdfFile, 202: Report }, read).doc(
+    'Download a report’s PDF',
+    'A ready report: 200 with the PDF (`application/pdf`, `Content-Disposition: attachment`, `ETag` = its SHA-256), audited as `report.exported`. While it renders: 202 with the report (status `rendering`); poll again. A failed report: 409 `conflict` with its error. Needs `reports:read`.',
+  ),
   schedule: reportSchedules.routes.create,
   schedules: {
     list: reportSchedules.routes.list,
@@ -130,57 +112,31 @@ export const reportingRouter = railRouter('reporting', {
     resume: reportSchedules.routes.resume,
     delete: reportSchedules.routes.delete,
   },
-  auditPack: {
-    method: 'POST',
-    path: '/audit-pack',
-    body: AuditPackBody,
-    responses: { 201: ReportPack },
-    summary: 'Build a signed audit pack',
-    description:
-      'Builds a zip holding `audit-trail.json` (the audit-trail export of the range, as `POST /v1/audit-trail/export` gives it), `evidence-index.json` (every evidence record: id, title, SHA-256, controls, collection time), `report.pdf` (the given ready report, when `reportId` is sent), `keys.json` (the service’s public signing keys), `manifest.json` (every file with its SHA-256 and size, the tenant, the creation time, the signing key) and `manifest.sig` (Ed25519 signature of the manifest by the audit signing key). `svc audit verify pack.zip --trust keys.json` checks it offline. A report that is not ready: 409; another tenant’s: 404. Needs `reports:write`; audited and emitted as `report.audit_pack_created`.',
-    metadata: write('report.audit_pack_created'),
-  },
-  notifiedBodyPack: {
-    method: 'POST',
-    path: '/notified-body-pack',
-    body: NotifiedBodyPackBody,
-    responses: { 201: ReportPack },
-    summary: 'Build a notified-body (conformity-assessment) pack',
-    description:
-      'Builds the signed zip a notified body reviews for one high-risk system: `technical-documentation.json` and `.md` (the nine Annex IV sections filled from the tenant’s records, each with its sources, and the sections with nothing on record listed as missing), `qms-evidence.json` (evidence citing Art. 17 or quality-management controls), `agent-decisions.json` (the agents’ decisions about the system), `keys.json`, `manifest.json` and `manifest.sig` as in the audit pack. A system that is not the tenant’s: 404. Needs `reports:write`; audited and emitted as `report.notified_body_pack_created`.',
-    metadata: write('report.notified_body_pack_created'),
-  },
+  auditPack: post('/audit-pack', { body: AuditPackBody }, { 201: ReportPack }, write('report.audit_pack_created')).doc(
+    'Build a signed audit pack',
+    'Builds a zip holding `audit-trail.json` (the audit-trail export of the range, as `POST /v1/audit-trail/export` gives it), `evidence-index.json` (every evidence record: id, title, SHA-256, controls, collection time), `report.pdf` (the given ready report, when `reportId` is sent), `keys.json` (the service’s public signing keys), `manifest.json` (every file with its SHA-256 and size, the tenant, the creation time, the signing key) and `manifest.sig` (Ed25519 signature of the manifest by the audit signing key). `svc audit verify pack.zip --trust keys.json` checks it offline. A report that is not ready: 409; another tenant’s: 404. Needs `reports:write`; audited and emitted as `report.audit_pack_created`.',
+  ),
+  notifiedBodyPack: post(
+    '/notified-body-pack',
+    { body: NotifiedBodyPackBody },
+    { 201: ReportPack },
+    write('report.notified_body_pack_created'),
+  ).doc(
+    'Build a notified-body (conformity-assessment) pack',
+    'Builds the signed zip a notified body reviews for one high-risk system: `technical-documentation.json` and `.md` (the nine Annex IV sections filled from the tenant’s records, each with its sources, and the sections with nothing on record listed as missing), `qms-evidence.json` (evidence citing Art. 17 or quality-management controls), `agent-decisions.json` (the agents’ decisions about the system), `keys.json`, `manifest.json` and `manifest.sig` as in the audit pack. A system that is not the tenant’s: 404. Needs `reports:write`; audited and emitted as `report.notified_body_pack_created`.',
+  ),
   packs: {
-    get: {
-      method: 'GET',
-      path: '/packs/:id',
-      pathParams: IdOf(PackId),
-      responses: { 200: ReportPack },
-      summary: 'Get a pack',
-      description: 'One pack of the tenant with its file list; another tenant’s is 404.',
-      metadata: read,
-    },
-    download: {
-      method: 'GET',
-      path: '/packs/:id/download',
-      pathParams: IdOf(PackId),
-      responses: { 200: ZipFile },
-      summary: 'Download a pack',
-      description:
-        'The zip (`application/zip`, `Content-Disposition: attachment`, `ETag` = its SHA-256). Needs `reports:read`; audited as `report.exported`.',
-      metadata: read,
-    },
+    get: get('/packs/:id', ByPack, ReportPack, read).doc(
+      'Get a pack',
+      'One pack of the tenant with its file list; another tenant’s is 404.',
+    ),
+    download: get('/packs/:id/download', ByPack, ZipFile, read).doc(
+      'Download a pack',
+      'The zip (`application/zip`, `Content-Disposition: attachment`, `ETag` = its SHA-256). Needs `reports:read`; audited as `report.exported`.',
+    ),
   },
   // Last: `/:id` would otherwise catch `/schedules` and `/types`.
-  get: {
-    method: 'GET',
-    path: '/:id',
-    pathParams: IdOf(ReportId),
-    responses: { 200: Report },
-    summary: 'Get a report',
-    description: 'One report of the tenant with its status; another tenant’s is 404.',
-    metadata: read,
-  },
+  get: get('/:id', ByReport, Report, read).doc('Get a report', 'One report of the tenant with its status; another tenant’s is 404.'),
 });
 
 /** Event types the reporting rail emits. */

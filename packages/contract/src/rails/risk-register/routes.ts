@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -109,9 +110,7 @@ export const riskTreatments = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'risk_register', permission: 'risk_register:read', mutating: false });
-const write = meta({ auth: 'tenant', rail: 'risk_register', permission: 'risk_register:write', mutating: true });
-const approve = meta({ auth: 'tenant', rail: 'risk_register', permission: 'risk_register:approve', mutating: true });
+const { read, write, changes } = policyOf('risk_register');
 const RiskParams = z.object({ riskId: RiskId });
 const includeClosed = z
   .enum(['true', 'false'])
@@ -122,103 +121,91 @@ export const riskRegisterRouter = railRouter('risk_register', {
   risks: riskRegisterRisks.routes,
   treatments: riskTreatments.routes,
   scores: {
-    list: {
-      method: 'GET',
-      path: '/scores',
-      query: PaginationQuery.extend({
-        status: RiskStatus.optional().meta({ description: 'Only risks in this status.' }),
+    list: get(
+      '/scores',
+      {
+        query: PaginationQuery.extend({
+          status: RiskStatus.optional().meta({ description: 'Only risks in this status.' }),
+          domain: RiskDomain.optional().meta({ description: 'Only risks of this domain.' }),
+        }),
+      },
+      listOf(RiskScore),
+      read,
+    ).doc(
+      'Current scores of the risks',
+      'Inherent and residual scores of each risk, newest risk first, with the reduction the implemented treatments brought and which treatments they are. `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `risk_register:read`.',
+    ),
+    history: get('/scores/:riskId', { pathParams: RiskParams }, RiskScoreHistory, read).doc(
+      'Score history of a risk',
+      "The residual of the risk after its assessment and after each implemented treatment in order, which treatments moved it, and the residual its owner last accepted. Computed from the treatments. 404 for a risk that is not the tenant's. Needs `risk_register:read`.",
+    ),
+  },
+  heatmap: get(
+    '/heatmap',
+    {
+      query: z.object({
+        basis: RiskHeatmapBasis.default('residual').meta({ description: '`residual` (default) or `inherent`: which score places a risk.' }),
+        includeClosed,
         domain: RiskDomain.optional().meta({ description: 'Only risks of this domain.' }),
       }),
-      responses: { 200: listOf(RiskScore) },
-      summary: 'Current scores of the risks',
-      description:
-        'Inherent and residual scores of each risk, newest risk first, with the reduction the implemented treatments brought and which treatments they are. `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `risk_register:read`.',
-      metadata: read,
     },
-    history: {
-      method: 'GET',
-      path: '/scores/:riskId',
-      pathParams: RiskParams,
-      responses: { 200: RiskScoreHistory },
-      summary: 'Score history of a risk',
-      description:
-        "The residual of the risk after its assessment and after each implemented treatment in order, which treatments moved it, and the residual its owner last accepted. Computed from the treatments. 404 for a risk that is not the tenant's. Needs `risk_register:read`.",
-      metadata: read,
-    },
-  },
-  heatmap: {
-    method: 'GET',
-    path: '/heatmap',
-    query: z.object({
-      basis: RiskHeatmapBasis.default('residual').meta({ description: '`residual` (default) or `inherent`: which score places a risk.' }),
-      includeClosed,
-      domain: RiskDomain.optional().meta({ description: 'Only risks of this domain.' }),
-    }),
-    responses: { 200: RiskHeatmap },
-    summary: '5x5 heatmap of the risks',
-    description:
-      'Counts the risks in each of the 25 likelihood x impact cells, by residual (default) or inherent score, with the ids of the risks per cell. Closed risks are left out unless `includeClosed=true`. Needs `risk_register:read`.',
-    metadata: read,
-  },
+    RiskHeatmap,
+    read,
+  ).doc(
+    '5x5 heatmap of the risks',
+    'Counts the risks in each of the 25 likelihood x impact cells, by residual (default) or inherent score, with the ids of the risks per cell. Closed risks are left out unless `includeClosed=true`. Needs `risk_register:read`.',
+  ),
   reviews: {
-    list: {
-      method: 'GET',
-      path: '/reviews',
-      query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only reviews of this risk.' }) }),
-      responses: { 200: listOf(RiskReview) },
-      summary: 'List reviews',
-      description:
-        "Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.",
-      metadata: meta({ ...read, source: { object: 'svc.risk_register.review' } }),
-    },
-    create: {
-      method: 'POST',
-      path: '/reviews',
-      body: CreateRiskReviewBody,
-      responses: { 201: RiskReview },
-      summary: 'Record a periodic review',
-      description:
-        "Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.",
-      metadata: meta({ ...write, audit: 'risk_review.created' }),
-    },
-    due: {
-      method: 'GET',
-      path: '/reviews/due',
-      query: PaginationQuery.extend({
-        overdue: z
-          .enum(['true', 'false'])
-          .optional()
-          .meta({ description: '`true`: only risks whose next review date has passed; `false`: only those not yet due; absent: all.' }),
-        ownerId: UserId.optional().meta({ description: 'Only risks of this accountable owner.' }),
-      }),
-      responses: { 200: listOf(RiskReviewDue) },
-      summary: 'Review schedule of the risks (overdue with `overdue=true`)',
-      description:
-        'For each risk that is not closed: when it was last reviewed, when the next review is due (`(lastReviewedAt or createdAt) + reviewEveryDays`) and whether that is past. Newest risk first, `{ data, cursor }`. Needs `risk_register:read`.',
-      metadata: read,
-    },
+    list: get(
+      '/reviews',
+      { query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only reviews of this risk.' }) }) },
+      listOf(RiskReview),
+      meta({ ...read, source: { object: 'svc.risk_register.review' } }),
+    ).doc(
+      'List reviews',
+      "Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.",
+    ),
+    create: post('/reviews', { body: CreateRiskReviewBody }, { 201: RiskReview }, write('risk_review.created')).doc(
+      'Record a periodic review',
+      "Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.",
+    ),
+    due: get(
+      '/reviews/due',
+      {
+        query: PaginationQuery.extend({
+          overdue: z
+            .enum(['true', 'false'])
+            .optional()
+            .meta({ description: '`true`: only risks whose next review date has passed; `false`: only those not yet due; absent: all.' }),
+          ownerId: UserId.optional().meta({ description: 'Only risks of this accountable owner.' }),
+        }),
+      },
+      listOf(RiskReviewDue),
+      read,
+    ).doc(
+      'Review schedule of the risks (overdue with `overdue=true`)',
+      'For each risk that is not closed: when it was last reviewed, when the next review is due (`(lastReviewedAt or createdAt) + reviewEveryDays`) and whether that is past. Newest risk first, `{ data, cursor }`. Needs `risk_register:read`.',
+    ),
   },
   signOff: {
-    list: {
-      method: 'GET',
-      path: '/sign-off',
-      query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only sign-offs of this risk.' }) }),
-      responses: { 200: listOf(RiskSignOff) },
-      summary: 'List sign-offs',
-      description:
-        "Sign-offs of residual risks, newest first, as `{ data, cursor }`; `riskId` keeps one risk's. Needs `risk_register:read`.",
-      metadata: meta({ ...read, source: { object: 'svc.risk_register.sign_off' } }),
-    },
-    create: {
-      method: 'POST',
-      path: '/sign-off',
-      body: CreateRiskSignOffBody,
-      responses: { 201: RiskSignOff },
-      summary: "Sign off a risk's residual as its accountable owner",
-      description:
-        "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer is the person the API key is bound to (`personId` of the key): a service key bound to no person, or a body `signerId` naming someone else, is 403 `forbidden`; the audit event's actor is that person, with the key in `data.credentialId`. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.",
-      metadata: meta({ ...approve, audit: 'risk.signed_off' }),
-    },
+    list: get(
+      '/sign-off',
+      { query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only sign-offs of this risk.' }) }) },
+      listOf(RiskSignOff),
+      meta({ ...read, source: { object: 'svc.risk_register.sign_off' } }),
+    ).doc(
+      'List sign-offs',
+      "Sign-offs of residual risks, newest first, as `{ data, cursor }`; `riskId` keeps one risk's. Needs `risk_register:read`.",
+    ),
+    create: post(
+      '/sign-off',
+      { body: CreateRiskSignOffBody },
+      { 201: RiskSignOff },
+      changes('risk_register:approve', 'risk.signed_off'),
+    ).doc(
+      "Sign off a risk's residual as its accountable owner",
+      "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer is the person the API key is bound to (`personId` of the key): a service key bound to no person, or a body `signerId` naming someone else, is 403 `forbidden`; the audit event's actor is that person, with the key in `data.credentialId`. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.",
+    ),
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { railRouter } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { EXAMPLE_AT, EXAMPLE_KEY, exampleId } from '../../shared/records.ts';
@@ -226,57 +226,29 @@ export const DemoTour = z
     ],
   });
 
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'seed', permission: 'seed:write', mutating: true, audit });
+const { read, write } = policyOf('seed');
 
 export const seedRouter = railRouter('seed', {
-  tenants: {
-    method: 'POST',
-    path: '/tenants',
-    body: SeedTenantBody,
-    responses: { 200: SeedTenantResult },
-    summary: 'Seed demo content for the calling sandbox tenant',
-    description:
-      'Fills the calling sandbox tenant with coherent demo content: activates the frameworks (as `POST /v1/seed/frameworks`), creates assessments for the demo systems, then evidence citing controls of the activated frameworks (as `POST /v1/seed/evidence`). Every record is written through the product services, so each is audited and emits its webhook event. It seeds only the calling tenant and never creates tenants: a sandbox key has no operator power (tenants are created with `POST /v1/operator/tenants`). Needs `seed:write`; sandbox tenants only, others 403.',
-    metadata: write('seed.tenant_seeded'),
-  },
-  frameworks: {
-    method: 'POST',
-    path: '/frameworks',
-    body: SeedFrameworksBody.optional(),
-    responses: { 200: SeedFrameworksResult },
-    summary: 'Activate demo frameworks',
-    description:
-      'Activates the chosen dictionaries (default `eu-ai-act` and `gdpr`) for the calling tenant through the same service as `POST /v1/frameworks/{id}/activate`: obligations are derived and each activation is audited as `framework.activated`. Dictionaries already active are left as they are. 404 for an unknown dictionary. Needs `seed:write`; sandbox tenants only, others 403.',
-    metadata: write('framework.activated'),
-  },
-  evidence: {
-    method: 'POST',
-    path: '/evidence',
-    body: SeedEvidenceBody.optional(),
-    responses: { 200: SeedEvidenceResult },
-    summary: 'Create demo evidence',
-    description: `Creates \`count\` (1 to ${SEED_EVIDENCE_MAX}, default 10) evidence records, each citing a control of a framework the tenant has activated (taken in dictionary order, spread across the activated frameworks) for a demo system, through the compliance evidence store: each is audited as \`evidence.uploaded\` and emits \`evidence.uploaded\`. 409 when the tenant has no activated framework (call \`POST /v1/seed/frameworks\` first). Needs \`seed:write\`; sandbox tenants only, others 403.`,
-    metadata: write('evidence.uploaded'),
-  },
-  reset: {
-    method: 'POST',
-    path: '/reset',
-    body: SeedResetBody.optional(),
-    responses: { 200: SeedReset },
-    summary: "Delete the tenant's data",
-    description:
-      'Deletes every row the calling tenant owns (frameworks activated, obligations, assessments, evidence, attestations, webhook subscriptions and deliveries, labels, workspaces, ...) except its audit trail (audit events, chain head and verification records), its event index (append-only like the audit trail), its API keys and the tenant itself, in one transaction, and returns the real count per table and in total (a second reset returns 0). The reset is recorded in the audit trail as `seed.reset` with the counts, so the trail still verifies. Needs `seed:write`; sandbox tenants only, others 403.',
-    metadata: write('seed.reset'),
-  },
-  demoTour: {
-    method: 'GET',
-    path: '/demo-tour',
-    responses: { 200: DemoTour },
-    summary: 'A guided walkthrough of the product',
-    description:
-      "The ordered steps of a walkthrough for a new user, each a real call (method, path taken from the API contract, body built from the tenant's activated frameworks) with what it shows, and whether the tenant's data shows it was already done. Reads only. Needs `seed:read`; sandbox tenants only, others 403.",
-    metadata: meta({ auth: 'tenant', rail: 'seed', permission: 'seed:read', mutating: false }),
-  },
+  tenants: post('/tenants', { body: SeedTenantBody }, SeedTenantResult, write('seed.tenant_seeded')).doc(
+    'Seed demo content for the calling sandbox tenant',
+    'Fills the calling sandbox tenant with coherent demo content: activates the frameworks (as `POST /v1/seed/frameworks`), creates assessments for the demo systems, then evidence citing controls of the activated frameworks (as `POST /v1/seed/evidence`). Every record is written through the product services, so each is audited and emits its webhook event. It seeds only the calling tenant and never creates tenants: a sandbox key has no operator power (tenants are created with `POST /v1/operator/tenants`). Needs `seed:write`; sandbox tenants only, others 403.',
+  ),
+  frameworks: post('/frameworks', { body: SeedFrameworksBody.optional() }, SeedFrameworksResult, write('framework.activated')).doc(
+    'Activate demo frameworks',
+    'Activates the chosen dictionaries (default `eu-ai-act` and `gdpr`) for the calling tenant through the same service as `POST /v1/frameworks/{id}/activate`: obligations are derived and each activation is audited as `framework.activated`. Dictionaries already active are left as they are. 404 for an unknown dictionary. Needs `seed:write`; sandbox tenants only, others 403.',
+  ),
+  evidence: post('/evidence', { body: SeedEvidenceBody.optional() }, SeedEvidenceResult, write('evidence.uploaded')).doc(
+    'Create demo evidence',
+    `Creates \`count\` (1 to ${SEED_EVIDENCE_MAX}, default 10) evidence records, each citing a control of a framework the tenant has activated (taken in dictionary order, spread across the activated frameworks) for a demo system, through the compliance evidence store: each is audited as \`evidence.uploaded\` and emits \`evidence.uploaded\`. 409 when the tenant has no activated framework (call \`POST /v1/seed/frameworks\` first). Needs \`seed:write\`; sandbox tenants only, others 403.`,
+  ),
+  reset: post('/reset', { body: SeedResetBody.optional() }, SeedReset, write('seed.reset')).doc(
+    "Delete the tenant's data",
+    'Deletes every row the calling tenant owns (frameworks activated, obligations, assessments, evidence, attestations, webhook subscriptions and deliveries, labels, workspaces, ...) except its audit trail (audit events, chain head and verification records), its event index (append-only like the audit trail), its API keys and the tenant itself, in one transaction, and returns the real count per table and in total (a second reset returns 0). The reset is recorded in the audit trail as `seed.reset` with the counts, so the trail still verifies. Needs `seed:write`; sandbox tenants only, others 403.',
+  ),
+  demoTour: get('/demo-tour', {}, DemoTour, read).doc(
+    'A guided walkthrough of the product',
+    "The ordered steps of a walkthrough for a new user, each a real call (method, path taken from the API contract, body built from the tenant's activated frameworks) with what it shows, and whether the tenant's data shows it was already done. Reads only. Needs `seed:read`; sandbox tenants only, others 403.",
+  ),
 });
 
 /** Event types the seed rail emits. */

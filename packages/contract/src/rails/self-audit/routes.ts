@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { ControlId, DUE_DATE_EXAMPLE, EvidenceId, FindingId, NOTE_EXAMPLE, PLAN_EXAMPLE } from './fields.ts';
@@ -145,32 +145,23 @@ export const selfAuditEvidenceLinks = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'self_audit', permission: 'self_audit:read', mutating: false });
+const { read } = policyOf('self_audit');
 
 export const selfAuditRouter = railRouter('self_audit', {
-  posture: {
-    method: 'GET',
-    path: '/posture',
-    responses: { 200: SelfAuditPosture },
-    summary: 'Compute the self-audit posture',
-    description: `Score 0 to 100 from three parts, each shown with its inputs: control coverage (${SELF_AUDIT_POSTURE_WEIGHTS.coverage} points times the share of the controls of the activated frameworks cited by any evidence), evidence freshness (${SELF_AUDIT_POSTURE_WEIGHTS.freshness} points times the share of that evidence not expired and collected within ${SELF_AUDIT_FRESHNESS_DAYS} days) and the penalty of open findings (${Object.entries(
+  posture: get('/posture', {}, SelfAuditPosture, read).doc(
+    'Compute the self-audit posture',
+    `Score 0 to 100 from three parts, each shown with its inputs: control coverage (${SELF_AUDIT_POSTURE_WEIGHTS.coverage} points times the share of the controls of the activated frameworks cited by any evidence), evidence freshness (${SELF_AUDIT_POSTURE_WEIGHTS.freshness} points times the share of that evidence not expired and collected within ${SELF_AUDIT_FRESHNESS_DAYS} days) and the penalty of open findings (${Object.entries(
       SELF_AUDIT_SEVERITY_PENALTY,
     )
       .map(([s, p]) => `${s} ${p}`)
       .join(
         ', ',
       )} points each). Computed from the tenant's activations, evidence and selfAuditFindings at request time; stores nothing. Needs \`self_audit:read\`.`,
-    metadata: read,
-  },
-  drift: {
-    method: 'GET',
-    path: '/drift',
-    query: SelfAuditDriftQuery,
-    responses: { 200: SelfAuditDrift },
-    summary: 'Compare the tenant with its profile baseline',
-    description: `For each control of the profile's baseline: \`baseline-divergence\` when its framework is not activated or no evidence cites it, \`stale-evidence\` when all its evidence expired or was collected more than ${SELF_AUDIT_FRESHNESS_DAYS} days ago, \`open-finding\` when an open finding is raised against it. The profile is \`profile\` (422 when not one of the industries) or that of the tenant's onboarding kickoff. When neither exists (a new tenant) the answer is 200 with an empty baseline and no items: \`profile: null\`, \`profileSource: none\` and a \`note\` saying so. Computed at request time; stores nothing. Needs \`self_audit:read\`.`,
-    metadata: read,
-  },
+  ),
+  drift: get('/drift', { query: SelfAuditDriftQuery }, SelfAuditDrift, read).doc(
+    'Compare the tenant with its profile baseline',
+    `For each control of the profile's baseline: \`baseline-divergence\` when its framework is not activated or no evidence cites it, \`stale-evidence\` when all its evidence expired or was collected more than ${SELF_AUDIT_FRESHNESS_DAYS} days ago, \`open-finding\` when an open finding is raised against it. The profile is \`profile\` (422 when not one of the industries) or that of the tenant's onboarding kickoff. When neither exists (a new tenant) the answer is 200 with an empty baseline and no items: \`profile: null\`, \`profileSource: none\` and a \`note\` saying so. Computed at request time; stores nothing. Needs \`self_audit:read\`.`,
+  ),
   findings: selfAuditFindings.routes,
   remediations: selfAuditRemediations.routes,
   evidence: selfAuditEvidenceLinks.routes,

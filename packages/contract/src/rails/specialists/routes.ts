@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -104,65 +105,54 @@ export const specialistCertifications = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'specialists', permission: 'specialists:read', mutating: false });
+const { read, write } = policyOf('specialists');
 
 export const specialistsRouter = railRouter('specialists', {
   firms: specialistFirms.routes,
   consultants: specialistConsultants.routes,
   certifications: specialistCertifications.routes,
-  clientEngagements: {
-    method: 'GET',
-    path: '/client-engagements',
-    query: PaginationQuery.extend({
-      firmId: SpecialistFirmId.optional().meta({ description: 'Only engagements of this firm of the tenant.' }),
-    }),
-    responses: { 200: listOf(SpecialistClientEngagement) },
-    summary: 'List client engagements with live posture',
-    description:
-      "One item per active engagement a client tenant made with one of the tenant's firms in the marketplace, newest first, as `{ data, cursor }`. `score` and `openFindings` are computed at request time from that client's activated frameworks, unexpired evidence and open self-audit findings; an engagement the client ended or revoked disappears at once. Needs `specialists:read`.",
-    metadata: read,
-  },
-  fees: {
-    list: {
-      method: 'GET',
-      path: '/billing-share/fees',
+  clientEngagements: get(
+    '/client-engagements',
+    {
       query: PaginationQuery.extend({
-        engagementId: EngagementId.optional().meta({ description: 'Only fees of this engagement.' }),
-        period: BillingPeriod.optional().meta({ description: 'Only fees of this billing period.' }),
-      }),
-      responses: { 200: listOf(SpecialistFee) },
-      summary: 'List recorded fees',
-      description:
-        'Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.',
-      metadata: meta({ ...read, source: { object: 'svc.specialists.fee' } }),
-    },
-    create: {
-      method: 'POST',
-      path: '/billing-share/fees',
-      body: CreateSpecialistFeeBody,
-      responses: { 201: SpecialistFee },
-      summary: 'Record a fee of an engagement',
-      description:
-        'Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.',
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'specialists',
-        permission: 'specialists:write',
-        mutating: true,
-        audit: 'specialist_fee.recorded',
+        firmId: SpecialistFirmId.optional().meta({ description: 'Only engagements of this firm of the tenant.' }),
       }),
     },
+    listOf(SpecialistClientEngagement),
+    read,
+  ).doc(
+    'List client engagements with live posture',
+    "One item per active engagement a client tenant made with one of the tenant's firms in the marketplace, newest first, as `{ data, cursor }`. `score` and `openFindings` are computed at request time from that client's activated frameworks, unexpired evidence and open self-audit findings; an engagement the client ended or revoked disappears at once. Needs `specialists:read`.",
+  ),
+  fees: {
+    list: get(
+      '/billing-share/fees',
+      {
+        query: PaginationQuery.extend({
+          engagementId: EngagementId.optional().meta({ description: 'Only fees of this engagement.' }),
+          period: BillingPeriod.optional().meta({ description: 'Only fees of this billing period.' }),
+        }),
+      },
+      listOf(SpecialistFee),
+      meta({ ...read, source: { object: 'svc.specialists.fee' } }),
+    ).doc(
+      'List recorded fees',
+      'Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.',
+    ),
+    create: post('/billing-share/fees', { body: CreateSpecialistFeeBody }, { 201: SpecialistFee }, write('specialist_fee.recorded')).doc(
+      'Record a fee of an engagement',
+      'Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.',
+    ),
   },
-  billingShare: {
-    method: 'GET',
-    path: '/billing-share',
-    query: z.object({ period: BillingPeriod.optional().meta({ description: 'Only this billing period; every period when absent.' }) }),
-    responses: { 200: SpecialistBillingShare },
-    summary: 'Compute the billing share',
-    description:
-      "The firm's revenue share per engagement and period: the fees recorded, the engagement's rate in basis points (agreed through the listing when the client engaged), the firm's share (each fee × rate / 10,000, rounded half up to the cent) and the platform's, with totals per currency. Computed at request time; stores nothing. Needs `specialists:read`.",
-    metadata: read,
-  },
+  billingShare: get(
+    '/billing-share',
+    { query: z.object({ period: BillingPeriod.optional().meta({ description: 'Only this billing period; every period when absent.' }) }) },
+    SpecialistBillingShare,
+    read,
+  ).doc(
+    'Compute the billing share',
+    "The firm's revenue share per engagement and period: the fees recorded, the engagement's rate in basis points (agreed through the listing when the client engaged), the firm's share (each fee × rate / 10,000, rounded half up to the cent) and the platform's, with totals per currency. Computed at request time; stores nothing. Needs `specialists:read`.",
+  ),
 });
 
 /** Event types the specialists rail emits. */

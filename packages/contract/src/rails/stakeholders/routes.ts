@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import type { eventType } from '../../platform/webhook-events.ts';
 import { UserId } from '../../shared/common.ts';
@@ -137,20 +137,16 @@ export const stakeholderAssignments = resource({
 
 // ---------------------------------------------------------------- RACI
 
+const { read } = policyOf('stakeholders');
+
 export const stakeholdersRouter = railRouter('stakeholders', {
   users: stakeholderUsers.routes,
   roles: stakeholderRoles.routes,
   assignments: stakeholderAssignments.routes,
-  raci: {
-    method: 'GET',
-    path: '/raci',
-    query: RaciQuery,
-    responses: { 200: RaciChart },
-    summary: 'Compute the RACI chart of a system',
-    description:
-      "Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). The answer is an array of RACI rows, one per control by control id: `control`, `responsible` and `accountable` (who, as the people's full names; several responsible names are joined by `, `; null when nobody), and beside them `systemId`, `frameworks`, `responsibleIds`, `accountableId`, `consulted` and `informed` (names), `gap` and `people` (each part with every person in full: id, name, role, assignment and scope). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none has `accountable: null` and `gap: 'no_accountable'`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.",
-    metadata: meta({ auth: 'tenant', rail: 'stakeholders', permission: 'stakeholders:read', mutating: false }),
-  },
+  raci: get('/raci', { query: RaciQuery }, RaciChart, read).doc(
+    'Compute the RACI chart of a system',
+    "Computes, from the tenant's active assignments of active people, who is responsible, accountable, consulted and informed for each control of the system: the controls its assignments name plus every control of the tenant's activated frameworks (or of `framework` only). The answer is an array of RACI rows, one per control by control id: `control`, `responsible` and `accountable` (who, as the people's full names; several responsible names are joined by `, `; null when nobody), and beside them `systemId`, `frameworks`, `responsibleIds`, `accountableId`, `consulted` and `informed` (names), `gap` and `people` (each part with every person in full: id, name, role, assignment and scope). Exactly one accountable person per control, by precedence (control of the system, then control across systems, then the whole system); a control with none has `accountable: null` and `gap: 'no_accountable'`, never filled in. Inactive people and removed assignments are left out. Computes; stores nothing. Needs `stakeholders:read`.",
+  ),
   approvalChains: approvalChains.routes,
 });
 

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { get } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
 import { meta } from '../../platform/meta.ts';
 
@@ -17,15 +18,15 @@ export const Health = z
 
 export const systemRouter = c.router(
   {
-    health: {
-      method: 'GET',
-      path: '/v1/health',
-      responses: { 200: Health, 429: commonErrorResponses[429], 503: commonErrorResponses[503] },
-      summary: 'Liveness and database reachability',
-      description:
-        'Returns `ok` with the service version when the process is up and the database answers, 503 `service_unavailable` when it does not. No credential needed; for load balancers and probes.',
-      metadata: meta({ auth: 'public', mutating: false }),
-    },
+    health: get(
+      '/v1/health',
+      {},
+      { 200: Health, 429: commonErrorResponses[429], 503: commonErrorResponses[503] },
+      meta({ auth: 'public', mutating: false }),
+    ).doc(
+      'Liveness and database reachability',
+      'Returns `ok` with the service version when the process is up and the database answers, 503 `service_unavailable` when it does not. No credential needed; for load balancers and probes.',
+    ),
   },
   {},
 );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -34,12 +35,12 @@ const FrameworkFilter = z
     examples: ['eu-ai-act'],
   });
 
-const read = meta({ auth: 'tenant', rail: 'taxonomy', permission: 'taxonomy:read', mutating: false });
+const { read, write } = policyOf('taxonomy');
 const order = 'in content order, paginated by `limit` and `cursor` (`cursor` null on the last page)';
 
 /** `GET <path>`: one page of reference data, the same for every tenant. */
 function contentList<Q extends z.ZodObject, T extends z.ZodType>(path: string, query: Q, item: T, summary: string, description: string) {
-  return { method: 'GET', path, query, responses: { 200: listOf(item) }, summary, description, metadata: read } as const;
+  return get(path, { query }, listOf(item), read).doc(summary, description);
 }
 
 export const taxonomyRouter = railRouter('taxonomy', {
@@ -119,25 +120,14 @@ export const taxonomyRouter = railRouter('taxonomy', {
     'List roles',
     `Provider, deployer, importer, controller, processor and the other parties the dictionaries assign duties to, with the defining clauses, from \`taxonomy/roles\`; ${order}.`,
   ),
-  bundleHash: {
-    method: 'GET',
-    path: '/bundle-hash',
-    responses: { 200: BundleHash },
-    summary: "The tenant's pinned content bundle hash",
-    description:
-      "The content address of the dictionary set the tenant is pinned to: SHA-256 of the canonical JSON of `{ <component>: { version, contentHash } }` over every dictionary's latest version and every taxonomy file, with the versions it names, and the current bundle beside it. The first read pins the current bundle for the tenant (recorded in the audit trail as `taxonomy.bundle_pinned`); afterwards the pin moves only through `POST /v1/taxonomy/bundle-hash/repin`.",
-    metadata: meta({ ...read, source: { object: 'svc.taxonomy.bundle_hash' } }),
-  },
-  repin: {
-    method: 'POST',
-    path: '/bundle-hash/repin',
-    body: RepinBody.optional(),
-    responses: { 200: BundleRepin },
-    summary: "Move the tenant's pin to the current content bundle",
-    description:
-      'Pins the current bundle and returns the old and new hash. When the pin already names the current bundle nothing is written (`changed: false`); otherwise a new pin is added to the history and recorded in the audit trail as `taxonomy.bundle_repinned` (with the reason), emitted as the webhook event of that name. With `expectedHash`, a current bundle that differs from it is 409 and nothing moves. Needs `taxonomy:write`.',
-    metadata: meta({ auth: 'tenant', rail: 'taxonomy', permission: 'taxonomy:write', mutating: true, audit: 'taxonomy.bundle_repinned' }),
-  },
+  bundleHash: get('/bundle-hash', {}, BundleHash, meta({ ...read, source: { object: 'svc.taxonomy.bundle_hash' } })).doc(
+    "The tenant's pinned content bundle hash",
+    "The content address of the dictionary set the tenant is pinned to: SHA-256 of the canonical JSON of `{ <component>: { version, contentHash } }` over every dictionary's latest version and every taxonomy file, with the versions it names, and the current bundle beside it. The first read pins the current bundle for the tenant (recorded in the audit trail as `taxonomy.bundle_pinned`); afterwards the pin moves only through `POST /v1/taxonomy/bundle-hash/repin`.",
+  ),
+  repin: post('/bundle-hash/repin', { body: RepinBody.optional() }, BundleRepin, write('taxonomy.bundle_repinned')).doc(
+    "Move the tenant's pin to the current content bundle",
+    'Pins the current bundle and returns the old and new hash. When the pin already names the current bundle nothing is written (`changed: false`); otherwise a new pin is added to the history and recorded in the audit trail as `taxonomy.bundle_repinned` (with the reason), emitted as the webhook event of that name. With `expectedHash`, a current bundle that differs from it is 409 and nothing moves. Needs `taxonomy:write`.',
+  ),
 });
 
 /** Event types the taxonomy rail emits. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { listOf, PaginationQuery, Timestamp, UserId } from '../../shared/common.ts';
@@ -72,80 +73,70 @@ export const trainingRecords = resource({
 
 // ---------------------------------------------------------------- router
 
-const area = 'training_records';
-const read = meta({ auth: 'tenant', rail: 'training_records', permission: `${area}:read`, mutating: false });
+const { read, write } = policyOf('training_records');
 
 export const trainingRecordsRouter = railRouter('training_records', {
   modules: trainingModules.routes,
   records: {
     // The list is the kit's; the create stays hand-written (see trainingRecords).
     list: trainingRecords.routes.list,
-    create: {
-      method: 'POST',
-      path: '/records',
-      body: CreateTrainingRecordBody,
-      responses: { 201: TrainingRecord },
-      summary: 'Record a completion',
-      description:
-        "Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.",
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'training_records',
-        permission: `${area}:write`,
-        mutating: true,
-        audit: 'training.completed',
-      }),
-    },
+    create: post('/records', { body: CreateTrainingRecordBody }, { 201: TrainingRecord }, write('training.completed')).doc(
+      'Record a completion',
+      "Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.",
+    ),
   },
-  coverage: {
-    method: 'GET',
-    path: '/coverage',
-    query: z.object({
-      roleId: RoleId.optional().meta({ description: 'Only this role (the totals then count its holders only).' }),
-      framework: FrameworkId.optional().meta({
-        description: 'Only modules citing this framework in `frameworkRefs` (`eu-ai-act` for Art. 4 AI literacy).',
-      }),
-      at: Timestamp.optional().meta({ description: 'Compute as of this time (ISO 8601 UTC); now when absent.' }),
-    }),
-    responses: { 200: TrainingCoverage },
-    summary: 'Training coverage per role, and who is overdue',
-    description:
-      'For each role some module is required of: the share of its active holders with an unexpired completion of every required module, and the overdue list (required module never completed, or its newest completion expired). Inactive people are left out. Computed at request time from the modules, people and completion records. Needs `training_records:read`.',
-    metadata: read,
-  },
-  certificates: {
-    list: {
-      method: 'GET',
-      path: '/certificates',
-      query: PaginationQuery.extend({
-        userId: UserId.optional().meta({ description: 'Only certificates of this person.' }),
-        moduleId: ModuleId.optional().meta({ description: 'Only certificates of this module.' }),
-        recordId: RecordId.optional().meta({ description: 'Only the certificate of this completion record.' }),
-      }),
-      responses: { 200: listOf(TrainingCertificate) },
-      summary: 'List certificates',
-      description:
-        "Returns the certificates of the tenant's completions (one per completion), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), each with its verification code and signature. Needs `training_records:read`.",
-      metadata: meta({ ...read, source: { object: 'svc.training_records.certificate' } }),
-    },
-    verify: {
-      method: 'GET',
-      path: '/certificates/verify',
+  coverage: get(
+    '/coverage',
+    {
       query: z.object({
-        code: z
-          .string()
-          .regex(/^[0-9a-fA-F]{64}$/)
-          .meta({
-            description: 'Verification code of the certificate: 64 hex digits.',
-            examples: [VERIFICATION_CODE],
-          }),
+        roleId: RoleId.optional().meta({ description: 'Only this role (the totals then count its holders only).' }),
+        framework: FrameworkId.optional().meta({
+          description: 'Only modules citing this framework in `frameworkRefs` (`eu-ai-act` for Art. 4 AI literacy).',
+        }),
+        at: Timestamp.optional().meta({ description: 'Compute as of this time (ISO 8601 UTC); now when absent.' }),
       }),
-      responses: { 200: TrainingCertificateVerification },
-      summary: 'Verify a certificate (no token)',
-      description:
-        'For anyone holding a certificate, without an API key: finds the certificate by its code, recomputes the hash of the stored completion and checks the Ed25519 signature with the published key. `valid: false` with the reason when the code is unknown (mistyped or tampered), the record was altered or the signature fails.',
-      metadata: meta({ auth: 'public', mutating: false }),
     },
+    TrainingCoverage,
+    read,
+  ).doc(
+    'Training coverage per role, and who is overdue',
+    'For each role some module is required of: the share of its active holders with an unexpired completion of every required module, and the overdue list (required module never completed, or its newest completion expired). Inactive people are left out. Computed at request time from the modules, people and completion records. Needs `training_records:read`.',
+  ),
+  certificates: {
+    list: get(
+      '/certificates',
+      {
+        query: PaginationQuery.extend({
+          userId: UserId.optional().meta({ description: 'Only certificates of this person.' }),
+          moduleId: ModuleId.optional().meta({ description: 'Only certificates of this module.' }),
+          recordId: RecordId.optional().meta({ description: 'Only the certificate of this completion record.' }),
+        }),
+      },
+      listOf(TrainingCertificate),
+      meta({ ...read, source: { object: 'svc.training_records.certificate' } }),
+    ).doc(
+      'List certificates',
+      "Returns the certificates of the tenant's completions (one per completion), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), each with its verification code and signature. Needs `training_records:read`.",
+    ),
+    verify: get(
+      '/certificates/verify',
+      {
+        query: z.object({
+          code: z
+            .string()
+            .regex(/^[0-9a-fA-F]{64}$/)
+            .meta({
+              description: 'Verification code of the certificate: 64 hex digits.',
+              examples: [VERIFICATION_CODE],
+            }),
+        }),
+      },
+      TrainingCertificateVerification,
+      meta({ auth: 'public', mutating: false }),
+    ).doc(
+      'Verify a certificate (no token)',
+      'For anyone holding a certificate, without an API key: finds the certificate by its code, recomputes the hash of the stored completion and checks the Ed25519 signature with the published key. `valid: false` with the reason when the code is unknown (mistyped or tampered), the record was altered or the signature fails.',
+    ),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -78,152 +79,99 @@ export const ndaDocuments = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'trust', permission: 'trust:read', mutating: false });
-
-/** Metadata of a route that changes the trust rail's records and is audited as `audit`. */
-function write<const A extends string>(audit: A) {
-  return meta({ auth: 'tenant', rail: 'trust', permission: 'trust:write', mutating: true, audit });
-}
+const { read, write } = policyOf('trust');
 
 /** The body of a route that takes none (`publish`'s siblings and the NDA transitions). */
 const NO_BODY = z.strictObject({}).optional();
+const ByNdaRequest = { pathParams: idParams('ndr') };
 
 export const trustRouter = railRouter('trust', {
-  posture: {
-    method: 'GET',
-    path: '/posture',
-    responses: { 200: TrustPosture },
-    summary: 'Compute the trust posture',
-    description:
-      "Share of the controls of each activated framework that have unexpired evidence, with the parts (controls, evidenced) per framework and overall. Computed from the tenant's activations, the shipped dictionaries and its evidence at request time. Needs `trust:read`.",
-    metadata: read,
-  },
+  posture: get('/posture', {}, TrustPosture, read).doc(
+    'Compute the trust posture',
+    "Share of the controls of each activated framework that have unexpired evidence, with the parts (controls, evidenced) per framework and overall. Computed from the tenant's activations, the shipped dictionaries and its evidence at request time. Needs `trust:read`.",
+  ),
   certifications: certifications.routes,
   subProcessors: subProcessors.routes,
-  status: {
-    method: 'GET',
-    path: '/status',
-    responses: { 200: TrustStatus },
-    summary: 'Status of the trust page',
-    description: 'Whether the trust page is published, its slug and when it last changed. Needs `trust:read`.',
-    metadata: read,
-  },
-  publish: {
-    method: 'POST',
-    path: '/publish',
-    body: PublishTrustBody,
-    responses: { 200: TrustStatus },
-    summary: 'Publish the trust page',
-    description:
-      'Makes the trust page readable without a token at `/v1/trust/public/<slug>`. A slug is unique across tenants: 409 `conflict` when another tenant holds it. Audited (`trust_page.published`). Needs `trust:write`.',
-    metadata: write('trust_page.published'),
-  },
-  unpublish: {
-    method: 'POST',
-    path: '/unpublish',
-    body: NO_BODY,
-    responses: { 200: TrustStatus },
-    summary: 'Unpublish the trust page',
-    description: 'Takes the public page down (404 from then on); the slug stays reserved for the tenant. Audited. Needs `trust:write`.',
-    metadata: write('trust_page.unpublished'),
-  },
-  publicPage: {
-    method: 'GET',
-    path: '/public/:slug',
-    pathParams: z.object({ slug: Slug }),
-    responses: { 200: PublicTrustPage },
-    summary: 'Read a published trust page (no token)',
-    description:
-      'The public trust page of the tenant that published this slug: posture, certifications and sub-processors. Needs no token. 404 `not_found` when no tenant has published the slug (never published, or unpublished).',
-    metadata: meta({ auth: 'public', mutating: false }),
-  },
-  questionnaires: {
-    method: 'POST',
-    path: '/questionnaires',
-    body: QuestionnaireBody,
-    responses: { 200: QuestionnaireAnswers },
-    summary: 'Answer a security questionnaire',
-    description:
-      "Answers each question from the tenant's controls and evidence: `yes` with the evidence ids when every cited control (or every control of the cited framework) has unexpired evidence; otherwise listed in `unanswerable` with why. Computes; stores nothing. Needs `trust:read`.",
-    metadata: read,
-  },
+  status: get('/status', {}, TrustStatus, read).doc(
+    'Status of the trust page',
+    'Whether the trust page is published, its slug and when it last changed. Needs `trust:read`.',
+  ),
+  publish: post('/publish', { body: PublishTrustBody }, TrustStatus, write('trust_page.published')).doc(
+    'Publish the trust page',
+    'Makes the trust page readable without a token at `/v1/trust/public/<slug>`. A slug is unique across tenants: 409 `conflict` when another tenant holds it. Audited (`trust_page.published`). Needs `trust:write`.',
+  ),
+  unpublish: post('/unpublish', { body: NO_BODY }, TrustStatus, write('trust_page.unpublished')).doc(
+    'Unpublish the trust page',
+    'Takes the public page down (404 from then on); the slug stays reserved for the tenant. Audited. Needs `trust:write`.',
+  ),
+  publicPage: get(
+    '/public/:slug',
+    { pathParams: z.object({ slug: Slug }) },
+    PublicTrustPage,
+    meta({ auth: 'public', mutating: false }),
+  ).doc(
+    'Read a published trust page (no token)',
+    'The public trust page of the tenant that published this slug: posture, certifications and sub-processors. Needs no token. 404 `not_found` when no tenant has published the slug (never published, or unpublished).',
+  ),
+  questionnaires: post('/questionnaires', { body: QuestionnaireBody }, QuestionnaireAnswers, read).doc(
+    'Answer a security questionnaire',
+    "Answers each question from the tenant's controls and evidence: `yes` with the evidence ids when every cited control (or every control of the cited framework) has unexpired evidence; otherwise listed in `unanswerable` with why. Computes; stores nothing. Needs `trust:read`.",
+  ),
   ndaRequests: {
-    list: {
-      method: 'GET',
-      path: '/nda-vault/requests',
-      query: PaginationQuery.extend({
-        status: NdaRequestStatus.optional().meta({ description: 'Only NDA requests in this state.' }),
-      }),
-      responses: { 200: listOf(NdaRequest) },
-      summary: 'List NDA requests',
-      description: 'NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.',
-      metadata: read,
-    },
-    create: {
-      method: 'POST',
-      path: '/nda-vault/requests',
-      body: CreateNdaRequestBody,
-      responses: { 201: NdaRequest },
-      summary: 'Record an NDA request',
-      description:
-        'Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.',
-      metadata: write('nda_request.created'),
-    },
-    get: {
-      method: 'GET',
-      path: '/nda-vault/requests/:id',
-      pathParams: idParams('ndr'),
-      responses: { 200: NdaRequest },
-      summary: 'Get an NDA request',
-      description: "One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.",
-      metadata: read,
-    },
-    accept: {
-      method: 'POST',
-      path: '/nda-vault/requests/:id/accept',
-      pathParams: idParams('ndr'),
-      body: NO_BODY,
-      responses: { 200: NdaRequest },
-      summary: 'Record the acceptance of the NDA',
-      description:
-        'Records that the requester accepted the NDA (from `pending`; 409 `conflict` otherwise); from then on the vault documents are released to this request. Audited (`nda_request.accepted`). Needs `trust:write`.',
-      metadata: write('nda_request.accepted'),
-    },
-    revoke: {
-      method: 'POST',
-      path: '/nda-vault/requests/:id/revoke',
-      pathParams: idParams('ndr'),
-      body: NO_BODY,
-      responses: { 200: NdaRequest },
-      summary: 'Revoke an NDA request',
-      description:
-        'Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.',
-      metadata: write('nda_request.revoked'),
-    },
-  },
-  ndaDocumentContent: {
-    method: 'GET',
-    path: '/nda-vault/:id/content',
-    pathParams: idParams('ndd'),
-    query: z.object({
-      ndaRequestId: prefixedId('ndr', exampleId('ndr')).meta({
-        description: 'Id of the NDA request the content is released to; it must be `accepted`.',
-      }),
-      accessToken: z
-        .string()
-        .min(16)
-        .max(128)
-        .meta({
-          description: 'The access token the `accept` response showed for that NDA request.',
-          examples: ['5xq3Jw0r1mXbV9k2pQ7sLdZ4nT8yH6cF'],
+    list: get(
+      '/nda-vault/requests',
+      {
+        query: PaginationQuery.extend({
+          status: NdaRequestStatus.optional().meta({ description: 'Only NDA requests in this state.' }),
         }),
-    }),
-    responses: { 200: NdaDocumentContent },
-    summary: "Release a vault document's content to an accepted NDA",
-    description:
-      "For the external requester, without an API key: returns the document's content reference when the access token is the one issued for the NDA request, the request is `accepted` and the document is of the request's tenant. Every refusal is the same 403 `forbidden` (issue `not_released`), whether the token is wrong, the request is unknown, pending or revoked, or the document does not exist or belongs to another tenant, so the route does not tell which requests or documents exist.",
-    metadata: meta({ auth: 'public', mutating: false }),
+      },
+      listOf(NdaRequest),
+      read,
+    ).doc(
+      'List NDA requests',
+      'NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.',
+    ),
+    create: post('/nda-vault/requests', { body: CreateNdaRequestBody }, { 201: NdaRequest }, write('nda_request.created')).doc(
+      'Record an NDA request',
+      'Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.',
+    ),
+    get: get('/nda-vault/requests/:id', ByNdaRequest, NdaRequest, read).doc(
+      'Get an NDA request',
+      "One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.",
+    ),
+    accept: post('/nda-vault/requests/:id/accept', { ...ByNdaRequest, body: NO_BODY }, NdaRequest, write('nda_request.accepted')).doc(
+      'Record the acceptance of the NDA',
+      'Records that the requester accepted the NDA (from `pending`; 409 `conflict` otherwise); from then on the vault documents are released to this request. Audited (`nda_request.accepted`). Needs `trust:write`.',
+    ),
+    revoke: post('/nda-vault/requests/:id/revoke', { ...ByNdaRequest, body: NO_BODY }, NdaRequest, write('nda_request.revoked')).doc(
+      'Revoke an NDA request',
+      'Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.',
+    ),
   },
+  ndaDocumentContent: get(
+    '/nda-vault/:id/content',
+    {
+      pathParams: idParams('ndd'),
+      query: z.object({
+        ndaRequestId: prefixedId('ndr', exampleId('ndr')).meta({
+          description: 'Id of the NDA request the content is released to; it must be `accepted`.',
+        }),
+        accessToken: z
+          .string()
+          .min(16)
+          .max(128)
+          .meta({
+            description: 'The access token the `accept` response showed for that NDA request.',
+            examples: ['5xq3Jw0r1mXbV9k2pQ7sLdZ4nT8yH6cF'],
+          }),
+      }),
+    },
+    NdaDocumentContent,
+    meta({ auth: 'public', mutating: false }),
+  ).doc(
+    "Release a vault document's content to an accepted NDA",
+    "For the external requester, without an API key: returns the document's content reference when the access token is the one issued for the NDA request, the request is `accepted` and the document is of the request's tenant. Every refusal is the same 403 `forbidden` (issue `not_released`), whether the token is wrong, the request is unknown, pending or revoked, or the document does not exist or belongs to another tenant, so the route does not tell which requests or documents exist.",
+  ),
   ndaDocuments: ndaDocuments.routes,
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery, Timestamp } from '../../shared/common.ts';
@@ -189,7 +189,7 @@ export const vendorRiskMonitoring = resource({
 
 // ---------------------------------------------------------------- router
 
-const read = meta({ auth: 'tenant', rail: 'vendor_risk', permission: 'vendor_risk:read', mutating: false });
+const { read } = policyOf('vendor_risk');
 const AtQuery = Timestamp.optional().meta({ description: 'The moment to compute for (ISO 8601 UTC); now when absent.' });
 
 export const vendorRiskRouter = railRouter('vendor_risk', {
@@ -197,50 +197,50 @@ export const vendorRiskRouter = railRouter('vendor_risk', {
   assessments: vendorRiskAssessments.routes,
   contracts: {
     ...vendorRiskContracts.routes,
-    state: {
-      method: 'GET',
-      path: '/contracts/:id/state',
-      pathParams: z.object({ id: ContractId }),
-      query: z.object({
-        at: CalendarDate.optional().meta({ description: 'The date to derive the state for (`YYYY-MM-DD`); today (UTC) when absent.' }),
-      }),
-      responses: { 200: VendorContractStateAt },
-      summary: 'State of a contract at a date',
-      description:
-        'Derives the state of the contract at `at`: the term it falls in and the contract’s end as known that day (manual renewals made on or before it, automatic roll-overs), the notice window and the days to the end. Needs `vendor_risk:read`; another tenant’s contract is 404.',
-      metadata: read,
-    },
+    state: get(
+      '/contracts/:id/state',
+      {
+        pathParams: z.object({ id: ContractId }),
+        query: z.object({
+          at: CalendarDate.optional().meta({ description: 'The date to derive the state for (`YYYY-MM-DD`); today (UTC) when absent.' }),
+        }),
+      },
+      VendorContractStateAt,
+      read,
+    ).doc(
+      'State of a contract at a date',
+      'Derives the state of the contract at `at`: the term it falls in and the contract’s end as known that day (manual renewals made on or before it, automatic roll-overs), the notice window and the days to the end. Needs `vendor_risk:read`; another tenant’s contract is 404.',
+    ),
   },
   monitoring: vendorRiskMonitoring.routes,
   scorecards: {
-    list: {
-      method: 'GET',
-      path: '/scorecards',
-      query: PaginationQuery.extend({
-        at: AtQuery,
-        sort: z
-          .enum(['score_desc', 'score_asc'])
-          .default('score_desc')
-          .meta({ description: '`score_desc` (riskiest first, default) or `score_asc`; ties by vendor id, newest first.' }),
-        status: VendorStatus.optional().meta({ description: 'Only vendors in this status.' }),
-      }),
-      responses: { 200: listOf(VendorScorecard) },
-      summary: 'Scorecards of all vendors, sorted by score',
-      description:
-        'Computes the scorecard of every vendor of the tenant at `at` from its completed assessments, contracts and monitoring events, sorted by score, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `vendor_risk:read`.',
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/scorecards/:vendorId',
-      pathParams: z.object({ vendorId: VendorId }),
-      query: z.object({ at: AtQuery }),
-      responses: { 200: VendorScorecard },
-      summary: 'Scorecard of a vendor',
-      description:
-        'The vendor’s risk score at `at` with every part: the domains (latest completed assessment each), the contracts with their state and penalty, and the monitoring events with their age, decay and penalty. Needs `vendor_risk:read`; another tenant’s vendor is 404.',
-      metadata: read,
-    },
+    list: get(
+      '/scorecards',
+      {
+        query: PaginationQuery.extend({
+          at: AtQuery,
+          sort: z
+            .enum(['score_desc', 'score_asc'])
+            .default('score_desc')
+            .meta({ description: '`score_desc` (riskiest first, default) or `score_asc`; ties by vendor id, newest first.' }),
+          status: VendorStatus.optional().meta({ description: 'Only vendors in this status.' }),
+        }),
+      },
+      listOf(VendorScorecard),
+      read,
+    ).doc(
+      'Scorecards of all vendors, sorted by score',
+      'Computes the scorecard of every vendor of the tenant at `at` from its completed assessments, contracts and monitoring events, sorted by score, as `{ data, cursor }` (`limit` 1 to 200, default 50). Needs `vendor_risk:read`.',
+    ),
+    get: get(
+      '/scorecards/:vendorId',
+      { pathParams: z.object({ vendorId: VendorId }), query: z.object({ at: AtQuery }) },
+      VendorScorecard,
+      read,
+    ).doc(
+      'Scorecard of a vendor',
+      'The vendor’s risk score at `at` with every part: the domains (latest completed assessment each), the contracts with their state and penalty, and the monitoring events with their age, decay and penalty. Needs `vendor_risk:read`; another tenant’s vendor is 404.',
+    ),
   },
 });
 

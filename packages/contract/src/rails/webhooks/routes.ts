@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { del, get, patch, post, put } from '../../platform/declare.ts';
 import { commonErrorResponses } from '../../platform/errors.ts';
 import { meta } from '../../platform/meta.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
@@ -40,137 +41,109 @@ function write<const A extends string>(audit: A) {
 }
 
 const deadLetterRoutes = {
-  listDeadLetters: {
-    method: 'GET',
-    path: '/v1/operator/webhooks/dead-letters',
-    query: PaginationQuery.extend({ tenantId: z.string().max(64).optional().meta({ description: 'Only dead letters of this tenant.' }) }),
-    responses: { 200: listOf(DeadLetter) },
-    summary: 'List the dead-letter queue, newest first',
-    description:
-      'Returns the webhook deliveries of every tenant that exhausted their attempts and were parked, newest first, with the last error. Operator credential required.',
-    metadata: meta({ auth: 'operator', group: 'webhooks', mutating: false }),
-  },
-  replayDeadLetters: {
-    method: 'POST',
-    path: '/v1/operator/webhooks/replay',
-    body: ReplayBody,
-    responses: { 200: ReplayResult },
-    summary: 'Replay one dead-lettered delivery, or all parked since a time',
-    description: 'Replayed deliveries start again at attempt 1 with the same event id and envelope.',
-    metadata: meta({ auth: 'operator', group: 'webhooks', mutating: true, audit: 'webhook_delivery.replayed' }),
-  },
+  listDeadLetters: get(
+    '/v1/operator/webhooks/dead-letters',
+    {
+      query: PaginationQuery.extend({ tenantId: z.string().max(64).optional().meta({ description: 'Only dead letters of this tenant.' }) }),
+    },
+    listOf(DeadLetter),
+    meta({ auth: 'operator', group: 'webhooks', mutating: false }),
+  ).doc(
+    'List the dead-letter queue, newest first',
+    'Returns the webhook deliveries of every tenant that exhausted their attempts and were parked, newest first, with the last error. Operator credential required.',
+  ),
+  replayDeadLetters: post(
+    '/v1/operator/webhooks/replay',
+    { body: ReplayBody },
+    ReplayResult,
+    meta({ auth: 'operator', group: 'webhooks', mutating: true, audit: 'webhook_delivery.replayed' }),
+  ).doc(
+    'Replay one dead-lettered delivery, or all parked since a time',
+    'Replayed deliveries start again at attempt 1 with the same event id and envelope.',
+  ),
 } as const;
+
+const BySubscription = { pathParams: SubscriptionParams };
 
 export const webhooksRouter = c.router(
   {
-    createSubscription: {
-      method: 'POST',
-      path: '/v1/webhook-subscriptions',
-      body: CreateWebhookSubscriptionBody,
-      responses: { 201: WebhookSubscriptionWithSecret },
-      summary: 'Create a webhook subscription; the secret is shown once',
-      description:
-        'Creates a subscription that receives the listed event types at an HTTPS URL. The response carries the signing secret (`whsec_...`) once: store it to verify the `Webhook-Signature` header of deliveries. Audited.',
-      metadata: write('webhook_subscription.created'),
-    },
-    listSubscriptions: {
-      method: 'GET',
-      path: '/v1/webhook-subscriptions',
-      query: PaginationQuery,
-      responses: { 200: listOf(WebhookSubscription) },
-      summary: 'List webhook subscriptions',
-      description: "Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.",
-      metadata: read,
-    },
-    getSubscription: {
-      method: 'GET',
-      path: '/v1/webhook-subscriptions/:id',
-      pathParams: SubscriptionParams,
-      responses: { 200: WebhookSubscription },
-      summary: 'Get a webhook subscription',
-      description:
-        'Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.',
-      metadata: read,
-    },
-    updateSubscription: {
-      method: 'PATCH',
-      path: '/v1/webhook-subscriptions/:id',
-      pathParams: SubscriptionParams,
-      body: UpdateWebhookSubscriptionBody,
-      responses: { 200: WebhookSubscription },
-      summary: 'Change the URL, event types, description or enabled state',
-      description:
-        'Updates the given fields of a subscription; fields left out keep their value. A disabled subscription receives no new deliveries. Audited.',
-      metadata: write('webhook_subscription.updated'),
-    },
-    rotateSecret: {
-      method: 'POST',
-      path: '/v1/webhook-subscriptions/:id/rotate-secret',
-      pathParams: SubscriptionParams,
-      body: RotateSecretBody.optional(),
-      responses: { 200: WebhookSubscriptionWithSecret },
-      summary: 'Rotate the signing secret; the old one keeps signing for the overlap window',
-      description:
-        'Issues a new signing secret, shown once in the response. Until `previousSecretExpiresAt` deliveries carry signatures with both secrets, so receivers can switch without losing events. Audited.',
-      metadata: write('webhook_subscription.secret_rotated'),
-    },
-    deleteSubscription: {
-      method: 'DELETE',
-      path: '/v1/webhook-subscriptions/:id',
-      pathParams: SubscriptionParams,
-      body: c.noBody(),
-      responses: { 200: DeletedWebhookSubscription },
-      summary: 'Delete a webhook subscription; its pending deliveries are dropped',
-      description:
-        'Deletes the subscription; deliveries not yet sent are dropped and nothing more is sent to its URL. Returns the id with `deleted: true`. Audited.',
-      metadata: write('webhook_subscription.deleted'),
-    },
-    listDeliveries: {
-      method: 'GET',
-      path: '/v1/webhook-deliveries',
-      query: DeliveriesQuery,
-      responses: { 200: listOf(WebhookDelivery) },
-      summary: 'Delivery state per event and subscription, with every attempt',
-      description:
-        "Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.",
-      metadata: read,
-    },
-    rotateInboundSecret: {
-      method: 'POST',
-      path: '/v1/webhook-inbound-secrets/:provider',
-      pathParams: z.object({
-        provider: z
-          .enum(INBOUND_SECRET_PROVIDERS)
-          .meta({ description: 'Provider that signs its inbound webhooks with the secret.', examples: ['svc'] }),
-      }),
-      body: RotateSecretBody.optional(),
-      responses: { 201: InboundSecret },
-      summary: 'Issue or rotate the secret the webhook worker checks for this tenant and provider',
-      description:
-        'For `POST /inbound/{tenantId}` (provider `svc`), `POST /cloud/azure-event-grid/{tenantId}` and `POST /cloud/cloudflare-logpush/{tenantId}`. The previous secret stays valid for the overlap window.',
-      metadata: write('webhook_inbound_secret.rotated'),
-    },
-    getInboundSources: {
-      method: 'GET',
-      path: '/v1/webhook-inbound-sources/:provider',
-      pathParams: InboundSourceParams,
-      responses: { 200: InboundSources },
-      summary: 'The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
-      description:
-        "AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.",
-      metadata: read,
-    },
-    setInboundSources: {
-      method: 'PUT',
-      path: '/v1/webhook-inbound-sources/:provider',
-      pathParams: InboundSourceParams,
-      body: InboundSourcesBody,
-      responses: { 200: InboundSources },
-      summary: 'Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
-      description:
-        "Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.",
-      metadata: write('webhook_inbound_sources.set'),
-    },
+    createSubscription: post(
+      '/v1/webhook-subscriptions',
+      { body: CreateWebhookSubscriptionBody },
+      { 201: WebhookSubscriptionWithSecret },
+      write('webhook_subscription.created'),
+    ).doc(
+      'Create a webhook subscription; the secret is shown once',
+      'Creates a subscription that receives the listed event types at an HTTPS URL. The response carries the signing secret (`whsec_...`) once: store it to verify the `Webhook-Signature` header of deliveries. Audited.',
+    ),
+    listSubscriptions: get('/v1/webhook-subscriptions', { query: PaginationQuery }, listOf(WebhookSubscription), read).doc(
+      'List webhook subscriptions',
+      "Returns the tenant's webhook subscriptions, newest first, without their secrets; paginated by `limit` and `cursor`.",
+    ),
+    getSubscription: get('/v1/webhook-subscriptions/:id', BySubscription, WebhookSubscription, read).doc(
+      'Get a webhook subscription',
+      'Returns one webhook subscription of the tenant, without its secret. 404 `not_found` when it does not exist in this tenant.',
+    ),
+    updateSubscription: patch(
+      '/v1/webhook-subscriptions/:id',
+      { ...BySubscription, body: UpdateWebhookSubscriptionBody },
+      WebhookSubscription,
+      write('webhook_subscription.updated'),
+    ).doc(
+      'Change the URL, event types, description or enabled state',
+      'Updates the given fields of a subscription; fields left out keep their value. A disabled subscription receives no new deliveries. Audited.',
+    ),
+    rotateSecret: post(
+      '/v1/webhook-subscriptions/:id/rotate-secret',
+      { ...BySubscription, body: RotateSecretBody.optional() },
+      WebhookSubscriptionWithSecret,
+      write('webhook_subscription.secret_rotated'),
+    ).doc(
+      'Rotate the signing secret; the old one keeps signing for the overlap window',
+      'Issues a new signing secret, shown once in the response. Until `previousSecretExpiresAt` deliveries carry signatures with both secrets, so receivers can switch without losing events. Audited.',
+    ),
+    deleteSubscription: del(
+      '/v1/webhook-subscriptions/:id',
+      { pathParams: SubscriptionParams, body: c.noBody() },
+      DeletedWebhookSubscription,
+      write('webhook_subscription.deleted'),
+    ).doc(
+      'Delete a webhook subscription; its pending deliveries are dropped',
+      'Deletes the subscription; deliveries not yet sent are dropped and nothing more is sent to its URL. Returns the id with `deleted: true`. Audited.',
+    ),
+    listDeliveries: get('/v1/webhook-deliveries', { query: DeliveriesQuery }, listOf(WebhookDelivery), read).doc(
+      'Delivery state per event and subscription, with every attempt',
+      "Returns the tenant's webhook deliveries with their state (pending, delivered, dead-lettered), the attempt count, the next attempt time and every attempt's HTTP status and latency.",
+    ),
+    rotateInboundSecret: post(
+      '/v1/webhook-inbound-secrets/:provider',
+      {
+        pathParams: z.object({
+          provider: z
+            .enum(INBOUND_SECRET_PROVIDERS)
+            .meta({ description: 'Provider that signs its inbound webhooks with the secret.', examples: ['svc'] }),
+        }),
+        body: RotateSecretBody.optional(),
+      },
+      { 201: InboundSecret },
+      write('webhook_inbound_secret.rotated'),
+    ).doc(
+      'Issue or rotate the secret the webhook worker checks for this tenant and provider',
+      'For `POST /inbound/{tenantId}` (provider `svc`), `POST /cloud/azure-event-grid/{tenantId}` and `POST /cloud/cloudflare-logpush/{tenantId}`. The previous secret stays valid for the overlap window.',
+    ),
+    getInboundSources: get('/v1/webhook-inbound-sources/:provider', { pathParams: InboundSourceParams }, InboundSources, read).doc(
+      'The SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
+      "AWS and Google sign every customer's messages with the same keys, so a valid signature does not say which tenant asked for a message: `POST /cloud/aws-sns/{tenantId}` and `POST /cloud/gcp-pubsub/{tenantId}` accept only messages from the sources listed here. An empty list (the default) refuses all.",
+    ),
+    setInboundSources: put(
+      '/v1/webhook-inbound-sources/:provider',
+      { pathParams: InboundSourceParams, body: InboundSourcesBody },
+      InboundSources,
+      write('webhook_inbound_sources.set'),
+    ).doc(
+      'Set the SNS topics or Pub/Sub service accounts the webhook worker accepts for this tenant',
+      "Replaces the list. `aws-sns` takes topic ARNs; `gcp-pubsub` the service-account emails of the push subscriptions (the token's `email` claim, which must also be verified). An entry that is not of the form the provider uses is refused with 422 and nothing changes. Audited with the old and the new list.",
+    ),
     ...deadLetterRoutes,
   },
   { commonResponses: commonErrorResponses },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, policyOf, post, put, stateful } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -88,9 +89,8 @@ export const whistleblowerReports = resource({
   },
 });
 
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'whistleblower', permission: 'whistleblower:write', mutating: true, audit });
-const read = meta({ auth: 'tenant', rail: 'whistleblower', permission: 'whistleblower:read', mutating: false });
-const ReportParams = z.object({ id: ReportId });
+const { read, write } = policyOf('whistleblower');
+const ByReport = { pathParams: z.object({ id: ReportId }) };
 
 // ---------------------------------------------------------------- investigations
 
@@ -212,102 +212,75 @@ export const whistleblowerRouter = railRouter('whistleblower', {
   reports: reportRoutes,
   investigations: investigationRoutes,
   protections: protectionRoutes,
-  triageQueue: {
-    method: 'GET',
-    path: '/triage',
-    query: PaginationQuery.extend({
-      status: z.enum(['received', 'acknowledged']).optional().meta({ description: 'Only reports awaiting triage in this status.' }),
-    }),
-    responses: { 200: listOf(WhistleblowerReport) },
-    summary: 'The triage queue',
-    description:
-      'Reports awaiting triage (`received` or `acknowledged`), newest first, as `{ data, cursor }`, with their clocks and `overdue`. Needs `whistleblower:read`.',
-    metadata: read,
-  },
-  triage: {
-    method: 'POST',
-    path: '/triage',
-    body: TriageWhistleblowerReportBody,
-    responses: { 200: WhistleblowerReport },
-    summary: 'Triage a report',
-    description:
-      'Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.',
-    metadata: { ...write('whistleblower_report.triaged'), stateful: true },
-  },
+  triageQueue: get(
+    '/triage',
+    {
+      query: PaginationQuery.extend({
+        status: z.enum(['received', 'acknowledged']).optional().meta({ description: 'Only reports awaiting triage in this status.' }),
+      }),
+    },
+    listOf(WhistleblowerReport),
+    read,
+  ).doc(
+    'The triage queue',
+    'Reports awaiting triage (`received` or `acknowledged`), newest first, as `{ data, cursor }`, with their clocks and `overdue`. Needs `whistleblower:read`.',
+  ),
+  triage: post(
+    '/triage',
+    { body: TriageWhistleblowerReportBody },
+    WhistleblowerReport,
+    stateful(write('whistleblower_report.triaged')),
+  ).doc(
+    'Triage a report',
+    'Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.',
+  ),
   feedback,
   close,
-  listMessages: {
-    method: 'GET',
-    path: '/reports/:id/messages',
-    pathParams: ReportParams,
-    query: PaginationQuery,
-    responses: { 200: listOf(WhistleblowerMessage) },
-    summary: 'The thread with the reporter',
-    description: 'Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.',
-    metadata: read,
-  },
-  sendMessage: {
-    method: 'POST',
-    path: '/reports/:id/messages',
-    pathParams: ReportParams,
-    body: SendWhistleblowerMessageBody,
-    responses: { 201: WhistleblowerMessage },
-    summary: 'Write to the reporter',
-    description:
-      'Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.',
-    metadata: write('whistleblower_message.sent'),
-  },
+  listMessages: get('/reports/:id/messages', { ...ByReport, query: PaginationQuery }, listOf(WhistleblowerMessage), read).doc(
+    'The thread with the reporter',
+    'Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.',
+  ),
+  sendMessage: post(
+    '/reports/:id/messages',
+    { ...ByReport, body: SendWhistleblowerMessageBody },
+    { 201: WhistleblowerMessage },
+    write('whistleblower_message.sent'),
+  ).doc(
+    'Write to the reporter',
+    'Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.',
+  ),
   concludeInvestigation,
   reviewProtection,
-  getIntake: {
-    method: 'GET',
-    path: '/intake',
-    responses: { 200: WhistleblowerIntake },
-    summary: 'The public intake settings',
-    description: 'The slug and state of the tenant’s public intake. Needs `whistleblower:read`.',
-    metadata: read,
-  },
-  setIntake: {
-    method: 'PUT',
-    path: '/intake',
-    body: SetWhistleblowerIntakeBody,
-    responses: { 200: WhistleblowerIntake },
-    summary: 'Set the public intake',
-    description:
-      'Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.',
-    metadata: write('whistleblower_intake.updated'),
-  },
-  submit: {
-    method: 'POST',
-    path: '/intake/:slug',
-    pathParams: z.object({ slug: IntakeSlug }),
-    body: SubmitWhistleblowerReportBody,
-    responses: { 201: WhistleblowerReceipt },
-    summary: 'Report anonymously (no token)',
-    description:
-      'The public intake: anyone can report to the organisation that published this slug, without an account, anonymously or with an identity (kept sealed, returned to no one). `receivedAt` is the moment of the request. Returns the access code once: it is stored only as a hash and is the only way to follow up. 404 `not_found` for a slug no organisation has enabled.',
-    metadata: meta({ auth: 'public', mutating: true, audit: 'whistleblower_report.received' }),
-  },
-  followUp: {
-    method: 'POST',
-    path: '/follow-up',
-    body: FollowUpBody,
-    responses: { 200: WhistleblowerReporterView },
-    summary: 'Follow up on a report with its access code (no token)',
-    description:
-      'The report’s status, deadlines, outcome and thread, for the holder of the access code; the code travels in the body, never in the URL. 404 `not_found` for a code that matches no report.',
-    metadata: meta({ auth: 'public', mutating: false }),
-  },
-  followUpMessage: {
-    method: 'POST',
-    path: '/follow-up/messages',
-    body: ReporterMessageBody,
-    responses: { 200: WhistleblowerReporterView },
-    summary: 'Write to the organisation with the access code (no token)',
-    description:
-      'Adds the reporter’s message to the thread and returns the reporter’s view. 404 `not_found` for a code that matches no report. Audited as `whistleblower_message.received`.',
-    metadata: meta({ auth: 'public', mutating: true, audit: 'whistleblower_message.received' }),
-  },
+  getIntake: get('/intake', {}, WhistleblowerIntake, read).doc(
+    'The public intake settings',
+    'The slug and state of the tenant’s public intake. Needs `whistleblower:read`.',
+  ),
+  setIntake: put('/intake', { body: SetWhistleblowerIntakeBody }, WhistleblowerIntake, write('whistleblower_intake.updated')).doc(
+    'Set the public intake',
+    'Sets the slug reporters post to and enables or disables the intake. A slug is unique across tenants: 409 when another tenant holds it. Needs `whistleblower:write`; audited as `whistleblower_intake.updated`.',
+  ),
+  submit: post(
+    '/intake/:slug',
+    { pathParams: z.object({ slug: IntakeSlug }), body: SubmitWhistleblowerReportBody },
+    { 201: WhistleblowerReceipt },
+    meta({ auth: 'public', mutating: true, audit: 'whistleblower_report.received' }),
+  ).doc(
+    'Report anonymously (no token)',
+    'The public intake: anyone can report to the organisation that published this slug, without an account, anonymously or with an identity (kept sealed, returned to no one). `receivedAt` is the moment of the request. Returns the access code once: it is stored only as a hash and is the only way to follow up. 404 `not_found` for a slug no organisation has enabled.',
+  ),
+  followUp: post('/follow-up', { body: FollowUpBody }, WhistleblowerReporterView, meta({ auth: 'public', mutating: false })).doc(
+    'Follow up on a report with its access code (no token)',
+    'The report’s status, deadlines, outcome and thread, for the holder of the access code; the code travels in the body, never in the URL. 404 `not_found` for a code that matches no report.',
+  ),
+  followUpMessage: post(
+    '/follow-up/messages',
+    { body: ReporterMessageBody },
+    WhistleblowerReporterView,
+    meta({ auth: 'public', mutating: true, audit: 'whistleblower_message.received' }),
+  ).doc(
+    'Write to the organisation with the access code (no token)',
+    'Adds the reporter’s message to the thread and returns the reporter’s view. 404 `not_found` for a code that matches no report. Audited as `whistleblower_message.received`.',
+  ),
 });
 
 /** Event types the whistleblower rail emits. Reports carry no reporter identity. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf, post } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery, prefixedId } from '../../shared/common.ts';
@@ -167,7 +167,7 @@ export const CreateWorkflowSnapshotBody = z
 /** Audit action and webhook event type of a new snapshot. */
 export const WORKFLOW_SNAPSHOT_ACTION = 'workflow_snapshot.created';
 
-const read = meta({ auth: 'tenant', rail: 'workflows_registry', permission: 'workflows_registry:read', mutating: false });
+const { read, write } = policyOf('workflows_registry');
 
 /** Snapshots: list and get from the kit; the create is hand-written (its version is taken under a lock). */
 export const workflowSnapshots = resource({
@@ -186,42 +186,30 @@ const pageNote =
 
 /** A page of the stock workflows that match `filter`, one required query parameter; `description` ends with the page note. */
 function workflowsBy<const P extends string, const F extends z.ZodRawShape>(path: P, filter: F, summary: string, description: string) {
-  return {
-    method: 'GET' as const,
-    path,
-    query: PaginationQuery.extend(filter),
-    responses: { 200: StockWorkflowList },
-    summary,
-    description: `${description} ${pageNote}`,
-    metadata: read,
-  };
+  return get(path, { query: PaginationQuery.extend(filter) }, StockWorkflowList, read).doc(summary, `${description} ${pageNote}`);
 }
 
 export const workflowsRegistryRouter = railRouter('workflows_registry', {
   catalog: {
-    list: {
-      method: 'GET',
-      path: '/catalog',
-      query: PaginationQuery.extend({
-        framework: FrameworkParam.optional(),
-        role: RoleParam.optional(),
-        category: CategoryParam.optional(),
-      }),
-      responses: { 200: StockWorkflowList },
-      summary: 'List the stock workflows',
-      description: `The catalogue of stock compliance workflows: each with its category, stakeholder roles, the framework dictionaries it cites and its ordered steps with their owner and the clauses and controls they satisfy. Optional filters, combined with AND: \`framework\` (workflows citing that dictionary), \`role\` (workflows naming that stakeholder) and \`category\`; a well-formed value nothing matches gives an empty list, a malformed one a 422. ${pageNote}`,
-      metadata: read,
-    },
-    get: {
-      method: 'GET',
-      path: '/catalog/:id',
-      pathParams: z.object({ id: WorkflowIdParam }),
-      responses: { 200: StockWorkflow },
-      summary: 'Get a stock workflow',
-      description:
-        'One workflow of the catalogue by its id (`dpia`). 404 for an id the catalogue does not have. Needs `workflows_registry:read`.',
-      metadata: read,
-    },
+    list: get(
+      '/catalog',
+      {
+        query: PaginationQuery.extend({
+          framework: FrameworkParam.optional(),
+          role: RoleParam.optional(),
+          category: CategoryParam.optional(),
+        }),
+      },
+      StockWorkflowList,
+      read,
+    ).doc(
+      'List the stock workflows',
+      `The catalogue of stock compliance workflows: each with its category, stakeholder roles, the framework dictionaries it cites and its ordered steps with their owner and the clauses and controls they satisfy. Optional filters, combined with AND: \`framework\` (workflows citing that dictionary), \`role\` (workflows naming that stakeholder) and \`category\`; a well-formed value nothing matches gives an empty list, a malformed one a 422. ${pageNote}`,
+    ),
+    get: get('/catalog/:id', { pathParams: z.object({ id: WorkflowIdParam }) }, StockWorkflow, read).doc(
+      'Get a stock workflow',
+      'One workflow of the catalogue by its id (`dpia`). 404 for an id the catalogue does not have. Needs `workflows_registry:read`.',
+    ),
   },
   byFramework: workflowsBy(
     '/by-framework',
@@ -243,22 +231,10 @@ export const workflowsRegistryRouter = railRouter('workflows_registry', {
   ),
   snapshot: {
     ...workflowSnapshots.routes,
-    create: {
-      method: 'POST',
-      path: '/snapshot',
-      body: CreateWorkflowSnapshotBody,
-      responses: { 201: WorkflowSnapshot },
-      summary: 'Snapshot the workflow catalogue',
-      description:
-        "Records a versioned snapshot of the stock catalogue for the tenant: version one more than the tenant's last (1 for the first), the SHA-256 of the catalogue's canonical JSON, each workflow's own hash, and what was added, removed or changed since the previous snapshot. Returns 201 with the snapshot, id `wfs_<ULID>`. Needs `workflows_registry:write`; recorded in the audit trail as `workflow_snapshot.created` in the same transaction, and emitted as the webhook event `workflow_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.",
-      metadata: meta({
-        auth: 'tenant',
-        rail: 'workflows_registry',
-        permission: 'workflows_registry:write',
-        mutating: true,
-        audit: WORKFLOW_SNAPSHOT_ACTION,
-      }),
-    },
+    create: post('/snapshot', { body: CreateWorkflowSnapshotBody }, { 201: WorkflowSnapshot }, write(WORKFLOW_SNAPSHOT_ACTION)).doc(
+      'Snapshot the workflow catalogue',
+      "Records a versioned snapshot of the stock catalogue for the tenant: version one more than the tenant's last (1 for the first), the SHA-256 of the catalogue's canonical JSON, each workflow's own hash, and what was added, removed or changed since the previous snapshot. Returns 201 with the snapshot, id `wfs_<ULID>`. Needs `workflows_registry:write`; recorded in the audit trail as `workflow_snapshot.created` in the same transaction, and emitted as the webhook event `workflow_snapshot.created`. Send an `Idempotency-Key` so that a retry does not create a second snapshot.",
+    ),
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { get, patch, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, TransitionBody } from '../../platform/resource.ts';
 import { ROLES } from '../../platform/tiers.ts';
@@ -30,8 +31,8 @@ const PrincipalParams = WorkspaceParams.extend({
   }),
 });
 
-const read = meta({ auth: 'tenant', rail: 'workspace', permission: 'workspace:read', mutating: false });
-const write = (audit: string) => meta({ auth: 'tenant', rail: 'workspace', permission: 'workspace:write', mutating: true, audit });
+const { read, write } = policyOf('workspace');
+const ByWorkspace = { pathParams: WorkspaceParams };
 /**
  * How a principal's role in a workspace governs its key there: said once, appended to the
  * description of every route on one workspace.
@@ -42,125 +43,97 @@ const ARCHIVED_409 =
   "When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.";
 
 export const workspaceRouter = railRouter('workspace', {
-  list: {
-    method: 'GET',
-    path: '',
-    query: PaginationQuery.extend({
-      status: z.enum(WORKSPACE_STATUSES).optional().meta({ description: 'Only workspaces in this state (`active` or `archived`).' }),
-    }),
-    responses: { 200: listOf(Workspace) },
-    summary: 'List workspaces',
-    description:
-      "Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.",
-    metadata: read,
-  },
-  create: {
-    method: 'POST',
-    path: '',
-    body: CreateWorkspaceBody,
-    responses: { 201: Workspace },
-    summary: 'Create a workspace',
-    description:
-      'Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.',
-    metadata: write('workspace.created'),
-  },
-  get: {
-    method: 'GET',
-    path: '/:id',
-    pathParams: WorkspaceParams,
-    responses: { 200: Workspace },
-    summary: 'Get a workspace',
-    description:
-      'Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. ' +
-      ROLE_403,
-    metadata: meta({ ...read, source: { object: 'svc.workspace.workspace' } }),
-  },
-  update: {
-    method: 'PATCH',
-    path: '/:id',
-    pathParams: WorkspaceParams,
-    body: UpdateWorkspaceBody,
-    responses: { 200: Workspace },
-    summary: "Change a workspace's name or description",
-    description: `Updates the fields given; fields left out keep their value, a null description clears it. Needs \`workspace:write\`; audited as \`workspace.updated\` (with the names of the changed fields) and emitted as the webhook event \`workspace.updated\`. ${ROLE_403} ${ARCHIVED_409}`,
-    metadata: write('workspace.updated'),
-  },
-  archive: {
-    method: 'POST',
-    path: '/:id/archive',
-    pathParams: WorkspaceParams,
-    body: TransitionBody.optional(),
-    responses: { 200: Workspace },
-    summary: 'Archive a workspace',
-    description:
-      "Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. " +
-      ROLE_403,
-    metadata: write('workspace.archived'),
-  },
-  principals: {
-    list: {
-      method: 'GET',
-      path: '/:id/principals',
-      pathParams: WorkspaceParams,
+  list: get(
+    '',
+    {
       query: PaginationQuery.extend({
-        status: z
-          .enum(WORKSPACE_PRINCIPAL_STATUSES)
-          .optional()
-          .meta({ description: 'Only grants in this state (`active` or `revoked`); both when absent.' }),
-        kind: z.enum(WORKSPACE_PRINCIPAL_KINDS).optional().meta({ description: 'Only principals of this kind (`user` or `api_key`).' }),
-        role: z.enum(ROLES).optional().meta({ description: 'Only principals with this role in the workspace.' }),
+        status: z.enum(WORKSPACE_STATUSES).optional().meta({ description: 'Only workspaces in this state (`active` or `archived`).' }),
       }),
-      responses: { 200: listOf(WorkspacePrincipal) },
-      summary: "List a workspace's principals",
-      description:
-        "Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
+    },
+    listOf(Workspace),
+    read,
+  ).doc(
+    'List workspaces',
+    "Returns the tenant's workspaces, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. `status` keeps only active or archived workspaces. Needs `workspace:read`. A key whose tenant role is `owner` or `admin` lists every workspace of the tenant; any other key lists only the workspaces it (or the person it acts for) holds an active role in.",
+  ),
+  create: post('', { body: CreateWorkspaceBody }, { 201: Workspace }, write('workspace.created')).doc(
+    'Create a workspace',
+    'Creates an `active` workspace, id `wks_<ULID>`, with the principals given (each user by email, each API key by the `key_` id of an active key of this tenant; a subject named twice is 422). Returns 201. Needs `workspace:write`; recorded in the audit trail as `workspace.created` (and `workspace_principal.added` per principal) in the same transaction, and emitted as the webhook event `workspace.created`. A key whose tenant role is not `owner` or `admin` and that does not name itself among the principals is given the role `owner` in the new workspace (as an `api_key` principal), so that it can reach what it created. Send an `Idempotency-Key` so that a retry does not create a second workspace.',
+  ),
+  get: get('/:id', ByWorkspace, Workspace, meta({ ...read, source: { object: 'svc.workspace.workspace' } })).doc(
+    'Get a workspace',
+    'Returns the workspace with this `wks_` id and its counts of active principals and teams. Needs `workspace:read`. A workspace of another tenant, or one that does not exist, is 404 `not_found`. ' +
+      ROLE_403,
+  ),
+  update: patch('/:id', { ...ByWorkspace, body: UpdateWorkspaceBody }, Workspace, write('workspace.updated')).doc(
+    "Change a workspace's name or description",
+    `Updates the fields given; fields left out keep their value, a null description clears it. Needs \`workspace:write\`; audited as \`workspace.updated\` (with the names of the changed fields) and emitted as the webhook event \`workspace.updated\`. ${ROLE_403} ${ARCHIVED_409}`,
+  ),
+  archive: post('/:id/archive', { ...ByWorkspace, body: TransitionBody.optional() }, Workspace, write('workspace.archived')).doc(
+    'Archive a workspace',
+    "Allowed when the workspace's `status` is `active`; sets it to `archived` (with `archivedAt`) and returns the workspace. From then on the workspace is read-only: its principals and teams stay readable, every write is 409. Archiving an archived workspace: 409 `conflict` naming the state, and nothing changes. Needs `workspace:write`; audited as `workspace.archived` (with the optional `reason`) and emitted as the webhook event `workspace.archived`. Another tenant's workspace is 404 `not_found`. " +
+      ROLE_403,
+  ),
+  principals: {
+    list: get(
+      '/:id/principals',
+      {
+        ...ByWorkspace,
+        query: PaginationQuery.extend({
+          status: z
+            .enum(WORKSPACE_PRINCIPAL_STATUSES)
+            .optional()
+            .meta({ description: 'Only grants in this state (`active` or `revoked`); both when absent.' }),
+          kind: z.enum(WORKSPACE_PRINCIPAL_KINDS).optional().meta({ description: 'Only principals of this kind (`user` or `api_key`).' }),
+          role: z.enum(ROLES).optional().meta({ description: 'Only principals with this role in the workspace.' }),
+        }),
+      },
+      listOf(WorkspacePrincipal),
+      meta({ ...read, source: { object: 'svc.workspace.principal', params: { id: 'workspaceId' } } }),
+    ).doc(
+      "List a workspace's principals",
+      "Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
         ROLE_403,
-      metadata: meta({ ...read, source: { object: 'svc.workspace.principal', params: { id: 'workspaceId' } } }),
-    },
-    add: {
-      method: 'POST',
-      path: '/:id/principals',
-      pathParams: WorkspaceParams,
-      body: AddWorkspacePrincipalBody,
-      responses: { 201: WorkspacePrincipal },
-      summary: 'Give a user or an API key a role in a workspace',
-      description: `Grants the role to a user (by email) or to an API key (the \`key_\` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 \`conflict\`: revoke it first to change the role. Returns 201 with the principal, id \`wpr_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_principal.added\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
-      metadata: write('workspace_principal.added'),
-    },
-    revoke: {
-      method: 'POST',
-      path: '/:id/principals/:principal/revoke',
-      pathParams: PrincipalParams,
-      body: TransitionBody.optional(),
-      responses: { 200: WorkspacePrincipal },
-      summary: 'Remove a principal from a workspace',
-      description: `Revokes the principal's active grant, named by its \`wpr_\` id or by its subject (email address or \`key_\` id), and removes it from every team of the workspace; the grant stays listed as \`revoked\`. A grant already revoked is 409 \`conflict\`; an unknown principal 404. Needs \`workspace:write\`; audited as \`workspace_principal.revoked\` (with the optional \`reason\`) and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
-      metadata: write('workspace_principal.revoked'),
-    },
+    ),
+    add: post(
+      '/:id/principals',
+      { ...ByWorkspace, body: AddWorkspacePrincipalBody },
+      { 201: WorkspacePrincipal },
+      write('workspace_principal.added'),
+    ).doc(
+      'Give a user or an API key a role in a workspace',
+      `Grants the role to a user (by email) or to an API key (the \`key_\` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 \`conflict\`: revoke it first to change the role. Returns 201 with the principal, id \`wpr_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_principal.added\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
+    ),
+    revoke: post(
+      '/:id/principals/:principal/revoke',
+      { pathParams: PrincipalParams, body: TransitionBody.optional() },
+      WorkspacePrincipal,
+      write('workspace_principal.revoked'),
+    ).doc(
+      'Remove a principal from a workspace',
+      `Revokes the principal's active grant, named by its \`wpr_\` id or by its subject (email address or \`key_\` id), and removes it from every team of the workspace; the grant stays listed as \`revoked\`. A grant already revoked is 409 \`conflict\`; an unknown principal 404. Needs \`workspace:write\`; audited as \`workspace_principal.revoked\` (with the optional \`reason\`) and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
+    ),
   },
   teams: {
-    list: {
-      method: 'GET',
-      path: '/:id/teams',
-      pathParams: WorkspaceParams,
-      query: PaginationQuery,
-      responses: { 200: listOf(WorkspaceTeam) },
-      summary: "List a workspace's teams",
-      description:
-        "Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
+    list: get(
+      '/:id/teams',
+      { ...ByWorkspace, query: PaginationQuery },
+      listOf(WorkspaceTeam),
+      meta({ ...read, source: { object: 'svc.workspace.team', params: { id: 'workspaceId' } } }),
+    ).doc(
+      "List a workspace's teams",
+      "Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
         ROLE_403,
-      metadata: meta({ ...read, source: { object: 'svc.workspace.team', params: { id: 'workspaceId' } } }),
-    },
-    create: {
-      method: 'POST',
-      path: '/:id/teams',
-      pathParams: WorkspaceParams,
-      body: CreateWorkspaceTeamBody,
-      responses: { 201: WorkspaceTeam },
-      summary: 'Create a team in a workspace',
-      description: `Creates a team of the workspace's active principals (each named by \`wpr_\` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 \`conflict\`. Returns 201 with the team, id \`wtm_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_team.created\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
-      metadata: write('workspace_team.created'),
-    },
+    ),
+    create: post(
+      '/:id/teams',
+      { ...ByWorkspace, body: CreateWorkspaceTeamBody },
+      { 201: WorkspaceTeam },
+      write('workspace_team.created'),
+    ).doc(
+      'Create a team in a workspace',
+      `Creates a team of the workspace's active principals (each named by \`wpr_\` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 \`conflict\`. Returns 201 with the team, id \`wtm_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_team.created\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
+    ),
   },
 });
 
