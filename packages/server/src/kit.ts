@@ -170,8 +170,27 @@ function derivedRender(
   };
 }
 
-/** The handlers of every route the resource declares, for `s.router(contract.<rail>, {...})`. */
+/** Handlers already built per database, resource and store: a rail that also needs another rail's create gets the same ones. */
+const built = new WeakMap<Database, WeakMap<Resource, WeakMap<object, unknown>>>();
+
+/**
+ * The handlers of every route the resource declares, for `s.router(contract.<rail>, {...})`. Serving
+ * the same resource with the same store again (`createOf(serveResource(...))` in another rail)
+ * returns the handlers built the first time.
+ */
 export function serveResource<R extends Resource>(database: Database, resource: R, store: Store<R>): Handlers<R> {
+  let byResource = built.get(database);
+  if (!byResource) built.set(database, (byResource = new WeakMap()));
+  let byStore = byResource.get(resource);
+  if (!byStore) byResource.set(resource, (byStore = new WeakMap()));
+  const earlier = byStore.get(store) as Handlers<R> | undefined;
+  if (earlier) return earlier;
+  const handlers = buildHandlers(database, resource, store);
+  byStore.set(store, handlers);
+  return handlers;
+}
+
+function buildHandlers<R extends Resource>(database: Database, resource: R, store: Store<R>): Handlers<R> {
   const { prisma } = database;
   const { spec } = resource;
   const table = tableOf(prisma, store.model);

@@ -6,7 +6,7 @@ import { buildVersions, type DictionaryChangeset, readChangesets } from './chang
 import { CrosswalkContent, parseEndpoint } from './crosswalks.ts';
 import { compareSemver, FrameworkContent } from './frameworks.ts';
 import { GlossaryContent } from './glossary.ts';
-import { checkClassifierDates, checkCodeDates } from './provisions.ts';
+import { checkClassifierDates, checkCodeDates } from './provision-checks.ts';
 
 export { SHIPPED_CONTENT as CONTENT_ROOT } from './paths.ts';
 
