@@ -179,10 +179,10 @@ const built = new WeakMap<Database, WeakMap<Resource, WeakMap<object, unknown>>>
  * returns the handlers built the first time.
  */
 export function serveResource<R extends Resource>(database: Database, resource: R, store: Store<R>): Handlers<R> {
-  let byResource = built.get(database);
-  if (!byResource) built.set(database, (byResource = new WeakMap()));
-  let byStore = byResource.get(resource);
-  if (!byStore) byResource.set(resource, (byStore = new WeakMap()));
+  const byResource = built.get(database) ?? new WeakMap<Resource, WeakMap<object, unknown>>();
+  built.set(database, byResource);
+  const byStore = byResource.get(resource) ?? new WeakMap<object, unknown>();
+  byResource.set(resource, byStore);
   const earlier = byStore.get(store) as Handlers<R> | undefined;
   if (earlier) return earlier;
   const handlers = buildHandlers(database, resource, store);
