@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
+import { isoOrNull } from '../../platform/render.ts';
 import type { AgentContext, AgentEvent } from '../types.ts';
 
 /** Helpers shared by the compliance-authoring agents. */
@@ -8,11 +9,9 @@ import type { AgentContext, AgentEvent } from '../types.ts';
 export const tenantDb = (ctx: AgentContext) => scopeToTenant(ctx.prisma, ctx.tenantId);
 export type TenantDb = ReturnType<typeof tenantDb>;
 
-export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
-
 /** 422 naming the field, for an input the records refuse. */
-export const invalid = (field: string, message: string) =>
-  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
+export { invalid } from '../../errors.ts';
+export const iso = isoOrNull;
 
 export const notFound = (message: string, field?: string) =>
   new ApiError('not_found', message, field ? [{ field, issue: 'not_found' }] : undefined);

@@ -1,13 +1,7 @@
-import { ApiError } from '../../errors.ts';
-
 /** Helpers shared by the data, risk and search agents. */
 
-/** A 422 naming the input field the data refuses. */
-export const invalid = (field: string, message: string, issue: 'invalid_value' | 'missing' = 'invalid_value') =>
-  new ApiError('validation_failed', message, [{ field, issue, message }]);
-
-/** A 404 for a record the tenant does not have. */
-export const notFound = (what: string, id: string) => new ApiError('not_found', `${what} ${id} was not found.`);
+/** A 422 naming the input field the data refuses; a 404 for a record the tenant does not have. */
+export { invalid, notFound } from '../../errors.ts';
 
 /** Rounds to `digits` decimals, with -0 read as 0 so that the JSON bytes do not depend on a sign. */
 export const round = (n: number, digits = 4): number => {
@@ -21,7 +15,7 @@ export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 
 export const byId = <T extends { id: string }>(a: T, b: T) => cmp(a.id, b.id);
 
-export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+export { isoOrNull as iso } from '../../platform/render.ts';
 
 const DAY_MS = 86_400_000;
 

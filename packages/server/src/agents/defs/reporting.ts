@@ -1,5 +1,5 @@
 import { REPORTING_PRESETS, type ReportingPreset, reportingAgents, STAKEHOLDER_REPORT_TYPE_IDS } from '@svc/contract';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import {
   type ComposedReport,
   composeReport,
@@ -105,9 +105,6 @@ interface FacadeRules {
 interface StakeholderRules extends FacadeRules {
   stakeholderKeywords: typeof STAKEHOLDER_KEYWORDS;
 }
-
-const invalid = (field: string, message: string): ApiError =>
-  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
 
 /** Refuses a request without the inputs its report type needs (`systemId` for the regulator). */
 function requireInputs(catalogue: ReportCatalogue, type: string, input: Record<string, unknown>): void {

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import type {
   AuditAttestation as AttestationRow,
   AuditFinding as FindingRow,
@@ -32,6 +32,7 @@ import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { isUniqueViolation, recorded } from '../../platform/records.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { latestApprovedGaps } from '../compliance/gap-status.ts';
 import { canonicalHash, getBundleHash } from '../taxonomy/service.ts';
 import {
@@ -54,13 +55,9 @@ import {
  */
 
 type Out<T extends z.ZodType> = z.infer<T>;
-const iso = (d: Date) => d.toISOString();
-const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 /** Writes of a run's findings can be many statements: more than Prisma's default 5 s. */
 const LONG_TX = { timeout: 120_000, maxWait: 30_000 };
 
-const invalid = (field: string, message: string) =>
-  new ApiError('validation_failed', message, [{ field, issue: 'invalid_value', message }]);
 const conflict = (message: string, field: string, current: string) =>
   new ApiError('conflict', message, [{ field, issue: 'invalid_value', message: `current state: ${current}` }]);
 

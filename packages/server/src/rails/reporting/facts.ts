@@ -6,6 +6,7 @@
 import type { Prisma } from '../../db/client.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
+import { iso, isoOrNull } from '../../platform/render.ts';
 import { questionSetOf } from '../compliance/assessment-work.ts';
 import { latestApprovedGaps } from '../compliance/gap-status.ts';
 import { requestClocksOf } from '../dsar/clocks.ts';
@@ -187,8 +188,6 @@ export interface ReportFactsData {
   assessment?: FactAssessmentDocument | null;
 }
 
-const iso = (d: Date): string => d.toISOString();
-const isoOrNull = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 const byId = <T extends { id: string }>(a: T, b: T): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const sortedStrings = (xs: readonly string[]): string[] => [...new Set(xs)].sort();
 

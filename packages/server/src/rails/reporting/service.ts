@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import type { Report as ReportModel, ReportSchedule as ScheduleRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
@@ -26,9 +26,6 @@ export const RENDER_JOB = 'report.render';
 export const TICK_JOB = 'report.schedule_tick';
 /** Attempts of a render before the report is `failed`. */
 export const RENDER_ATTEMPTS = 3;
-
-const invalid = (field: string, message: string, issue: 'invalid_value' | 'missing' = 'invalid_value') =>
-  new ApiError('validation_failed', message, [{ field, issue, message }]);
 
 // ---------------------------------------------------------------- types and systems
 
