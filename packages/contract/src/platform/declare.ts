@@ -62,45 +62,22 @@ function isSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
-export const get = <
-  const P extends string,
-  const I extends Omit<RouteInput, 'body'>,
-  const S extends z.ZodType | Responses,
-  const M extends RouteMeta,
->(
-  path: P,
-  input: I,
-  responses: S,
-  metadata: M,
-) => draft('GET', path, input, responses, metadata);
+/** The builder of one method: `(path, input, responses, metadata).doc(summary, description)`. */
+function builder<const M extends string, In extends RouteInput = RouteInput>(method: M) {
+  return <const P extends string, const I extends In, const S extends z.ZodType | Responses, const Meta extends RouteMeta>(
+    path: P,
+    input: I,
+    responses: S,
+    metadata: Meta,
+  ) => draft(method, path, input, responses, metadata);
+}
 
-export const post = <const P extends string, const I extends RouteInput, const S extends z.ZodType | Responses, const M extends RouteMeta>(
-  path: P,
-  input: I,
-  responses: S,
-  metadata: M,
-) => draft('POST', path, input, responses, metadata);
-
-export const put = <const P extends string, const I extends RouteInput, const S extends z.ZodType | Responses, const M extends RouteMeta>(
-  path: P,
-  input: I,
-  responses: S,
-  metadata: M,
-) => draft('PUT', path, input, responses, metadata);
-
-export const patch = <const P extends string, const I extends RouteInput, const S extends z.ZodType | Responses, const M extends RouteMeta>(
-  path: P,
-  input: I,
-  responses: S,
-  metadata: M,
-) => draft('PATCH', path, input, responses, metadata);
-
-export const del = <const P extends string, const I extends RouteInput, const S extends z.ZodType | Responses, const M extends RouteMeta>(
-  path: P,
-  input: I,
-  responses: S,
-  metadata: M,
-) => draft('DELETE', path, input, responses, metadata);
+/** A GET takes no body. */
+export const get = builder<'GET', Omit<RouteInput, 'body'>>('GET');
+export const post = builder('POST');
+export const put = builder('PUT');
+export const patch = builder('PATCH');
+export const del = builder('DELETE');
 
 /** The policy of a rail's tenant routes: `read`, `write(audit)` and any other permission of the rail. */
 export function policyOf<const R extends RailId>(rail: R, area: string = rail) {
