@@ -2,12 +2,14 @@
  * The browser bundle behind /docs, served by the service itself so the reference works offline
  * (Scalar's middleware would load it from a CDN by default).
  *
- * Looked up in this order: `SVC_DOCS_BUNDLE` (a path to a standalone API-reference script);
- * `@scalar/api-reference`'s standalone build (`dist/browser/standalone.js`) in any node_modules
- * above this package or above @scalar/express-api-reference; else the small reference renderer
- * shipped in content/docs/reference.js, which offers the same `Scalar.createApiReference` entry
- * and renders the live OpenAPI document as plain HTML (operations by tag, parameters, bodies,
- * responses, code samples).
+ * Looked up in this order: `SVC_DOCS_BUNDLE` (a path to a standalone API-reference script); the
+ * copy of `@scalar/api-reference`'s standalone build that an installed package carries
+ * (`vendor/scalar-api-reference/standalone.js`, made when it is packed: scripts/pack-assets.mjs);
+ * that build (`dist/browser/standalone.js`) in any node_modules above this package or above
+ * @scalar/express-api-reference (the repository, where it is a development dependency); else the
+ * small reference renderer shipped in content/docs/reference.js, which offers the same
+ * `Scalar.createApiReference` entry and renders the live OpenAPI document as plain HTML (operations
+ * by tag, parameters, bodies, responses, code samples).
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,6 +28,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const PACKAGE_DIR = resolve(HERE, '../..');
 export const BUILTIN_BUNDLE = join(PACKAGE_DIR, 'content/docs/reference.js');
 const STANDALONE = join('@scalar', 'api-reference', 'dist', 'browser', 'standalone.js');
+/** The copy a packed package carries. */
+const VENDORED = join(PACKAGE_DIR, 'vendor', 'scalar-api-reference', 'standalone.js');
 
 /** `dir/node_modules/<STANDALONE>` for dir and each of its ancestors. */
 function searchUp(start: string): string | undefined {
@@ -60,6 +64,10 @@ export function findDocsBundle(env: NodeJS.ProcessEnv = process.env): DocsBundle
   const configured = env.SVC_DOCS_BUNDLE;
   if (configured && existsSync(configured)) return { file: resolve(configured), kind: 'scalar' };
   if (found) return found;
+  if (existsSync(VENDORED)) {
+    found = { file: VENDORED, kind: 'scalar' };
+    return found;
+  }
   const starts = [PACKAGE_DIR, expressIntegrationDir()].filter((d): d is string => d !== undefined);
   for (const start of starts) {
     const file = searchUp(start);
