@@ -27,6 +27,7 @@ const ONCE = [
   'test/sdk-python.test.ts',
   'test/sdk-go.test.ts',
   'test/cli-install.test.ts',
+  'test/embedded-dump.test.ts',
 ];
 
 export default defineConfig({

@@ -4,6 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { compactDump } from './pglite-dump.ts';
 import { completingTransactions } from './response-completion.ts';
 import { parseUtcTimestamp, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
 import type { Prisma } from './types.ts';
@@ -25,7 +26,7 @@ export interface Database {
   transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /** Runs `fn` on one dedicated connection, outside Prisma (migrations, advisory locks). */
   session<T>(fn: (s: SqlSession) => Promise<T>): Promise<T>;
-  /** PGlite only: the whole cluster as a tarball, which `snapshot` starts another one from. */
+  /** PGlite only: the whole cluster as a tarball, checkpointed (pglite-dump.ts), which `snapshot` starts another one from. */
   dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
@@ -168,7 +169,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         },
         query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
       }),
-    dump: () => client.dumpDataDir('none'),
+    dump: () => compactDump(client),
     close: async () => {
       await prisma.$disconnect();
       await client.close();

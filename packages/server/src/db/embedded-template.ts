@@ -64,7 +64,6 @@ export async function saveEmbeddedTemplate(db: Database, template: EmbeddedTempl
   const started = performance.now();
   const partial = `${template.file}.${process.pid}.partial`;
   try {
-    await db.session((s) => s.execScript('CHECKPOINT'));
     const dump = await db.dump();
     mkdirSync(dirname(template.file), { recursive: true });
     writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
