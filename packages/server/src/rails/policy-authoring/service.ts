@@ -4,15 +4,15 @@ import {
   type AttestPolicyBody,
   type CreatePolicyBody,
   POLICY_TRANSITIONS,
-  type Policy,
-  type PolicyAttestation,
+  Policy,
+  PolicyAttestation,
   type PolicyAttestationCoverage,
   type PolicyDecisionBody,
   type PolicyDiff,
   type PolicyGap,
   type PolicyGapFill,
-  type PolicyPublication,
-  type PolicyVersion,
+  PolicyPublication,
+  PolicyVersion,
   type PublishPolicyBody,
   type RetirePolicyBody,
 } from '@svc/contract';
@@ -30,8 +30,8 @@ import type {
 import { newId } from '../../ids.ts';
 import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { createdOf, isUniqueViolation, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { isUniqueViolation, type Page, type PageQuery, recorded } from '../../platform/records.ts';
+import { iso, rendererOf } from '../../platform/render.ts';
 
 /**
  * The policy-authoring rail. Lifecycle of a policy (status), declared once in the contract
@@ -80,59 +80,20 @@ const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((pa
 
 // ---------------------------------------------------------------- rendering
 
-export const renderPolicy = (r: PolicyRow): z.infer<typeof Policy> => ({
-  object: 'svc.policy_authoring.policy',
-  id: r.id,
-  title: r.title,
-  status: r.status as PolicyStatus,
-  controlIds: r.controlIds,
-  ownerId: r.ownerId,
-  currentVersion: r.currentVersion,
-  publishedVersion: r.publishedVersion,
-  publishedAt: isoOrNull(r.publishedAt),
-  retiredAt: isoOrNull(r.retiredAt),
-  ...stampsOf(r),
-});
+export const renderPolicy = rendererOf<PolicyRow>()(Policy, {});
 
-const renderVersion = (r: VersionRow): z.infer<typeof PolicyVersion> => ({
-  object: 'svc.policy_authoring.policy_version',
-  id: r.id,
-  policyId: r.policyId,
-  number: r.number,
-  text: r.text,
-  note: r.note,
-  sha256: r.sha256,
-  lines: linesOf(r.text).length,
-  ...createdOf(r),
-});
+const renderVersion = rendererOf<VersionRow>()(PolicyVersion, { lines: (r) => linesOf(r.text).length });
 
 type DecisionEntry = z.infer<typeof PolicyPublication>['decisions'][number];
 
-const renderPublication = (r: PublicationRow): z.infer<typeof PolicyPublication> => {
-  const pending = r.status === 'pending';
-  return {
-    object: 'svc.policy_authoring.publication',
-    id: r.id,
-    policyId: r.policyId,
-    version: r.version,
-    chainId: r.chainId,
-    approverIds: r.approverIds,
-    status: r.status as 'pending',
-    currentStep: pending ? r.step + 1 : null,
-    awaitingApproverId: pending ? (r.approverIds[r.step] ?? null) : null,
-    decisions: (r.decisions as DecisionEntry[] | null) ?? [],
-    ...stampsOf(r),
-  };
-};
-
-const renderAttestation = (r: AttestationRow): z.infer<typeof PolicyAttestation> => ({
-  object: 'svc.policy_authoring.attestation',
-  id: r.id,
-  policyId: r.policyId,
-  version: r.version,
-  userId: r.userId,
-  ...createdOf(r),
+const renderPublication = rendererOf<PublicationRow>()(PolicyPublication, {
+  status: (r) => r.status as 'pending',
+  currentStep: (r) => (r.status === 'pending' ? r.step + 1 : null),
+  awaitingApproverId: (r) => (r.status === 'pending' ? (r.approverIds[r.step] ?? null) : null),
+  decisions: (r) => (r.decisions as DecisionEntry[] | null) ?? [],
 });
+
+const renderAttestation = rendererOf<AttestationRow>()(PolicyAttestation, {});
 
 // ---------------------------------------------------------------- policies
 
