@@ -6,11 +6,11 @@ import {
   type MarkReadBody,
   type MarkReadResult,
   NOTIFICATION_CHANNELS,
-  type Notification,
+  Notification,
   type NotificationChannelKind,
-  type NotificationDelivery,
+  NotificationDelivery,
   type NotificationPreferences,
-  type NotificationSubscription,
+  NotificationSubscription,
   type notificationSubscriptions,
   type PutPreferencesBody,
   type SlackChannel,
@@ -33,20 +33,14 @@ import { newId } from '../ids.ts';
 import type { Store } from '../kit.ts';
 import type { Actor } from '../platform/ledger/changes.ts';
 import { recorded, stampsOf } from '../platform/records.ts';
-import { iso, isoOrNull } from '../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../platform/render.ts';
 import { sealSecret } from '../webhooks/secret-box.ts';
 import { checkTargetUrl } from '../webhooks/targets.ts';
 
 // ---------------------------------------------------------------- subscriptions
 
-const renderSubscription = (r: SubscriptionRow): z.infer<typeof NotificationSubscription> => ({
-  object: 'svc.notifications.notification_subscription',
-  id: r.id,
-  subscriberId: r.subscriberId,
-  eventTypes: r.eventTypes,
-  channels: r.channels as z.infer<typeof NotificationSubscription>['channels'],
-  status: r.status as z.infer<typeof NotificationSubscription>['status'],
-  ...stampsOf(r),
+const renderSubscription = rendererOf<SubscriptionRow>()(NotificationSubscription, {
+  channels: (r) => r.channels as z.infer<typeof NotificationSubscription>['channels'],
 });
 
 /** The subscriber is the calling API key: a key subscribes itself, its inbox is its own. */
@@ -67,25 +61,7 @@ export const subscriptionStore: Store<typeof notificationSubscriptions> = {
 
 type NotificationOut = z.infer<typeof Notification>;
 
-const renderNotification = (r: NotificationRow): NotificationOut => ({
-  object: 'svc.notifications.notification',
-  id: r.id,
-  recipientId: r.recipientId,
-  eventId: r.eventId,
-  eventType: r.eventType,
-  subscriptionId: r.subscriptionId,
-  title: r.title,
-  body: r.body,
-  resourceType: r.resourceType,
-  resourceId: r.resourceId,
-  path: r.path,
-  actor: r.actor,
-  severity: r.severity as NotificationOut['severity'],
-  occurredAt: iso(r.occurredAt),
-  read: r.readAt !== null,
-  readAt: isoOrNull(r.readAt),
-  createdAt: iso(r.createdAt),
-});
+const renderNotification = rendererOf<NotificationRow>()(Notification, { read: (r) => r.readAt !== null });
 
 export async function listInbox(
   prisma: Prisma,
@@ -354,22 +330,7 @@ export async function setChannelStatus(
   });
 }
 
-const renderDelivery = (r: DeliveryRow): z.infer<typeof NotificationDelivery> => ({
-  object: 'svc.notifications.delivery',
-  id: r.id,
-  channelId: r.channelId,
-  kind: r.kind as NotificationChannelKind,
-  eventId: r.eventId,
-  eventType: r.eventType,
-  status: r.status as z.infer<typeof NotificationDelivery>['status'],
-  attempts: r.attemptCount,
-  lastStatusCode: r.lastStatusCode,
-  lastError: r.lastError,
-  nextAttemptAt: isoOrNull(r.nextAttemptAt),
-  deliveredAt: isoOrNull(r.deliveredAt),
-  failedAt: isoOrNull(r.failedAt),
-  createdAt: iso(r.createdAt),
-});
+const renderDelivery = rendererOf<DeliveryRow>()(NotificationDelivery, { attempts: (r) => r.attemptCount });
 
 export async function listDeliveries(
   prisma: Prisma,

@@ -1,15 +1,15 @@
-import type {
-  AttestAuditRunBody,
+import {
+  type AttestAuditRunBody,
   AuditAttestation,
   AuditFinding,
   AuditRun,
-  AuditRunAccepted,
-  AuditRunReplay,
-  AuditSignOff,
-  auditSchedules,
-  ResolveAuditFindingBody,
-  SignOffAuditRunBody,
-  StartAuditRunBody,
+  type AuditRunAccepted,
+  type AuditRunReplay,
+  type AuditSignOff,
+  type auditSchedules,
+  type ResolveAuditFindingBody,
+  type SignOffAuditRunBody,
+  type StartAuditRunBody,
 } from '@svc/contract';
 import { CronExpressionParser } from 'cron-parser';
 import type { z } from 'zod';
@@ -32,7 +32,7 @@ import { enqueueJob } from '../../platform/events/jobs.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { isUniqueViolation, recorded } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { latestApprovedGaps } from '../compliance/gap-status.ts';
 import { canonicalHash, getBundleHash } from '../taxonomy/service.ts';
 import {
@@ -63,46 +63,15 @@ const conflict = (message: string, field: string, current: string) =>
 
 // ---------------------------------------------------------------- rendering
 
-export const renderRun = (r: RunRow): Out<typeof AuditRun> => ({
-  object: 'svc.audit_engine.run',
-  id: r.id,
-  framework: r.framework,
-  dictionaryVersion: r.dictionaryVersion,
-  scope: r.scope,
-  scheduleId: r.scheduleId,
-  status: r.status as Out<typeof AuditRun>['status'],
-  bundleHash: r.bundleHash,
-  bundleVersions: r.bundleVersions as Record<string, string>,
-  ruleSet: { id: r.ruleSetId, version: r.ruleSetVersion, hash: r.ruleSetHash },
-  asOf: iso(r.asOf),
-  controls: r.controls,
-  estimatedCompletion: iso(r.estimatedCompletion),
-  counts: (r.counts ?? null) as Out<typeof AuditRun>['counts'],
-  findingsHash: r.findingsHash,
-  signOffId: r.signOffId,
-  attestationId: r.attestationId,
-  error: r.error,
-  createdBy: r.createdBy,
-  createdAt: iso(r.createdAt),
-  completedAt: isoOrNull(r.completedAt),
-  attestedAt: isoOrNull(r.attestedAt),
-  updatedAt: iso(r.updatedAt),
+export const renderRun = rendererOf<RunRow>()(AuditRun, {
+  bundleVersions: (r) => r.bundleVersions as Record<string, string>,
+  ruleSet: (r) => ({ id: r.ruleSetId, version: r.ruleSetVersion, hash: r.ruleSetHash }),
+  counts: (r) => (r.counts ?? null) as Out<typeof AuditRun>['counts'],
 });
 
-export const renderFinding = (r: FindingRow): Out<typeof AuditFinding> => ({
-  object: 'svc.audit_engine.finding',
-  id: r.id,
-  runId: r.runId,
-  controlId: r.controlId,
-  check: r.kind as Check,
-  severity: r.severity as Out<typeof AuditFinding>['severity'],
-  status: r.status as 'open' | 'resolved',
-  title: r.title,
-  facts: r.facts as Record<string, unknown>,
-  resolution: r.resolution,
-  resolvedBy: r.resolvedBy,
-  resolvedAt: isoOrNull(r.resolvedAt),
-  createdAt: iso(r.createdAt),
+export const renderFinding = rendererOf<FindingRow>()(AuditFinding, {
+  check: (r) => r.kind as Check,
+  facts: (r) => r.facts as Record<string, unknown>,
 });
 
 const renderSignOff = (r: SignOffRow, findingsHashOfRun: string): Out<typeof AuditSignOff> => ({
@@ -118,19 +87,7 @@ const renderSignOff = (r: SignOffRow, findingsHashOfRun: string): Out<typeof Aud
   createdAt: iso(r.createdAt),
 });
 
-const renderAttestation = (r: AttestationRow): Out<typeof AuditAttestation> => ({
-  object: 'svc.audit_engine.attestation',
-  id: r.id,
-  runId: r.runId,
-  signOffId: r.signOffId,
-  statement: r.statement,
-  attestedBy: r.attestedBy,
-  runHash: r.runHash,
-  findingsHash: r.findingsHash,
-  signOffHash: r.signOffHash,
-  hash: r.hash,
-  createdAt: iso(r.createdAt),
-});
+const renderAttestation = rendererOf<AttestationRow>()(AuditAttestation, {});
 
 // ---------------------------------------------------------------- scope
 

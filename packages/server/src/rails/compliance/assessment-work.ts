@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import type {
-  AnswerBody,
-  AnswerVersion,
+import {
+  type AnswerBody,
+  type AnswerVersion,
   Assessment,
-  AssessmentQuestion,
-  AssessmentRemediation,
-  AssessmentResults,
-  AssessmentType,
-  AssignBody,
-  assessments,
-  RemediateAssessmentBody,
-  ReturnAssessmentBody,
+  type AssessmentQuestion,
+  type AssessmentRemediation,
+  type AssessmentResults,
+  type AssessmentType,
+  type AssignBody,
+  type assessments,
+  type RemediateAssessmentBody,
+  type ReturnAssessmentBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -22,8 +22,8 @@ import { type Assessment as AssessmentRow, type AssessmentItem as ItemRow, Prism
 import { newId } from '../../ids.ts';
 import type { Create, Store } from '../../kit.ts';
 import type { PersonActor } from '../../platform/acting-person.ts';
-import { recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { recorded } from '../../platform/records.ts';
+import { iso, rendererOf } from '../../platform/render.ts';
 import {
   type AnswerState,
   answersHash,
@@ -214,17 +214,9 @@ export async function questionSetOf(db: Tx, row: AssessmentRow): Promise<Questio
   return (await withSet(db, row)).set;
 }
 
-export function renderAssessment(r: AssessmentRow): z.infer<typeof Assessment> {
-  return {
-    object: 'svc.compliance.assessment',
-    id: r.id,
-    type: r.type as AssessmentType,
-    title: r.title,
-    systemId: r.systemId,
-    jurisdiction: r.jurisdiction,
-    status: r.status as z.infer<typeof Assessment>['status'],
-    completion: r.completion,
-    stages: (r.stages as Partial<Stage>[]).map((s) => ({
+export const renderAssessment = rendererOf<AssessmentRow>()(Assessment, {
+  stages: (r) =>
+    (r.stages as Partial<Stage>[]).map((s) => ({
       key: s.key as string,
       title: s.title as string,
       citation: s.citation ?? null,
@@ -234,19 +226,7 @@ export function renderAssessment(r: AssessmentRow): z.infer<typeof Assessment> {
       answered: s.answered ?? 0,
       completion: s.completion ?? 0,
     })),
-    framework: r.framework,
-    dictionaryVersion: r.dictionaryVersion,
-    recipeVersion: r.recipeVersion,
-    revision: r.revision,
-    previousId: r.previousId,
-    submittedAt: isoOrNull(r.submittedAt),
-    submittedBy: r.submittedBy,
-    approvedAt: isoOrNull(r.approvedAt),
-    approvedBy: r.approvedBy,
-    answersHash: r.answersHash,
-    ...stampsOf(r),
-  };
-}
+});
 
 const stateOf = (i: ItemRow): AnswerState => ({ value: i.value as string | number | null, notes: i.notes, evidenceIds: i.evidenceIds });
 const answersOf = (items: ItemRow[]) => new Map(items.filter((i) => i.version > 0).map((i) => [i.questionKey, stateOf(i)]));

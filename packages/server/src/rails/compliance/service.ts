@@ -1,4 +1,4 @@
-import type { attestations, Evidence, evidence, obligations, TenantFramework } from '@svc/contract';
+import { type attestations, Evidence, type evidence, type obligations, type TenantFramework } from '@svc/contract';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.ts';
 import { decodeCursor, toPage } from '../../db/pagination.ts';
@@ -6,8 +6,7 @@ import type { Sql } from '../../db/sql.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Attestation as AttestationRow, Evidence as EvidenceRow, Obligation as ObligationRow } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import { createdOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
 type ListOpts = { limit: number; cursor?: string };
@@ -85,22 +84,7 @@ async function unknownControls(db: Tx, shared: Tx, controlIds: string[]): Promis
 
 export const evidenceStore = {
   model: 'evidence',
-  render: (r: EvidenceRow): z.infer<typeof Evidence> => ({
-    object: 'svc.compliance.evidence',
-    id: r.id,
-    title: r.title,
-    kind: r.kind as z.infer<typeof Evidence>['kind'],
-    description: r.description,
-    uri: r.uri,
-    sha256: r.sha256,
-    mediaType: r.mediaType,
-    sizeBytes: r.sizeBytes === null ? null : Number(r.sizeBytes),
-    systemId: r.systemId,
-    controlIds: r.controlIds,
-    collectedAt: iso(r.collectedAt),
-    expiresAt: isoOrNull(r.expiresAt),
-    ...createdOf(r),
-  }),
+  render: rendererOf<EvidenceRow>()(Evidence, { sizeBytes: (r) => (r.sizeBytes === null ? null : Number(r.sizeBytes)) }),
   filterWhere: { controlId: (v) => ({ controlIds: { has: v } }) },
   create: async ({ db, shared, who, body }) => {
     const controlIds = [...new Set(body.controlIds)];

@@ -4,7 +4,7 @@ import {
   type ClauseExtraction,
   CONTEXT_FILE_MEDIA_TYPES,
   CONTEXT_TEXT_MAX_BYTES,
-  type ContextDocument,
+  ContextDocument,
   type DOCUMENT_TYPES,
   type documents,
   type GapAnalysis,
@@ -21,8 +21,8 @@ import { unstorable } from '../../http/input-guard.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { createdOf, recorded } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { recorded } from '../../platform/records.ts';
+import { iso, rendererOf } from '../../platform/render.ts';
 import { fileKindOf, fileText } from './extract.ts';
 import { FRAMEWORK_MIN_POINTS, FRAMEWORK_RULES, MAX_MATCHES_PER_RULE, STOP_WORDS, type TextRule, TYPE_RULES } from './rules.ts';
 
@@ -47,24 +47,11 @@ const PREVIEW_CHARS = 200;
 
 // ---------------------------------------------------------------- documents
 
-export function renderDocument(r: DocumentRow): Doc {
-  return {
-    object: 'svc.context.document',
-    id: r.id,
-    title: r.title,
-    mediaType: r.mediaType,
-    source: r.source,
-    metadata: (r.metadata ?? {}) as Record<string, string>,
-    sha256: r.sha256,
-    sizeBytes: r.sizeBytes,
-    characters: r.characters,
-    preview: r.preview,
-    documentType: (r.documentType as DocumentType | null) ?? null,
-    frameworks: r.frameworks ?? [],
-    classifiedAt: isoOrNull(r.classifiedAt),
-    ...createdOf(r),
-  };
-}
+export const renderDocument = rendererOf<DocumentRow>()(ContextDocument, {
+  metadata: (r) => (r.metadata ?? {}) as Record<string, string>,
+  documentType: (r) => (r.documentType as DocumentType | null) ?? null,
+  frameworks: (r) => r.frameworks ?? [],
+});
 
 /** The kit serves the list and get routes; upload is hand-written (the text goes to its own table). */
 export const documentStore: Store<typeof documents> = { model: 'contextDocument', render: renderDocument };

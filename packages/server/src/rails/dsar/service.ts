@@ -7,7 +7,7 @@ import {
   DSAR_REGIMES,
   type DsarDataStore,
   type DsarFulfillment,
-  type DsarFulfillmentItem,
+  DsarFulfillmentItem,
   type DsarKind,
   type DsarRedaction,
   type DsarRegime,
@@ -42,7 +42,7 @@ import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import {
   daysBetween,
   dsarRegimeRule,
@@ -407,21 +407,9 @@ export const dataStoreStore: Store<typeof dsarStores> = {
 
 // ---------------------------------------------------------------- fulfillment
 
-export const renderItem = (i: ItemRow): ItemOut => ({
-  object: 'svc.dsar.fulfillment_item',
-  id: i.id,
-  requestId: i.requestId,
-  storeId: i.storeId,
-  storeName: i.storeName,
-  system: i.system,
-  categories: i.categories ?? [],
-  status: i.status as ItemOut['status'],
-  notes: i.notes,
-  records: (Array.isArray(i.records) ? i.records : []) as RecordRef[],
-  closedAt: isoOrNull(i.closedAt),
-  closedBy: i.closedBy,
-  createdAt: iso(i.createdAt),
-  updatedAt: iso(i.updatedAt),
+export const renderItem = rendererOf<ItemRow>()(DsarFulfillmentItem, {
+  categories: (i) => i.categories ?? [],
+  records: (i) => (Array.isArray(i.records) ? i.records : []) as RecordRef[],
 });
 
 type CloseBody = z.infer<typeof CloseFulfillmentItemBody> | undefined;

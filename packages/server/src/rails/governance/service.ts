@@ -2,10 +2,10 @@ import {
   type CreateGovernanceBoardDecisionBody,
   GOVERNANCE_APPROVAL_ACTIONS,
   GOVERNANCE_SNAPSHOT_ACTION,
-  type GovernanceApproval,
-  type GovernanceBoardDecision,
+  GovernanceApproval,
+  GovernanceBoardDecision,
   type GovernanceOrgRaci,
-  type GovernanceSnapshot,
+  GovernanceSnapshot,
   type GovernanceState,
   type governanceApprovals,
   type governanceBoardMeetings,
@@ -33,8 +33,8 @@ import type { Store } from '../../kit.ts';
 import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { appendVersion } from '../../platform/ledger/versioned.ts';
-import { createdOf, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { recorded } from '../../platform/records.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { computeRaci, loadRaciInput, requireActivePerson } from '../stakeholders/service.ts';
 import { canonicalHash } from '../workflows-registry/service.ts';
 
@@ -71,21 +71,11 @@ export const decisionRightStore: Store<typeof governanceDecisionRights> = {
 type Approval = z.infer<typeof GovernanceApproval>;
 type Step = Approval['steps'][number];
 
-const renderApproval = (r: ApprovalRow): Approval => {
-  const open = r.status === 'pending';
-  return {
-    object: 'svc.governance.approval',
-    id: r.id,
-    subject: r.subject,
-    chainId: r.chainId,
-    approverIds: r.approverIds,
-    status: r.status as Approval['status'],
-    currentStep: open ? r.currentStep : null,
-    currentApproverId: open ? (r.approverIds[r.currentStep - 1] ?? null) : null,
-    steps: r.steps as Step[],
-    ...stampsOf(r),
-  };
-};
+const renderApproval = rendererOf<ApprovalRow>()(GovernanceApproval, {
+  currentStep: (r) => (r.status === 'pending' ? r.currentStep : null),
+  currentApproverId: (r) => (r.status === 'pending' ? (r.approverIds[r.currentStep - 1] ?? null) : null),
+  steps: (r) => r.steps as Step[],
+});
 
 export const approvalStore: Store<typeof governanceApprovals> = {
   model: 'governanceApproval',
@@ -280,19 +270,7 @@ async function heldMeeting(db: Tx, id: string, action: string): Promise<MeetingR
 
 type Decision = z.infer<typeof GovernanceBoardDecision>;
 
-const renderDecision = (r: DecisionRow): Decision => ({
-  object: 'svc.governance.board_decision',
-  id: r.id,
-  meetingId: r.meetingId,
-  title: r.title,
-  decisionType: r.decisionType,
-  outcome: r.outcome as Decision['outcome'],
-  votesFor: r.votesFor,
-  votesAgainst: r.votesAgainst,
-  abstentions: r.abstentions,
-  notes: r.notes,
-  ...createdOf(r),
-});
+const renderDecision = rendererOf<DecisionRow>()(GovernanceBoardDecision, {});
 
 export async function createDecision(
   prisma: Prisma,
@@ -407,16 +385,9 @@ export async function orgRaci(prisma: Prisma, tenantId: string): Promise<z.infer
 type Snapshot = z.infer<typeof GovernanceSnapshot>;
 type State = z.infer<typeof GovernanceState>;
 
-const renderSnapshot = (r: SnapshotRow): Snapshot => ({
-  object: 'svc.governance.snapshot',
-  id: r.id,
-  version: r.version,
-  hash: r.hash,
-  previousHash: r.previousHash,
-  changed: r.hash !== r.previousHash,
-  state: r.state as State,
-  note: r.note,
-  ...createdOf(r),
+const renderSnapshot = rendererOf<SnapshotRow>()(GovernanceSnapshot, {
+  changed: (r) => r.hash !== r.previousHash,
+  state: (r) => r.state as State,
 });
 
 export const snapshotStore: Store<typeof governanceSnapshots> = { model: 'governanceSnapshot', render: renderSnapshot };

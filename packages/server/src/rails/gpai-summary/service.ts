@@ -1,10 +1,10 @@
 import {
   GPAI_SYSTEMIC_RISK_FLOPS,
-  type GpaiCopyrightPolicy,
-  type GpaiDataSource,
+  GpaiCopyrightPolicy,
+  GpaiDataSource,
   type GpaiDocument,
-  type GpaiSummary,
-  type GpaiSummaryVersion,
+  GpaiSummary,
+  GpaiSummaryVersion,
   type GpaiTemplate,
   type gpaiCopyrightPolicies,
   type gpaiDataSources,
@@ -23,10 +23,11 @@ import type {
   GpaiCopyrightPolicy as PolicyRow,
   GpaiDataSource as SourceRow,
   GpaiSummary as SummaryRow,
+  GpaiSummaryVersion as VersionRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import { createdOf, type Page, type PageQuery, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import type { Page, PageQuery } from '../../platform/records.ts';
+import { rendererOf } from '../../platform/render.ts';
 
 /**
  * The gpai_summary rail: training-content summaries (AI Act Art. 53(1)(d)) following the sections
@@ -94,54 +95,22 @@ export function renderTemplate(): z.infer<typeof GpaiTemplate> {
 
 type Summary = z.infer<typeof GpaiSummary>;
 
-export const renderSummary = (r: SummaryRow): Summary => ({
-  object: 'svc.gpai_summary.summary',
-  id: r.id,
-  modelName: r.modelName,
-  modelVersion: r.modelVersion,
-  provider: r.provider as Summary['provider'],
-  placedOnMarketAt: r.placedOnMarketAt,
-  modalities: (r.modalities ?? []) as Summary['modalities'],
-  trainingDataSize: (r.trainingDataSize ?? []) as Summary['trainingDataSize'],
-  illegalContentMeasures: r.illegalContentMeasures,
-  status: r.status as Summary['status'],
-  version: r.version,
-  publishedVersion: r.publishedVersion,
-  publishedAt: isoOrNull(r.publishedAt),
-  ...stampsOf(r),
+export const renderSummary = rendererOf<SummaryRow>()(GpaiSummary, {
+  provider: (r) => r.provider as Summary['provider'],
+  modalities: (r) => (r.modalities ?? []) as Summary['modalities'],
+  trainingDataSize: (r) => (r.trainingDataSize ?? []) as Summary['trainingDataSize'],
 });
 
-export const renderSource = (r: SourceRow): z.infer<typeof GpaiDataSource> => ({
-  object: 'svc.gpai_summary.data_source',
-  id: r.id,
-  summaryId: r.summaryId,
-  type: r.type as z.infer<typeof GpaiDataSource>['type'],
-  name: r.name,
-  description: r.description,
-  size: r.size,
-  collectedFrom: r.collectedFrom,
-  collectedTo: r.collectedTo,
-  licence: r.licence,
-  crawler: (r.crawler ?? null) as z.infer<typeof GpaiDataSource>['crawler'],
-  topDomains: r.topDomains ?? [],
-  summaryVersion: r.summaryVersion,
-  ...createdOf(r),
+export const renderSource = rendererOf<SourceRow>()(GpaiDataSource, {
+  crawler: (r) => (r.crawler ?? null) as z.infer<typeof GpaiDataSource>['crawler'],
+  topDomains: (r) => r.topDomains ?? [],
 });
 
 const COPYRIGHT_SOURCE = 'Regulation (EU) 2024/1689 Art. 53(1)(c)';
 
-export const renderPolicy = (r: PolicyRow): z.infer<typeof GpaiCopyrightPolicy> => ({
-  object: 'svc.gpai_summary.copyright_policy',
-  id: r.id,
-  summaryId: r.summaryId,
-  version: r.version,
-  optOutMethods: (r.optOutMethods ?? []) as z.infer<typeof GpaiCopyrightPolicy>['optOutMethods'],
-  description: r.description,
-  complaintContact: r.complaintContact,
-  policyUrl: r.policyUrl,
-  effectiveFrom: r.effectiveFrom,
-  source: COPYRIGHT_SOURCE,
-  ...createdOf(r),
+export const renderPolicy = rendererOf<PolicyRow>()(GpaiCopyrightPolicy, {
+  optOutMethods: (r) => (r.optOutMethods ?? []) as z.infer<typeof GpaiCopyrightPolicy>['optOutMethods'],
+  source: () => COPYRIGHT_SOURCE,
 });
 
 const ENERGY_SOURCES = ['Regulation (EU) 2024/1689 Annex XI Section 1 point 2(d) and (e)', 'Regulation (EU) 2024/1689 Art. 51(2)'];
@@ -427,6 +396,8 @@ export async function buildDocument(db: Tx, row: SummaryRow, now = new Date()): 
   };
 }
 
+const renderVersion = rendererOf<VersionRow>()(GpaiSummaryVersion, { document: (r) => r.document as Document });
+
 async function summaryRow(db: Tx, id: string): Promise<SummaryRow> {
   const row = await db.gpaiSummary.findFirst({ where: { id } });
   if (!row) throw notFound('Summary', id);
@@ -452,17 +423,5 @@ export async function versions(
     orderBy: { version: 'desc' },
     take: query.limit + 1,
   });
-  return toPage(
-    rows,
-    query.limit,
-    (r) => r.version,
-    (r) => ({
-      object: 'svc.gpai_summary.version' as const,
-      summaryId: r.summaryId,
-      version: r.version,
-      publishedAt: iso(r.publishedAt),
-      publishedBy: r.publishedBy,
-      document: r.document as Document,
-    }),
-  );
+  return toPage(rows, query.limit, (r) => r.version, renderVersion);
 }

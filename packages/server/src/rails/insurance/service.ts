@@ -2,11 +2,11 @@ import {
   type AcceptInsuranceOfferBody,
   type CreateInsurancePolicyBody,
   type INSURANCE_PERILS,
-  type InsuranceClaim,
+  InsuranceClaim,
   type InsuranceCoverage,
   type InsurancePolicy,
   type InsurancePolicyStanding,
-  type InsuranceQuote,
+  InsuranceQuote,
   type InsuranceQuoteComparison,
   insuranceClaims,
   insurancePolicies,
@@ -26,7 +26,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 const num = (v: bigint | number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
 const CLOCK_SKEW_MS = 5_000;
@@ -152,27 +152,13 @@ export async function standing(
 /** What the policy pays for one loss: the amount above the retention, up to the limit. */
 export const payableOf = (claimed: number, retention: number, limit: number) => Math.min(Math.max(claimed - retention, 0), limit);
 
-export const renderClaim = (r: ClaimRow): ClaimOut => ({
-  object: 'svc.insurance.claim',
-  id: r.id,
-  policyId: r.policyId,
-  riskId: r.riskId,
-  title: r.title,
-  description: r.description,
-  lossDate: iso(r.lossDate),
-  currency: r.currency,
-  amountClaimed: Number(r.amountClaimed),
-  policyLimit: Number(r.policyLimit),
-  policyRetention: Number(r.policyRetention),
-  payable: payableOf(Number(r.amountClaimed), Number(r.policyRetention), Number(r.policyLimit)),
-  approvedAmount: num(r.approvedAmount),
-  paidAmount: num(r.paidAmount),
-  status: r.status as ClaimOut['status'],
-  submittedAt: isoOrNull(r.submittedAt),
-  decidedAt: isoOrNull(r.decidedAt),
-  paidAt: isoOrNull(r.paidAt),
-  closedAt: isoOrNull(r.closedAt),
-  ...stampsOf(r),
+export const renderClaim = rendererOf<ClaimRow>()(InsuranceClaim, {
+  amountClaimed: (r) => Number(r.amountClaimed),
+  policyLimit: (r) => Number(r.policyLimit),
+  policyRetention: (r) => Number(r.policyRetention),
+  payable: (r) => payableOf(Number(r.amountClaimed), Number(r.policyRetention), Number(r.policyLimit)),
+  approvedAmount: (r) => num(r.approvedAmount),
+  paidAmount: (r) => num(r.paidAmount),
 });
 
 /** Claims that use up a policy's aggregate limit: approved, paid, and closed after approval. */
@@ -344,21 +330,10 @@ interface OfferRecord {
 const perUnit = (premium: number, limit: number) => Math.round((premium / limit) * 1e6) / 1e6;
 const offersOf = (r: QuoteRow) => (Array.isArray(r.offers) ? (r.offers as unknown as OfferRecord[]) : []);
 
-export const renderQuote = (r: QuoteRow): QuoteOut => ({
-  object: 'svc.insurance.quote',
-  id: r.id,
-  line: r.line as QuoteOut['line'],
-  currency: r.currency,
-  requestedLimit: Number(r.requestedLimit),
-  perils: r.perils as QuoteOut['perils'],
-  periodStart: iso(r.periodStart),
-  periodEnd: iso(r.periodEnd),
-  notes: r.notes,
-  status: r.status as QuoteOut['status'],
-  offers: offersOf(r).map((o) => ({ ...o, premiumPerUnitOfLimit: perUnit(o.premium, o.limit) })),
-  acceptedInsurer: r.acceptedInsurer,
-  policyId: r.policyId,
-  ...stampsOf(r),
+export const renderQuote = rendererOf<QuoteRow>()(InsuranceQuote, {
+  requestedLimit: (r) => Number(r.requestedLimit),
+  perils: (r) => r.perils as QuoteOut['perils'],
+  offers: (r) => offersOf(r).map((o) => ({ ...o, premiumPerUnitOfLimit: perUnit(o.premium, o.limit) })),
 });
 
 export const quoteStore: Store<typeof insuranceQuotes> = {

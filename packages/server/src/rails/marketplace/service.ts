@@ -1,10 +1,10 @@
-import type {
-  MarketplaceEngagement,
-  MarketplaceMatching,
-  MarketplacePublishedListing,
+import {
+  type MarketplaceEngagement,
+  type MarketplaceMatching,
+  type MarketplacePublishedListing,
   MarketplaceReview,
-  MarketplaceSpecialist,
-  marketplaceListings,
+  type MarketplaceSpecialist,
+  type marketplaceListings,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -21,7 +21,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { isUniqueViolation, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { firmOf, isExpired, requireFrameworks } from '../specialists/service.ts';
 
 /**
@@ -292,16 +292,7 @@ export async function closeEngagement(
 
 // ---------------------------------------------------------------- reviews
 
-const renderReview = (r: ReviewRow): z.infer<typeof MarketplaceReview> => ({
-  object: 'svc.marketplace.review',
-  id: r.id,
-  engagementId: r.engagementId,
-  listingId: r.listingId,
-  firmId: r.firmId,
-  rating: r.rating,
-  comment: r.comment,
-  createdAt: iso(r.createdAt),
-});
+const renderReview = rendererOf<ReviewRow>()(MarketplaceReview, {});
 
 export async function listReviews(
   prisma: Prisma,

@@ -1,5 +1,5 @@
-import type { MetadataFacets, MetadataItem, MetadataLabel, MetadataResourceType, metadataLabels } from '@svc/contract';
-import { METADATA_RESOURCE_TYPES } from '@svc/contract';
+import type { MetadataFacets, MetadataItem, MetadataResourceType, metadataLabels } from '@svc/contract';
+import { METADATA_RESOURCE_TYPES, MetadataLabel } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor, keysetList } from '../../db/pagination.ts';
@@ -11,7 +11,7 @@ import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
 import { isUniqueViolation } from '../../platform/records.ts';
-import { iso } from '../../platform/render.ts';
+import { rendererOf } from '../../platform/render.ts';
 
 /**
  * The metadata rail: `key=value` labels on the tenant's records of any kind. A label is attached
@@ -54,18 +54,7 @@ async function requireResource(prisma: Tx, tenantId: string, type: MetadataResou
   throw new ApiError('not_found', `${words(type)} ${id} was not found.`, [{ field: 'resourceId', issue: 'invalid_value' }]);
 }
 
-export function renderLabel(row: LabelRow): Label {
-  return {
-    object: OBJECT,
-    id: row.id,
-    resourceType: row.resourceType as MetadataResourceType,
-    resourceId: row.resourceId,
-    key: row.key,
-    value: row.value,
-    createdBy: row.createdBy,
-    createdAt: iso(row.createdAt),
-  };
-}
+export const renderLabel = rendererOf<LabelRow>()(MetadataLabel, {});
 
 const changeData = (l: Label) => ({ resourceType: l.resourceType, resourceId: l.resourceId, key: l.key, value: l.value });
 

@@ -1,7 +1,7 @@
 import {
   DEFAULT_ONBOARDING_PROFILE,
   type INDUSTRY_IDS,
-  type Onboarding,
+  Onboarding,
   type OnboardingChecklist,
   type OnboardingExport,
   type OnboardingMilestones,
@@ -20,6 +20,7 @@ import type { Onboarding as OnboardingRow } from '../../generated/prisma/client.
 import { newId } from '../../ids.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { createUnique, recorded } from '../../platform/records.ts';
+import { rendererOf } from '../../platform/render.ts';
 import { byPriority, type ProfileEntry, profileAssessments, profileEntry, resolveProfile } from '../profiles/service.ts';
 
 type Task = z.infer<typeof OnboardingTask>;
@@ -153,18 +154,7 @@ export async function plan(prisma: Prisma, tenantId: string, profile: string) {
   return (await computePlan(prisma, scopeToTenant(prisma, tenantId), profile)).plan;
 }
 
-function render(r: Row): z.infer<typeof Onboarding> {
-  return {
-    object: 'svc.onboarding.onboarding',
-    id: r.id,
-    profile: r.profile as Industry,
-    status: r.status as 'in_progress' | 'completed',
-    phases: r.phases as Phase[],
-    startedBy: r.startedBy,
-    createdAt: r.createdAt.toISOString(),
-    completedAt: r.completedAt ? r.completedAt.toISOString() : null,
-  };
-}
+const render = rendererOf<Row>()(Onboarding, { phases: (r) => r.phases as Phase[] });
 
 async function openOnboarding(db: Tx): Promise<Row | null> {
   return db.onboarding.findFirst({ where: { openSlot: OPEN } });

@@ -1,14 +1,14 @@
-import type {
+import {
   Award,
-  Bid,
-  CreateAwardBody,
-  CreateBidBody,
-  CreateOnboardingBody,
-  procurementRfps,
+  type Bid,
+  type CreateAwardBody,
+  type CreateBidBody,
+  type CreateOnboardingBody,
+  type procurementRfps,
   Rfp,
-  RfpScoring,
-  SupplierOnboarding,
-  UpdateRfpWeightsBody,
+  type RfpScoring,
+  type SupplierOnboarding,
+  type UpdateRfpWeightsBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -24,8 +24,8 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, createUnique, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
-import { isoOrNull } from '../../platform/render.ts';
+import { createdOf, createUnique, type Page, type PageQuery, recorded } from '../../platform/records.ts';
+import { rendererOf } from '../../platform/render.ts';
 import { addVendor, renderVendor } from '../vendor-risk/service.ts';
 
 /**
@@ -38,7 +38,6 @@ import { addVendor, renderVendor } from '../vendor-risk/service.ts';
 const TIE = 1e-9;
 const round6 = (n: number) => Math.round((n + Number.EPSILON) * 1e6) / 1e6;
 
-type RfpOut = z.infer<typeof Rfp>;
 type BidOut = z.infer<typeof Bid>;
 type ScoringOut = z.infer<typeof RfpScoring>;
 type AwardOut = z.infer<typeof Award>;
@@ -80,21 +79,9 @@ export function rank(criteria: readonly Criterion[], bids: readonly BidRow[]): S
 
 // ---------------------------------------------------------------- rendering
 
-export function renderRfp(r: RfpRow): RfpOut {
-  return {
-    object: 'svc.procurement.rfp',
-    id: r.id,
-    title: r.title,
-    description: r.description,
-    status: r.status as RfpOut['status'],
-    criteria: criteriaOf(r).map((c) => ({ key: c.key, name: c.name, weight: c.weight })),
-    weightsVersion: r.weightsVersion,
-    awardId: r.awardId,
-    openedAt: isoOrNull(r.openedAt),
-    closedAt: isoOrNull(r.closedAt),
-    ...stampsOf(r),
-  };
-}
+export const renderRfp = rendererOf<RfpRow>()(Rfp, {
+  criteria: (r) => criteriaOf(r).map((c) => ({ key: c.key, name: c.name, weight: c.weight })),
+});
 
 export function renderBid(b: BidRow, criteria: readonly Criterion[]): BidOut {
   return {
@@ -109,21 +96,10 @@ export function renderBid(b: BidRow, criteria: readonly Criterion[]): BidOut {
   };
 }
 
-function renderAward(a: AwardRow): AwardOut {
-  return {
-    object: 'svc.procurement.award',
-    id: a.id,
-    rfpId: a.rfpId,
-    bidId: a.bidId,
-    supplierName: a.supplierName,
-    rationale: a.rationale,
-    totalScore: a.totalScore,
-    rank: a.rank,
-    topRanked: a.rank === 1,
-    ranking: (a.ranking ?? []) as AwardOut['ranking'],
-    ...createdOf(a),
-  };
-}
+const renderAward = rendererOf<AwardRow>()(Award, {
+  topRanked: (a) => a.rank === 1,
+  ranking: (a) => (a.ranking ?? []) as AwardOut['ranking'],
+});
 
 function renderOnboarding(o: OnboardingRow, vendor: OnboardingOut['vendor']): OnboardingOut {
   return {

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type {
-  Art50Duty,
+import {
+  type Art50Duty,
   DisclosureDocument,
-  DisclosureSection,
-  DisclosureSource,
-  PutSystemProfileBody,
+  type DisclosureSection,
+  type DisclosureSource,
+  type PutSystemProfileBody,
   SystemProfile,
-  transparencyNotices,
+  type transparencyNotices,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -21,8 +21,8 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, type PageQuery, recorded } from '../../platform/records.ts';
-import { iso } from '../../platform/render.ts';
+import { type PageQuery, recorded } from '../../platform/records.ts';
+import { iso, rendererOf } from '../../platform/render.ts';
 
 /**
  * Documents generated from the tenant's AI-system records. Each generation reads the records of one
@@ -43,29 +43,8 @@ const rowId = () => `${Date.now().toString(36).padStart(10, '0')}${randomBytes(8
 
 // ---------------------------------------------------------------- profiles
 
-export const renderProfile = (r: ProfileRow): Profile => ({
-  object: 'svc.public_disclosure.system_profile',
-  systemId: r.systemId,
-  name: r.name,
-  purpose: r.purpose,
-  provider: r.provider,
-  role: r.role as Profile['role'],
-  deployerContext: r.deployerContext,
-  model: r.model,
-  interactsWithPeople: r.interactsWithPeople,
-  generatesSyntheticContent: r.generatesSyntheticContent,
-  syntheticModalities: r.syntheticModalities as Profile['syntheticModalities'],
-  emotionRecognition: r.emotionRecognition,
-  biometricCategorisation: r.biometricCategorisation,
-  deepFake: r.deepFake,
-  publicInterestText: r.publicInterestText,
-  editorialResponsibility: r.editorialResponsibility,
-  generalPurposeModel: r.generalPurposeModel,
-  riskIds: r.riskIds,
-  gpaiSummaryIds: r.gpaiSummaryIds,
-  redTeamTargetIds: r.redTeamTargetIds,
-  createdAt: iso(r.createdAt),
-  updatedAt: iso(r.updatedAt),
+export const renderProfile = rendererOf<ProfileRow>()(SystemProfile, {
+  syntheticModalities: (r) => r.syntheticModalities as Profile['syntheticModalities'],
 });
 
 type Delegate = { findMany(args: unknown): Promise<Record<string, unknown>[]> };
@@ -654,24 +633,6 @@ function build(kind: DocKind | 'transparency', i: Inputs, extra: Record<string, 
 
 // ---------------------------------------------------------------- transparency notices (kit)
 
-type VersionRow = Pick<
-  NoticeRow & DocumentRow,
-  'systemId' | 'version' | 'sha256' | 'previousSha256' | 'sections' | 'missing' | 'sources' | 'createdBy' | 'createdAt'
->;
-
-/** The fields every generated version has, notice or document. */
-const renderVersion = (r: VersionRow) => ({
-  systemId: r.systemId,
-  version: r.version,
-  sha256: r.sha256,
-  previousSha256: r.previousSha256,
-  changed: r.previousSha256 !== r.sha256,
-  sections: r.sections as Section[],
-  missing: r.missing,
-  sources: r.sources as Source[],
-  ...createdOf(r),
-});
-
 /** The number and previous hash of the next version, after the latest one of its kind and system. */
 const nextVersion = (last: { version: number; sha256: string } | null) => ({
   version: (last?.version ?? 0) + 1,
@@ -722,12 +683,11 @@ export const noticeStore: Store<typeof transparencyNotices> = {
 
 // ---------------------------------------------------------------- documents (art-50, art-53-gpai, model-card)
 
-export const renderDocument = (r: DocumentRow): z.infer<typeof DisclosureDocument> => ({
-  object: 'svc.public_disclosure.document',
-  id: r.id,
-  kind: r.kind as DocKind,
-  duties: r.duties as Duty[],
-  ...renderVersion(r),
+export const renderDocument = rendererOf<DocumentRow>()(DisclosureDocument, {
+  duties: (r) => r.duties as Duty[],
+  changed: (r) => r.previousSha256 !== r.sha256,
+  sections: (r) => r.sections as Section[],
+  sources: (r) => r.sources as Source[],
 });
 
 export async function generateDocument(prisma: Prisma, who: Actor, kind: DocKind, systemId: string) {

@@ -1,16 +1,17 @@
-import { type DeclaredState, type DeclaredStateBody, DRIFT_CHECKS, type DriftItem, GENESIS_HASH } from '@svc/contract';
+import { type DeclaredState, type DeclaredStateBody, DRIFT_CHECKS, DriftItem, GENESIS_HASH, ReconciliationRun } from '@svc/contract';
 import { verifyChain } from '@svc/contract/audit';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import type { DriftFinding } from '../../generated/prisma/client.ts';
+import type { DriftFinding, ReconciliationRun as RunRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Logger } from '../../logger.ts';
 import { startPeriodic } from '../../platform/events/periodic.ts';
 import { toChainedEvent } from '../../platform/ledger/audit.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
 import { listPublicKeys } from '../../platform/ledger/signing.ts';
+import { rendererOf } from '../../platform/render.ts';
 
 type Check = (typeof DRIFT_CHECKS)[number];
 type Declared = z.infer<typeof DeclaredStateBody>;
@@ -269,36 +270,15 @@ export async function reconcileTenant(prisma: Prisma, tenantId: string, trigger:
   );
 }
 
-function renderRun(r: { id: string; trigger: string; startedAt: Date; finishedAt: Date; opened: number; resolved: number; open: number }) {
-  return {
-    object: 'svc.reconciliation.run' as const,
-    id: r.id,
-    trigger: r.trigger as 'schedule' | 'manual',
-    startedAt: r.startedAt.toISOString(),
-    finishedAt: r.finishedAt.toISOString(),
-    opened: r.opened,
-    resolved: r.resolved,
-    open: r.open,
-  };
-}
+const renderRun = rendererOf<RunRow>()(ReconciliationRun, {});
 
-export function renderDrift(f: DriftFinding): z.infer<typeof DriftItem> {
-  const detail = f.detail as Record<string, unknown>;
-  return {
-    object: 'svc.reconciliation.drift',
-    id: f.id,
-    check: f.check,
-    type: f.type,
-    control: typeof detail.control === 'string' ? detail.control : null,
-    subject: f.subject,
-    detail,
-    status: f.status as 'open' | 'resolved',
-    firstSeenAt: f.firstSeenAt.toISOString(),
-    lastSeenAt: f.lastSeenAt.toISOString(),
-    resolvedAt: f.resolvedAt?.toISOString() ?? null,
-    auditSeq: f.auditSeq,
-  };
-}
+export const renderDrift = rendererOf<DriftFinding>()(DriftItem, {
+  control: (f) => {
+    const detail = f.detail as Record<string, unknown>;
+    return typeof detail.control === 'string' ? detail.control : null;
+  },
+  detail: (f) => f.detail as Record<string, unknown>,
+});
 
 export async function listDrifts(prisma: Prisma, tenantId: string, q: { limit: number; cursor?: string; status?: string; check?: string }) {
   return keysetList(scopeToTenant(prisma, tenantId).driftFinding, q, { filters: ['status', 'check'], render: renderDrift });

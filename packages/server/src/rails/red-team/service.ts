@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type {
-  RED_TEAM_CATEGORIES,
-  RedTeamProbe,
+import {
+  type RED_TEAM_CATEGORIES,
+  type RedTeamProbe,
   RedTeamResult,
-  RedTeamRobustness,
+  type RedTeamRobustness,
   RedTeamRun,
-  redTeamRuns,
-  redTeamTargets,
+  type redTeamRuns,
+  type redTeamTargets,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -21,8 +21,8 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { recorded } from '../../platform/records.ts';
+import { rendererOf } from '../../platform/render.ts';
 import { openSecret, sealSecret } from '../../webhooks/secret-box.ts';
 import { checkTargetUrl, guardedLookup, isPrivateAddress } from '../../webhooks/targets.ts';
 import { type CorpusProbe, corpus, corpusVersion, judge, renderProbe, type Severity } from './corpus.ts';
@@ -110,23 +110,9 @@ export const targetStore = (allowPrivate: boolean): Store<typeof redTeamTargets>
 
 type Run = z.infer<typeof RedTeamRun>;
 
-export const renderRun = (r: RunRow): Run => ({
-  object: 'svc.red_team.run',
-  id: r.id,
-  targetId: r.targetId,
-  categories: (r.categories ?? []) as Category[],
-  status: r.status as Run['status'],
-  corpusVersion: r.corpusVersion,
-  probes: r.probes,
-  passed: r.passed,
-  failed: r.failed,
-  errored: r.errored,
-  score: r.score,
-  regression: (r.regression ?? null) as Run['regression'],
-  error: r.error,
-  startedAt: isoOrNull(r.startedAt),
-  completedAt: isoOrNull(r.completedAt),
-  ...stampsOf(r),
+export const renderRun = rendererOf<RunRow>()(RedTeamRun, {
+  categories: (r) => (r.categories ?? []) as Category[],
+  regression: (r) => (r.regression ?? null) as Run['regression'],
 });
 
 const selected = (categories: readonly string[]) => corpus().probes.filter((p) => categories.includes(p.category));
@@ -328,22 +314,7 @@ function recordRun(tx: Tx, who: Actor, action: string, run: Run, data: Record<st
   return recorded(tx, who, run, { action, data });
 }
 
-export const renderResult = (r: ResultRow): z.infer<typeof RedTeamResult> => ({
-  object: 'svc.red_team.result',
-  id: r.id,
-  runId: r.runId,
-  targetId: r.targetId,
-  probeId: r.probeId,
-  category: r.category as Category,
-  severity: r.severity as Severity,
-  outcome: r.outcome as 'passed' | 'failed' | 'error',
-  passed: r.outcome === 'passed',
-  reason: r.reason,
-  responseExcerpt: r.responseExcerpt,
-  httpStatus: r.httpStatus,
-  latencyMs: r.latencyMs,
-  createdAt: iso(r.createdAt),
-});
+export const renderResult = rendererOf<ResultRow>()(RedTeamResult, { passed: (r) => r.outcome === 'passed' });
 
 export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPrivate: boolean): Promise<Run> {
   const canary = `CANARY-${randomBytes(6).toString('hex').toUpperCase()}`;

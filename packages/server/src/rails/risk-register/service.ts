@@ -2,13 +2,13 @@ import {
   type CreateRiskBody,
   type CreateRiskReviewBody,
   type CreateRiskSignOffBody,
-  type Risk,
+  Risk,
   type RiskHeatmap,
-  type RiskReview,
+  RiskReview,
   type RiskReviewDue,
   type RiskScore,
   type RiskScoreHistory,
-  type RiskSignOff,
+  RiskSignOff,
   type RiskTreatment,
   riskRatingOf,
   type riskRegisterRisks,
@@ -29,8 +29,8 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { type Page, type PageQuery, recorded } from '../../platform/records.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 /**
  * The risk register: risks on a 5x5 likelihood x impact matrix whose residual values the service
@@ -99,62 +99,22 @@ export function residualOf(
 
 // ---------------------------------------------------------------- rendering
 
-export function renderRisk(r: RiskRow): RiskOut {
-  const inherent = point(r.inherentLikelihood, r.inherentImpact);
-  const residual = point(r.residualLikelihood, r.residualImpact);
-  return {
-    object: 'svc.risk_register.risk',
-    id: r.id,
-    title: r.title,
-    description: r.description,
-    domain: r.domain as RiskOut['domain'],
-    area: r.area,
-    ownerId: r.ownerId,
-    controlIds: r.controlIds ?? [],
-    inherentLikelihood: r.inherentLikelihood,
-    inherentImpact: r.inherentImpact,
-    inherentScore: inherent.score,
-    inherentRating: inherent.rating,
-    residualLikelihood: r.residualLikelihood,
-    residualImpact: r.residualImpact,
-    residualScore: residual.score,
-    residualRating: residual.rating,
-    status: r.status as RiskOut['status'],
-    reviewEveryDays: r.reviewEveryDays,
-    lastReviewedAt: isoOrNull(r.lastReviewedAt),
-    nextReviewAt: iso(r.nextReviewAt),
-    ...stampsOf(r),
-  };
-}
-
-const renderReview = (r: ReviewRow): z.infer<typeof RiskReview> => ({
-  object: 'svc.risk_register.review',
-  id: r.id,
-  riskId: r.riskId,
-  reviewerId: r.reviewerId,
-  notes: r.notes,
-  reviewedAt: iso(r.reviewedAt),
-  nextReviewAt: iso(r.nextReviewAt),
-  ...createdOf(r),
+export const renderRisk = rendererOf<RiskRow>()(Risk, {
+  controlIds: (r) => r.controlIds ?? [],
+  inherentScore: (r) => point(r.inherentLikelihood, r.inherentImpact).score,
+  inherentRating: (r) => point(r.inherentLikelihood, r.inherentImpact).rating,
+  residualScore: (r) => point(r.residualLikelihood, r.residualImpact).score,
+  residualRating: (r) => point(r.residualLikelihood, r.residualImpact).rating,
 });
 
-const renderSignOff = (s: SignOffRow): z.infer<typeof RiskSignOff> => {
-  const p = point(s.residualLikelihood, s.residualImpact);
-  return {
-    object: 'svc.risk_register.sign_off',
-    id: s.id,
-    riskId: s.riskId,
-    signerId: s.signerId,
-    statement: s.statement,
-    residualLikelihood: s.residualLikelihood,
-    residualImpact: s.residualImpact,
-    residualScore: p.score,
-    residualRating: p.rating,
-    treatmentIds: s.treatmentIds ?? [],
-    signedAt: iso(s.createdAt),
-    createdBy: s.createdBy,
-  };
-};
+const renderReview = rendererOf<ReviewRow>()(RiskReview, {});
+
+const renderSignOff = rendererOf<SignOffRow>()(RiskSignOff, {
+  residualScore: (s) => point(s.residualLikelihood, s.residualImpact).score,
+  residualRating: (s) => point(s.residualLikelihood, s.residualImpact).rating,
+  treatmentIds: (s) => s.treatmentIds ?? [],
+  signedAt: (s) => iso(s.createdAt),
+});
 
 // ---------------------------------------------------------------- lookups
 

@@ -4,7 +4,7 @@ import {
   SELF_AUDIT_POSTURE_WEIGHTS,
   SELF_AUDIT_SEVERITY_PENALTY,
   type SelfAuditDrift,
-  type SelfAuditFinding,
+  SelfAuditFinding,
   type SelfAuditPosture,
   type SelfAuditRemediation,
   type selfAuditEvidenceLinks,
@@ -17,8 +17,8 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
 import type { SelfAuditFinding as FindingRow, SelfAuditRemediation as RemediationRow } from '../../generated/prisma/client.ts';
 import type { Store, WriteContext } from '../../kit.ts';
-import { recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { recorded } from '../../platform/records.ts';
+import { iso, rendererOf } from '../../platform/render.ts';
 import { onboardingProfile } from '../onboarding/service.ts';
 import { byPriority, profileEntry, resolveProfile } from '../profiles/service.ts';
 
@@ -46,18 +46,7 @@ function evidenceState(e: { collectedAt: Date; expiresAt: Date | null }, at: Dat
 
 // ---------------------------------------------------------------- findings
 
-export const renderFinding = (r: FindingRow): z.infer<typeof SelfAuditFinding> => ({
-  object: 'svc.self_audit.finding',
-  id: r.id,
-  title: r.title,
-  description: r.description,
-  severity: r.severity as Severity,
-  status: r.status as 'open' | 'closed',
-  controlId: r.controlId,
-  systemId: r.systemId,
-  closedAt: isoOrNull(r.closedAt),
-  ...stampsOf(r),
-});
+export const renderFinding = rendererOf<FindingRow>()(SelfAuditFinding, {});
 
 export const findingStore: Store<typeof selfAuditFindings> = {
   model: 'selfAuditFinding',

@@ -1,10 +1,10 @@
-import type {
-  SpecialistBillingShare,
-  SpecialistClientEngagement,
+import {
+  type SpecialistBillingShare,
+  type SpecialistClientEngagement,
   SpecialistFee,
-  specialistCertifications,
-  specialistConsultants,
-  specialistFirms,
+  type specialistCertifications,
+  type specialistConsultants,
+  type specialistFirms,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -21,8 +21,8 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, recorded } from '../../platform/records.ts';
-import { iso } from '../../platform/render.ts';
+import { recorded } from '../../platform/records.ts';
+import { iso, rendererOf } from '../../platform/render.ts';
 import { posture } from '../trust/service.ts';
 
 /**
@@ -192,16 +192,7 @@ export async function clientEngagements(
 
 // ---------------------------------------------------------------- fees and the billing share
 
-const renderFee = (r: FeeRow): z.infer<typeof SpecialistFee> => ({
-  object: 'svc.specialists.fee',
-  id: r.id,
-  engagementId: r.engagementId,
-  period: r.period,
-  amountCents: r.amountCents,
-  currency: r.currency,
-  description: r.description,
-  ...createdOf(r),
-});
+const renderFee = rendererOf<FeeRow>()(SpecialistFee, {});
 
 export async function listFees(
   prisma: Prisma,

@@ -11,8 +11,8 @@ import {
   REGULATOR_KINDS,
   type Regulator,
   type RiskClass,
-  type TaxonomyClause,
-  type TaxonomyControl,
+  TaxonomyClause,
+  TaxonomyControl,
   type TaxonomyFramework,
   type TaxonomyRole,
 } from '@svc/contract';
@@ -24,10 +24,11 @@ import type { Prisma, Tx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor, toPage } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError } from '../../errors.ts';
-import type { TaxonomyPin } from '../../generated/prisma/client.ts';
+import type { FrameworkClause, FrameworkControl, TaxonomyPin } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { isUniqueViolation } from '../../platform/records.ts';
+import { rendererOf } from '../../platform/render.ts';
 import { resolveVersion } from '../frameworks/service.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
@@ -349,6 +350,16 @@ const frameworkOf = (versionKey: string) => versionKey.split('@')[0] ?? versionK
 /** The cursor key of a control or clause, read back by afterKey. */
 const versionOrdKey = (r: { versionKey: string; ord: number }) => `${r.versionKey}|${r.ord}`;
 
+const renderControl = rendererOf<FrameworkControl>()(TaxonomyControl, {
+  framework: (r) => frameworkOf(r.versionKey),
+  dictionaryVersion: (r) => r.versionKey,
+});
+
+const renderClause = rendererOf<FrameworkClause>()(TaxonomyClause, {
+  framework: (r) => frameworkOf(r.versionKey),
+  dictionaryVersion: (r) => r.versionKey,
+});
+
 export async function listControls(
   prisma: Tx,
   q: { limit: number; cursor?: string; framework?: string; category?: string },
@@ -359,16 +370,7 @@ export async function listControls(
     orderBy: [{ versionKey: 'asc' }, { ord: 'asc' }],
     take: q.limit + 1,
   });
-  return toPage(rows, q.limit, versionOrdKey, (r) => ({
-    object: 'svc.taxonomy.control' as const,
-    id: r.id,
-    framework: frameworkOf(r.versionKey),
-    dictionaryVersion: r.versionKey,
-    title: r.title,
-    description: r.description,
-    category: r.category,
-    clauseRefs: r.clauseRefs,
-  }));
+  return toPage(rows, q.limit, versionOrdKey, renderControl);
 }
 
 export async function listClauses(
@@ -381,15 +383,7 @@ export async function listClauses(
     orderBy: [{ versionKey: 'asc' }, { ord: 'asc' }],
     take: q.limit + 1,
   });
-  return toPage(rows, q.limit, versionOrdKey, (r) => ({
-    object: 'svc.taxonomy.clause' as const,
-    framework: frameworkOf(r.versionKey),
-    dictionaryVersion: r.versionKey,
-    ref: r.ref,
-    title: r.title,
-    summary: r.summary,
-    parentRef: r.parentRef,
-  }));
+  return toPage(rows, q.limit, versionOrdKey, renderClause);
 }
 
 // ---------------------------------------------------------------------------------------------

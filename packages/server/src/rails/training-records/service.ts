@@ -1,13 +1,13 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import type {
-  CreateTrainingRecordBody,
+import {
+  type CreateTrainingRecordBody,
   TrainingCertificate,
-  TrainingCertificateVerification,
-  TrainingCoverage,
-  TrainingModule,
-  TrainingRecord,
-  trainingModules,
-  trainingRecords,
+  type TrainingCertificateVerification,
+  type TrainingCoverage,
+  type TrainingModule,
+  type TrainingRecord,
+  type trainingModules,
+  type trainingRecords,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
@@ -20,7 +20,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { activeSigner } from '../../platform/ledger/signing.ts';
 import { createdOf, type Page, type PageQuery, recorded } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 const DAY_MS = 86_400_000;
 const ratio = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
@@ -97,22 +97,14 @@ function certificateHash(r: Omit<RecordRow, 'certificateHash' | 'certificateKeyI
 
 const verifyPath = (code: string) => `/v1/training-records/certificates/verify?code=${code}`;
 
-const renderCertificate = (r: RecordRow): z.infer<typeof TrainingCertificate> => ({
-  object: 'svc.training_records.certificate',
-  id: r.certificateId,
-  recordId: r.id,
-  moduleId: r.moduleId,
-  moduleTitle: r.moduleTitle,
-  userId: r.userId,
-  userName: r.userName,
-  completedAt: iso(r.completedAt),
-  score: r.score,
-  expiresAt: isoOrNull(r.expiresAt),
-  verificationCode: r.certificateHash,
-  keyId: r.certificateKeyId,
-  signature: r.certificateSignature,
-  verifyPath: verifyPath(r.certificateHash),
-  issuedAt: iso(r.createdAt),
+const renderCertificate = rendererOf<RecordRow>()(TrainingCertificate, {
+  id: (r) => r.certificateId,
+  recordId: (r) => r.id,
+  verificationCode: (r) => r.certificateHash,
+  keyId: (r) => r.certificateKeyId,
+  signature: (r) => r.certificateSignature,
+  verifyPath: (r) => verifyPath(r.certificateHash),
+  issuedAt: (r) => iso(r.createdAt),
 });
 
 /** Records a completion and issues its signed certificate, in one transaction with the audit event. */

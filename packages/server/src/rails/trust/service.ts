@@ -1,16 +1,16 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type {
+import {
   Certification,
-  certifications,
-  NdaDocumentContent,
+  type certifications,
+  type NdaDocumentContent,
   NdaRequest,
-  ndaDocuments,
-  PublicTrustPage,
-  QuestionnaireAnswers,
-  QuestionnaireBody,
-  subProcessors,
-  TrustPosture,
-  TrustStatus,
+  type ndaDocuments,
+  type PublicTrustPage,
+  type QuestionnaireAnswers,
+  type QuestionnaireBody,
+  type subProcessors,
+  type TrustPosture,
+  type TrustStatus,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
@@ -27,8 +27,8 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, isUniqueViolation, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { isUniqueViolation, recorded } from '../../platform/records.ts';
+import { iso, rendererOf } from '../../platform/render.ts';
 import { type ApprovedGap, controlRating, latestApprovedGaps } from '../compliance/gap-status.ts';
 
 // ---------------------------------------------------------------- controls and evidence
@@ -215,16 +215,8 @@ export async function answerQuestionnaire(prisma: Prisma, tenantId: string, body
 
 // ---------------------------------------------------------------- certifications and sub-processors
 
-const renderCertification = (r: CertificationRow): z.infer<typeof Certification> => ({
-  object: 'svc.trust.certification',
-  id: r.id,
-  name: r.name,
-  issuer: r.issuer,
-  scope: r.scope,
-  validFrom: iso(r.validFrom),
-  validUntil: isoOrNull(r.validUntil),
-  expired: r.validUntil !== null && r.validUntil.getTime() <= Date.now(),
-  ...createdOf(r),
+const renderCertification = rendererOf<CertificationRow>()(Certification, {
+  expired: (r) => r.validUntil !== null && r.validUntil.getTime() <= Date.now(),
 });
 
 export const certificationStore: Store<typeof certifications> = {
@@ -350,16 +342,7 @@ export const ndaDocumentStore: Store<typeof ndaDocuments> = {
   auditData: (d) => ({ title: d.title, mediaType: d.mediaType }),
 };
 
-const renderNdaRequest = (r: NdaRequestRow): z.infer<typeof NdaRequest> => ({
-  object: 'svc.trust.nda_request',
-  id: r.id,
-  requesterEmail: r.requesterEmail,
-  requesterName: r.requesterName,
-  company: r.company,
-  status: r.status as z.infer<typeof NdaRequest>['status'],
-  accessToken: null,
-  ...stampsOf(r),
-});
+const renderNdaRequest = rendererOf<NdaRequestRow>()(NdaRequest, { accessToken: () => null });
 
 const hashAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
 

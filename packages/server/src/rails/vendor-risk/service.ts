@@ -5,7 +5,7 @@ import {
   type CreateVendorMonitoringEventBody,
   VENDOR_DOMAINS,
   VENDOR_SEVERITY_WEIGHTS,
-  type Vendor,
+  Vendor,
   type VendorContract,
   type VendorContractStateAt,
   type VendorOrigin,
@@ -32,7 +32,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { createUnique, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 /**
  * The vendor_risk rail: vendors, assessments, contracts and monitoring events, and the scorecard
@@ -165,23 +165,12 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------- rendering
 
-export function renderVendor(r: VendorRow): VendorOut {
-  return {
-    object: 'svc.vendor_risk.vendor',
-    id: r.id,
-    name: r.name,
-    criticality: r.criticality as VendorOut['criticality'],
-    services: r.services ?? [],
-    dataAccess: (r.dataAccess ?? []) as VendorOut['dataAccess'],
-    status: r.status as VendorOut['status'],
-    riskScore: r.riskScore,
-    riskRating: vendorRiskRatingOf(r.riskScore),
-    riskScoredAt: iso(r.riskScoredAt),
-    origin: (r.origin ?? null) as z.infer<typeof VendorOrigin> | null,
-    offboardedAt: isoOrNull(r.offboardedAt),
-    ...stampsOf(r),
-  };
-}
+export const renderVendor = rendererOf<VendorRow>()(Vendor, {
+  services: (r) => r.services ?? [],
+  dataAccess: (r) => (r.dataAccess ?? []) as VendorOut['dataAccess'],
+  riskRating: (r) => vendorRiskRatingOf(r.riskScore),
+  origin: (r) => (r.origin ?? null) as z.infer<typeof VendorOrigin> | null,
+});
 
 export function renderContract(r: ContractRow, at = today()): ContractOut {
   const derived = contractStateAt(r, at);

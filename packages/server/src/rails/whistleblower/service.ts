@@ -9,7 +9,7 @@ import {
   tierAdmits,
   type WhistleblowerClock,
   type WhistleblowerIntake,
-  type WhistleblowerMessage,
+  WhistleblowerMessage,
   type WhistleblowerProtection,
   type WhistleblowerReceipt,
   type WhistleblowerReport,
@@ -35,7 +35,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
-import { iso, isoOrNull } from '../../platform/render.ts';
+import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 
 /**
@@ -148,15 +148,7 @@ export function renderReport(r: ReportRow, now = new Date()): Report {
   };
 }
 
-export const renderMessage = (m: MessageRow): z.infer<typeof WhistleblowerMessage> => ({
-  object: 'svc.whistleblower.message',
-  id: m.id,
-  reportId: m.reportId,
-  from: m.from as 'reporter' | 'organisation',
-  kind: m.kind as 'message' | 'feedback',
-  body: m.body,
-  createdAt: iso(m.createdAt),
-});
+export const renderMessage = rendererOf<MessageRow>()(WhistleblowerMessage, {});
 
 const REVIEW_DUE_DAYS = 7;
 

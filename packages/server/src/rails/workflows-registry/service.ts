@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, type StockWorkflow, WORKFLOW_SNAPSHOT_ACTION, type WorkflowSnapshot, type workflowSnapshots } from '@svc/contract';
+import { canonicalJson, type StockWorkflow, WORKFLOW_SNAPSHOT_ACTION, WorkflowSnapshot, type workflowSnapshots } from '@svc/contract';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { contentGeneration, contentPath, SHIPPED_CONTENT } from '../../content/paths.ts';
@@ -14,6 +14,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { appendVersion } from '../../platform/ledger/versioned.ts';
+import { rendererOf } from '../../platform/render.ts';
 
 /**
  * The workflows registry: the stock workflow catalogue (content/workflows/stock-workflows.json),
@@ -264,21 +265,10 @@ export async function getWorkflow(prisma: Prisma, id: string): Promise<Record_> 
 type Snapshot = z.infer<typeof WorkflowSnapshot>;
 type Changes = Snapshot['changes'];
 
-export function renderSnapshot(row: SnapshotRow): Snapshot {
-  return {
-    object: 'svc.workflows_registry.snapshot',
-    id: row.id,
-    version: row.version,
-    hash: row.hash,
-    catalogueVersion: row.catalogueVersion,
-    workflowCount: row.workflowCount,
-    workflows: row.workflows as Snapshot['workflows'],
-    changes: row.changes as Changes,
-    note: row.note,
-    createdBy: row.createdBy,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
+export const renderSnapshot = rendererOf<SnapshotRow>()(WorkflowSnapshot, {
+  workflows: (row) => row.workflows as Snapshot['workflows'],
+  changes: (row) => row.changes as Changes,
+});
 
 /** Kit store of the snapshot list and get (the create is `createSnapshot`). */
 export const snapshotStore: Store<typeof workflowSnapshots> = {
