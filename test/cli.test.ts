@@ -5,12 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcInProcess } from './support/cli.ts';
+import { svcServe } from './support/svc-process.ts';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'packages/cli/src/bin.ts');
-// `svc serve` runs as a child through tsx; the other commands run in process (test/support/cli.ts);
-// cli-ux.test.ts covers the JS bin under plain node.
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
+// `svc serve` runs as a child, compiled as `pnpm start` runs it (test/support/svc-process.ts); the
+// other commands run in process (test/support/cli.ts); cli-ux.test.ts covers the JS bin under plain node.
 
 /**
  * The CLI end to end: `svc serve` on a fresh embedded database (first start), then the operator
@@ -34,7 +32,7 @@ delete env.REDIS_URL;
 async function startServe(
   extraEnv: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; stderr: () => string; stdout: () => string }> {
-  const child = spawn(TSX, [BIN, 'serve'], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...svcServe([]), { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   let out = '';
   child.stderr?.on('data', (d) => {

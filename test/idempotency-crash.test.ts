@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/api.ts';
 import { allRoutes, exampleBody } from './support/fixtures.ts';
 import { createIsolatedDatabase, seedEmbeddedDataDir } from './support/server.ts';
+import { svcServe } from './support/svc-process.ts';
 
 /**
  * A process that dies after its handler's transaction committed and before the answer left: the
@@ -18,7 +19,6 @@ import { createIsolatedDatabase, seedEmbeddedDataDir } from './support/server.ts
  * same database.
  */
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'packages/cli/src/bin.ts');
 const dir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
 let db: Awaited<ReturnType<typeof createIsolatedDatabase>>;
 let env: NodeJS.ProcessEnv;
@@ -28,7 +28,7 @@ let token: string;
 let operator: string;
 
 async function start(): Promise<void> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(...svcServe([]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
   let stderr = '';
   proc.stderr?.setEncoding('utf8').on('data', (d: string) => {

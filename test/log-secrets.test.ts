@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, type Logger, type LogLevel, REDACTED } from '../packages/server/src/logger.ts';
 import { type CallOptions, type CallResult, call } from './support/api.ts';
 import { seedEmbeddedDataDir } from './support/server.ts';
+import { svcServe } from './support/svc-process.ts';
 
 /**
  * Secrets never reach the logs. `svc serve` runs as a child process with every part in it (API,
@@ -19,7 +20,6 @@ import { seedEmbeddedDataDir } from './support/server.ts';
  * announced once on stderr by design: that block is the only place they may appear.
  */
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'packages/cli/src/bin.ts');
 
 /** A substring of a secret this long is as good as the secret to whoever finds it in a log. */
 const WINDOW = 16;
@@ -338,9 +338,8 @@ let exitCode: number | null = null;
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = [];
 
 async function startServe(env: NodeJS.ProcessEnv): Promise<{ apiUrl: string; workerUrl: string }> {
-  // Node with tsx's loader, not the tsx wrapper: the wrapper relays a SIGTERM only if the child
-  // answers within 30 ms and otherwise kills it (exit 143), which a loaded machine can miss.
-  const proc = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The service in the child itself (no wrapper process between a SIGTERM and the service).
+  const proc = spawn(...svcServe([]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
   proc.stdout?.setEncoding('utf8').on('data', (d: string) => {
     stdout += d;

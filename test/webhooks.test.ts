@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
 import { svcInProcess } from './support/cli.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { svcServe } from './support/svc-process.ts';
 
 /**
  * Outbound webhooks end to end: subscriptions through the API, events written with the change,
@@ -19,7 +20,6 @@ import { startTestServer, type TestServer } from './support/server.ts';
  * secret rotation.
  */
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'packages/cli/src/bin.ts');
 
 const ENV = {
   SVC_ROLE: 'all',
@@ -518,8 +518,8 @@ describe('delivery', () => {
       const r = await receiver((_x, n) => (n === 1 ? 'hang' : 200));
       const t = await createTenant(ts);
       await subscribe(t, r.url);
-      // node itself (with tsx as a loader), not the tsx wrapper: the signal must reach the dispatcher.
-      const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve', '--role', 'dispatcher'], {
+      // The dispatcher in the child itself: the signal must reach it.
+      const child: ChildProcess = spawn(...svcServe(['--role', 'dispatcher']), {
         cwd: ROOT,
         env: { ...process.env, ...ENV, SVC_WEBHOOK_LEASE_MS: '1000', SVC_LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'ignore', 'pipe'],

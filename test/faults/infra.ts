@@ -9,10 +9,10 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { svcServe } from '../support/svc-process.ts';
 
 const run = promisify(execFile);
 export const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'packages/cli/src/bin.ts');
 const PG_BIN = process.env.SVC_FAULTS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -179,15 +179,15 @@ export interface ServiceProcess {
 }
 
 /**
- * `svc serve --role ROLE` in its own process. Node runs the CLI itself with tsx as a loader (not
- * through the tsx wrapper, which would put a second process between the signal and the service):
- * a SIGKILL must hit the process that holds the connections and the in-flight work.
+ * `svc serve --role ROLE` in its own process, the service itself (test/support/svc-process.ts: no
+ * wrapper process between the signal and the service): a SIGKILL must hit the process that holds
+ * the connections and the in-flight work.
  */
 export async function startService(role: 'api' | 'dispatcher', env: Record<string, string>): Promise<ServiceProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const k of ['DATABASE_URL', 'REDIS_URL', 'SVC_ROLE', 'PORT', 'WEBHOOK_PORT']) delete childEnv[k];
   Object.assign(childEnv, { PORT: '0', HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', SVC_RECONCILE_INTERVAL_SECONDS: '0', ...env });
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'serve', '--role', role], {
+  const child = spawn(...svcServe(['--role', role]), {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
