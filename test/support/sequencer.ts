@@ -3,35 +3,36 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds the longest files took in CI's embedded pass (2 workers, 2 cores; measured 2026-11-29, a loaded run).
+ * Seconds the longest files took in CI's embedded pass (2 workers, 2 cores; measured 2026-11-30).
  * Only their order matters: a stale figure makes the run a little longer, never wrong.
  */
 const SECONDS: Readonly<Record<string, number>> = {
-  'test/cli-install.test.ts': 258,
-  'test/hostile.test.ts': 112,
-  'test/idempotency-crash.test.ts': 82,
-  'test/sdk-go.test.ts': 72,
-  'test/sign-in-abuse.test.ts': 69,
-  'test/cli.test.ts': 58,
-  'test/packaging.test.ts': 57,
-  'test/web-assessments.test.ts': 42,
-  'test/secrets-at-rest.test.ts': 40,
-  'test/sdk-python.test.ts': 39,
-  'test/web.test.ts': 30,
-  'test/conformance.test.ts': 27,
-  'test/cli-ux.test.ts': 24,
-  'test/openapi.test.ts': 21,
-  'test/log-secrets.test.ts': 18,
-  'test/security.test.ts': 18,
-  'test/mcp.test.ts': 15,
-  'test/examples.test.ts': 15,
-  'test/taxonomy.test.ts': 14,
+  'test/cli-install.test.ts': 107,
+  'test/hostile.test.ts': 79,
+  'test/packaging.test.ts': 60,
+  'test/sdk-go.test.ts': 49,
+  'test/sign-in-abuse.test.ts': 46,
+  'test/conformance.test.ts': 44,
+  'test/idempotency-crash.test.ts': 37,
+  'test/cli.test.ts': 36,
+  'test/sdk-python.test.ts': 34,
+  'test/web-assessments.test.ts': 29,
+  'test/security.test.ts': 27,
+  'test/web.test.ts': 19,
+  'test/secrets-at-rest.test.ts': 17,
   'test/webhooks.test.ts': 14,
-  'test/notifications.test.ts': 13,
-  'test/audit-engine.test.ts': 12,
+  'test/notifications.test.ts': 14,
+  'test/cli-ux.test.ts': 14,
+  'test/openapi.test.ts': 12,
+  'test/log-secrets.test.ts': 12,
   'test/deadline-alerts.test.ts': 12,
-  'test/sdk.test.ts': 11,
-  'test/search.test.ts': 9,
+  'test/audit-engine.test.ts': 11,
+  'test/taxonomy.test.ts': 10,
+  'test/search.test.ts': 10,
+  'test/errors.test.ts': 9,
+  'test/embedded-dump.test.ts': 9,
+  'test/agents-data.test.ts': 8,
+  'test/sdk.test.ts': 7,
 };
 
 /**

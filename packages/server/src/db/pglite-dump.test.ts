@@ -16,13 +16,7 @@ function tarOf(files: Array<[string, string]>): Uint8Array {
     parts.push(padded);
   }
   parts.push(new Uint8Array(1024));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 /** The names and texts of an archive's entries. */
