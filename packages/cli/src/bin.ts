@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-import { run } from './main.ts';
+import { quickAnswer } from './quick.ts';
 
-run(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// The version, the help and the completion script answer without loading the SDK (quick.ts).
+const args = process.argv.slice(2);
+const quick = quickAnswer(args);
+if (quick !== undefined) process.exitCode = quick;
+else {
+  const { run } = await import('./main.ts');
+  process.exitCode = await run(args);
+}

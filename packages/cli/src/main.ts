@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keyFingerprint } from '@svc/contract/audit';
 import { createSvcClient, type SvcClient } from '@svc/sdk';
@@ -9,6 +9,7 @@ import { type Credentials, credentialsFile, readCredentials } from './credential
 import { type Attempt, EXIT_USAGE, report } from './failure.ts';
 import { COMMANDS, commandHelp, completionScript, globalHelp, UsageError } from './help.ts';
 import { autoTable, print as printOut, progressWanted, table } from './output.ts';
+import { cliVersion } from './quick.ts';
 import { serve } from './serve.ts';
 import { webhooksCommand, withRole } from './webhooks.ts';
 
@@ -154,7 +155,7 @@ export async function main(argv: string[]): Promise<number> {
   const g: Globals = { json: values.json ?? false, url: values.url, key: values.key, credentials: values.credentials };
   const [command, sub, ...rest] = positionals;
   if (values.version) {
-    process.stdout.write(`svc ${version()}\n`);
+    process.stdout.write(`svc ${cliVersion()}\n`);
     return 0;
   }
   if (command === 'help' || (values.help && command)) {
@@ -600,10 +601,6 @@ async function exportInChunks(
     events,
     seals,
   };
-}
-
-function version(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /** Runs the CLI and maps every failure to a message on stderr and an exit code; never throws. */

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { UsageError } from './help.ts';
+import { cliVersion } from './quick.ts';
 
 /** What `svc serve` sets on top of the environment's configuration. */
 export interface ServeOverrides {
@@ -38,7 +38,6 @@ export interface ServerModule {
 const SERVER_PACKAGE = '@svc/server';
 
 /** The CLI's version: the service it starts is released with it. */
-const cliVersion = () => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export async function loadServer(): Promise<ServerModule> {
   try {
