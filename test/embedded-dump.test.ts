@@ -1,19 +1,11 @@
 import { openDatabase } from '@svc/server';
 import { describe, expect, it } from 'vitest';
+import { tarEntries } from '../packages/server/src/db/pglite-dump.ts';
 
 /** The WAL segment files of a dump (a tar of the cluster's folder). */
 async function segmentsOf(dump: Blob): Promise<string[]> {
-  const tar = new Uint8Array(await dump.arrayBuffer());
-  const names: string[] = [];
-  for (let at = 0; at + 512 <= tar.length; ) {
-    const header = tar.subarray(at, at + 512);
-    if (header.every((b) => b === 0)) break;
-    const name = new TextDecoder().decode(header.subarray(0, 100)).replace(/\0.*$/s, '');
-    const size = Number.parseInt(new TextDecoder().decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim() || '0', 8);
-    if (/pg_wal\/[0-9A-F]{24}$/.test(name)) names.push(name.split('/').pop() as string);
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return names;
+  const names = [...tarEntries(new Uint8Array(await dump.arrayBuffer()))].map((e) => e.name);
+  return names.filter((n) => /pg_wal\/[0-9A-F]{24}$/.test(n)).map((n) => n.split('/').pop() as string);
 }
 
 // The embedded database's dump (Database.dump, packages/server/src/db/pglite-dump.ts), which the suite's snapshot and a user's

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSpareSegment, withoutEntries } from './pglite-dump.ts';
+import { isSpareSegment, tarEntries, withoutEntries } from './pglite-dump.ts';
 
 /** A ustar archive of `files` (name, text), as a tar writer lays it out. */
 function tarOf(files: Array<[string, string]>): Uint8Array {
@@ -17,16 +17,6 @@ function tarOf(files: Array<[string, string]>): Uint8Array {
   }
   parts.push(new Uint8Array(1024));
   return new Uint8Array(Buffer.concat(parts));
-}
-
-/** The names and texts of an archive's entries. */
-function entriesOf(tar: Uint8Array): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  withoutEntries(tar, (name) => {
-    out.push([name, '']);
-    return false;
-  });
-  return out;
 }
 
 describe('the embedded dump without spare WAL segments', () => {
@@ -49,7 +39,7 @@ describe('the embedded dump without spare WAL segments', () => {
       ['/base/5/1249', 'catalog'],
     ]);
     const kept = withoutEntries(tar, (name) => name.endsWith('0003'));
-    expect(entriesOf(kept).map(([n]) => n)).toEqual(['/PG_VERSION', '/pg_wal/000000010000000000000002', '/base/5/1249']);
+    expect([...tarEntries(kept)].map((e) => e.name)).toEqual(['/PG_VERSION', '/pg_wal/000000010000000000000002', '/base/5/1249']);
     // Three blocks fewer: the dropped entry's header and its 1,300 bytes padded to 1,536.
     expect(tar.length - kept.length).toBe(512 + 1536);
     expect(kept.subarray(kept.length - 1024).every((b) => b === 0)).toBe(true);

@@ -33,23 +33,24 @@ function field(header: Uint8Array, from: number, to: number): string {
   return new TextDecoder().decode(end < 0 ? bytes : bytes.subarray(0, end));
 }
 
-/**
- * A (ustar) tar archive without the entries `drop` names: each entry is a 512-byte header and its
- * data padded to 512 bytes; the archive ends with two zero blocks.
- */
-export function withoutEntries(tar: Uint8Array, drop: (name: string) => boolean): Uint8Array {
-  const kept: Uint8Array[] = [];
+/** The entries of a (ustar) tar archive: each a 512-byte header and its data padded to 512 bytes, up to the two zero blocks that end it. */
+export function* tarEntries(tar: Uint8Array): Generator<{ name: string; bytes: Uint8Array }> {
   let offset = 0;
   while (offset + BLOCK <= tar.length) {
     const header = tar.subarray(offset, offset + BLOCK);
-    if (header.every((b) => b === 0)) break;
+    if (header.every((b) => b === 0)) return;
     const prefix = field(header, 345, 500);
     const name = prefix ? `${prefix}/${field(header, 0, 100)}` : field(header, 0, 100);
     const size = Number.parseInt(field(header, 124, 136).trim() || '0', 8);
     const length = BLOCK + Math.ceil(size / BLOCK) * BLOCK;
-    if (!drop(name)) kept.push(tar.subarray(offset, offset + length));
+    yield { name, bytes: tar.subarray(offset, offset + length) };
     offset += length;
   }
+}
+
+/** The archive without the entries `drop` names, the others byte for byte. */
+export function withoutEntries(tar: Uint8Array, drop: (name: string) => boolean): Uint8Array {
+  const kept = [...tarEntries(tar)].filter((e) => !drop(e.name)).map((e) => e.bytes);
   kept.push(new Uint8Array(2 * BLOCK));
   const out = new Uint8Array(kept.reduce((n, part) => n + part.length, 0));
   let at = 0;
