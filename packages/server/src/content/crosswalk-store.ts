@@ -1,4 +1,6 @@
 import type { Prisma } from '../db/client.ts';
+import { insertMany, tableOf } from '../db/rows.ts';
+import { sqlOf } from '../db/sql.ts';
 import type { Logger } from '../logger.ts';
 import { CONTENT_ROOT, contentHash, readCrosswalkFiles } from './check.ts';
 import { parseEndpoint } from './crosswalks.ts';
@@ -44,7 +46,7 @@ export async function loadCrosswalks(prisma: Prisma, log: Logger, root = CONTENT
     const again = await tx.contentBundle.findUnique({ where: { kind: 'crosswalks' } });
     if (again?.hash === hash) return;
     await tx.crosswalkEdge.deleteMany({});
-    await tx.crosswalkEdge.createMany({ data: rows });
+    await insertMany(sqlOf(tx), tableOf(prisma, 'crosswalkEdge'), rows);
     await tx.contentBundle.upsert({
       where: { kind: 'crosswalks' },
       create: { kind: 'crosswalks', hash },

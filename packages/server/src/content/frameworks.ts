@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Prisma } from '../db/client.ts';
+import { insertMany, tableOf } from '../db/rows.ts';
+import { sqlOf } from '../db/sql.ts';
 
 import type { Logger } from '../logger.ts';
 import { announceVersion } from '../rails/frameworks/versions.ts';
@@ -82,26 +84,39 @@ export async function loadFrameworks(prisma: Prisma, log: Logger, dir = CONTENT_
           changelog: changelog ? (changelog as never) : undefined,
         },
       });
-      await tx.frameworkClause.createMany({
-        data: f.clauses.map((c, ord) => ({
+      const sql = sqlOf(tx);
+      await insertMany(
+        sql,
+        tableOf(prisma, 'frameworkClause'),
+        f.clauses.map((c, ord) => ({
           versionKey: key,
           ord,
           ...c,
           applicableFrom: day(c.applicableFrom),
           applicableUntil: day(c.applicableUntil),
         })),
-      });
-      await tx.frameworkControl.createMany({ data: f.controls.map((c, ord) => ({ versionKey: key, ord, ...c })) });
-      await tx.frameworkQuestion.createMany({ data: f.questions.map((q, ord) => ({ versionKey: key, ord, ...q })) });
-      await tx.frameworkObligation.createMany({
-        data: f.obligations.map((o, ord) => ({
+      );
+      await insertMany(
+        sql,
+        tableOf(prisma, 'frameworkControl'),
+        f.controls.map((c, ord) => ({ versionKey: key, ord, ...c })),
+      );
+      await insertMany(
+        sql,
+        tableOf(prisma, 'frameworkQuestion'),
+        f.questions.map((q, ord) => ({ versionKey: key, ord, ...q })),
+      );
+      await insertMany(
+        sql,
+        tableOf(prisma, 'frameworkObligation'),
+        f.obligations.map((o, ord) => ({
           versionKey: key,
           ord,
           ...o,
           applicableFrom: new Date(o.applicableFrom),
           applicableUntil: day(o.applicableUntil),
         })),
-      });
+      );
       // The tenants pinned to an older version hear of the newest one, once, with what it touches.
       if (latest === f.version) await announceVersion(tx, f.id, f.version);
       return true;

@@ -1,4 +1,6 @@
 import type { Prisma } from '../db/client.ts';
+import { insertMany, tableOf } from '../db/rows.ts';
+import { sqlOf } from '../db/sql.ts';
 import type { Logger } from '../logger.ts';
 import { CONTENT_ROOT, contentHash, readGlossaryFiles } from './check.ts';
 import { inverseRelation, normaliseTerm, type TermRelation } from './glossary.ts';
@@ -66,8 +68,10 @@ export async function loadGlossary(prisma: Prisma, log: Logger, root = CONTENT_R
     if (again?.hash === hash) return;
     await tx.glossaryLink.deleteMany({});
     await tx.glossaryTerm.deleteMany({});
-    await tx.glossaryTerm.createMany({
-      data: terms.map((t, ord) => ({
+    await insertMany(
+      sqlOf(tx),
+      tableOf(prisma, 'glossaryTerm'),
+      terms.map((t, ord) => ({
         id: t.id,
         dictionaryId: t.dictionaryId,
         term: t.term,
@@ -78,8 +82,8 @@ export async function loadGlossary(prisma: Prisma, log: Logger, root = CONTENT_R
         searchText: normaliseTerm([t.term, ...t.synonyms, t.definition].join(' ')),
         ord,
       })),
-    });
-    await tx.glossaryLink.createMany({ data: [...links.values()] });
+    );
+    await insertMany(sqlOf(tx), tableOf(prisma, 'glossaryLink'), [...links.values()]);
     await tx.contentBundle.upsert({
       where: { kind: 'glossary' },
       create: { kind: 'glossary', hash },
