@@ -121,7 +121,7 @@ export function insertStatement(table: Table, data: Record<string, unknown>, off
  * statement than the database spends running it. Rows that leave out the same fields share a
  * statement, so a left-out field takes its column's default.
  */
-export async function insertMany(sql: Sql, table: Table, rows: readonly Record<string, unknown>[]): Promise<void> {
+export async function insertMany(sql: Sql, table: Table, rows: readonly object[]): Promise<void> {
   const shapes = new Map<string, { columns: string[]; rows: Record<string, unknown>[] }>();
   for (const row of rows) {
     const out: Record<string, unknown> = {};
