@@ -2,7 +2,7 @@
 // `generate` does not need that engine, but the CLI insists on finding one: when none is
 // installed we point it at a stub. Machines that have the engine keep the normal path.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,3 +35,31 @@ execFileSync(prisma, ['generate', '--schema', join(root, 'prisma/schema')], {
   env,
   stdio: 'inherit',
 });
+
+// The generated client imports the query compiler's WebAssembly as a module holding it in base64
+// (4.5 MB). An ES module's source text stays in memory for the life of the process, so importing it
+// keeps the text and its string literal (9 MB of heap, about 5% of the service's idle memory) to
+// compile the module once. Reading the same file as text and decoding it leaves both to the
+// garbage collector. The replaced code is matched exactly: a Prisma upgrade that changes it stops
+// the generation here instead of silently keeping the copy.
+const clientClass = join(root, 'packages/server/src/generated/prisma/internal/class.ts');
+const importedWasm =
+  /const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_fast_bg\.\w+\.wasm-base64\.mjs)"\)\n\s*return await decodeBase64AsWasm\(wasm\)/;
+const generated = readFileSync(clientClass, 'utf8');
+const found = importedWasm.exec(generated);
+if (!found) {
+  throw new Error(`${clientClass}: the query compiler's WebAssembly is no longer imported as expected; update scripts/prisma-generate.mjs`);
+}
+writeFileSync(
+  clientClass,
+  generated.replace(
+    importedWasm,
+    `const { readFile } = await import('node:fs/promises')
+    const { createRequire } = await import('node:module')
+    // Read as text, not imported: an imported module's source would stay in memory (scripts/prisma-generate.mjs).
+    const text = await readFile(createRequire(import.meta.url).resolve(${JSON.stringify(found[1])}), 'utf8')
+    const literal = /"([A-Za-z0-9+/=]+)"/.exec(text)
+    if (!literal) throw new Error('the query compiler WebAssembly module holds no base64 literal')
+    return await decodeBase64AsWasm(literal[1])`,
+  ),
+);
