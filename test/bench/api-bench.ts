@@ -38,6 +38,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureJsBuild } from '../../scripts/build-js.mjs';
 import { adminQuery } from '../support/pg-admin.ts';
+import { START_NODE_FLAGS, svcServe } from '../support/svc-process.ts';
 import type { ChildMessage, ChildStats } from './bench-child-ipc.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -80,9 +81,9 @@ class Child {
   static start(file: string, env: Record<string, string | undefined>): Promise<Child> {
     const childEnv = envOf({ ...env, NODE_ENV: 'production' });
     const proc = fork(new URL(file, import.meta.url).pathname, [], {
-      // The service as operators run it: compiled (packages/*/dist, through the svc-dist condition);
-      // tsx only for this child's own file.
-      execArgv: ['--conditions=svc-dist', '--import', 'tsx', '--expose-gc'],
+      // The service as operators run it: compiled (packages/*/dist, through the svc-dist condition),
+      // with Node's flags as `pnpm start` passes them (package.json); tsx only for this child's own file.
+      execArgv: [...START_NODE_FLAGS, '--import', 'tsx', '--expose-gc'],
       env: childEnv,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -260,7 +261,6 @@ async function soak(
   };
 }
 
-const LAUNCHER = new URL('../../packages/cli/bin/svc.mjs', import.meta.url).pathname;
 const IDLE_S = Number(process.env.BENCH_IDLE ?? 10);
 
 function rssMb(pid: number): number {
@@ -276,7 +276,8 @@ function rssMb(pid: number): number {
 async function serveOnce(env: Record<string, string | undefined>, idleS?: number): Promise<{ firstAnswerS: number; idleRssMb?: number }> {
   const childEnv = envOf({ ...env, PORT: '0', SVC_WEB_PORT: '0', SVC_CONSOLE_PORT: '0', SVC_LOG_LEVEL: 'warn' });
   const started = performance.now();
-  const proc = spawn(process.execPath, ['--conditions=svc-dist', LAUNCHER, 'serve'], {
+  const [node, args] = svcServe([]);
+  const proc = spawn(node, args, {
     env: childEnv,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -24,7 +24,10 @@ if (!compiled) {
   if (import.meta.resolve('@svc/contract').includes('/dist/')) {
     await import(distEntry.href);
   } else {
-    const child = spawn(process.execPath, ['--conditions=svc-dist', ...process.execArgv, distEntry.pathname, ...args], {
+    // --v8-pool-size=1, as `pnpm start` runs it: one V8 helper thread per process (see the README's
+    // "Starting"); the service scales by processes, not by threads.
+    const pool = process.execArgv.some((a) => a.startsWith('--v8-pool-size')) ? [] : ['--v8-pool-size=1'];
+    const child = spawn(process.execPath, ['--conditions=svc-dist', ...pool, ...process.execArgv, distEntry.pathname, ...args], {
       stdio: 'inherit',
     });
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
