@@ -28,6 +28,8 @@ const env: NodeJS.ProcessEnv = {
 };
 delete env.DATABASE_URL;
 delete env.REDIS_URL;
+// As a user runs it: the embedded service keeps a secrets key of its own in its data folder.
+delete env.SVC_SECRETS_KEY;
 
 async function startServe(
   extraEnv: Record<string, string> = {},
@@ -223,8 +225,13 @@ describe('restart on the same data', () => {
 describe('a second empty data folder', () => {
   it('starts from the template the first start made: migrated and content loaded, without its tenants', async () => {
     const first = JSON.parse(readFileSync(credentialsFile, 'utf8'));
-    const templates = readdirSync(join(dir, 'cache')).filter((f) => /^embedded-[0-9a-f]+\.tar$/.test(f));
+    const templates = readdirSync(join(dir, 'cache')).filter((f) => /^embedded-[0-9a-f]+$/.test(f));
     expect(templates).toHaveLength(1);
+    // The cluster's files only: the first folder's secrets key stays in the first folder.
+    const template = join(dir, 'cache', templates[0] ?? '');
+    expect(existsSync(join(template, 'PG_VERSION'))).toBe(true);
+    expect(existsSync(join(dir, 'data', 'secrets.key'))).toBe(true);
+    expect(existsSync(join(template, 'secrets.key'))).toBe(false);
     const second = await startServe({
       SVC_DATA_DIR: join(dir, 'data-2'),
       SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json'),
@@ -234,8 +241,10 @@ describe('a second empty data folder', () => {
       // Nothing to migrate or load: both came with the template.
       expect(second.stdout()).not.toContain('"msg":"migrations applied"');
       expect(second.stdout()).not.toContain('"msg":"framework dictionary loaded"');
-      // A first start of its own: a new sandbox tenant and key; the first folder's tenants are not in it.
+      // A first start of its own: a new sandbox tenant and key, and a secrets key of its own; the
+      // first folder's tenants are not in it.
       expect(second.stderr()).toMatch(/^owner API key: +svc_test_/m);
+      expect(readFileSync(join(dir, 'data-2', 'secrets.key'), 'utf8')).not.toBe(readFileSync(join(dir, 'data', 'secrets.key'), 'utf8'));
       const creds = JSON.parse(readFileSync(join(dir, 'credentials-2.json'), 'utf8'));
       expect(creds.tenantId).not.toBe(first.tenantId);
       const tenants = await svc(['tenants', 'list', '--json'], { SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json') });

@@ -9,7 +9,7 @@ import { loadFrameworks } from './content/frameworks.ts';
 import { loadGlossary } from './content/glossary-store.ts';
 import { contentFilesHash, useContentDir } from './content/paths.ts';
 import { type Database, openDatabase } from './db/client.ts';
-import { embeddedTemplate, saveEmbeddedTemplate } from './db/embedded-template.ts';
+import { copyEmbeddedTemplate, embeddedTemplate, saveEmbeddedTemplate } from './db/embedded-template.ts';
 import { migrate } from './db/migrate.ts';
 import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
@@ -151,11 +151,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // The content files' hash, read once: it decides whether content is loaded, and names the template.
   const filesHash = contentFilesHash(config.contentDir);
   const template = config.databaseUrl || opts.pgliteSnapshot ? undefined : embeddedTemplate(config, filesHash, log);
+  // From the template, the folder then holds a cluster and opens as existing data.
+  const fromTemplate = template?.present === true && copyEmbeddedTemplate(template, config.dataDir, log);
+  if (fromTemplate) phase('template_copied');
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
-    snapshot: opts.pgliteSnapshot ?? template?.dump,
+    snapshot: opts.pgliteSnapshot,
   });
   phase('database_open');
   try {
@@ -169,8 +172,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     phase('secrets');
     await loadContent(db, log, config.contentDir, filesHash);
     phase('content');
-    if (template && !template.dump) {
-      await saveEmbeddedTemplate(db, template, log);
+    if (template && !fromTemplate) {
+      await saveEmbeddedTemplate(db, template, config.dataDir, log);
       phase('template_saved');
     }
     const keyId = await ensureSigningKey(db.prisma, config.auditSigningKey, log);
