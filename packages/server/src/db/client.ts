@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import { compactDump } from './pglite-dump.ts';
+import { type PreparedStatements, preparedStatements } from './pglite-prepared.ts';
 import { completingTransactions } from './response-completion.ts';
 import { parseUtcTimestamp, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
 import type { Prisma } from './types.ts';
@@ -147,21 +148,25 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (!inMemory) mkdirSync(opts.dataDir, { recursive: true });
   const fresh = inMemory || !existsSync(join(opts.dataDir, 'PG_VERSION'));
   // Loaded only for the embedded database: a service on PostgreSQL does not hold PGlite.
-  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+  const [pglite, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+  const { PGlite } = pglite;
   const client = await PGlite.create(opts.dataDir, {
     ...(opts.snapshot && fresh ? { loadDataDir: opts.snapshot } : {}),
     postgresqlconf: inMemory ? IN_MEMORY_POSTGRESQL_CONF : ON_DISK_POSTGRESQL_CONF,
   });
   const prisma = completingTransactions(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }));
-  const liteSql = (q: Pick<PGlite, 'query'>): Sql => ({
-    query: async <T>(text: string, values?: readonly unknown[]) => (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
+  // The fixed hot statements (`prepare`) as named prepared statements (pglite-prepared.ts).
+  const statements = preparedStatements(client, pglite, PGLITE_OPTIONS);
+  const liteSql = (q: Pick<PGlite, 'query'>, prepared: PreparedStatements['query']): Sql => ({
+    query: async <T>(text: string, values: readonly unknown[] = [], opts?: { prepare?: boolean }) =>
+      opts?.prepare ? prepared<T>(text, values) : (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
   });
   return {
     kind: 'pglite',
     prisma,
-    sql: liteSql(client),
+    sql: liteSql(client, statements.query),
     // PGlite runs one transaction at a time (Prisma's adapter takes the same lock).
-    transaction: (fn) => client.transaction((tx) => fn(liteSql(tx))),
+    transaction: (fn) => client.transaction((tx) => fn(liteSql(tx, statements.queryInTransaction))),
     session: (fn) =>
       fn({
         execScript: async (sql) => {

@@ -1,0 +1,57 @@
+import * as pglite from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preparedStatements } from './pglite-prepared.ts';
+import { parseUtcTimestamp, TIMESTAMP_OID } from './sql.ts';
+
+const OPTIONS = { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } };
+let client: pglite.PGlite;
+let statements: ReturnType<typeof preparedStatements>;
+
+beforeAll(async () => {
+  client = await pglite.PGlite.create('memory://');
+  await client.exec(`CREATE TABLE t (id text PRIMARY KEY, n int, tags text[], doc jsonb, at timestamp(3), ok boolean)`);
+  statements = preparedStatements(client, pglite, OPTIONS);
+});
+afterAll(() => client.close());
+
+const INSERT =
+  "INSERT INTO t (id, n, tags, doc, at, ok) VALUES ($1, $2, $3, $4::jsonb, ($5::timestamptz AT TIME ZONE 'UTC'), $6) RETURNING *";
+const SELECT = 'SELECT * FROM t WHERE id = $1';
+
+describe('prepared statements on PGlite', () => {
+  it('gives the rows PGlite’s query gives, for every kind of value', async () => {
+    const values = ['a', 7, ['x', 'y'], JSON.stringify({ k: [1, 2] }), '2026-01-02T03:04:05.678Z', true];
+    const inserted = await statements.query(INSERT, values);
+    expect(inserted).toEqual([{ id: 'a', n: 7, tags: ['x', 'y'], doc: { k: [1, 2] }, at: new Date('2026-01-02T03:04:05.678Z'), ok: true }]);
+    // The second call runs the statement prepared by the first; both agree with the unnamed path.
+    for (let i = 0; i < 2; i++) expect(await statements.query(SELECT, ['a'])).toEqual((await client.query(SELECT, ['a'], OPTIONS)).rows);
+    expect(await statements.query(SELECT, ['none'])).toEqual([]);
+    expect(await statements.query(INSERT, ['b', null, null, null, null, null])).toEqual([
+      { id: 'b', n: null, tags: null, doc: null, at: null, ok: null },
+    ]);
+  });
+
+  it('throws the database’s error and leaves the session usable', async () => {
+    await expect(statements.query(INSERT, ['a', 1, [], '{}', null, false])).rejects.toMatchObject({ code: '23505' });
+    await expect(statements.query('SELECT 1 / $1::int AS q', [0])).rejects.toMatchObject({ code: '22012' });
+    expect(await statements.query('SELECT 1 / $1::int AS q', [1])).toEqual([{ q: 1 }]);
+    // A statement that does not parse is not kept as prepared: it fails the same way again.
+    await expect(statements.query('SELEC 1', [])).rejects.toMatchObject({ code: '42601' });
+    await expect(statements.query('SELEC 1', [])).rejects.toMatchObject({ code: '42601' });
+    expect((await client.query('SELECT 2 AS x')).rows).toEqual([{ x: 2 }]);
+  });
+
+  it('runs inside a transaction, and one outside waits for it to end', async () => {
+    let outside: Promise<unknown[]> | undefined;
+    await client
+      .transaction(async () => {
+        await statements.queryInTransaction(INSERT, ['c', 3, [], '{}', null, true]);
+        // Issued while the transaction is open: it must not run inside it (and see the uncommitted row).
+        outside = statements.query(SELECT, ['c']);
+        await new Promise((r) => setTimeout(r, 20));
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    expect(await outside).toEqual([]);
+  });
+});
