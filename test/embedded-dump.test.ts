@@ -8,8 +8,8 @@ async function segmentsOf(dump: Blob): Promise<string[]> {
   return names.filter((n) => /pg_wal\/[0-9A-F]{24}$/.test(n)).map((n) => n.split('/').pop() as string);
 }
 
-// The embedded database's dump (Database.dump, packages/server/src/db/pglite-dump.ts), which the suite's snapshot and a user's
-// first-start template are: independent of the database under the suite, run on the embedded pass.
+// The embedded database's dump (Database.dump, packages/server/src/db/pglite-dump.ts), which the suite's snapshot is:
+// independent of the database under the suite, run on the embedded pass.
 describe('the embedded dump a new cluster starts from', () => {
   it('a cluster started from the dump writes past the one segment it carries, and starts again', async () => {
     const open = (snapshot?: Blob) => openDatabase({ databaseUrl: undefined, dataDir: 'memory://', poolSize: 1, snapshot });

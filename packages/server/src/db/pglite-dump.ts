@@ -1,6 +1,7 @@
 /**
- * The dump of an embedded cluster that a new one starts from (the suite's snapshot, the user's
- * template of a first start): checkpointed, so that a start from it replays no WAL, and without the
+ * The dump of an embedded cluster that a new one starts from (the suite's snapshot; the user's
+ * template of a first start is a copy of the files, embedded-template.ts, with the same spare
+ * segments left out): checkpointed, so that a start from it replays no WAL, and without the
  * WAL segments after the one the checkpoint's redo record is in. PostgreSQL keeps those segments
  * as recycled spares (16 MB each) and makes a new one when it needs it; a dump that carried them
  * wrote them into every new cluster's memory at every start (a quarter of the dump).
