@@ -8,7 +8,7 @@
  * then run as one batch of Bind, Describe, Execute and Sync. Values are serialized and rows parsed
  * with PGlite's own serializers and parsers, as its `query` does, so both give the same rows.
  */
-import type { ParserOptions, PGlite } from '@electric-sql/pglite';
+import type { PGlite, QueryOptions } from '@electric-sql/pglite';
 import { statementName } from './sql.ts';
 
 /** The parts of the PGlite module this uses (loaded only for the embedded database). */
@@ -31,7 +31,7 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-export function preparedStatements(client: PGlite, { protocol, parse }: PgliteProtocol, options: ParserOptions): PreparedStatements {
+export function preparedStatements(client: PGlite, { protocol, parse }: PgliteProtocol, options: QueryOptions): PreparedStatements {
   const { serialize } = protocol;
   // PGlite's parseResults merges the options' parsers into its own with a spread at every call (a
   // tenth of a GET's CPU in a profile): merged here once instead.
