@@ -21,15 +21,8 @@ export interface PreparedStatements {
   queryInTransaction<T>(text: string, values: readonly unknown[]): Promise<T[]>;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** The messages of one batch, as one buffer (a Buffer is a Uint8Array). */
+const concat = (parts: Uint8Array[]): Uint8Array => Buffer.concat(parts);
 
 export function preparedStatements(client: PGlite, { protocol, parse }: PgliteProtocol, options: QueryOptions): PreparedStatements {
   const { serialize } = protocol;
