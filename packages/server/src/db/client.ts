@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
@@ -154,19 +153,21 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     ...(opts.snapshot && fresh ? { loadDataDir: opts.snapshot } : {}),
     postgresqlconf: inMemory ? IN_MEMORY_POSTGRESQL_CONF : ON_DISK_POSTGRESQL_CONF,
   });
-  const prisma = completingTransactions(new PrismaClient({ adapter: new PrismaPGlite(client), transactionOptions: TRANSACTION_OPTIONS }));
-  // The fixed hot statements (`prepare`) as named prepared statements (pglite-prepared.ts).
+  // The service's statements and Prisma's as named prepared statements (pglite-prepared.ts); `prepare`
+  // is for PostgreSQL, where a prepared statement is kept per connection without bound.
   const statements = preparedStatements(client, pglite, PGLITE_OPTIONS);
-  const liteSql = (q: Pick<PGlite, 'query'>, prepared: PreparedStatements['query']): Sql => ({
-    query: async <T>(text: string, values: readonly unknown[] = [], opts?: { prepare?: boolean }) =>
-      opts?.prepare ? prepared<T>(text, values) : (await q.query<T>(text, values as unknown[], PGLITE_OPTIONS)).rows,
+  const prisma = completingTransactions(
+    new PrismaClient({ adapter: new PrismaPGlite(statements.forAdapter), transactionOptions: TRANSACTION_OPTIONS }),
+  );
+  const liteSql = (run: PreparedStatements['query']): Sql => ({
+    query: <T>(text: string, values: readonly unknown[] = []) => run<T>(text, values),
   });
   return {
     kind: 'pglite',
     prisma,
-    sql: liteSql(client, statements.query),
+    sql: liteSql(statements.query),
     // PGlite runs one transaction at a time (Prisma's adapter takes the same lock).
-    transaction: (fn) => client.transaction((tx) => fn(liteSql(tx, statements.queryInTransaction))),
+    transaction: (fn) => client.transaction(() => fn(liteSql(statements.queryInTransaction))),
     session: (fn) =>
       fn({
         execScript: async (sql) => {

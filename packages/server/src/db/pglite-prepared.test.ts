@@ -18,7 +18,7 @@ const INSERT =
   "INSERT INTO t (id, n, tags, doc, at, ok) VALUES ($1, $2, $3, $4::jsonb, ($5::timestamptz AT TIME ZONE 'UTC'), $6) RETURNING *";
 const SELECT = 'SELECT * FROM t WHERE id = $1';
 
-describe('prepared statements on PGlite', () => {
+describe('statements on PGlite, prepared', () => {
   it('gives the rows PGlite’s query gives, for every kind of value', async () => {
     const values = ['a', 7, ['x', 'y'], JSON.stringify({ k: [1, 2] }), '2026-01-02T03:04:05.678Z', true];
     const inserted = await statements.query(INSERT, values);
@@ -53,5 +53,50 @@ describe('prepared statements on PGlite', () => {
       })
       .catch(() => {});
     expect(await outside).toEqual([]);
+  });
+
+  it('keeps the most recently used statements, and closes the others in PostgreSQL', async () => {
+    const few = preparedStatements(client, pglite, OPTIONS, 2);
+    const kept = async () =>
+      (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'pgl%'`)).rows[0]?.n ?? 0;
+    const before = await kept();
+    expect(await few.query('SELECT 1 AS a', [])).toEqual([{ a: 1 }]);
+    expect(await few.query('SELECT 2 AS b', [])).toEqual([{ b: 2 }]);
+    expect(await few.query('SELECT 1 AS a', [])).toEqual([{ a: 1 }]);
+    // The third falls out the least recently used one ('SELECT 2'), closed with the next Parse.
+    expect(await few.query('SELECT 3 AS c', [])).toEqual([{ c: 3 }]);
+    expect(await few.query('SELECT 4 AS d', [])).toEqual([{ d: 4 }]);
+    expect((await kept()) - before).toBe(2);
+    expect(await few.query('SELECT 2 AS b', [])).toEqual([{ b: 2 }]);
+  });
+
+  it('prepares a statement again when a table it reads changed shape', async () => {
+    await client.exec('CREATE TABLE shape (id int)');
+    await client.exec('INSERT INTO shape VALUES (1)');
+    expect(await statements.query('SELECT * FROM shape', [])).toEqual([{ id: 1 }]);
+    await client.exec('ALTER TABLE shape ADD COLUMN label text');
+    await expect(statements.query('SELECT * FROM shape', [])).rejects.toMatchObject({ code: '0A000' });
+    expect(await statements.query('SELECT * FROM shape', [])).toEqual([{ id: 1, label: null }]);
+  });
+
+  it('serves Prisma’s adapter: its options, the whole result, its transactions', async () => {
+    const adapter = statements.forAdapter;
+    // The adapter's own parsers, with rows as arrays (what pglite-prisma-adapter passes).
+    const opts = { rowMode: 'array' as const, parsers: { 1114: (s: string) => `ts:${s}`, 3802: (s: string) => `json:${s}` } };
+    const sql = 'SELECT id, n, doc, at FROM t WHERE id = $1';
+    expect(await adapter.query(sql, ['a'], opts)).toEqual(await client.query(sql, ['a'], opts));
+    expect(await adapter.query('UPDATE t SET n = n + 1 WHERE id = $1', ['a'])).toMatchObject({ affectedRows: 1, rows: [] });
+    await adapter.transaction(async (tx) => {
+      await tx.query(INSERT, ['p', 1, [], '{}', null, true]);
+    });
+    expect(await statements.query(SELECT, ['p'])).toHaveLength(1);
+    let closedTx: { query: (s: string) => Promise<unknown> } | undefined;
+    await adapter.transaction(async (tx) => {
+      await tx.query(INSERT, ['q', 1, [], '{}', null, true]);
+      await tx.rollback();
+      closedTx = tx;
+    });
+    expect(await statements.query(SELECT, ['q'])).toEqual([]);
+    await expect(closedTx?.query('SELECT 1')).rejects.toThrow(/closed/);
   });
 });
