@@ -18,6 +18,8 @@ export interface Sql {
    * `prepare`: the statement is one of the service's fixed hot statements; on PostgreSQL it is
    * prepared once per connection (named by a hash of its text) so the server parses and plans it
    * once instead of on every request. Leave it off for statements whose text varies without bound.
+   * On the embedded database every statement is prepared, in a cache of the most recently used
+   * (pglite-prepared.ts), and the flag changes nothing.
    */
   query<T = Record<string, unknown>>(text: string, values?: readonly unknown[], opts?: { prepare?: boolean }): Promise<T[]>;
 }
