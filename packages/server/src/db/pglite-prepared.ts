@@ -132,7 +132,7 @@ export function preparedStatements(
   };
 
   const forAdapter = {
-    query: <T>(text: string, values: unknown[] = [], opts?: QueryOptions) => outside<T>(text, values, adapterOptions(opts)),
+    query: async <T>(text: string, values: unknown[] = [], opts?: QueryOptions) => outside<T>(text, values, adapterOptions(opts)),
     exec: (text: string, opts?: QueryOptions) => client.exec(text, opts),
     transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
       client.transaction((tx) =>
