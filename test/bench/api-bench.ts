@@ -18,7 +18,9 @@
  *
  * First, the start as `pnpm start` runs it (compiled, one process): seconds to the first answer on an
  * empty database (embedded: without a template, which that start saves, then from it) and on
- * existing data, embedded and on PostgreSQL, and the RSS after BENCH_IDLE s idle. The API children below run the compiled build too (built first when stale).
+ * existing data, embedded and on PostgreSQL, the RSS after BENCH_IDLE s idle, and the RSS of that same
+ * process BENCH_IDLE s after BENCH_SOAK s of POSTs (a tenant made as api-bench-child.ts makes one).
+ * The API children below run the compiled build too (built first when stale).
  *
  * Then a soak: BENCH_SOAK seconds (default 60, 0 skips) of POSTs at full load against the API on
  * PostgreSQL, RSS sampled every second; it prints the RSS growth over the last half and the RSS after
@@ -151,7 +153,15 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-function load(target: Target, scenario: Scenario, durationS: number, latencies?: number[], samples?: Record<string, string>) {
+/** Where a load goes: a server's base URL and the headers of its requests. */
+interface Endpoint {
+  url: string;
+  headers: Record<string, string>;
+}
+
+const endpointOf = (target: Target): Endpoint => ({ url: target.child.info.url ?? '', headers: target.headers });
+
+function load(target: Endpoint, scenario: Scenario, durationS: number, latencies?: number[], samples?: Record<string, string>) {
   const post = scenario === 'POST assessment';
   const request: autocannon.Request = {
     onResponse: (status, body) => {
@@ -167,7 +177,7 @@ function load(target: Target, scenario: Scenario, durationS: number, latencies?:
   return new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
-        url: target.child.info.url + (post ? POST_PATH : GET_PATH),
+        url: target.url + (post ? POST_PATH : GET_PATH),
         method: post ? 'POST' : 'GET',
         headers: post ? { ...target.headers, 'content-type': 'application/json' } : target.headers,
         ...(post ? { body: POST_BODY } : {}),
@@ -182,11 +192,11 @@ function load(target: Target, scenario: Scenario, durationS: number, latencies?:
 }
 
 async function measure(target: Target, scenario: Scenario, round: number): Promise<Measurement> {
-  await load(target, scenario, WARMUP_S);
+  await load(endpointOf(target), scenario, WARMUP_S);
   const latencies: number[] = [];
   const samples: Record<string, string> = {};
   const before = await target.child.stats();
-  const result = await load(target, scenario, DURATION_S, latencies, samples);
+  const result = await load(endpointOf(target), scenario, DURATION_S, latencies, samples);
   const after = await target.child.stats();
   latencies.sort((a, b) => a - b);
   const n = result.requests.total;
@@ -246,7 +256,7 @@ async function soak(
     if (tick % 10 === 0) target.child.liveStats().then((s) => live.push(s.heapUsedBytes));
     else target.child.stats().then((s) => rss.push(s.rssBytes));
   }, 1000);
-  const result = await load(target, 'POST assessment', seconds);
+  const result = await load(endpointOf(target), 'POST assessment', seconds);
   clearInterval(timer);
   const q = Math.floor(rss.length / 4);
   const before = Math.min(...rss.slice(rss.length - 2 * q, rss.length - q));
@@ -270,10 +280,48 @@ function rssMb(pid: number): number {
 }
 
 /**
+ * A tenant on a running `svc serve` made as api-bench-child.ts makes one (eu-ai-act active, a
+ * webhook subscription for `assessment.*`), with the operator token of its credentials file, and
+ * the endpoint its POSTs go to.
+ */
+async function serveTenant(url: string, credentialsFile: string): Promise<Endpoint> {
+  const { operatorToken } = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { operatorToken: string };
+  const call = async (path: string, token: string, body: unknown) => {
+    const res = await fetch(url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const out = (await res.json()) as Record<string, unknown>;
+    if (res.status !== 200 && res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(out)}`);
+    return out;
+  };
+  const created = (await call('/v1/operator/tenants', operatorToken, {
+    name: 'bench soak',
+    tier: 'enterprise',
+    env: 'test',
+    rateLimitPerSecond: 100_000,
+  })) as { apiKey: { token: string } };
+  const token = created.apiKey.token;
+  await call('/v1/frameworks/eu-ai-act/activate', token, {});
+  await call('/v1/webhook-subscriptions', token, {
+    url: 'https://hooks.example.com/svc-bench',
+    eventTypes: ['assessment.*'],
+    description: 'bench outbox',
+  });
+  return { url, headers: { authorization: `Bearer ${token}` } };
+}
+
+/**
  * `svc serve` as `pnpm start` runs it (one process, the compiled build): seconds from spawning it to
  * its first answer to GET /v1/health, and (when `idleS` is given) its RSS after `idleS` seconds idle.
+ * With `loadS` too, `loadS` seconds of POSTs follow, and its RSS `idleS` seconds after them.
  */
-async function serveOnce(env: Record<string, string | undefined>, idleS?: number): Promise<{ firstAnswerS: number; idleRssMb?: number }> {
+async function serveOnce(
+  env: Record<string, string | undefined>,
+  idleS?: number,
+  loadS = 0,
+): Promise<{ firstAnswerS: number; idleRssMb?: number; afterLoadRssMb?: number }> {
   const childEnv = envOf({ ...env, PORT: '0', SVC_WEB_PORT: '0', SVC_CONSOLE_PORT: '0', SVC_LOG_LEVEL: 'warn' });
   const started = performance.now();
   const [node, args] = svcServe([]);
@@ -296,7 +344,11 @@ async function serveOnce(env: Record<string, string | undefined>, idleS?: number
     const firstAnswerS = (performance.now() - started) / 1000;
     if (idleS === undefined) return { firstAnswerS };
     await new Promise((r) => setTimeout(r, idleS * 1000));
-    return { firstAnswerS, idleRssMb: rssMb(proc.pid as number) };
+    const idleRssMb = rssMb(proc.pid as number);
+    if (loadS <= 0 || !env.SVC_CREDENTIALS_FILE) return { firstAnswerS, idleRssMb };
+    await load(await serveTenant(url, env.SVC_CREDENTIALS_FILE), 'POST assessment', loadS);
+    await new Promise((r) => setTimeout(r, idleS * 1000));
+    return { firstAnswerS, idleRssMb, afterLoadRssMb: rssMb(proc.pid as number) };
   } finally {
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGTERM');
@@ -311,6 +363,8 @@ interface StartFigures {
   freshFromTemplateS?: number;
   existingS: number;
   idleRssMb: number | undefined;
+  /** RSS `BENCH_IDLE` seconds after `BENCH_SOAK` seconds of POSTs, on the existing-data start. */
+  afterLoadRssMb: number | undefined;
 }
 
 /** The first start on an empty database and a start on existing data, embedded and on PostgreSQL. */
@@ -328,12 +382,13 @@ async function startup(pgUrl: string | undefined): Promise<Record<string, StartF
     });
     const fresh = await serveOnce(embedded('data-1'));
     const fromTemplate = await serveOnce(embedded('data-2'));
-    const existing = await serveOnce(embedded('data-2'), IDLE_S);
+    const existing = await serveOnce(embedded('data-2'), IDLE_S, SOAK_S);
     out.embedded = {
       freshS: fresh.firstAnswerS,
       freshFromTemplateS: fromTemplate.firstAnswerS,
       existingS: existing.firstAnswerS,
       idleRssMb: existing.idleRssMb,
+      afterLoadRssMb: existing.afterLoadRssMb,
     };
     if (pgUrl) {
       const db = `svc_bench_start_${process.pid}`;
@@ -347,8 +402,13 @@ async function startup(pgUrl: string | undefined): Promise<Record<string, StartF
           SVC_CREDENTIALS_FILE: join(dir, 'pg-credentials.json'),
         };
         const freshPg = await serveOnce(env);
-        const existingPg = await serveOnce(env, IDLE_S);
-        out.postgresql = { freshS: freshPg.firstAnswerS, existingS: existingPg.firstAnswerS, idleRssMb: existingPg.idleRssMb };
+        const existingPg = await serveOnce(env, IDLE_S, SOAK_S);
+        out.postgresql = {
+          freshS: freshPg.firstAnswerS,
+          existingS: existingPg.firstAnswerS,
+          idleRssMb: existingPg.idleRssMb,
+          afterLoadRssMb: existingPg.afterLoadRssMb,
+        };
       } finally {
         await adminQuery(pgUrl, `DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
       }
@@ -359,7 +419,8 @@ async function startup(pgUrl: string | undefined): Promise<Record<string, StartF
   for (const [db, f] of Object.entries(out))
     console.log(
       `start on ${db}: first answer on an empty database ${f.freshFromTemplateS === undefined ? `${f.freshS.toFixed(2)} s` : `${f.freshS.toFixed(2)} s (saving the template), ${f.freshFromTemplateS.toFixed(2)} s (from it)`}, ` +
-        `${f.existingS.toFixed(2)} s on existing data; RSS ${f.idleRssMb ?? '-'} MB after ${IDLE_S} s idle`,
+        `${f.existingS.toFixed(2)} s on existing data; RSS ${f.idleRssMb ?? '-'} MB after ${IDLE_S} s idle` +
+        (f.afterLoadRssMb === undefined ? '' : `, ${f.afterLoadRssMb} MB ${IDLE_S} s after ${SOAK_S} s of POSTs`),
     );
   return out;
 }
@@ -427,7 +488,7 @@ async function main(): Promise<number> {
     for (const scenario of ['GET frameworks', 'POST assessment'] as const) {
       // Every server first runs the scenario long enough for the JIT to settle (the API has far
       // more code to compile than the raw server), so the rounds compare steady states.
-      for (const t of targets) await load(t, scenario, PRIME_S);
+      for (const t of targets) await load(endpointOf(t), scenario, PRIME_S);
       for (let round = 1; round <= ROUNDS; round++) {
         for (const t of targets) measurements.push(await measure(t, scenario, round));
       }
