@@ -19,7 +19,7 @@
  * First, the start as `pnpm start` runs it (compiled, one process): seconds to the first answer on an
  * empty database (embedded: without a template, which that start saves, then from it) and on
  * existing data, embedded and on PostgreSQL, the RSS after BENCH_IDLE s idle, and the RSS of that same
- * process BENCH_IDLE s after BENCH_SOAK s of POSTs (a tenant made as api-bench-child.ts makes one).
+ * process BENCH_IDLE s after BENCH_SOAK s of POSTs (the bench tenant of bench-tenant.ts).
  * The API children below run the compiled build too (built first when stale).
  *
  * Then a soak: BENCH_SOAK seconds (default 60, 0 skips) of POSTs at full load against the API on
@@ -42,6 +42,7 @@ import { ensureJsBuild } from '../../scripts/build-js.mjs';
 import { adminQuery } from '../support/pg-admin.ts';
 import { START_NODE_FLAGS, svcServe } from '../support/svc-process.ts';
 import type { ChildMessage, ChildStats } from './bench-child-ipc.ts';
+import { benchTenant } from './bench-tenant.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 1);
@@ -279,36 +280,10 @@ function rssMb(pid: number): number {
   return kb ? Math.round(Number(kb) / 1024) : Number.NaN;
 }
 
-/**
- * A tenant on a running `svc serve` made as api-bench-child.ts makes one (eu-ai-act active, a
- * webhook subscription for `assessment.*`), with the operator token of its credentials file, and
- * the endpoint its POSTs go to.
- */
+/** The bench tenant (bench-tenant.ts) on a running `svc serve`, made with the operator token of its credentials file. */
 async function serveTenant(url: string, credentialsFile: string): Promise<Endpoint> {
   const { operatorToken } = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { operatorToken: string };
-  const call = async (path: string, token: string, body: unknown) => {
-    const res = await fetch(url + path, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const out = (await res.json()) as Record<string, unknown>;
-    if (res.status !== 200 && res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(out)}`);
-    return out;
-  };
-  const created = (await call('/v1/operator/tenants', operatorToken, {
-    name: 'bench soak',
-    tier: 'enterprise',
-    env: 'test',
-    rateLimitPerSecond: 100_000,
-  })) as { apiKey: { token: string } };
-  const token = created.apiKey.token;
-  await call('/v1/frameworks/eu-ai-act/activate', token, {});
-  await call('/v1/webhook-subscriptions', token, {
-    url: 'https://hooks.example.com/svc-bench',
-    eventTypes: ['assessment.*'],
-    description: 'bench outbox',
-  });
+  const { token } = await benchTenant({ url, operatorToken }, 'bench soak');
   return { url, headers: { authorization: `Bearer ${token}` } };
 }
 

@@ -142,8 +142,6 @@ export function preparedStatements(
             if (tx.closed) throw new Error('Transaction is closed');
             return inside<R>(text, values, adapterOptions(opts));
           },
-          exec: (text, opts) => tx.exec(text, opts),
-          rollback: () => tx.rollback(),
           get closed() {
             return tx.closed;
           },
