@@ -21,8 +21,10 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}, dataDir = 'me
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const server = await startServer({
     // No webhook dispatcher unless a test asks for one (SVC_ROLE=all): on a shared PostgreSQL it
-    // would claim and send the deliveries of other test files' servers.
-    env: { ...process.env, SVC_LOG_LEVEL: process.env.SVC_LOG_LEVEL ?? 'silent', SVC_ROLE: 'api', ...env },
+    // would claim and send the deliveries of other test files' servers. No idle collection either:
+    // a worker runs many files' servers in one process, so one server being idle says nothing of
+    // the process (svc serve runs one; platform/idle-collector.test.ts tests it).
+    env: { ...process.env, SVC_LOG_LEVEL: process.env.SVC_LOG_LEVEL ?? 'silent', SVC_ROLE: 'api', SVC_IDLE_GC_SECONDS: '0', ...env },
     config: {
       port: 0,
       ...(process.env.DATABASE_URL ? {} : { dataDir }),

@@ -39,6 +39,7 @@ const Env = z
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'SVC_SECRETS_KEY_PREVIOUS must be 32 bytes, base64-encoded')
       .optional(),
     SVC_AUTH_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+    SVC_IDLE_GC_SECONDS: z.coerce.number().min(0).max(3600).default(5),
     SVC_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
     SVC_DEADLINE_SWEEP_SECONDS: z.coerce.number().int().min(0).default(60),
     SVC_JOBS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
@@ -129,6 +130,8 @@ export interface Config {
   previousSecretsKey: string | undefined;
   /** How long a resolved API key is served from memory (revocations elsewhere wait this long). */
   authCacheMs: number;
+  /** Seconds without an API request after which a grown heap is collected and given back (platform/idle-collector.ts); 0: never. */
+  idleCollectSeconds: number;
   /** Seconds between scheduled reconciliation runs; 0 turns the schedule off. */
   reconcileIntervalSeconds: number;
   /** Seconds between deadline sweeps (missed disclosure clocks), run beside the dispatcher; 0: off. */
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     deadlineSweepSeconds: e.SVC_DEADLINE_SWEEP_SECONDS,
     jobs: { pollMs: e.SVC_JOBS_POLL_MS, leaseSeconds: e.SVC_JOB_LEASE_SECONDS },
     authCacheMs: e.SVC_AUTH_CACHE_SECONDS * 1000,
+    idleCollectSeconds: e.SVC_IDLE_GC_SECONDS,
     secretsKey: e.SVC_SECRETS_KEY,
     previousSecretsKey: e.SVC_SECRETS_KEY_PREVIOUS,
     http: {

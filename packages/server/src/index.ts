@@ -15,6 +15,7 @@ import { createHardenedServer } from './http/hardening.ts';
 import { createCounterStore } from './http/rate-limit.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { initTracing } from './observability/tracing.ts';
+import { startIdleCollector } from './platform/idle-collector.ts';
 import { ensureSigningKey } from './platform/ledger/key-rotation.ts';
 import { dsarRules } from './rails/dsar/clocks.ts';
 import { gpaiTemplate } from './rails/gpai-summary/service.ts';
@@ -211,6 +212,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     s.listen(config.port, config.host, () => resolve(s));
   });
   phase('api_listening');
+  const idleCollector = config.idleCollectSeconds > 0 ? startIdleCollector({ idleSeconds: config.idleCollectSeconds, log }) : undefined;
+  idleCollector?.watch(server);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host}:${port}`;
   listeningUrl = url;
@@ -246,6 +249,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await web?.close();
     await webhooks.close();
     clearInterval(sweep);
+    idleCollector?.stop();
     stopReconciler();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
