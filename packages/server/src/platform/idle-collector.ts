@@ -74,12 +74,20 @@ export function startIdleCollector(opts: IdleCollectorOptions): IdleCollector {
   const idleMs = opts.idleSeconds * 1000;
   let collect = opts.collect;
   const last = opts.last ?? processHeap;
+  // A request only counts itself (one increment); each check notes the time when the count moved,
+  // so that the time since the last request is known to within the check's interval.
+  let requests = 0;
+  let counted = 0;
   let lastRequest = now();
   const touch = () => {
-    lastRequest = now();
+    requests++;
   };
   const watched: Server[] = [];
   const check = () => {
+    if (requests !== counted) {
+      counted = requests;
+      lastRequest = now();
+    }
     const before = heapSize();
     if (!collectionDue({ msSinceRequest: now() - lastRequest, heapSize: before, baseline: last.baseline, idleMs, growthBytes }))
       return false;
