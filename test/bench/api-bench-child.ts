@@ -10,7 +10,13 @@ try {
   // Loaded only now, after bench-child-ipc.ts has patched pg's Client.prototype.query.
   const { benchTenant } = await import('./bench-tenant.ts');
   const { startTestServer } = await import('../support/server.ts');
-  const ts = await startTestServer();
+  // As `svc serve` runs by default: a request log line per request at `info` (the child's stdout
+  // goes nowhere) and idle collection on (the test suite's servers are silent and turn it off:
+  // many share a process there; here the API is this process's only server).
+  const ts = await startTestServer({
+    SVC_LOG_LEVEL: process.env.SVC_LOG_LEVEL ?? 'info',
+    SVC_IDLE_GC_SECONDS: process.env.SVC_IDLE_GC_SECONDS ?? '5',
+  });
   onShutdown(() => ts.close());
   const kind = ts.server.db.kind;
   const tenant = await benchTenant(ts, `bench ${kind}`);
