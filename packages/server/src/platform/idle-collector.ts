@@ -6,13 +6,15 @@ import type { Logger } from '../logger.ts';
 /**
  * Gives memory back when the service goes idle. Under load V8 lets its heap grow to several times
  * what is live (it trades memory for fewer full collections), and it shrinks the heap again only
- * when its memory reducer runs, 8 to 40 s after the load stops. Measured on two cores after 30 s of
- * POSTs: 305 MB of heap of which 71 MB live, RSS 431 MB on PostgreSQL; two full collections brought
- * it to 110 MB and 231 MB in 160 ms. So when no request has arrived on the API's port for
+ * when its memory reducer runs, 8 to 40 s after the load stops. Measured on two cores after 30 s
+ * of POSTs: 305 MB of heap of which 71 MB live, RSS 431 MB on PostgreSQL; two full collections
+ * brought it to 110 MB and 231 MB in 160 ms. So when no request has arrived on the API's port for
  * `idleSeconds` and the heap has grown by `growthBytes` since the last such collection (or since
- * the process started), the process runs two full collections: the first frees, the second compacts what the
- * first left fragmented, so that the emptied pages go back to the system. Once per busy period; a
- * request arriving meanwhile waits for it (tens of ms per collection), as it would for V8's own.
+ * the process started), the process runs two full collections: the first frees, the second
+ * compacts what the first left fragmented, so that the emptied pages go back to the system. Once
+ * per busy period; a request arriving meanwhile waits for it (tens of ms per collection), as it
+ * would for V8's own. The next burst starts with a small heap and grows it again (README,
+ * "Starting", has what that costs).
  */
 export interface IdleCollectorOptions {
   idleSeconds: number;
