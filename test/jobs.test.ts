@@ -8,7 +8,7 @@ import { startIsolatedTestServer, type TestServer } from './support/server.ts';
  * after a worker dies holding one, and enqueued once per dedupe key.
  */
 let ts: TestServer;
-const silent = { info() {}, warn() {}, error() {}, debug() {}, enabled: () => false };
+const silent = { info() {}, warn() {}, error() {}, debug() {}, request() {}, enabled: () => false };
 
 beforeAll(async () => {
   ts = await startIsolatedTestServer();

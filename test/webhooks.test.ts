@@ -363,6 +363,7 @@ describe('delivery', () => {
       info: (m, f) => ts.server.log.info(m, f),
       warn: (m, f) => ts.server.log.warn(m, f),
       error: (m, f) => ts.server.log.error(m, f),
+      request: (f) => ts.server.log.request(f),
       enabled: () => true,
       debug: (msg, fields) => {
         if (msg.startsWith('webhook attempt failed')) retries.push(fields ?? {});

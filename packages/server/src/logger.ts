@@ -16,6 +16,23 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
   /** Whether a line of this level is written (lets callers skip building one). */
   enabled(level: Exclude<LogLevel, 'silent'>): boolean;
+  /**
+   * The `request` line at info, written once per request: the same line `info('request', fields)`
+   * writes, built without pino's per-call machinery (its fields are plain strings and numbers, and
+   * none is a credential by name; the line is still scrubbed by shape as a whole).
+   */
+  request(fields: RequestLine): void;
+}
+
+/** The fields of the per-request line (http/pipeline.ts). */
+export interface RequestLine {
+  correlation_id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  tenant_id?: string;
+  actor?: string;
 }
 
 export const REDACTED = '[REDACTED]';
@@ -131,7 +148,13 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     if (!logger.isLevelEnabled(lvl)) return;
     logger[lvl]({ msg, ...base, ...fields });
   };
+  const infoOn = LEVELS.info >= LEVELS[level];
   return {
+    request: (fields) => {
+      if (!infoOn) return;
+      const body = JSON.stringify({ msg: 'request', ...base, ...fields });
+      process.stdout.write(`${scrubLine(`{"time":"${new Date().toISOString()}","level":"info",${body.slice(1)}`)}\n`);
+    },
     debug: (m, f) => write('debug', m, f),
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),

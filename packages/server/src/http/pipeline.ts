@@ -60,7 +60,7 @@ export function correlation(log: Logger): RequestHandler {
       }
       if (!logged) return;
       const p = ctx.principal;
-      log.info('request', {
+      log.request({
         correlation_id: correlationId,
         method: req.method,
         path: req.path,
