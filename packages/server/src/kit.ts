@@ -260,7 +260,8 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
             };
           },
         },
-        res ? { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined) } : {},
+        // Called with `res` in the kit's own transaction, where this statement is the last.
+        res ? { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined), last: true } : {},
       );
       if (tx && after) await after({ tx, who, record: record as never, body: body as never });
       return record;
@@ -346,7 +347,9 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
           },
           resource: record,
         },
-        tx || !res ? {} : { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined) },
+        tx || !res
+          ? {}
+          : { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined), last: true },
       );
       if (tx && step.after) await step.after({ tx, who, record });
       return record;

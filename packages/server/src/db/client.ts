@@ -6,7 +6,7 @@ import { PrismaClient } from '../generated/prisma/client.ts';
 import { compactDump } from './pglite-dump.ts';
 import { type PreparedStatements, preparedStatements } from './pglite-prepared.ts';
 import { completingTransactions } from './response-completion.ts';
-import { parseUtcTimestamp, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
+import { parseUtcTimestamp, type QueryOptions, type Sql, statementName, TIMESTAMP_OID } from './sql.ts';
 import type { Prisma } from './types.ts';
 
 export type { Prisma, Tx } from './types.ts';
@@ -68,11 +68,35 @@ const PGLITE_OPTIONS = { parsers: { [TIMESTAMP_OID]: parseUtcTimestamp } };
 const IN_MEMORY_POSTGRESQL_CONF = 'shared_buffers = 16MB';
 const ON_DISK_POSTGRESQL_CONF = 'shared_buffers = 32MB';
 
-function pgSql(q: pg.Pool | pg.PoolClient): Sql {
+/** A transaction's state on its connection: whether its COMMIT was already sent behind a statement. */
+interface PgTx {
+  committed: boolean;
+}
+
+/**
+ * Statements on the pool, or on one connection within a transaction (`tx`). In a transaction, a
+ * statement marked `commit` (sql.ts) has the COMMIT written behind it on the pipelined connection;
+ * when the statement fails, the server answers that COMMIT with a rollback.
+ */
+function pgSql(q: pg.Pool | pg.PoolClient, tx?: PgTx): Sql {
   return {
-    query: async <T>(text: string, values?: readonly unknown[], opts?: { prepare?: boolean }) =>
-      (await q.query({ text, values: values as unknown[], types: PG_TYPES, ...(opts?.prepare ? { name: statementName(text) } : {}) }))
-        .rows as T[],
+    query: async <T>(text: string, values?: readonly unknown[], opts?: QueryOptions) => {
+      if (tx?.committed) throw new Error('a statement after its transaction committed: only its last statement may carry `commit`');
+      const result = q.query({
+        text,
+        values: values as unknown[],
+        types: PG_TYPES,
+        ...(opts?.prepare ? { name: statementName(text) } : {}),
+      });
+      if (!tx || !opts?.commit) return (await result).rows as T[];
+      tx.committed = true;
+      const commit = q.query('COMMIT');
+      // Awaited after the statement: when the statement fails, its error is the one to report.
+      commit.catch(() => {});
+      const rows = (await result).rows as T[];
+      await commit;
+      return rows;
+    },
   };
 }
 
@@ -107,6 +131,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       // (503) instead of waiting without end; keepalive finds peers that vanished without a FIN.
       connectionTimeoutMillis: TRANSACTION_OPTIONS.maxWait,
       keepAlive: true,
+      // A statement is written without waiting for the answer to the one before it on the same
+      // connection: every caller awaits its statements one by one, except a transaction's last
+      // statement and its COMMIT (pgSql), which share one round trip.
+      pipeline: true,
     });
     // A broken idle connection must not crash the process; the pool drops it and opens a new one
     // on demand, which prepares its statements again (pg tracks them per connection).
@@ -118,12 +146,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       sql: pgSql(pool),
       transaction: (fn) =>
         onConnection(pool, async (conn, broke) => {
+          const tx: PgTx = { committed: false };
           try {
             await conn.query('BEGIN');
-            const out = await fn(pgSql(conn));
-            await conn.query('COMMIT');
+            const out = await fn(pgSql(conn, tx));
+            if (!tx.committed) await conn.query('COMMIT');
             return out;
           } catch (err) {
+            // After a COMMIT sent behind a failed statement the transaction has ended: this is a no-op.
             await conn.query('ROLLBACK').catch(broke);
             throw err;
           }

@@ -20,8 +20,21 @@ export interface Sql {
    * once instead of on every request. Leave it off for statements whose text varies without bound.
    * On the embedded database every statement is prepared, in a cache of the most recently used
    * (pglite-prepared.ts), and the flag changes nothing.
+   *
+   * `commit`: the statement is the last of its transaction (`Database.transaction`). On PostgreSQL
+   * the COMMIT is written right behind it, without waiting for its answer (the connections
+   * pipeline), so the locks the transaction holds (a tenant's audit-chain head) are released one
+   * round trip sooner. When the statement fails, the server ends the transaction with a rollback;
+   * a statement after it in the same transaction throws. Elsewhere (outside such a transaction, in
+   * Prisma's, on the embedded database) the flag changes nothing: the transaction commits when its
+   * function returns.
    */
-  query<T = Record<string, unknown>>(text: string, values?: readonly unknown[], opts?: { prepare?: boolean }): Promise<T[]>;
+  query<T = Record<string, unknown>>(text: string, values?: readonly unknown[], opts?: QueryOptions): Promise<T[]>;
+}
+
+export interface QueryOptions {
+  prepare?: boolean;
+  commit?: boolean;
 }
 
 const statementNames = new Map<string, string>();

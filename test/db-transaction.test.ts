@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../packages/server/src/db/client.ts';
+import { createIsolatedDatabase, snapshot } from './support/server.ts';
+
+/**
+ * Database.transaction with a last statement marked `commit` (db/sql.ts): on PostgreSQL its COMMIT
+ * is written behind it on the pipelined connection. Whatever the database, the transaction is
+ * still all or nothing.
+ */
+let db: Database;
+let drop: (() => Promise<void>) | undefined;
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+beforeAll(async () => {
+  const isolated = await createIsolatedDatabase('dbtx');
+  drop = isolated?.drop;
+  db = await openDatabase({ databaseUrl: isolated?.url, dataDir: 'memory://', poolSize: 3, snapshot: isolated ? undefined : snapshot() });
+  await db.sql.query('CREATE TABLE tx_probe (id text PRIMARY KEY, n int NOT NULL CHECK (n >= 0))');
+});
+
+afterAll(async () => {
+  await db?.close();
+  await drop?.();
+});
+
+const ids = async () => (await db.sql.query<{ id: string }>('SELECT id FROM tx_probe ORDER BY id')).map((r) => r.id);
+const insert = 'INSERT INTO tx_probe (id, n) VALUES ($1, $2)';
+
+describe('a transaction whose last statement carries its commit', () => {
+  it('commits every statement of the transaction', async () => {
+    const out = await db.transaction(async (sql) => {
+      await sql.query(insert, ['a1', 1]);
+      return sql.query<{ id: string }>(`${insert} RETURNING id`, ['a2', 2], { prepare: true, commit: true });
+    });
+    expect(out).toEqual([{ id: 'a2' }]);
+    expect(await ids()).toEqual(['a1', 'a2']);
+  });
+
+  it('rolls the whole transaction back when that statement fails, and reports its error', async () => {
+    const failed = db.transaction(async (sql) => {
+      await sql.query(insert, ['b1', 1]);
+      await sql.query(insert, ['b2', -1], { commit: true });
+    });
+    await expect(failed).rejects.toMatchObject({ code: '23514' });
+    expect(await ids()).toEqual(['a1', 'a2']);
+    // The connection went back to the pool usable: the next transactions on it commit.
+    for (const id of ['b3', 'b4', 'b5', 'b6']) await db.transaction((sql) => sql.query(insert, [id, 0], { commit: true }));
+    expect(await ids()).toEqual(['a1', 'a2', 'b3', 'b4', 'b5', 'b6']);
+  });
+
+  it.runIf(onPostgres)('refuses a statement after it: it would run outside the transaction', async () => {
+    const late = db.transaction(async (sql) => {
+      await sql.query(insert, ['c1', 1], { commit: true });
+      await sql.query(insert, ['c2', 1]);
+    });
+    await expect(late).rejects.toThrow(/after its transaction committed/);
+    expect(await ids()).toContain('c1');
+    expect(await ids()).not.toContain('c2');
+  });
+
+  it('serialises writers on a locked row as before (the lock is held until the commit)', async () => {
+    await db.sql.query(insert, ['d', 0]);
+    const bump = () =>
+      db.transaction(async (sql) => {
+        const [row] = await sql.query<{ n: number }>('SELECT n FROM tx_probe WHERE id = $1 FOR UPDATE', ['d']);
+        await sql.query('UPDATE tx_probe SET n = $2 WHERE id = $1', ['d', (row?.n ?? 0) + 1], { commit: true });
+      });
+    await Promise.all(Array.from({ length: 12 }, bump));
+    expect(await db.sql.query('SELECT n FROM tx_probe WHERE id = $1', ['d'])).toEqual([{ n: 12 }]);
+  });
+});
