@@ -5,17 +5,36 @@
  *
  * Every statement the pg driver sends goes through `Client.prototype.query` (pg.Pool's own query
  * borrows a client and calls it; Prisma 7's @prisma/adapter-pg calls it for every statement,
- * BEGIN and COMMIT included), so one counted call is one round trip. The counter stays at 0 in a
- * child that does not use pg (the API on PGlite).
+ * BEGIN and COMMIT included), so one counted call is one round trip, except on a pipelined
+ * connection (the API's pool): a statement written while another is still unanswered on the same
+ * connection (a transaction's COMMIT behind its last statement) shares that statement's round trip
+ * and is not counted. The counter stays at 0 in a child that does not use pg (the API on PGlite).
  */
 import pg from 'pg';
 
 let roundTrips = 0;
 const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
 const originalQuery = proto.query;
-proto.query = function countedQuery(this: unknown, ...args: unknown[]) {
-  roundTrips++;
-  return originalQuery.apply(this, args);
+/** Statements sent and not yet answered, per connection. */
+const unanswered = new WeakMap<object, number>();
+proto.query = function countedQuery(this: { pipeline?: boolean }, ...args: unknown[]) {
+  const pending = unanswered.get(this) ?? 0;
+  if (!(this.pipeline && pending > 0)) roundTrips++;
+  unanswered.set(this, pending + 1);
+  const answered = () => unanswered.set(this, (unanswered.get(this) ?? 1) - 1);
+  const last = args.length - 1;
+  const callback = args[last];
+  if (typeof callback === 'function') {
+    args[last] = (...r: unknown[]) => {
+      answered();
+      return (callback as (...a: unknown[]) => unknown)(...r);
+    };
+  }
+  const out = originalQuery.apply(this, args);
+  const promise = out as { then?: unknown } | undefined;
+  if (typeof callback !== 'function' && typeof promise?.then === 'function') (out as Promise<unknown>).then(answered, answered);
+  else if (typeof callback !== 'function') answered();
+  return out;
 };
 
 /** What a child reports when asked (`stats`). */
