@@ -11,7 +11,7 @@ import { ctxOf } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
 import type { PersonActor } from './platform/acting-person.ts';
-import { type Actor, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
+import { type Actor, type ChangeOptions, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
 import { iso } from './platform/render.ts';
 import { actor, personActor } from './rails/deps.ts';
 
@@ -130,6 +130,21 @@ type Handlers<R extends Resource> = {
 };
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * The options of a change whose statement ends the kit's own transaction (a request's create or
+ * transition, outside Prisma's): it stores the request's idempotent response, the record as it
+ * stands when the statement is built, and carries the COMMIT (`last`).
+ */
+function endsOwnTransaction(res: Response, status: number, record: () => unknown): ChangeOptions {
+  return {
+    also: (p) => {
+      const completion = idempotencyCompletion(res, status, record())?.(p);
+      return completion === undefined ? [] : [completion];
+    },
+    last: true,
+  };
+}
 
 function delegateOf(client: Tx, model: string): Delegate {
   return (client as unknown as Record<string, Delegate>)[model] as Delegate;
@@ -260,8 +275,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
             };
           },
         },
-        // Called with `res` in the kit's own transaction, where this statement is the last.
-        res ? { also: (p) => [idempotencyCompletion(res, 201, record)?.(p)].filter((c): c is string => c !== undefined), last: true } : {},
+        res ? endsOwnTransaction(res, 201, () => record) : {},
       );
       if (tx && after) await after({ tx, who, record: record as never, body: body as never });
       return record;
@@ -347,9 +361,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
           },
           resource: record,
         },
-        tx || !res
-          ? {}
-          : { also: (p) => [idempotencyCompletion(res, 200, record)?.(p)].filter((c): c is string => c !== undefined), last: true },
+        tx || !res ? {} : endsOwnTransaction(res, 200, () => record),
       );
       if (tx && step.after) await step.after({ tx, who, record });
       return record;

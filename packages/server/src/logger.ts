@@ -148,7 +148,8 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     if (!logger.isLevelEnabled(lvl)) return;
     logger[lvl]({ msg, ...base, ...fields });
   };
-  const infoOn = LEVELS.info >= LEVELS[level];
+  const enabled = (lvl: Exclude<LogLevel, 'silent'>) => LEVELS[lvl] >= LEVELS[level];
+  const infoOn = enabled('info');
   return {
     request: (fields) => {
       if (!infoOn) return;
@@ -159,6 +160,6 @@ export function createLogger(level: LogLevel, base: Record<string, unknown> = {}
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
-    enabled: (lvl) => LEVELS[lvl] >= LEVELS[level],
+    enabled,
   };
 }
