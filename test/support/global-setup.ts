@@ -101,7 +101,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
     ensureSdkToolchains();
   }
   if (onlyUnitTests(project)) return () => {};
-  if (process.env.DATABASE_URL) return await postgresTemplate(process.env.DATABASE_URL);
+  if (process.env.DATABASE_URL) {
+    // Made beforehand by the caller (.ci/run, with test/support/prepare-database.mjs): used as it is.
+    if (process.env.SVC_TEST_PG_TEMPLATE) return () => {};
+    return await postgresTemplate(process.env.DATABASE_URL);
+  }
   const { buildPgliteSnapshot } = await import('@svc/server');
   const dir = mkdtempSync(join(tmpdir(), 'svc-snapshot-'));
   const file = join(dir, 'pglite.tar');
