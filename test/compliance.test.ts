@@ -178,6 +178,28 @@ describe('evidence and attestations', () => {
     expect(expectEnvelope(order, 422, 'validation_failed').details[0].field).toBe('expiresAt');
   });
 
+  it('refuses evidence collected in the future (a minute of clock slack), and records none', async () => {
+    const before = (await t.call('GET', '/v1/compliance/evidence?limit=200')).body.data.length;
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    const future = await t.call('POST', '/v1/compliance/evidence', {
+      body: { title: 'Collected tomorrow', kind: 'log', controlIds: ['AIA-RMS-01'], collectedAt: inAnHour },
+    });
+    expect(expectEnvelope(future, 422, 'validation_failed').details).toEqual([
+      { field: 'collectedAt', issue: 'invalid_value', message: 'collectedAt is in the future.' },
+    ]);
+    expect((await t.call('GET', '/v1/compliance/evidence?limit=200')).body.data.length).toBe(before);
+    // A client whose clock runs a few seconds fast is not refused.
+    const fast = await t.call('POST', '/v1/compliance/evidence', {
+      body: {
+        title: 'Collected just now',
+        kind: 'log',
+        controlIds: ['AIA-RMS-01'],
+        collectedAt: new Date(Date.now() + 10_000).toISOString(),
+      },
+    });
+    expect(fast.status).toBe(201);
+  });
+
   it('attests a control and an assessment, naming who, when and what', async () => {
     const control = (await t.call('GET', '/v1/frameworks/eu-ai-act/controls?limit=1')).body.data[0].id;
     const auditorToken = await t.key('auditor');
@@ -213,7 +235,10 @@ describe('evidence and attestations', () => {
         attestedAt: '2999-01-01T00:00:00Z',
       },
     });
-    expectEnvelope(future, 422, 'validation_failed');
+    // The same error as every other moment a client states (platform/moments.ts).
+    expect(expectEnvelope(future, 422, 'validation_failed').details).toEqual([
+      { field: 'attestedAt', issue: 'invalid_value', message: 'attestedAt is in the future.' },
+    ]);
   });
 
   it('an editor may not attest, an auditor may not write evidence', async () => {

@@ -6,6 +6,7 @@ import type { Sql } from '../../db/sql.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Attestation as AttestationRow, Evidence as EvidenceRow, Obligation as ObligationRow } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
+import { pastMoment } from '../../platform/moments.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 type Page<T> = { data: T[]; cursor: string | null };
@@ -110,7 +111,7 @@ export const evidenceStore = {
       sizeBytes: body.sizeBytes ?? null,
       systemId: body.systemId ?? null,
       controlIds,
-      collectedAt: body.collectedAt ? new Date(body.collectedAt) : new Date(),
+      collectedAt: pastMoment('collectedAt', body.collectedAt),
       expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
       createdBy: who.actor,
     };
@@ -125,10 +126,7 @@ export const attestationStore: Store<typeof attestations> = {
     attester: (r: AttestationRow) => ({ name: r.attesterName, email: r.attesterEmail, title: r.attesterTitle }),
   },
   create: async ({ db, shared, who, body }) => {
-    const attestedAt = body.attestedAt ? new Date(body.attestedAt) : new Date();
-    if (attestedAt.getTime() > Date.now() + 60_000) {
-      throw new ApiError('validation_failed', 'attestedAt cannot be in the future.', [{ field: 'attestedAt', issue: 'too_big' }]);
-    }
+    const attestedAt = pastMoment('attestedAt', body.attestedAt);
     if (body.subject.type === 'assessment') {
       const found = await db.assessment.findFirst({ where: { id: body.subject.id }, select: { id: true } });
       if (!found) throw notFound('Assessment', body.subject.id);

@@ -40,6 +40,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
+import { checkMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
@@ -66,8 +67,6 @@ import {
  * is logged after the rollback) are written out here, reading the row FOR UPDATE as the kit does.
  * Every write runs in one transaction with its audit event and webhook outbox rows (recordChange).
  */
-
-const CLOCK_SKEW_MS = 5_000;
 
 type RequestOut = z.infer<typeof DsarRequest>;
 type ItemOut = z.infer<typeof DsarFulfillmentItem>;
@@ -152,12 +151,6 @@ export function renderRequest(r: RequestRow): RequestOut {
     rulesVersion: dsarRulesVersion(),
     ...stampsOf(r),
   };
-}
-
-/** 422 unless `at` lies between `notBefore` and now (with a few seconds of clock slack). */
-function checkMoment(field: string, at: Date, notBefore?: { at: Date; what: string }): void {
-  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid(field, `${field} is in the future.`);
-  if (notBefore && at < notBefore.at) throw invalid(field, `${field} is before ${notBefore.what}.`);
 }
 
 export const requestStore: Store<typeof dsarRequests> = {

@@ -18,12 +18,11 @@ import { ApiError, invalid } from '../../errors.ts';
 import type { IncidentChannel as ChannelRow, IncidentDisclosure as DisclosureModel } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
+import { checkMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { applicableStages, computeClocks, type RegimeRule, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
-
-const CLOCK_SKEW_MS = 5_000;
 
 type Facts = z.infer<typeof IncidentFacts>;
 type Factors = z.infer<typeof IncidentFactors>;
@@ -107,12 +106,6 @@ export function renderDisclosure(r: DisclosureRow, now = new Date()): Disclosure
   };
 }
 
-/** 422 unless `at` lies between `notBefore` and now (with a few seconds of clock slack). */
-function checkMoment(field: string, at: Date, notBefore: Date | undefined, what: string): void {
-  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid(field, `${field} is in the future.`);
-  if (notBefore && at < notBefore) throw invalid(field, `${field} is before ${what}.`);
-}
-
 /** 422 unless the disclosure is under `regime`. */
 function checkRegime(d: { id: string; regimes: readonly string[] }, regime: IncidentRegime): void {
   if (!d.regimes.includes(regime)) {
@@ -144,9 +137,9 @@ export const disclosureStore: Store<typeof incidentDisclosures> = {
     const i = body.regimes.findIndex((r, k) => body.regimes.indexOf(r) !== k);
     if (i >= 0) throw invalid(`regimes[${i}]`, `${body.regimes[i]} is named twice.`);
     const knownAt = body.knownAt ? new Date(body.knownAt) : new Date();
-    checkMoment('knownAt', knownAt, undefined, '');
+    checkMoment('knownAt', knownAt);
     const classifiedMajorAt = body.classifiedMajorAt ? new Date(body.classifiedMajorAt) : null;
-    if (classifiedMajorAt) checkMoment('classifiedMajorAt', classifiedMajorAt, knownAt, 'knownAt');
+    if (classifiedMajorAt) checkMoment('classifiedMajorAt', classifiedMajorAt, { at: knownAt, what: 'knownAt' });
     return {
       title: body.title,
       status: 'open',
@@ -198,7 +191,7 @@ function updatedFields(row: DisclosureRow, body: z.infer<typeof UpdateDisclosure
   if (body.factors) data.factors = { ...(row.factors as Factors), ...body.factors };
   if (body.classifiedMajorAt) {
     const at = new Date(body.classifiedMajorAt);
-    checkMoment('classifiedMajorAt', at, new Date(row.knownAt), 'knownAt');
+    checkMoment('classifiedMajorAt', at, { at: new Date(row.knownAt), what: 'knownAt' });
     data.classifiedMajorAt = at;
   }
   return data;
@@ -223,7 +216,11 @@ function filed(row: DisclosureRow, body: z.infer<typeof RecordSubmissionBody>, w
     ]);
   }
   const submittedAt = body.submittedAt ? new Date(body.submittedAt) : new Date();
-  checkMoment('submittedAt', submittedAt, prior ? new Date(prior.submittedAt) : input.knownAt, prior ? `the ${after} filing` : 'knownAt');
+  checkMoment(
+    'submittedAt',
+    submittedAt,
+    prior ? { at: new Date(prior.submittedAt), what: `the ${after} filing` } : { at: input.knownAt, what: 'knownAt' },
+  );
   const submission: SubmissionRecord = {
     regime: body.regime,
     stage: body.stage,

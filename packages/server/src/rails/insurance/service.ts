@@ -24,12 +24,12 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
+import { checkMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 const num = (v: bigint | number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
-const CLOCK_SKEW_MS = 5_000;
 
 type Peril = (typeof INSURANCE_PERILS)[number];
 type PolicyOut = z.infer<typeof InsurancePolicy>;
@@ -179,7 +179,7 @@ export const claimStore: Store<typeof insuranceClaims> = {
     const policy = await db.insurancePolicy.findFirst({ where: { id: body.policyId } });
     if (!policy) throw invalid('policyId', `Policy ${body.policyId} does not exist in this tenant.`);
     const loss = new Date(body.lossDate);
-    if (loss.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid('lossDate', 'lossDate is in the future.');
+    checkMoment('lossDate', loss);
     const state = standingAt(policy, loss);
     if (state !== 'in_force') {
       throw new ApiError('validation_failed', `Policy ${policy.id} was not in force at ${loss.toISOString()} (${state} then).`, [

@@ -29,6 +29,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
+import { pastMoment } from '../../platform/moments.ts';
 import { type Page, type PageQuery, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
@@ -413,12 +414,7 @@ export async function createReview(
   body: z.infer<typeof CreateRiskReviewBody>,
 ): Promise<z.infer<typeof RiskReview>> {
   const now = new Date();
-  const reviewedAt = body.reviewedAt ? new Date(body.reviewedAt) : now;
-  if (reviewedAt.getTime() > now.getTime() + 60_000) {
-    throw new ApiError('validation_failed', 'reviewedAt is in the future: record a review once it took place.', [
-      { field: 'reviewedAt', issue: 'invalid_value', message: 'in the future' },
-    ]);
-  }
+  const reviewedAt = pastMoment('reviewedAt', body.reviewedAt, now);
   const risk = await findRisk(prisma, who.tenantId, body.riskId);
   if (risk.status === 'closed') throw closedConflict(risk, 'a review');
   if (body.reviewerId) await requirePerson(prisma, who.tenantId, 'reviewerId', body.reviewerId, false);

@@ -19,6 +19,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { activeSigner } from '../../platform/ledger/signing.ts';
+import { pastMoment } from '../../platform/moments.ts';
 import { createdOf, type Page, type PageQuery, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
@@ -114,8 +115,7 @@ export async function createRecord(
   body: z.infer<typeof CreateTrainingRecordBody>,
 ): Promise<z.infer<typeof TrainingRecord>> {
   const now = new Date();
-  const completedAt = body.completedAt ? new Date(body.completedAt) : now;
-  if (completedAt.getTime() > now.getTime() + 60_000) throw invalid('completedAt', 'completedAt is in the future.');
+  const completedAt = pastMoment('completedAt', body.completedAt, now);
   const db = scopeToTenant(prisma, who.tenantId);
   const [module, user] = await Promise.all([
     db.trainingModule.findFirst({ where: { id: body.moduleId } }),

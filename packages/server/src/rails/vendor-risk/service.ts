@@ -31,6 +31,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
+import { checkMoment } from '../../platform/moments.ts';
 import { createUnique, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
@@ -42,7 +43,6 @@ import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
  */
 
 const DAY_MS = 86_400_000;
-const CLOCK_SKEW_MS = 5_000;
 const HALF_LIFE_DAYS = 90;
 const EXPIRED_PENALTY = 15;
 const EXPIRING_PENALTY = 5;
@@ -565,11 +565,7 @@ export async function contractState(
 
 async function eventData(db: Tx, who: Actor, body: z.infer<typeof CreateVendorMonitoringEventBody>) {
   const occurredAt = body.occurredAt ? new Date(body.occurredAt) : new Date();
-  if (occurredAt.getTime() > Date.now() + CLOCK_SKEW_MS) {
-    throw new ApiError('validation_failed', 'occurredAt is in the future.', [
-      { field: 'occurredAt', issue: 'invalid_value', message: 'in the future' },
-    ]);
-  }
+  checkMoment('occurredAt', occurredAt);
   await activeVendor(db, who.tenantId, body.vendorId, 'a monitoring event');
   return {
     vendorId: body.vendorId,

@@ -34,6 +34,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
+import { checkMoment } from '../../platform/moments.ts';
 import { type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
@@ -45,7 +46,6 @@ import { sealSecret } from '../../webhooks/secret-box.ts';
  */
 
 const DAY_MS = 86_400_000;
-const CLOCK_SKEW_MS = 5_000;
 
 /** The Art. 9(1) clocks: what is due, by when, under which provision. */
 export const WHISTLEBLOWER_CLOCK_RULES = {
@@ -166,10 +166,6 @@ function reviewStateOf(r: ProtectionRow, now = new Date()): z.infer<typeof Whist
 
 // ---------------------------------------------------------------- checks
 
-function notFuture(field: string, at: Date): void {
-  if (at.getTime() > Date.now() + CLOCK_SKEW_MS) throw invalid(field, `${field} is in the future.`);
-}
-
 /** The reporter's identity, sealed; null when none was given. */
 function sealIdentity(reporter: { name?: string; email?: string; phone?: string } | undefined): string | null {
   if (!reporter || Object.values(reporter).every((v) => v === undefined)) return null;
@@ -212,10 +208,10 @@ export const reportStore: Store<typeof whistleblowerReports> = {
   render: (r: ReportRow) => renderReport(r),
   create: async ({ who, body }) => {
     const receivedAt = body.receivedAt ? new Date(body.receivedAt) : new Date();
-    notFuture('receivedAt', receivedAt);
+    checkMoment('receivedAt', receivedAt);
     const acknowledgedAt = body.acknowledgedAt ? new Date(body.acknowledgedAt) : null;
     if (acknowledgedAt) {
-      notFuture('acknowledgedAt', acknowledgedAt);
+      checkMoment('acknowledgedAt', acknowledgedAt);
       if (acknowledgedAt < receivedAt) throw invalid('acknowledgedAt', 'acknowledgedAt is before receivedAt.');
     }
     return {
@@ -240,7 +236,7 @@ export const reportStore: Store<typeof whistleblowerReports> = {
         const report = row as ReportRow;
         if (!report.acknowledgedAt) throw stateConflict('Report', report.id, report.status, 'feedback', FEEDBACK_FROM);
         const givenAt = feedbackMoment(body, now);
-        notFuture('givenAt', givenAt);
+        checkMoment('givenAt', givenAt);
         if (givenAt < report.acknowledgedAt) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
         await writeMessage(scopeToTenant(tx, who.tenantId), {
           tenantId: who.tenantId,
