@@ -40,7 +40,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
-import { checkMoment } from '../../platform/moments.ts';
+import { checkMoment, pastMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
@@ -160,8 +160,7 @@ export const requestStore: Store<typeof dsarRequests> = {
     if (!rulesFor(body.regime, body.kind)) {
       throw invalid('kind', `${body.regime} grants no ${body.kind} request; it grants ${kindsOf(body.regime).join(', ')}.`);
     }
-    const receivedAt = body.receivedAt ? new Date(body.receivedAt) : new Date();
-    checkMoment('receivedAt', receivedAt);
+    const receivedAt = pastMoment('receivedAt', body.receivedAt);
     return {
       regime: body.regime,
       kind: body.kind,

@@ -18,7 +18,7 @@ import { ApiError, invalid } from '../../errors.ts';
 import type { IncidentChannel as ChannelRow, IncidentDisclosure as DisclosureModel } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { checkMoment } from '../../platform/moments.ts';
+import { checkMoment, pastMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
 import { stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
@@ -136,8 +136,7 @@ export const disclosureStore: Store<typeof incidentDisclosures> = {
   create: async ({ who, body }) => {
     const i = body.regimes.findIndex((r, k) => body.regimes.indexOf(r) !== k);
     if (i >= 0) throw invalid(`regimes[${i}]`, `${body.regimes[i]} is named twice.`);
-    const knownAt = body.knownAt ? new Date(body.knownAt) : new Date();
-    checkMoment('knownAt', knownAt);
+    const knownAt = pastMoment('knownAt', body.knownAt);
     const classifiedMajorAt = body.classifiedMajorAt ? new Date(body.classifiedMajorAt) : null;
     if (classifiedMajorAt) checkMoment('classifiedMajorAt', classifiedMajorAt, { at: knownAt, what: 'knownAt' });
     return {

@@ -31,7 +31,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { checkMoment } from '../../platform/moments.ts';
+import { pastMoment } from '../../platform/moments.ts';
 import { createUnique, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
@@ -564,8 +564,7 @@ export async function contractState(
 // ---------------------------------------------------------------- monitoring
 
 async function eventData(db: Tx, who: Actor, body: z.infer<typeof CreateVendorMonitoringEventBody>) {
-  const occurredAt = body.occurredAt ? new Date(body.occurredAt) : new Date();
-  checkMoment('occurredAt', occurredAt);
+  const occurredAt = pastMoment('occurredAt', body.occurredAt);
   await activeVendor(db, who.tenantId, body.vendorId, 'a monitoring event');
   return {
     vendorId: body.vendorId,

@@ -34,7 +34,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { checkMoment } from '../../platform/moments.ts';
+import { checkMoment, pastMoment } from '../../platform/moments.ts';
 import { type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
@@ -207,8 +207,7 @@ export const reportStore: Store<typeof whistleblowerReports> = {
   model: 'whistleblowerReport',
   render: (r: ReportRow) => renderReport(r),
   create: async ({ who, body }) => {
-    const receivedAt = body.receivedAt ? new Date(body.receivedAt) : new Date();
-    checkMoment('receivedAt', receivedAt);
+    const receivedAt = pastMoment('receivedAt', body.receivedAt);
     const acknowledgedAt = body.acknowledgedAt ? new Date(body.acknowledgedAt) : null;
     if (acknowledgedAt) {
       checkMoment('acknowledgedAt', acknowledgedAt);
