@@ -1,5 +1,6 @@
 import { enqueueJob, type JobHandler, type JobRun, startJobWorker } from '@svc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../packages/server/src/logger.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 
 /**
@@ -8,7 +9,7 @@ import { startIsolatedTestServer, type TestServer } from './support/server.ts';
  * after a worker dies holding one, and enqueued once per dedupe key.
  */
 let ts: TestServer;
-const silent = { info() {}, warn() {}, error() {}, debug() {}, request() {}, enabled: () => false };
+const silent = createLogger('silent');
 
 beforeAll(async () => {
   ts = await startIsolatedTestServer();

@@ -210,8 +210,7 @@ export const reportStore: Store<typeof whistleblowerReports> = {
     const receivedAt = pastMoment('receivedAt', body.receivedAt);
     const acknowledgedAt = body.acknowledgedAt ? new Date(body.acknowledgedAt) : null;
     if (acknowledgedAt) {
-      checkMoment('acknowledgedAt', acknowledgedAt);
-      if (acknowledgedAt < receivedAt) throw invalid('acknowledgedAt', 'acknowledgedAt is before receivedAt.');
+      checkMoment('acknowledgedAt', acknowledgedAt, { at: receivedAt, what: 'receivedAt' });
     }
     return {
       status: acknowledgedAt ? 'acknowledged' : 'received',
@@ -235,8 +234,7 @@ export const reportStore: Store<typeof whistleblowerReports> = {
         const report = row as ReportRow;
         if (!report.acknowledgedAt) throw stateConflict('Report', report.id, report.status, 'feedback', FEEDBACK_FROM);
         const givenAt = feedbackMoment(body, now);
-        checkMoment('givenAt', givenAt);
-        if (givenAt < report.acknowledgedAt) throw invalid('givenAt', 'givenAt is before acknowledgedAt.');
+        checkMoment('givenAt', givenAt, { at: report.acknowledgedAt, what: 'acknowledgedAt' });
         await writeMessage(scopeToTenant(tx, who.tenantId), {
           tenantId: who.tenantId,
           reportId: report.id,
