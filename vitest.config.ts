@@ -4,8 +4,8 @@ import { LongestFirst } from './test/support/sequencer.ts';
 /**
  * Files whose behaviour does not depend on the database under the server: the contract's document,
  * the SDK against mocks, the shipped content, the docs, examples, the CLI, the browser, the MCP
- * server, the classifier's labelled set, the packed packages, the Python and Go SDKs. They form the `once` project, which CI runs on the
- * embedded pass only; the `db` project runs on the embedded database and on PostgreSQL.
+ * server, the classifier's labelled set, the packed packages, the Python and Go SDKs. They run on the
+ * embedded pass only: with DATABASE_URL (CI's PostgreSQL pass) the `db` project leaves them out.
  */
 const ONCE = [
   'test/openapi.test.ts',
@@ -60,12 +60,15 @@ export default defineConfig({
     // tenants, where a start without SVC_SECRETS_KEY is refused: the suite configures a fixed
     // key of its own. test/secrets-at-rest.test.ts removes it to exercise the unconfigured paths.
     env: { SVC_SECRETS_KEY: 'dGVzdC1zdWl0ZS1zZWNyZXRzLWtleS0zMi1ieXRlcyE=' },
-    projects: [
-      { extends: true, test: { name: 'db', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ONCE] } },
-      { extends: true, test: { name: 'once', include: ONCE } },
-      // Pure rules (clocks, scores, classifiers, compositions) tested beside their code, without a
-      // server or a database: run once, like the `once` files.
-      { extends: true, test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'] } },
-    ],
+    // One project per pass, so that a worker imports the server once and takes files from one queue
+    // to the end (a worker that switched project imported it again, and the two workers idled
+    // between projects: about 25 s of the embedded pass). On the embedded pass (no DATABASE_URL),
+    // `all`: every test file, the pure rules beside their code (`packages/*/src/**/*.test.ts`)
+    // included. With DATABASE_URL, `db`: the files whose behaviour depends on the database, which
+    // CI runs again on PostgreSQL (`pnpm test --project db`); the ONCE files would only repeat the
+    // embedded pass. `pnpm test packages/` runs the pure rules alone (no snapshot is built for them).
+    projects: process.env.DATABASE_URL
+      ? [{ extends: true, test: { name: 'db', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...ONCE] } }]
+      : [{ extends: true, test: { name: 'all', include: ['test/**/*.test.ts', 'packages/*/src/**/*.test.ts'] } }],
   },
 });

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // The service and its CLI as a user outside the repository gets them: the four packages built,
 // packed with pnpm (publishConfig swapped in, workspace: ranges turned into versions, the server's
@@ -62,10 +62,10 @@ function ok(args: string[], extraEnv: NodeJS.ProcessEnv = {}): string {
 const okJson = <T = Record<string, unknown>>(args: string[]): T => JSON.parse(ok([...args, '--json'])) as T;
 
 /** `svc serve` of the installed CLI on `dataDir`; resolves once it says where it listens. */
-function startServe(dataDir: string): Promise<Serve> {
+function startServe(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Serve> {
   const child = spawn(svc, ['serve', '--port', '0', '--data-dir', dataDir], {
     cwd: dir,
-    env: { ...userEnv(), ...env },
+    env: { ...userEnv(), ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -215,6 +215,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the service and the CLI inst
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as { level: string; msg: string; runtime?: string; migrations?: string[] });
     expect(logs.find((l) => l.msg === 'migrations applied')?.migrations).toEqual([...migrations].sort());
+    expect(logs.some((l) => l.msg === 'framework dictionary loaded')).toBe(true);
     expect(logs.find((l) => l.msg === 'listening')?.runtime).toBe('compiled');
     expect(logs.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
     expect(existsSync(join(dir, 'data', 'PG_VERSION'))).toBe(true);
@@ -404,6 +405,37 @@ await client.close();
     expect(serve.stderr()).not.toContain('owner API key');
     // The credentials file names the first start's URL; this one listens elsewhere.
     expect(ok(['tenants', 'list', '--url', serve.url])).toContain(tenantId);
+    expect(await stopServe(serve)).toBe(0);
+  }, 240_000);
+
+  it('starts a second empty data folder from the template the first start made: migrated and content loaded, without its tenants', async () => {
+    const templates = readdirSync(join(dir, 'cache')).filter((f) => /^embedded-[0-9a-f]+$/.test(f));
+    expect(templates).toHaveLength(1);
+    // The cluster's files only: the first folder's secrets key stays in the first folder.
+    const template = join(dir, 'cache', templates[0] ?? '');
+    expect(existsSync(join(template, 'PG_VERSION'))).toBe(true);
+    expect(existsSync(join(dir, 'data', 'secrets.key'))).toBe(true);
+    expect(existsSync(join(template, 'secrets.key'))).toBe(false);
+    const secondCredentials = join(dir, 'credentials-2.json');
+    const started = performance.now();
+    serve = await startServe(join(dir, 'data-2'), { SVC_CREDENTIALS_FILE: secondCredentials });
+    console.log(
+      `cli-install: first start on a second empty data folder, from the template: listening after ${seconds(performance.now() - started)}`,
+    );
+    // Nothing to migrate or load: both came with the template.
+    expect(serve.stdout()).not.toContain('"msg":"migrations applied"');
+    expect(serve.stdout()).not.toContain('"msg":"framework dictionary loaded"');
+    // A first start of its own: a new sandbox tenant and key, and a secrets key of its own; the
+    // first folder's tenants are not in it. (The first-start lines follow the listening line.)
+    const s = serve;
+    await vi.waitFor(() => expect(s.stderr()).toMatch(/^operator credential: +svc_op_/m), { timeout: 10_000 });
+    expect(serve.stderr()).toMatch(/^owner API key: +svc_test_/m);
+    expect(readFileSync(join(dir, 'data-2', 'secrets.key'), 'utf8')).not.toBe(readFileSync(join(dir, 'data', 'secrets.key'), 'utf8'));
+    const creds = JSON.parse(readFileSync(secondCredentials, 'utf8'));
+    expect(creds.tenantId).not.toBe(JSON.parse(readFileSync(credentialsFile, 'utf8')).tenantId);
+    const second = { SVC_CREDENTIALS_FILE: secondCredentials };
+    expect(JSON.parse(ok(['tenants', 'list', '--json'], second)).map((t: { name: string }) => t.name)).toEqual(['Sandbox']);
+    expect(JSON.parse(ok(['frameworks', 'list', '--json'], second)).length).toBeGreaterThanOrEqual(24);
     expect(await stopServe(serve)).toBe(0);
   }, 240_000);
 });

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { svcInProcess } from './support/cli.ts';
+import { seedEmbeddedDataDir } from './support/server.ts';
 import { svcServe } from './support/svc-process.ts';
 
 // `svc serve` runs as a child, compiled as `pnpm start` runs it (test/support/svc-process.ts); the
@@ -21,7 +22,7 @@ const env: NodeJS.ProcessEnv = {
   ...process.env,
   SVC_CREDENTIALS_FILE: credentialsFile,
   SVC_DATA_DIR: join(dir, 'data'),
-  // The template of a new embedded database (db/embedded-template.ts) is made here, not in ~/.cache.
+  // Nothing of a start is kept in the user's cache folder (db/embedded-template.ts).
   SVC_CACHE_DIR: join(dir, 'cache'),
   PORT: '0',
   SVC_LOG_LEVEL: 'warn',
@@ -68,6 +69,11 @@ function svc(args: string[], extraEnv: Record<string, string> = {}) {
 
 let server: Awaited<ReturnType<typeof startServe>>;
 beforeAll(async () => {
+  // A first start (no tenant, no key, no secret yet) on a folder filled with the suite's migrated
+  // snapshot: what this file tests is the CLI against it. The first start on an empty folder
+  // (migrations, content, the template it leaves for the next one) is test/cli-install.test.ts's,
+  // with the installed package.
+  seedEmbeddedDataDir(env.SVC_DATA_DIR as string);
   server = await startServe();
 }, 180_000);
 afterAll(async () => {
@@ -220,40 +226,4 @@ describe('restart on the same data', () => {
     const list = await svc(['tenants', 'list', '--json']);
     expect(JSON.parse(list.stdout).some((t: { name: string }) => t.name === 'Acme Bank')).toBe(true);
   });
-});
-
-describe('a second empty data folder', () => {
-  it('starts from the template the first start made: migrated and content loaded, without its tenants', async () => {
-    const first = JSON.parse(readFileSync(credentialsFile, 'utf8'));
-    const templates = readdirSync(join(dir, 'cache')).filter((f) => /^embedded-[0-9a-f]+$/.test(f));
-    expect(templates).toHaveLength(1);
-    // The cluster's files only: the first folder's secrets key stays in the first folder.
-    const template = join(dir, 'cache', templates[0] ?? '');
-    expect(existsSync(join(template, 'PG_VERSION'))).toBe(true);
-    expect(existsSync(join(dir, 'data', 'secrets.key'))).toBe(true);
-    expect(existsSync(join(template, 'secrets.key'))).toBe(false);
-    const second = await startServe({
-      SVC_DATA_DIR: join(dir, 'data-2'),
-      SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json'),
-      SVC_LOG_LEVEL: 'info',
-    });
-    try {
-      // Nothing to migrate or load: both came with the template.
-      expect(second.stdout()).not.toContain('"msg":"migrations applied"');
-      expect(second.stdout()).not.toContain('"msg":"framework dictionary loaded"');
-      // A first start of its own: a new sandbox tenant and key, and a secrets key of its own; the
-      // first folder's tenants are not in it.
-      expect(second.stderr()).toMatch(/^owner API key: +svc_test_/m);
-      expect(readFileSync(join(dir, 'data-2', 'secrets.key'), 'utf8')).not.toBe(readFileSync(join(dir, 'data', 'secrets.key'), 'utf8'));
-      const creds = JSON.parse(readFileSync(join(dir, 'credentials-2.json'), 'utf8'));
-      expect(creds.tenantId).not.toBe(first.tenantId);
-      const tenants = await svc(['tenants', 'list', '--json'], { SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json') });
-      expect(JSON.parse(tenants.stdout).map((t: { name: string }) => t.name)).toEqual(['Sandbox']);
-      const frameworks = await svc(['frameworks', 'list', '--json'], { SVC_CREDENTIALS_FILE: join(dir, 'credentials-2.json') });
-      expect(frameworks.code).toBe(0);
-      expect(JSON.parse(frameworks.stdout).length).toBeGreaterThanOrEqual(24);
-    } finally {
-      await stop(second.child);
-    }
-  }, 180_000);
 });

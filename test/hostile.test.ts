@@ -8,7 +8,7 @@ import { probe, seeded } from './support/validation-probe.ts';
 const SEED = Number(process.env.SVC_TEST_SEED ?? Date.now() % 1_000_000);
 // Requests refused before the handler never reach the database: their sample is sent on the
 // embedded pass only; on PostgreSQL every request that reaches a handler is sent, as on both.
-const SAMPLE = Number(process.env.SVC_HOSTILE_SAMPLE ?? (process.env.DATABASE_URL ? 0 : 0.05));
+const SAMPLE = Number(process.env.SVC_HOSTILE_SAMPLE ?? (process.env.DATABASE_URL ? 0 : 0.02));
 const sampled = seeded(SEED);
 const counts = { reaching: 0, sampledSent: 0, notSent: 0 };
 

@@ -6,16 +6,18 @@ import type { TestProject } from 'vitest/node';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** Whether the run's selection includes the `once` files (the browser and the SDKs' tests among them). */
-function runsOnceFiles(project: TestProject): boolean {
-  const filters = project.vitest.config.project ?? [];
-  return filters.length === 0 || filters.includes('once');
+/**
+ * The file filters of the command line (`pnpm test packages/`, `pnpm test test/web.test.ts`); empty
+ * for a whole run. Vitest keeps them on its instance (not in the public types).
+ */
+function fileFilters(project: TestProject): string[] {
+  return (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
 }
 
-/** Whether the run is of the `unit` project alone (pure rules: no server, no snapshot to build). */
+/** Whether the run is of the pure rules alone (`pnpm test packages/`): no server, no snapshot to build. */
 function onlyUnitTests(project: TestProject): boolean {
-  const filters = project.vitest.config.project ?? [];
-  return filters.length > 0 && filters.every((f) => f === 'unit');
+  const filters = fileFilters(project);
+  return filters.length > 0 && filters.every((f) => f.replace(/^\.\//, '').startsWith('packages/'));
 }
 
 /**
@@ -93,14 +95,15 @@ async function postgresTemplate(base: string): Promise<() => Promise<void>> {
  * server then starts in about a second instead of creating, migrating and loading its own.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  // Each project runs the global setup; the first one does the work for both.
+  // Run once per run (a project of its own would run it again).
   if (process.env.SVC_TEST_SETUP_DONE) return () => {};
   process.env.SVC_TEST_SETUP_DONE = '1';
-  if (runsOnceFiles(project)) {
+  if (onlyUnitTests(project)) return () => {};
+  // The browser and the SDKs' tests run on the embedded pass only (vitest.config.ts).
+  if (!process.env.DATABASE_URL) {
     ensureChromium();
     ensureSdkToolchains();
   }
-  if (onlyUnitTests(project)) return () => {};
   if (process.env.DATABASE_URL) {
     // Made beforehand by the caller (.ci/run, with test/support/prepare-database.mjs): used as it is.
     if (process.env.SVC_TEST_PG_TEMPLATE) return () => {};

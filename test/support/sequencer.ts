@@ -36,11 +36,11 @@ const SECONDS: Readonly<Record<string, number>> = {
 };
 
 /**
- * Longest first within each project: two workers take files from one queue, and a long file
- * taken last keeps one of them busy alone at the end. The projects stay one after another, as
- * vitest orders them: a worker that switches project imports the server again (mixing them took
- * the embedded pass's imports from 49 s to 136 s). Without a figure a file counts a second per
- * 3 kB of source, about what the others take.
+ * Longest first: two workers take files from one queue, and a long file taken last keeps one of
+ * them busy alone at the end. Each pass is one project (vitest.config.ts); were there several, they
+ * would stay one after another, as vitest orders them, since a worker that switches project imports
+ * the server again (mixing them took the embedded pass's imports from 49 s to 136 s). Without a
+ * figure a file counts a second per 3 kB of source, about what the others take.
  */
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
