@@ -117,11 +117,16 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the packed SDK and CLI outsi
         if (spec.startsWith('node:')) builtins.push(`${file}: ${spec}`);
         else if (spec.startsWith('.')) walk(join(dirname(file), spec));
         else if (spec === '@svc/contract') walk(join(dir, 'node_modules/@svc/contract/dist/index.js'));
+        else if (spec === '@svc/contract/wire') walk(join(dir, 'node_modules/@svc/contract/dist/wire.js'));
       }
     };
     walk(join(dir, 'node_modules/@svc/sdk/dist/index.js'));
     expect(seen.size).toBeGreaterThan(5);
     expect(builtins).toEqual([]);
+    // The client is built from the generated route table: the main entry imports the contract's
+    // wire constants only, and loads the contract's schemas on demand (validateResponses).
+    expect([...seen].some((f) => f.endsWith('/@svc/contract/dist/wire.js'))).toBe(true);
+    expect([...seen].some((f) => f.endsWith('/@svc/contract/dist/index.js'))).toBe(false);
   }, 120_000);
 
   it('runs with plain node: builds a client and verifies a webhook it signs itself', () => {

@@ -24,6 +24,7 @@ import {
   type webhooks,
 } from '@svc/sdk';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { ROUTE_TABLE } from '../packages/sdk-ts/src/route-table.ts';
 import { createTenant } from './support/api.ts';
 import { startIsolatedTestServer, startTestServer, type TestServer } from './support/server.ts';
 
@@ -186,6 +187,13 @@ describe('sdk against the real server', () => {
     );
     const generator = new URL('../packages/sdk-ts/scripts/generate-api-types.mjs', import.meta.url).pathname;
     expect(() => execFileSync(process.execPath, [generator, '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+
+  it("builds its methods from a route table that is the contract's routes, name, method and path", () => {
+    const fromContract = flattenRoutes(contract)
+      .map(({ name, route }) => [name, route.method, route.path])
+      .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+    expect(ROUTE_TABLE).toEqual(fromContract);
   });
 
   it('rejects wrong arguments at compile time', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { KEY_VALIDITY_SKEW_MS, type PublicSigningKey } from '@svc/contract';
-import { keyFingerprint, verifySignature } from '@svc/contract/audit';
+import type { PublicSigningKey } from '@svc/contract';
+import { KEY_VALIDITY_SKEW_MS, keyFingerprint, verifySignature } from '@svc/contract/audit';
 import { parseFingerprint, type TrustAnchor, type VerifyReport, verifyExportDocument } from './audit.ts';
 import { extractEntry, looksLikeZip, readZipDirectory, type ZipEntry, ZipError } from './zip.ts';
 

@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
+import type { AuditExport, ChainLink, ExportSeal, PublicSigningKey, TrustedSigningKey } from '@svc/contract';
 import {
   AUDIT_EXPORT_FORMAT,
-  type AuditExport,
-  type ChainLink,
-  type ExportSeal,
   GENESIS_HASH,
+  hashExportSeal,
   KEY_VALIDITY_SKEW_MS,
-  PublicKey,
-  type PublicSigningKey,
-  type TrustedSigningKey,
-} from '@svc/contract';
-import { hashExportSeal, keyFingerprint, verifyChain, verifySignature } from '@svc/contract/audit';
+  keyFingerprint,
+  verifyChain,
+  verifySignature,
+} from '@svc/contract/audit';
 import { z } from 'zod';
 
 /** Exit code of `svc audit verify` for an intact chain that no trust anchor vouches for. */
@@ -59,10 +57,13 @@ export function parseFingerprint(value: string): string {
   return fp;
 }
 
-const TrustFile = z.union([z.object({ data: z.array(PublicKey) }), z.array(PublicKey)]);
-
-/** Reads a trust file: the body of `GET /v1/audit-trail/keys` (`{ "data": [...] }`) or its bare list. */
-export function readTrustFile(file: string): PublicSigningKey[] {
+/**
+ * Reads a trust file: the body of `GET /v1/audit-trail/keys` (`{ "data": [...] }`) or its bare list,
+ * checked against the contract's schema of a key (loaded here, not by every command).
+ */
+export async function readTrustFile(file: string): Promise<PublicSigningKey[]> {
+  const { PublicKey } = await import('@svc/contract');
+  const TrustFile = z.union([z.object({ data: z.array(PublicKey) }), z.array(PublicKey)]);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));

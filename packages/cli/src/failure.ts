@@ -1,5 +1,4 @@
 /** Turns what went wrong into a message that says what to do next, and an exit code. */
-import { contract } from '@svc/contract';
 import { isSvcError, SvcConnectionError, type SvcError } from '@svc/sdk';
 import { UsageError } from './help.ts';
 
@@ -45,10 +44,14 @@ function routes(node: unknown, out: Route[] = []): Route[] {
 
 let ALL_ROUTES: Route[] | undefined;
 
-/** The contract route a method and concrete path resolve to. */
-export function findRoute(method: string | undefined, path: string | undefined): Route | undefined {
+/**
+ * The contract route a method and concrete path resolve to. The contract (its schemas name the
+ * values a field accepts) is loaded here, when a request failed: a command that succeeds does not
+ * pay for building it.
+ */
+async function findRoute(method: string | undefined, path: string | undefined): Promise<Route | undefined> {
   if (!method || !path) return undefined;
-  ALL_ROUTES ??= routes(contract);
+  ALL_ROUTES ??= routes((await import('@svc/contract')).contract);
   const bare = path.split('?')[0] ?? path;
   return ALL_ROUTES.find(
     (r) =>
@@ -115,8 +118,8 @@ function prefixOf(token: string): string {
   return m ? `${m[1]}${m[2]}…` : `${token.slice(0, 4)}…`;
 }
 
-function apiMessage(err: SvcError, at: Attempt): string {
-  const route = findRoute(at.method, at.path);
+async function apiMessage(err: SvcError, at: Attempt): Promise<string> {
+  const route = await findRoute(at.method, at.path);
   const lines = [`${err.status} ${err.code}: ${err.message}`];
   if (err.details.length) {
     for (const d of err.details) {
@@ -147,14 +150,14 @@ function apiMessage(err: SvcError, at: Attempt): string {
 }
 
 /** Writes the error to stderr (or stdout as JSON with --json) and returns the exit code. */
-export function report(err: unknown, at: Attempt, json: boolean): number {
+export async function report(err: unknown, at: Attempt, json: boolean): Promise<number> {
   if (isSvcError(err)) {
     if (json) {
       process.stdout.write(
         `${JSON.stringify({ error: err.code, status: err.status, message: err.message, details: err.details, correlation_id: err.correlationId }, null, 2)}\n`,
       );
     } else {
-      process.stderr.write(`svc: ${apiMessage(err, at)}\n`);
+      process.stderr.write(`svc: ${await apiMessage(err, at)}\n`);
     }
     return err.status >= 500 ? EXIT_UNREACHABLE : EXIT_API;
   }

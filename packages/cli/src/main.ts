@@ -444,7 +444,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'audit': {
       if (sub === 'verify') {
         const trust: TrustAnchor = {
-          ...(values.trust ? { keys: readTrustFile(values.trust) } : {}),
+          ...(values.trust ? { keys: await readTrustFile(values.trust) } : {}),
           ...(values['key-fingerprint']?.length ? { fingerprints: values['key-fingerprint'] } : {}),
         };
         const report = verifyExportFile(need(rest[0], 'FILE'), trust);
@@ -609,6 +609,6 @@ export async function run(argv: string[]): Promise<number> {
   try {
     return await main(argv);
   } catch (err) {
-    return report(err, attempt, json);
+    return await report(err, attempt, json);
   }
 }

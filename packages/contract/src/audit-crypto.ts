@@ -18,8 +18,10 @@ import {
 /**
  * The audit chain's cryptography (`@svc/contract/audit`): hashing, key fingerprints, signature
  * checks and the chain walk. Kept out of the main entry, which browsers and edge runtimes load,
- * because it needs node:crypto (Ed25519 verification has no synchronous Web Crypto form).
+ * because it needs node:crypto (Ed25519 verification has no synchronous Web Crypto form). With the
+ * chain's constants, so that an offline verifier (the CLI) needs nothing of the main entry at run time.
  */
+export { AUDIT_EXPORT_FORMAT, GENESIS_HASH, KEY_VALIDITY_SKEW_MS } from './platform/audit-chain.ts';
 
 /** SHA-256 (lowercase hex) over the canonical form of everything but the hash and signature. */
 export function hashEvent(e: Omit<ChainedEvent, 'hash' | 'signature'>): string {

@@ -1,5 +1,5 @@
-import { contract, flattenRoutes } from '@svc/contract';
 import type { SvcApi } from './api-types.ts';
+import { ROUTE_TABLE } from './route-table.ts';
 import type { RouteLike, RouterClient } from './router-types.ts';
 import {
   fillPath,
@@ -15,7 +15,9 @@ import {
 // The declarations of this module (and of everything the package's main entry exports) import
 // neither @svc/contract nor @ts-rest/core nor zod: `SvcClient` is the generated `SvcApi`
 // (api-types.ts, from the OpenAPI document), and `createRouterClient` describes a router by its
-// shape (router-types.ts). The contract is used at run time only, to build the requests.
+// shape (router-types.ts). At run time the client of the whole API is built from the generated
+// route table (route-table.ts): importing the SDK does not build the contract's schemas, which only
+// `validateResponses: true` loads, on the first response it checks.
 export type { RouteArgs, RouteBody, RouteMethod, RouteParams, RouteQuery, RouteResponse, RouterClient } from './router-types.ts';
 
 /** A page of a list route: `{ data, cursor }`, cursor null on the last page. */
@@ -93,17 +95,47 @@ function isListPage(value: unknown): value is ListPage<unknown> {
   return isRecord(value) && Array.isArray(value.data) && (value.cursor === null || typeof value.cursor === 'string');
 }
 
-/**
- * A client for any ts-rest router: walks it at run time and builds one method per route. The
- * namespaces of {@link createSvcClient} come from here, so a route added to the contract is a
- * method of the SDK without a line of SDK code.
- */
-export function createRouterClient<T extends object>(router: T, options: SvcClientOptions): RouterClient<T> & ClientHelpers {
+/** A route's name, method and path; its response schemas, where the client has them. */
+interface RouteEntry {
+  name: string;
+  method: string;
+  path: string;
+  route?: RouteLike;
+}
+
+/** The routes of a ts-rest router by their dotted names (its nested routers' keys, then the route's). */
+function routesOf(router: object, prefix = ''): RouteEntry[] {
+  const out: RouteEntry[] = [];
+  for (const [key, value] of Object.entries(router)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (!isRecord(value)) continue;
+    if (typeof value.method === 'string' && typeof value.path === 'string') {
+      const route = value as unknown as RouteLike;
+      out.push({ name, method: route.method, path: route.path, route });
+    } else out.push(...routesOf(value, name));
+  }
+  return out;
+}
+
+let contractRoutes: Promise<Map<string, RouteLike>> | undefined;
+/** The contract's routes by name, with their schemas: loaded once, the first time a response is validated. */
+function contractRoute(name: string): Promise<RouteLike | undefined> {
+  contractRoutes ??= import('@svc/contract').then(({ contract }) => new Map(routesOf(contract).map((r) => [r.name, r.route as RouteLike])));
+  return contractRoutes.then((routes) => routes.get(name));
+}
+
+/** Builds the client's namespaces and methods from `routes`; `schemas` gives a route's responses when validating. */
+function buildClient(
+  routes: readonly RouteEntry[],
+  options: SvcClientOptions,
+  schemas: (entry: RouteEntry) => RouteLike | undefined | Promise<RouteLike | undefined>,
+): Record<string, unknown> & ClientHelpers {
   const config: TransportConfig = resolveConfig(options);
   const validate = options.validateResponses === true;
   const root: Record<string, unknown> = {};
 
-  for (const { name, route } of flattenRoutes(router as Parameters<typeof flattenRoutes>[0])) {
+  for (const entry of routes) {
+    const { name, method, path } = entry;
     const keys = name.split('.');
     const last = keys.pop() as string;
     let target = root;
@@ -114,12 +146,15 @@ export function createRouterClient<T extends object>(router: T, options: SvcClie
       target = target[key] as Record<string, unknown>;
     }
     target[last] = async (args: RouteCallArgs = {}, callOptions: RequestOptions = {}) => {
-      const res = await send(config, route.method, fillPath(route.path, args.params), {
+      const res = await send(config, method, fillPath(path, args.params), {
         ...callOptions,
         ...(args.query !== undefined ? { query: args.query } : {}),
         ...(args.body !== undefined ? { body: args.body } : {}),
       });
-      if (validate) checkResponse(name, route, res.status, res.body);
+      if (validate) {
+        const route = await schemas(entry);
+        if (route) checkResponse(name, route, res.status, res.body);
+      }
       return res.body;
     };
   }
@@ -158,7 +193,15 @@ export function createRouterClient<T extends object>(router: T, options: SvcClie
     },
   };
 
-  return Object.assign(root, helpers) as RouterClient<T> & ClientHelpers;
+  return Object.assign(root, helpers);
+}
+
+/**
+ * A client for any ts-rest router: walks it at run time and builds one method per route, typed
+ * from the router's schemas (`validateResponses` checks 2xx bodies against them).
+ */
+export function createRouterClient<T extends object>(router: T, options: SvcClientOptions): RouterClient<T> & ClientHelpers {
+  return buildClient(routesOf(router), options, (entry) => entry.route) as RouterClient<T> & ClientHelpers;
 }
 
 /**
@@ -173,7 +216,8 @@ export function createRouterClient<T extends object>(router: T, options: SvcClie
  * const asm = await svc.compliance.assessments.create({ body: { type: 'fria', systemId: 'sys_1', jurisdiction: 'eu/de' } });
  */
 export function createSvcClient(options: SvcClientOptions): SvcClient {
-  // The contract's routes are the operations of the document SvcApi is generated from
-  // (test/sdk.test.ts checks the two agree, operation by operation).
-  return createRouterClient(contract, options) as unknown as SvcClient;
+  // The route table and SvcApi are generated from the OpenAPI document, which is generated from the
+  // contract (test/sdk.test.ts checks the client and the contract agree, operation by operation).
+  const routes = ROUTE_TABLE.map(([name, method, path]) => ({ name, method, path }));
+  return buildClient(routes, options, (entry) => contractRoute(entry.name)) as unknown as SvcClient;
 }

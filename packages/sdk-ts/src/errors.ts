@@ -1,4 +1,4 @@
-import { HEADER_NAMES, statusToCode } from '@svc/contract';
+import { HEADER_NAMES, statusToCode } from '@svc/contract/wire';
 import type { components } from './openapi-types.ts';
 
 /**

@@ -1,9 +1,10 @@
 /**
  * `@svc/sdk`: the typed TypeScript client of the compliance platform API. Its methods are built at
- * run time from the ts-rest contract in `@svc/contract`; their types are named per operation
- * (`ComplianceAssessmentsCreateArgs`, `ComplianceAssessmentsCreateResult`, ...), generated from the
- * OpenAPI document, so that a user's compiler does not infer the contract. Mock handlers for msw
- * live in `@svc/sdk/msw`.
+ * run time from a route table generated from the OpenAPI document (`route-table.ts`), so that
+ * importing it does not build the contract's schemas (`validateResponses: true` loads them on
+ * demand); their types are named per operation (`ComplianceAssessmentsCreateArgs`,
+ * `ComplianceAssessmentsCreateResult`, ...), generated from the same document, so that a user's
+ * compiler does not infer the contract. Mock handlers for msw live in `@svc/sdk/msw`.
  *
  * @packageDocumentation
  */

@@ -1,4 +1,4 @@
-import { HEADER_NAMES } from '@svc/contract';
+import { HEADER_NAMES } from '@svc/contract/wire';
 import { errorFromResponse, retryAfterSeconds, SvcConnectionError } from './errors.ts';
 
 /** Options of {@link createSvcClient}. */

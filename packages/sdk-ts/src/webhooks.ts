@@ -1,7 +1,7 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
-import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from '@svc/contract';
+import { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from '@svc/contract/wire';
 import type { components } from './openapi-types.ts';
 
 /**

@@ -1,20 +1,8 @@
 import { z } from 'zod';
 
-/** The nine error codes of the API and the HTTP status each one is sent with. */
-export const ERROR_STATUS = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  validation_failed: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  service_unavailable: 503,
-} as const satisfies Record<string, number>;
+import { ERROR_CODES, type ErrorCode } from '../wire.ts';
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+export { ERROR_CODES, ERROR_STATUS, type ErrorCode, statusToCode } from '../wire.ts';
 
 /** One line per code, used in messages, the OpenAPI document and the documentation links. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
@@ -96,8 +84,3 @@ export const commonErrorResponses = {
   500: ErrorEnvelope,
   503: ErrorEnvelope,
 } as const;
-
-export function statusToCode(status: number): ErrorCode {
-  const found = ERROR_CODES.find((code) => ERROR_STATUS[code] === status);
-  return found ?? (status >= 500 ? 'internal_error' : 'bad_request');
-}

@@ -303,7 +303,7 @@ export const WEBHOOK_HEADERS = {
 export const WEBHOOK_RETRY_SCHEDULE_MS = [1_000, 5_000, 30_000, 300_000] as const;
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 export const WEBHOOK_ATTEMPT_BUDGET_MS = 30_000;
-export const WEBHOOK_SIGNATURE_TOLERANCE_SECONDS = 300;
+export { WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from '../wire.ts';
 
 type Json = Record<string, unknown>;
 

@@ -48,17 +48,7 @@ export const Timestamp = z.iso.datetime().meta({ examples: ['2026-11-22T09:30:00
 
 export const IDEMPOTENCY_KEY_MAX = 255;
 
-/** Request headers the contract names; auth is declared as the bearer security scheme. */
-export const HEADER_NAMES = {
-  tenant: 'x-iof-tenant',
-  idempotencyKey: 'idempotency-key',
-  correlationId: 'x-correlation-id',
-  idempotentReplayed: 'idempotent-replayed',
-  rateLimitLimit: 'x-ratelimit-limit',
-  rateLimitRemaining: 'x-ratelimit-remaining',
-  rateLimitReset: 'x-ratelimit-reset',
-  retryAfter: 'retry-after',
-} as const;
+export { HEADER_NAMES } from '../wire.ts';
 
 // ---------------------------------------------------------------- references shared by rails
 // Each use adds its own description with `.meta({ description })`, so the document still says
