@@ -1,5 +1,4 @@
 import { z } from 'zod';
-
 import { ERROR_CODES, type ErrorCode } from '../wire.ts';
 
 export { ERROR_CODES, ERROR_STATUS, type ErrorCode, statusToCode } from '../wire.ts';
