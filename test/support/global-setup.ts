@@ -99,16 +99,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
   if (process.env.SVC_TEST_SETUP_DONE) return () => {};
   process.env.SVC_TEST_SETUP_DONE = '1';
   if (onlyUnitTests(project)) return () => {};
-  // The browser and the SDKs' tests run on the embedded pass only (vitest.config.ts).
-  if (!process.env.DATABASE_URL) {
-    ensureChromium();
-    ensureSdkToolchains();
-  }
   if (process.env.DATABASE_URL) {
     // Made beforehand by the caller (.ci/run, with test/support/prepare-database.mjs): used as it is.
     if (process.env.SVC_TEST_PG_TEMPLATE) return () => {};
     return await postgresTemplate(process.env.DATABASE_URL);
   }
+  // The browser and the SDKs' tests run on the embedded pass only (vitest.config.ts).
+  ensureChromium();
+  ensureSdkToolchains();
   const { buildPgliteSnapshot } = await import('@svc/server');
   const dir = mkdtempSync(join(tmpdir(), 'svc-snapshot-'));
   const file = join(dir, 'pglite.tar');

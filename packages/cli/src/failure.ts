@@ -33,15 +33,6 @@ interface Route {
   metadata?: { auth?: string } & Record<string, unknown>;
 }
 
-function routes(node: unknown, out: Route[] = []): Route[] {
-  if (node && typeof node === 'object') {
-    const r = node as Record<string, unknown>;
-    if (typeof r.method === 'string' && typeof r.path === 'string') out.push(r as unknown as Route);
-    else for (const v of Object.values(r)) routes(v, out);
-  }
-  return out;
-}
-
 let ALL_ROUTES: Route[] | undefined;
 
 /**
@@ -51,7 +42,10 @@ let ALL_ROUTES: Route[] | undefined;
  */
 async function findRoute(method: string | undefined, path: string | undefined): Promise<Route | undefined> {
   if (!method || !path) return undefined;
-  ALL_ROUTES ??= routes((await import('@svc/contract')).contract);
+  if (!ALL_ROUTES) {
+    const { contract, flattenRoutes } = await import('@svc/contract');
+    ALL_ROUTES = flattenRoutes(contract).map(({ route }) => route as unknown as Route);
+  }
   const bare = path.split('?')[0] ?? path;
   return ALL_ROUTES.find(
     (r) =>

@@ -120,7 +120,9 @@ function routesOf(router: object, prefix = ''): RouteEntry[] {
 let contractRoutes: Promise<Map<string, RouteLike>> | undefined;
 /** The contract's routes by name, with their schemas: loaded once, the first time a response is validated. */
 function contractRoute(name: string): Promise<RouteLike | undefined> {
-  contractRoutes ??= import('@svc/contract').then(({ contract }) => new Map(routesOf(contract).map((r) => [r.name, r.route as RouteLike])));
+  contractRoutes ??= import('@svc/contract').then(
+    ({ contract, flattenRoutes }) => new Map(flattenRoutes(contract).map(({ name, route }) => [name, route as RouteLike])),
+  );
   return contractRoutes.then((routes) => routes.get(name));
 }
 
