@@ -108,6 +108,36 @@ export const riskTreatments = resource({
   },
 });
 
+/**
+ * The reviews' list, from the kit. Recording a review stays a route of its own: its audit event
+ * states the risk's next review date before the review (`previousNextReviewAt`), a fact of
+ * another record that the kit's audit data, made from the review alone, cannot carry.
+ */
+export const riskReviews = resource({
+  rail: 'risk_register',
+  path: 'reviews',
+  name: 'review',
+  label: { one: 'review', many: 'reviews' },
+  idPrefix: 'rrv',
+  record: RiskReview,
+  get: false,
+  filters: { riskId: RiskId.optional().meta({ description: 'Only reviews of this risk.' }) },
+  notes: { list: 'The periodic reviews recorded of the risks.' },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/risk-register/risks',
+      body: { title: 'Vendor outage halts loan decisions', domain: 'third-party', inherentLikelihood: 3, inherentImpact: 4 },
+      as: 'risk',
+    },
+    {
+      method: 'POST',
+      path: '/v1/risk-register/reviews',
+      body: { riskId: '{{risk.id}}', notes: 'Treatments in place; likelihood unchanged.' },
+    },
+  ],
+});
+
 // ---------------------------------------------------------------- router
 
 const { read, write, changes } = policyOf('risk_register');
@@ -156,15 +186,8 @@ export const riskRegisterRouter = railRouter('risk_register', {
     'Counts the risks in each of the 25 likelihood x impact cells, by residual (default) or inherent score, with the ids of the risks per cell. Closed risks are left out unless `includeClosed=true`. Needs `risk_register:read`.',
   ),
   reviews: {
-    list: get(
-      '/reviews',
-      { query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only reviews of this risk.' }) }) },
-      listOf(RiskReview),
-      meta({ ...read, source: { object: 'svc.risk_register.review' } }),
-    ).doc(
-      'List reviews',
-      "Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.",
-    ),
+    // The list is the kit's; recording a review and the schedule stay hand-written.
+    list: riskReviews.routes.list,
     create: post('/reviews', { body: CreateRiskReviewBody }, { 201: RiskReview }, write('risk_review.created')).doc(
       'Record a periodic review',
       "Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.",

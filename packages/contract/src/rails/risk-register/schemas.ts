@@ -549,5 +549,4 @@ export const CreateRiskSignOffBody = z
 
 // ---------------------------------------------------------------- router
 
-claimIdPrefix('rrv', 'svc.risk_register.review');
 claimIdPrefix('rso', 'svc.risk_register.sign_off');

@@ -1,4 +1,4 @@
-import { contract, riskRegisterRisks, riskTreatments } from '@svc/contract';
+import { contract, riskRegisterRisks, riskReviews, riskTreatments } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
@@ -24,7 +24,7 @@ export function riskRegisterHandlers({ db }: RailDeps) {
     },
     heatmap: async ({ query, res }) => ({ status: 200, body: await register.heatmap(prisma, tenantOf(res).tenantId, query) }),
     reviews: {
-      list: async ({ query, res }) => ({ status: 200, body: await register.listReviews(prisma, tenantOf(res).tenantId, query) }),
+      list: serveResource(db, riskReviews, register.reviewStore).list,
       create: async ({ body, res }) => ({ status: 201, body: await register.createReview(prisma, actor(res), body) }),
       due: async ({ query, res }) => ({ status: 200, body: await register.reviewsDue(prisma, tenantOf(res).tenantId, query) }),
     },

@@ -12,6 +12,7 @@ import {
   type RiskTreatment,
   riskRatingOf,
   type riskRegisterRisks,
+  type riskReviews,
   type riskTreatments,
 } from '@svc/contract';
 import type { z } from 'zod';
@@ -399,13 +400,8 @@ export async function heatmap(
 
 // ---------------------------------------------------------------- reviews
 
-export async function listReviews(
-  prisma: Prisma,
-  tenantId: string,
-  query: PageQuery & { riskId?: string },
-): Promise<Page<z.infer<typeof RiskReview>>> {
-  return keysetList(scopeToTenant(prisma, tenantId).riskReview, query, { filters: ['riskId'], render: renderReview });
-}
+/** The reviews' list; a review is recorded by createReview, whose audit event also names the risk's previous due date. */
+export const reviewStore: Store<typeof riskReviews> = { model: 'riskReview', render: renderReview };
 
 /** Records a review and moves the risk's next review date from its latest review. */
 export async function createReview(
