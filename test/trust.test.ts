@@ -360,6 +360,35 @@ describe('trust: NDA access tokens', () => {
   });
 });
 
+describe('trust: NDA request records', () => {
+  it('the create audits the lowercased email and the company; revoking drops the stored token hash, and a second revoke is a 409', async () => {
+    const t = await createTenant(ts);
+    const req = await t.call('POST', '/v1/trust/nda-vault/requests', {
+      body: { requesterEmail: 'Lee@Example.COM', requesterName: 'Lee', company: 'Example Ltd' },
+    });
+    expect(req.status).toBe(201);
+    expect(req.body.id).toMatch(/^ndr_/);
+    const created = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: req.body.id, limit: 50 } });
+    expect(created.body.data).toHaveLength(1);
+    expect(created.body.data[0]).toMatchObject({
+      action: 'nda_request.created',
+      data: { requesterEmail: 'lee@example.com', company: 'Example Ltd' },
+    });
+
+    expect((await t.call('POST', `/v1/trust/nda-vault/requests/${req.body.id}/accept`, { body: {} })).status).toBe(200);
+    const revoked = await t.call('POST', `/v1/trust/nda-vault/requests/${req.body.id}/revoke`, { body: {} });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ status: 'revoked', accessToken: null });
+    const row = await ts.server.db.prisma.trustNdaRequest.findUnique({ where: { id: req.body.id } });
+    expect(row?.accessTokenHash).toBeNull();
+    const again = expectEnvelope(await t.call('POST', `/v1/trust/nda-vault/requests/${req.body.id}/revoke`, { body: {} }), 409, 'conflict');
+    expect(again.message).toContain('revoked');
+    const audit = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: req.body.id, limit: 50 } });
+    const revokedEvent = audit.body.data.find((e: { action: string }) => e.action === 'nda_request.revoked');
+    expect(revokedEvent.data).toMatchObject({ from: 'accepted', to: 'revoked' });
+  });
+});
+
 describe('trust: access', () => {
   it('is open to sandbox tenants; needs a token except the public page; read-only keys cannot write', async () => {
     const s = await createTenant(ts, { tier: 'sandbox' });

@@ -3,7 +3,7 @@ import { get, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
-import { listOf, PaginationQuery, prefixedId } from '../../shared/common.ts';
+import { prefixedId } from '../../shared/common.ts';
 import { exampleId, idParams } from '../../shared/records.ts';
 import { NdaRequestStatus, Slug } from './fields.ts';
 import {
@@ -77,12 +77,45 @@ export const ndaDocuments = resource({
   },
 });
 
+/** The body of a route that takes none (`publish`'s siblings and the NDA transitions). */
+const NO_BODY = z.strictObject({}).optional();
+
+/**
+ * The requests of external requesters to read the vault. Accepting one stays a route of its own:
+ * its response carries the access token it mints, shown once and in no audit event or webhook.
+ */
+export const ndaRequests = resource({
+  rail: 'trust',
+  path: 'nda-vault/requests',
+  name: 'nda_request',
+  label: { one: 'NDA request', many: 'NDA requests' },
+  idPrefix: 'ndr',
+  record: NdaRequest,
+  statusField: 'status',
+  filters: { status: NdaRequestStatus.optional().meta({ description: 'Only NDA requests in this state.' }) },
+  notes: { list: 'NDA requests of external requesters for the vault.' },
+  create: {
+    body: CreateNdaRequestBody,
+    summary: 'Record an NDA request',
+    description: 'Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted.',
+    eventSummary: 'An external requester asked for the NDA vault.',
+  },
+  transitions: {
+    revoke: {
+      from: ['pending', 'accepted'],
+      to: 'revoked',
+      body: NO_BODY,
+      summary: 'Revoke an NDA request',
+      description: 'Withdraws access: documents are no longer released to this request.',
+      eventSummary: 'An NDA request was revoked.',
+    },
+  },
+});
+
 // ---------------------------------------------------------------- router
 
 const { read, write } = policyOf('trust');
 
-/** The body of a route that takes none (`publish`'s siblings and the NDA transitions). */
-const NO_BODY = z.strictObject({}).optional();
 const ByNdaRequest = { pathParams: idParams('ndr') };
 
 export const trustRouter = railRouter('trust', {
@@ -118,34 +151,10 @@ export const trustRouter = railRouter('trust', {
     "Answers each question from the tenant's controls and evidence: `yes` with the evidence ids when every cited control (or every control of the cited framework) has unexpired evidence; otherwise listed in `unanswerable` with why. Computes; stores nothing. Needs `trust:read`.",
   ),
   ndaRequests: {
-    list: get(
-      '/nda-vault/requests',
-      {
-        query: PaginationQuery.extend({
-          status: NdaRequestStatus.optional().meta({ description: 'Only NDA requests in this state.' }),
-        }),
-      },
-      listOf(NdaRequest),
-      read,
-    ).doc(
-      'List NDA requests',
-      'NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.',
-    ),
-    create: post('/nda-vault/requests', { body: CreateNdaRequestBody }, { 201: NdaRequest }, write('nda_request.created')).doc(
-      'Record an NDA request',
-      'Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.',
-    ),
-    get: get('/nda-vault/requests/:id', ByNdaRequest, NdaRequest, read).doc(
-      'Get an NDA request',
-      "One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.",
-    ),
+    ...ndaRequests.routes,
     accept: post('/nda-vault/requests/:id/accept', { ...ByNdaRequest, body: NO_BODY }, NdaRequest, write('nda_request.accepted')).doc(
       'Record the acceptance of the NDA',
       'Records that the requester accepted the NDA (from `pending`; 409 `conflict` otherwise); from then on the vault documents are released to this request. Audited (`nda_request.accepted`). Needs `trust:write`.',
-    ),
-    revoke: post('/nda-vault/requests/:id/revoke', { ...ByNdaRequest, body: NO_BODY }, NdaRequest, write('nda_request.revoked')).doc(
-      'Revoke an NDA request',
-      'Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.',
     ),
   },
   ndaDocumentContent: get(
@@ -180,9 +189,8 @@ export const trustEvents = [
   ...certifications.events,
   ...subProcessors.events,
   ...ndaDocuments.events,
-  eventType('nda_request.created', 'An external requester asked for the NDA vault.', NdaRequest),
+  ...ndaRequests.events,
   eventType('nda_request.accepted', 'An NDA was accepted; the vault documents are released to the request.', NdaRequest),
-  eventType('nda_request.revoked', 'An NDA request was revoked.', NdaRequest),
   eventType('trust_page.published', 'The trust page was published.', TrustStatus),
   eventType('trust_page.unpublished', 'The trust page was unpublished.', TrustStatus),
 ];

@@ -1,4 +1,4 @@
-import { certifications, contract, ndaDocuments, subProcessors } from '@svc/contract';
+import { certifications, contract, ndaDocuments, ndaRequests, subProcessors } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
@@ -19,11 +19,8 @@ export function trustHandlers({ db }: RailDeps) {
       body: await trust.answerQuestionnaire(prisma, tenantOf(res).tenantId, body),
     }),
     ndaRequests: {
-      list: async ({ query, res }) => ({ status: 200, body: await trust.listNdaRequests(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await trust.createNdaRequest(prisma, actor(res), body) }),
-      get: async ({ params, res }) => ({ status: 200, body: await trust.getNdaRequest(prisma, tenantOf(res).tenantId, params.id) }),
-      accept: async ({ params, res }) => ({ status: 200, body: await trust.transitionNdaRequest(prisma, actor(res), params.id, 'accept') }),
-      revoke: async ({ params, res }) => ({ status: 200, body: await trust.transitionNdaRequest(prisma, actor(res), params.id, 'revoke') }),
+      ...serveResource(db, ndaRequests, trust.ndaRequestStore),
+      accept: async ({ params, res }) => ({ status: 200, body: await trust.acceptNdaRequest(prisma, actor(res), params.id) }),
     },
     ndaDocuments: serveResource(db, ndaDocuments, trust.ndaDocumentStore),
     ndaDocumentContent: async ({ params, query }) => ({

@@ -5,6 +5,7 @@ import {
   type NdaDocumentContent,
   NdaRequest,
   type ndaDocuments,
+  type ndaRequests,
   type PublicTrustPage,
   type QuestionnaireAnswers,
   type QuestionnaireBody,
@@ -14,7 +15,6 @@ import {
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma } from '../../db/client.ts';
-import { keysetList } from '../../db/pagination.ts';
 import { findRow, tableOf } from '../../db/rows.ts';
 import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
@@ -346,79 +346,43 @@ const renderNdaRequest = rendererOf<NdaRequestRow>()(NdaRequest, { accessToken: 
 
 const hashAccessToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function listNdaRequests(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; status?: string },
-): Promise<{ data: z.infer<typeof NdaRequest>[]; cursor: string | null }> {
-  return keysetList(scopeToTenant(prisma, tenantId).trustNdaRequest, query, { render: renderNdaRequest, filters: ['status'] });
-}
-
-export async function getNdaRequest(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof NdaRequest>> {
-  const row = await scopeToTenant(prisma, tenantId).trustNdaRequest.findFirst({ where: { id } });
-  if (!row) throw notFound('NDA request', id);
-  return renderNdaRequest(row);
-}
-
-export async function createNdaRequest(
-  prisma: Prisma,
-  who: Actor,
-  body: { requesterEmail: string; requesterName: string; company?: string | undefined },
-): Promise<z.infer<typeof NdaRequest>> {
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const row = await tx.trustNdaRequest.create({
-      data: {
-        id: newId('ndr'),
-        tenantId: who.tenantId,
-        requesterEmail: body.requesterEmail.toLowerCase(),
-        requesterName: body.requesterName,
-        company: body.company ?? null,
-        status: 'pending',
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    const out = renderNdaRequest(row);
-    const data = { requesterEmail: out.requesterEmail, company: out.company };
-    return recorded(tx, who, out, { action: 'nda_request.created', data });
-  });
-}
+/** The NDA requests' list, get, create and revocation; accepting one is `acceptNdaRequest`. */
+export const ndaRequestStore: Store<typeof ndaRequests> = {
+  model: 'trustNdaRequest',
+  render: renderNdaRequest,
+  create: async ({ who, body }) => ({
+    requesterEmail: body.requesterEmail.toLowerCase(),
+    requesterName: body.requesterName,
+    company: body.company ?? null,
+    status: 'pending',
+    createdBy: who.actor,
+  }),
+  auditData: (r) => ({ requesterEmail: r.requesterEmail, company: r.company }),
+  // A revoked request reads nothing: the token's hash goes with the access it granted.
+  transitions: { revoke: () => ({ accessTokenHash: null }) },
+};
 
 /**
- * The NDA request's lifecycle. Hand-written rather than kit transitions: `accept` answers with the
- * access token it mints (shown once, stored hashed), which the kit would also put in the record of
- * the change (audit event, webhook payload); and the routes' documented bodies and descriptions are
- * not what the kit generates.
+ * Records that the requester accepted the NDA, from `pending` (409 otherwise). Not a kit
+ * transition: its response carries the access token it mints (shown once, stored hashed), which
+ * the kit would also put in the record of the change (audit event, webhook payload).
  */
-const NDA_TRANSITIONS = {
-  accept: { from: ['pending'], to: 'accepted', action: 'nda_request.accepted' },
-  revoke: { from: ['pending', 'accepted'], to: 'revoked', action: 'nda_request.revoked' },
-} as const;
-
-/** Moves an NDA request along its lifecycle; 409 from a state the transition does not start from. */
-export async function transitionNdaRequest(
-  prisma: Prisma,
-  who: Actor,
-  id: string,
-  verb: keyof typeof NDA_TRANSITIONS,
-): Promise<z.infer<typeof NdaRequest>> {
-  const t = NDA_TRANSITIONS[verb];
+export async function acceptNdaRequest(prisma: Prisma, who: Actor, id: string): Promise<z.infer<typeof NdaRequest>> {
+  const from = ['pending'] as const;
   return prisma.$transaction(async (tx) => {
     // Read locked, as the kit reads a transition's row: the state checked holds until the commit.
     const current = (await findRow(sqlOf(tx), tableOf(prisma, 'trustNdaRequest'), who.tenantId, id, { forUpdate: true })) as
       | NdaRequestRow
       | undefined;
     if (!current) throw notFound('NDA request', id);
-    if (!(t.from as readonly string[]).includes(current.status)) throw stateConflict('NDA request', id, current.status, verb, t.from);
-    // Accepting mints the requester's access token (shown once); revoking drops it.
-    const accessToken = verb === 'accept' ? randomBytes(24).toString('base64url') : null;
+    if (!(from as readonly string[]).includes(current.status)) throw stateConflict('NDA request', id, current.status, 'accept', from);
+    const accessToken = randomBytes(24).toString('base64url');
     const row = await tx.trustNdaRequest.update({
       where: { id },
-      data: { status: t.to, updatedAt: new Date(), accessTokenHash: accessToken ? hashAccessToken(accessToken) : null },
+      data: { status: 'accepted', updatedAt: new Date(), accessTokenHash: hashAccessToken(accessToken) },
     });
-    const out = await recorded(tx, who, renderNdaRequest(row), { action: t.action, data: { from: current.status, to: t.to } });
+    const data = { from: current.status, to: 'accepted' };
+    const out = await recorded(tx, who, renderNdaRequest(row), { action: 'nda_request.accepted', data });
     return { ...out, accessToken };
   });
 }
