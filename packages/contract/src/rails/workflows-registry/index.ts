@@ -8,7 +8,7 @@ import { CREATED_BY_KEY_DESCRIPTION, created, EXAMPLE_KEY, exampleId } from '../
 /**
  * The workflows registry: the catalogue of stock compliance workflows the service ships as data
  * (packages/server/content/workflows), read whole or filtered by framework, stakeholder role or
- * category, and versioned per tenant by hashed workflowSnapshots.
+ * category, and versioned per tenant by hashed snapshots.
  */
 
 const Slug = z
@@ -174,7 +174,7 @@ export const workflowSnapshots = resource({
   rail: 'workflows_registry',
   path: 'snapshot',
   name: 'snapshot',
-  label: { one: 'workflow catalogue snapshot', many: 'workflow catalogue workflowSnapshots' },
+  label: { one: 'workflow catalogue snapshot', many: 'workflow catalogue snapshots' },
   idPrefix: 'wfs',
   record: WorkflowSnapshot,
   setup: [{ method: 'POST', path: '/v1/workflows-registry/snapshot', body: {} }],
