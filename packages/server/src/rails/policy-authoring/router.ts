@@ -1,16 +1,13 @@
-import { contract } from '@svc/contract';
+import { contract, policyDrafts, policyPublications } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
+import { serveResource } from '../../kit.ts';
 import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
 import * as policies from './service.ts';
 
 export function policyAuthoringHandlers({ db }: RailDeps) {
   const { prisma } = db;
   return initServer().router(contract.policy_authoring, {
-    drafts: {
-      list: async ({ query, res }) => ({ status: 200, body: await policies.listPolicies(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await policies.createPolicy(prisma, actor(res), body) }),
-      get: async ({ params, res }) => ({ status: 200, body: await policies.getPolicy(prisma, tenantOf(res).tenantId, params.id) }),
-    },
+    drafts: serveResource(db, policyDrafts, policies.policyStore),
     versions: {
       add: async ({ body, res }) => ({ status: 201, body: await policies.addVersion(prisma, actor(res), body) }),
       list: async ({ params, query, res }) => ({
@@ -28,7 +25,7 @@ export function policyAuthoringHandlers({ db }: RailDeps) {
     },
     publish: {
       start: async ({ body, res }) => ({ status: 201, body: await policies.startPublication(prisma, actor(res), body) }),
-      list: async ({ query, res }) => ({ status: 200, body: await policies.listPublications(prisma, tenantOf(res).tenantId, query) }),
+      list: serveResource(db, policyPublications, policies.publicationStore).list,
       approve: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, personActor(res), body, 'approve') }),
       reject: async ({ body, res }) => ({ status: 200, body: await policies.decide(prisma, personActor(res), body, 'reject') }),
     },

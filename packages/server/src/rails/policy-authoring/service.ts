@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   type AddPolicyVersionBody,
   type AttestPolicyBody,
-  type CreatePolicyBody,
   POLICY_TRANSITIONS,
   Policy,
   PolicyAttestation,
@@ -14,6 +13,8 @@ import {
   PolicyPublication,
   PolicyVersion,
   type PublishPolicyBody,
+  type policyDrafts,
+  type policyPublications,
   type RetirePolicyBody,
 } from '@svc/contract';
 import type { z } from 'zod';
@@ -28,6 +29,7 @@ import type {
   PolicyVersion as VersionRow,
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
+import type { Store } from '../../kit.ts';
 import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { isUniqueViolation, type Page, type PageQuery, recorded } from '../../platform/records.ts';
@@ -110,56 +112,38 @@ async function unknownControls(prisma: Tx, wanted: readonly string[]): Promise<s
   return wanted.filter((c) => !known.has(c));
 }
 
-export async function listPolicies(
-  prisma: Prisma,
-  tenantId: string,
-  query: PageQuery & { status?: string; controlId?: string },
-): Promise<Page<z.infer<typeof Policy>>> {
-  return keysetList(scopeToTenant(prisma, tenantId).policy, query, {
-    render: renderPolicy,
-    filters: ['status', 'controlId'],
-    filterWhere: { controlId: (v) => ({ controlIds: { has: v } }) },
-  });
-}
-
-export async function getPolicy(prisma: Prisma, tenantId: string, id: string): Promise<z.infer<typeof Policy>> {
-  return renderPolicy(await findPolicy(scopeToTenant(prisma, tenantId), id));
-}
-
-export async function createPolicy(prisma: Prisma, who: Actor, body: z.infer<typeof CreatePolicyBody>): Promise<z.infer<typeof Policy>> {
-  const dup = body.controlIds.findIndex((c, i) => body.controlIds.indexOf(c) !== i);
-  if (dup >= 0) throw invalid(`controlIds[${dup}]`, `Control ${body.controlIds[dup]} is named twice.`);
-  const unknown = await unknownControls(prisma, body.controlIds);
-  if (unknown.length > 0) {
-    const i = body.controlIds.indexOf(unknown[0] as string);
-    throw invalid(`controlIds[${i}]`, `No shipped framework dictionary has the control ${unknown.join(', ')}.`);
-  }
-  const db = scopeToTenant(prisma, who.tenantId);
-  if (body.ownerId && !(await db.stakeholderUser.findFirst({ where: { id: body.ownerId }, select: { id: true } }))) {
-    throw invalid('ownerId', `Person ${body.ownerId} does not exist in this tenant.`);
-  }
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const id = newId('pol');
-    const row = await tx.policy.create({
-      data: {
-        id,
-        tenantId: who.tenantId,
-        title: body.title,
-        status: 'draft',
-        controlIds: body.controlIds,
-        ownerId: body.ownerId ?? null,
-        currentVersion: 1,
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    await writeVersion(tx, who, id, 1, body.text, null, now);
-    const out = renderPolicy(row);
-    return recorded(tx, who, out, { action: 'policy.drafted', data: { title: out.title, controlIds: out.controlIds, version: 1 } });
-  });
-}
+/**
+ * The policies, served by the kit. A draft's controls are checked against the shipped dictionaries
+ * and its owner against the tenant's people before the write; its version 1 is written in the
+ * same transaction as the policy.
+ */
+export const policyStore: Store<typeof policyDrafts> = {
+  model: 'policy',
+  filterWhere: { controlId: (v) => ({ controlIds: { has: v } }) },
+  create: async ({ db, shared, who, body }) => {
+    const dup = body.controlIds.findIndex((c, i) => body.controlIds.indexOf(c) !== i);
+    if (dup >= 0) throw invalid(`controlIds[${dup}]`, `Control ${body.controlIds[dup]} is named twice.`);
+    const unknown = await unknownControls(shared, body.controlIds);
+    if (unknown.length > 0) {
+      const i = body.controlIds.indexOf(unknown[0] as string);
+      throw invalid(`controlIds[${i}]`, `No shipped framework dictionary has the control ${unknown.join(', ')}.`);
+    }
+    if (body.ownerId && !(await db.stakeholderUser.findFirst({ where: { id: body.ownerId }, select: { id: true } }))) {
+      throw invalid('ownerId', `Person ${body.ownerId} does not exist in this tenant.`);
+    }
+    return {
+      title: body.title,
+      status: 'draft',
+      controlIds: body.controlIds,
+      ownerId: body.ownerId ?? null,
+      currentVersion: 1,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (p) => ({ title: p.title, controlIds: p.controlIds, version: 1 }),
+  // Version 1 carries the policy's clock: both were written at once.
+  afterCreate: ({ tx, who, record, body }) => writeVersion(tx, who, record.id, 1, body.text, null, new Date(record.createdAt)),
+};
 
 // ---------------------------------------------------------------- versions
 
@@ -426,16 +410,11 @@ export async function decide(
   });
 }
 
-export async function listPublications(
-  prisma: Prisma,
-  tenantId: string,
-  query: PageQuery & { policyId?: string; status?: string },
-): Promise<Page<z.infer<typeof PolicyPublication>>> {
-  return keysetList(scopeToTenant(prisma, tenantId).policyPublication, query, {
-    render: renderPublication,
-    filters: ['policyId', 'status'],
-  });
-}
+/** The walks' list, served by the kit; starting a walk and deciding its steps stay above. */
+export const publicationStore: Store<typeof policyPublications> = {
+  model: 'policyPublication',
+  render: (r: PublicationRow) => renderPublication(r),
+};
 
 // ---------------------------------------------------------------- attestations
 
