@@ -136,6 +136,21 @@ describe('policy_authoring: drafts', () => {
     expect(await auditActions(t, res.body.id)).toEqual(['policy.drafted']);
   });
 
+  it('writes version 1 with the policy, at its clock, once even when the create is replayed', async () => {
+    const t = await createTenant(ts);
+    const body = { title: 'Model change policy', controlIds: ['AIA-RMS-01'], text: 'Line one' };
+    const headers = { 'Idempotency-Key': `draft-${Date.now()}` };
+    const first = await t.call('POST', '/v1/policies/draft', { body, headers });
+    expect(first.status).toBe(201);
+    const again = await t.call('POST', '/v1/policies/draft', { body, headers });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect((await collectPages<Json>(t, '/v1/policies/draft')).map((p) => p.id)).toEqual([first.body.id]);
+    const versions = await collectPages<Json>(t, `/v1/policies/version/${first.body.id}`);
+    expect(versions.map((v) => [v.number, v.createdAt])).toEqual([[1, first.body.createdAt]]);
+    expect(await auditActions(t, first.body.id)).toEqual(['policy.drafted']);
+  });
+
   it('refuses unknown or repeated controls and an unknown owner with a 422 naming the field', async () => {
     const t = await createTenant(ts);
     const unknown = expectEnvelope(
