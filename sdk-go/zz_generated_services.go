@@ -1597,7 +1597,7 @@ func (s *ComplianceAssessmentsService) Create(ctx context.Context, body *CreateA
 
 // Get calls GET /v1/compliance/assessments/{id}: Get an assessment.
 //
-// Returns the assessment with this `asm_` id. Needs `compliance:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the assessment with this `asm_` id. Needs `compliance:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *ComplianceAssessmentsService) Get(ctx context.Context, id string, opts ...RequestOption) (*Assessment, error) {
 	var out Assessment
 	path := "/v1/compliance/assessments/" + url.PathEscape(id)
@@ -1698,7 +1698,7 @@ func (s *ComplianceObligationsService) ListAutoPaging(ctx context.Context, param
 
 // Get calls GET /v1/compliance/obligations/{id}: Get an obligation.
 //
-// Returns the obligation with this `obl_` id. Needs `compliance:read`. A obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the obligation with this `obl_` id. Needs `compliance:read`. An obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *ComplianceObligationsService) Get(ctx context.Context, id string, opts ...RequestOption) (*Obligation, error) {
 	var out Obligation
 	path := "/v1/compliance/obligations/" + url.PathEscape(id)
@@ -1750,7 +1750,7 @@ func (s *ComplianceEvidenceService) Create(ctx context.Context, body *CreateEvid
 
 // Get calls GET /v1/compliance/evidence/{id}: Get an evidence record.
 //
-// Returns the evidence record with this `evd_` id. Needs `compliance:read`. A evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the evidence record with this `evd_` id. Needs `compliance:read`. An evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *ComplianceEvidenceService) Get(ctx context.Context, id string, opts ...RequestOption) (*Evidence, error) {
 	var out Evidence
 	path := "/v1/compliance/evidence/" + url.PathEscape(id)
@@ -1802,7 +1802,7 @@ func (s *ComplianceAttestationsService) Create(ctx context.Context, body *Create
 
 // Get calls GET /v1/compliance/attestations/{id}: Get an attestation.
 //
-// Returns the attestation with this `att_` id. Needs `compliance:read`. A attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the attestation with this `att_` id. Needs `compliance:read`. An attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *ComplianceAttestationsService) Get(ctx context.Context, id string, opts ...RequestOption) (*Attestation, error) {
 	var out Attestation
 	path := "/v1/compliance/attestations/" + url.PathEscape(id)
@@ -2794,7 +2794,7 @@ func (s *TrustService) Questionnaires(ctx context.Context, body *TrustQuestionna
 
 // List calls GET /v1/trust/nda-vault/requests: List NDA requests.
 //
-// NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.
+// NDA requests of external requesters for the vault. Returns the tenant's NDA requests, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (NDA requests whose `status` equals the value). Needs `trust:read`.
 func (s *TrustNdaRequestsService) List(ctx context.Context, params *TrustNdaRequestsListParams, opts ...RequestOption) (*Page[TrustNdaRequest], error) {
 	var out Page[TrustNdaRequest]
 	if err := s.client.call(ctx, "GET", "/v1/trust/nda-vault/requests", params.encode(), nil, &out, opts); err != nil {
@@ -2817,7 +2817,7 @@ func (s *TrustNdaRequestsService) ListAutoPaging(ctx context.Context, params *Tr
 
 // Create calls POST /v1/trust/nda-vault/requests: Record an NDA request.
 //
-// Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.
+// Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Returns 201 with the new NDA request, id `ndr_<ULID>`. Needs `trust:write`; recorded in the audit trail as `nda_request.created` in the same transaction, and emitted as the webhook event `nda_request.created`. Send an `Idempotency-Key` so that a retry does not create a second NDA request.
 func (s *TrustNdaRequestsService) Create(ctx context.Context, body *CreateTrustNdaRequestRequest, opts ...RequestOption) (*TrustNdaRequest, error) {
 	var out TrustNdaRequest
 	var payload any
@@ -2834,11 +2834,27 @@ func (s *TrustNdaRequestsService) Create(ctx context.Context, body *CreateTrustN
 
 // Get calls GET /v1/trust/nda-vault/requests/{id}: Get an NDA request.
 //
-// One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.
+// Returns the NDA request with this `ndr_` id. Needs `trust:read`. An NDA request of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *TrustNdaRequestsService) Get(ctx context.Context, id string, opts ...RequestOption) (*TrustNdaRequest, error) {
 	var out TrustNdaRequest
 	path := "/v1/trust/nda-vault/requests/" + url.PathEscape(id)
 	if err := s.client.call(ctx, "GET", path, nil, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Revoke calls POST /v1/trust/nda-vault/requests/{id}/revoke: Revoke an NDA request.
+//
+// Withdraws access: documents are no longer released to this request. Allowed when the NDA request's `status` is `pending` or `accepted`; sets it to `revoked` and returns the updated NDA request. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `trust:write`; recorded in the audit trail as `nda_request.revoked` and emitted as the webhook event `nda_request.revoked`.
+func (s *TrustNdaRequestsService) Revoke(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*TrustNdaRequest, error) {
+	var out TrustNdaRequest
+	path := "/v1/trust/nda-vault/requests/" + url.PathEscape(id) + "/revoke"
+	var payload any
+	if body != nil {
+		payload = body
+	}
+	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -2850,22 +2866,6 @@ func (s *TrustNdaRequestsService) Get(ctx context.Context, id string, opts ...Re
 func (s *TrustNdaRequestsService) Accept(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*TrustNdaRequest, error) {
 	var out TrustNdaRequest
 	path := "/v1/trust/nda-vault/requests/" + url.PathEscape(id) + "/accept"
-	var payload any
-	if body != nil {
-		payload = body
-	}
-	if err := s.client.call(ctx, "POST", path, nil, payload, &out, opts); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// Revoke calls POST /v1/trust/nda-vault/requests/{id}/revoke: Revoke an NDA request.
-//
-// Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.
-func (s *TrustNdaRequestsService) Revoke(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*TrustNdaRequest, error) {
-	var out TrustNdaRequest
-	path := "/v1/trust/nda-vault/requests/" + url.PathEscape(id) + "/revoke"
 	var payload any
 	if body != nil {
 		payload = body
@@ -2928,9 +2928,9 @@ func (s *TrustNdaDocumentsService) Create(ctx context.Context, body *CreateTrust
 	return &out, nil
 }
 
-// Get calls GET /v1/trust/nda-vault/{id}: Get a NDA vault document.
+// Get calls GET /v1/trust/nda-vault/{id}: Get an NDA vault document.
 //
-// Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. A NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. An NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *TrustNdaDocumentsService) Get(ctx context.Context, id string, opts ...RequestOption) (*TrustNdaDocument, error) {
 	var out TrustNdaDocument
 	path := "/v1/trust/nda-vault/" + url.PathEscape(id)
@@ -3595,9 +3595,9 @@ func (s *WorkflowsRegistryService) ByCategoryAutoPaging(ctx context.Context, par
 	})
 }
 
-// List calls GET /v1/workflows-registry/snapshot: List workflow catalogue workflowSnapshots.
+// List calls GET /v1/workflows-registry/snapshot: List workflow catalogue snapshots.
 //
-// Returns the tenant's workflow catalogue workflowSnapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
+// Returns the tenant's workflow catalogue snapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
 func (s *WorkflowsRegistrySnapshotService) List(ctx context.Context, params *WorkflowsRegistrySnapshotListParams, opts ...RequestOption) (*Page[WorkflowSnapshot], error) {
 	var out Page[WorkflowSnapshot]
 	if err := s.client.call(ctx, "GET", "/v1/workflows-registry/snapshot", params.encode(), nil, &out, opts); err != nil {
@@ -4828,7 +4828,7 @@ func (s *StakeholdersAssignmentsService) Create(ctx context.Context, body *Creat
 
 // Get calls GET /v1/stakeholders/assignments/{id}: Get an assignment.
 //
-// Returns the assignment with this `asg_` id. Needs `stakeholders:read`. A assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the assignment with this `asg_` id. Needs `stakeholders:read`. An assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *StakeholdersAssignmentsService) Get(ctx context.Context, id string, opts ...RequestOption) (*StakeholderAssignment, error) {
 	var out StakeholderAssignment
 	path := "/v1/stakeholders/assignments/" + url.PathEscape(id)
@@ -4907,7 +4907,7 @@ func (s *StakeholdersApprovalChainsService) Create(ctx context.Context, body *Cr
 
 // Get calls GET /v1/stakeholders/approval-chains/{id}: Get an approval chain.
 //
-// Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. A approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. An approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *StakeholdersApprovalChainsService) Get(ctx context.Context, id string, opts ...RequestOption) (*ApprovalChain, error) {
 	var out ApprovalChain
 	path := "/v1/stakeholders/approval-chains/" + url.PathEscape(id)
@@ -5038,7 +5038,7 @@ func (s *GovernanceApprovalsService) Create(ctx context.Context, body *CreateGov
 
 // Get calls GET /v1/governance/approvals/{id}: Get an approval.
 //
-// Returns the approval with this `gap_` id. Needs `governance:read`. A approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the approval with this `gap_` id. Needs `governance:read`. An approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *GovernanceApprovalsService) Get(ctx context.Context, id string, opts ...RequestOption) (*GovernanceApproval, error) {
 	var out GovernanceApproval
 	path := "/v1/governance/approvals/" + url.PathEscape(id)
@@ -5680,7 +5680,7 @@ func (s *SelfAuditEvidenceService) Create(ctx context.Context, body *CreateSelfA
 
 // Get calls GET /v1/self-audit/evidence/{id}: Get an evidence link.
 //
-// Returns the evidence link with this `sev_` id. Needs `self_audit:read`. A evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the evidence link with this `sev_` id. Needs `self_audit:read`. An evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *SelfAuditEvidenceService) Get(ctx context.Context, id string, opts ...RequestOption) (*SelfAuditEvidenceLink, error) {
 	var out SelfAuditEvidenceLink
 	path := "/v1/self-audit/evidence/" + url.PathEscape(id)
@@ -5874,7 +5874,7 @@ func (s *RiskRegisterService) Heatmap(ctx context.Context, params *RiskRegisterH
 
 // List calls GET /v1/risk-register/reviews: List reviews.
 //
-// Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.
+// The periodic reviews recorded of the risks. Returns the tenant's reviews, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `riskId` (reviews whose `riskId` equals the value). Needs `risk_register:read`.
 func (s *RiskRegisterReviewsService) List(ctx context.Context, params *RiskRegisterReviewsListParams, opts ...RequestOption) (*Page[RiskReview], error) {
 	var out Page[RiskReview]
 	if err := s.client.call(ctx, "GET", "/v1/risk-register/reviews", params.encode(), nil, &out, opts); err != nil {
@@ -6085,7 +6085,7 @@ func (s *RiskService) ByDomain(ctx context.Context, params *RiskByDomainParams, 
 
 // List calls GET /v1/policies/draft: List policies.
 //
-// Returns the tenant's policies in every state (each starts as a draft), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Filters `status` and `controlId`, combined with AND. Needs `policy_authoring:read`.
+// Lists policies in every state (each starts as a draft). Returns the tenant's policies, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (policies whose `status` equals the value), `controlId` (policies whose `controlIds` contains the value). Needs `policy_authoring:read`.
 func (s *PolicyAuthoringDraftsService) List(ctx context.Context, params *PolicyAuthoringDraftsListParams, opts ...RequestOption) (*Page[Policy], error) {
 	var out Page[Policy]
 	if err := s.client.call(ctx, "GET", "/v1/policies/draft", params.encode(), nil, &out, opts); err != nil {
@@ -6108,7 +6108,7 @@ func (s *PolicyAuthoringDraftsService) ListAutoPaging(ctx context.Context, param
 
 // Create calls POST /v1/policies/draft: Draft a policy.
 //
-// Creates a `draft` policy, id `pol_<ULID>`, with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Needs `policy_authoring:write`; audited as `policy.drafted` and emitted as the webhook event of that name. Send an `Idempotency-Key` so that a retry does not create a second policy.
+// Creates a `draft` policy with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Returns 201 with the new policy, id `pol_<ULID>`. Needs `policy_authoring:write`; recorded in the audit trail as `policy.drafted` in the same transaction, and emitted as the webhook event `policy.drafted`. Send an `Idempotency-Key` so that a retry does not create a second policy.
 func (s *PolicyAuthoringDraftsService) Create(ctx context.Context, body *CreatePolicyRequest, opts ...RequestOption) (*Policy, error) {
 	var out Policy
 	var payload any
@@ -6125,7 +6125,7 @@ func (s *PolicyAuthoringDraftsService) Create(ctx context.Context, body *CreateP
 
 // Get calls GET /v1/policies/draft/{id}: Get a policy.
 //
-// Returns the policy with this `pol_` id, whatever its state. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+// Policies in every state are read here: drafts, those in approval, published and retired ones. Returns the policy with this `pol_` id. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *PolicyAuthoringDraftsService) Get(ctx context.Context, id string, opts ...RequestOption) (*Policy, error) {
 	var out Policy
 	path := "/v1/policies/draft/" + url.PathEscape(id)
@@ -6202,7 +6202,7 @@ func (s *PolicyAuthoringVersionsService) Get(ctx context.Context, id string, num
 
 // List calls GET /v1/policies/publish: List publication walks.
 //
-// Returns the tenant's approval walks (one per submission), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), with each step's decision. Needs `policy_authoring:read`.
+// One walk per submission of a policy, with each step's decision. Returns the tenant's publication walks, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `policyId` (publication walks whose `policyId` equals the value), `status` (publication walks whose `status` equals the value). Needs `policy_authoring:read`.
 func (s *PolicyAuthoringPublishService) List(ctx context.Context, params *PolicyAuthoringPublishListParams, opts ...RequestOption) (*Page[PolicyPublication], error) {
 	var out Page[PolicyPublication]
 	if err := s.client.call(ctx, "GET", "/v1/policies/publish", params.encode(), nil, &out, opts); err != nil {
@@ -7602,7 +7602,7 @@ func (s *DsarExportService) Create(ctx context.Context, body *CreateDsarExport, 
 
 // Get calls GET /v1/dsar/export/{id}: Get an export.
 //
-// Returns the export with this `dsx_` id. Needs `dsar:read`. A export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the export with this `dsx_` id. Needs `dsar:read`. An export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *DsarExportService) Get(ctx context.Context, id string, opts ...RequestOption) (*DsarExport, error) {
 	var out DsarExport
 	path := "/v1/dsar/export/" + url.PathEscape(id)
@@ -7785,7 +7785,7 @@ func (s *VendorRiskAssessmentsService) Create(ctx context.Context, body *CreateV
 
 // Get calls GET /v1/vendor-risk/assessments/{id}: Get an assessment.
 //
-// Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *VendorRiskAssessmentsService) Get(ctx context.Context, id string, opts ...RequestOption) (*VendorAssessment, error) {
 	var out VendorAssessment
 	path := "/v1/vendor-risk/assessments/" + url.PathEscape(id)
@@ -8034,9 +8034,9 @@ func (s *ProcurementRfpService) Create(ctx context.Context, body *CreateRfpReque
 	return &out, nil
 }
 
-// Get calls GET /v1/procurement/rfp/{id}: Get a RFP.
+// Get calls GET /v1/procurement/rfp/{id}: Get an RFP.
 //
-// Returns the RFP with this `rfp_` id. Needs `procurement:read`. A RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the RFP with this `rfp_` id. Needs `procurement:read`. An RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *ProcurementRfpService) Get(ctx context.Context, id string, opts ...RequestOption) (*Rfp, error) {
 	var out Rfp
 	path := "/v1/procurement/rfp/" + url.PathEscape(id)
@@ -9136,7 +9136,7 @@ func (s *LitigationHoldEdiscoveryService) Create(ctx context.Context, body *Crea
 
 // Get calls GET /v1/litigation-hold/ediscovery/{id}: Get an eDiscovery export.
 //
-// Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. A eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. An eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *LitigationHoldEdiscoveryService) Get(ctx context.Context, id string, opts ...RequestOption) (*LegalHoldEdiscoveryExport, error) {
 	var out LegalHoldEdiscoveryExport
 	path := "/v1/litigation-hold/ediscovery/" + url.PathEscape(id)
@@ -9272,7 +9272,7 @@ func (s *WhistleblowerInvestigationsService) Create(ctx context.Context, body *C
 
 // Get calls GET /v1/whistleblower/investigations/{id}: Get an investigation.
 //
-// Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. A investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. An investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *WhistleblowerInvestigationsService) Get(ctx context.Context, id string, opts ...RequestOption) (*WhistleblowerInvestigation, error) {
 	var out WhistleblowerInvestigation
 	path := "/v1/whistleblower/investigations/" + url.PathEscape(id)
@@ -9895,7 +9895,7 @@ func (s *GpaiSummaryEnergyDisclosuresService) Create(ctx context.Context, body *
 
 // Get calls GET /v1/gpai-summary/energy-disclosure/{id}: Get an energy disclosure.
 //
-// Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. A energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. An energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *GpaiSummaryEnergyDisclosuresService) Get(ctx context.Context, id string, opts ...RequestOption) (*GpaiEnergyDisclosure, error) {
 	var out GpaiEnergyDisclosure
 	path := "/v1/gpai-summary/energy-disclosure/" + url.PathEscape(id)
@@ -11066,7 +11066,7 @@ func (s *AuditEngineSchedulesService) Create(ctx context.Context, body *CreateAu
 
 // Get calls GET /v1/audit-engine/schedules/{id}: Get an audit schedule.
 //
-// Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. A audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. An audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *AuditEngineSchedulesService) Get(ctx context.Context, id string, opts ...RequestOption) (*AuditSchedule, error) {
 	var out AuditSchedule
 	path := "/v1/audit-engine/schedules/" + url.PathEscape(id)

@@ -7377,7 +7377,7 @@ export interface ProcurementRfpApi {
    */
   readonly evaluate: (args: ProcurementRfpEvaluateArgs, options?: RequestOptions) => Promise<ProcurementRfpEvaluateResult>;
   /**
-   * Get a RFP
+   * Get an RFP
    *
    * `GET /v1/procurement/rfp/{id}` (operation `procurement.rfp.get`).
    */
@@ -8615,7 +8615,7 @@ export interface TrustNdaDocumentsApi {
    */
   readonly create: (args: TrustNdaDocumentsCreateArgs, options?: RequestOptions) => Promise<TrustNdaDocumentsCreateResult>;
   /**
-   * Get a NDA vault document
+   * Get an NDA vault document
    *
    * `GET /v1/trust/nda-vault/{id}` (operation `trust.ndaDocuments.get`).
    */
@@ -9198,7 +9198,7 @@ export interface WorkflowsRegistrySnapshotApi {
    */
   readonly get: (args: WorkflowsRegistrySnapshotGetArgs, options?: RequestOptions) => Promise<WorkflowsRegistrySnapshotGetResult>;
   /**
-   * List workflow catalogue workflowSnapshots
+   * List workflow catalogue snapshots
    *
    * `GET /v1/workflows-registry/snapshot` (operation `workflows_registry.snapshot.list`).
    */

@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Get an assessment
-         * @description Returns the assessment with this `asm_` id. Needs `compliance:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the assessment with this `asm_` id. Needs `compliance:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["compliance.assessments.get"];
         put?: never;
@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * Get an obligation
-         * @description Returns the obligation with this `obl_` id. Needs `compliance:read`. A obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the obligation with this `obl_` id. Needs `compliance:read`. An obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["compliance.obligations.get"];
         put?: never;
@@ -385,7 +385,7 @@ export interface paths {
         };
         /**
          * Get an evidence record
-         * @description Returns the evidence record with this `evd_` id. Needs `compliance:read`. A evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the evidence record with this `evd_` id. Needs `compliance:read`. An evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["compliance.evidence.get"];
         put?: never;
@@ -429,7 +429,7 @@ export interface paths {
         };
         /**
          * Get an attestation
-         * @description Returns the attestation with this `att_` id. Needs `compliance:read`. A attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the attestation with this `att_` id. Needs `compliance:read`. An attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["compliance.attestations.get"];
         put?: never;
@@ -1481,13 +1481,13 @@ export interface paths {
         };
         /**
          * List NDA requests
-         * @description NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.
+         * @description NDA requests of external requesters for the vault. Returns the tenant's NDA requests, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (NDA requests whose `status` equals the value). Needs `trust:read`.
          */
         get: operations["trust.ndaRequests.list"];
         put?: never;
         /**
          * Record an NDA request
-         * @description Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.
+         * @description Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Returns 201 with the new NDA request, id `ndr_<ULID>`. Needs `trust:write`; recorded in the audit trail as `nda_request.created` in the same transaction, and emitted as the webhook event `nda_request.created`. Send an `Idempotency-Key` so that a retry does not create a second NDA request.
          */
         post: operations["trust.ndaRequests.create"];
         delete?: never;
@@ -1505,11 +1505,31 @@ export interface paths {
         };
         /**
          * Get an NDA request
-         * @description One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.
+         * @description Returns the NDA request with this `ndr_` id. Needs `trust:read`. An NDA request of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["trust.ndaRequests.get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/trust/nda-vault/requests/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an NDA request
+         * @description Withdraws access: documents are no longer released to this request. Allowed when the NDA request's `status` is `pending` or `accepted`; sets it to `revoked` and returns the updated NDA request. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `trust:write`; recorded in the audit trail as `nda_request.revoked` and emitted as the webhook event `nda_request.revoked`.
+         */
+        post: operations["trust.ndaRequests.revoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1530,26 +1550,6 @@ export interface paths {
          * @description Records that the requester accepted the NDA (from `pending`; 409 `conflict` otherwise); from then on the vault documents are released to this request. Audited (`nda_request.accepted`). Needs `trust:write`.
          */
         post: operations["trust.ndaRequests.accept"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/trust/nda-vault/requests/{id}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke an NDA request
-         * @description Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.
-         */
-        post: operations["trust.ndaRequests.revoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1608,8 +1608,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a NDA vault document
-         * @description Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. A NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * Get an NDA vault document
+         * @description Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. An NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["trust.ndaDocuments.get"];
         put?: never;
@@ -2312,8 +2312,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List workflow catalogue workflowSnapshots
-         * @description Returns the tenant's workflow catalogue workflowSnapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
+         * List workflow catalogue snapshots
+         * @description Returns the tenant's workflow catalogue snapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
          */
         get: operations["workflows_registry.snapshot.list"];
         put?: never;
@@ -3493,7 +3493,7 @@ export interface paths {
         };
         /**
          * Get an assignment
-         * @description Returns the assignment with this `asg_` id. Needs `stakeholders:read`. A assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the assignment with this `asg_` id. Needs `stakeholders:read`. An assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["stakeholders.assignments.get"];
         put?: never;
@@ -3577,7 +3577,7 @@ export interface paths {
         };
         /**
          * Get an approval chain
-         * @description Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. A approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. An approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["stakeholders.approvalChains.get"];
         put?: never;
@@ -3705,7 +3705,7 @@ export interface paths {
         };
         /**
          * Get an approval
-         * @description Returns the approval with this `gap_` id. Needs `governance:read`. A approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the approval with this `gap_` id. Needs `governance:read`. An approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["governance.approvals.get"];
         put?: never;
@@ -4337,7 +4337,7 @@ export interface paths {
         };
         /**
          * Get an evidence link
-         * @description Returns the evidence link with this `sev_` id. Needs `self_audit:read`. A evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the evidence link with this `sev_` id. Needs `self_audit:read`. An evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["self_audit.evidence.get"];
         put?: never;
@@ -4545,7 +4545,7 @@ export interface paths {
         };
         /**
          * List reviews
-         * @description Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.
+         * @description The periodic reviews recorded of the risks. Returns the tenant's reviews, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `riskId` (reviews whose `riskId` equals the value). Needs `risk_register:read`.
          */
         get: operations["risk_register.reviews.list"];
         put?: never;
@@ -4737,13 +4737,13 @@ export interface paths {
         };
         /**
          * List policies
-         * @description Returns the tenant's policies in every state (each starts as a draft), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Filters `status` and `controlId`, combined with AND. Needs `policy_authoring:read`.
+         * @description Lists policies in every state (each starts as a draft). Returns the tenant's policies, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (policies whose `status` equals the value), `controlId` (policies whose `controlIds` contains the value). Needs `policy_authoring:read`.
          */
         get: operations["policy_authoring.drafts.list"];
         put?: never;
         /**
          * Draft a policy
-         * @description Creates a `draft` policy, id `pol_<ULID>`, with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Needs `policy_authoring:write`; audited as `policy.drafted` and emitted as the webhook event of that name. Send an `Idempotency-Key` so that a retry does not create a second policy.
+         * @description Creates a `draft` policy with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Returns 201 with the new policy, id `pol_<ULID>`. Needs `policy_authoring:write`; recorded in the audit trail as `policy.drafted` in the same transaction, and emitted as the webhook event `policy.drafted`. Send an `Idempotency-Key` so that a retry does not create a second policy.
          */
         post: operations["policy_authoring.drafts.create"];
         delete?: never;
@@ -4761,7 +4761,7 @@ export interface paths {
         };
         /**
          * Get a policy
-         * @description Returns the policy with this `pol_` id, whatever its state. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+         * @description Policies in every state are read here: drafts, those in approval, published and retired ones. Returns the policy with this `pol_` id. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["policy_authoring.drafts.get"];
         put?: never;
@@ -4861,7 +4861,7 @@ export interface paths {
         };
         /**
          * List publication walks
-         * @description Returns the tenant's approval walks (one per submission), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), with each step's decision. Needs `policy_authoring:read`.
+         * @description One walk per submission of a policy, with each step's decision. Returns the tenant's publication walks, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `policyId` (publication walks whose `policyId` equals the value), `status` (publication walks whose `status` equals the value). Needs `policy_authoring:read`.
          */
         get: operations["policy_authoring.publish.list"];
         put?: never;
@@ -6177,7 +6177,7 @@ export interface paths {
         };
         /**
          * Get an export
-         * @description Returns the export with this `dsx_` id. Needs `dsar:read`. A export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the export with this `dsx_` id. Needs `dsar:read`. An export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["dsar.export.get"];
         put?: never;
@@ -6349,7 +6349,7 @@ export interface paths {
         };
         /**
          * Get an assessment
-         * @description Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["vendor_risk.assessments.get"];
         put?: never;
@@ -6600,8 +6600,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a RFP
-         * @description Returns the RFP with this `rfp_` id. Needs `procurement:read`. A RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * Get an RFP
+         * @description Returns the RFP with this `rfp_` id. Needs `procurement:read`. An RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["procurement.rfp.get"];
         put?: never;
@@ -7693,7 +7693,7 @@ export interface paths {
         };
         /**
          * Get an eDiscovery export
-         * @description Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. A eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. An eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["litigation_hold.ediscovery.get"];
         put?: never;
@@ -7821,7 +7821,7 @@ export interface paths {
         };
         /**
          * Get an investigation
-         * @description Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. A investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. An investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["whistleblower.investigations.get"];
         put?: never;
@@ -8397,7 +8397,7 @@ export interface paths {
         };
         /**
          * Get an energy disclosure
-         * @description Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. A energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. An energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["gpai_summary.energyDisclosures.get"];
         put?: never;
@@ -9717,7 +9717,7 @@ export interface paths {
         };
         /**
          * Get an audit schedule
-         * @description Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. A audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. An audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["audit_engine.schedules.get"];
         put?: never;
@@ -11272,7 +11272,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A assessment was created.
+         * An assessment was created.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.assessment.created"];
@@ -11702,26 +11702,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "nda_request.accepted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * An NDA was accepted; the vault documents are released to the request.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.nda_request.accepted"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "nda_request.revoked": {
         parameters: {
             query?: never;
@@ -11736,6 +11716,26 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.nda_request.revoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "nda_request.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An NDA was accepted; the vault documents are released to the request.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.nda_request.accepted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -47885,7 +47885,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "trust.ndaRequests.accept": {
+    "trust.ndaRequests.revoke": {
         parameters: {
             query?: never;
             header?: {
@@ -47933,7 +47933,7 @@ export interface operations {
             503: components["responses"]["service_unavailable"];
         };
     };
-    "trust.ndaRequests.revoke": {
+    "trust.ndaRequests.accept": {
         parameters: {
             query?: never;
             header?: {
@@ -75558,50 +75558,6 @@ export interface operations {
             };
         };
     };
-    "webhook.nda_request.accepted": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "nda_request.accepted";
-                    data?: components["schemas"]["TrustNdaRequest"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     "webhook.nda_request.revoked": {
         parameters: {
             query?: never;
@@ -75625,6 +75581,50 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookEventEnvelope"] & {
                     /** @constant */
                     type?: "nda_request.revoked";
+                    data?: components["schemas"]["TrustNdaRequest"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.nda_request.accepted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "nda_request.accepted";
                     data?: components["schemas"]["TrustNdaRequest"];
                 };
             };

@@ -248,6 +248,18 @@ function exampleOf(schema: z.ZodType): unknown {
   return examples?.[0];
 }
 
+/**
+ * The label with its indefinite article, as it is said: `an assessment`, `a vendor`, and for an
+ * initialism by the sound of its first letter: `an NDA request`, `an RFP`, `a DPIA`.
+ */
+export function withArticle(label: string): string {
+  const initialism = /^[A-Z]{2,}/.test(label);
+  const vowelSound = initialism ? /^[AEFHILMNORSX]/.test(label) : /^[aeiouAEIOU]/.test(label);
+  return `${vowelSound ? 'an' : 'a'} ${label}`;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 export function resource<
   const Rec extends z.ZodObject,
   const B extends z.ZodType | undefined = undefined,
@@ -333,7 +345,7 @@ export function resource<
     const action = spec.create.action ?? `${spec.name}.created`;
     actions.create = action;
     const eventType = spec.create.event ?? action;
-    event(eventType, spec.create.eventSummary ?? `A ${spec.label.one} was created.`);
+    event(eventType, spec.create.eventSummary ?? `${capitalise(withArticle(spec.label.one))} was created.`);
     if (spec.create.event && spec.create.event !== action) ACTION_ALIASES[action] = spec.create.event;
     routes.create = {
       method: 'POST',
@@ -357,8 +369,8 @@ export function resource<
       path: `${collection}/:id`,
       pathParams: idParams,
       responses: { 200: spec.record },
-      summary: `Get ${/^[aeiou]/.test(spec.label.one) ? 'an' : 'a'} ${spec.label.one}`,
-      description: `${spec.notes?.get ? `${spec.notes.get} ` : ''}Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. A ${spec.label.one} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.`,
+      summary: `Get ${withArticle(spec.label.one)}`,
+      description: `${spec.notes?.get ? `${spec.notes.get} ` : ''}Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. ${capitalise(withArticle(spec.label.one))} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.`,
       metadata: read('get'),
     };
   }

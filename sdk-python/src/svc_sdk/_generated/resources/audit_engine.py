@@ -272,7 +272,7 @@ class AuditEngineSchedulesResource(Resource):
 
         ``GET /v1/audit-engine/schedules/{id}``
 
-        Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. A audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. An audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "AuditSchedule",
@@ -756,7 +756,7 @@ class AsyncAuditEngineSchedulesResource(AsyncResource):
 
         ``GET /v1/audit-engine/schedules/{id}``
 
-        Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. A audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the audit schedule with this `aes_` id. Needs `audit_engine:read`. An audit schedule of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "AuditSchedule",

@@ -238,7 +238,7 @@ class ComplianceAssessmentsResource(Resource):
 
         ``GET /v1/compliance/assessments/{id}``
 
-        Returns the assessment with this `asm_` id. Needs `compliance:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the assessment with this `asm_` id. Needs `compliance:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Assessment",
@@ -586,7 +586,7 @@ class ComplianceAttestationsResource(Resource):
 
         ``GET /v1/compliance/attestations/{id}``
 
-        Returns the attestation with this `att_` id. Needs `compliance:read`. A attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the attestation with this `att_` id. Needs `compliance:read`. An attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Attestation",
@@ -682,7 +682,7 @@ class ComplianceEvidenceResource(Resource):
 
         ``GET /v1/compliance/evidence/{id}``
 
-        Returns the evidence record with this `evd_` id. Needs `compliance:read`. A evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the evidence record with this `evd_` id. Needs `compliance:read`. An evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Evidence",
@@ -783,7 +783,7 @@ class ComplianceObligationsResource(Resource):
 
         ``GET /v1/compliance/obligations/{id}``
 
-        Returns the obligation with this `obl_` id. Needs `compliance:read`. A obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the obligation with this `obl_` id. Needs `compliance:read`. An obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Obligation",
@@ -1050,7 +1050,7 @@ class AsyncComplianceAssessmentsResource(AsyncResource):
 
         ``GET /v1/compliance/assessments/{id}``
 
-        Returns the assessment with this `asm_` id. Needs `compliance:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the assessment with this `asm_` id. Needs `compliance:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Assessment",
@@ -1398,7 +1398,7 @@ class AsyncComplianceAttestationsResource(AsyncResource):
 
         ``GET /v1/compliance/attestations/{id}``
 
-        Returns the attestation with this `att_` id. Needs `compliance:read`. A attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the attestation with this `att_` id. Needs `compliance:read`. An attestation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Attestation",
@@ -1494,7 +1494,7 @@ class AsyncComplianceEvidenceResource(AsyncResource):
 
         ``GET /v1/compliance/evidence/{id}``
 
-        Returns the evidence record with this `evd_` id. Needs `compliance:read`. A evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the evidence record with this `evd_` id. Needs `compliance:read`. An evidence record of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Evidence",
@@ -1595,7 +1595,7 @@ class AsyncComplianceObligationsResource(AsyncResource):
 
         ``GET /v1/compliance/obligations/{id}``
 
-        Returns the obligation with this `obl_` id. Needs `compliance:read`. A obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the obligation with this `obl_` id. Needs `compliance:read`. An obligation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Obligation",

@@ -80,7 +80,7 @@ class DsarExportResource(Resource):
 
         ``GET /v1/dsar/export/{id}``
 
-        Returns the export with this `dsx_` id. Needs `dsar:read`. A export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the export with this `dsx_` id. Needs `dsar:read`. An export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "DsarExport",
@@ -879,7 +879,7 @@ class AsyncDsarExportResource(AsyncResource):
 
         ``GET /v1/dsar/export/{id}``
 
-        Returns the export with this `dsx_` id. Needs `dsar:read`. A export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the export with this `dsx_` id. Needs `dsar:read`. An export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "DsarExport",

@@ -111,7 +111,7 @@ class GovernanceApprovalsResource(Resource):
 
         ``GET /v1/governance/approvals/{id}``
 
-        Returns the approval with this `gap_` id. Needs `governance:read`. A approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the approval with this `gap_` id. Needs `governance:read`. An approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "GovernanceApproval",
@@ -1099,7 +1099,7 @@ class AsyncGovernanceApprovalsResource(AsyncResource):
 
         ``GET /v1/governance/approvals/{id}``
 
-        Returns the approval with this `gap_` id. Needs `governance:read`. A approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the approval with this `gap_` id. Needs `governance:read`. An approval of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "GovernanceApproval",

@@ -266,7 +266,7 @@ class GpaiSummaryEnergyDisclosuresResource(Resource):
 
         ``GET /v1/gpai-summary/energy-disclosure/{id}``
 
-        Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. A energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. An energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "GpaiEnergyDisclosure",
@@ -811,7 +811,7 @@ class AsyncGpaiSummaryEnergyDisclosuresResource(AsyncResource):
 
         ``GET /v1/gpai-summary/energy-disclosure/{id}``
 
-        Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. A energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the energy disclosure with this `gen_` id. Needs `gpai_summary:read`. An energy disclosure of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "GpaiEnergyDisclosure",

@@ -198,7 +198,7 @@ class LitigationHoldEdiscoveryResource(Resource):
 
         ``GET /v1/litigation-hold/ediscovery/{id}``
 
-        Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. A eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. An eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "LegalHoldEdiscoveryExport",
@@ -653,7 +653,7 @@ class AsyncLitigationHoldEdiscoveryResource(AsyncResource):
 
         ``GET /v1/litigation-hold/ediscovery/{id}``
 
-        Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. A eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the eDiscovery export with this `led_` id. Needs `litigation_hold:read`. An eDiscovery export of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "LegalHoldEdiscoveryExport",

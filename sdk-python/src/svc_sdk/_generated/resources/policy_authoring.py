@@ -142,7 +142,7 @@ class PolicyAuthoringDraftsResource(Resource):
 
         ``POST /v1/policies/draft``
 
-        Creates a `draft` policy, id `pol_<ULID>`, with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Needs `policy_authoring:write`; audited as `policy.drafted` and emitted as the webhook event of that name. Send an `Idempotency-Key` so that a retry does not create a second policy.
+        Creates a `draft` policy with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Returns 201 with the new policy, id `pol_<ULID>`. Needs `policy_authoring:write`; recorded in the audit trail as `policy.drafted` in the same transaction, and emitted as the webhook event `policy.drafted`. Send an `Idempotency-Key` so that a retry does not create a second policy.
         """
         return cast(
             "Policy",
@@ -172,7 +172,7 @@ class PolicyAuthoringDraftsResource(Resource):
 
         ``GET /v1/policies/draft/{id}``
 
-        Returns the policy with this `pol_` id, whatever its state. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+        Policies in every state are read here: drafts, those in approval, published and retired ones. Returns the policy with this `pol_` id. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Policy",
@@ -205,7 +205,7 @@ class PolicyAuthoringDraftsResource(Resource):
 
         ``GET /v1/policies/draft``
 
-        Returns the tenant's policies in every state (each starts as a draft), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Filters `status` and `controlId`, combined with AND. Needs `policy_authoring:read`.
+        Lists policies in every state (each starts as a draft). Returns the tenant's policies, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (policies whose `status` equals the value), `controlId` (policies whose `controlIds` contains the value). Needs `policy_authoring:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -271,7 +271,7 @@ class PolicyAuthoringPublishResource(Resource):
 
         ``GET /v1/policies/publish``
 
-        Returns the tenant's approval walks (one per submission), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), with each step's decision. Needs `policy_authoring:read`.
+        One walk per submission of a policy, with each step's decision. Returns the tenant's publication walks, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `policyId` (publication walks whose `policyId` equals the value), `status` (publication walks whose `status` equals the value). Needs `policy_authoring:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -662,7 +662,7 @@ class AsyncPolicyAuthoringDraftsResource(AsyncResource):
 
         ``POST /v1/policies/draft``
 
-        Creates a `draft` policy, id `pol_<ULID>`, with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Needs `policy_authoring:write`; audited as `policy.drafted` and emitted as the webhook event of that name. Send an `Idempotency-Key` so that a retry does not create a second policy.
+        Creates a `draft` policy with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant. Returns 201 with the new policy, id `pol_<ULID>`. Needs `policy_authoring:write`; recorded in the audit trail as `policy.drafted` in the same transaction, and emitted as the webhook event `policy.drafted`. Send an `Idempotency-Key` so that a retry does not create a second policy.
         """
         return cast(
             "Policy",
@@ -692,7 +692,7 @@ class AsyncPolicyAuthoringDraftsResource(AsyncResource):
 
         ``GET /v1/policies/draft/{id}``
 
-        Returns the policy with this `pol_` id, whatever its state. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`.
+        Policies in every state are read here: drafts, those in approval, published and retired ones. Returns the policy with this `pol_` id. Needs `policy_authoring:read`. A policy of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Policy",
@@ -725,7 +725,7 @@ class AsyncPolicyAuthoringDraftsResource(AsyncResource):
 
         ``GET /v1/policies/draft``
 
-        Returns the tenant's policies in every state (each starts as a draft), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Filters `status` and `controlId`, combined with AND. Needs `policy_authoring:read`.
+        Lists policies in every state (each starts as a draft). Returns the tenant's policies, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (policies whose `status` equals the value), `controlId` (policies whose `controlIds` contains the value). Needs `policy_authoring:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -791,7 +791,7 @@ class AsyncPolicyAuthoringPublishResource(AsyncResource):
 
         ``GET /v1/policies/publish``
 
-        Returns the tenant's approval walks (one per submission), newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50), with each step's decision. Needs `policy_authoring:read`.
+        One walk per submission of a policy, with each step's decision. Returns the tenant's publication walks, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `policyId` (publication walks whose `policyId` equals the value), `status` (publication walks whose `status` equals the value). Needs `policy_authoring:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """

@@ -258,11 +258,11 @@ class ProcurementRfpResource(Resource):
         timeout: float | None = None,
     ) -> Rfp:
         """
-        Get a RFP
+        Get an RFP
 
         ``GET /v1/procurement/rfp/{id}``
 
-        Returns the RFP with this `rfp_` id. Needs `procurement:read`. A RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the RFP with this `rfp_` id. Needs `procurement:read`. An RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Rfp",
@@ -705,11 +705,11 @@ class AsyncProcurementRfpResource(AsyncResource):
         timeout: float | None = None,
     ) -> Rfp:
         """
-        Get a RFP
+        Get an RFP
 
         ``GET /v1/procurement/rfp/{id}``
 
-        Returns the RFP with this `rfp_` id. Needs `procurement:read`. A RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the RFP with this `rfp_` id. Needs `procurement:read`. An RFP of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "Rfp",

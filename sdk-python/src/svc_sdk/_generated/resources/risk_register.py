@@ -109,7 +109,7 @@ class RiskRegisterReviewsResource(Resource):
 
         ``GET /v1/risk-register/reviews``
 
-        Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.
+        The periodic reviews recorded of the risks. Returns the tenant's reviews, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `riskId` (reviews whose `riskId` equals the value). Needs `risk_register:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -637,7 +637,7 @@ class AsyncRiskRegisterReviewsResource(AsyncResource):
 
         ``GET /v1/risk-register/reviews``
 
-        Recorded reviews, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50); `riskId` keeps one risk's. Needs `risk_register:read`.
+        The periodic reviews recorded of the risks. Returns the tenant's reviews, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `riskId` (reviews whose `riskId` equals the value). Needs `risk_register:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """

@@ -71,7 +71,7 @@ class SelfAuditEvidenceResource(Resource):
 
         ``GET /v1/self-audit/evidence/{id}``
 
-        Returns the evidence link with this `sev_` id. Needs `self_audit:read`. A evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the evidence link with this `sev_` id. Needs `self_audit:read`. An evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "SelfAuditEvidenceLink",
@@ -554,7 +554,7 @@ class AsyncSelfAuditEvidenceResource(AsyncResource):
 
         ``GET /v1/self-audit/evidence/{id}``
 
-        Returns the evidence link with this `sev_` id. Needs `self_audit:read`. A evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the evidence link with this `sev_` id. Needs `self_audit:read`. An evidence link of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "SelfAuditEvidenceLink",

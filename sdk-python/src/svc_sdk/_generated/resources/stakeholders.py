@@ -72,7 +72,7 @@ class StakeholdersApprovalChainsResource(Resource):
 
         ``GET /v1/stakeholders/approval-chains/{id}``
 
-        Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. A approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. An approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "ApprovalChain",
@@ -166,7 +166,7 @@ class StakeholdersAssignmentsResource(Resource):
 
         ``GET /v1/stakeholders/assignments/{id}``
 
-        Returns the assignment with this `asg_` id. Needs `stakeholders:read`. A assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the assignment with this `asg_` id. Needs `stakeholders:read`. An assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "StakeholderAssignment",
@@ -591,7 +591,7 @@ class AsyncStakeholdersApprovalChainsResource(AsyncResource):
 
         ``GET /v1/stakeholders/approval-chains/{id}``
 
-        Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. A approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the approval chain with this `apc_` id. Needs `stakeholders:read`. An approval chain of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "ApprovalChain",
@@ -685,7 +685,7 @@ class AsyncStakeholdersAssignmentsResource(AsyncResource):
 
         ``GET /v1/stakeholders/assignments/{id}``
 
-        Returns the assignment with this `asg_` id. Needs `stakeholders:read`. A assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the assignment with this `asg_` id. Needs `stakeholders:read`. An assignment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "StakeholderAssignment",

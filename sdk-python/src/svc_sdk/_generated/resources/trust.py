@@ -167,11 +167,11 @@ class TrustNdaDocumentsResource(Resource):
         timeout: float | None = None,
     ) -> TrustNdaDocument:
         """
-        Get a NDA vault document
+        Get an NDA vault document
 
         ``GET /v1/trust/nda-vault/{id}``
 
-        Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. A NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. An NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "TrustNdaDocument",
@@ -266,7 +266,7 @@ class TrustNdaRequestsResource(Resource):
 
         ``POST /v1/trust/nda-vault/requests``
 
-        Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.
+        Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Returns 201 with the new NDA request, id `ndr_<ULID>`. Needs `trust:write`; recorded in the audit trail as `nda_request.created` in the same transaction, and emitted as the webhook event `nda_request.created`. Send an `Idempotency-Key` so that a retry does not create a second NDA request.
         """
         return cast(
             "TrustNdaRequest",
@@ -296,7 +296,7 @@ class TrustNdaRequestsResource(Resource):
 
         ``GET /v1/trust/nda-vault/requests/{id}``
 
-        One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.
+        Returns the NDA request with this `ndr_` id. Needs `trust:read`. An NDA request of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "TrustNdaRequest",
@@ -328,7 +328,7 @@ class TrustNdaRequestsResource(Resource):
 
         ``GET /v1/trust/nda-vault/requests``
 
-        NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.
+        NDA requests of external requesters for the vault. Returns the tenant's NDA requests, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (NDA requests whose `status` equals the value). Needs `trust:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -358,7 +358,7 @@ class TrustNdaRequestsResource(Resource):
 
         ``POST /v1/trust/nda-vault/requests/{id}/revoke``
 
-        Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.
+        Withdraws access: documents are no longer released to this request. Allowed when the NDA request's `status` is `pending` or `accepted`; sets it to `revoked` and returns the updated NDA request. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `trust:write`; recorded in the audit trail as `nda_request.revoked` and emitted as the webhook event `nda_request.revoked`.
         """
         return cast(
             "TrustNdaRequest",
@@ -827,11 +827,11 @@ class AsyncTrustNdaDocumentsResource(AsyncResource):
         timeout: float | None = None,
     ) -> TrustNdaDocument:
         """
-        Get a NDA vault document
+        Get an NDA vault document
 
         ``GET /v1/trust/nda-vault/{id}``
 
-        Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. A NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the NDA vault document with this `ndd_` id. Needs `trust:read`. An NDA vault document of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "TrustNdaDocument",
@@ -926,7 +926,7 @@ class AsyncTrustNdaRequestsResource(AsyncResource):
 
         ``POST /v1/trust/nda-vault/requests``
 
-        Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Audited (`nda_request.created`). Needs `trust:write`.
+        Records the request of an external requester (email, name) for the NDA vault; `pending` until the NDA is accepted. Returns 201 with the new NDA request, id `ndr_<ULID>`. Needs `trust:write`; recorded in the audit trail as `nda_request.created` in the same transaction, and emitted as the webhook event `nda_request.created`. Send an `Idempotency-Key` so that a retry does not create a second NDA request.
         """
         return cast(
             "TrustNdaRequest",
@@ -956,7 +956,7 @@ class AsyncTrustNdaRequestsResource(AsyncResource):
 
         ``GET /v1/trust/nda-vault/requests/{id}``
 
-        One NDA request of the tenant; 404 `not_found` for an unknown id or another tenant's. Needs `trust:read`.
+        Returns the NDA request with this `ndr_` id. Needs `trust:read`. An NDA request of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "TrustNdaRequest",
@@ -988,7 +988,7 @@ class AsyncTrustNdaRequestsResource(AsyncResource):
 
         ``GET /v1/trust/nda-vault/requests``
 
-        NDA requests of external requesters for the vault, newest first, optionally by status. Needs `trust:read`.
+        NDA requests of external requesters for the vault. Returns the tenant's NDA requests, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (NDA requests whose `status` equals the value). Needs `trust:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -1018,7 +1018,7 @@ class AsyncTrustNdaRequestsResource(AsyncResource):
 
         ``POST /v1/trust/nda-vault/requests/{id}/revoke``
 
-        Withdraws access (from `pending` or `accepted`; 409 `conflict` otherwise): documents are no longer released to this request. Audited (`nda_request.revoked`). Needs `trust:write`.
+        Withdraws access: documents are no longer released to this request. Allowed when the NDA request's `status` is `pending` or `accepted`; sets it to `revoked` and returns the updated NDA request. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `trust:write`; recorded in the audit trail as `nda_request.revoked` and emitted as the webhook event `nda_request.revoked`.
         """
         return cast(
             "TrustNdaRequest",

@@ -104,7 +104,7 @@ class VendorRiskAssessmentsResource(Resource):
 
         ``GET /v1/vendor-risk/assessments/{id}``
 
-        Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "VendorAssessment",
@@ -723,7 +723,7 @@ class AsyncVendorRiskAssessmentsResource(AsyncResource):
 
         ``GET /v1/vendor-risk/assessments/{id}``
 
-        Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. A assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the assessment with this `vas_` id. Needs `vendor_risk:read`. An assessment of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "VendorAssessment",

@@ -114,7 +114,7 @@ class WhistleblowerInvestigationsResource(Resource):
 
         ``GET /v1/whistleblower/investigations/{id}``
 
-        Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. A investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. An investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "WhistleblowerInvestigation",
@@ -964,7 +964,7 @@ class AsyncWhistleblowerInvestigationsResource(AsyncResource):
 
         ``GET /v1/whistleblower/investigations/{id}``
 
-        Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. A investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Returns the investigation with this `wbi_` id. Needs `whistleblower:read`. An investigation of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "WhistleblowerInvestigation",

@@ -159,11 +159,11 @@ class WorkflowsRegistrySnapshotResource(Resource):
         timeout: float | None = None,
     ) -> Page[WorkflowSnapshot]:
         """
-        List workflow catalogue workflowSnapshots
+        List workflow catalogue snapshots
 
         ``GET /v1/workflows-registry/snapshot``
 
-        Returns the tenant's workflow catalogue workflowSnapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
+        Returns the tenant's workflow catalogue snapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -422,11 +422,11 @@ class AsyncWorkflowsRegistrySnapshotResource(AsyncResource):
         timeout: float | None = None,
     ) -> AsyncPage[WorkflowSnapshot]:
         """
-        List workflow catalogue workflowSnapshots
+        List workflow catalogue snapshots
 
         ``GET /v1/workflows-registry/snapshot``
 
-        Returns the tenant's workflow catalogue workflowSnapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
+        Returns the tenant's workflow catalogue snapshots, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `workflows_registry:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
