@@ -368,6 +368,43 @@ describe('risk_register: periodic reviews', () => {
     expect(await collectPages(t, `/v1/risk-register/reviews?riskId=${fresh.id}`)).toEqual([]);
   });
 
+  it("audits the review with the risk's due date it replaced; reviews recorded at once each move it from the other's", async () => {
+    const t = await growth();
+    const r = await addRisk(t, { reviewEveryDays: 10 });
+    const before = (await getRisk(t, r.id)).nextReviewAt;
+    const first = await t.call('POST', '/v1/risk-register/reviews', {
+      body: { riskId: r.id, reviewedAt: new Date(Date.now() - 2 * DAY).toISOString() },
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const audit = await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: first.body.id, limit: 50 } });
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({
+      action: 'risk_review.created',
+      data: { riskId: r.id, reviewedAt: first.body.reviewedAt, previousNextReviewAt: before, nextReviewAt: first.body.nextReviewAt },
+    });
+
+    // Five reviews at once, each of another day: the risk ends on the latest, whatever the order of the commits.
+    const days = [9, 7, 1, 5, 3];
+    const all = await Promise.all(
+      days.map((d) =>
+        t.call('POST', '/v1/risk-register/reviews', { body: { riskId: r.id, reviewedAt: new Date(Date.now() - d * DAY).toISOString() } }),
+      ),
+    );
+    expect(all.map((x) => x.status)).toEqual([201, 201, 201, 201, 201]);
+    const latest = all[days.indexOf(1)]?.body.reviewedAt;
+    const risk = await getRisk(t, r.id);
+    expect(risk.lastReviewedAt).toBe(latest);
+    expect(Date.parse(risk.nextReviewAt)).toBe(Date.parse(latest) + 10 * DAY);
+    // Each event names the date the review before it (in the chain's order) left: with the risk locked,
+    // no two reviews read the same date, so the dates form one chain from the first to the last.
+    const events = await t.call('POST', '/v1/audit-trail/query', { body: { action: 'risk_review.created', limit: 50 } });
+    const chain = (events.body.data as Json[]).filter((e) => e.data.riskId === r.id).sort((a, b) => a.seq - b.seq);
+    expect(chain).toHaveLength(6);
+    expect(chain[0]?.data.previousNextReviewAt).toBe(before);
+    for (let i = 1; i < chain.length; i++) expect(chain[i]?.data.previousNextReviewAt).toBe(chain[i - 1]?.data.nextReviewAt);
+    expect(chain[5]?.data.nextReviewAt).toBe(risk.nextReviewAt);
+  });
+
   it("rejects a future date and an unknown reviewer (422), a closed risk (409), another tenant's risk (404)", async () => {
     const t = await growth();
     const r = await addRisk(t);

@@ -71,6 +71,14 @@ export interface Store<R extends Resource> {
   /** The audit event's `data` of a create; the record's id only when absent. */
   readonly auditData?: (record: z.infer<R['spec']['record']>) => Record<string, unknown>;
   /**
+   * In the create's transaction, before the row is written: what must be read there to hold until
+   * the commit (a parent row, locked), the row's fields computed from it (set on `data`), and
+   * effects on other records that the row depends on. Returns what the audit event says besides
+   * `auditData` (a fact of another record before the change).
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a step that only sets fields is an async function returning nothing.
+  readonly prepare?: (ctx: PrepareContext<BodyOf<R>>) => Promise<Record<string, unknown> | void>;
+  /**
    * In the create's transaction, after the row and its change are recorded: effects on other
    * records (a parent's computed score), which may record changes of their own.
    */
@@ -89,6 +97,17 @@ export interface Store<R extends Resource> {
 type RecordOf<R extends Resource> = z.infer<R['spec']['record']>;
 /** The body a transition receives: its own schema's, or the optional `{ reason }`. */
 type TransitionBodyOf<T> = T extends { body: infer B extends z.ZodType } ? z.infer<B> : { reason?: string } | undefined;
+
+/** What a create's `prepare` step gets: the row's data so far (it may add fields), and the change's clock. */
+export interface PrepareContext<Body> {
+  tx: Tx;
+  who: PersonActor;
+  body: Body;
+  /** The new record's id. */
+  id: string;
+  data: Where;
+  now: Date;
+}
 
 /** What a hook gets: the transaction (Prisma's, scoped by the hook itself) and who writes. */
 export interface WriteContext<Rec> {
@@ -249,12 +268,14 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
     const build = store.create;
     if (!build) throw new Error(`${resource.object}: the store has no create for a declared create route`);
     const after = store.afterCreate;
+    const prepare = store.prepare;
     /**
      * The row's INSERT rides in the change's first statement, the stored idempotent response (with
      * `res`) in its second: with BEGIN and COMMIT, four round trips for the whole create.
      */
     const insert = async (sql: Sql, tx: Tx | undefined, who: PersonActor, id: string, data: Where, body: unknown, res?: Response) => {
       const now = new Date();
+      const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, data, now }) : undefined;
       for (const f of stamps) data[f] ??= now;
       let record: Record<string, unknown> & { id: string } = { id };
       await recordRowChange(
@@ -270,7 +291,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
               action,
               resourceType: resource.object,
               resourceId: id,
-              data: store.auditData?.(record as never) ?? {},
+              data: { ...(store.auditData?.(record as never) ?? {}), ...(prepared || {}) },
               resource: record,
             };
           },
@@ -291,8 +312,8 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         body: body as never,
         id,
       });
-      if (after) {
-        // With effects that read and write through Prisma, the write runs in Prisma's transaction,
+      if (after || prepare) {
+        // With steps that read and write through Prisma, the write runs in Prisma's transaction,
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
         const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body));
         return { status: 201, body: record };

@@ -108,11 +108,7 @@ export const riskTreatments = resource({
   },
 });
 
-/**
- * The reviews' list, from the kit. Recording a review stays a route of its own: its audit event
- * states the risk's next review date before the review (`previousNextReviewAt`), a fact of
- * another record that the kit's audit data, made from the review alone, cannot carry.
- */
+/** The periodic reviews of the risks; recording one moves its risk's next review date (the store's prepare step). */
 export const riskReviews = resource({
   rail: 'risk_register',
   path: 'reviews',
@@ -130,17 +126,21 @@ export const riskReviews = resource({
       body: { title: 'Vendor outage halts loan decisions', domain: 'third-party', inherentLikelihood: 3, inherentImpact: 4 },
       as: 'risk',
     },
-    {
-      method: 'POST',
-      path: '/v1/risk-register/reviews',
-      body: { riskId: '{{risk.id}}', notes: 'Treatments in place; likelihood unchanged.' },
-    },
   ],
+  create: {
+    body: CreateRiskReviewBody,
+    action: 'risk_review.created',
+    fixture: { riskId: '{{risk.id}}', notes: 'Treatments in place; likelihood unchanged.' },
+    summary: 'Record a periodic review',
+    description:
+      "Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference); the audit event also names the risk's next review date before the review (`previousNextReviewAt`). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future.",
+    eventSummary: 'A periodic review of a risk was recorded.',
+  },
 });
 
 // ---------------------------------------------------------------- router
 
-const { read, write, changes } = policyOf('risk_register');
+const { read, changes } = policyOf('risk_register');
 const RiskParams = z.object({ riskId: RiskId });
 const includeClosed = z
   .enum(['true', 'false'])
@@ -186,12 +186,9 @@ export const riskRegisterRouter = railRouter('risk_register', {
     'Counts the risks in each of the 25 likelihood x impact cells, by residual (default) or inherent score, with the ids of the risks per cell. Closed risks are left out unless `includeClosed=true`. Needs `risk_register:read`.',
   ),
   reviews: {
-    // The list is the kit's; recording a review and the schedule stay hand-written.
+    // The reviews' list and create are the kit's; the schedule is computed.
     list: riskReviews.routes.list,
-    create: post('/reviews', { body: CreateRiskReviewBody }, { 201: RiskReview }, write('risk_review.created')).doc(
-      'Record a periodic review',
-      "Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.",
-    ),
+    create: riskReviews.routes.create,
     due: get(
       '/reviews/due',
       {
@@ -236,6 +233,6 @@ export const riskRegisterRouter = railRouter('risk_register', {
 export const riskRegisterEvents = [
   ...riskRegisterRisks.events,
   ...riskTreatments.events,
-  eventType('risk_review.created', 'A periodic review of a risk was recorded.', RiskReview),
+  ...riskReviews.events,
   eventType('risk.signed_off', "A risk's accountable owner accepted its residual.", RiskSignOff),
 ];

@@ -7,6 +7,7 @@ import * as register from './service.ts';
 export function riskRegisterHandlers({ db }: RailDeps) {
   const { prisma } = db;
   const riskRoutes = serveResource(db, riskRegisterRisks, register.riskStore);
+  const reviews = serveResource(db, riskReviews, register.reviewStore);
   return initServer().router(contract.risk_register, {
     risks: {
       ...riskRoutes,
@@ -24,8 +25,8 @@ export function riskRegisterHandlers({ db }: RailDeps) {
     },
     heatmap: async ({ query, res }) => ({ status: 200, body: await register.heatmap(prisma, tenantOf(res).tenantId, query) }),
     reviews: {
-      list: serveResource(db, riskReviews, register.reviewStore).list,
-      create: async ({ body, res }) => ({ status: 201, body: await register.createReview(prisma, actor(res), body) }),
+      list: reviews.list,
+      create: reviews.create,
       due: async ({ query, res }) => ({ status: 200, body: await register.reviewsDue(prisma, tenantOf(res).tenantId, query) }),
     },
     signOff: {

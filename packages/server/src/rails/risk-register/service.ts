@@ -1,6 +1,5 @@
 import {
   type CreateRiskBody,
-  type CreateRiskReviewBody,
   type CreateRiskSignOffBody,
   Risk,
   type RiskHeatmap,
@@ -18,6 +17,7 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
+import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
@@ -126,6 +126,17 @@ async function findRisk(db: Tx, tenantId: string, id: string): Promise<RiskRow> 
   const row = await scopeToTenant(db, tenantId).riskRegisterRisk.findFirst({ where: { id } });
   if (!row) throw riskNotFound(id);
   return row;
+}
+
+/**
+ * The risk read in the transaction `tx` with its row locked (FOR UPDATE) until the commit: two
+ * reviews recorded at once each move the next review date from what the other committed.
+ */
+async function lockRisk(tx: Tx, tenantId: string, id: string): Promise<RiskRow> {
+  await sqlOf(tx).query('SELECT 1 FROM "risk_register_risks" WHERE "tenant_id" = $1 AND "id" = $2 FOR UPDATE', [tenantId, id], {
+    prepare: true,
+  });
+  return findRisk(tx, tenantId, id);
 }
 
 /** 422 naming `field` when the person is not one of the tenant's (or, with `active`, is inactive). */
@@ -400,46 +411,37 @@ export async function heatmap(
 
 // ---------------------------------------------------------------- reviews
 
-/** The reviews' list; a review is recorded by createReview, whose audit event also names the risk's previous due date. */
-export const reviewStore: Store<typeof riskReviews> = { model: 'riskReview', render: renderReview };
-
-/** Records a review and moves the risk's next review date from its latest review. */
-export async function createReview(
-  prisma: Prisma,
-  who: Actor,
-  body: z.infer<typeof CreateRiskReviewBody>,
-): Promise<z.infer<typeof RiskReview>> {
-  const now = new Date();
-  const reviewedAt = pastMoment('reviewedAt', body.reviewedAt, now);
-  const risk = await findRisk(prisma, who.tenantId, body.riskId);
-  if (risk.status === 'closed') throw closedConflict(risk, 'a review');
-  if (body.reviewerId) await requirePerson(prisma, who.tenantId, 'reviewerId', body.reviewerId, false);
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const fresh = (await db.riskRegisterRisk.findFirst({ where: { id: risk.id } })) as RiskRow;
-    const latest = fresh.lastReviewedAt && fresh.lastReviewedAt > reviewedAt ? fresh.lastReviewedAt : reviewedAt;
-    const nextReviewAt = new Date(latest.getTime() + fresh.reviewEveryDays * DAY_MS);
-    await db.riskRegisterRisk.updateMany({ where: { id: risk.id }, data: { lastReviewedAt: latest, nextReviewAt, updatedAt: now } });
-    const row = await tx.riskReview.create({
-      data: {
-        id: newId('rrv'),
-        tenantId: who.tenantId,
-        riskId: risk.id,
-        reviewerId: body.reviewerId ?? null,
-        notes: body.notes ?? null,
-        reviewedAt,
-        nextReviewAt,
-        createdBy: who.actor,
-        createdAt: now,
-      },
+/**
+ * The periodic reviews. The checks run before the write: a risk of the tenant (404) that is not
+ * closed (409), a reviewer among its people (422), a `reviewedAt` not in the future (422). In the
+ * write's transaction, with the risk's row locked, the review moves the risk's next review date
+ * from its latest review (a review older than the latest keeps the latest as the reference), and
+ * the audit event names the date it replaced.
+ */
+export const reviewStore: Store<typeof riskReviews> = {
+  model: 'riskReview',
+  render: renderReview,
+  create: async ({ db, who, body }) => {
+    const reviewedAt = pastMoment('reviewedAt', body.reviewedAt, new Date());
+    const risk = await findRisk(db, who.tenantId, body.riskId);
+    if (risk.status === 'closed') throw closedConflict(risk, 'a review');
+    if (body.reviewerId) await requirePerson(db, who.tenantId, 'reviewerId', body.reviewerId, false);
+    return { riskId: risk.id, reviewerId: body.reviewerId ?? null, notes: body.notes ?? null, reviewedAt, createdBy: who.actor };
+  },
+  prepare: async ({ tx, who, data, now }) => {
+    const risk = await lockRisk(tx, who.tenantId, data.riskId as string);
+    const reviewedAt = data.reviewedAt as Date;
+    const latest = risk.lastReviewedAt && risk.lastReviewedAt > reviewedAt ? risk.lastReviewedAt : reviewedAt;
+    const nextReviewAt = new Date(latest.getTime() + risk.reviewEveryDays * DAY_MS);
+    await scopeToTenant(tx, who.tenantId).riskRegisterRisk.updateMany({
+      where: { id: risk.id },
+      data: { lastReviewedAt: latest, nextReviewAt, updatedAt: now },
     });
-    const out = renderReview(row);
-    return recorded(tx, who, out, {
-      action: 'risk_review.created',
-      data: { riskId: risk.id, reviewedAt: out.reviewedAt, previousNextReviewAt: iso(fresh.nextReviewAt), nextReviewAt: out.nextReviewAt },
-    });
-  });
-}
+    data.nextReviewAt = nextReviewAt;
+    return { previousNextReviewAt: iso(risk.nextReviewAt) };
+  },
+  auditData: (r) => ({ riskId: r.riskId, reviewedAt: r.reviewedAt, nextReviewAt: r.nextReviewAt }),
+};
 
 /** The review schedule of the risks that are not closed, optionally only the overdue (or not yet due) ones. */
 export async function reviewsDue(

@@ -45,7 +45,7 @@ class RiskRegisterReviewsResource(Resource):
 
         ``POST /v1/risk-register/reviews``
 
-        Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.
+        Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference); the audit event also names the risk's next review date before the review (`previousNextReviewAt`). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the new review, id `rrv_<ULID>`. Needs `risk_register:write`; recorded in the audit trail as `risk_review.created` in the same transaction, and emitted as the webhook event `risk_review.created`. Send an `Idempotency-Key` so that a retry does not create a second review.
         """
         return cast(
             "RiskReview",
@@ -573,7 +573,7 @@ class AsyncRiskRegisterReviewsResource(AsyncResource):
 
         ``POST /v1/risk-register/reviews``
 
-        Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the review, id `rrv_<ULID>`. Needs `risk_register:write`; audited as `risk_review.created` and emitted as the webhook event `risk_review.created`.
+        Records a review of the risk and moves its next review date to `reviewedAt + reviewEveryDays` (a review older than the latest one keeps the latest as the reference); the audit event also names the risk's next review date before the review (`previousNextReviewAt`). 404 for a risk that is not the tenant's, 409 for a closed risk, 422 for an unknown reviewer or a `reviewedAt` in the future. Returns 201 with the new review, id `rrv_<ULID>`. Needs `risk_register:write`; recorded in the audit trail as `risk_review.created` in the same transaction, and emitted as the webhook event `risk_review.created`. Send an `Idempotency-Key` so that a retry does not create a second review.
         """
         return cast(
             "RiskReview",
