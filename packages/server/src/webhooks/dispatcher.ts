@@ -7,6 +7,7 @@ import type { Database } from '../db/client.ts';
 import type { WebhookEvent, WebhookSubscription } from '../generated/prisma/client.ts';
 import { newId, randomToken } from '../ids.ts';
 import type { Logger } from '../logger.ts';
+import { iso } from '../platform/render.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
 import { openSecret } from './secret-box.ts';
@@ -61,8 +62,6 @@ export function envelopeOf(ev: WebhookEvent, sourceBaseUrl: string): WebhookEnve
     data: ev.data as Record<string, unknown>,
   };
 }
-
-const iso = (d: Date) => d.toISOString();
 
 /**
  * Claims due deliveries (`FOR UPDATE SKIP LOCKED`, so any number of dispatchers share the table

@@ -24,6 +24,7 @@ import type {
 import { newId } from '../ids.ts';
 import { recordChange } from '../platform/ledger/changes.ts';
 import { orNotFound } from '../platform/queries.ts';
+import { isoOrNull } from '../platform/render.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
@@ -40,8 +41,6 @@ export interface Actor {
   actor: string;
   correlationId: string;
 }
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function renderSubscription(s: SubscriptionRow, now = new Date()): Subscription {
   return {
@@ -179,9 +178,9 @@ export function renderDelivery(d: DeliveryRow, attempts: AttemptRow[]): Delivery
     eventType: d.eventType,
     status: d.status as Delivery['status'],
     attemptCount: d.attemptCount,
-    nextAttemptAt: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
-    deliveredAt: iso(d.deliveredAt),
-    deadLetteredAt: iso(d.deadAt),
+    nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
+    deliveredAt: isoOrNull(d.deliveredAt),
+    deadLetteredAt: isoOrNull(d.deadAt),
     replays: d.replays,
     attempts: attempts
       .filter((a) => a.deliveryId === d.id)
@@ -246,7 +245,7 @@ export async function rotateInboundSecret(
       object: 'svc.webhooks.inbound_secret' as const,
       provider,
       secret,
-      previousSecretExpiresAt: iso(row.previousSecretExpiresAt),
+      previousSecretExpiresAt: isoOrNull(row.previousSecretExpiresAt),
       createdAt: row.createdAt.toISOString(),
     };
   });
@@ -319,7 +318,7 @@ export async function replayDeadLetters(prisma: Prisma, who: { actor: string; co
 }
 
 function renderSources(provider: SourceProvider, row: { sources: string[]; updatedAt: Date } | null): z.infer<typeof InboundSources> {
-  return { object: 'svc.webhooks.inbound_sources', provider, sources: row?.sources ?? [], updatedAt: iso(row?.updatedAt ?? null) };
+  return { object: 'svc.webhooks.inbound_sources', provider, sources: row?.sources ?? [], updatedAt: isoOrNull(row?.updatedAt ?? null) };
 }
 
 /** The SNS topic ARNs or Pub/Sub service accounts the tenant accepts on the cloud inbound routes. */

@@ -19,6 +19,7 @@ import { newId } from '../../ids.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
 import { createdOf, isUniqueViolation, recorded } from '../../platform/records.ts';
+import { iso } from '../../platform/render.ts';
 import { riskNotFound } from '../risk-register/service.ts';
 
 /**
@@ -27,7 +28,6 @@ import { riskNotFound } from '../risk-register/service.ts';
  * watchlist. Nothing here stores a computed answer.
  */
 
-const iso = (d: Date) => d.toISOString();
 const residualScore = (r: RiskRow) => r.residualLikelihood * r.residualImpact;
 const inherentScore = (r: RiskRow) => r.inherentLikelihood * r.inherentImpact;
 type Rating = (typeof RISK_RATINGS)[number];
