@@ -80,9 +80,10 @@ export interface Store<R extends Resource> {
   readonly prepare?: (ctx: PrepareContext<BodyOf<R>>) => Promise<Record<string, unknown> | void>;
   /**
    * In the create's transaction, after the row and its change are recorded: effects on other
-   * records (a parent's computed score), which may record changes of their own.
+   * records (a parent's computed score, children given inline), which may record changes of their
+   * own. `prepared` is what `prepare` returned (the ids it gave the children the audit event names).
    */
-  readonly afterCreate?: (ctx: WriteContext<RecordOf<R>> & { body: BodyOf<R> }) => Promise<unknown>;
+  readonly afterCreate?: (ctx: WriteContext<RecordOf<R>> & { body: BodyOf<R>; prepared: Record<string, unknown> }) => Promise<unknown>;
   /**
    * What a transition does besides moving the status: the fields it changes, from the current row
    * (the function form), or a step with domain checks and effects (see TransitionStep).
@@ -298,7 +299,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         },
         res ? endsOwnTransaction(res, 201, () => record) : {},
       );
-      if (tx && after) await after({ tx, who, record: record as never, body: body as never });
+      if (tx && after) await after({ tx, who, record: record as never, body: body as never, prepared: prepared || {} });
       return record;
     };
     handlers.create = async ({ body, res }: { body: unknown; res: Response }) => {

@@ -1,19 +1,14 @@
 import { contract, riskRegisterRisks, riskReviews, riskTreatments } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
+import { personActor, type RailDeps, tenantOf } from '../deps.ts';
 import * as register from './service.ts';
 
 export function riskRegisterHandlers({ db }: RailDeps) {
   const { prisma } = db;
-  const riskRoutes = serveResource(db, riskRegisterRisks, register.riskStore);
   const reviews = serveResource(db, riskReviews, register.reviewStore);
   return initServer().router(contract.risk_register, {
-    risks: {
-      ...riskRoutes,
-      // Inline treatments are written in the same transaction as the risk.
-      create: async ({ body, res }) => ({ status: 201, body: await register.createRisk(prisma, actor(res), body) }),
-    },
+    risks: serveResource(db, riskRegisterRisks, register.riskStore),
     // Implementing recomputes the risk's residual in the same transaction (the store's implement step).
     treatments: serveResource(db, riskTreatments, register.treatmentStore),
     scores: {

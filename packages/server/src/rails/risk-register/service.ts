@@ -198,44 +198,39 @@ async function riskData(db: Tx, who: Actor, body: CreateRisk, now: Date) {
   };
 }
 
+/**
+ * The risks. A risk's treatments given inline are recorded `planned` in the same transaction, and
+ * its `risk.created` audit event names them (`treatmentIds`): their ids are given before the write.
+ */
 export const riskStore: Store<typeof riskRegisterRisks> = {
   model: 'riskRegisterRisk',
   render: renderRisk,
-  // The create route is served by createRisk (it records inline treatments in the same transaction).
   create: async ({ db, who, body }) => riskData(db, who, body, new Date()),
-};
-
-/** Records a risk (and its inline planned treatments) with one `risk.created` audit event. */
-export async function createRisk(prisma: Prisma, who: Actor, body: CreateRisk): Promise<RiskOut> {
-  const now = new Date();
-  const data = await riskData(prisma, who, body, now);
-  return prisma.$transaction(async (tx) => {
-    const id = newId('rsk');
-    const row = await tx.riskRegisterRisk.create({ data: { ...data, id, tenantId: who.tenantId, createdAt: now, updatedAt: now } });
-    const treatmentIds: string[] = [];
-    for (const t of body.treatments ?? []) {
-      const tid = newId('rtr');
-      treatmentIds.push(tid);
+  prepare: async ({ body, data, now }) => {
+    // The first review falls due `reviewEveryDays` after the risk's creation, on the change's clock.
+    data.nextReviewAt = new Date(now.getTime() + (data.reviewEveryDays as number) * DAY_MS);
+    return { treatmentIds: (body.treatments ?? []).map(() => newId('rtr')) };
+  },
+  auditData: (r) => ({ title: r.title, domain: r.domain, inherentScore: r.inherentScore, ownerId: r.ownerId }),
+  afterCreate: async ({ tx, who, record, body, prepared }) => {
+    const ids = prepared.treatmentIds as string[];
+    const at = new Date(record.createdAt);
+    for (const [i, t] of (body.treatments ?? []).entries()) {
       await tx.riskTreatment.create({
         data: {
           ...treatmentData(t),
-          id: tid,
+          id: ids[i] as string,
           tenantId: who.tenantId,
-          riskId: id,
+          riskId: record.id,
           status: 'planned',
           createdBy: who.actor,
-          createdAt: now,
-          updatedAt: now,
+          createdAt: at,
+          updatedAt: at,
         },
       });
     }
-    const out = renderRisk(row);
-    return recorded(tx, who, out, {
-      action: 'risk.created',
-      data: { title: out.title, domain: out.domain, inherentScore: out.inherentScore, ownerId: out.ownerId, treatmentIds },
-    });
-  });
-}
+  },
+};
 
 // ---------------------------------------------------------------- treatments
 
