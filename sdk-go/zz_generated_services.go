@@ -8186,7 +8186,7 @@ func (s *ProcurementService) Scoring(ctx context.Context, rfpID string, opts ...
 
 // Awards calls GET /v1/procurement/awards: List awards.
 //
-// The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.
+// The RFPs awarded, each with the bid that won, its rank and the ranking as it stood. Returns the tenant's awards, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `rfpId` (awards whose `rfpId` equals the value). Needs `procurement:read`.
 func (s *ProcurementService) Awards(ctx context.Context, params *ProcurementAwardsParams, opts ...RequestOption) (*Page[Award], error) {
 	var out Page[Award]
 	if err := s.client.call(ctx, "GET", "/v1/procurement/awards", params.encode(), nil, &out, opts); err != nil {

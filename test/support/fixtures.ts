@@ -80,13 +80,22 @@ export function fill(value: unknown, ctx: SetupContext): unknown {
   return value;
 }
 
+/** A setup step's path with each `{{<as>.<field>}}` replaced by that field of the named step's response. */
+export function fillPathOf(path: string, ctx: SetupContext): string {
+  return path.replace(/\{\{([a-zA-Z0-9_]+)\.([a-zA-Z0-9_]+)\}\}/g, (_m, as: string, field: string) => {
+    const value = ctx.named[as]?.[field];
+    if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`setup path ${path}: step ${as} gave no ${field}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
 /** Runs the calls a resource declares before its example is valid (activating a framework, ...). */
 export async function runSetup(t: TenantFixture, resource: Resource): Promise<SetupContext> {
   const ctx: SetupContext = { named: {}, unique: freshToken() };
   for (const step of resource.spec.setup ?? []) {
-    const res = await t.call(step.method, step.path, { body: fill(step.body, ctx) });
-    if (res.status >= 300)
-      throw new Error(`setup ${step.method} ${step.path} of ${resource.object}: ${res.status} ${JSON.stringify(res.body)}`);
+    const path = fillPathOf(step.path, ctx);
+    const res = await t.call(step.method, path, { body: fill(step.body, ctx) });
+    if (res.status >= 300) throw new Error(`setup ${step.method} ${path} of ${resource.object}: ${res.status} ${JSON.stringify(res.body)}`);
     if (step.as) ctx.named[step.as] = res.body as Json;
   }
   return ctx;

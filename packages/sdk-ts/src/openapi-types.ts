@@ -6765,7 +6765,7 @@ export interface paths {
         };
         /**
          * List awards
-         * @description The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.
+         * @description The RFPs awarded, each with the bid that won, its rank and the ranking as it stood. Returns the tenant's awards, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `rfpId` (awards whose `rfpId` equals the value). Needs `procurement:read`.
          */
         get: operations["procurement.awards"];
         put?: never;

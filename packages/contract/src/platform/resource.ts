@@ -93,7 +93,8 @@ export interface ResourceSpec<
    * Calls a client makes before the create example is valid (activating the framework whose
    * controls it cites, ...); for a resource without `create`, the calls that bring records into
    * being. Documentation, and the fixtures of the conformance suite. A step named `as` lends its
-   * response's fields to later steps and to `create.fixture` (`{{<as>.<field>}}`).
+   * response's fields to later steps (their bodies and paths: `/rfp/{{rfp.id}}/open`) and to
+   * `create.fixture` (`{{<as>.<field>}}`).
    */
   readonly setup?: readonly { readonly method: 'POST'; readonly path: string; readonly body: unknown; readonly as?: string }[];
   readonly create?: {

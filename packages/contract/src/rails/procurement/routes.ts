@@ -51,6 +51,51 @@ export const procurementRfps = resource({
   },
 });
 
+// ---------------------------------------------------------------- awards
+
+/**
+ * The awards' list. An award is made by `POST /rfp/:id/award` (a move of the RFP that answers with
+ * the award, 201): its setup walks an RFP from draft to awarded, the way a client does.
+ */
+export const procurementAwards = resource({
+  rail: 'procurement',
+  path: 'awards',
+  name: 'award',
+  label: { one: 'award', many: 'awards' },
+  idPrefix: 'awd',
+  record: Award,
+  get: false,
+  filters: { rfpId: RfpId.optional().meta({ description: 'Only the award of this RFP.' }) },
+  notes: { list: 'The RFPs awarded, each with the bid that won, its rank and the ranking as it stood.' },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/procurement/rfp',
+      body: {
+        title: 'Managed hosting',
+        criteria: [
+          { key: 'price', name: 'Total cost', weight: 0.6 },
+          { key: 'quality', name: 'Quality', weight: 0.4 },
+        ],
+      },
+      as: 'rfp',
+    },
+    { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/open', body: {} },
+    {
+      method: 'POST',
+      path: '/v1/procurement/rfp/{{rfp.id}}/bids',
+      body: { supplierName: 'Acme Hosting', scores: { price: 8, quality: 7 } },
+      as: 'bid',
+    },
+    { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/evaluate', body: {} },
+    {
+      method: 'POST',
+      path: '/v1/procurement/rfp/{{rfp.id}}/award',
+      body: { bidId: '{{bid.id}}', rationale: 'Best weighted score.' },
+    },
+  ],
+});
+
 // ---------------------------------------------------------------- router
 
 const { read, write, changes } = policyOf('procurement');
@@ -91,12 +136,7 @@ export const procurementRouter = railRouter('procurement', {
     'Weighted scoring and ranking of an RFP’s bids',
     'Computes each bid’s total as the weighted sum of its stored criterion scores with the RFP’s current weights, and ranks the bids. Needs `procurement:read`.',
   ),
-  awards: get(
-    '/awards',
-    { query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only the award of this RFP.' }) }) },
-    listOf(Award),
-    read,
-  ).doc('List awards', 'The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.'),
+  awards: procurementAwards.routes.list,
   onboarding: {
     list: get(
       '/onboarding',

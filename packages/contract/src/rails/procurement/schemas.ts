@@ -391,5 +391,4 @@ export const CreateOnboardingBody = z
 // ---------------------------------------------------------------- router
 
 claimIdPrefix('bid', 'svc.procurement.bid');
-claimIdPrefix('awd', 'svc.procurement.award');
 claimIdPrefix('sob', 'svc.procurement.onboarding');

@@ -1,4 +1,4 @@
-import { contract, procurementRfps } from '@svc/contract';
+import { contract, procurementAwards, procurementRfps } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
@@ -25,7 +25,7 @@ export function procurementHandlers({ db }: RailDeps) {
       award: async ({ params, body, res }) => ({ status: 201, body: await procurement.award(prisma, actor(res), params.id, body) }),
     },
     scoring: async ({ params, res }) => ({ status: 200, body: await procurement.scoring(prisma, tenantOf(res).tenantId, params.rfpId) }),
-    awards: async ({ query, res }) => ({ status: 200, body: await procurement.listAwards(prisma, tenantOf(res).tenantId, query) }),
+    awards: serveResource(db, procurementAwards, procurement.awardStore).list,
     onboarding: {
       list: async ({ query, res }) => ({ status: 200, body: await procurement.listOnboardings(prisma, tenantOf(res).tenantId, query) }),
       create: async ({ body, res }) => ({ status: 201, body: await procurement.onboard(prisma, actor(res), body) }),

@@ -4,6 +4,7 @@ import {
   type CreateAwardBody,
   type CreateBidBody,
   type CreateOnboardingBody,
+  type procurementAwards,
   type procurementRfps,
   Rfp,
   type RfpScoring,
@@ -345,9 +346,8 @@ export async function award(prisma: Prisma, who: Actor, rfpId: string, body: z.i
   });
 }
 
-export async function listAwards(prisma: Prisma, tenantId: string, query: PageQuery & { rfpId?: string }): Promise<Page<AwardOut>> {
-  return keysetList(scopeToTenant(prisma, tenantId).procurementAward, query, { filters: ['rfpId'], render: renderAward });
-}
+/** The awards' list, served by the kit; an award is made by `award` above, a move of its RFP. */
+export const awardStore: Store<typeof procurementAwards> = { model: 'procurementAward', render: renderAward };
 
 // ---------------------------------------------------------------- onboarding
 

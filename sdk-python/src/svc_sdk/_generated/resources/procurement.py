@@ -427,7 +427,7 @@ class ProcurementResource(Resource):
 
         ``GET /v1/procurement/awards``
 
-        The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.
+        The RFPs awarded, each with the bid that won, its rank and the ranking as it stood. Returns the tenant's awards, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `rfpId` (awards whose `rfpId` equals the value). Needs `procurement:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -874,7 +874,7 @@ class AsyncProcurementResource(AsyncResource):
 
         ``GET /v1/procurement/awards``
 
-        The tenant’s awards, newest first, as `{ data, cursor }`. Needs `procurement:read`.
+        The RFPs awarded, each with the bid that won, its rank and the ranking as it stood. Returns the tenant's awards, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `rfpId` (awards whose `rfpId` equals the value). Needs `procurement:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
