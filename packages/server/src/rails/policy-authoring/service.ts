@@ -413,7 +413,7 @@ export async function decide(
 /** The walks' list, served by the kit; starting a walk and deciding its steps stay above. */
 export const publicationStore: Store<typeof policyPublications> = {
   model: 'policyPublication',
-  render: (r: PublicationRow) => renderPublication(r),
+  render: renderPublication,
 };
 
 // ---------------------------------------------------------------- attestations

@@ -407,24 +407,23 @@ export async function heatmap(
 // ---------------------------------------------------------------- reviews
 
 /**
- * The periodic reviews. The checks run before the write: a risk of the tenant (404) that is not
- * closed (409), a reviewer among its people (422), a `reviewedAt` not in the future (422). In the
- * write's transaction, with the risk's row locked, the review moves the risk's next review date
- * from its latest review (a review older than the latest keeps the latest as the reference), and
- * the audit event names the date it replaced.
+ * The periodic reviews. Before the write: a reviewer among the tenant's people (422) and a
+ * `reviewedAt` not in the future (422). In the write's transaction, with the risk's row locked: a
+ * risk of the tenant (404) that is not closed (409, also when a close commits first); the review
+ * moves its next review date from its latest review (a review older than the latest keeps the
+ * latest as the reference), and the audit event names the date it replaced.
  */
 export const reviewStore: Store<typeof riskReviews> = {
   model: 'riskReview',
   render: renderReview,
   create: async ({ db, who, body }) => {
     const reviewedAt = pastMoment('reviewedAt', body.reviewedAt, new Date());
-    const risk = await findRisk(db, who.tenantId, body.riskId);
-    if (risk.status === 'closed') throw closedConflict(risk, 'a review');
     if (body.reviewerId) await requirePerson(db, who.tenantId, 'reviewerId', body.reviewerId, false);
-    return { riskId: risk.id, reviewerId: body.reviewerId ?? null, notes: body.notes ?? null, reviewedAt, createdBy: who.actor };
+    return { riskId: body.riskId, reviewerId: body.reviewerId ?? null, notes: body.notes ?? null, reviewedAt, createdBy: who.actor };
   },
   prepare: async ({ tx, who, data, now }) => {
     const risk = await lockRisk(tx, who.tenantId, data.riskId as string);
+    if (risk.status === 'closed') throw closedConflict(risk, 'a review');
     const reviewedAt = data.reviewedAt as Date;
     const latest = risk.lastReviewedAt && risk.lastReviewedAt > reviewedAt ? risk.lastReviewedAt : reviewedAt;
     const nextReviewAt = new Date(latest.getTime() + risk.reviewEveryDays * DAY_MS);
