@@ -5204,7 +5204,7 @@ func (s *GovernanceBoardMeetingsService) RecordMinutes(ctx context.Context, id s
 
 // ListDecisions calls GET /v1/governance/board-meetings/{id}/decisions: List the decisions of a board meeting.
 //
-// Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.
+// Returns the decisions of the board meeting, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `governance:read`. A board meeting of another tenant, or one that does not exist, is 404 `not_found`.
 func (s *GovernanceBoardMeetingsService) ListDecisions(ctx context.Context, id string, params *GovernanceBoardMeetingsListDecisionsParams, opts ...RequestOption) (*Page[GovernanceBoardDecision], error) {
 	var out Page[GovernanceBoardDecision]
 	path := "/v1/governance/board-meetings/" + url.PathEscape(id) + "/decisions"
@@ -5228,7 +5228,7 @@ func (s *GovernanceBoardMeetingsService) ListDecisionsAutoPaging(ctx context.Con
 
 // CreateDecision calls POST /v1/governance/board-meetings/{id}/decisions: Record a decision of a board meeting.
 //
-// Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.
+// Records a decision taken at a held meeting; once its minutes are approved (or it is canceled) no decision can be added. Returns 201 with the new decision, id `gdc_<ULID>`. Needs `governance:write`; recorded in the audit trail as `board_decision.created` in the same transaction, and emitted as the webhook event `board_decision.created`. Send an `Idempotency-Key` so that a retry does not create a second decision. Allowed while the board meeting's `status` is `held`; otherwise 409 `conflict` naming its state, and nothing changes. A board meeting of another tenant, or one that does not exist, is 404 `not_found`.
 func (s *GovernanceBoardMeetingsService) CreateDecision(ctx context.Context, id string, body *CreateGovernanceBoardDecisionRequest, opts ...RequestOption) (*GovernanceBoardDecision, error) {
 	var out GovernanceBoardDecision
 	path := "/v1/governance/board-meetings/" + url.PathEscape(id) + "/decisions"

@@ -2,7 +2,7 @@ import { declaredResources, getWebhookEventType, type Resource, type Tier, type 
 import { verifyChain } from '@svc/contract/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
-import { createBody, makeRecord, railsOfResource, runSetup, tierFor, transitionCall } from './support/fixtures.ts';
+import { collectionOf, createCall, makeRecord, railsOfResource, runSetup, tierFor, transitionCall } from './support/fixtures.ts';
 import { startIsolatedTestServer, type TestServer } from './support/server.ts';
 import { seeded } from './support/validation-probe.ts';
 
@@ -44,14 +44,16 @@ function bodyExample(schema: ZodType): unknown {
   return (inner.meta() as { examples?: unknown[] } | undefined)?.examples?.[0];
 }
 
-async function listAll(t: TenantFixture, r: Resource, query = '', limit = 2): Promise<Json[]> {
+/** Every row of a collection, walked by cursor: `r`'s own, or the one at `path` (a nested collection under a parent). */
+async function listAll(t: TenantFixture, r: Resource | string, query = '', limit = 2): Promise<Json[]> {
+  const path = typeof r === 'string' ? r : r.collectionPath;
   const out: Json[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 500; pages++) {
     const q = new URLSearchParams(query);
     q.set('limit', String(limit));
     if (cursor) q.set('cursor', cursor);
-    const res = await t.call('GET', `${r.collectionPath}?${q}`);
+    const res = await t.call('GET', `${path}?${q}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     out.push(...res.body.data);
     cursor = res.body.cursor;
@@ -119,6 +121,8 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
   let t: TenantFixture;
   let other: TenantFixture;
   const made: Json[] = [];
+  // The collection that lists the records made: a nested collection's under their one parent.
+  let listed = r.collectionPath;
 
   beforeAll(async () => {
     // Enterprise, unless a rail the records need is closed to it (specialists: specialist only).
@@ -126,7 +130,10 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
     t = await subscribedTenant(tier);
     other = await createTenant(ts, { tier });
     await runSetup(other, r);
-    for (let i = 0; i < 3 && (spec.create || i === 0); i++) made.push(await makeRecord(t, r));
+    // A nested collection's records are made under one parent, which its list then shows.
+    const ctx = spec.parent ? await runSetup(t, r) : undefined;
+    for (let i = 0; i < 3 && (spec.create || i === 0); i++) made.push(await makeRecord(t, r, {}, ctx));
+    listed = collectionOf(r, made[0] as Json);
   });
 
   it('records have the declared shape, object and id prefix', () => {
@@ -149,12 +156,12 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
   }
 
   it('list: newest first, a cursor walk returns every row once', async () => {
-    const all = await listAll(t, r);
+    const all = await listAll(t, listed);
     const ids = all.map((x) => x.id as string);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort().reverse()).toEqual(ids);
     for (const rec of made) expect(ids).toContain(rec.id);
-    const onePage = await t.call('GET', `${r.collectionPath}?limit=200`);
+    const onePage = await t.call('GET', `${listed}?limit=200`);
     expect(onePage.body.data.map((x: Json) => x.id)).toEqual(ids.slice(0, 200));
   });
 
@@ -163,7 +170,7 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
     for (const key of filterKeys) {
       const wanted = filterValue(rec, fieldOf(key));
       expect(wanted ?? undefined, `filter ${key}: the example record has no value at ${fieldOf(key)}`).toBeDefined();
-      const rows = await listAll(t, r, new URLSearchParams({ [key]: String(wanted) }).toString(), 50);
+      const rows = await listAll(t, listed, new URLSearchParams({ [key]: String(wanted) }).toString(), 50);
       expect(rows.map((x) => x.id)).toContain(rec.id);
       for (const row of rows) expect(matchesFilter(row, fieldOf(key), wanted), `${key}=${String(wanted)}`).toBe(true);
     }
@@ -172,9 +179,41 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
   it('another tenant: 404 on the id, and its list never shows the row', async () => {
     const rec = made[0] as Json;
     if (spec.get !== false) expectEnvelope(await other.call('GET', `${r.collectionPath}/${rec.id}`), 404, 'not_found');
+    if (spec.parent) {
+      // The parent is not theirs: its collection is 404 to them, and a create under it too.
+      expectEnvelope(await other.call('GET', listed), 404, 'not_found');
+      if (spec.create) {
+        const before = (await listAll(t, listed, '', 200)).length;
+        const { body } = await createCall(other, r);
+        expectEnvelope(await other.call('POST', listed, { body }), 404, 'not_found');
+        expect(await listAll(t, listed, '', 200)).toHaveLength(before);
+      }
+      return;
+    }
     const theirs = await listAll(other, r, '', 200);
     expect(theirs.map((x) => x.id)).not.toContain(rec.id);
   });
+
+  const parent = spec.parent;
+  if (parent && spec.create) {
+    it('nested: a parent that does not exist is 404; one outside the states that admit a create is 409, and nothing is written', async () => {
+      const absent = r.collectionPath.replace(':id', `${parent.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`);
+      const { body } = await createCall(t, r);
+      expectEnvelope(await t.call('GET', absent), 404, 'not_found');
+      expectEnvelope(await t.call('POST', absent, { body }), 404, 'not_found');
+      const createIn = parent.createIn;
+      if (!createIn) return;
+      // The parent as its setup step made it, before the steps that bring it into an admitting state.
+      const early = await runSetup(t, r, parent.step);
+      const made = early.named[parent.step] as Json;
+      const state = String(made[createIn.field]);
+      expect(createIn.states, `the setup makes the parent ${state} before the steps that admit a create`).not.toContain(state);
+      const path = r.collectionPath.replace(':id', String(made.id));
+      const refused = expectEnvelope(await t.call('POST', path, { body }), 409, 'conflict');
+      expect(refused.message).toContain(state);
+      expect((await t.call('GET', path)).body.data).toEqual([]);
+    });
+  }
 
   if (spec.create) {
     const action = r.actions.create as string;
@@ -198,15 +237,16 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
 
     it('an Idempotency-Key replay returns the same response and creates nothing', async () => {
       const key = `conf-${r.object}-${Date.now()}`;
-      const body = await createBody(t, r);
-      const first = await t.call('POST', r.createPath, { body, headers: { 'idempotency-key': key } });
+      const { path, body } = await createCall(t, r);
+      const first = await t.call('POST', path, { body, headers: { 'idempotency-key': key } });
       expect(first.status).toBe(201);
-      const before = (await listAll(t, r, '', 200)).length;
-      const again = await t.call('POST', r.createPath, { body, headers: { 'idempotency-key': key } });
+      const collection = collectionOf(r, first.body);
+      const before = (await listAll(t, collection, '', 200)).length;
+      const again = await t.call('POST', path, { body, headers: { 'idempotency-key': key } });
       expect(again.status).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);
-      expect((await listAll(t, r, '', 200)).length).toBe(before);
+      expect((await listAll(t, collection, '', 200)).length).toBe(before);
       expect(await auditEventsOf(t, first.body.id)).toHaveLength(1);
     });
   }

@@ -1,4 +1,5 @@
 import {
+  collectionPathFor,
   contract,
   declaredResources,
   type FlatRoute,
@@ -89,23 +90,62 @@ export function fillPathOf(path: string, ctx: SetupContext): string {
   });
 }
 
-/** Runs the calls a resource declares before its example is valid (activating a framework, ...). */
-export async function runSetup(t: TenantFixture, resource: Resource): Promise<SetupContext> {
+/**
+ * Runs the calls a resource declares before its example is valid (activating a framework, ...);
+ * with `until`, only up to the step of that name (a parent as it is first made).
+ */
+export async function runSetup(t: TenantFixture, resource: Resource, until?: string): Promise<SetupContext> {
   const ctx: SetupContext = { named: {}, unique: freshToken() };
   for (const step of resource.spec.setup ?? []) {
     const path = fillPathOf(step.path, ctx);
     const res = await t.call(step.method, path, { body: fill(step.body, ctx) });
     if (res.status >= 300) throw new Error(`setup ${step.method} ${path} of ${resource.object}: ${res.status} ${JSON.stringify(res.body)}`);
     if (step.as) ctx.named[step.as] = res.body as Json;
+    if (until !== undefined && step.as === until) return ctx;
   }
+  if (until !== undefined) throw new Error(`${resource.object}: no setup step is named ${until}`);
   return ctx;
+}
+
+/**
+ * The id of the parent a nested collection's records are made under: the response of the setup
+ * step the declaration names (`parent.step`).
+ */
+export function parentIdOf(resource: Resource, ctx: SetupContext): string | undefined {
+  const parent = resource.spec.parent;
+  if (!parent) return undefined;
+  const id = ctx.named[parent.step]?.id;
+  if (typeof id !== 'string') throw new Error(`${resource.object}: setup step ${parent.step} gave no parent id`);
+  return id;
+}
+
+/** The collection's path for a setup: a nested collection's under the parent the setup made. */
+export function collectionUnder(resource: Resource, ctx: SetupContext): string {
+  const parentId = parentIdOf(resource, ctx);
+  return parentId === undefined ? resource.collectionPath : resource.collectionPath.replace(':id', encodeURIComponent(parentId));
+}
+
+/**
+ * How a new record is created: its path (a nested collection's under the parent of the setup) and
+ * the resource's fixture (or its example), after a fresh setup unless `ctx` is one already run.
+ */
+export async function createCall(t: TenantFixture, resource: Resource, ctx?: SetupContext): Promise<{ path: string; body: unknown }> {
+  const setup = ctx ?? (await runSetup(t, resource));
+  const parentId = parentIdOf(resource, setup);
+  const path = parentId === undefined ? resource.createPath : resource.createPath.replace(':id', encodeURIComponent(parentId));
+  return {
+    path,
+    body: fill(resource.spec.create?.fixture ?? exampleOf(resource.spec.create?.body), ctx ? { ...setup, unique: freshToken() } : setup),
+  };
 }
 
 /** The body a new record is created with: the resource's fixture (or its example) for a fresh setup. */
 export async function createBody(t: TenantFixture, resource: Resource): Promise<unknown> {
-  const ctx = await runSetup(t, resource);
-  return fill(resource.spec.create?.fixture ?? exampleOf(resource.spec.create?.body), ctx);
+  return (await createCall(t, resource)).body;
 }
+
+/** The collection that lists a record (a nested collection's under the record's parent). */
+export const collectionOf = collectionPathFor;
 
 /** How a change of the resource (a transition or an edit) is called on the record `id`: its route's method and path. */
 export function transitionCall(resource: Resource, verb: string, id: string): { method: 'POST' | 'PATCH' | 'DELETE'; path: string } {
@@ -115,15 +155,24 @@ export function transitionCall(resource: Resource, verb: string, id: string): { 
   return { method: route.method, path: `${base}${route.path.replace(':id', id)}` };
 }
 
-/** A new record of the resource: created from its fixture or example, or the newest one the setup brought. */
-export async function makeRecord(t: TenantFixture, resource: Resource, headers: Record<string, string> = {}): Promise<Json> {
+/**
+ * A new record of the resource: created from its fixture or example, or the newest one the setup
+ * brought. With `ctx`, under that setup (several records of a nested collection under one parent).
+ */
+export async function makeRecord(
+  t: TenantFixture,
+  resource: Resource,
+  headers: Record<string, string> = {},
+  ctx?: SetupContext,
+): Promise<Json> {
   if (resource.spec.create) {
-    const res = await t.call('POST', resource.createPath, { body: await createBody(t, resource), headers });
+    const { path, body } = await createCall(t, resource, ctx);
+    const res = await t.call('POST', path, { body, headers });
     if (res.status !== 201) throw new Error(`create ${resource.object} from its fixture: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Json;
   }
-  await runSetup(t, resource);
-  const res = await t.call('GET', `${resource.collectionPath}?limit=1`);
+  const setup = ctx ?? (await runSetup(t, resource));
+  const res = await t.call('GET', `${collectionUnder(resource, setup)}?limit=1`);
   const first = res.body?.data?.[0] as Json | undefined;
   if (!first) throw new Error(`${resource.object} has no create route and its setup brings no record`);
   return first;
@@ -181,7 +230,10 @@ export async function fillPath(ts: TestServer, owner: TenantFixture, { route, me
     const declared = meta.resource ? resourceByObject(meta.resource.object) : undefined;
     const example = exampleOf(schema);
     const prefix = typeof example === 'string' ? PREFIXED.exec(example)?.[1] : undefined;
-    if (declared && name === 'id') {
+    if (declared?.spec.parent && name === 'id') {
+      // A nested collection's `:id` is its parent's: the one its setup makes.
+      value = parentIdOf(declared, await runSetup(owner, declared));
+    } else if (declared && name === 'id') {
       record = await makeRecord(owner, declared);
       value = String(record.id);
     } else if (prefix) {

@@ -312,10 +312,27 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
       const rows = ctx.table(kit.object);
       const id = typeof params.id === 'string' ? params.id : undefined;
       const label = resource.spec.label.one;
+      // A nested collection (`/board-meetings/:id/decisions`): `:id` is the parent's, which must be stored.
+      const nest = resource.spec.parent;
+      if (nest) {
+        const parentObject = declaredResources().find((r) => r.spec.idPrefix === nest.idPrefix)?.object;
+        const parentRow = parentObject ? ctx.table(parentObject).find((row) => row.id === id) : undefined;
+        if (parentObject && !parentRow) return errorResponse(correlationId, 'not_found', `No ${nest.label} ${id ?? ''} in this tenant.`);
+        const state = nest.createIn && parentRow ? String(parentRow[nest.createIn.field]) : undefined;
+        if (kit.op === 'create' && nest.createIn && state !== undefined && !nest.createIn.states.includes(state)) {
+          return errorResponse(
+            correlationId,
+            'conflict',
+            `The ${nest.label} is ${state}; adding ${label} needs ${nest.createIn.states.join(' or ')}.`,
+            [{ field: nest.createIn.field, issue: state }],
+          );
+        }
+      }
       if (kit.op === 'create') {
         const base = exampleOf(resource.spec.record) as Json;
         const now = Date.now();
         const fresh: Json = { ...base, id: ctx.nextId(kit.idPrefix, now) };
+        if (nest && id) fresh[nest.field] = id;
         const stamp = new Date(now).toISOString();
         if ('createdAt' in fresh) fresh.createdAt = stamp;
         if ('updatedAt' in fresh) fresh.updatedAt = stamp;
@@ -334,6 +351,7 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
         const limit = typeof parsed.limit === 'number' ? parsed.limit : PAGE_LIMIT_DEFAULT;
         const where = (resource.spec.filterFields ?? {}) as Record<string, string | undefined>;
         let items = ctx.store.records(kit.object);
+        if (nest) items = items.filter((row) => row[nest.field] === id);
         for (const key of Object.keys(resource.spec.filters ?? {})) {
           if (parsed[key] !== undefined) items = items.filter((row) => matchesFilter(row, where[key] ?? key, parsed[key]));
         }

@@ -3889,13 +3889,13 @@ export interface paths {
         };
         /**
          * List the decisions of a board meeting
-         * @description Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.
+         * @description Returns the decisions of the board meeting, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `governance:read`. A board meeting of another tenant, or one that does not exist, is 404 `not_found`.
          */
         get: operations["governance.boardMeetings.listDecisions"];
         put?: never;
         /**
          * Record a decision of a board meeting
-         * @description Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.
+         * @description Records a decision taken at a held meeting; once its minutes are approved (or it is canceled) no decision can be added. Returns 201 with the new decision, id `gdc_<ULID>`. Needs `governance:write`; recorded in the audit trail as `board_decision.created` in the same transaction, and emitted as the webhook event `board_decision.created`. Send an `Idempotency-Key` so that a retry does not create a second decision. Allowed while the board meeting's `status` is `held`; otherwise 409 `conflict` naming its state, and nothing changes. A board meeting of another tenant, or one that does not exist, is 404 `not_found`.
          */
         post: operations["governance.boardMeetings.createDecision"];
         delete?: never;
@@ -12732,7 +12732,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A decision was recorded against a board meeting.
+         * A decision of a board meeting was recorded.
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.board_decision.created"];
@@ -54390,7 +54390,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Identifier with prefix `gbm_`.
+                 * @description Id of the board meeting (`gbm_` prefix).
                  * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
                  */
                 id: string;
@@ -54439,7 +54439,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Identifier with prefix `gbm_`.
+                 * @description Id of the board meeting (`gbm_` prefix).
                  * @example gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R
                  */
                 id: string;

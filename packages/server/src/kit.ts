@@ -1,4 +1,4 @@
-import type { Resource, TransitionSpec } from '@svc/contract';
+import { type Resource, type TransitionSpec, withArticle } from '@svc/contract';
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Database, Tx } from './db/client.ts';
@@ -47,11 +47,19 @@ export interface CreateInput<Body> {
   body: Body;
   /** The new record's id, with the resource's prefix. */
   id: string;
+  /** A nested collection's parent (the path's `:id`), found in the tenant; the row's parent field is set by the kit. */
+  parentId?: string | undefined;
 }
 
 export interface Store<R extends Resource> {
   /** Prisma model (delegate name) that holds the records. */
   readonly model: ModelName;
+  /**
+   * A nested collection's parent (ResourceSpec.parent): the model that holds it. The kit finds it
+   * in the tenant for a list (404 otherwise) and locks it in a create's transaction, where the
+   * declared `createIn` states are checked, so a parent that leaves them first makes the create a 409.
+   */
+  readonly parent?: { readonly model: ModelName };
   /**
    * Row to API record. When absent, derived from the record schema: each field read from the
    * model's field of the same name (a DateTime as an ISO 8601 string), `object` the record's
@@ -106,6 +114,8 @@ export interface PrepareContext<Body> {
   body: Body;
   /** The new record's id. */
   id: string;
+  /** A nested collection's parent, locked: the row as it stands until the commit. */
+  parent: Row | undefined;
   data: Where;
   now: Date;
 }
@@ -205,6 +215,47 @@ function derivedRender(
   };
 }
 
+/**
+ * A nested collection's parent as the kit reads it: found in the tenant (404 naming it otherwise),
+ * and for a create locked, in one of the declared `createIn` states (409 naming its state otherwise).
+ */
+function nestedParent(prisma: Database['prisma'], resource: Resource, store: Store<Resource>, table: Table) {
+  const parent = resource.spec.parent;
+  if (!parent) return undefined;
+  if (!store.parent) throw new Error(`${resource.object}: the store of a nested collection names its parent's model`);
+  if (!table.byName.has(parent.field)) throw new Error(`${resource.object}: model ${table.model} has no field ${parent.field}`);
+  const parentTable = tableOf(prisma, store.parent.model);
+  const createIn = parent.createIn;
+  if (createIn && !parentTable.byName.has(createIn.field)) throw new Error(`${resource.object}: the parent model has no ${createIn.field}`);
+  const absent = (id: string) => new ApiError('not_found', `${capitalised(parent.label)} ${id} was not found.`);
+  return {
+    field: parent.field,
+    find: async (sql: Sql, tenantId: string, id: string): Promise<Row> => {
+      const row = await findRow(sql, parentTable, tenantId, id);
+      if (!row) throw absent(id);
+      return row;
+    },
+    lock: async (sql: Sql, tenantId: string, id: string): Promise<Row> => {
+      const row = await findRow(sql, parentTable, tenantId, id, { forUpdate: true });
+      if (!row) throw absent(id);
+      if (createIn) {
+        const state = String(row[createIn.field]);
+        if (!createIn.states.includes(state)) {
+          throw stateConflict(
+            capitalised(parent.label),
+            id,
+            state,
+            `adding ${withArticle(resource.spec.label.one)}`,
+            createIn.states,
+            createIn.field,
+          );
+        }
+      }
+      return row;
+    },
+  };
+}
+
 /** Handlers already built per database, resource and store: a rail that also needs another rail's create gets the same ones. */
 const built = new WeakMap<Database, WeakMap<Resource, WeakMap<object, unknown>>>();
 
@@ -244,17 +295,32 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
   };
   const filters = Object.keys(spec.filters ?? {});
   const handlers: Record<string, unknown> = {};
+  const nested = nestedParent(prisma, resource, store as Store<Resource>, table);
   const transitions: Transitions = {};
 
   if (spec.list !== false) {
-    handlers.list = async ({ query, res }: { query: { limit: number; cursor?: string }; res: Response }) => ({
-      status: 200,
-      body: await keysetList(delegateOf(scoped(res), store.model), query, {
-        render,
-        filters,
-        filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
-      }),
-    });
+    handlers.list = async ({
+      params,
+      query,
+      res,
+    }: {
+      params?: { id: string };
+      query: { limit: number; cursor?: string };
+      res: Response;
+    }) => {
+      const client = scoped(res);
+      // A nested collection lists the records of a parent the tenant has.
+      const where = nested ? { [nested.field]: (await nested.find(database.sql, actor(res).tenantId, String(params?.id))).id } : undefined;
+      return {
+        status: 200,
+        body: await keysetList(delegateOf(client, store.model), query, {
+          render,
+          filters,
+          filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
+          ...(where ? { where } : {}),
+        }),
+      };
+    };
   }
   if (spec.get !== false) {
     handlers.get = async ({ params, res }: { params: { id: string }; res: Response }) => {
@@ -274,9 +340,21 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
      * The row's INSERT rides in the change's first statement, the stored idempotent response (with
      * `res`) in its second: with BEGIN and COMMIT, four round trips for the whole create.
      */
-    const insert = async (sql: Sql, tx: Tx | undefined, who: PersonActor, id: string, data: Where, body: unknown, res?: Response) => {
+    const insert = async (
+      sql: Sql,
+      tx: Tx | undefined,
+      who: PersonActor,
+      id: string,
+      data: Where,
+      body: unknown,
+      parentId: string | undefined,
+      res?: Response,
+    ) => {
       const now = new Date();
-      const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, data, now }) : undefined;
+      // The parent locked until the commit: a meeting whose minutes are approved meanwhile refuses the decision.
+      const parent = nested ? await nested.lock(sql, who.tenantId, String(parentId)) : undefined;
+      if (nested && parent) data[nested.field] = parent.id;
+      const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, parent, data, now }) : undefined;
       for (const f of stamps) data[f] ??= now;
       let record: Record<string, unknown> & { id: string } = { id };
       await recordRowChange(
@@ -302,9 +380,10 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       if (tx && after) await after({ tx, who, record: record as never, body: body as never, prepared: prepared || {} });
       return record;
     };
-    handlers.create = async ({ body, res }: { body: unknown; res: Response }) => {
+    handlers.create = async ({ params, body, res }: { params?: { id: string }; body: unknown; res: Response }) => {
       const who = personActor(res);
       const id = newId(spec.idPrefix);
+      const parentId = nested ? String(params?.id) : undefined;
       const data = await build({
         db: scopeToTenant(prisma, who.tenantId),
         shared: prisma,
@@ -312,26 +391,28 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         who,
         body: body as never,
         id,
+        parentId,
       });
       if (after || prepare) {
         // With steps that read and write through Prisma, the write runs in Prisma's transaction,
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
-        const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body));
+        const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body, parentId));
         return { status: 201, body: record };
       }
-      const record = await database.transaction((sql) => insert(sql, undefined, who, id, data, body, res));
+      const record = await database.transaction((sql) => insert(sql, undefined, who, id, data, body, parentId, res));
       idempotencyStored(res);
       return { status: 201, body: record };
     };
     // Inside a caller's transaction: its checks see the caller's uncommitted rows. The body is read
     // by the route's own schema, as a request's is (a caller's malformed body is a bug: it throws).
     const schema = (spec.create as { body?: z.ZodType }).body;
-    create = async (tx, who, given) => {
+    create = async (tx, who, given, parentId) => {
+      if (nested && parentId === undefined) throw new Error(`${resource.object}: a nested create needs its parent's id`);
       const body = schema ? schema.parse(given) : given;
       const id = newId(spec.idPrefix);
       const sql = sqlOf(tx);
-      const data = await build({ db: scopeToTenant(tx, who.tenantId), shared: tx, sql, who, body: body as never, id });
-      return insert(sql, tx, who, id, data, body);
+      const data = await build({ db: scopeToTenant(tx, who.tenantId), shared: tx, sql, who, body: body as never, id, parentId });
+      return insert(sql, tx, who, id, data, body, parentId);
     };
   }
   for (const [verb, t] of Object.entries((spec.transitions ?? {}) as Record<string, TransitionSpec>)) {
@@ -409,8 +490,11 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
 
 /** A resource's transitions as served by serveResource, callable outside HTTP (the web application's forms). */
 export type Transitions = Record<string, (who: PersonActor, id: string, body: unknown) => Promise<Record<string, unknown>>>;
-/** A resource's create as served by serveResource, inside a transaction the caller holds (one change among others). */
-export type Create = (tx: Tx, who: PersonActor, body: unknown) => Promise<Record<string, unknown> & { id: string }>;
+/**
+ * A resource's create as served by serveResource, inside a transaction the caller holds (one change
+ * among others); a nested collection's names its parent.
+ */
+export type Create = (tx: Tx, who: PersonActor, body: unknown, parentId?: string) => Promise<Record<string, unknown> & { id: string }>;
 const served = new WeakMap<object, { transitions: Transitions; create: Create | undefined }>();
 
 /** The transitions of handlers serveResource returned: the same checks, transaction and audit event as the routes. */

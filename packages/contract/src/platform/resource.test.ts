@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { pastTense, withArticle } from './resource.ts';
+import { z } from 'zod';
+import { governanceBoardDecisions } from '../rails/governance/routes.ts';
+import { pastTense, resource, withArticle } from './resource.ts';
 
 describe('the words the kit writes', () => {
   it('puts the article a label takes when said aloud', () => {
@@ -16,5 +18,28 @@ describe('the words the kit writes', () => {
     expect(pastTense('verify')).toBe('verified');
     expect(pastTense('submit')).toBe('submitted');
     expect(pastTense('open')).toBe('opened');
+  });
+});
+
+describe('a collection nested under a parent', () => {
+  it('takes the parent id as :id on its list and create, and says the 404 and the states that admit a create', () => {
+    const { list, create } = governanceBoardDecisions.routes;
+    expect(list.path).toBe('/board-meetings/:id/decisions');
+    expect(create.path).toBe('/board-meetings/:id/decisions');
+    expect(list.pathParams.shape.id.safeParse('gbm_01JD3Z8W2M6Q4X9V7K5T1B0N3R').success).toBe(true);
+    expect(list.pathParams.shape.id.safeParse('gdc_01JD3Z8W2M6Q4X9V7K5T1B0N3R').success).toBe(false);
+    expect(create.description).toContain("Allowed while the board meeting's `status` is `held`");
+    expect(list.description).toContain('A board meeting of another tenant, or one that does not exist, is 404');
+    expect(create.metadata.stateful).toBe(true);
+  });
+
+  it('is refused at declaration with a get, without its parent field, or without the setup step that makes the parent', () => {
+    const record = z.object({ object: z.literal('svc.governance.tst'), id: z.string(), meetingId: z.string() });
+    const parent = { path: 'board-meetings', idPrefix: 'gbm', label: 'board meeting', field: 'meetingId', step: 'meeting' };
+    const setup = [{ method: 'POST', path: '/v1/governance/board-meetings', body: {}, as: 'meeting' }] as const;
+    const base = { rail: 'governance', path: 'tests', name: 'tst', label: { one: 'test', many: 'tests' }, record } as const;
+    expect(() => resource({ ...base, idPrefix: 'tsta', parent, setup })).toThrow(/list and create only/);
+    expect(() => resource({ ...base, idPrefix: 'tstb', parent: { ...parent, field: 'nope' }, setup, get: false })).toThrow(/no field nope/);
+    expect(() => resource({ ...base, idPrefix: 'tstc', parent, setup: [], get: false })).toThrow(/no setup step is named meeting/);
   });
 });

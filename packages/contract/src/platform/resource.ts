@@ -59,11 +59,47 @@ export interface TransitionSpec {
   readonly body?: z.ZodType;
 }
 
+/** The record a nested collection sits under (ResourceSpec.parent). */
+export interface ParentSpec {
+  /** The parent's collection under the rail's base path: `board-meetings`; `''` for the rail's own records (`/v1/workspaces/:id`). */
+  readonly path: string;
+  readonly idPrefix: string;
+  /** Words for the parent: `board meeting`. */
+  readonly label: string;
+  /** The field of the record (and of its row) that holds the parent's id: `meetingId`. */
+  readonly field: string;
+  /** The parent's states in which a record may be created under it (its `field`, and the states); 409 naming the state otherwise. */
+  readonly createIn?: { readonly field: string; readonly states: readonly [string, ...string[]] };
+  /** The setup step (its `as`) whose response is the parent the walking suites create records under. */
+  readonly step: string;
+}
+
+/**
+ * The parent of a collection nested under a kit resource's records: its path, prefix and label
+ * from the declaration, with the field that holds its id and the states that admit a create.
+ */
+export function under(
+  parent: Resource,
+  opts: Pick<ParentSpec, 'field' | 'step'> & { readonly createIn?: readonly [string, ...string[]] },
+): ParentSpec {
+  const statusField = parent.spec.statusField;
+  if (opts.createIn && !statusField) throw new Error(`${parent.object} has no statusField for createIn`);
+  return {
+    path: parent.spec.path,
+    idPrefix: parent.spec.idPrefix,
+    label: parent.spec.label.one,
+    field: opts.field,
+    step: opts.step,
+    ...(opts.createIn ? { createIn: { field: statusField as string, states: opts.createIn } } : {}),
+  };
+}
+
 export interface ResourceSpec<
   Rec extends z.ZodObject = z.ZodObject,
   Body extends z.ZodType | undefined = z.ZodType | undefined,
   Filters extends z.ZodRawShape = z.ZodRawShape,
   T extends Record<string, TransitionSpec> = Record<string, TransitionSpec>,
+  P extends ParentSpec | undefined = ParentSpec | undefined,
 > {
   readonly rail: RailId;
   /** Sub-resource path under the rail's base path (`assessments`), or a path under one (`nda-vault/requests`). */
@@ -74,6 +110,13 @@ export interface ResourceSpec<
    * `POST /schedule` (see `create.path`).
    */
   readonly subResource?: string;
+  /**
+   * A collection under one record of another resource (`/board-meetings/:id/decisions`): its
+   * routes take the parent's id as `:id`; the list shows the parent's records only, the create
+   * writes records under it, and a parent of another tenant (or none) is 404. Such a collection
+   * declares list and create only (`get: false`, no transitions): its records are read in its list.
+   */
+  readonly parent?: P;
   /** Singular name: object `svc.<rail>.<name>`, actions `<name>.<verb>`. */
   readonly name: string;
   /** Words for summaries: `assessment` / `assessments`. */
@@ -134,12 +177,15 @@ export interface ResourceSpec<
 type Meta = RouteMeta & { readonly resource: ResourceMeta };
 type IdParams = z.ZodObject<{ id: z.ZodString }>;
 
+/** A nested collection's routes take the parent's id as `:id`. */
+type ParentParams<P> = P extends ParentSpec ? { pathParams: IdParams } : unknown;
 type ListRoute<Rec extends z.ZodObject, F extends z.ZodRawShape> = {
   method: 'GET';
   path: string;
   query: z.ZodObject<(typeof PaginationQuery)['shape'] & F>;
   responses: { 200: ReturnType<typeof listOf<Rec>> };
   summary: string;
+  description: string;
   metadata: Meta;
 };
 type CreateRoute<Rec extends z.ZodObject, B extends z.ZodType> = {
@@ -178,7 +224,10 @@ export type ResourceRoutes<
   B extends z.ZodType | undefined,
   F extends z.ZodRawShape,
   T extends Record<string, TransitionSpec>,
-> = { list: ListRoute<Rec, F>; get: GetRoute<Rec> } & (B extends z.ZodType ? { create: CreateRoute<Rec, B> } : unknown) & {
+  P extends ParentSpec | undefined = undefined,
+> = { list: ListRoute<Rec, F> & ParentParams<P>; get: GetRoute<Rec> } & (B extends z.ZodType
+  ? { create: CreateRoute<Rec, B> & ParentParams<P> }
+  : unknown) & {
     [V in keyof T]: T[V] extends { method: 'DELETE' }
       ? DeleteRoute<Rec>
       : T[V] extends { method: 'PATCH' }
@@ -192,15 +241,16 @@ export interface Resource<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   F extends z.ZodRawShape = z.ZodRawShape,
   T extends Record<string, TransitionSpec> = Record<string, TransitionSpec>,
+  P extends ParentSpec | undefined = ParentSpec | undefined,
 > {
-  readonly spec: ResourceSpec<Rec, B, F, T>;
+  readonly spec: ResourceSpec<Rec, B, F, T, P>;
   /** `svc.<rail>.<name>`. */
   readonly object: string;
   /** `/v1/<base>/<path>`: the collection's full path. */
   readonly collectionPath: string;
   /** The create's full path: the collection's unless the declaration gives `create.path`. */
   readonly createPath: string;
-  readonly routes: ResourceRoutes<Rec, B, F, T>;
+  readonly routes: ResourceRoutes<Rec, B, F, T, P>;
   /** Event types the resource emits, with the record as their data. */
   readonly events: readonly WebhookEventType[];
   /** Audit action of each route key that mutates. */
@@ -266,11 +316,13 @@ export function resource<
   const B extends z.ZodType | undefined = undefined,
   const F extends z.ZodRawShape = Record<never, never>,
   const T extends Record<string, TransitionSpec> = Record<never, never>,
->(spec: ResourceSpec<Rec, B, F, T>): Resource<Rec, B, F, T> {
+  const P extends ParentSpec | undefined = undefined,
+>(spec: ResourceSpec<Rec, B, F, T, P>): Resource<Rec, B, F, T, P> {
   const rail = getRail(spec.rail);
   const object = `svc.${rail.id}.${spec.name}`;
   // A collection is a sub-resource of the catalogue or sits under one (`nda-vault/requests`).
-  const served = spec.subResource ?? spec.path;
+  const parent = spec.parent;
+  const served = spec.subResource ?? (parent?.path || spec.path);
   if (!rail.subResources.includes(served) && !rail.subResources.includes(served.split('/')[0] as string)) {
     throw new Error(`${object}: ${served} is not a sub-resource of the ${rail.id} rail in the catalogue, nor under one`);
   }
@@ -280,6 +332,13 @@ export function resource<
   if (!exampleId.startsWith(`${spec.idPrefix}_`)) throw new Error(`${object}: the record example's id does not use ${spec.idPrefix}_`);
   if (example && example.object !== object) throw new Error(`${object}: the record example's object is ${String(example.object)}`);
 
+  if (parent) {
+    if (spec.get !== false || spec.transitions)
+      throw new Error(`${object}: a nested collection declares list and create only (get: false, no transitions)`);
+    if (spec.create?.path) throw new Error(`${object}: a nested collection is created at its own path`);
+    if (!(parent.field in spec.record.shape)) throw new Error(`${object}: the record has no field ${parent.field} for its parent`);
+    if (!spec.setup?.some((s) => s.as === parent.step)) throw new Error(`${object}: no setup step is named ${parent.step}, the parent`);
+  }
   const area = spec.area ?? rail.id;
   const base = { auth: 'tenant', rail: spec.rail } as const;
   const resMeta = (op: ResourceMeta['op'], extra: Partial<ResourceMeta> = {}): ResourceMeta => ({
@@ -290,9 +349,26 @@ export function resource<
     ...extra,
   });
   const read = (op: 'list' | 'get'): Meta => ({ ...base, permission: `${area}:read`, mutating: false, resource: resMeta(op) });
-  const collection = `/${spec.path}`;
+  const collection = parent ? `${parent.path ? `/${parent.path}` : ''}/:id/${spec.path}` : `/${spec.path}`;
   const createPath = spec.create?.path ? `/${spec.create.path}` : collection;
   const idParams = z.object({ id: prefixedId(spec.idPrefix, exampleId) });
+  // The parent's id in a nested collection's path: the record example's, or one of the parent's prefix.
+  const parentExample = parent ? example?.[parent.field] : undefined;
+  const parentParams = parent
+    ? {
+        pathParams: z.object({
+          id: prefixedId(
+            parent.idPrefix,
+            typeof parentExample === 'string' ? parentExample : `${parent.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`,
+          ).meta({ description: `Id of the ${parent.label} (\`${parent.idPrefix}_\` prefix).` }),
+        }),
+      }
+    : {};
+  // What a nested collection's routes say of their parent.
+  const ofParent = parent ? ` of the ${parent.label}` : '';
+  const parentMissing = parent
+    ? ` ${capitalise(withArticle(parent.label))} of another tenant, or one that does not exist, is 404 \`not_found\`.`
+    : '';
 
   const routes: Record<string, unknown> = {};
   const actions: Record<string, string> = {};
@@ -322,11 +398,11 @@ export function resource<
   const listDescription = () =>
     [
       spec.notes?.list ?? '',
-      `Returns the tenant's ${spec.label.many}, newest first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page.`,
+      `Returns the ${parent ? `${spec.label.many}${ofParent}` : `tenant's ${spec.label.many}`}, newest first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page.`,
       filterKeys.length > 0
         ? `Filters, combined with AND: ${filterKeys.map((k) => `\`${k}\` (${spec.label.many} ${filterField(k).text} the value)`).join(', ')}.`
         : '',
-      `Needs \`${area}:read\`.`,
+      `Needs \`${area}:read\`.${parentMissing}`,
     ]
       .filter(Boolean)
       .join(' ');
@@ -335,9 +411,10 @@ export function resource<
     routes.list = {
       method: 'GET',
       path: collection,
+      ...parentParams,
       query: PaginationQuery.extend(describedFilters()),
       responses: { 200: listOf(spec.record) },
-      summary: `List ${spec.label.many}`,
+      summary: `List ${parent ? `the ${spec.label.many} of ${withArticle(parent.label)}` : spec.label.many}`,
       description: listDescription(),
       metadata: read('list'),
     };
@@ -348,18 +425,25 @@ export function resource<
     const eventType = spec.create.event ?? action;
     event(eventType, spec.create.eventSummary ?? `${capitalise(withArticle(spec.label.one))} was created.`);
     if (spec.create.event && spec.create.event !== action) ACTION_ALIASES[action] = spec.create.event;
+    const createIn = parent?.createIn;
+    const allowedIn = createIn
+      ? ` Allowed while the ${parent?.label}'s \`${createIn.field}\` is ${createIn.states.map((s) => `\`${s}\``).join(' or ')}; otherwise 409 \`conflict\` naming its state, and nothing changes.`
+      : '';
     routes.create = {
       method: 'POST',
       path: createPath,
+      ...parentParams,
       body: spec.create.body,
       responses: { 201: spec.record },
       summary: spec.create.summary,
-      description: `${spec.create.description ? `${spec.create.description} ` : ''}Returns 201 with the new ${spec.label.one}, id \`${spec.idPrefix}_<ULID>\`. Needs \`${area}:${spec.create.grant ?? 'write'}\`; recorded in the audit trail as \`${action}\` in the same transaction, and emitted as the webhook event \`${eventType}\`. Send an \`Idempotency-Key\` so that a retry does not create a second ${spec.label.one}.`,
+      description: `${spec.create.description ? `${spec.create.description} ` : ''}Returns 201 with the new ${spec.label.one}, id \`${spec.idPrefix}_<ULID>\`. Needs \`${area}:${spec.create.grant ?? 'write'}\`; recorded in the audit trail as \`${action}\` in the same transaction, and emitted as the webhook event \`${eventType}\`. Send an \`Idempotency-Key\` so that a retry does not create a second ${spec.label.one}.${allowedIn}${parentMissing}`,
       metadata: {
         ...base,
         permission: `${area}:${spec.create.grant ?? 'write'}`,
         mutating: true,
         audit: action,
+        // A parent in the wrong state is a 409 the walking suites accept from the owner.
+        ...(createIn ? { stateful: true as const } : {}),
         resource: resMeta('create', { event: eventType }),
       } satisfies Meta,
     };
@@ -417,17 +501,29 @@ export function resource<
     };
   }
 
-  const declared: Resource<Rec, B, F, T> = {
+  const declared: Resource<Rec, B, F, T, P> = {
     spec,
     object,
     collectionPath: `${rail.basePath}${collection}`,
     createPath: `${rail.basePath}${createPath}`,
-    routes: routes as ResourceRoutes<Rec, B, F, T>,
+    routes: routes as ResourceRoutes<Rec, B, F, T, P>,
     events,
     actions,
   };
   RESOURCES.push(declared as unknown as Resource);
   return declared;
+}
+
+/**
+ * The collection that lists a record: the resource's collection path, with a nested collection's
+ * `:id` filled by the record's parent (its `parent.field`).
+ */
+export function collectionPathFor(resource: Resource, record: Readonly<Record<string, unknown>>): string {
+  const parent = resource.spec.parent;
+  if (!parent) return resource.collectionPath;
+  const id = record[parent.field];
+  if (typeof id !== 'string') throw new Error(`${resource.object}: the record has no ${parent.field}`);
+  return resource.collectionPath.replace(':id', encodeURIComponent(id));
 }
 
 export { ACTION_ALIASES } from './action-aliases.ts';

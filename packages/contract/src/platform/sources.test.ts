@@ -29,8 +29,9 @@ describe('the source path of a record', () => {
     expect(sourcePathOf('svc.workspace.principal', 'wpr_1', { workspaceId: 'a/b' })).toBe('/v1/workspaces/a%2Fb/principals');
   });
 
-  it('is undefined for a type no route shows', () => {
+  it('is undefined for a type no route shows, and for a nested record without its parent', () => {
     expect(sourcePathOf('svc.nowhere.thing', ID, {})).toBeUndefined();
+    expect(sourcePathOf('svc.governance.board_decision', 'gdc_1', {})).toBeUndefined();
   });
 
   it('every declaration is a GET route whose parameters a record fills, one route per type', () => {

@@ -1,5 +1,5 @@
 import type { AppRoute } from '@ts-rest/core';
-import { resourceByObject } from './resource.ts';
+import { collectionPathFor, resourceByObject } from './resource.ts';
 import { contract } from './router.ts';
 import { flattenRoutes } from './routes.ts';
 
@@ -45,7 +45,13 @@ export function sourceRoutes(): ReadonlyMap<string, SourceRoute> {
 export function sourcePathOf(object: string, id: string, record: Readonly<Record<string, unknown>>): string | undefined {
   const declared = resourceByObject(object);
   // A resource without a get route (labels, training records) is shown by its list.
-  if (declared) return declared.spec.get === false ? declared.collectionPath : `${declared.collectionPath}/${id}`;
+  if (declared) {
+    if (declared.spec.get !== false) return `${declared.collectionPath}/${id}`;
+    // A nested collection's list is under the record's parent; a record without it names no path.
+    const parent = declared.spec.parent;
+    if (parent && typeof record[parent.field] !== 'string') return undefined;
+    return collectionPathFor(declared, record);
+  }
   const source = sourceRoutes().get(object);
   if (!source) return undefined;
   return source.route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_m, param: string) => {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { get, policyOf, post, stateful } from '../../platform/declare.ts';
-import { meta } from '../../platform/meta.ts';
-import { railRouter, resource } from '../../platform/resource.ts';
+import { railRouter, resource, under } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
-import { listOf, PaginationQuery, UserId } from '../../shared/common.ts';
+import { UserId } from '../../shared/common.ts';
 import { idParams } from '../../shared/records.ts';
 import {
   APPROVAL_STATUSES,
@@ -15,7 +14,6 @@ import {
   EXAMPLE_DECISION_RIGHT_REQUEST,
   EXAMPLE_DELEGATION_REQUEST,
   MEETING_STATUSES,
-  MeetingId,
 } from './fields.ts';
 import {
   CreateGovernanceApprovalBody,
@@ -158,6 +156,33 @@ export const governanceBoardMeetings = resource({
   },
 });
 
+/** Decisions are recorded against a held meeting, and read in the meeting's list. */
+export const governanceBoardDecisions = resource({
+  rail: 'governance',
+  path: 'decisions',
+  parent: under(governanceBoardMeetings, { field: 'meetingId', createIn: ['held'], step: 'meeting' }),
+  name: 'board_decision',
+  label: { one: 'decision', many: 'decisions' },
+  idPrefix: 'gdc',
+  record: GovernanceBoardDecision,
+  get: false,
+  create: {
+    body: CreateGovernanceBoardDecisionBody,
+    summary: 'Record a decision of a board meeting',
+    description: 'Records a decision taken at a held meeting; once its minutes are approved (or it is canceled) no decision can be added.',
+    eventSummary: 'A decision of a board meeting was recorded.',
+  },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/governance/board-meetings',
+      body: { title: 'Q4 AI governance board', scheduledFor: '2026-12-10T14:00:00.000Z' },
+      as: 'meeting',
+    },
+    { method: 'POST', path: '/v1/governance/board-meetings/{{meeting.id}}/hold', body: {} },
+  ],
+});
+
 // ---------------------------------------------------------------- delegations
 
 export const governanceDelegations = resource({
@@ -227,7 +252,6 @@ export const governanceSnapshots = resource({
 // ---------------------------------------------------------------- router
 
 const { read, write, changes } = policyOf('governance');
-const meetingParams = z.object({ id: MeetingId });
 const approvalParams = idParams('gap');
 
 const approvalDecision = (verb: 'approve' | 'reject') =>
@@ -260,24 +284,8 @@ export const governanceRouter = railRouter('governance', {
   boardMeetings: {
     ...meetingRoutes,
     recordMinutes,
-    listDecisions: get(
-      '/board-meetings/:id/decisions',
-      { pathParams: meetingParams, query: PaginationQuery },
-      listOf(GovernanceBoardDecision),
-      meta({ ...read, source: { object: 'svc.governance.board_decision', params: { id: 'meetingId' } } }),
-    ).doc(
-      'List the decisions of a board meeting',
-      'Decisions recorded against the meeting, newest first, paginated. 404 for an unknown meeting or another tenant’s. Needs `governance:read`.',
-    ),
-    createDecision: post(
-      '/board-meetings/:id/decisions',
-      { pathParams: meetingParams, body: CreateGovernanceBoardDecisionBody },
-      { 201: GovernanceBoardDecision },
-      stateful(write('board_decision.created')),
-    ).doc(
-      'Record a decision of a board meeting',
-      'Records a decision taken at a `held` meeting, id `gdc_<ULID>`; 409 `conflict` naming the state for a meeting that is scheduled, canceled or whose minutes are approved. Needs `governance:write`; audited as `board_decision.created`.',
-    ),
+    listDecisions: governanceBoardDecisions.routes.list,
+    createDecision: governanceBoardDecisions.routes.create,
   },
   delegations: governanceDelegations.routes,
   conflicts: governanceConflicts.routes,
@@ -306,7 +314,7 @@ export const governanceEvents: ReturnType<typeof eventType>[] = [
   ),
   eventType(GOVERNANCE_APPROVAL_ACTIONS.rejected, 'An approval was rejected at one of its steps.', GovernanceApproval),
   ...governanceBoardMeetings.events,
-  eventType('board_decision.created', 'A decision was recorded against a board meeting.', GovernanceBoardDecision),
+  ...governanceBoardDecisions.events,
   ...governanceDelegations.events,
   ...governanceConflicts.events,
   eventType(GOVERNANCE_SNAPSHOT_ACTION, 'A versioned, hashed snapshot of the governance state was stored.', GovernanceSnapshot),

@@ -1,6 +1,7 @@
 import {
   contract,
   governanceApprovals,
+  governanceBoardDecisions,
   governanceBoardMeetings,
   governanceConflicts,
   governanceDecisionRights,
@@ -17,6 +18,8 @@ export function governanceHandlers({ db }: RailDeps) {
   const approvals = serveResource(db, governanceApprovals, governance.approvalStore);
   const { record_minutes: recordMinutes, ...meetings } = serveResource(db, governanceBoardMeetings, governance.boardMeetingStore);
   const snapshots = serveResource(db, governanceSnapshots, governance.snapshotStore);
+  // Decisions are a collection under a meeting: `/board-meetings/:id/decisions`.
+  const decisions = serveResource(db, governanceBoardDecisions, governance.boardDecisionStore);
   return initServer().router(contract.governance, {
     raci: async ({ res }) => ({ status: 200, body: await governance.orgRaci(prisma, tenantOf(res).tenantId) }),
     decisionRights: serveResource(db, governanceDecisionRights, governance.decisionRightStore),
@@ -34,14 +37,8 @@ export function governanceHandlers({ db }: RailDeps) {
     boardMeetings: {
       ...meetings,
       recordMinutes,
-      listDecisions: async ({ params, query, res }) => ({
-        status: 200,
-        body: await governance.listDecisions(prisma, tenantOf(res).tenantId, params.id, query),
-      }),
-      createDecision: async ({ params, body, res }) => ({
-        status: 201,
-        body: await governance.createDecision(prisma, actor(res), params.id, body),
-      }),
+      listDecisions: decisions.list,
+      createDecision: decisions.create,
     },
     delegations: serveResource(db, governanceDelegations, governance.delegationStore),
     conflicts: serveResource(db, governanceConflicts, governance.conflictStore),

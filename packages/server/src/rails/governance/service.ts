@@ -1,13 +1,12 @@
 import {
-  type CreateGovernanceBoardDecisionBody,
   GOVERNANCE_APPROVAL_ACTIONS,
   GOVERNANCE_SNAPSHOT_ACTION,
   GovernanceApproval,
-  GovernanceBoardDecision,
   type GovernanceOrgRaci,
   GovernanceSnapshot,
   type GovernanceState,
   type governanceApprovals,
+  type governanceBoardDecisions,
   type governanceBoardMeetings,
   type governanceConflicts,
   type governanceDecisionRights,
@@ -17,13 +16,11 @@ import {
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Database, Prisma, Tx } from '../../db/client.ts';
-import { keysetList } from '../../db/pagination.ts';
 import type { Row } from '../../db/rows.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
   GovernanceApproval as ApprovalRow,
-  GovernanceBoardDecision as DecisionRow,
   GovernanceDelegation as DelegationRow,
   GovernanceBoardMeeting as MeetingRow,
   GovernanceSnapshot as SnapshotRow,
@@ -261,59 +258,22 @@ export const boardMeetingStore: Store<typeof governanceBoardMeetings> = {
   },
 };
 
-async function heldMeeting(db: Tx, id: string, action: string): Promise<MeetingRow> {
-  const meeting = await db.governanceBoardMeeting.findFirst({ where: { id } });
-  if (!meeting) throw notFound('Board meeting', id);
-  if (meeting.status !== 'held') throw stateConflict('Board meeting', id, meeting.status, action, ['held']);
-  return meeting;
-}
-
-type Decision = z.infer<typeof GovernanceBoardDecision>;
-
-const renderDecision = rendererOf<DecisionRow>()(GovernanceBoardDecision, {});
-
-export async function createDecision(
-  prisma: Prisma,
-  who: Actor,
-  meetingId: string,
-  body: z.infer<typeof CreateGovernanceBoardDecisionBody>,
-): Promise<Decision> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    await heldMeeting(db, meetingId, 'recording a decision');
-    const row = await tx.governanceBoardDecision.create({
-      data: {
-        id: newId('gdc'),
-        tenantId: who.tenantId,
-        meetingId,
-        title: body.title,
-        decisionType: body.decisionType ?? null,
-        outcome: body.outcome,
-        votesFor: body.votesFor ?? null,
-        votesAgainst: body.votesAgainst ?? null,
-        abstentions: body.abstentions ?? null,
-        notes: body.notes ?? null,
-        createdBy: who.actor,
-        createdAt: new Date(),
-      },
-    });
-    const out = renderDecision(row);
-    return recorded(tx, who, out, { action: 'board_decision.created', data: { meetingId, title: out.title, outcome: out.outcome } });
-  });
-}
-
-export async function listDecisions(
-  prisma: Prisma,
-  tenantId: string,
-  meetingId: string,
-  query: { limit: number; cursor?: string | undefined },
-): Promise<{ data: Decision[]; cursor: string | null }> {
-  const db = scopeToTenant(prisma, tenantId);
-  const meeting = await db.governanceBoardMeeting.findFirst({ where: { id: meetingId }, select: { id: true } });
-  if (!meeting) throw notFound('Board meeting', meetingId);
-  const { cursor, limit } = query;
-  return keysetList(db.governanceBoardDecision, { limit, ...(cursor ? { cursor } : {}) }, { where: { meetingId }, render: renderDecision });
-}
+/** Decisions of a meeting: the kit finds the meeting (404) and, for a create, locks it and checks it is `held`. */
+export const boardDecisionStore: Store<typeof governanceBoardDecisions> = {
+  model: 'governanceBoardDecision',
+  parent: { model: 'governanceBoardMeeting' },
+  create: async ({ who, body }) => ({
+    title: body.title,
+    decisionType: body.decisionType ?? null,
+    outcome: body.outcome,
+    votesFor: body.votesFor ?? null,
+    votesAgainst: body.votesAgainst ?? null,
+    abstentions: body.abstentions ?? null,
+    notes: body.notes ?? null,
+    createdBy: who.actor,
+  }),
+  auditData: (d) => ({ meetingId: d.meetingId, title: d.title, outcome: d.outcome }),
+};
 
 // ---------------------------------------------------------------- delegations
 
