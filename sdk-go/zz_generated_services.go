@@ -8114,7 +8114,7 @@ func (s *ProcurementRfpService) UpdateWeights(ctx context.Context, id string, bo
 
 // ListBids calls GET /v1/procurement/rfp/{id}/bids: List the bids of an RFP.
 //
-// The bids of the RFP, newest first, with totals at the current weights, as `{ data, cursor }`. Needs `procurement:read`.
+// Each bid with its total at the RFP’s current weights. Returns the bids of the RFP, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `procurement:read`. An RFP of another tenant, or one that does not exist, is 404 `not_found`.
 func (s *ProcurementRfpService) ListBids(ctx context.Context, id string, params *ProcurementRfpListBidsParams, opts ...RequestOption) (*Page[Bid], error) {
 	var out Page[Bid]
 	path := "/v1/procurement/rfp/" + url.PathEscape(id) + "/bids"
@@ -8138,7 +8138,7 @@ func (s *ProcurementRfpService) ListBidsAutoPaging(ctx context.Context, id strin
 
 // CreateBid calls POST /v1/procurement/rfp/{id}/bids: Record a bid on an RFP.
 //
-// Records a supplier’s bid with its score (0 to 10) on every criterion. Only while the RFP is `open` (409 otherwise); a supplier bidding twice is 409. Returns 201 with the bid, id `bid_<ULID>`. Needs `procurement:write`; audited as `bid.submitted`.
+// Records a supplier’s bid with its score (0 to 10) on every criterion of the RFP and no other (422 naming `scores.<key>`); a supplier with a bid on the RFP already (names compared without case) is 409. Returns 201 with the new bid, id `bid_<ULID>`. Needs `procurement:write`; recorded in the audit trail as `bid.submitted` in the same transaction, and emitted as the webhook event `bid.submitted`. Send an `Idempotency-Key` so that a retry does not create a second bid. Allowed while the RFP's `status` is `open`; otherwise 409 `conflict` naming its state, and nothing changes. An RFP of another tenant, or one that does not exist, is 404 `not_found`.
 func (s *ProcurementRfpService) CreateBid(ctx context.Context, id string, body *CreateBidRequest, opts ...RequestOption) (*Bid, error) {
 	var out Bid
 	path := "/v1/procurement/rfp/" + url.PathEscape(id) + "/bids"

@@ -66,9 +66,15 @@ export interface Store<R extends Resource> {
    * constant, and the fields the row does not hold from `computed`. A record field that is neither
    * a model field nor computed fails when the server starts, naming it.
    */
-  readonly render?: (row: never) => z.infer<R['spec']['record']>;
-  /** With a derived renderer: the record's fields computed from the row (a renamed column, a count, a parsed value). */
-  readonly computed?: { readonly [K in keyof z.infer<R['spec']['record']>]?: (row: never) => z.infer<R['spec']['record']>[K] };
+  readonly render?: (row: never, parent: never) => z.infer<R['spec']['record']>;
+  /**
+   * With a derived renderer: the record's fields computed from the row (a renamed column, a count, a
+   * parsed value). A nested collection's are also given its parent's row (a bid's total at its RFP's
+   * current weights): the row the list found, or the one the create locked.
+   */
+  readonly computed?: {
+    readonly [K in keyof z.infer<R['spec']['record']>]?: (row: never, parent: never) => z.infer<R['spec']['record']>[K];
+  };
   /** Where-clause of a filter whose model field differs from its query key. */
   readonly filterWhere?: { readonly [K in keyof NonNullable<R['spec']['filters']>]?: (value: string) => Where };
   /**
@@ -192,12 +198,12 @@ export function missing(resource: Resource, id: string): ApiError {
 function derivedRender(
   resource: Resource,
   table: Table,
-  computed: Readonly<Record<string, ((row: never) => unknown) | undefined>>,
-): (row: Row) => Record<string, unknown> {
+  computed: Readonly<Record<string, ((row: never, parent: never) => unknown) | undefined>>,
+): (row: Row, parent?: Row) => Record<string, unknown> {
   const shape = resource.spec.record.shape as Record<string, z.ZodType>;
   const object = resource.object;
   const fields = Object.keys(shape).map((key) => {
-    const compute = computed[key] as ((row: Row) => unknown) | undefined;
+    const compute = computed[key] as ((row: Row, parent?: Row) => unknown) | undefined;
     if (compute) return { key, compute };
     if (key === 'object') return { key, compute: () => object };
     const field = table.byName.get(key);
@@ -208,9 +214,9 @@ function derivedRender(
   for (const key of Object.keys(computed)) {
     if (!(key in shape)) throw new Error(`${object}: computed field ${key} is not a field of the record`);
   }
-  return (row) => {
+  return (row, parent) => {
     const out: Record<string, unknown> = {};
-    for (const f of fields) out[f.key] = f.compute(row);
+    for (const f of fields) out[f.key] = f.compute(row, parent);
     return out;
   };
 }
@@ -287,6 +293,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
   const touches = table.byName.get('updatedAt')?.type === 'DateTime';
   const render = (store.render ?? derivedRender(resource, table, store.computed ?? {})) as unknown as (
     row: Row,
+    parent?: Row,
   ) => Record<string, unknown> & { id: string };
   const scoped = (res: Response) => {
     const p = ctxOf(res).principal;
@@ -310,11 +317,12 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
     }) => {
       const client = scoped(res);
       // A nested collection lists the records of a parent the tenant has.
-      const where = nested ? { [nested.field]: (await nested.find(database.sql, actor(res).tenantId, String(params?.id))).id } : undefined;
+      const parent = nested ? await nested.find(database.sql, actor(res).tenantId, String(params?.id)) : undefined;
+      const where = nested && parent ? { [nested.field]: parent.id } : undefined;
       return {
         status: 200,
         body: await keysetList(delegateOf(client, store.model), query, {
-          render,
+          render: (row: Row) => render(row, parent),
           filters,
           filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
           ...(where ? { where } : {}),
@@ -364,7 +372,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
           action,
           insert: insertStatement(table, { ...data, id, tenantId: who.tenantId }, HEAD_PARAMS),
           complete: (row) => {
-            record = render(rowFromJson(table, row));
+            record = render(rowFromJson(table, row), parent);
             return {
               ...writerOf(who),
               action,

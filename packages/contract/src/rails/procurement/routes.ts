@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { get, patch, policyOf, post, stateful } from '../../platform/declare.ts';
-import { railRouter, resource } from '../../platform/resource.ts';
+import { railRouter, resource, under } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { idParams } from '../../shared/records.ts';
@@ -49,6 +49,46 @@ export const procurementRfps = resource({
     },
     cancel: { from: ['draft', 'open', 'evaluating'], to: 'cancelled', action: 'rfp.cancelled', summary: 'Cancel an RFP' },
   },
+});
+
+// ---------------------------------------------------------------- bids
+
+/** The bids on an RFP: recorded while it is open, listed with their totals at its current weights. */
+export const procurementBids = resource({
+  rail: 'procurement',
+  path: 'bids',
+  parent: under(procurementRfps, { field: 'rfpId', createIn: ['open'], step: 'rfp' }),
+  name: 'bid',
+  label: { one: 'bid', many: 'bids' },
+  idPrefix: 'bid',
+  record: Bid,
+  get: false,
+  notes: { list: 'Each bid with its total at the RFP’s current weights.' },
+  create: {
+    body: CreateBidBody,
+    action: 'bid.submitted',
+    summary: 'Record a bid on an RFP',
+    description:
+      'Records a supplier’s bid with its score (0 to 10) on every criterion of the RFP and no other (422 naming `scores.<key>`); a supplier with a bid on the RFP already (names compared without case) is 409.',
+    eventSummary: 'A bid on an RFP was recorded.',
+    fixture: { supplierName: 'Acme Hosting {{unique}}', scores: { price: 8, quality: 6, delivery: 9 } },
+  },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/procurement/rfp',
+      body: {
+        title: 'Managed hosting',
+        criteria: [
+          { key: 'price', name: 'Total cost', weight: 0.5 },
+          { key: 'quality', name: 'Quality', weight: 0.3 },
+          { key: 'delivery', name: 'Delivery', weight: 0.2 },
+        ],
+      },
+      as: 'rfp',
+    },
+    { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/open', body: {} },
+  ],
 });
 
 // ---------------------------------------------------------------- awards
@@ -114,14 +154,8 @@ export const procurementRouter = railRouter('procurement', {
       'Change the weights of the criteria',
       'Sets the weight of every criterion (summing to 1 within 1e-9, else 422 naming `criteria`) and returns the ranking recomputed from the stored bid scores. Allowed while the RFP is `draft`, `open` or `evaluating`; an awarded or cancelled RFP is 409. Needs `procurement:write`; audited as `rfp.weights_changed`.',
     ),
-    createBid: post('/rfp/:id/bids', { ...ByRfp, body: CreateBidBody }, { 201: Bid }, stateful(write('bid.submitted'))).doc(
-      'Record a bid on an RFP',
-      'Records a supplier’s bid with its score (0 to 10) on every criterion. Only while the RFP is `open` (409 otherwise); a supplier bidding twice is 409. Returns 201 with the bid, id `bid_<ULID>`. Needs `procurement:write`; audited as `bid.submitted`.',
-    ),
-    listBids: get('/rfp/:id/bids', { ...ByRfp, query: PaginationQuery }, listOf(Bid), read).doc(
-      'List the bids of an RFP',
-      'The bids of the RFP, newest first, with totals at the current weights, as `{ data, cursor }`. Needs `procurement:read`.',
-    ),
+    createBid: procurementBids.routes.create,
+    listBids: procurementBids.routes.list,
     award: post(
       '/rfp/:id/award',
       { ...ByRfp, body: CreateAwardBody },
@@ -158,7 +192,7 @@ export const procurementRouter = railRouter('procurement', {
 export const procurementEvents: ReturnType<typeof eventType>[] = [
   ...procurementRfps.events,
   eventType('rfp.weights_changed', 'The weights of an RFP’s criteria changed; the ranking is recomputed.', Rfp),
-  eventType('bid.submitted', 'A bid on an RFP was recorded.', Bid),
+  ...procurementBids.events,
   eventType('rfp.awarded', 'An RFP was awarded to a bid.', Award),
   eventType('supplier.onboarded', 'An awarded supplier was onboarded as a vendor.', SupplierOnboarding),
 ];

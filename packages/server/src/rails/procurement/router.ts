@@ -1,4 +1,4 @@
-import { contract, procurementAwards, procurementRfps } from '@svc/contract';
+import { contract, procurementAwards, procurementBids, procurementRfps } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
@@ -6,6 +6,7 @@ import * as procurement from './service.ts';
 
 export function procurementHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const bids = serveResource(db, procurementBids, procurement.bidStore);
   return initServer().router(contract.procurement, {
     rfp: {
       // List, get, create and the transitions (evaluate refuses an RFP without bids) come from the kit.
@@ -14,14 +15,9 @@ export function procurementHandlers({ db }: RailDeps) {
         status: 200,
         body: await procurement.updateWeights(prisma, actor(res), params.id, body),
       }),
-      createBid: async ({ params, body, res }) => ({
-        status: 201,
-        body: await procurement.createBid(prisma, actor(res), params.id, body),
-      }),
-      listBids: async ({ params, query, res }) => ({
-        status: 200,
-        body: await procurement.listBids(prisma, tenantOf(res).tenantId, params.id, query),
-      }),
+      // Bids are a collection under the RFP (`/rfp/:id/bids`), served by the kit.
+      createBid: bids.create,
+      listBids: bids.list,
       award: async ({ params, body, res }) => ({ status: 201, body: await procurement.award(prisma, actor(res), params.id, body) }),
     },
     scoring: async ({ params, res }) => ({ status: 200, body: await procurement.scoring(prisma, tenantOf(res).tenantId, params.rfpId) }),

@@ -2,9 +2,9 @@ import {
   Award,
   type Bid,
   type CreateAwardBody,
-  type CreateBidBody,
   type CreateOnboardingBody,
   type procurementAwards,
+  type procurementBids,
   type procurementRfps,
   Rfp,
   type RfpScoring,
@@ -245,63 +245,52 @@ export async function updateWeights(
 
 const supplierKeyOf = (name: string) => name.trim().toLowerCase();
 
-export async function createBid(prisma: Prisma, who: Actor, rfpId: string, body: z.infer<typeof CreateBidBody>): Promise<BidOut> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const rfp = await findRfp(tx, who.tenantId, rfpId);
-    if (rfp.status !== 'open') throw rfpConflict(rfp, 'a bid', ['open']);
+/**
+ * Bids, a collection under their RFP: the kit finds the RFP (404), and for a create locks it and
+ * checks it is `open` (409). With the RFP locked, two bids of one supplier at once are serialised:
+ * the second sees the first and is 409.
+ */
+export const bidStore: Store<typeof procurementBids> = {
+  model: 'procurementBid',
+  parent: { model: 'procurementRfp' },
+  computed: { total: (b: BidRow, rfp: RfpRow) => round6(weighted(criteriaOf(rfp), scoresOf(b)).total) },
+  create: async ({ who, body }) => ({
+    supplierName: body.supplierName.trim(),
+    supplierKey: supplierKeyOf(body.supplierName),
+    notes: body.notes ?? null,
+    createdBy: who.actor,
+  }),
+  prepare: async ({ tx, who, parent, body, data }) => {
+    const rfp = parent as unknown as RfpRow;
     const criteria = criteriaOf(rfp);
     const details = [
       ...criteria
         .filter((c) => body.scores[c.key] === undefined)
-        .map((c) => ({ field: `scores.${c.key}`, issue: 'missing', message: 'not scored' })),
+        .map((c) => ({ field: `scores.${c.key}`, issue: 'missing' as const, message: 'not scored' })),
       ...Object.keys(body.scores)
         .filter((k) => !criteria.some((c) => c.key === k))
-        .map((k) => ({ field: `scores.${k}`, issue: 'invalid_value', message: 'not a criterion of the RFP' })),
+        .map((k) => ({ field: `scores.${k}`, issue: 'invalid_value' as const, message: 'not a criterion of the RFP' })),
     ];
     if (details.length > 0) {
       throw new ApiError(
         'validation_failed',
-        `A bid scores every criterion of RFP ${rfpId} and no other: ${criteria.map((c) => c.key).join(', ')}.`,
+        `A bid scores every criterion of RFP ${rfp.id} and no other: ${criteria.map((c) => c.key).join(', ')}.`,
         details,
       );
     }
-    const supplierKey = supplierKeyOf(body.supplierName);
-    const taken = await db.procurementBid.findFirst({ where: { rfpId, supplierKey }, select: { id: true } });
-    const dup = () =>
-      new ApiError('conflict', `${body.supplierName} has a bid on RFP ${rfpId} already${taken ? `: ${taken.id}` : ''}.`, [
+    const taken = await scopeToTenant(tx, who.tenantId).procurementBid.findFirst({
+      where: { rfpId: rfp.id, supplierKey: data.supplierKey as string },
+      select: { id: true },
+    });
+    if (taken) {
+      throw new ApiError('conflict', `${body.supplierName} has a bid on RFP ${rfp.id} already: ${taken.id}.`, [
         { field: 'supplierName', issue: 'invalid_value', message: 'taken' },
       ]);
-    if (taken) throw dup();
-    const row = await createUnique(
-      tx.procurementBid.create({
-        data: {
-          id: newId('bid'),
-          tenantId: who.tenantId,
-          rfpId,
-          supplierName: body.supplierName.trim(),
-          supplierKey,
-          scores: Object.fromEntries(criteria.map((c) => [c.key, body.scores[c.key] as number])),
-          notes: body.notes ?? null,
-          createdBy: who.actor,
-          createdAt: new Date(),
-        },
-      }),
-      dup,
-    );
-    const out = renderBid(row, criteria);
-    return recorded(tx, who, out, { action: 'bid.submitted', data: { rfpId, supplierName: out.supplierName, scores: out.scores } });
-  });
-}
-
-export async function listBids(prisma: Prisma, tenantId: string, rfpId: string, query: PageQuery): Promise<Page<BidOut>> {
-  const rfp = await findRfp(prisma, tenantId, rfpId);
-  const criteria = criteriaOf(rfp);
-  return keysetList(scopeToTenant(prisma, tenantId).procurementBid, query, {
-    where: { rfpId },
-    render: (b: BidRow) => renderBid(b, criteria),
-  });
-}
+    }
+    data.scores = Object.fromEntries(criteria.map((c) => [c.key, body.scores[c.key] as number]));
+  },
+  auditData: (b) => ({ rfpId: b.rfpId, supplierName: b.supplierName, scores: b.scores }),
+};
 
 // ---------------------------------------------------------------- awards
 

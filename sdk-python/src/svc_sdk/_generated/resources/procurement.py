@@ -201,7 +201,7 @@ class ProcurementRfpResource(Resource):
 
         ``POST /v1/procurement/rfp/{id}/bids``
 
-        Records a supplier’s bid with its score (0 to 10) on every criterion. Only while the RFP is `open` (409 otherwise); a supplier bidding twice is 409. Returns 201 with the bid, id `bid_<ULID>`. Needs `procurement:write`; audited as `bid.submitted`.
+        Records a supplier’s bid with its score (0 to 10) on every criterion of the RFP and no other (422 naming `scores.<key>`); a supplier with a bid on the RFP already (names compared without case) is 409. Returns 201 with the new bid, id `bid_<ULID>`. Needs `procurement:write`; recorded in the audit trail as `bid.submitted` in the same transaction, and emitted as the webhook event `bid.submitted`. Send an `Idempotency-Key` so that a retry does not create a second bid. Allowed while the RFP's `status` is `open`; otherwise 409 `conflict` naming its state, and nothing changes. An RFP of another tenant, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "Bid",
@@ -325,7 +325,7 @@ class ProcurementRfpResource(Resource):
 
         ``GET /v1/procurement/rfp/{id}/bids``
 
-        The bids of the RFP, newest first, with totals at the current weights, as `{ data, cursor }`. Needs `procurement:read`.
+        Each bid with its total at the RFP’s current weights. Returns the bids of the RFP, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `procurement:read`. An RFP of another tenant, or one that does not exist, is 404 `not_found`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -648,7 +648,7 @@ class AsyncProcurementRfpResource(AsyncResource):
 
         ``POST /v1/procurement/rfp/{id}/bids``
 
-        Records a supplier’s bid with its score (0 to 10) on every criterion. Only while the RFP is `open` (409 otherwise); a supplier bidding twice is 409. Returns 201 with the bid, id `bid_<ULID>`. Needs `procurement:write`; audited as `bid.submitted`.
+        Records a supplier’s bid with its score (0 to 10) on every criterion of the RFP and no other (422 naming `scores.<key>`); a supplier with a bid on the RFP already (names compared without case) is 409. Returns 201 with the new bid, id `bid_<ULID>`. Needs `procurement:write`; recorded in the audit trail as `bid.submitted` in the same transaction, and emitted as the webhook event `bid.submitted`. Send an `Idempotency-Key` so that a retry does not create a second bid. Allowed while the RFP's `status` is `open`; otherwise 409 `conflict` naming its state, and nothing changes. An RFP of another tenant, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "Bid",
@@ -772,7 +772,7 @@ class AsyncProcurementRfpResource(AsyncResource):
 
         ``GET /v1/procurement/rfp/{id}/bids``
 
-        The bids of the RFP, newest first, with totals at the current weights, as `{ data, cursor }`. Needs `procurement:read`.
+        Each bid with its total at the RFP’s current weights. Returns the bids of the RFP, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `procurement:read`. An RFP of another tenant, or one that does not exist, is 404 `not_found`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
