@@ -4295,7 +4295,7 @@ func (s *NotificationsPreferencesService) Put(ctx context.Context, body *PutNoti
 
 // List calls GET /v1/notifications/slack: List Slack channels.
 //
-// The tenant's Slack channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+// Returns the tenant's Slack channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Slack channels whose `status` equals the value). Needs `notifications:read`.
 func (s *NotificationsSlackService) List(ctx context.Context, params *NotificationsSlackListParams, opts ...RequestOption) (*Page[NotificationSlackChannel], error) {
 	var out Page[NotificationSlackChannel]
 	if err := s.client.call(ctx, "GET", "/v1/notifications/slack", params.encode(), nil, &out, opts); err != nil {
@@ -4318,7 +4318,7 @@ func (s *NotificationsSlackService) ListAutoPaging(ctx context.Context, params *
 
 // Create calls POST /v1/notifications/slack: Add a Slack channel.
 //
-// Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+// Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Slack channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Slack channel.
 func (s *NotificationsSlackService) Create(ctx context.Context, body *CreateNotificationSlackChannelRequest, opts ...RequestOption) (*NotificationSlackChannel, error) {
 	var out NotificationSlackChannel
 	var payload any
@@ -4335,7 +4335,7 @@ func (s *NotificationsSlackService) Create(ctx context.Context, body *CreateNoti
 
 // Get calls GET /v1/notifications/slack/{id}: Get a Slack channel.
 //
-// One Slack channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *NotificationsSlackService) Get(ctx context.Context, id string, opts ...RequestOption) (*NotificationSlackChannel, error) {
 	var out NotificationSlackChannel
 	path := "/v1/notifications/slack/" + url.PathEscape(id)
@@ -4347,8 +4347,8 @@ func (s *NotificationsSlackService) Get(ctx context.Context, id string, opts ...
 
 // Disable calls POST /v1/notifications/slack/{id}/disable: Disable a Slack channel.
 //
-// Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
-func (s *NotificationsSlackService) Disable(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*NotificationSlackChannel, error) {
+// Stops sending to the channel; deliveries already queued still run. Allowed when the Slack channel's `status` is `active`; sets it to `disabled` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
+func (s *NotificationsSlackService) Disable(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*NotificationSlackChannel, error) {
 	var out NotificationSlackChannel
 	path := "/v1/notifications/slack/" + url.PathEscape(id) + "/disable"
 	var payload any
@@ -4363,8 +4363,8 @@ func (s *NotificationsSlackService) Disable(ctx context.Context, id string, body
 
 // Enable calls POST /v1/notifications/slack/{id}/enable: Enable a Slack channel.
 //
-// Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
-func (s *NotificationsSlackService) Enable(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*NotificationSlackChannel, error) {
+// Sends to the channel again. Allowed when the Slack channel's `status` is `disabled`; sets it to `active` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
+func (s *NotificationsSlackService) Enable(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*NotificationSlackChannel, error) {
 	var out NotificationSlackChannel
 	path := "/v1/notifications/slack/" + url.PathEscape(id) + "/enable"
 	var payload any
@@ -4403,7 +4403,7 @@ func (s *NotificationsSlackService) DeliveriesAutoPaging(ctx context.Context, id
 
 // List calls GET /v1/notifications/teams: List Teams channels.
 //
-// The tenant's Teams channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+// Returns the tenant's Teams channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Teams channels whose `status` equals the value). Needs `notifications:read`.
 func (s *NotificationsTeamsService) List(ctx context.Context, params *NotificationsTeamsListParams, opts ...RequestOption) (*Page[NotificationTeamsChannel], error) {
 	var out Page[NotificationTeamsChannel]
 	if err := s.client.call(ctx, "GET", "/v1/notifications/teams", params.encode(), nil, &out, opts); err != nil {
@@ -4426,7 +4426,7 @@ func (s *NotificationsTeamsService) ListAutoPaging(ctx context.Context, params *
 
 // Create calls POST /v1/notifications/teams: Add a Teams channel.
 //
-// Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+// Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Teams channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Teams channel.
 func (s *NotificationsTeamsService) Create(ctx context.Context, body *CreateNotificationTeamsChannelRequest, opts ...RequestOption) (*NotificationTeamsChannel, error) {
 	var out NotificationTeamsChannel
 	var payload any
@@ -4443,7 +4443,7 @@ func (s *NotificationsTeamsService) Create(ctx context.Context, body *CreateNoti
 
 // Get calls GET /v1/notifications/teams/{id}: Get a Teams channel.
 //
-// One Teams channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *NotificationsTeamsService) Get(ctx context.Context, id string, opts ...RequestOption) (*NotificationTeamsChannel, error) {
 	var out NotificationTeamsChannel
 	path := "/v1/notifications/teams/" + url.PathEscape(id)
@@ -4455,8 +4455,8 @@ func (s *NotificationsTeamsService) Get(ctx context.Context, id string, opts ...
 
 // Disable calls POST /v1/notifications/teams/{id}/disable: Disable a Teams channel.
 //
-// Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
-func (s *NotificationsTeamsService) Disable(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*NotificationTeamsChannel, error) {
+// Stops sending to the channel; deliveries already queued still run. Allowed when the Teams channel's `status` is `active`; sets it to `disabled` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
+func (s *NotificationsTeamsService) Disable(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*NotificationTeamsChannel, error) {
 	var out NotificationTeamsChannel
 	path := "/v1/notifications/teams/" + url.PathEscape(id) + "/disable"
 	var payload any
@@ -4471,8 +4471,8 @@ func (s *NotificationsTeamsService) Disable(ctx context.Context, id string, body
 
 // Enable calls POST /v1/notifications/teams/{id}/enable: Enable a Teams channel.
 //
-// Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
-func (s *NotificationsTeamsService) Enable(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*NotificationTeamsChannel, error) {
+// Sends to the channel again. Allowed when the Teams channel's `status` is `disabled`; sets it to `active` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
+func (s *NotificationsTeamsService) Enable(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*NotificationTeamsChannel, error) {
 	var out NotificationTeamsChannel
 	path := "/v1/notifications/teams/" + url.PathEscape(id) + "/enable"
 	var payload any

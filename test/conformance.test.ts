@@ -152,6 +152,10 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
       expect(res.body).toEqual(rec);
       const wrong = await t.call('GET', `${r.collectionPath}/zz_${String(rec.id).split('_')[1]}`);
       expectEnvelope(wrong, 422, 'validation_failed');
+      // A variant's id (a Slack channel's) is 404 on the routes of the other variants of its family.
+      for (const sibling of declared.filter((o) => o !== r && o.spec.variant && o.spec.variant.family === spec.variant?.family)) {
+        if (sibling.spec.get !== false) expectEnvelope(await t.call('GET', `${sibling.collectionPath}/${rec.id}`), 404, 'not_found');
+      }
     });
   }
 

@@ -181,6 +181,17 @@ export async function makeRecord(
 const PREFIXED = /^([a-z]{2,5})_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
+ * The kit resource whose records have ids of `prefix`. Of variants sharing it (Slack and Teams
+ * channels), only the one whose collection `near` is under: a route under the email channels,
+ * declared by hand, takes a channel from the route that creates them.
+ */
+function resourceOfPrefix(prefix: string, near: string): Resource | undefined {
+  return declaredResources().find(
+    (r) => r.spec.idPrefix === prefix && (!r.spec.variant || near === r.collectionPath || near.startsWith(`${r.collectionPath}/`)),
+  );
+}
+
+/**
  * The route that creates records with ids of `prefix` (its 201 example's id has it); of several
  * (Slack, Teams and email channels share one prefix), the one whose path shares the longest start
  * with `near`.
@@ -237,7 +248,7 @@ export async function fillPath(ts: TestServer, owner: TenantFixture, { route, me
       record = await makeRecord(owner, declared);
       value = String(record.id);
     } else if (prefix) {
-      const resource = declaredResources().find((r) => r.spec.idPrefix === prefix);
+      const resource = resourceOfPrefix(prefix, route.path);
       if (resource) value = String((await makeRecord(owner, resource)).id);
       else {
         const creator = creatorOf(prefix, route.path);
@@ -298,7 +309,7 @@ export function railsOfRoute({ route, meta }: FlatRoute): Set<string> {
     const prefix = typeof example === 'string' ? PREFIXED.exec(example)?.[1] : undefined;
     if (declared && name === 'id') add(railsOfResource(declared));
     else if (prefix) {
-      const resource = declaredResources().find((r) => r.spec.idPrefix === prefix);
+      const resource = resourceOfPrefix(prefix, route.path);
       if (resource) add(railsOfResource(resource));
       else {
         const creator = creatorOf(prefix, route.path);

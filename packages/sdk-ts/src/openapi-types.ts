@@ -2989,13 +2989,13 @@ export interface paths {
         };
         /**
          * List Slack channels
-         * @description The tenant's Slack channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+         * @description Returns the tenant's Slack channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Slack channels whose `status` equals the value). Needs `notifications:read`.
          */
         get: operations["notifications.slack.list"];
         put?: never;
         /**
          * Add a Slack channel
-         * @description Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+         * @description Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Slack channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Slack channel.
          */
         post: operations["notifications.slack.create"];
         delete?: never;
@@ -3013,7 +3013,7 @@ export interface paths {
         };
         /**
          * Get a Slack channel
-         * @description One Slack channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["notifications.slack.get"];
         put?: never;
@@ -3035,7 +3035,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a Slack channel
-         * @description Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+         * @description Stops sending to the channel; deliveries already queued still run. Allowed when the Slack channel's `status` is `active`; sets it to `disabled` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
          */
         post: operations["notifications.slack.disable"];
         delete?: never;
@@ -3055,7 +3055,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a Slack channel
-         * @description Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+         * @description Sends to the channel again. Allowed when the Slack channel's `status` is `disabled`; sets it to `active` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
          */
         post: operations["notifications.slack.enable"];
         delete?: never;
@@ -3093,13 +3093,13 @@ export interface paths {
         };
         /**
          * List Teams channels
-         * @description The tenant's Teams channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+         * @description Returns the tenant's Teams channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Teams channels whose `status` equals the value). Needs `notifications:read`.
          */
         get: operations["notifications.teams.list"];
         put?: never;
         /**
          * Add a Teams channel
-         * @description Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+         * @description Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Teams channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Teams channel.
          */
         post: operations["notifications.teams.create"];
         delete?: never;
@@ -3117,7 +3117,7 @@ export interface paths {
         };
         /**
          * Get a Teams channel
-         * @description One Teams channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["notifications.teams.get"];
         put?: never;
@@ -3139,7 +3139,7 @@ export interface paths {
         put?: never;
         /**
          * Disable a Teams channel
-         * @description Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+         * @description Stops sending to the channel; deliveries already queued still run. Allowed when the Teams channel's `status` is `active`; sets it to `disabled` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
          */
         post: operations["notifications.teams.disable"];
         delete?: never;
@@ -3159,7 +3159,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a Teams channel
-         * @description Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+         * @description Sends to the channel again. Allowed when the Teams channel's `status` is `disabled`; sets it to `active` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
          */
         post: operations["notifications.teams.enable"];
         delete?: never;
@@ -52002,7 +52002,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -52050,7 +52050,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -52296,7 +52296,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -52344,7 +52344,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {

@@ -303,6 +303,10 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
   const filters = Object.keys(spec.filters ?? {});
   const handlers: Record<string, unknown> = {};
   const nested = nestedParent(prisma, resource, store as Store<Resource>, table);
+  // A variant (a Slack channel among the channels): its rows are those whose `field` is `value`.
+  const variant = spec.variant;
+  if (variant && !table.byName.has(variant.field)) throw new Error(`${resource.object}: model ${table.model} has no ${variant.field} field`);
+  const ofVariant = (row: Row | undefined) => (row && variant && row[variant.field] !== variant.value ? undefined : row);
   const transitions: Transitions = {};
 
   if (spec.list !== false) {
@@ -318,21 +322,24 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       const client = scoped(res);
       // A nested collection lists the records of a parent the tenant has.
       const parent = nested ? await nested.find(database.sql, actor(res).tenantId, String(params?.id)) : undefined;
-      const where = nested && parent ? { [nested.field]: parent.id } : undefined;
+      const where = {
+        ...(nested && parent ? { [nested.field]: parent.id } : {}),
+        ...(variant ? { [variant.field]: variant.value } : {}),
+      };
       return {
         status: 200,
         body: await keysetList(delegateOf(client, store.model), query, {
           render: (row: Row) => render(row, parent),
           filters,
           filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
-          ...(where ? { where } : {}),
+          where,
         }),
       };
     };
   }
   if (spec.get !== false) {
     handlers.get = async ({ params, res }: { params: { id: string }; res: Response }) => {
-      const row = await findRow(database.sql, table, actor(res).tenantId, params.id);
+      const row = ofVariant(await findRow(database.sql, table, actor(res).tenantId, params.id));
       if (!row) throw missing(resource, params.id);
       return { status: 200, body: render(row) };
     };
@@ -362,6 +369,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       // The parent locked until the commit: a meeting whose minutes are approved meanwhile refuses the decision.
       const parent = nested ? await nested.lock(sql, who.tenantId, String(parentId)) : undefined;
       if (nested && parent) data[nested.field] = parent.id;
+      if (variant) data[variant.field] = variant.value;
       const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, parent, data, now }) : undefined;
       for (const f of stamps) data[f] ??= now;
       let record: Record<string, unknown> & { id: string } = { id };
@@ -435,7 +443,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       // The optional `{ reason }` of TransitionRequest, or a field of that name in the transition's own body.
       const given = (body as { reason?: unknown } | undefined)?.reason;
       const reason = typeof given === 'string' ? given : undefined;
-      const current = await findRow(sql, table, who.tenantId, id, { forUpdate: true });
+      const current = ofVariant(await findRow(sql, table, who.tenantId, id, { forUpdate: true }));
       if (!current) throw missing(resource, id);
       const state = String(current[statusField]);
       const conflict = () => stateConflict(capitalised(spec.label.one), id, state, verb, t.from, statusField);

@@ -117,6 +117,14 @@ export interface ResourceSpec<
    * declares list and create only (`get: false`, no transitions): its records are read in its list.
    */
   readonly parent?: P;
+  /**
+   * One of several resources kept in one table and told apart by a column: the Slack, Teams and
+   * email channels are the rows whose `kind` is `slack`, `teams` or `email`. The variants share
+   * the id prefix (claimed by their family, `svc.<rail>.<family>`) and the event types their
+   * changes emit, which the rail registers once for the family (their data any variant's record);
+   * an id of another variant is 404 on this one's routes.
+   */
+  readonly variant?: { readonly family: string; readonly field: string; readonly value: string };
   /** Singular name: object `svc.<rail>.<name>`, actions `<name>.<verb>`. */
   readonly name: string;
   /** Words for summaries: `assessment` / `assessments`. */
@@ -326,7 +334,10 @@ export function resource<
   if (!rail.subResources.includes(served) && !rail.subResources.includes(served.split('/')[0] as string)) {
     throw new Error(`${object}: ${served} is not a sub-resource of the ${rail.id} rail in the catalogue, nor under one`);
   }
-  claimIdPrefix(spec.idPrefix, object);
+  claimIdPrefix(spec.idPrefix, spec.variant ? `svc.${rail.id}.${spec.variant.family}` : object);
+  if (spec.variant && !(spec.variant.field in spec.record.shape)) {
+    throw new Error(`${object}: the record has no field ${spec.variant.field} that tells its variant`);
+  }
   const example = exampleOf(spec.record) as Record<string, unknown> | undefined;
   const exampleId = typeof example?.id === 'string' ? example.id : `${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`;
   if (!exampleId.startsWith(`${spec.idPrefix}_`)) throw new Error(`${object}: the record example's id does not use ${spec.idPrefix}_`);

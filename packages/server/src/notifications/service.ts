@@ -14,7 +14,9 @@ import {
   type notificationSubscriptions,
   type PutPreferencesBody,
   type SlackChannel,
+  type slackChannels,
   type TeamsChannel,
+  type teamsChannels,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma } from '../db/client.ts';
@@ -204,6 +206,37 @@ function renderChannel(r: ChannelRow, recipients: readonly RecipientRow[] = []):
   }
   if (r.kind === 'teams') return { object: 'svc.notifications.teams_channel', kind: 'teams', ...base, urlHint: r.urlHint ?? '' };
   return { object: 'svc.notifications.slack_channel', kind: 'slack', ...base, urlHint: r.urlHint ?? '' };
+}
+
+/**
+ * A Slack or Teams channel, a variant of the channels' table served by the kit: its URL (a
+ * webhook carrying the channel's token) checked like a webhook target, stored sealed, and shown
+ * only as its hint; the audit event names the kind and the name, never the URL.
+ */
+export function webhookChannelStore(kind: 'slack', allowPrivateTargets: boolean): Store<typeof slackChannels>;
+export function webhookChannelStore(kind: 'teams', allowPrivateTargets: boolean): Store<typeof teamsChannels>;
+export function webhookChannelStore(
+  kind: 'slack' | 'teams',
+  allowPrivateTargets: boolean,
+): Store<typeof slackChannels> | Store<typeof teamsChannels> {
+  const store: Store<typeof slackChannels> = {
+    model: 'notificationChannel',
+    computed: { urlHint: (r: ChannelRow) => r.urlHint ?? '' },
+    create: async ({ who, body }) => {
+      checkTargetUrl(body.url, allowPrivateTargets);
+      return {
+        kind,
+        name: body.name,
+        url: sealSecret(body.url),
+        urlHint: urlHint(body.url),
+        recipients: [],
+        status: 'active',
+        createdBy: who.actor,
+      };
+    },
+    auditData: (c) => ({ kind: c.kind, name: c.name }),
+  };
+  return store;
 }
 
 const KIND_WORDS: Record<NotificationChannelKind, string> = { slack: 'Slack channel', teams: 'Teams channel', email: 'Email channel' };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { get, policyOf, post, put, stateful } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
-import { railRouter, resource } from '../../platform/resource.ts';
+import { railRouter, resource, withArticle } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { idParams } from '../../shared/records.ts';
@@ -68,56 +68,107 @@ const ByChannel = { pathParams: ChannelIdParams };
 
 const KIND_LABEL: Record<NotificationChannelKind, string> = { slack: 'Slack channel', teams: 'Teams channel', email: 'email channel' };
 
-function channelRoutes<R extends z.ZodObject, B extends z.ZodType>(kind: NotificationChannelKind, record: R, body: B) {
+/**
+ * The channels of one kind: the rows of the channels' table whose `kind` is `kind` (a variant of
+ * the `notification_channel` family), with their list, create, get, disable and enable.
+ */
+function channelResource<R extends z.ZodObject, B extends z.ZodType>(kind: NotificationChannelKind, record: R, body: B) {
   const label = KIND_LABEL[kind];
-  const article = /^[aeiou]/i.test(label) ? 'an' : 'a';
   const secretNote = kind === 'email' ? '' : ' The URL is checked like a webhook target and stored sealed; responses show only `urlHint`.';
+  return resource({
+    rail: 'notifications',
+    path: kind,
+    variant: { family: 'notification_channel', field: 'kind', value: kind },
+    name: `${kind}_channel`,
+    label: { one: label, many: `${label}s` },
+    idPrefix: 'nch',
+    record,
+    statusField: 'status',
+    filters: { status: ChannelStatus.optional().meta({ description: `Only ${label}s in this state.` }) },
+    notes: { get: 'Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here.' },
+    create: {
+      body,
+      action: 'notification_channel.created',
+      summary: `Add ${withArticle(label)}`,
+      description: `Adds ${withArticle(label)} of the tenant; subscriptions naming \`${kind}\` send their events to every active one.${secretNote}`,
+    },
+    transitions: {
+      disable: {
+        from: ['active'],
+        to: 'disabled',
+        action: 'notification_channel.disabled',
+        summary: `Disable ${withArticle(label)}`,
+        description: 'Stops sending to the channel; deliveries already queued still run.',
+      },
+      enable: {
+        from: ['disabled'],
+        to: 'active',
+        action: 'notification_channel.enabled',
+        summary: `Enable ${withArticle(label)}`,
+        description: 'Sends to the channel again.',
+      },
+    },
+  });
+}
+
+export const slackChannels = channelResource('slack', SlackChannel, CreateSlackChannelBody);
+export const teamsChannels = channelResource('teams', TeamsChannel, CreateTeamsChannelBody);
+
+/** A channel's deliveries: messages sent or to be sent to it. */
+function deliveriesRoute(kind: NotificationChannelKind) {
+  const label = KIND_LABEL[kind];
+  return get(
+    `/${kind}/:id/deliveries`,
+    {
+      ...ByChannel,
+      query: PaginationQuery.extend({
+        status: z.enum(NOTIFICATION_DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
+      }),
+    },
+    listOf(NotificationDelivery),
+    read,
+  ).doc(
+    `List the deliveries of ${withArticle(label)}`,
+    `Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs \`notifications:read\`.`,
+  );
+}
+
+/** The email channels' routes, declared by hand while their records show their recipients' rows. */
+function emailChannelRoutes() {
+  const label = KIND_LABEL.email;
+  const record = EmailChannel;
   return {
     list: get(
-      `/${kind}`,
+      '/email',
       { query: PaginationQuery.extend({ status: ChannelStatus.optional().meta({ description: `Only ${label}s in this state.` }) }) },
       listOf(record),
       read,
     ).doc(`List ${label}s`, `The tenant's ${label}s, newest first, as \`{ data, cursor }\`. Needs \`notifications:read\`.`),
-    create: post(`/${kind}`, { body }, { 201: record }, write('notification_channel.created')).doc(
-      `Add ${article} ${label}`,
-      `Adds ${article} ${label} of the tenant; subscriptions naming \`${kind}\` send their events to every active one.${secretNote} Audited (\`notification_channel.created\`). Needs \`notifications:write\`.`,
+    create: post('/email', { body: CreateEmailChannelBody }, { 201: record }, write('notification_channel.created')).doc(
+      `Add ${withArticle(label)}`,
+      `Adds ${withArticle(label)} of the tenant; subscriptions naming \`email\` send their events to every active one. Audited (\`notification_channel.created\`). Needs \`notifications:write\`.`,
     ),
-    get: get(`/${kind}/:id`, ByChannel, record, meta({ ...read, source: { object: `svc.notifications.${kind}_channel` } })).doc(
-      `Get ${article} ${label}`,
+    get: get('/email/:id', ByChannel, record, meta({ ...read, source: { object: 'svc.notifications.email_channel' } })).doc(
+      `Get ${withArticle(label)}`,
       `One ${label} of the tenant; 404 \`not_found\` for an unknown id, another tenant's or another kind's. Needs \`notifications:read\`.`,
     ),
     disable: post(
-      `/${kind}/:id/disable`,
+      '/email/:id/disable',
       { ...ByChannel, body: z.strictObject({}).optional() },
       record,
       write('notification_channel.disabled'),
     ).doc(
-      `Disable ${article} ${label}`,
+      `Disable ${withArticle(label)}`,
       `Stops sending to the channel (from \`active\`; 409 \`conflict\` otherwise); deliveries already queued still run. Audited (\`notification_channel.disabled\`). Needs \`notifications:write\`.`,
     ),
     enable: post(
-      `/${kind}/:id/enable`,
+      '/email/:id/enable',
       { ...ByChannel, body: z.strictObject({}).optional() },
       record,
       stateful(write('notification_channel.enabled')),
     ).doc(
-      `Enable ${article} ${label}`,
+      `Enable ${withArticle(label)}`,
       `Sends to the channel again (from \`disabled\`; 409 \`conflict\` otherwise). Audited (\`notification_channel.enabled\`). Needs \`notifications:write\`.`,
-    ),
-    deliveries: get(
-      `/${kind}/:id/deliveries`,
-      {
-        ...ByChannel,
-        query: PaginationQuery.extend({
-          status: z.enum(NOTIFICATION_DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this state.' }),
-        }),
-      },
-      listOf(NotificationDelivery),
-      read,
-    ).doc(
-      `List the deliveries of ${article} ${label}`,
-      `Messages sent or to be sent to the channel, newest first, with their state, attempts and last error. Needs \`notifications:read\`.`,
     ),
   } as const;
 }
@@ -154,10 +205,11 @@ export const notificationsRouter = railRouter('notifications', {
       'Replaces the preferences of the calling API key; the notifier applies them to every event after the change: a muted type, a severity below the minimum or a channel switched off is not notified. Audited (`notification_preferences.updated`). Needs `notifications:write`.',
     ),
   },
-  slack: channelRoutes('slack', SlackChannel, CreateSlackChannelBody),
-  teams: channelRoutes('teams', TeamsChannel, CreateTeamsChannelBody),
+  slack: { ...slackChannels.routes, deliveries: deliveriesRoute('slack') },
+  teams: { ...teamsChannels.routes, deliveries: deliveriesRoute('teams') },
   email: {
-    ...channelRoutes('email', EmailChannel, CreateEmailChannelBody),
+    ...emailChannelRoutes(),
+    deliveries: deliveriesRoute('email'),
     confirm: post(
       '/email/confirm',
       { body: ConfirmEmailRecipientBody },

@@ -122,7 +122,7 @@ export const CreateNotificationSubscriptionBody = z
 
 claimIdPrefix('ntf', 'svc.notifications.notification');
 claimIdPrefix('npf', 'svc.notifications.preferences');
-claimIdPrefix('nch', 'svc.notifications.channel');
+claimIdPrefix('nch', 'svc.notifications.notification_channel');
 claimIdPrefix('ndv', 'svc.notifications.delivery');
 claimIdPrefix('ner', 'svc.notifications.email_recipient');
 

@@ -1,4 +1,4 @@
-import { contract, type NotificationChannelKind, notificationSubscriptions } from '@svc/contract';
+import { contract, type NotificationChannelKind, notificationSubscriptions, slackChannels, teamsChannels } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
 import { ctxOf } from '../../http/context.ts';
@@ -60,8 +60,8 @@ export function notificationsHandlers({ db, webhooks }: RailDeps) {
       get: async ({ res }) => ({ status: 200, body: await ntf.getPreferences(prisma, actor(res)) }),
       put: async ({ body, res }) => ({ status: 200, body: await ntf.putPreferences(prisma, actor(res), body) }),
     },
-    slack: channel('slack'),
-    teams: channel('teams'),
+    slack: { ...serveResource(db, slackChannels, ntf.webhookChannelStore('slack', allowPrivate)), deliveries: channel('slack').deliveries },
+    teams: { ...serveResource(db, teamsChannels, ntf.webhookChannelStore('teams', allowPrivate)), deliveries: channel('teams').deliveries },
     email: {
       ...channel('email'),
       confirm: async ({ body, res }) => ({ status: 200, body: await ntf.confirmRecipient(prisma, ctxOf(res).correlationId, body.token) }),

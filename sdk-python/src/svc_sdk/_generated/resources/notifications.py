@@ -458,7 +458,7 @@ class NotificationsSlackResource(Resource):
 
         ``POST /v1/notifications/slack``
 
-        Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+        Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Slack channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Slack channel.
         """
         return cast(
             "NotificationSlackChannel",
@@ -511,7 +511,7 @@ class NotificationsSlackResource(Resource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -521,7 +521,7 @@ class NotificationsSlackResource(Resource):
 
         ``POST /v1/notifications/slack/{id}/disable``
 
-        Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+        Stops sending to the channel; deliveries already queued still run. Allowed when the Slack channel's `status` is `active`; sets it to `disabled` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
         """
         return cast(
             "NotificationSlackChannel",
@@ -542,7 +542,7 @@ class NotificationsSlackResource(Resource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -552,7 +552,7 @@ class NotificationsSlackResource(Resource):
 
         ``POST /v1/notifications/slack/{id}/enable``
 
-        Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+        Sends to the channel again. Allowed when the Slack channel's `status` is `disabled`; sets it to `active` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
         """
         return cast(
             "NotificationSlackChannel",
@@ -582,7 +582,7 @@ class NotificationsSlackResource(Resource):
 
         ``GET /v1/notifications/slack/{id}``
 
-        One Slack channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "NotificationSlackChannel",
@@ -614,7 +614,7 @@ class NotificationsSlackResource(Resource):
 
         ``GET /v1/notifications/slack``
 
-        The tenant's Slack channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+        Returns the tenant's Slack channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Slack channels whose `status` equals the value). Needs `notifications:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -836,7 +836,7 @@ class NotificationsTeamsResource(Resource):
 
         ``POST /v1/notifications/teams``
 
-        Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+        Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Teams channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Teams channel.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -889,7 +889,7 @@ class NotificationsTeamsResource(Resource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -899,7 +899,7 @@ class NotificationsTeamsResource(Resource):
 
         ``POST /v1/notifications/teams/{id}/disable``
 
-        Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+        Stops sending to the channel; deliveries already queued still run. Allowed when the Teams channel's `status` is `active`; sets it to `disabled` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -920,7 +920,7 @@ class NotificationsTeamsResource(Resource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -930,7 +930,7 @@ class NotificationsTeamsResource(Resource):
 
         ``POST /v1/notifications/teams/{id}/enable``
 
-        Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+        Sends to the channel again. Allowed when the Teams channel's `status` is `disabled`; sets it to `active` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -960,7 +960,7 @@ class NotificationsTeamsResource(Resource):
 
         ``GET /v1/notifications/teams/{id}``
 
-        One Teams channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -992,7 +992,7 @@ class NotificationsTeamsResource(Resource):
 
         ``GET /v1/notifications/teams``
 
-        The tenant's Teams channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+        Returns the tenant's Teams channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Teams channels whose `status` equals the value). Needs `notifications:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -1476,7 +1476,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
 
         ``POST /v1/notifications/slack``
 
-        Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+        Adds a Slack channel of the tenant; subscriptions naming `slack` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Slack channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Slack channel.
         """
         return cast(
             "NotificationSlackChannel",
@@ -1529,7 +1529,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -1539,7 +1539,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
 
         ``POST /v1/notifications/slack/{id}/disable``
 
-        Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+        Stops sending to the channel; deliveries already queued still run. Allowed when the Slack channel's `status` is `active`; sets it to `disabled` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
         """
         return cast(
             "NotificationSlackChannel",
@@ -1560,7 +1560,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -1570,7 +1570,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
 
         ``POST /v1/notifications/slack/{id}/enable``
 
-        Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+        Sends to the channel again. Allowed when the Slack channel's `status` is `disabled`; sets it to `active` and returns the updated Slack channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
         """
         return cast(
             "NotificationSlackChannel",
@@ -1600,7 +1600,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
 
         ``GET /v1/notifications/slack/{id}``
 
-        One Slack channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "NotificationSlackChannel",
@@ -1632,7 +1632,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
 
         ``GET /v1/notifications/slack``
 
-        The tenant's Slack channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+        Returns the tenant's Slack channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Slack channels whose `status` equals the value). Needs `notifications:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -1854,7 +1854,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
 
         ``POST /v1/notifications/teams``
 
-        Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Audited (`notification_channel.created`). Needs `notifications:write`.
+        Adds a Teams channel of the tenant; subscriptions naming `teams` send their events to every active one. The URL is checked like a webhook target and stored sealed; responses show only `urlHint`. Returns 201 with the new Teams channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second Teams channel.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -1907,7 +1907,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -1917,7 +1917,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
 
         ``POST /v1/notifications/teams/{id}/disable``
 
-        Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+        Stops sending to the channel; deliveries already queued still run. Allowed when the Teams channel's `status` is `active`; sets it to `disabled` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -1938,7 +1938,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -1948,7 +1948,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
 
         ``POST /v1/notifications/teams/{id}/enable``
 
-        Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+        Sends to the channel again. Allowed when the Teams channel's `status` is `disabled`; sets it to `active` and returns the updated Teams channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -1978,7 +1978,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
 
         ``GET /v1/notifications/teams/{id}``
 
-        One Teams channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -2010,7 +2010,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
 
         ``GET /v1/notifications/teams``
 
-        The tenant's Teams channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+        Returns the tenant's Teams channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (Teams channels whose `status` equals the value). Needs `notifications:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
