@@ -4511,7 +4511,7 @@ func (s *NotificationsTeamsService) DeliveriesAutoPaging(ctx context.Context, id
 
 // List calls GET /v1/notifications/email: List email channels.
 //
-// The tenant's email channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+// Returns the tenant's email channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (email channels whose `status` equals the value). Needs `notifications:read`.
 func (s *NotificationsEmailService) List(ctx context.Context, params *NotificationsEmailListParams, opts ...RequestOption) (*Page[NotificationEmailChannel], error) {
 	var out Page[NotificationEmailChannel]
 	if err := s.client.call(ctx, "GET", "/v1/notifications/email", params.encode(), nil, &out, opts); err != nil {
@@ -4534,7 +4534,7 @@ func (s *NotificationsEmailService) ListAutoPaging(ctx context.Context, params *
 
 // Create calls POST /v1/notifications/email: Add an email channel.
 //
-// Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Audited (`notification_channel.created`). Needs `notifications:write`.
+// Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Returns 201 with the new email channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second email channel.
 func (s *NotificationsEmailService) Create(ctx context.Context, body *CreateNotificationEmailChannelRequest, opts ...RequestOption) (*NotificationEmailChannel, error) {
 	var out NotificationEmailChannel
 	var payload any
@@ -4551,7 +4551,7 @@ func (s *NotificationsEmailService) Create(ctx context.Context, body *CreateNoti
 
 // Get calls GET /v1/notifications/email/{id}: Get an email channel.
 //
-// One email channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *NotificationsEmailService) Get(ctx context.Context, id string, opts ...RequestOption) (*NotificationEmailChannel, error) {
 	var out NotificationEmailChannel
 	path := "/v1/notifications/email/" + url.PathEscape(id)
@@ -4563,8 +4563,8 @@ func (s *NotificationsEmailService) Get(ctx context.Context, id string, opts ...
 
 // Disable calls POST /v1/notifications/email/{id}/disable: Disable an email channel.
 //
-// Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
-func (s *NotificationsEmailService) Disable(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*NotificationEmailChannel, error) {
+// Stops sending to the channel; deliveries already queued still run. Allowed when the email channel's `status` is `active`; sets it to `disabled` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
+func (s *NotificationsEmailService) Disable(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*NotificationEmailChannel, error) {
 	var out NotificationEmailChannel
 	path := "/v1/notifications/email/" + url.PathEscape(id) + "/disable"
 	var payload any
@@ -4579,8 +4579,8 @@ func (s *NotificationsEmailService) Disable(ctx context.Context, id string, body
 
 // Enable calls POST /v1/notifications/email/{id}/enable: Enable an email channel.
 //
-// Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
-func (s *NotificationsEmailService) Enable(ctx context.Context, id string, body map[string]any, opts ...RequestOption) (*NotificationEmailChannel, error) {
+// Sends to the channel again. Allowed when the email channel's `status` is `disabled`; sets it to `active` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
+func (s *NotificationsEmailService) Enable(ctx context.Context, id string, body *TransitionRequest, opts ...RequestOption) (*NotificationEmailChannel, error) {
 	var out NotificationEmailChannel
 	path := "/v1/notifications/email/" + url.PathEscape(id) + "/enable"
 	var payload any

@@ -3197,13 +3197,13 @@ export interface paths {
         };
         /**
          * List email channels
-         * @description The tenant's email channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+         * @description Returns the tenant's email channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (email channels whose `status` equals the value). Needs `notifications:read`.
          */
         get: operations["notifications.email.list"];
         put?: never;
         /**
          * Add an email channel
-         * @description Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Audited (`notification_channel.created`). Needs `notifications:write`.
+         * @description Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Returns 201 with the new email channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second email channel.
          */
         post: operations["notifications.email.create"];
         delete?: never;
@@ -3221,7 +3221,7 @@ export interface paths {
         };
         /**
          * Get an email channel
-         * @description One email channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["notifications.email.get"];
         put?: never;
@@ -3243,7 +3243,7 @@ export interface paths {
         put?: never;
         /**
          * Disable an email channel
-         * @description Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+         * @description Stops sending to the channel; deliveries already queued still run. Allowed when the email channel's `status` is `active`; sets it to `disabled` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
          */
         post: operations["notifications.email.disable"];
         delete?: never;
@@ -3263,7 +3263,7 @@ export interface paths {
         put?: never;
         /**
          * Enable an email channel
-         * @description Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+         * @description Sends to the channel again. Allowed when the email channel's `status` is `disabled`; sets it to `active` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
          */
         post: operations["notifications.email.enable"];
         delete?: never;
@@ -52590,7 +52590,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
@@ -52638,7 +52638,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {

@@ -66,15 +66,22 @@ export interface Store<R extends Resource> {
    * constant, and the fields the row does not hold from `computed`. A record field that is neither
    * a model field nor computed fails when the server starts, naming it.
    */
-  readonly render?: (row: never, parent: never) => z.infer<R['spec']['record']>;
+  readonly render?: (row: never, ctx: never) => z.infer<R['spec']['record']>;
   /**
    * With a derived renderer: the record's fields computed from the row (a renamed column, a count, a
-   * parsed value). A nested collection's are also given its parent's row (a bid's total at its RFP's
-   * current weights): the row the list found, or the one the create locked.
+   * parsed value) and its RenderContext: a nested collection's parent row (a bid's total at its
+   * RFP's current weights), and what `related` read for the rows rendered together.
    */
   readonly computed?: {
-    readonly [K in keyof z.infer<R['spec']['record']>]?: (row: never, parent: never) => z.infer<R['spec']['record']>[K];
+    readonly [K in keyof z.infer<R['spec']['record']>]?: (row: never, ctx: never) => z.infer<R['spec']['record']>[K];
   };
+  /**
+   * The rows of other tables the records show (an email channel's recipients with their
+   * confirmation state), read once for the rows rendered together: a list's page, a record got,
+   * created or moved (in the change's transaction, so a create sees the rows its `prepare` wrote).
+   * Computed fields receive the result as `related`.
+   */
+  readonly related?: (ctx: { db: Tx; rows: readonly never[] }) => Promise<unknown>;
   /** Where-clause of a filter whose model field differs from its query key. */
   readonly filterWhere?: { readonly [K in keyof NonNullable<R['spec']['filters']>]?: (value: string) => Where };
   /**
@@ -112,6 +119,12 @@ export interface Store<R extends Resource> {
 type RecordOf<R extends Resource> = z.infer<R['spec']['record']>;
 /** The body a transition receives: its own schema's, or the optional `{ reason }`. */
 type TransitionBodyOf<T> = T extends { body: infer B extends z.ZodType } ? z.infer<B> : { reason?: string } | undefined;
+
+/** What a renderer gets besides the row: a nested collection's parent, and what the store's `related` read. */
+export interface RenderContext<Parent = Row, Related = unknown> {
+  parent: Parent;
+  related: Related;
+}
 
 /** What a create's `prepare` step gets: the row's data so far (it may add fields), and the change's clock. */
 export interface PrepareContext<Body> {
@@ -198,12 +211,12 @@ export function missing(resource: Resource, id: string): ApiError {
 function derivedRender(
   resource: Resource,
   table: Table,
-  computed: Readonly<Record<string, ((row: never, parent: never) => unknown) | undefined>>,
-): (row: Row, parent?: Row) => Record<string, unknown> {
+  computed: Readonly<Record<string, ((row: never, ctx: never) => unknown) | undefined>>,
+): (row: Row, ctx: Partial<RenderContext>) => Record<string, unknown> {
   const shape = resource.spec.record.shape as Record<string, z.ZodType>;
   const object = resource.object;
   const fields = Object.keys(shape).map((key) => {
-    const compute = computed[key] as ((row: Row, parent?: Row) => unknown) | undefined;
+    const compute = computed[key] as ((row: Row, ctx: Partial<RenderContext>) => unknown) | undefined;
     if (compute) return { key, compute };
     if (key === 'object') return { key, compute: () => object };
     const field = table.byName.get(key);
@@ -214,9 +227,9 @@ function derivedRender(
   for (const key of Object.keys(computed)) {
     if (!(key in shape)) throw new Error(`${object}: computed field ${key} is not a field of the record`);
   }
-  return (row, parent) => {
+  return (row, ctx) => {
     const out: Record<string, unknown> = {};
-    for (const f of fields) out[f.key] = f.compute(row, parent);
+    for (const f of fields) out[f.key] = f.compute(row, ctx);
     return out;
   };
 }
@@ -293,8 +306,14 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
   const touches = table.byName.get('updatedAt')?.type === 'DateTime';
   const render = (store.render ?? derivedRender(resource, table, store.computed ?? {})) as unknown as (
     row: Row,
-    parent?: Row,
+    ctx: Partial<RenderContext>,
   ) => Record<string, unknown> & { id: string };
+  const related = store.related as ((ctx: { db: Tx; rows: readonly Row[] }) => Promise<unknown>) | undefined;
+  /** Rows rendered together: what `related` reads is read once for all of them. */
+  const renderAll = async (db: Tx, rows: readonly Row[], parent?: Row) => {
+    const ctx = { parent, related: related && rows.length > 0 ? await related({ db, rows }) : undefined };
+    return rows.map((row) => render(row, ctx));
+  };
   const scoped = (res: Response) => {
     const p = ctxOf(res).principal;
     if (p.kind !== 'tenant') throw new ApiError('forbidden', 'This route needs a tenant API key.');
@@ -305,7 +324,8 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
   const nested = nestedParent(prisma, resource, store as Store<Resource>, table);
   // A variant (a Slack channel among the channels): its rows are those whose `field` is `value`.
   const variant = spec.variant;
-  if (variant && !table.byName.has(variant.field)) throw new Error(`${resource.object}: model ${table.model} has no ${variant.field} field`);
+  if (variant && !table.byName.has(variant.field))
+    throw new Error(`${resource.object}: model ${table.model} has no ${variant.field} field`);
   const ofVariant = (row: Row | undefined) => (row && variant && row[variant.field] !== variant.value ? undefined : row);
   const transitions: Transitions = {};
 
@@ -326,22 +346,22 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         ...(nested && parent ? { [nested.field]: parent.id } : {}),
         ...(variant ? { [variant.field]: variant.value } : {}),
       };
-      return {
-        status: 200,
-        body: await keysetList(delegateOf(client, store.model), query, {
-          render: (row: Row) => render(row, parent),
-          filters,
-          filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
-          where,
-        }),
-      };
+      const page = await keysetList(delegateOf(client, store.model), query, {
+        render: (row: Row) => row,
+        filters,
+        filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
+        where,
+      });
+      return { status: 200, body: { data: await renderAll(client, page.data, parent), cursor: page.cursor } };
     };
   }
   if (spec.get !== false) {
     handlers.get = async ({ params, res }: { params: { id: string }; res: Response }) => {
-      const row = ofVariant(await findRow(database.sql, table, actor(res).tenantId, params.id));
+      const tenantId = actor(res).tenantId;
+      const row = ofVariant(await findRow(database.sql, table, tenantId, params.id));
       if (!row) throw missing(resource, params.id);
-      return { status: 200, body: render(row) };
+      const [record] = related ? await renderAll(scopeToTenant(prisma, tenantId), [row]) : [render(row, {})];
+      return { status: 200, body: record };
     };
   }
   let create: Create | undefined;
@@ -379,8 +399,13 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
           tenantId: who.tenantId,
           action,
           insert: insertStatement(table, { ...data, id, tenantId: who.tenantId }, HEAD_PARAMS),
-          complete: (row) => {
-            record = render(rowFromJson(table, row), parent);
+          complete: async (row) => {
+            const inserted = rowFromJson(table, row);
+            // `related` reads in the transaction (tx, which a store with `related` always has).
+            record =
+              tx && related
+                ? ((await renderAll(scopeToTenant(tx, who.tenantId), [inserted], parent))[0] as typeof record)
+                : render(inserted, { parent });
             return {
               ...writerOf(who),
               action,
@@ -409,7 +434,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         id,
         parentId,
       });
-      if (after || prepare) {
+      if (after || prepare || related) {
         // With steps that read and write through Prisma, the write runs in Prisma's transaction,
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
         const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body, parentId));
@@ -438,7 +463,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
     const step: TransitionStep<unknown, unknown> & { set?: (row: Row, now: Date, body: unknown, who: PersonActor) => Where } =
       typeof declared === 'function' ? { set: declared } : ((declared ?? {}) as never);
     if (t.to === undefined && !step.set) throw new Error(`${resource.object}: the store's step for the edit ${verb} has no set`);
-    const withHooks = step.guard !== undefined || step.after !== undefined;
+    const withHooks = step.guard !== undefined || step.after !== undefined || related !== undefined;
     const move = async (sql: Sql, tx: Tx | undefined, who: PersonActor, id: string, res: Response | undefined, body: unknown) => {
       // The optional `{ reason }` of TransitionRequest, or a field of that name in the transition's own body.
       const given = (body as { reason?: unknown } | undefined)?.reason;
@@ -463,7 +488,10 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         },
       );
       if (!row) throw conflict();
-      const record = render(row);
+      const record =
+        tx && related
+          ? ((await renderAll(scopeToTenant(tx, who.tenantId), [row]))[0] as Record<string, unknown> & { id: string })
+          : render(row, {});
       await recordChange(
         sql,
         {

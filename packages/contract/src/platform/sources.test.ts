@@ -36,7 +36,8 @@ describe('the source path of a record', () => {
 
   it('every declaration is a GET route whose parameters a record fills, one route per type', () => {
     const routes = sourceRoutes();
-    expect(routes.size).toBeGreaterThanOrEqual(20);
+    // Records the kit declares are their own source; these are the hand-written routes that show a record type.
+    expect(routes.size).toBeGreaterThanOrEqual(15);
     for (const [object, { route, params }] of routes) {
       expect(object).toMatch(/^svc\.[a-z_]+\.[a-z_]+$/);
       expect(route.method).toBe('GET');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   type EmailChannel,
   type EmailRecipientConfirmation,
+  type emailChannels,
   type InboxCounts,
   type MarkReadBody,
   type MarkReadResult,
@@ -22,7 +23,7 @@ import type { z } from 'zod';
 import type { Prisma } from '../db/client.ts';
 import { keysetList } from '../db/pagination.ts';
 import { scopeToTenant } from '../db/tenant-scope.ts';
-import { ApiError, stateConflict } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import type {
   NotificationChannel as ChannelRow,
   NotificationDelivery as DeliveryRow,
@@ -32,7 +33,7 @@ import type {
   NotificationSubscription as SubscriptionRow,
 } from '../generated/prisma/client.ts';
 import { newId } from '../ids.ts';
-import type { Store } from '../kit.ts';
+import type { RenderContext, Store } from '../kit.ts';
 import type { Actor } from '../platform/ledger/changes.ts';
 import { recorded, stampsOf } from '../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../platform/render.ts';
@@ -239,6 +240,45 @@ export function webhookChannelStore(
   return store;
 }
 
+/**
+ * Email channels, the variant whose records show their recipients: each address lower-cased and
+ * kept once, its recipient row (pending, its confirmation message due now: the notifier sends it)
+ * written in the create's transaction, before the channel's row, so the record created and its
+ * webhook event show every recipient pending. A web user of the tenant is not confirmed at once:
+ * nothing records that a person's sign-in address was proved by mail.
+ */
+export const emailChannelStore: Store<typeof emailChannels> = {
+  model: 'notificationChannel',
+  computed: {
+    recipientStatus: (r: ChannelRow, { related }: RenderContext<undefined, RecipientRow[]>) => recipientStatus(r, related),
+  },
+  related: ({ db, rows }) =>
+    db.notificationEmailRecipient.findMany({ where: { channelId: { in: (rows as readonly ChannelRow[]).map((r) => r.id) } } }),
+  create: async ({ who, body }) => ({
+    name: body.name,
+    url: null,
+    urlHint: null,
+    recipients: [...new Set(body.recipients.map((r) => r.toLowerCase()))],
+    status: 'active',
+    createdBy: who.actor,
+  }),
+  prepare: async ({ tx, who, id, data, now }) => {
+    await tx.notificationEmailRecipient.createMany({
+      data: (data.recipients as string[]).map((email) => ({
+        id: newId('ner'),
+        tenantId: who.tenantId,
+        channelId: id,
+        email,
+        status: 'pending',
+        inviteNextAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    });
+  },
+  auditData: (c) => ({ kind: c.kind, name: c.name, recipients: c.recipients.length }),
+};
+
 const KIND_WORDS: Record<NotificationChannelKind, string> = { slack: 'Slack channel', teams: 'Teams channel', email: 'Email channel' };
 
 async function findChannel(prisma: Prisma, tenantId: string, kind: NotificationChannelKind, id: string): Promise<ChannelRow> {
@@ -255,112 +295,6 @@ function recipientsOf(prisma: Prisma, tenantId: string, channelIds: string[]): P
 
 async function rendered(prisma: Prisma, tenantId: string, row: ChannelRow): Promise<ChannelOut> {
   return renderChannel(row, row.kind === 'email' ? await recipientsOf(prisma, tenantId, [row.id]) : []);
-}
-
-export async function listChannels(
-  prisma: Prisma,
-  tenantId: string,
-  kind: NotificationChannelKind,
-  query: { limit: number; cursor?: string | undefined; status?: string | undefined },
-) {
-  const where: Record<string, unknown> = { kind };
-  if (query.status) where.status = query.status;
-  const page = await keysetList(scopeToTenant(prisma, tenantId).notificationChannel, query, { where, render: (r: ChannelRow) => r });
-  const recipients =
-    kind === 'email'
-      ? await recipientsOf(
-          prisma,
-          tenantId,
-          page.data.map((r) => r.id),
-        )
-      : [];
-  return { data: page.data.map((r) => renderChannel(r, recipients)), cursor: page.cursor };
-}
-
-export async function getChannel(prisma: Prisma, tenantId: string, kind: NotificationChannelKind, id: string): Promise<ChannelOut> {
-  return rendered(prisma, tenantId, await findChannel(prisma, tenantId, kind, id));
-}
-
-export async function createChannel(
-  prisma: Prisma,
-  who: Actor,
-  kind: NotificationChannelKind,
-  body: { name: string; url?: string; recipients?: string[] },
-  allowPrivateTargets: boolean,
-): Promise<ChannelOut> {
-  if (body.url !== undefined) checkTargetUrl(body.url, allowPrivateTargets);
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const row = await tx.notificationChannel.create({
-      data: {
-        id: newId('nch'),
-        tenantId: who.tenantId,
-        kind,
-        name: body.name,
-        url: body.url !== undefined ? sealSecret(body.url) : null,
-        urlHint: body.url !== undefined ? urlHint(body.url) : null,
-        recipients: body.recipients ? [...new Set(body.recipients.map((r) => r.toLowerCase()))] : [],
-        status: 'active',
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    // Every address starts pending, with its confirmation message due now (the notifier sends it).
-    // A web user of the tenant is not confirmed at once: nothing records that a person's sign-in
-    // address was proved by mail (sign-in links are handed over by an operator).
-    if (row.recipients.length > 0) {
-      await tx.notificationEmailRecipient.createMany({
-        data: row.recipients.map((email) => ({
-          id: newId('ner'),
-          tenantId: who.tenantId,
-          channelId: row.id,
-          email,
-          status: 'pending',
-          inviteNextAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      });
-    }
-    const change = {
-      action: 'notification_channel.created',
-      resourceType: `svc.notifications.${kind}_channel`,
-      resourceId: row.id,
-      // Never the URL: it carries the channel's token.
-      data: { kind, name: row.name, ...(kind === 'email' ? { recipients: row.recipients.length } : {}) },
-    };
-    return recorded(tx, who, await rendered(tx as Prisma, who.tenantId, row), change);
-  });
-}
-
-export async function setChannelStatus(
-  prisma: Prisma,
-  who: Actor,
-  kind: NotificationChannelKind,
-  id: string,
-  verb: 'disable' | 'enable',
-): Promise<ChannelOut> {
-  const from = verb === 'disable' ? 'active' : 'disabled';
-  const to = verb === 'disable' ? 'disabled' : 'active';
-  return prisma.$transaction(async (tx) => {
-    const current = await findChannel(tx as Prisma, who.tenantId, kind, id);
-    const conflict = () => stateConflict(KIND_WORDS[kind], id, current.status, verb, [from]);
-    if (current.status !== from) throw conflict();
-    const { count } = await tx.notificationChannel.updateMany({
-      where: { tenantId: who.tenantId, id, status: from },
-      data: { status: to, updatedAt: new Date() },
-    });
-    if (count !== 1) throw conflict();
-    const out = await rendered(tx as Prisma, who.tenantId, await findChannel(tx as Prisma, who.tenantId, kind, id));
-    const change = {
-      action: `notification_channel.${verb}d`,
-      resourceType: `svc.notifications.${kind}_channel`,
-      resourceId: id,
-      data: { from, to },
-    };
-    return recorded(tx, who, out, change);
-  });
 }
 
 const renderDelivery = rendererOf<DeliveryRow>()(NotificationDelivery, { attempts: (r) => r.attemptCount });

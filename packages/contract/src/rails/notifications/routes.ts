@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { get, policyOf, post, put, stateful } from '../../platform/declare.ts';
+import { get, policyOf, post, put } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource, withArticle } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -133,45 +133,7 @@ function deliveriesRoute(kind: NotificationChannelKind) {
   );
 }
 
-/** The email channels' routes, declared by hand while their records show their recipients' rows. */
-function emailChannelRoutes() {
-  const label = KIND_LABEL.email;
-  const record = EmailChannel;
-  return {
-    list: get(
-      '/email',
-      { query: PaginationQuery.extend({ status: ChannelStatus.optional().meta({ description: `Only ${label}s in this state.` }) }) },
-      listOf(record),
-      read,
-    ).doc(`List ${label}s`, `The tenant's ${label}s, newest first, as \`{ data, cursor }\`. Needs \`notifications:read\`.`),
-    create: post('/email', { body: CreateEmailChannelBody }, { 201: record }, write('notification_channel.created')).doc(
-      `Add ${withArticle(label)}`,
-      `Adds ${withArticle(label)} of the tenant; subscriptions naming \`email\` send their events to every active one. Audited (\`notification_channel.created\`). Needs \`notifications:write\`.`,
-    ),
-    get: get('/email/:id', ByChannel, record, meta({ ...read, source: { object: 'svc.notifications.email_channel' } })).doc(
-      `Get ${withArticle(label)}`,
-      `One ${label} of the tenant; 404 \`not_found\` for an unknown id, another tenant's or another kind's. Needs \`notifications:read\`.`,
-    ),
-    disable: post(
-      '/email/:id/disable',
-      { ...ByChannel, body: z.strictObject({}).optional() },
-      record,
-      write('notification_channel.disabled'),
-    ).doc(
-      `Disable ${withArticle(label)}`,
-      `Stops sending to the channel (from \`active\`; 409 \`conflict\` otherwise); deliveries already queued still run. Audited (\`notification_channel.disabled\`). Needs \`notifications:write\`.`,
-    ),
-    enable: post(
-      '/email/:id/enable',
-      { ...ByChannel, body: z.strictObject({}).optional() },
-      record,
-      stateful(write('notification_channel.enabled')),
-    ).doc(
-      `Enable ${withArticle(label)}`,
-      `Sends to the channel again (from \`disabled\`; 409 \`conflict\` otherwise). Audited (\`notification_channel.enabled\`). Needs \`notifications:write\`.`,
-    ),
-  } as const;
-}
+export const emailChannels = channelResource('email', EmailChannel, CreateEmailChannelBody);
 
 // ---------------------------------------------------------------- router
 
@@ -208,7 +170,7 @@ export const notificationsRouter = railRouter('notifications', {
   slack: { ...slackChannels.routes, deliveries: deliveriesRoute('slack') },
   teams: { ...teamsChannels.routes, deliveries: deliveriesRoute('teams') },
   email: {
-    ...emailChannelRoutes(),
+    ...emailChannels.routes,
     deliveries: deliveriesRoute('email'),
     confirm: post(
       '/email/confirm',

@@ -88,7 +88,7 @@ export interface RowChange {
   tenantId: string;
   action: string;
   insert: { text: string; values: readonly unknown[] };
-  complete: (row: Record<string, unknown>) => Change;
+  complete: (row: Record<string, unknown>) => Change | Promise<Change>;
 }
 
 /**
@@ -122,7 +122,7 @@ async function record(
   tenantId: string,
   action: string,
   insert: RowChange['insert'] | undefined,
-  complete: (row: Record<string, unknown>) => Change,
+  complete: (row: Record<string, unknown>) => Change | Promise<Change>,
   opts: ChangeOptions,
 ): Promise<{ event: ChainedEvent; change: Change }> {
   const auditId = opts.auditId ?? newId('aud');
@@ -136,7 +136,7 @@ async function record(
     { prepare: true },
   );
   if (!head) throw new Error('audit chain head missing');
-  const change = complete(head.row ?? {});
+  const change = await complete(head.row ?? {});
   const { resource: _resource, ...entry } = change;
   const built = buildEventData(change);
 

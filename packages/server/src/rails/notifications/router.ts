@@ -1,4 +1,11 @@
-import { contract, type NotificationChannelKind, notificationSubscriptions, slackChannels, teamsChannels } from '@svc/contract';
+import {
+  contract,
+  emailChannels,
+  type NotificationChannelKind,
+  notificationSubscriptions,
+  slackChannels,
+  teamsChannels,
+} from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
 import { ctxOf } from '../../http/context.ts';
@@ -14,28 +21,10 @@ import { actor, type RailDeps, tenantOf } from '../deps.ts';
 export function notificationsHandlers({ db, webhooks }: RailDeps) {
   const { prisma } = db;
   const allowPrivate = webhooks.allowPrivateTargets;
-  const channel = (kind: NotificationChannelKind) => ({
-    list: async ({ query, res }: { query: { limit: number; cursor?: string; status?: string }; res: Response }) => ({
-      status: 200 as const,
-      body: (await ntf.listChannels(prisma, tenantOf(res).tenantId, kind, query)) as never,
-    }),
-    create: async ({ body, res }: { body: { name: string; url?: string; recipients?: string[] }; res: Response }) => ({
-      status: 201 as const,
-      body: (await ntf.createChannel(prisma, actor(res), kind, body, allowPrivate)) as never,
-    }),
-    get: async ({ params, res }: { params: { id: string }; res: Response }) => ({
-      status: 200 as const,
-      body: (await ntf.getChannel(prisma, tenantOf(res).tenantId, kind, params.id)) as never,
-    }),
-    disable: async ({ params, res }: { params: { id: string }; res: Response }) => ({
-      status: 200 as const,
-      body: (await ntf.setChannelStatus(prisma, actor(res), kind, params.id, 'disable')) as never,
-    }),
-    enable: async ({ params, res }: { params: { id: string }; res: Response }) => ({
-      status: 200 as const,
-      body: (await ntf.setChannelStatus(prisma, actor(res), kind, params.id, 'enable')) as never,
-    }),
-    deliveries: async ({
+  // A channel's deliveries, declared by hand: the channel is of one kind, another kind's id is 404.
+  const deliveries =
+    (kind: NotificationChannelKind) =>
+    async ({
       params,
       query,
       res,
@@ -46,8 +35,7 @@ export function notificationsHandlers({ db, webhooks }: RailDeps) {
     }) => ({
       status: 200 as const,
       body: await ntf.listDeliveries(prisma, tenantOf(res).tenantId, kind, params.id, query),
-    }),
-  });
+    });
   return initServer().router(contract.notifications, {
     inbox: {
       list: async ({ query, res }) => ({ status: 200, body: await ntf.listInbox(prisma, actor(res), query) }),
@@ -60,10 +48,11 @@ export function notificationsHandlers({ db, webhooks }: RailDeps) {
       get: async ({ res }) => ({ status: 200, body: await ntf.getPreferences(prisma, actor(res)) }),
       put: async ({ body, res }) => ({ status: 200, body: await ntf.putPreferences(prisma, actor(res), body) }),
     },
-    slack: { ...serveResource(db, slackChannels, ntf.webhookChannelStore('slack', allowPrivate)), deliveries: channel('slack').deliveries },
-    teams: { ...serveResource(db, teamsChannels, ntf.webhookChannelStore('teams', allowPrivate)), deliveries: channel('teams').deliveries },
+    slack: { ...serveResource(db, slackChannels, ntf.webhookChannelStore('slack', allowPrivate)), deliveries: deliveries('slack') },
+    teams: { ...serveResource(db, teamsChannels, ntf.webhookChannelStore('teams', allowPrivate)), deliveries: deliveries('teams') },
     email: {
-      ...channel('email'),
+      ...serveResource(db, emailChannels, ntf.emailChannelStore),
+      deliveries: deliveries('email'),
       confirm: async ({ body, res }) => ({ status: 200, body: await ntf.confirmRecipient(prisma, ctxOf(res).correlationId, body.token) }),
       resendConfirmations: async ({ params, res }) => ({
         status: 200,

@@ -23,7 +23,7 @@ import type {
   ProcurementRfp as RfpRow,
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
-import type { Store } from '../../kit.ts';
+import type { RenderContext, Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { createdOf, createUnique, type Page, type PageQuery, recorded } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
@@ -253,7 +253,7 @@ const supplierKeyOf = (name: string) => name.trim().toLowerCase();
 export const bidStore: Store<typeof procurementBids> = {
   model: 'procurementBid',
   parent: { model: 'procurementRfp' },
-  computed: { total: (b: BidRow, rfp: RfpRow) => round6(weighted(criteriaOf(rfp), scoresOf(b)).total) },
+  computed: { total: (b: BidRow, { parent }: RenderContext<RfpRow>) => round6(weighted(criteriaOf(parent), scoresOf(b)).total) },
   create: async ({ who, body }) => ({
     supplierName: body.supplierName.trim(),
     supplierKey: supplierKeyOf(body.supplierName),

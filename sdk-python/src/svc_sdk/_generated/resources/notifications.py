@@ -80,7 +80,7 @@ class NotificationsEmailResource(Resource):
 
         ``POST /v1/notifications/email``
 
-        Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Audited (`notification_channel.created`). Needs `notifications:write`.
+        Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Returns 201 with the new email channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second email channel.
         """
         return cast(
             "NotificationEmailChannel",
@@ -133,7 +133,7 @@ class NotificationsEmailResource(Resource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -143,7 +143,7 @@ class NotificationsEmailResource(Resource):
 
         ``POST /v1/notifications/email/{id}/disable``
 
-        Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+        Stops sending to the channel; deliveries already queued still run. Allowed when the email channel's `status` is `active`; sets it to `disabled` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
         """
         return cast(
             "NotificationEmailChannel",
@@ -164,7 +164,7 @@ class NotificationsEmailResource(Resource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -174,7 +174,7 @@ class NotificationsEmailResource(Resource):
 
         ``POST /v1/notifications/email/{id}/enable``
 
-        Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+        Sends to the channel again. Allowed when the email channel's `status` is `disabled`; sets it to `active` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
         """
         return cast(
             "NotificationEmailChannel",
@@ -204,7 +204,7 @@ class NotificationsEmailResource(Resource):
 
         ``GET /v1/notifications/email/{id}``
 
-        One email channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "NotificationEmailChannel",
@@ -236,7 +236,7 @@ class NotificationsEmailResource(Resource):
 
         ``GET /v1/notifications/email``
 
-        The tenant's email channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+        Returns the tenant's email channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (email channels whose `status` equals the value). Needs `notifications:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -1098,7 +1098,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
 
         ``POST /v1/notifications/email``
 
-        Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Audited (`notification_channel.created`). Needs `notifications:write`.
+        Adds an email channel of the tenant; subscriptions naming `email` send their events to every active one. Returns 201 with the new email channel, id `nch_<ULID>`. Needs `notifications:write`; recorded in the audit trail as `notification_channel.created` in the same transaction, and emitted as the webhook event `notification_channel.created`. Send an `Idempotency-Key` so that a retry does not create a second email channel.
         """
         return cast(
             "NotificationEmailChannel",
@@ -1151,7 +1151,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -1161,7 +1161,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
 
         ``POST /v1/notifications/email/{id}/disable``
 
-        Stops sending to the channel (from `active`; 409 `conflict` otherwise); deliveries already queued still run. Audited (`notification_channel.disabled`). Needs `notifications:write`.
+        Stops sending to the channel; deliveries already queued still run. Allowed when the email channel's `status` is `active`; sets it to `disabled` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.disabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.disabled`.
         """
         return cast(
             "NotificationEmailChannel",
@@ -1182,7 +1182,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
         self,
         id: str,
         *,
-        body: dict[str, Any] | None = None,
+        body: TransitionRequest | None = None,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
@@ -1192,7 +1192,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
 
         ``POST /v1/notifications/email/{id}/enable``
 
-        Sends to the channel again (from `disabled`; 409 `conflict` otherwise). Audited (`notification_channel.enabled`). Needs `notifications:write`.
+        Sends to the channel again. Allowed when the email channel's `status` is `disabled`; sets it to `active` and returns the updated email channel. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `notifications:write`; recorded in the audit trail as `notification_channel.enabled` (with the optional `reason`) and emitted as the webhook event `notification_channel.enabled`.
         """
         return cast(
             "NotificationEmailChannel",
@@ -1222,7 +1222,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
 
         ``GET /v1/notifications/email/{id}``
 
-        One email channel of the tenant; 404 `not_found` for an unknown id, another tenant's or another kind's. Needs `notifications:read`.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "NotificationEmailChannel",
@@ -1254,7 +1254,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
 
         ``GET /v1/notifications/email``
 
-        The tenant's email channels, newest first, as `{ data, cursor }`. Needs `notifications:read`.
+        Returns the tenant's email channels, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (email channels whose `status` equals the value). Needs `notifications:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
