@@ -9241,7 +9241,7 @@ export interface WorkspacePrincipalsApi {
    */
   readonly add: (args: WorkspacePrincipalsAddArgs, options?: RequestOptions) => Promise<WorkspacePrincipalsAddResult>;
   /**
-   * List a workspace's principals
+   * List the principals of a workspace
    *
    * `GET /v1/workspaces/{id}/principals` (operation `workspace.principals.list`).
    */
@@ -9263,7 +9263,7 @@ export interface WorkspaceTeamsApi {
    */
   readonly create: (args: WorkspaceTeamsCreateArgs, options?: RequestOptions) => Promise<WorkspaceTeamsCreateResult>;
   /**
-   * List a workspace's teams
+   * List the teams of a workspace
    *
    * `GET /v1/workspaces/{id}/teams` (operation `workspace.teams.list`).
    */

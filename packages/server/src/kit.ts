@@ -7,13 +7,14 @@ import { findRow, insertStatement, type Row, rowFromJson, type Table, tableOf, u
 import { type Sql, sqlOf } from './db/sql.ts';
 import { scopeToTenant } from './db/tenant-scope.ts';
 import { ApiError, stateConflict } from './errors.ts';
+import type { TenantPrincipal } from './http/context.ts';
 import { ctxOf } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
 import type { PersonActor } from './platform/acting-person.ts';
 import { type Actor, type ChangeOptions, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
 import { iso } from './platform/render.ts';
-import { actor, personActor } from './rails/deps.ts';
+import { actor, personActor, tenantOf } from './rails/deps.ts';
 
 /**
  * The server side of the resource kit: the routes a `resource({...})` declaration generates,
@@ -58,8 +59,14 @@ export interface Store<R extends Resource> {
    * A nested collection's parent (ResourceSpec.parent): the model that holds it. The kit finds it
    * in the tenant for a list (404 otherwise) and locks it in a create's transaction, where the
    * declared `createIn` states are checked, so a parent that leaves them first makes the create a 409.
+   * `admit` is the parent's own policy beyond the route's permission (the caller's role in a
+   * workspace): it refuses with an ApiError, after the 404 and before the state's 409, on the row
+   * as read for a list and as locked for a create.
    */
-  readonly parent?: { readonly model: ModelName };
+  readonly parent?: {
+    readonly model: ModelName;
+    readonly admit?: (ctx: { tx: Tx; who: PersonActor; caller: TenantPrincipal; parent: never; op: 'list' | 'create' }) => Promise<void>;
+  };
   /**
    * Row to API record. When absent, derived from the record schema: each field read from the
    * model's field of the same name (a DateTime as an ISO 8601 string), `object` the record's
@@ -247,16 +254,26 @@ function nestedParent(prisma: Database['prisma'], resource: Resource, store: Sto
   const createIn = parent.createIn;
   if (createIn && !parentTable.byName.has(createIn.field)) throw new Error(`${resource.object}: the parent model has no ${createIn.field}`);
   const absent = (id: string) => new ApiError('not_found', `${capitalised(parent.label)} ${id} was not found.`);
+  const admit = store.parent.admit as
+    | ((ctx: { tx: Tx; who: PersonActor; caller: TenantPrincipal; parent: Row; op: 'list' | 'create' }) => Promise<void>)
+    | undefined;
   return {
     field: parent.field,
-    find: async (sql: Sql, tenantId: string, id: string): Promise<Row> => {
-      const row = await findRow(sql, parentTable, tenantId, id);
+    /** Whether the kit must hold a Prisma client for the parent's policy. */
+    admits: admit !== undefined,
+    find: async (sql: Sql, tx: Tx, who: PersonActor, caller: TenantPrincipal, id: string): Promise<Row> => {
+      const row = await findRow(sql, parentTable, caller.tenantId, id);
       if (!row) throw absent(id);
+      await admit?.({ tx, who, caller, parent: row, op: 'list' });
       return row;
     },
-    lock: async (sql: Sql, tenantId: string, id: string): Promise<Row> => {
-      const row = await findRow(sql, parentTable, tenantId, id, { forUpdate: true });
+    lock: async (sql: Sql, tx: Tx | undefined, who: PersonActor, caller: TenantPrincipal | undefined, id: string): Promise<Row> => {
+      const row = await findRow(sql, parentTable, who.tenantId, id, { forUpdate: true });
       if (!row) throw absent(id);
+      if (admit) {
+        if (!tx || !caller) throw new Error(`${resource.object}: a create under a parent with a policy needs the request's caller`);
+        await admit({ tx, who, caller, parent: row, op: 'create' });
+      }
       if (createIn) {
         const state = String(row[createIn.field]);
         if (!createIn.states.includes(state)) {
@@ -341,7 +358,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
     }) => {
       const client = scoped(res);
       // A nested collection lists the records of a parent the tenant has.
-      const parent = nested ? await nested.find(database.sql, actor(res).tenantId, String(params?.id)) : undefined;
+      const parent = nested ? await nested.find(database.sql, prisma, personActor(res), tenantOf(res), String(params?.id)) : undefined;
       const where = {
         ...(nested && parent ? { [nested.field]: parent.id } : {}),
         ...(variant ? { [variant.field]: variant.value } : {}),
@@ -384,10 +401,11 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       body: unknown,
       parentId: string | undefined,
       res?: Response,
+      caller?: TenantPrincipal,
     ) => {
       const now = new Date();
       // The parent locked until the commit: a meeting whose minutes are approved meanwhile refuses the decision.
-      const parent = nested ? await nested.lock(sql, who.tenantId, String(parentId)) : undefined;
+      const parent = nested ? await nested.lock(sql, tx, who, caller, String(parentId)) : undefined;
       if (nested && parent) data[nested.field] = parent.id;
       if (variant) data[variant.field] = variant.value;
       const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, parent, data, now }) : undefined;
@@ -434,10 +452,11 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         id,
         parentId,
       });
-      if (after || prepare || related) {
+      if (after || prepare || related || nested?.admits) {
         // With steps that read and write through Prisma, the write runs in Prisma's transaction,
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
-        const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body, parentId));
+        const caller = tenantOf(res);
+        const record = await prisma.$transaction((tx) => insert(sqlOf(tx), tx, who, id, data, body, parentId, undefined, caller));
         return { status: 201, body: record };
       }
       const record = await database.transaction((sql) => insert(sql, undefined, who, id, data, body, parentId, res));

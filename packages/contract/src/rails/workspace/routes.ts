@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { get, patch, policyOf, post } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
-import { railRouter, TransitionBody } from '../../platform/resource.ts';
+import { railRouter, resource, TransitionBody } from '../../platform/resource.ts';
 import { ROLES } from '../../platform/tiers.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery, prefixedId } from '../../shared/common.ts';
@@ -42,6 +42,81 @@ const ROLE_403 =
 const ARCHIVED_409 =
   "When the workspace is archived: 409 `conflict` naming its state, and nothing changes. Another tenant's workspace, or one that does not exist, is 404 `not_found`.";
 
+/** The workspace a team or a principal belongs to: its records are the rail's own (`/v1/workspaces/:id`). */
+const IN_WORKSPACE = {
+  path: '',
+  idPrefix: 'wks',
+  label: 'workspace',
+  field: 'workspaceId',
+  createIn: { field: 'status', states: ['active'] },
+  step: 'workspace',
+} as const;
+const WORKSPACE_SETUP = [
+  {
+    method: 'POST',
+    path: '/v1/workspaces',
+    body: {
+      name: 'Model risk office {{unique}}',
+      principals: [{ kind: 'user', subject: 'dana.keller@example.com', role: 'admin', displayName: 'Dana Keller' }],
+    },
+    as: 'workspace',
+  },
+] as const;
+
+/** The principals of a workspace: users and API keys given a role in it. */
+export const workspacePrincipals = resource({
+  rail: 'workspace',
+  path: 'principals',
+  parent: IN_WORKSPACE,
+  name: 'principal',
+  label: { one: 'principal', many: 'principals' },
+  idPrefix: 'wpr',
+  record: WorkspacePrincipal,
+  get: false,
+  filters: {
+    status: z
+      .enum(WORKSPACE_PRINCIPAL_STATUSES)
+      .optional()
+      .meta({ description: 'Only grants in this state (`active` or `revoked`); both when absent.' }),
+    kind: z.enum(WORKSPACE_PRINCIPAL_KINDS).optional().meta({ description: 'Only principals of this kind (`user` or `api_key`).' }),
+    role: z.enum(ROLES).optional().meta({ description: 'Only principals with this role in the workspace.' }),
+  },
+  notes: {
+    list: `The users and API keys given a role in the workspace, revoked grants included unless \`status=active\`. Readable when the workspace is archived. ${ROLE_403}`,
+  },
+  create: {
+    body: AddWorkspacePrincipalBody,
+    action: 'workspace_principal.added',
+    summary: 'Give a user or an API key a role in a workspace',
+    description: `Grants the role to a user (by email) or to an API key (the \`key_\` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 \`conflict\`: revoke it first to change the role. ${ROLE_403}`,
+    eventSummary: 'A user or an API key was given a role in a workspace.',
+    fixture: { kind: 'user', subject: 'sam.{{unique}}@example.com', role: 'editor', displayName: 'Sam Ortiz' },
+  },
+  setup: WORKSPACE_SETUP,
+});
+
+/** The teams of a workspace: named groups of its active principals. */
+export const workspaceTeams = resource({
+  rail: 'workspace',
+  path: 'teams',
+  parent: IN_WORKSPACE,
+  name: 'team',
+  label: { one: 'team', many: 'teams' },
+  idPrefix: 'wtm',
+  record: WorkspaceTeam,
+  get: false,
+  notes: { list: `The teams of the workspace with their members. Readable when the workspace is archived. ${ROLE_403}` },
+  create: {
+    body: CreateWorkspaceTeamBody,
+    action: 'workspace_team.created',
+    summary: 'Create a team in a workspace',
+    description: `Creates a team of the workspace's active principals (each named by \`wpr_\` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 \`conflict\`. ${ROLE_403}`,
+    eventSummary: 'A team was created in a workspace.',
+    fixture: { name: 'Model validation {{unique}}', members: ['dana.keller@example.com'] },
+  },
+  setup: WORKSPACE_SETUP,
+});
+
 export const workspaceRouter = railRouter('workspace', {
   list: get(
     '',
@@ -75,35 +150,8 @@ export const workspaceRouter = railRouter('workspace', {
       ROLE_403,
   ),
   principals: {
-    list: get(
-      '/:id/principals',
-      {
-        ...ByWorkspace,
-        query: PaginationQuery.extend({
-          status: z
-            .enum(WORKSPACE_PRINCIPAL_STATUSES)
-            .optional()
-            .meta({ description: 'Only grants in this state (`active` or `revoked`); both when absent.' }),
-          kind: z.enum(WORKSPACE_PRINCIPAL_KINDS).optional().meta({ description: 'Only principals of this kind (`user` or `api_key`).' }),
-          role: z.enum(ROLES).optional().meta({ description: 'Only principals with this role in the workspace.' }),
-        }),
-      },
-      listOf(WorkspacePrincipal),
-      meta({ ...read, source: { object: 'svc.workspace.principal', params: { id: 'workspaceId' } } }),
-    ).doc(
-      "List a workspace's principals",
-      "Returns the users and API keys given a role in the workspace, revoked grants included unless `status=active`, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
-        ROLE_403,
-    ),
-    add: post(
-      '/:id/principals',
-      { ...ByWorkspace, body: AddWorkspacePrincipalBody },
-      { 201: WorkspacePrincipal },
-      write('workspace_principal.added'),
-    ).doc(
-      'Give a user or an API key a role in a workspace',
-      `Grants the role to a user (by email) or to an API key (the \`key_\` id of an active key of this tenant; another tenant's key or a revoked one is 422). A subject that already holds an active grant in the workspace is 409 \`conflict\`: revoke it first to change the role. Returns 201 with the principal, id \`wpr_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_principal.added\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
-    ),
+    list: workspacePrincipals.routes.list,
+    add: workspacePrincipals.routes.create,
     revoke: post(
       '/:id/principals/:principal/revoke',
       { pathParams: PrincipalParams, body: TransitionBody.optional() },
@@ -114,27 +162,7 @@ export const workspaceRouter = railRouter('workspace', {
       `Revokes the principal's active grant, named by its \`wpr_\` id or by its subject (email address or \`key_\` id), and removes it from every team of the workspace; the grant stays listed as \`revoked\`. A grant already revoked is 409 \`conflict\`; an unknown principal 404. Needs \`workspace:write\`; audited as \`workspace_principal.revoked\` (with the optional \`reason\`) and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
     ),
   },
-  teams: {
-    list: get(
-      '/:id/teams',
-      { ...ByWorkspace, query: PaginationQuery },
-      listOf(WorkspaceTeam),
-      meta({ ...read, source: { object: 'svc.workspace.team', params: { id: 'workspaceId' } } }),
-    ).doc(
-      "List a workspace's teams",
-      "Returns the teams of the workspace with their members, newest first, as `{ data, cursor }` (`limit` 1 to 200, default 50). Readable when the workspace is archived. Needs `workspace:read`; another tenant's workspace is 404 `not_found`. " +
-        ROLE_403,
-    ),
-    create: post(
-      '/:id/teams',
-      { ...ByWorkspace, body: CreateWorkspaceTeamBody },
-      { 201: WorkspaceTeam },
-      write('workspace_team.created'),
-    ).doc(
-      'Create a team in a workspace',
-      `Creates a team of the workspace's active principals (each named by \`wpr_\` id or by subject; one that is not an active principal of this workspace is 422). A name already used by a team of the workspace is 409 \`conflict\`. Returns 201 with the team, id \`wtm_<ULID>\`. Needs \`workspace:write\`; audited as \`workspace_team.created\` and emitted as the webhook event of that name. ${ROLE_403} ${ARCHIVED_409}`,
-    ),
-  },
+  teams: { list: workspaceTeams.routes.list, create: workspaceTeams.routes.create },
 });
 
 /** Event types the workspace rail emits. */
@@ -142,7 +170,7 @@ export const workspaceEvents = [
   eventType('workspace.created', 'A workspace was created.', Workspace),
   eventType('workspace.updated', "A workspace's name or description changed.", Workspace),
   eventType('workspace.archived', 'A workspace was archived; it takes no more writes.', Workspace),
-  eventType('workspace_principal.added', 'A user or an API key was given a role in a workspace.', WorkspacePrincipal),
+  ...workspacePrincipals.events,
   eventType('workspace_principal.revoked', "A principal's role in a workspace was revoked.", WorkspacePrincipal),
-  eventType('workspace_team.created', 'A team was created in a workspace.', WorkspaceTeam),
+  ...workspaceTeams.events,
 ];

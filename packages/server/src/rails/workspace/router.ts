@@ -1,6 +1,7 @@
-import { contract } from '@svc/contract';
+import { contract, workspacePrincipals, workspaceTeams } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
+import { serveResource } from '../../kit.ts';
 import type { WorkspaceCaller } from '../../platform/workspace-access.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
 import * as workspace from './service.ts';
@@ -13,6 +14,7 @@ function caller(res: Response): WorkspaceCaller {
 
 export function workspaceHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const principals = serveResource(db, workspacePrincipals, workspace.principalStore);
   return initServer().router(contract.workspace, {
     list: async ({ query, res }) => ({ status: 200, body: await workspace.listWorkspaces(prisma, caller(res), query) }),
     create: async ({ body, res }) => ({ status: 201, body: await workspace.createWorkspace(prisma, caller(res), body) }),
@@ -25,23 +27,16 @@ export function workspaceHandlers({ db }: RailDeps) {
       status: 200,
       body: await workspace.archiveWorkspace(prisma, caller(res), params.id, body?.reason),
     }),
+    // Principals and teams are collections under the workspace, served by the kit with the
+    // workspace's own policy (the caller's role there) on the workspace found or locked.
     principals: {
-      list: async ({ params, query, res }) => ({
-        status: 200,
-        body: await workspace.listPrincipals(prisma, caller(res), params.id, query),
-      }),
-      add: async ({ params, body, res }) => ({ status: 201, body: await workspace.addPrincipal(prisma, caller(res), params.id, body) }),
+      list: principals.list,
+      add: principals.create,
       revoke: async ({ params, body, res }) => ({
         status: 200,
         body: await workspace.revokePrincipal(prisma, caller(res), params.id, params.principal, body?.reason),
       }),
     },
-    teams: {
-      list: async ({ params, query, res }) => ({
-        status: 200,
-        body: await workspace.listTeams(prisma, caller(res), params.id, query),
-      }),
-      create: async ({ params, body, res }) => ({ status: 201, body: await workspace.createTeam(prisma, caller(res), params.id, body) }),
-    },
+    teams: serveResource(db, workspaceTeams, workspace.teamStore),
   });
 }

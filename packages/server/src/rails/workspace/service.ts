@@ -1,12 +1,13 @@
 import type {
   AddWorkspacePrincipalBody,
   CreateWorkspaceBody,
-  CreateWorkspaceTeamBody,
   Role,
   UpdateWorkspaceBody,
   Workspace,
   WorkspacePrincipal,
   WorkspaceTeam,
+  workspacePrincipals,
+  workspaceTeams,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -18,7 +19,9 @@ import type {
   Workspace as WorkspaceRow,
   WorkspaceTeam as WorkspaceTeamRow,
 } from '../../generated/prisma/client.ts';
+import type { TenantPrincipal } from '../../http/context.ts';
 import { newId } from '../../ids.ts';
+import type { RenderContext, Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { recorded, stampsOf } from '../../platform/records.ts';
 import { isoOrNull } from '../../platform/render.ts';
@@ -48,7 +51,6 @@ type ListQuery = { limit: number; cursor?: string };
 
 const WORKSPACE = 'svc.workspace.workspace';
 const PRINCIPAL = 'svc.workspace.principal';
-const TEAM = 'svc.workspace.team';
 
 interface Counts {
   principals: number;
@@ -83,29 +85,22 @@ export function renderPrincipal(r: WorkspacePrincipalRow): PrincipalRecord {
   };
 }
 
-function renderTeam(r: WorkspaceTeamRow, principals: ReadonlyMap<string, WorkspacePrincipalRow>): TeamRecord {
-  return {
-    object: TEAM,
-    id: r.id,
-    workspaceId: r.workspaceId,
-    name: r.name,
-    description: r.description,
-    members: r.memberIds.flatMap((id) => {
-      const p = principals.get(id);
-      return p
-        ? [
-            {
-              principalId: p.id,
-              kind: p.kind as PrincipalRecord['kind'],
-              subject: p.subject,
-              displayName: p.displayName,
-              role: p.role as Role,
-            },
-          ]
-        : [];
-    }),
-    ...stampsOf(r),
-  };
+/** A team's members: its principals, in the team's order, with their role in the workspace. */
+function membersOf(r: WorkspaceTeamRow, principals: ReadonlyMap<string, WorkspacePrincipalRow>): TeamRecord['members'] {
+  return r.memberIds.flatMap((id) => {
+    const p = principals.get(id);
+    return p
+      ? [
+          {
+            principalId: p.id,
+            kind: p.kind as PrincipalRecord['kind'],
+            subject: p.subject,
+            displayName: p.displayName,
+            role: p.role as Role,
+          },
+        ]
+      : [];
+  });
 }
 
 /** Active principals and teams of each workspace, two grouped counts for a whole page. */
@@ -132,7 +127,7 @@ async function readWorkspace(db: Tx, id: string): Promise<WorkspaceRecord> {
 }
 
 /** The teams' members, read in one query for a page of teams. */
-async function principalsOf(db: Tx, teams: WorkspaceTeamRow[]): Promise<Map<string, WorkspacePrincipalRow>> {
+async function principalsOf(db: Tx, teams: readonly WorkspaceTeamRow[]): Promise<Map<string, WorkspacePrincipalRow>> {
   const ids = [...new Set(teams.flatMap((t) => t.memberIds))];
   if (ids.length === 0) return new Map();
   const rows = await db.workspacePrincipal.findMany({ where: { id: { in: ids } } });
@@ -329,45 +324,6 @@ export async function archiveWorkspace(prisma: Prisma, who: WorkspaceCaller, id:
   });
 }
 
-export async function listPrincipals(
-  prisma: Prisma,
-  who: WorkspaceCaller,
-  workspaceId: string,
-  query: ListQuery & { status?: string; kind?: string; role?: string },
-): Promise<Page<PrincipalRecord>> {
-  const db = scopeToTenant(prisma, who.tenantId);
-  await findWorkspace(db, workspaceId);
-  await assertWorkspaceAccess(prisma, who, workspaceId, 'read');
-  return keysetList(db.workspacePrincipal, query, {
-    where: { workspaceId },
-    filters: ['status', 'kind', 'role'],
-    render: renderPrincipal,
-  });
-}
-
-export async function addPrincipal(
-  prisma: Prisma,
-  who: WorkspaceCaller,
-  workspaceId: string,
-  body: z.infer<typeof AddWorkspacePrincipalBody>,
-): Promise<PrincipalRecord> {
-  const [grant] = await checkGrants(scopeToTenant(prisma, who.tenantId), [body], () => 'subject');
-  const g = grant as Grant;
-  return inActiveWorkspace(prisma, who, workspaceId, 'adding a principal', 'manage', async (tx, db) => {
-    const held = await db.workspacePrincipal.findFirst({ where: { workspaceId, kind: g.kind, subject: g.subject, status: 'active' } });
-    if (held) {
-      throw new ApiError(
-        'conflict',
-        `${g.subject} already holds the role ${held.role} in workspace ${workspaceId} (${held.id}); revoke it first to change the role.`,
-        [{ field: 'subject', issue: 'invalid_value', message: `active principal ${held.id}` }],
-      );
-    }
-    const row = await db.workspacePrincipal.create({ data: principalData(who, workspaceId, g, new Date()) });
-    await recordPrincipal(tx, who, 'workspace_principal.added', row, { role: row.role });
-    return renderPrincipal(row);
-  });
-}
-
 export async function revokePrincipal(
   prisma: Prisma,
   who: WorkspaceCaller,
@@ -407,23 +363,71 @@ export async function revokePrincipal(
   });
 }
 
-export async function listTeams(prisma: Prisma, who: WorkspaceCaller, workspaceId: string, query: ListQuery): Promise<Page<TeamRecord>> {
-  const db = scopeToTenant(prisma, who.tenantId);
-  await findWorkspace(db, workspaceId);
-  await assertWorkspaceAccess(prisma, who, workspaceId, 'read');
-  const page = await keysetList(db.workspaceTeam, query, { where: { workspaceId }, render: (r: WorkspaceTeamRow) => r });
-  const principals = await principalsOf(db, page.data);
-  return { data: page.data.map((t) => renderTeam(t, principals)), cursor: page.cursor };
+/**
+ * The workspace's own policy for its principals and teams: the caller's role in the workspace
+ * decides (reads need any role, a team `workspace:write`, a role given `workspace:manage`), on the
+ * workspace as read for a list and as locked for a create, before the 409 of an archived one.
+ */
+function workspacePolicy(create: WorkspaceAction) {
+  return {
+    model: 'workspace' as const,
+    admit: async ({
+      tx,
+      who,
+      caller,
+      parent,
+      op,
+    }: {
+      tx: Tx;
+      who: Actor;
+      caller: TenantPrincipal;
+      parent: WorkspaceRow;
+      op: 'list' | 'create';
+    }) => {
+      const as: WorkspaceCaller = { ...who, keyId: caller.keyId, role: caller.role, personId: caller.personId };
+      await assertWorkspaceAccess(tx, as, parent.id, op === 'list' ? 'read' : create);
+    },
+  };
 }
 
-export async function createTeam(
-  prisma: Prisma,
-  who: WorkspaceCaller,
-  workspaceId: string,
-  body: z.infer<typeof CreateWorkspaceTeamBody>,
-): Promise<TeamRecord> {
-  return inActiveWorkspace(prisma, who, workspaceId, 'creating a team', 'write', async (tx, db) => {
-    const refs = body.members ?? [];
+/** Principals: a grant is added only while the subject holds no active one in the workspace. */
+export const principalStore: Store<typeof workspacePrincipals> = {
+  model: 'workspacePrincipal',
+  parent: workspacePolicy('manage'),
+  create: async ({ db, who, body }) => {
+    const [grant] = await checkGrants(db, [body], () => 'subject');
+    const g = grant as Grant;
+    return { kind: g.kind, subject: g.subject, displayName: g.displayName ?? null, role: g.role, status: 'active', createdBy: who.actor };
+  },
+  prepare: async ({ tx, who, parent, data }) => {
+    const workspaceId = (parent as unknown as WorkspaceRow).id;
+    const held = await scopeToTenant(tx, who.tenantId).workspacePrincipal.findFirst({
+      where: { workspaceId, kind: data.kind as string, subject: data.subject as string, status: 'active' },
+    });
+    if (held) {
+      throw new ApiError(
+        'conflict',
+        `${String(data.subject)} already holds the role ${held.role} in workspace ${workspaceId} (${held.id}); revoke it first to change the role.`,
+        [{ field: 'subject', issue: 'invalid_value', message: `active principal ${held.id}` }],
+      );
+    }
+  },
+  auditData: (p) => ({ workspaceId: p.workspaceId, kind: p.kind, subject: p.subject, role: p.role }),
+};
+
+/** Teams: of the workspace's active principals, named once in the workspace. */
+export const teamStore: Store<typeof workspaceTeams> = {
+  model: 'workspaceTeam',
+  parent: workspacePolicy('write'),
+  computed: {
+    members: (r: WorkspaceTeamRow, { related }: RenderContext<WorkspaceRow, ReadonlyMap<string, WorkspacePrincipalRow>>) =>
+      membersOf(r, related),
+  },
+  related: async ({ db, rows }) => principalsOf(db, rows as readonly WorkspaceTeamRow[]),
+  create: async ({ who, body }) => ({ name: body.name, description: body.description ?? null, createdBy: who.actor }),
+  prepare: async ({ tx, who, parent, body, data }) => {
+    const workspaceId = (parent as unknown as WorkspaceRow).id;
+    const db = scopeToTenant(tx, who.tenantId);
     const active = await db.workspacePrincipal.findMany({ where: { workspaceId, status: 'active' } });
     const byRef = new Map<string, WorkspacePrincipalRow>();
     for (const p of active) {
@@ -432,7 +436,7 @@ export async function createTeam(
     }
     const memberIds: string[] = [];
     const issues: { field: string; issue: string; message: string }[] = [];
-    refs.forEach((ref, i) => {
+    (body.members ?? []).forEach((ref, i) => {
       const p = byRef.get(ref.includes('@') ? ref.toLowerCase() : ref);
       if (!p)
         issues.push({
@@ -455,21 +459,7 @@ export async function createTeam(
         { field: 'name', issue: 'invalid_value', message: `used by ${taken.id}` },
       ]);
     }
-    const now = new Date();
-    const row = await db.workspaceTeam.create({
-      data: {
-        id: newId('wtm'),
-        tenantId: who.tenantId,
-        workspaceId,
-        name: body.name,
-        description: body.description ?? null,
-        memberIds,
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
-    const data = { workspaceId, name: row.name, members: memberIds };
-    return recorded(tx, who, renderTeam(row, new Map(active.map((p) => [p.id, p]))), { action: 'workspace_team.created', data });
-  });
-}
+    data.memberIds = memberIds;
+  },
+  auditData: (t) => ({ workspaceId: t.workspaceId, name: t.name, members: t.members.map((m) => m.principalId) }),
+};
