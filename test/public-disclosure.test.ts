@@ -207,6 +207,24 @@ describe('public disclosure: versions and hashes', () => {
   });
 });
 
+describe('public disclosure: versions generated at once', () => {
+  it('each of several generations at once for one system gets its own next version, none refused', async () => {
+    const systemId = sys();
+    await declare(systemId, chatbot);
+    for (const path of ['transparency', 'art-50', 'model-card']) {
+      const all = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', `${base}/${path}`, { body: { systemId } })));
+      expect(
+        all.map((r) => r.status),
+        JSON.stringify(all.map((r) => r.body)),
+      ).toEqual([201, 201, 201, 201, 201]);
+      expect(all.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
+      // Each version names the hash of the one before it.
+      const byVersion = new Map(all.map((r) => [r.body.version as number, r.body]));
+      for (let v = 2; v <= 5; v++) expect(byVersion.get(v).previousSha256).toBe(byVersion.get(v - 1).sha256);
+    }
+  });
+});
+
 describe('public disclosure: GPAI records of the gpai_summary rail', () => {
   it('art-53-gpai fills (c)/(d) items and the energy and compute of Annex XI from a linked GPAI summary', async () => {
     const summary = await t.call('POST', '/v1/gpai-summary/summaries', {

@@ -11,6 +11,7 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
+import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
@@ -633,6 +634,22 @@ function build(kind: DocKind | 'transparency', i: Inputs, extra: Record<string, 
 
 // ---------------------------------------------------------------- transparency notices (kit)
 
+/**
+ * Generations of one system's documents of one kind queue on a transaction-scoped advisory lock, so
+ * the latest version read after it is the one the new version follows: several generations at once
+ * are numbered N+1, N+2, ... and each names its predecessor's hash, where they would otherwise read
+ * the same latest version and all but one fail on the unique version.
+ */
+async function lockSystemVersions(tx: Tx, tenantId: string, kind: string, systemId: string): Promise<void> {
+  await sqlOf(tx).query(
+    'SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))',
+    [`svc.public_disclosure.${kind}:${tenantId}:${systemId}`],
+    {
+      prepare: true,
+    },
+  );
+}
+
 /** The number and previous hash of the next version, after the latest one of its kind and system. */
 const nextVersion = (last: { version: number; sha256: string } | null) => ({
   version: (last?.version ?? 0) + 1,
@@ -652,11 +669,6 @@ export const noticeStore: Store<typeof transparencyNotices> = {
     const audience = body.audience ?? 'public';
     const inputs = await gather(db, who.tenantId, body.systemId);
     const built = build('transparency', inputs, { audience });
-    const last = await db.transparencyNotice.findFirst({
-      where: { systemId: body.systemId },
-      orderBy: { version: 'desc' },
-      select: { version: true, sha256: true },
-    });
     const name = inputs.profile?.name ?? body.systemId;
     const text = [
       `${AUDIENCE_TITLE[audience]}${audience === 'public' ? ':' : ''} ${name} (${body.systemId})`,
@@ -664,7 +676,6 @@ export const noticeStore: Store<typeof transparencyNotices> = {
     ].join('\n\n');
     return {
       systemId: body.systemId,
-      ...nextVersion(last),
       status: 'draft',
       audience,
       text,
@@ -674,6 +685,16 @@ export const noticeStore: Store<typeof transparencyNotices> = {
       sources: built.sources,
       createdBy: who.actor,
     };
+  },
+  // The version is numbered in the write's transaction, after the system's lock.
+  prepare: async ({ tx, who, body, data }) => {
+    await lockSystemVersions(tx, who.tenantId, 'transparency', body.systemId);
+    const last = await scopeToTenant(tx, who.tenantId).transparencyNotice.findFirst({
+      where: { systemId: body.systemId },
+      orderBy: { version: 'desc' },
+      select: { version: true, sha256: true },
+    });
+    Object.assign(data, nextVersion(last));
   },
   auditData: (n) => ({ systemId: n.systemId, version: n.version, sha256: n.sha256 }),
   transitions: {
@@ -695,6 +716,7 @@ export async function generateDocument(prisma: Prisma, who: Actor, kind: DocKind
   const built = build(kind, inputs);
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    await lockSystemVersions(tx, who.tenantId, kind, systemId);
     const last = await db.disclosureDocument.findFirst({
       where: { kind, systemId },
       orderBy: { version: 'desc' },
