@@ -431,6 +431,29 @@ describe('dsar: verification, fulfillment and lifecycle', () => {
   });
 });
 
+describe('dsar: packet versions made at once', () => {
+  it('exports and redactions of one request at once are numbered in turn, none refused', async () => {
+    const u = await createTenant(ts, { tier: 'growth', rateLimitPerSecond: 1000 });
+    const r = await receive({ receivedAt: '2026-11-02T09:00:00.000Z' }, u);
+    await verify(r.id, u, 'passed', { verifiedAt: '2026-11-03T09:00:00.000Z' });
+    const first = await u.call('POST', '/v1/dsar/export', { body: { requestId: r.id } });
+    expect(first.status).toBe(201);
+    const redaction = { exportId: first.body.id, redactions: [{ path: '/request/subject/email', reason: 'security' }] };
+    const all = await Promise.all([
+      ...Array.from({ length: 3 }, () => u.call('POST', '/v1/dsar/export', { body: { requestId: r.id } })),
+      ...Array.from({ length: 2 }, () => u.call('POST', '/v1/dsar/redact', { body: redaction })),
+    ]);
+    expect(
+      all.map((x) => x.status),
+      JSON.stringify(all.map((x) => x.body)),
+    ).toEqual([201, 201, 201, 201, 201]);
+    expect(all.map((x) => x.body.version).sort()).toEqual([2, 3, 4, 5, 6]);
+    const versions = await u.call('GET', `/v1/dsar/export?requestId=${r.id}&limit=50`);
+    // Listed by id (taken when each request arrived), the six versions once each.
+    expect(versions.body.data.map((e: Json) => e.version).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
 describe('dsar: export and redact', () => {
   it('the packet carries the request, checks, per-store results, dates and the regime’s answer, hashed and versioned; redaction makes a new version', async () => {
     const u = await createTenant(ts, { tier: 'growth', rateLimitPerSecond: 1000 });

@@ -541,8 +541,14 @@ export async function completeItem(prisma: Prisma, who: Actor, id: string, body:
 
 const sha256Of = (packet: unknown) => createHash('sha256').update(canonicalJson(packet)).digest('hex');
 
-async function nextVersion(db: Tx, requestId: string): Promise<number> {
-  const agg = await db.dsarExport.aggregate({ where: { requestId }, _max: { version: true } });
+/**
+ * The next packet version of a request, read in the write's transaction with the request's row
+ * locked: exports and redactions of one request at once are numbered in turn, where they would
+ * otherwise read the same latest version and all but one fail on the unique version.
+ */
+async function nextVersion(tx: Tx, tenantId: string, requestId: string): Promise<number> {
+  await tx.$queryRaw`SELECT "id" FROM "dsar_requests" WHERE "tenant_id" = ${tenantId} AND "id" = ${requestId} FOR UPDATE`;
+  const agg = await scopeToTenant(tx, tenantId).dsarExport.aggregate({ where: { requestId }, _max: { version: true } });
   return (agg._max.version ?? 0) + 1;
 }
 
@@ -617,13 +623,15 @@ export const exportStore: Store<typeof dsarExports> = {
     const packet = buildPacket(renderRequest(row), items);
     return {
       requestId: row.id,
-      version: await nextVersion(db, row.id),
       parentExportId: null,
       redactionId: null,
       packet,
       sha256: sha256Of(packet),
       createdBy: who.actor,
     };
+  },
+  prepare: async ({ tx, who, data }) => {
+    data.version = await nextVersion(tx, who.tenantId, data.requestId as string);
   },
   auditData: (e) => ({ requestId: e.requestId, version: e.version, sha256: e.sha256 }),
 };
@@ -706,12 +714,14 @@ export const redactionStore: Store<typeof dsarRedactions> = {
       requestId: source.requestId,
       sourceExportId: source.id,
       resultExportId: newId('dsx'),
-      version: await nextVersion(db, source.requestId),
       redactions: applied,
       sha256Before: source.sha256,
       sha256After: sha256Of(packet),
       createdBy: who.actor,
     };
+  },
+  prepare: async ({ tx, who, data }) => {
+    data.version = await nextVersion(tx, who.tenantId, data.requestId as string);
   },
   auditData: (d) => ({
     requestId: d.requestId,
