@@ -307,6 +307,15 @@ describe('energy disclosure and the Art. 51(2) presumption', () => {
   });
 });
 
+describe('copyright policies recorded at once', () => {
+  it('take the next versions in turn: none shares a number', async () => {
+    const s = await newSummary();
+    const all = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', `${BASE}/copyright-policy`, { body: policy(s.id) })));
+    expect(all.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(all.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
 describe('tenancy, permissions and tier', () => {
   it('another tenant gets 404; an editor may not publish; a starter tenant is refused the rail', async () => {
     const s = await newSummary();

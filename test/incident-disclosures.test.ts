@@ -310,6 +310,19 @@ describe('incident disclosures: the channel a draft names', () => {
   });
 });
 
+describe('incident disclosures: drafts made at once', () => {
+  it('drafts of one stage made at once take the next versions in turn, none refused', async () => {
+    const d = await open({ regimes: ['gdpr'], knownAt: '2026-11-20T08:00:00.000Z', facts: { nature: 'Stolen laptop' } });
+    const body = { disclosureId: d.id, regime: 'gdpr', stage: 'authority-notification' };
+    const all = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', '/v1/incident-disclosures/drafts', { body })));
+    expect(
+      all.map((r) => r.status),
+      JSON.stringify(all.map((r) => r.body)),
+    ).toEqual([201, 201, 201, 201, 201]);
+    expect(all.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
 describe('incident disclosures: lifecycle, validation, tiers', () => {
   it('a closed disclosure takes no filing or change until reopened; illegal transitions are 409 naming the state', async () => {
     const d = await open({ regimes: ['gdpr'], knownAt: '2026-11-20T08:00:00.000Z' });

@@ -80,3 +80,14 @@ export async function createUnique<T>(create: Promise<T>, taken: () => ApiError)
     throw err;
   }
 }
+
+/**
+ * Locks a record of the tenant until the transaction ends: the record whose children are numbered
+ * (a request's packet versions, a draft's versions), so that children made at once read the
+ * latest number after one another instead of all taking the same one. `table` is the model's
+ * table name, a constant of the caller's.
+ */
+export async function lockRecord(tx: Tx, table: string, tenantId: string, id: string): Promise<void> {
+  if (!/^[a-z_]+$/.test(table)) throw new Error(`lockRecord: ${table} is not a table name`);
+  await tx.$queryRawUnsafe(`SELECT "id" FROM "${table}" WHERE "tenant_id" = $1 AND "id" = $2 FOR UPDATE`, tenantId, id);
+}

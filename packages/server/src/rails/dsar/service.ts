@@ -42,7 +42,7 @@ import type { Actor } from '../../platform/ledger/changes.ts';
 import { assertNotHeld, logRefusal } from '../../platform/ledger/hold-guard.ts';
 import { checkMoment, pastMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { recorded, stampsOf } from '../../platform/records.ts';
+import { lockRecord, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import {
   daysBetween,
@@ -547,7 +547,7 @@ const sha256Of = (packet: unknown) => createHash('sha256').update(canonicalJson(
  * otherwise read the same latest version and all but one fail on the unique version.
  */
 async function nextVersion(tx: Tx, tenantId: string, requestId: string): Promise<number> {
-  await tx.$queryRaw`SELECT "id" FROM "dsar_requests" WHERE "tenant_id" = ${tenantId} AND "id" = ${requestId} FOR UPDATE`;
+  await lockRecord(tx, 'dsar_requests', tenantId, requestId);
   const agg = await scopeToTenant(tx, tenantId).dsarExport.aggregate({ where: { requestId }, _max: { version: true } });
   return (agg._max.version ?? 0) + 1;
 }

@@ -26,7 +26,7 @@ import type {
   GpaiSummaryVersion as VersionRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import type { Page, PageQuery } from '../../platform/records.ts';
+import { lockRecord, type Page, type PageQuery } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
 
 /**
@@ -288,10 +288,8 @@ export const copyrightPolicyStore: Store<typeof gpaiCopyrightPolicies> = {
   create: async ({ db, who, body }) => {
     const summary = await draftSummary(db, body.summaryId);
     checkOnce('optOutMethods', body.optOutMethods);
-    const previous = await db.gpaiCopyrightPolicy.count({ where: { summaryId: summary.id } });
     return {
       summaryId: summary.id,
-      version: previous + 1,
       optOutMethods: body.optOutMethods,
       description: body.description,
       complaintContact: body.complaintContact,
@@ -299,6 +297,12 @@ export const copyrightPolicyStore: Store<typeof gpaiCopyrightPolicies> = {
       effectiveFrom: body.effectiveFrom ?? new Date().toISOString().slice(0, 10),
       createdBy: who.actor,
     };
+  },
+  // Numbered in the write's transaction with the summary locked: policies recorded at once take the next versions in turn.
+  prepare: async ({ tx, who, data }) => {
+    const summaryId = data.summaryId as string;
+    await lockRecord(tx, 'gpai_summaries', who.tenantId, summaryId);
+    data.version = (await scopeToTenant(tx, who.tenantId).gpaiCopyrightPolicy.count({ where: { summaryId } })) + 1;
   },
   auditData: (p) => ({ summaryId: p.summaryId, version: p.version, optOutMethods: p.optOutMethods }),
 };

@@ -20,7 +20,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { checkMoment, pastMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { stampsOf } from '../../platform/records.ts';
+import { lockRecord, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { applicableStages, computeClocks, type RegimeRule, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
 
@@ -274,7 +274,6 @@ export const draftStore: Store<typeof disclosureDrafts> = {
       if (facts[f] === undefined) missing.push(f);
       else fields[f] = facts[f];
     }
-    const previous = await db.incidentDisclosureDraft.count({ where: { disclosureId: row.id, regime: body.regime, stage: body.stage } });
     const lines = [
       `${stage.title} (${clock.source})`,
       `To: ${authority}`,
@@ -289,7 +288,6 @@ export const draftStore: Store<typeof disclosureDrafts> = {
       disclosureId: row.id,
       regime: body.regime,
       stage: body.stage,
-      version: previous + 1,
       authority,
       dueAt: clock.dueAt ? new Date(clock.dueAt) : null,
       source: clock.source,
@@ -298,6 +296,12 @@ export const draftStore: Store<typeof disclosureDrafts> = {
       body: lines.join('\n'),
       createdBy: who.actor,
     };
+  },
+  // Numbered in the write's transaction with the disclosure locked: drafts of one stage made at once take the next versions in turn.
+  prepare: async ({ tx, who, body, data }) => {
+    await lockRecord(tx, 'incident_disclosures', who.tenantId, body.disclosureId);
+    const where = { disclosureId: body.disclosureId, regime: body.regime, stage: body.stage };
+    data.version = (await scopeToTenant(tx, who.tenantId).incidentDisclosureDraft.count({ where })) + 1;
   },
   auditData: (d) => ({ disclosureId: d.disclosureId, regime: d.regime, stage: d.stage, version: d.version, missing: d.missing }),
 };
