@@ -8209,7 +8209,7 @@ func (s *ProcurementService) AwardsAutoPaging(ctx context.Context, params *Procu
 
 // List calls GET /v1/procurement/onboarding: List supplier onboardings.
 //
-// Onboardings of awarded suppliers, newest first, with the vendor each created, as `{ data, cursor }`. Needs `procurement:read`.
+// Onboardings of awarded suppliers, each with the vendor it created. Returns the tenant's supplier onboardings, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `rfpId` (supplier onboardings whose `rfpId` equals the value). Needs `procurement:read`.
 func (s *ProcurementOnboardingService) List(ctx context.Context, params *ProcurementOnboardingListParams, opts ...RequestOption) (*Page[SupplierOnboarding], error) {
 	var out Page[SupplierOnboarding]
 	if err := s.client.call(ctx, "GET", "/v1/procurement/onboarding", params.encode(), nil, &out, opts); err != nil {
@@ -8232,7 +8232,7 @@ func (s *ProcurementOnboardingService) ListAutoPaging(ctx context.Context, param
 
 // Create calls POST /v1/procurement/onboarding: Onboard an awarded supplier as a vendor.
 //
-// Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award onboarded already is 409, as is a vendor name the tenant uses. Returns 201, id `sob_<ULID>`. Needs `procurement:write`; audited as `supplier.onboarded`.
+// Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award of another tenant is 404; one onboarded already is 409, as is a vendor name the tenant uses. Returns 201 with the new supplier onboarding, id `sob_<ULID>`. Needs `procurement:write`; recorded in the audit trail as `supplier.onboarded` in the same transaction, and emitted as the webhook event `supplier.onboarded`. Send an `Idempotency-Key` so that a retry does not create a second supplier onboarding.
 func (s *ProcurementOnboardingService) Create(ctx context.Context, body *CreateSupplierOnboardingRequest, opts ...RequestOption) (*SupplierOnboarding, error) {
 	var out SupplierOnboarding
 	var payload any

@@ -309,6 +309,21 @@ describe('scoring, weights, award and onboarding', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.vendor.name).toBe(`${name} GmbH`);
   });
+
+  it('two onboardings of one award at once: one vendor, and the other is the 409 naming the award', async () => {
+    const r = await rfp();
+    await move(r.id, 'open');
+    const name = `Twice ${Date.now()}`;
+    const b = await bid(r.id, name, { price: 5, quality: 5, delivery: 5 });
+    await move(r.id, 'evaluate');
+    const awarded = await t.call('POST', `/v1/procurement/rfp/${r.id}/award`, { body: { bidId: b.id, rationale: 'Only bid.' } });
+    const both = await Promise.all([0, 1].map(() => t.call('POST', '/v1/procurement/onboarding', { body: { awardId: awarded.body.id } })));
+    expect(both.map((x) => x.status).sort()).toEqual([201, 409]);
+    const refused = both.find((x) => x.status === 409);
+    expect(refused?.body.message).toContain('onboarded already');
+    const vendors = (await t.call('GET', '/v1/vendor-risk/vendors?limit=200')).body.data.filter((v: { name: string }) => v.name === name);
+    expect(vendors).toHaveLength(1);
+  });
 });
 
 describe('tier gating', () => {

@@ -6785,13 +6785,13 @@ export interface paths {
         };
         /**
          * List supplier onboardings
-         * @description Onboardings of awarded suppliers, newest first, with the vendor each created, as `{ data, cursor }`. Needs `procurement:read`.
+         * @description Onboardings of awarded suppliers, each with the vendor it created. Returns the tenant's supplier onboardings, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `rfpId` (supplier onboardings whose `rfpId` equals the value). Needs `procurement:read`.
          */
         get: operations["procurement.onboarding.list"];
         put?: never;
         /**
          * Onboard an awarded supplier as a vendor
-         * @description Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award onboarded already is 409, as is a vendor name the tenant uses. Returns 201, id `sob_<ULID>`. Needs `procurement:write`; audited as `supplier.onboarded`.
+         * @description Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award of another tenant is 404; one onboarded already is 409, as is a vendor name the tenant uses. Returns 201 with the new supplier onboarding, id `sob_<ULID>`. Needs `procurement:write`; recorded in the audit trail as `supplier.onboarded` in the same transaction, and emitted as the webhook event `supplier.onboarded`. Send an `Idempotency-Key` so that a retry does not create a second supplier onboarding.
          */
         post: operations["procurement.onboarding.create"];
         delete?: never;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { get, patch, policyOf, post, stateful } from '../../platform/declare.ts';
 import { railRouter, resource, under } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
-import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { idParams } from '../../shared/records.ts';
 import {
   Award,
@@ -93,6 +92,37 @@ export const procurementBids = resource({
 
 // ---------------------------------------------------------------- awards
 
+/** The calls that bring an award about: an RFP created, opened, bid on, evaluated and awarded (`as: 'award'`). */
+const AWARD_SETUP = [
+  {
+    method: 'POST',
+    path: '/v1/procurement/rfp',
+    body: {
+      title: 'Managed hosting',
+      criteria: [
+        { key: 'price', name: 'Total cost', weight: 0.6 },
+        { key: 'quality', name: 'Quality', weight: 0.4 },
+      ],
+    },
+    as: 'rfp',
+  },
+  { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/open', body: {} },
+  {
+    method: 'POST',
+    path: '/v1/procurement/rfp/{{rfp.id}}/bids',
+    // A supplier name of its own: onboarding makes it a vendor, whose name is unique in the tenant.
+    body: { supplierName: 'Acme Hosting {{unique}}', scores: { price: 8, quality: 7 } },
+    as: 'bid',
+  },
+  { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/evaluate', body: {} },
+  {
+    method: 'POST',
+    path: '/v1/procurement/rfp/{{rfp.id}}/award',
+    body: { bidId: '{{bid.id}}', rationale: 'Best weighted score.' },
+    as: 'award',
+  },
+] as const;
+
 /**
  * The awards' list. An award is made by `POST /rfp/:id/award` (a move of the RFP that answers with
  * the award, 201): its setup walks an RFP from draft to awarded, the way a client does.
@@ -107,33 +137,32 @@ export const procurementAwards = resource({
   get: false,
   filters: { rfpId: RfpId.optional().meta({ description: 'Only the award of this RFP.' }) },
   notes: { list: 'The RFPs awarded, each with the bid that won, its rank and the ranking as it stood.' },
-  setup: [
-    {
-      method: 'POST',
-      path: '/v1/procurement/rfp',
-      body: {
-        title: 'Managed hosting',
-        criteria: [
-          { key: 'price', name: 'Total cost', weight: 0.6 },
-          { key: 'quality', name: 'Quality', weight: 0.4 },
-        ],
-      },
-      as: 'rfp',
-    },
-    { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/open', body: {} },
-    {
-      method: 'POST',
-      path: '/v1/procurement/rfp/{{rfp.id}}/bids',
-      body: { supplierName: 'Acme Hosting', scores: { price: 8, quality: 7 } },
-      as: 'bid',
-    },
-    { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/evaluate', body: {} },
-    {
-      method: 'POST',
-      path: '/v1/procurement/rfp/{{rfp.id}}/award',
-      body: { bidId: '{{bid.id}}', rationale: 'Best weighted score.' },
-    },
-  ],
+  setup: AWARD_SETUP,
+});
+
+// ---------------------------------------------------------------- onboarding
+
+/** An awarded supplier made a vendor of the vendor-risk rail, once per award. */
+export const procurementOnboardings = resource({
+  rail: 'procurement',
+  path: 'onboarding',
+  name: 'onboarding',
+  label: { one: 'supplier onboarding', many: 'supplier onboardings' },
+  idPrefix: 'sob',
+  record: SupplierOnboarding,
+  get: false,
+  filters: { rfpId: RfpId.optional().meta({ description: 'Only onboardings of this RFP.' }) },
+  notes: { list: 'Onboardings of awarded suppliers, each with the vendor it created.' },
+  create: {
+    body: CreateOnboardingBody,
+    action: 'supplier.onboarded',
+    summary: 'Onboard an awarded supplier as a vendor',
+    description:
+      'Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award of another tenant is 404; one onboarded already is 409, as is a vendor name the tenant uses.',
+    eventSummary: 'An awarded supplier was onboarded as a vendor.',
+    fixture: { awardId: '{{award.id}}' },
+  },
+  setup: AWARD_SETUP,
 });
 
 // ---------------------------------------------------------------- router
@@ -171,21 +200,7 @@ export const procurementRouter = railRouter('procurement', {
     'Computes each bid’s total as the weighted sum of its stored criterion scores with the RFP’s current weights, and ranks the bids. Needs `procurement:read`.',
   ),
   awards: procurementAwards.routes.list,
-  onboarding: {
-    list: get(
-      '/onboarding',
-      { query: PaginationQuery.extend({ rfpId: RfpId.optional().meta({ description: 'Only onboardings of this RFP.' }) }) },
-      listOf(SupplierOnboarding),
-      read,
-    ).doc(
-      'List supplier onboardings',
-      'Onboardings of awarded suppliers, newest first, with the vendor each created, as `{ data, cursor }`. Needs `procurement:read`.',
-    ),
-    create: post('/onboarding', { body: CreateOnboardingBody }, { 201: SupplierOnboarding }, write('supplier.onboarded')).doc(
-      'Onboard an awarded supplier as a vendor',
-      'Creates the awarded supplier as a vendor in `/v1/vendor-risk/vendors` (audited there as `vendor.added`, which is emitted) and links it to the award. An award onboarded already is 409, as is a vendor name the tenant uses. Returns 201, id `sob_<ULID>`. Needs `procurement:write`; audited as `supplier.onboarded`.',
-    ),
-  },
+  onboarding: { list: procurementOnboardings.routes.list, create: procurementOnboardings.routes.create },
 });
 
 /** Event types the procurement rail emits. */
@@ -194,5 +209,5 @@ export const procurementEvents: ReturnType<typeof eventType>[] = [
   eventType('rfp.weights_changed', 'The weights of an RFP’s criteria changed; the ranking is recomputed.', Rfp),
   ...procurementBids.events,
   eventType('rfp.awarded', 'An RFP was awarded to a bid.', Award),
-  eventType('supplier.onboarded', 'An awarded supplier was onboarded as a vendor.', SupplierOnboarding),
+  ...procurementOnboardings.events,
 ];

@@ -1,4 +1,4 @@
-import { contract, procurementAwards, procurementBids, procurementRfps } from '@svc/contract';
+import { contract, procurementAwards, procurementBids, procurementOnboardings, procurementRfps } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
@@ -22,9 +22,6 @@ export function procurementHandlers({ db }: RailDeps) {
     },
     scoring: async ({ params, res }) => ({ status: 200, body: await procurement.scoring(prisma, tenantOf(res).tenantId, params.rfpId) }),
     awards: serveResource(db, procurementAwards, procurement.awardStore).list,
-    onboarding: {
-      list: async ({ query, res }) => ({ status: 200, body: await procurement.listOnboardings(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await procurement.onboard(prisma, actor(res), body) }),
-    },
+    onboarding: serveResource(db, procurementOnboardings, procurement.onboardingStore),
   });
 }

@@ -2,9 +2,9 @@ import {
   Award,
   type Bid,
   type CreateAwardBody,
-  type CreateOnboardingBody,
   type procurementAwards,
   type procurementBids,
+  type procurementOnboardings,
   type procurementRfps,
   Rfp,
   type RfpScoring,
@@ -13,7 +13,6 @@ import {
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
-import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
@@ -25,7 +24,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { RenderContext, Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { createdOf, createUnique, type Page, type PageQuery, recorded } from '../../platform/records.ts';
+import { createdOf, lockRecord, recorded } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
 import { addVendor, renderVendor } from '../vendor-risk/service.ts';
 
@@ -101,20 +100,6 @@ const renderAward = rendererOf<AwardRow>()(Award, {
   topRanked: (a) => a.rank === 1,
   ranking: (a) => (a.ranking ?? []) as AwardOut['ranking'],
 });
-
-function renderOnboarding(o: OnboardingRow, vendor: OnboardingOut['vendor']): OnboardingOut {
-  return {
-    object: 'svc.procurement.onboarding',
-    id: o.id,
-    rfpId: o.rfpId,
-    awardId: o.awardId,
-    bidId: o.bidId,
-    supplierName: o.supplierName,
-    vendorId: o.vendorId,
-    vendor,
-    ...createdOf(o),
-  };
-}
 
 // ---------------------------------------------------------------- RFPs
 
@@ -340,20 +325,38 @@ export const awardStore: Store<typeof procurementAwards> = { model: 'procurement
 
 // ---------------------------------------------------------------- onboarding
 
-/** Creates the awarded supplier as a vendor (through the vendor_risk service) and links it; once per award. */
-export async function onboard(prisma: Prisma, who: Actor, body: z.infer<typeof CreateOnboardingBody>): Promise<OnboardingOut> {
-  return prisma.$transaction(async (tx) => {
+/**
+ * Onboardings: the awarded supplier created as a vendor (through the vendor_risk service, audited
+ * there as `vendor.added`) and linked, once per award. The award is locked in the write's
+ * transaction, so two onboardings of it at once are one vendor and a 409.
+ */
+export const onboardingStore: Store<typeof procurementOnboardings> = {
+  model: 'procurementOnboarding',
+  computed: {
+    vendor: (o: OnboardingRow, { related }: RenderContext<undefined, ReadonlyMap<string, OnboardingOut['vendor']>>) =>
+      related.get(o.vendorId) as OnboardingOut['vendor'],
+  },
+  related: async ({ db, rows }) => {
+    const vendors = await db.vendorRiskVendor.findMany({
+      where: { id: { in: (rows as readonly OnboardingRow[]).map((o) => o.vendorId) } },
+    });
+    return new Map(vendors.map((v) => [v.id, renderVendor(v)]));
+  },
+  create: async ({ who }) => ({ createdBy: who.actor }),
+  prepare: async ({ tx, who, id, body, data }) => {
     const db = scopeToTenant(tx, who.tenantId);
+    await lockRecord(tx, 'procurement_awards', who.tenantId, body.awardId);
     const awardRow = await db.procurementAward.findFirst({ where: { id: body.awardId } });
     if (!awardRow) throw notFound('Award', body.awardId);
     const already = await db.procurementOnboarding.findFirst({ where: { awardId: awardRow.id }, select: { id: true, vendorId: true } });
-    const twice = (detail: string) =>
-      new ApiError('conflict', `The supplier of award ${awardRow.id} is onboarded already${detail}.`, [
-        { field: 'awardId', issue: 'invalid_value', message: 'onboarded already' },
-      ]);
-    if (already) throw twice(` (${already.id}, vendor ${already.vendorId})`);
+    if (already) {
+      throw new ApiError(
+        'conflict',
+        `The supplier of award ${awardRow.id} is onboarded already (${already.id}, vendor ${already.vendorId}).`,
+        [{ field: 'awardId', issue: 'invalid_value', message: 'onboarded already' }],
+      );
+    }
     const rfp = await findRfp(tx, who.tenantId, awardRow.rfpId);
-    const id = newId('sob');
     const vendor = await addVendor(
       tx,
       who,
@@ -365,43 +368,13 @@ export async function onboard(prisma: Prisma, who: Actor, body: z.infer<typeof C
       },
       { kind: 'procurement', rfpId: rfp.id, awardId: awardRow.id, onboardingId: id },
     );
-    const row = await createUnique(
-      tx.procurementOnboarding.create({
-        data: {
-          id,
-          tenantId: who.tenantId,
-          rfpId: rfp.id,
-          awardId: awardRow.id,
-          bidId: awardRow.bidId,
-          vendorId: vendor.id,
-          supplierName: awardRow.supplierName,
-          createdBy: who.actor,
-          createdAt: new Date(),
-        },
-      }),
-      () => twice(''),
-    );
-    return recorded(tx, who, renderOnboarding(row, vendor), {
-      action: 'supplier.onboarded',
-      data: { rfpId: rfp.id, awardId: awardRow.id, vendorId: vendor.id },
+    Object.assign(data, {
+      rfpId: rfp.id,
+      awardId: awardRow.id,
+      bidId: awardRow.bidId,
+      vendorId: vendor.id,
+      supplierName: awardRow.supplierName,
     });
-  });
-}
-
-export async function listOnboardings(
-  prisma: Prisma,
-  tenantId: string,
-  query: PageQuery & { rfpId?: string },
-): Promise<Page<OnboardingOut>> {
-  const db = scopeToTenant(prisma, tenantId);
-  const page = await keysetList<OnboardingRow, OnboardingRow>(db.procurementOnboarding, query, { filters: ['rfpId'], render: (r) => r });
-  const vendors = page.data.length ? await db.vendorRiskVendor.findMany({ where: { id: { in: page.data.map((o) => o.vendorId) } } }) : [];
-  const byId = new Map(vendors.map((v) => [v.id, renderVendor(v)]));
-  return {
-    cursor: page.cursor,
-    data: page.data.flatMap((o) => {
-      const v = byId.get(o.vendorId);
-      return v ? [renderOnboarding(o, v)] : [];
-    }),
-  };
-}
+  },
+  auditData: (o) => ({ rfpId: o.rfpId, awardId: o.awardId, vendorId: o.vendorId }),
+};
