@@ -51,6 +51,16 @@ describe('declared state', () => {
     });
     expect(audits).toBe(2);
   });
+
+  it('declarations at once take versions in turn: none lost, none repeated, none refused', async () => {
+    const t = await createTenant(ts);
+    const all = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => t.call('PUT', '/v1/reconciliation/declared', { body: { attestationMaxAgeDays: 30 + i } })),
+    );
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(all.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect((await t.call('GET', '/v1/reconciliation/declared')).body.version).toBe(5);
+  });
 });
 
 describe('the seven drift checks', () => {

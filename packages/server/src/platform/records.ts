@@ -91,3 +91,13 @@ export async function lockRecord(tx: Tx, table: string, tenantId: string, id: st
   if (!/^[a-z_]+$/.test(table)) throw new Error(`lockRecord: ${table} is not a table name`);
   await tx.$queryRawUnsafe(`SELECT "id" FROM "${table}" WHERE "tenant_id" = $1 AND "id" = $2 FOR UPDATE`, tenantId, id);
 }
+
+/**
+ * A transaction-scoped advisory lock on `key`: writers of something that has no row to lock yet
+ * (a tenant's first declared state, the next version of a system's document) queue on it, so the
+ * latest state each reads after it is the one the previous writer committed.
+ */
+export async function lockKey(tx: Tx, key: string): Promise<void> {
+  // `SELECT 1 ... FROM` a void function: the driver adapter cannot read a column of type void.
+  await tx.$queryRawUnsafe('SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))', key);
+}

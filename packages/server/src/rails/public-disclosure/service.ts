@@ -11,7 +11,6 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
-import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
@@ -22,7 +21,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { type PageQuery, recorded } from '../../platform/records.ts';
+import { lockKey, type PageQuery, recorded } from '../../platform/records.ts';
 import { iso, rendererOf } from '../../platform/render.ts';
 
 /**
@@ -641,13 +640,7 @@ function build(kind: DocKind | 'transparency', i: Inputs, extra: Record<string, 
  * the same latest version and all but one fail on the unique version.
  */
 async function lockSystemVersions(tx: Tx, tenantId: string, kind: string, systemId: string): Promise<void> {
-  await sqlOf(tx).query(
-    'SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))',
-    [`svc.public_disclosure.${kind}:${tenantId}:${systemId}`],
-    {
-      prepare: true,
-    },
-  );
+  await lockKey(tx, `svc.public_disclosure.${kind}:${tenantId}:${systemId}`);
 }
 
 /** The number and previous hash of the next version, after the latest one of its kind and system. */

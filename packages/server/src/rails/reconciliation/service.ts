@@ -11,6 +11,7 @@ import { startPeriodic } from '../../platform/events/periodic.ts';
 import { toChainedEvent } from '../../platform/ledger/audit.ts';
 import { recordChange } from '../../platform/ledger/changes.ts';
 import { listPublicKeys } from '../../platform/ledger/signing.ts';
+import { lockKey } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
 
 type Check = (typeof DRIFT_CHECKS)[number];
@@ -50,6 +51,9 @@ export async function putDeclared(prisma: Prisma, who: { tenantId: string; actor
     maxApiKeyAgeDays: body.maxApiKeyAgeDays,
   };
   return prisma.$transaction(async (tx) => {
+    // One declaration at a time per tenant: each reads the version the previous one committed
+    // (there is no row to lock before the first), so versions are never lost or repeated.
+    await lockKey(tx, `svc.reconciliation.declared:${who.tenantId}`);
     const current = await tx.declaredState.findUnique({ where: { tenantId: who.tenantId } });
     const version = (current?.version ?? 0) + 1;
     await tx.declaredState.upsert({
