@@ -7,8 +7,7 @@ import { findRow, insertStatement, type Row, rowFromJson, type Table, tableOf, u
 import { type Sql, sqlOf } from './db/sql.ts';
 import { scopeToTenant } from './db/tenant-scope.ts';
 import { ApiError, stateConflict } from './errors.ts';
-import type { TenantPrincipal } from './http/context.ts';
-import { ctxOf } from './http/context.ts';
+import { ctxOf, type TenantPrincipal } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
 import type { PersonActor } from './platform/acting-person.ts';
