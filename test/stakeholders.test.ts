@@ -130,6 +130,34 @@ describe('stakeholders: assignments', () => {
   });
 });
 
+describe('stakeholders: the same identity at once', () => {
+  it('one person per email, one role per name and one accountable person per system and control, also when sent at once', async () => {
+    const t = await createTenant(ts, { rateLimitPerSecond: 100_000 });
+    const statuses = async (calls: Promise<{ status: number }>[]) => (await Promise.all(calls)).map((r) => r.status).sort();
+    const email = `same.${tag()}@example.com`;
+    expect(
+      await statuses(Array.from({ length: 4 }, () => t.call('POST', '/v1/stakeholders/users', { body: { name: 'Ines Duarte', email } }))),
+    ).toEqual([201, 409, 409, 409]);
+    const name = `Data protection officer ${tag()}`;
+    expect(
+      await statuses(
+        Array.from({ length: 4 }, (_, i) =>
+          t.call('POST', '/v1/stakeholders/roles', { body: { name: i % 2 ? name.toUpperCase() : name } }),
+        ),
+      ),
+    ).toEqual([201, 409, 409, 409]);
+    const r = await role(t, 'Owner');
+    const people = await Promise.all([person(t, 'Ana', [r]), person(t, 'Ben', [r]), person(t, 'Cai', [r])]);
+    const systemId = `sys_${tag()}`;
+    const accountable = (personId: string) => assign(t, { personId, roleId: r, raci: 'accountable', systemId });
+    expect(await statuses(people.map(accountable))).toEqual([201, 409, 409]);
+    const held = await t.call('GET', `/v1/stakeholders/assignments?limit=200`);
+    expect(
+      held.body.data.filter((a: { systemId: string; raci: string }) => a.systemId === systemId && a.raci === 'accountable'),
+    ).toHaveLength(1);
+  });
+});
+
 describe('stakeholders: RACI', () => {
   it('computes rows from the assignments, reports gaps, leaves inactive people out, and follows the data', async () => {
     const t = await createTenant(ts);

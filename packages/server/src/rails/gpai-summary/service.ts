@@ -26,7 +26,7 @@ import type {
   GpaiSummaryVersion as VersionRow,
 } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
-import { lockRecord, type Page, type PageQuery } from '../../platform/records.ts';
+import { lockKey, lockRecord, type Page, type PageQuery } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
 
 /**
@@ -155,17 +155,8 @@ async function draftSummary(db: Tx, id: string): Promise<SummaryRow> {
 export const summaryStore: Store<typeof gpaiSummaries> = {
   model: 'gpaiSummary',
   render: renderSummary,
-  create: async ({ db, who, body }) => {
+  create: async ({ who, body }) => {
     checkModalities(body.modalities, body.trainingDataSize);
-    const taken = await db.gpaiSummary.findFirst({
-      where: { modelName: { equals: body.modelName, mode: 'insensitive' }, modelVersion: body.modelVersion },
-      select: { id: true },
-    });
-    if (taken) {
-      throw new ApiError('conflict', `A summary of ${body.modelName} ${body.modelVersion} exists: ${taken.id}.`, [
-        { field: 'modelName', issue: 'invalid_value', message: 'taken' },
-      ]);
-    }
     return {
       modelName: body.modelName,
       modelVersion: body.modelVersion,
@@ -180,6 +171,19 @@ export const summaryStore: Store<typeof gpaiSummaries> = {
       publishedAt: null,
       createdBy: who.actor,
     };
+  },
+  // One summary per model name (without case) and version: checked under a lock on the pair.
+  prepare: async ({ tx, who, body }) => {
+    await lockKey(tx, `svc.gpai_summary.summary:${who.tenantId}:${body.modelName.toLowerCase()}:${body.modelVersion}`);
+    const taken = await scopeToTenant(tx, who.tenantId).gpaiSummary.findFirst({
+      where: { modelName: { equals: body.modelName, mode: 'insensitive' }, modelVersion: body.modelVersion },
+      select: { id: true },
+    });
+    if (taken) {
+      throw new ApiError('conflict', `A summary of ${body.modelName} ${body.modelVersion} exists: ${taken.id}.`, [
+        { field: 'modelName', issue: 'invalid_value', message: 'taken' },
+      ]);
+    }
   },
   auditData: (s) => ({ modelName: s.modelName, modelVersion: s.modelVersion }),
   transitions: {

@@ -20,7 +20,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { checkMoment, pastMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { lockRecord, stampsOf } from '../../platform/records.ts';
+import { lockKey, lockRecord, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull } from '../../platform/render.ts';
 import { applicableStages, computeClocks, type RegimeRule, regimeRule, rulesVersion, type SubmissionRecord } from './clocks.ts';
 
@@ -45,8 +45,10 @@ export const channelStore: Store<typeof incidentChannels> = {
       regimeOf(r).stages.map((s) => ({ stage: s.id, title: s.title, rule: s.rule, source: s.source, fields: s.fields })),
     rulesVersion: () => rulesVersion(),
   },
-  create: async ({ db, who, body }) => {
-    const taken = await db.incidentChannel.findFirst({
+  // One channel per regime and name (without case): checked under a lock on the pair.
+  prepare: async ({ tx, who, body }) => {
+    await lockKey(tx, `svc.incident_disclosures.channel:${who.tenantId}:${body.regime}:${body.name.toLowerCase()}`);
+    const taken = await scopeToTenant(tx, who.tenantId).incidentChannel.findFirst({
       where: { regime: body.regime, name: { equals: body.name, mode: 'insensitive' } },
       select: { id: true },
     });
@@ -55,6 +57,8 @@ export const channelStore: Store<typeof incidentChannels> = {
         { field: 'name', issue: 'invalid_value', message: 'taken' },
       ]);
     }
+  },
+  create: async ({ who, body }) => {
     return {
       regime: body.regime,
       name: body.name,

@@ -22,6 +22,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { HOLD_TYPES, type HoldTarget, idsHeldBy, modelOf } from '../../platform/ledger/hold-guard.ts';
 import { orNotFound } from '../../platform/queries.ts';
+import { lockRecord } from '../../platform/records.ts';
 
 /**
  * The litigation_hold rail's behaviour. Holds, custodians and eDiscovery exports are the kit's
@@ -172,13 +173,6 @@ async function custodianData(db: Tx, who: Actor, body: z.infer<typeof CreateLega
     email ??= user.email.toLowerCase();
   }
   if (!name) throw invalid('name', 'A custodian needs a name or a stakeholderUserId.', 'required');
-  const or: Row[] = [];
-  if (body.stakeholderUserId) or.push({ stakeholderUserId: body.stakeholderUserId });
-  if (email) or.push({ email });
-  if (or.length > 0) {
-    const dup = await db.legalHoldCustodian.findFirst({ where: { holdId: body.holdId, OR: or }, select: { id: true } });
-    if (dup) throw new ApiError('conflict', `This person is already a custodian of hold ${body.holdId}: ${dup.id}.`);
-  }
   // The notice is sent as the custodian is added: one clock for both.
   const now = new Date();
   return {
@@ -210,6 +204,17 @@ const logCustodian =
 export const custodianStore: Store<typeof legalHoldCustodians> = {
   model: 'legalHoldCustodian',
   create: ({ db, who, body }) => custodianData(db, who, body),
+  // Not twice on the hold (by person or email): checked with the hold locked, so two adds at once are one custodian and a 409.
+  prepare: async ({ tx, who, data }) => {
+    const holdId = data.holdId as string;
+    await lockRecord(tx, 'legal_holds', who.tenantId, holdId);
+    const or: Row[] = [];
+    if (data.stakeholderUserId) or.push({ stakeholderUserId: data.stakeholderUserId });
+    if (data.email) or.push({ email: data.email });
+    if (or.length === 0) return;
+    const dup = await scopeToTenant(tx, who.tenantId).legalHoldCustodian.findFirst({ where: { holdId, OR: or }, select: { id: true } });
+    if (dup) throw new ApiError('conflict', `This person is already a custodian of hold ${holdId}: ${dup.id}.`);
+  },
   auditData: (c) => ({ holdId: c.holdId, name: c.name }),
   afterCreate: logCustodian('custodian_notified'),
   transitions: {

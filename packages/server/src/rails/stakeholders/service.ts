@@ -14,6 +14,7 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
 import type { StakeholderAssignment as AssignmentRow } from '../../generated/prisma/client.ts';
 import type { Store } from '../../kit.ts';
+import { lockKey } from '../../platform/records.ts';
 
 /** 422 naming the first id of `wanted` that is not among `found`, at `field[index]`. */
 function requireKnown(field: string, wanted: readonly string[], found: ReadonlySet<string>, what: string): void {
@@ -37,25 +38,31 @@ export const userStore: Store<typeof stakeholderUsers> = {
     const email = body.email.toLowerCase();
     const roleIds = body.roleIds ?? [];
     requireDistinct('roleIds', roleIds);
-    const [taken, roles] = await Promise.all([
-      db.stakeholderUser.findFirst({ where: { email }, select: { id: true } }),
-      roleIds.length ? db.stakeholderRole.findMany({ where: { id: { in: roleIds } }, select: { id: true } }) : [],
-    ]);
+    const roles = roleIds.length ? await db.stakeholderRole.findMany({ where: { id: { in: roleIds } }, select: { id: true } }) : [];
+    requireKnown('roleIds', roleIds, new Set(roles.map((r) => r.id)), 'role');
+    return { name: body.name, email, roleIds, status: 'active', createdBy: who.actor };
+  },
+  // One person per email: checked under a lock on the address, so two registrations at once are one person and a 409.
+  prepare: async ({ tx, who, data }) => {
+    const email = data.email as string;
+    await lockKey(tx, `svc.stakeholders.user:${who.tenantId}:${email}`);
+    const taken = await scopeToTenant(tx, who.tenantId).stakeholderUser.findFirst({ where: { email }, select: { id: true } });
     if (taken) {
       throw new ApiError('conflict', `${email} is already registered as ${taken.id}.`, [
         { field: 'email', issue: 'invalid_value', message: 'taken' },
       ]);
     }
-    requireKnown('roleIds', roleIds, new Set(roles.map((r) => r.id)), 'role');
-    return { name: body.name, email, roleIds, status: 'active', createdBy: who.actor };
   },
   auditData: (u) => ({ name: u.name, email: u.email, roleIds: u.roleIds }),
 };
 
 export const roleStore: Store<typeof stakeholderRoles> = {
   model: 'stakeholderRole',
-  create: async ({ db, who, body }) => {
-    const existing = await db.stakeholderRole.findFirst({
+  create: async ({ who, body }) => ({ name: body.name, description: body.description ?? null, createdBy: who.actor }),
+  // One role per name (without case): checked under a lock on the name.
+  prepare: async ({ tx, who, body }) => {
+    await lockKey(tx, `svc.stakeholders.role:${who.tenantId}:${body.name.toLowerCase()}`);
+    const existing = await scopeToTenant(tx, who.tenantId).stakeholderRole.findFirst({
       where: { name: { equals: body.name, mode: 'insensitive' } },
       select: { id: true },
     });
@@ -64,7 +71,6 @@ export const roleStore: Store<typeof stakeholderRoles> = {
         { field: 'name', issue: 'invalid_value', message: 'taken' },
       ]);
     }
-    return { name: body.name, description: body.description ?? null, createdBy: who.actor };
   },
   auditData: (r) => ({ name: r.name }),
 };
@@ -135,20 +141,25 @@ export const assignmentStore: Store<typeof stakeholderAssignments> = {
     }
     const systemId = body.systemId ?? null;
     const control = body.control ?? null;
-    if (body.raci === 'accountable') {
-      const held = await db.stakeholderAssignment.findFirst({
-        where: { raci: 'accountable', status: 'active', systemId, control },
-        select: { id: true, personId: true },
-      });
-      if (held) {
-        throw new ApiError(
-          'conflict',
-          `${control ?? 'Every control'} of ${systemId ?? 'every system'} already has an accountable person (${held.personId}, assignment ${held.id}); remove that assignment first.`,
-          [{ field: 'raci', issue: 'invalid_value', message: `accountable already assigned: ${held.id}` }],
-        );
-      }
-    }
     return { personId: body.personId, roleId: body.roleId, raci: body.raci, systemId, control, status: 'active', createdBy: who.actor };
+  },
+  // One accountable person per (system, control): checked under a lock on the pair, so two at once are one and a 409.
+  prepare: async ({ tx, who, data }) => {
+    if (data.raci !== 'accountable') return;
+    const systemId = data.systemId as string | null;
+    const control = data.control as string | null;
+    await lockKey(tx, `svc.stakeholders.accountable:${who.tenantId}:${systemId ?? '*'}:${control ?? '*'}`);
+    const held = await scopeToTenant(tx, who.tenantId).stakeholderAssignment.findFirst({
+      where: { raci: 'accountable', status: 'active', systemId, control },
+      select: { id: true, personId: true },
+    });
+    if (held) {
+      throw new ApiError(
+        'conflict',
+        `${control ?? 'Every control'} of ${systemId ?? 'every system'} already has an accountable person (${held.personId}, assignment ${held.id}); remove that assignment first.`,
+        [{ field: 'raci', issue: 'invalid_value', message: `accountable already assigned: ${held.id}` }],
+      );
+    }
   },
   auditData: (a) => ({ personId: a.personId, roleId: a.roleId, raci: a.raci, systemId: a.systemId, control: a.control }),
 };
