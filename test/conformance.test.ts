@@ -241,6 +241,20 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
       expect(row.data).toEqual(made[0]);
     });
 
+    it('the same create sent twice at once: each is created or refused in the envelope, never a 500', async () => {
+      const { path, body } = await createCall(t, r);
+      const both = await Promise.all([t.call('POST', path, { body }), t.call('POST', path, { body })]);
+      for (const res of both) {
+        if (res.status === 201) expect(spec.record.safeParse(res.body).success).toBe(true);
+        else expectEnvelope(res, res.status, res.status === 422 ? 'validation_failed' : 'conflict');
+      }
+      expect(both.map((x) => x.status).filter((x) => ![201, 409, 422].includes(x))).toEqual([]);
+      expect(
+        both.some((x) => x.status === 201),
+        JSON.stringify(both.map((x) => x.body)),
+      ).toBe(true);
+    });
+
     it('an Idempotency-Key replay returns the same response and creates nothing', async () => {
       const key = `conf-${r.object}-${Date.now()}`;
       const { path, body } = await createCall(t, r);
