@@ -109,6 +109,8 @@ export async function listKeys(prisma: Prisma, opts: { tenantId: string; limit: 
 /** Revokes a key; revoking a revoked key returns it unchanged. */
 export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) {
   return prisma.$transaction(async (tx) => {
+    // Locked, so two revocations at once record one revocation: the second sees it and returns the key.
+    await tx.$queryRaw`SELECT "id" FROM "api_keys" WHERE "id" = ${id} FOR UPDATE`;
     const key = await tx.apiKey.findUnique({ where: { id } });
     if (!key) throw notFound('API key', id);
     if (key.revokedAt) return renderKey(key);
@@ -132,6 +134,9 @@ export async function revokeKey(prisma: Prisma, who: OperatorActor, id: string) 
  */
 export async function rotateOperatorCredential(prisma: Prisma, who: OperatorActor & { credentialId: string }) {
   return prisma.$transaction(async (tx) => {
+    // The calling credential locked: a second rotation with it at once waits, sees it revoked and is
+    // refused, so a rotation always leaves one credential, never two.
+    await tx.$queryRaw`SELECT "id" FROM "operator_credentials" WHERE "id" = ${who.credentialId} FOR UPDATE`;
     const current = await tx.operatorCredential.findUnique({ where: { id: who.credentialId } });
     if (!current || current.revokedAt) throw new ApiError('conflict', 'The calling operator credential is already revoked.');
     const { credential, token } = await issueOperatorCredential(tx, current.name);
