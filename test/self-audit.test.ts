@@ -316,6 +316,22 @@ describe('self-audit: evidence links', () => {
   });
 });
 
+describe('self-audit: the same write at once', () => {
+  it('one remediation per finding and one link per evidence and target, also when sent at once', async () => {
+    const t = await createTenant(ts);
+    const [control] = await activate(t, 'eu-ai-act');
+    const finding = await raise(t, { title: 'No risk register', severity: 'high', controlId: control });
+    const plan = { findingId: finding.id, plan: 'Keep a risk register.' };
+    const remediations = await Promise.all([0, 1, 2].map(() => t.call('POST', '/v1/self-audit/remediations', { body: plan })));
+    expect(remediations.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const evidenceId = await addEvidence(t, [control as string]);
+    const links = await Promise.all(
+      [0, 1, 2].map(() => t.call('POST', '/v1/self-audit/evidence', { body: { evidenceId, findingId: finding.id } })),
+    );
+    expect(links.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+});
+
 describe('self-audit: posture', () => {
   it('is computed from coverage, freshness and open findings, and follows the data', async () => {
     const t = await createTenant(ts);

@@ -31,7 +31,7 @@ import type { Store } from '../../kit.ts';
 import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { pastMoment } from '../../platform/moments.ts';
-import { type Page, type PageQuery, recorded } from '../../platform/records.ts';
+import { lockRecord, type Page, type PageQuery, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 /**
@@ -243,6 +243,13 @@ export const treatmentStore: Store<typeof riskTreatments> = {
     const risk = await findRisk(db, who.tenantId, riskId);
     if (risk.status === 'closed') throw closedConflict(risk, 'planning a treatment');
     return { ...treatmentData(t), riskId, status: 'planned', createdBy: who.actor };
+  },
+  // The risk read again locked: a risk closed meanwhile refuses the treatment.
+  prepare: async ({ tx, who, data }) => {
+    const riskId = data.riskId as string;
+    await lockRecord(tx, 'risk_register_risks', who.tenantId, riskId);
+    const risk = await findRisk(tx, who.tenantId, riskId);
+    if (risk.status === 'closed') throw closedConflict(risk, 'planning a treatment');
   },
   auditData: (t) => ({ riskId: t.riskId, type: t.type, likelihoodReduction: t.likelihoodReduction, impactReduction: t.impactReduction }),
   transitions: {

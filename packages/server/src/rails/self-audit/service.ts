@@ -17,7 +17,7 @@ import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid } from '../../errors.ts';
 import type { SelfAuditFinding as FindingRow, SelfAuditRemediation as RemediationRow } from '../../generated/prisma/client.ts';
 import type { Store, WriteContext } from '../../kit.ts';
-import { recorded } from '../../platform/records.ts';
+import { lockKey, lockRecord, recorded } from '../../platform/records.ts';
 import { iso, rendererOf } from '../../platform/render.ts';
 import { onboardingProfile } from '../onboarding/service.ts';
 import { byPriority, profileEntry, resolveProfile } from '../profiles/service.ts';
@@ -74,25 +74,12 @@ export const findingStore: Store<typeof selfAuditFindings> = {
 export const remediationStore: Store<typeof selfAuditRemediations> = {
   model: 'selfAuditRemediation',
   create: async ({ db, who, body }) => {
-    const [finding, existing, owner] = await Promise.all([
-      db.selfAuditFinding.findFirst({ where: { id: body.findingId }, select: { id: true, status: true } }),
-      db.selfAuditRemediation.findFirst({ where: { findingId: body.findingId }, select: { id: true, status: true } }),
+    const [finding, owner] = await Promise.all([
+      db.selfAuditFinding.findFirst({ where: { id: body.findingId }, select: { id: true } }),
       body.ownerId ? db.stakeholderUser.findFirst({ where: { id: body.ownerId }, select: { status: true } }) : undefined,
     ]);
     if (!finding) {
       throw invalid('findingId', `Finding ${body.findingId} does not exist in this tenant.`);
-    }
-    if (existing) {
-      throw new ApiError(
-        'conflict',
-        `Finding ${body.findingId} already has remediation ${existing.id} (${existing.status}); a finding has one remediation: reopen it instead.`,
-        [{ field: 'findingId', issue: 'invalid_value', message: `remediation ${existing.id}` }],
-      );
-    }
-    if (finding.status !== 'open') {
-      throw new ApiError('conflict', `Finding ${body.findingId} is ${finding.status}; only an open finding is remediated.`, [
-        { field: 'findingId', issue: 'invalid_value', message: `finding is ${finding.status}` },
-      ]);
     }
     if (body.ownerId && owner?.status !== 'active') {
       throw invalid('ownerId', `Person ${body.ownerId} is not an active person of this tenant.`);
@@ -107,6 +94,27 @@ export const remediationStore: Store<typeof selfAuditRemediations> = {
       verifiedAt: null,
       createdBy: who.actor,
     };
+  },
+  // One remediation per open finding: checked with the finding locked, so two at once are one and a 409.
+  prepare: async ({ tx, who, body }) => {
+    await lockRecord(tx, 'self_audit_findings', who.tenantId, body.findingId);
+    const db = scopeToTenant(tx, who.tenantId);
+    const [finding, existing] = await Promise.all([
+      db.selfAuditFinding.findFirst({ where: { id: body.findingId }, select: { status: true } }),
+      db.selfAuditRemediation.findFirst({ where: { findingId: body.findingId }, select: { id: true, status: true } }),
+    ]);
+    if (existing) {
+      throw new ApiError(
+        'conflict',
+        `Finding ${body.findingId} already has remediation ${existing.id} (${existing.status}); a finding has one remediation: reopen it instead.`,
+        [{ field: 'findingId', issue: 'invalid_value', message: `remediation ${existing.id}` }],
+      );
+    }
+    if (finding && finding.status !== 'open') {
+      throw new ApiError('conflict', `Finding ${body.findingId} is ${finding.status}; only an open finding is remediated.`, [
+        { field: 'findingId', issue: 'invalid_value', message: `finding is ${finding.status}` },
+      ]);
+    }
   },
   auditData: (r) => ({ findingId: r.findingId, ownerId: r.ownerId, dueDate: r.dueDate }),
   transitions: {
@@ -166,13 +174,12 @@ export const evidenceLinkStore: Store<typeof selfAuditEvidenceLinks> = {
   create: async ({ db, who, body }) => {
     const targetType = body.remediationId !== undefined ? 'remediation' : 'finding';
     const targetId = (body.remediationId ?? body.findingId) as string;
-    const [evidence, finding, remediation, duplicate] = await Promise.all([
+    const [evidence, finding, remediation] = await Promise.all([
       db.evidence.findFirst({ where: { id: body.evidenceId }, select: { id: true } }),
       body.findingId ? db.selfAuditFinding.findFirst({ where: { id: body.findingId }, select: { id: true } }) : undefined,
       body.remediationId
         ? db.selfAuditRemediation.findFirst({ where: { id: body.remediationId }, select: { findingId: true } })
         : undefined,
-      db.selfAuditEvidenceLink.findFirst({ where: { evidenceId: body.evidenceId, targetId }, select: { id: true } }),
     ]);
     if (!evidence) {
       throw invalid('evidenceId', `Evidence ${body.evidenceId} does not exist in this tenant.`);
@@ -182,12 +189,21 @@ export const evidenceLinkStore: Store<typeof selfAuditEvidenceLinks> = {
       const field = targetType === 'finding' ? 'findingId' : 'remediationId';
       throw invalid(field, `${targetType === 'finding' ? 'Finding' : 'Remediation'} ${targetId} does not exist in this tenant.`);
     }
+    return { evidenceId: body.evidenceId, targetType, targetId, findingId, note: body.note ?? null, createdBy: who.actor };
+  },
+  // One link per evidence and target: checked under a lock on the pair, so two at once are one link and a 409.
+  prepare: async ({ tx, who, body, data }) => {
+    const targetId = data.targetId as string;
+    await lockKey(tx, `svc.self_audit.evidence_link:${who.tenantId}:${body.evidenceId}:${targetId}`);
+    const duplicate = await scopeToTenant(tx, who.tenantId).selfAuditEvidenceLink.findFirst({
+      where: { evidenceId: body.evidenceId, targetId },
+      select: { id: true },
+    });
     if (duplicate) {
       throw new ApiError('conflict', `Evidence ${body.evidenceId} is already linked to ${targetId} (${duplicate.id}).`, [
         { field: 'evidenceId', issue: 'invalid_value', message: `already linked: ${duplicate.id}` },
       ]);
     }
-    return { evidenceId: body.evidenceId, targetType, targetId, findingId, note: body.note ?? null, createdBy: who.actor };
   },
   auditData: (l) => ({ evidenceId: l.evidenceId, targetType: l.targetType, targetId: l.targetId }),
 };

@@ -35,7 +35,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { checkMoment, pastMoment } from '../../platform/moments.ts';
-import { type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { lockRecord, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 
@@ -399,6 +399,17 @@ export const investigationStore: Store<typeof whistleblowerInvestigations> = {
       status: 'open',
       createdBy: who.actor,
     };
+  },
+  // The report read again locked: a report closed meanwhile refuses the investigation.
+  prepare: async ({ tx, who, body }) => {
+    await lockRecord(tx, 'whistleblower_reports', who.tenantId, body.reportId);
+    const report = await scopeToTenant(tx, who.tenantId).whistleblowerReport.findFirst({
+      where: { id: body.reportId },
+      select: { status: true },
+    });
+    if (report && report.status !== 'triaged' && report.status !== 'investigating') {
+      throw stateConflict('Report', body.reportId, report.status, 'opening an investigation', ['triaged', 'investigating']);
+    }
   },
   auditData: (i) => ({ reportId: i.reportId, investigator: i.investigator }),
   transitions: {
