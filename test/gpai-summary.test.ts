@@ -314,6 +314,17 @@ describe('copyright policies recorded at once', () => {
     expect(all.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect(all.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
   });
+
+  it('summaries of one model and version sent at once: one summary and 409s', async () => {
+    const body = {
+      modelName: `Borealis ${Date.now()}`,
+      modelVersion: '1.0',
+      provider: { name: 'Acme AI SAS', contact: 'ai-office@acme.example' },
+      modalities: ['text'],
+    };
+    const all = await Promise.all([0, 1, 2].map(() => t.call('POST', `${BASE}/summaries`, { body })));
+    expect(all.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
 });
 
 describe('tenancy, permissions and tier', () => {

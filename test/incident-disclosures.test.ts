@@ -321,6 +321,16 @@ describe('incident disclosures: drafts made at once', () => {
     ).toEqual([201, 201, 201, 201, 201]);
     expect(all.map((r) => r.body.version).sort()).toEqual([1, 2, 3, 4, 5]);
   });
+
+  it('channels of one regime and name (without case) sent at once: one channel and 409s', async () => {
+    const name = `Garante ${Date.now()}`;
+    const all = await Promise.all(
+      [name, name.toUpperCase(), name].map((n) =>
+        t.call('POST', '/v1/incident-disclosures/channels', { body: { regime: 'gdpr', name: n } }),
+      ),
+    );
+    expect(all.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
 });
 
 describe('incident disclosures: lifecycle, validation, tiers', () => {

@@ -183,6 +183,13 @@ describe('criteria resolve to records, watchlist entries included', () => {
 });
 
 describe('custodians', () => {
+  it('one person added to a hold three times at once: one custodian and 409s', async () => {
+    const h = await hold(t, { criteria: { types: ['evidence'] } });
+    const body = { holdId: h.id, name: 'Dana Whitfield', email: `dana.${Date.now()}@example.com` };
+    const all = await Promise.all([0, 1, 2].map(() => t.call('POST', `${H}/custodians`, { body })));
+    expect(all.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+
   it('notice, duplicate, acknowledgement, released hold', async () => {
     const h = await hold(t, { criteria: { types: ['evidence'] } });
     const c = await t.call('POST', `${H}/custodians`, { body: { holdId: h.id, name: 'Dana Whitfield', email: 'Dana@Example.com' } });
