@@ -279,7 +279,7 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
       async (verb, tr) => {
         const rec = await makeRecord(t, r);
         const id = String(rec.id);
-        const { method, path } = transitionCall(r, verb, id);
+        const { method, path, body: withId } = transitionCall(r, verb, id);
         const action = r.actions[verb] as string;
         let current = rec;
         // A transition with a body of its own is sent its example; the others the optional reason; a DELETE nothing.
@@ -290,7 +290,7 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
         const edit = tr.to === undefined;
         if (tr.from.includes(String(rec[statusField]))) {
           const auditBefore = (await auditEventsOf(t, id)).length;
-          const moved = await t.call(method, path, { body: sent });
+          const moved = await t.call(method, path, { body: withId(sent) });
           if (moved.status !== 200 && tr.stateful) {
             // The example names a stage, a caller or a value this record does not fit: refused in
             // the envelope, and nothing changed.
@@ -323,21 +323,21 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
           if (away) {
             const call = transitionCall(r, away[0], id);
             const example = away[1].body ? bodyExample(away[1].body) : undefined;
-            const moved = await t.call(call.method, call.path, { body: call.method === 'DELETE' ? undefined : (example ?? {}) });
+            const moved = await t.call(call.method, call.path, { body: call.method === 'DELETE' ? undefined : call.body(example ?? {}) });
             if (moved.status === 200) current = moved.body;
           }
         }
         if (!tr.from.includes(String(current[statusField]))) {
           const auditBefore = (await auditEventsOf(t, id)).length;
-          const refused = await t.call(method, path, { body: empty });
+          const refused = await t.call(method, path, { body: withId(empty) });
           const env = expectEnvelope(refused, 409, 'conflict');
           expect(env.message).toContain(String(current[statusField]));
           expect((await t.call('GET', `${r.collectionPath}/${rec.id}`)).body).toEqual(current);
           expect(await auditEventsOf(t, id)).toHaveLength(auditBefore);
         }
-        expectEnvelope(await other.call(method, path, { body: empty }), 404, 'not_found');
+        expectEnvelope(await other.call(method, path, { body: withId(empty) }), 404, 'not_found');
         const absent = transitionCall(r, verb, `${spec.idPrefix}_01JD3Z8W2M6Q4X9V7K5T1B0N3R`);
-        expectEnvelope(await t.call(absent.method, absent.path, { body: empty }), 404, 'not_found');
+        expectEnvelope(await t.call(absent.method, absent.path, { body: absent.body(empty) }), 404, 'not_found');
       },
     );
   });

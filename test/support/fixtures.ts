@@ -147,12 +147,25 @@ export async function createBody(t: TenantFixture, resource: Resource): Promise<
 /** The collection that lists a record (a nested collection's under the record's parent). */
 export const collectionOf = collectionPathFor;
 
-/** How a change of the resource (a transition or an edit) is called on the record `id`: its route's method and path. */
-export function transitionCall(resource: Resource, verb: string, id: string): { method: 'POST' | 'PATCH' | 'DELETE'; path: string } {
+/**
+ * How a change of the resource (a transition or an edit) is called on the record `id`: its route's
+ * method and path, and `body(sent)`: what to send, with the id put in the body for a change that
+ * names its record there (`reportId` of `POST /triage`).
+ */
+export function transitionCall(
+  resource: Resource,
+  verb: string,
+  id: string,
+): { method: 'POST' | 'PATCH' | 'DELETE'; path: string; body: (sent: unknown) => unknown } {
   const route = (resource.routes as Record<string, { method: 'POST' | 'PATCH' | 'DELETE'; path: string }>)[verb];
   if (!route) throw new Error(`${resource.object} has no route ${verb}`);
   const base = resource.collectionPath.slice(0, -(resource.spec.path.length + 1));
-  return { method: route.method, path: `${base}${route.path.replace(':id', id)}` };
+  const idField = resource.spec.transitions?.[verb]?.idField;
+  return {
+    method: route.method,
+    path: `${base}${route.path.replace(':id', id)}`,
+    body: (sent) => (idField ? { ...((sent as Record<string, unknown> | undefined) ?? {}), [idField]: id } : sent),
+  };
 }
 
 /**

@@ -310,7 +310,9 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
 
     if (kit && resource) {
       const rows = ctx.table(kit.object);
-      const id = typeof params.id === 'string' ? params.id : undefined;
+      // A change named in its body (`reportId` of `POST /triage`) reads the id there.
+      const named = kit.idField && isRecord(body) ? body[kit.idField] : params.id;
+      const id = typeof named === 'string' ? named : undefined;
       const label = resource.spec.label.one;
       // A nested collection (`/board-meetings/:id/decisions`): `:id` is the parent's, which must be stored.
       const nest = resource.spec.parent;

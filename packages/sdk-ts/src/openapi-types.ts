@@ -7951,7 +7951,7 @@ export interface paths {
         put?: never;
         /**
          * Triage a report
-         * @description Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.
+         * @description Sets severity, scope under the Directive, category and assignee (a triaged report may be triaged again; a `received` one is acknowledged first). The report is named by `reportId`; one of another tenant, or none, is 404 `not_found`. Allowed when the report's `status` is `acknowledged` or `triaged`; sets it to `triaged` and returns the updated report. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_report.triaged` and emitted as the webhook event `whistleblower_report.triaged`.
          */
         post: operations["whistleblower.triage"];
         delete?: never;
@@ -14922,6 +14922,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "whistleblower_report.triaged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A whistleblowing report was triaged.
+         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
+         */
+        post: operations["webhook.whistleblower_report.triaged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "whistleblower_report.investigating": {
         parameters: {
             query?: never;
@@ -15116,26 +15136,6 @@ export interface webhooks {
          * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
          */
         post: operations["webhook.whistleblower_protection.reviewed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "whistleblower_report.triaged": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A whistleblowing report was triaged.
-         * @description Delivered as a CloudEvents 1.0 envelope, signed, at least once (deduplicate by `id`), with up to 5 attempts (+1 s, +5 s, +30 s, +5 min), then the dead-letter queue. Answer 2xx within 30 s.
-         */
-        post: operations["webhook.whistleblower_report.triaged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -82642,6 +82642,50 @@ export interface operations {
             };
         };
     };
+    "webhook.whistleblower_report.triaged": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
+                "x-svc-signature": string;
+                /** @description The event type. */
+                "x-svc-event": string;
+                /** @description Tenant the event was emitted for. */
+                "x-svc-tenant": string;
+                /** @description Attempt number, 1 to 5. */
+                "x-svc-delivery-attempt": number;
+                /** @description `Svc-Webhooks/1.0`. */
+                "user-agent": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
+                    /** @constant */
+                    type?: "whistleblower_report.triaged";
+                    data?: components["schemas"]["WhistleblowerReport"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received; any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any non-2xx answer, time-out or network error is retried. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook.whistleblower_report.investigating": {
         parameters: {
             query?: never;
@@ -83062,50 +83106,6 @@ export interface operations {
                     /** @constant */
                     type?: "whistleblower_protection.reviewed";
                     data?: components["schemas"]["WhistleblowerProtection"];
-                };
-            };
-        };
-        responses: {
-            /** @description Received; any 2xx acknowledges the delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any non-2xx answer, time-out or network error is retried. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    "webhook.whistleblower_report.triaged": {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description `t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>">`; several `v1` during a secret rotation. */
-                "x-svc-signature": string;
-                /** @description The event type. */
-                "x-svc-event": string;
-                /** @description Tenant the event was emitted for. */
-                "x-svc-tenant": string;
-                /** @description Attempt number, 1 to 5. */
-                "x-svc-delivery-attempt": number;
-                /** @description `Svc-Webhooks/1.0`. */
-                "user-agent": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookEventEnvelope"] & {
-                    /** @constant */
-                    type?: "whistleblower_report.triaged";
-                    data?: components["schemas"]["WhistleblowerReport"];
                 };
             };
         };

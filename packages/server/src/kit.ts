@@ -502,7 +502,8 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         {
           ...(step.set?.(current, now, body, who) ?? {}),
           ...(t.to === undefined ? {} : { [statusField]: t.to }),
-          ...(touches ? { updatedAt: now } : {}),
+          // Always forward, even within the millisecond of the previous change (clients compare it).
+          ...(touches ? { updatedAt: new Date(Math.max(now.getTime(), (current.updatedAt as Date).getTime() + 1)) } : {}),
         },
       );
       if (!row) throw conflict();
@@ -541,9 +542,13 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       return record;
     };
     transitions[verb] = (who, id, body) => run(who, id, body);
+    // A change named in its body (`POST /triage` with `reportId`) reads the record's id there.
+    const idOf = t.idField
+      ? (_params: unknown, body: unknown) => String((body as Record<string, unknown>)[t.idField as string])
+      : (params: { id: string }) => params.id;
     handlers[verb] = async ({ params, body, res }: { params: { id: string }; body?: unknown; res: Response }) => ({
       status: 200,
-      body: await run(personActor(res), params.id, body, res),
+      body: await run(personActor(res), idOf(params, body), body, res),
     });
   }
   served.set(handlers, { transitions, create });

@@ -47,6 +47,8 @@ export interface ResourceMeta {
   readonly from?: readonly string[];
   readonly to?: string;
   readonly statusField?: string;
+  /** A change whose record is named by this body field rather than the path (`reportId` of `POST /triage`). */
+  readonly idField?: string;
 }
 
 export function meta<const M extends RouteMeta>(m: M): M {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { governanceBoardDecisions } from '../rails/governance/routes.ts';
+import { whistleblowerReports } from '../rails/whistleblower/routes.ts';
 import { pastTense, resource, withArticle } from './resource.ts';
 
 describe('the words the kit writes', () => {
@@ -41,5 +42,34 @@ describe('a collection nested under a parent', () => {
     expect(() => resource({ ...base, idPrefix: 'tsta', parent, setup })).toThrow(/list and create only/);
     expect(() => resource({ ...base, idPrefix: 'tstb', parent: { ...parent, field: 'nope' }, setup, get: false })).toThrow(/no field nope/);
     expect(() => resource({ ...base, idPrefix: 'tstc', parent, setup: [], get: false })).toThrow(/no setup step is named meeting/);
+  });
+});
+
+describe('a change that names its record in the body', () => {
+  it('is a POST at its own path with no path parameter, and says which field names the record', () => {
+    const { triage } = whistleblowerReports.routes;
+    expect(triage.method).toBe('POST');
+    expect(triage.path).toBe('/triage');
+    expect('pathParams' in triage).toBe(false);
+    expect(triage.metadata.resource).toMatchObject({ op: 'transition', verb: 'triage', idField: 'reportId', to: 'triaged' });
+    expect(triage.description).toContain('The report is named by `reportId`');
+  });
+
+  it('is refused at declaration without a path, or with a body that lacks the field', () => {
+    const record = z.object({ object: z.literal('svc.governance.tsu'), id: z.string(), status: z.string() });
+    const base = {
+      rail: 'governance',
+      path: 'decision-rights',
+      name: 'tsu',
+      label: { one: 'test', many: 'tests' },
+      record,
+      statusField: 'status',
+    } as const;
+    const body = z.strictObject({ testId: z.string() });
+    const move = { from: ['a'], to: 'b', summary: 'Move', idField: 'testId', body } as const;
+    expect(() => resource({ ...base, idPrefix: 'tsud', transitions: { move } })).toThrow(/a POST with a path/);
+    expect(() => resource({ ...base, idPrefix: 'tsue', transitions: { move: { ...move, path: 'move', idField: 'nope' } } })).toThrow(
+      /has no field nope/,
+    );
   });
 });

@@ -57,6 +57,12 @@ export interface TransitionSpec {
    * optional `{ reason }` (TransitionRequest) when absent. The server's step reads it.
    */
   readonly body?: z.ZodType;
+  /**
+   * The body field that names the record when the change is not under it: `POST /<path>` under the
+   * rail's base path with the record's id in the body (`POST /triage` with `reportId`), as the
+   * specification puts some changes. Needs `path` and a `body` that has the field.
+   */
+  readonly idField?: string;
 }
 
 /** The record a nested collection sits under (ResourceSpec.parent). */
@@ -226,6 +232,8 @@ type TransitionRoute<Rec extends z.ZodObject, TB extends z.ZodType, M extends 'P
   body: TB;
 };
 type TransitionBodySchema<TS> = TS extends { body: infer TB extends z.ZodType } ? TB : z.ZodOptional<typeof TransitionBody>;
+/** A change whose record is named in its body (TransitionSpec.idField): no path parameter. */
+type BodyNamedRoute<Rec extends z.ZodObject, TB extends z.ZodType> = Omit<OnRecord<Rec>, 'pathParams'> & { method: 'POST'; body: TB };
 
 export type ResourceRoutes<
   Rec extends z.ZodObject,
@@ -236,11 +244,13 @@ export type ResourceRoutes<
 > = { list: ListRoute<Rec, F> & ParentParams<P>; get: GetRoute<Rec> } & (B extends z.ZodType
   ? { create: CreateRoute<Rec, B> & ParentParams<P> }
   : unknown) & {
-    [V in keyof T]: T[V] extends { method: 'DELETE' }
-      ? DeleteRoute<Rec>
-      : T[V] extends { method: 'PATCH' }
-        ? TransitionRoute<Rec, TransitionBodySchema<T[V]>, 'PATCH'>
-        : TransitionRoute<Rec, TransitionBodySchema<T[V]>>;
+    [V in keyof T]: T[V] extends { idField: string }
+      ? BodyNamedRoute<Rec, TransitionBodySchema<T[V]>>
+      : T[V] extends { method: 'DELETE' }
+        ? DeleteRoute<Rec>
+        : T[V] extends { method: 'PATCH' }
+          ? TransitionRoute<Rec, TransitionBodySchema<T[V]>, 'PATCH'>
+          : TransitionRoute<Rec, TransitionBodySchema<T[V]>>;
   };
 
 /** A declared resource: its routes (a ts-rest router) and what the server and the tests read from it. */
@@ -482,19 +492,31 @@ export function resource<
     if (deletes && t.body) throw new Error(`${object}: transition ${verb} is a DELETE, which takes no body`);
     if (deletes && t.path) throw new Error(`${object}: transition ${verb} is a DELETE of /:id; it takes no path`);
     if (t.to === undefined && !t.body) throw new Error(`${object}: edit ${verb} needs the body it changes the record with`);
+    if (t.idField !== undefined) {
+      if (t.method || !t.path) throw new Error(`${object}: transition ${verb} names its record in the body: a POST with a path`);
+      const field = (t.body as z.ZodObject | undefined)?.shape?.[t.idField];
+      if (!field) throw new Error(`${object}: transition ${verb}'s body has no field ${t.idField}`);
+    }
     const states = t.from.map((s) => `\`${s}\``).join(' or ');
     const effect =
       t.to === undefined
         ? `Allowed while the ${spec.label.one}'s \`${spec.statusField}\` is ${states}; changes the ${spec.label.one} and returns it.`
         : `Allowed when the ${spec.label.one}'s \`${spec.statusField}\` is ${states}; sets it to \`${t.to}\` and returns the updated ${spec.label.one}.`;
+    const byBody = t.idField !== undefined;
     routes[verb] = {
       method: t.method ?? 'POST',
-      path: t.path ? `${collection}/:id/${t.path}` : t.method ? `${collection}/:id` : `${collection}/:id/${verb.replaceAll('_', '-')}`,
-      pathParams: idParams,
+      path: byBody
+        ? `/${t.path}`
+        : t.path
+          ? `${collection}/:id/${t.path}`
+          : t.method
+            ? `${collection}/:id`
+            : `${collection}/:id/${verb.replaceAll('_', '-')}`,
+      ...(byBody ? {} : { pathParams: idParams }),
       ...(deletes ? {} : { body: t.body ?? TransitionBody.optional() }),
       responses: { 200: spec.record },
       summary: t.summary,
-      description: `${t.description ? `${t.description} ` : ''}${effect} From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body || deletes ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
+      description: `${t.description ? `${t.description} ` : ''}${byBody ? `The ${spec.label.one} is named by \`${t.idField}\`; one of another tenant, or none, is 404 \`not_found\`. ` : ''}${effect} From any other state: 409 \`conflict\` naming the current state, and nothing changes. Needs \`${area}:${grant}\`; recorded in the audit trail as \`${action}\`${t.body || deletes ? '' : ' (with the optional `reason`)'} and emitted as the webhook event \`${action}\`.`,
       metadata: {
         ...base,
         permission: `${area}:${grant}`,
@@ -507,6 +529,7 @@ export function resource<
           ...(t.to === undefined ? {} : { to: t.to }),
           event: action,
           statusField: spec.statusField,
+          ...(byBody ? { idField: t.idField } : {}),
         }),
       } satisfies Meta,
     };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { get, policyOf, post, put, stateful } from '../../platform/declare.ts';
+import { get, policyOf, post, put } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
@@ -59,6 +59,19 @@ export const whistleblowerReports = resource({
       action: 'whistleblower_report.acknowledged',
       summary: 'Acknowledge receipt of a report',
       description: 'Stamps `acknowledgedAt` (now): the acknowledgement clock is met and the 3-month feedback clock counts from here.',
+    },
+    // The specification names the report in the body: `POST /triage` with `reportId`.
+    triage: {
+      from: ['acknowledged', 'triaged'],
+      to: 'triaged',
+      idField: 'reportId',
+      path: 'triage',
+      body: TriageWhistleblowerReportBody,
+      action: 'whistleblower_report.triaged',
+      summary: 'Triage a report',
+      description:
+        'Sets severity, scope under the Directive, category and assignee (a triaged report may be triaged again; a `received` one is acknowledged first).',
+      eventSummary: 'A whistleblowing report was triaged.',
     },
     investigate: {
       from: ['triaged'],
@@ -204,7 +217,7 @@ export const whistleblowerProtections = resource({
 // ---------------------------------------------------------------- router
 
 /** The changes of one record with a body of their own keep the keys the SDK has always had, beside their collections. */
-const { feedback, close, ...reportRoutes } = whistleblowerReports.routes;
+const { feedback, close, triage, ...reportRoutes } = whistleblowerReports.routes;
 const { conclude: concludeInvestigation, ...investigationRoutes } = whistleblowerInvestigations.routes;
 const { review: reviewProtection, ...protectionRoutes } = whistleblowerProtections.routes;
 
@@ -225,15 +238,7 @@ export const whistleblowerRouter = railRouter('whistleblower', {
     'The triage queue',
     'Reports awaiting triage (`received` or `acknowledged`), newest first, as `{ data, cursor }`, with their clocks and `overdue`. Needs `whistleblower:read`.',
   ),
-  triage: post(
-    '/triage',
-    { body: TriageWhistleblowerReportBody },
-    WhistleblowerReport,
-    stateful(write('whistleblower_report.triaged')),
-  ).doc(
-    'Triage a report',
-    'Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.',
-  ),
+  triage,
   feedback,
   close,
   listMessages: get('/reports/:id/messages', { ...ByReport, query: PaginationQuery }, listOf(WhistleblowerMessage), read).doc(
@@ -288,7 +293,6 @@ export const whistleblowerEvents: ReturnType<typeof eventType>[] = [
   ...whistleblowerReports.events,
   ...whistleblowerInvestigations.events,
   ...whistleblowerProtections.events,
-  eventType('whistleblower_report.triaged', 'A whistleblowing report was triaged.', WhistleblowerReport),
   eventType('whistleblower_message.sent', 'The organisation wrote to a reporter.', WhistleblowerMessage),
   eventType('whistleblower_message.received', 'A reporter wrote to the organisation with the access code.', WhistleblowerMessage),
   eventType('whistleblower_intake.updated', 'The public intake settings changed.', WhistleblowerIntake),

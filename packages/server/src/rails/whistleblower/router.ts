@@ -7,7 +7,7 @@ import * as wb from './service.ts';
 
 export function whistleblowerHandlers({ db }: RailDeps) {
   const { prisma } = db;
-  const { feedback, close, ...reports } = serveResource(db, whistleblowerReports, wb.reportStore);
+  const { feedback, close, triage, ...reports } = serveResource(db, whistleblowerReports, wb.reportStore);
   const { conclude, ...investigations } = serveResource(db, whistleblowerInvestigations, wb.investigationStore);
   const { review, ...protections } = serveResource(db, whistleblowerProtections, wb.protectionStore);
   return initServer().router(contract.whistleblower, {
@@ -15,7 +15,7 @@ export function whistleblowerHandlers({ db }: RailDeps) {
     investigations,
     protections,
     triageQueue: async ({ query, res }) => ({ status: 200, body: await wb.triageQueue(prisma, tenantOf(res).tenantId, query) }),
-    triage: async ({ body, res }) => ({ status: 200, body: await wb.triage(prisma, actor(res), body) }),
+    triage,
     feedback,
     close,
     listMessages: async ({ params, query, res }) => ({

@@ -5,7 +5,6 @@ import {
   type ReporterMessageBody,
   type SetWhistleblowerIntakeBody,
   type SubmitWhistleblowerReportBody,
-  type TriageWhistleblowerReportBody,
   tierAdmits,
   type WhistleblowerClock,
   type WhistleblowerIntake,
@@ -21,8 +20,6 @@ import {
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
-import { findRow, tableOf, updateRowIf } from '../../db/rows.ts';
-import { sqlOf } from '../../db/sql.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
 import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
 import type {
@@ -227,6 +224,18 @@ export const reportStore: Store<typeof whistleblowerReports> = {
   // Never the description or the identity: the audit trail is read more widely than the report.
   auditData: (r) => ({ channel: r.channel, category: r.category, receivedAt: r.receivedAt, identityProvided: r.identityProvided }),
   transitions: {
+    // Named in the body (`reportId`); a triaged report may be triaged again.
+    triage: {
+      set: (row: ReportRow, now, body) => ({
+        category: body.category ?? row.category,
+        severity: body.severity,
+        inScope: body.inScope,
+        scopeNote: body.scopeNote ?? null,
+        assignee: body.assignee ?? null,
+        triagedAt: now,
+      }),
+      auditData: (report, _row, body) => ({ severity: body.severity, inScope: body.inScope, category: report.category }),
+    },
     acknowledge: { set: (_row, now) => ({ acknowledgedAt: now }) },
     feedback: {
       // Feedback needs an acknowledgement to count from; the message joins the reporter's thread.
@@ -289,47 +298,6 @@ async function reportOf(db: Db, id: string): Promise<ReportRow> {
   const row = await db.whistleblowerReport.findFirst({ where: { id } });
   if (!row) throw notFound('Report', id);
   return row;
-}
-
-const TRIAGE_FROM = ['acknowledged', 'triaged'] as const;
-
-/**
- * Triage: severity, scope, category and assignee; from `acknowledged` (a triaged report may be
- * triaged again). The report is named in the body, not the path. In one transaction: the row read
- * locked (FOR UPDATE) so that the state checked holds until the commit, the update and its audit event.
- */
-export function triage(prisma: Prisma, who: Actor, body: z.infer<typeof TriageWhistleblowerReportBody>): Promise<Report> {
-  const id = body.reportId;
-  return prisma.$transaction(async (tx) => {
-    const sql = sqlOf(tx);
-    const table = tableOf(prisma, 'whistleblowerReport');
-    const row = (await findRow(sql, table, who.tenantId, id, { forUpdate: true })) as ReportRow | undefined;
-    if (!row) throw notFound('Report', id);
-    if (!(TRIAGE_FROM as readonly string[]).includes(row.status)) throw stateConflict('Report', id, row.status, 'triage', TRIAGE_FROM);
-    // A triage always moves `updatedAt` forward, even within the millisecond of the previous change.
-    const now = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
-    const saved = await updateRowIf(
-      sql,
-      table,
-      { tenantId: who.tenantId, id, field: 'status', allowed: [row.status] },
-      {
-        status: 'triaged',
-        category: body.category ?? row.category,
-        severity: body.severity,
-        inScope: body.inScope,
-        scopeNote: body.scopeNote ?? null,
-        assignee: body.assignee ?? null,
-        triagedAt: now,
-        updatedAt: now,
-      },
-    );
-    if (!saved) throw stateConflict('Report', id, 'changed', 'triage', TRIAGE_FROM);
-    const out = renderReport(saved as never);
-    return recorded(tx, who, out, {
-      action: 'whistleblower_report.triaged',
-      data: { from: row.status, to: 'triaged', severity: body.severity, inScope: body.inScope, category: out.category },
-    });
-  });
 }
 
 export async function triageQueue(prisma: Prisma, tenantId: string, query: PageQuery & { status?: string }) {

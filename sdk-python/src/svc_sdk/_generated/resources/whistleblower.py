@@ -838,7 +838,7 @@ class WhistleblowerResource(Resource):
 
         ``POST /v1/whistleblower/triage``
 
-        Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.
+        Sets severity, scope under the Directive, category and assignee (a triaged report may be triaged again; a `received` one is acknowledged first). The report is named by `reportId`; one of another tenant, or none, is 404 `not_found`. Allowed when the report's `status` is `acknowledged` or `triaged`; sets it to `triaged` and returns the updated report. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_report.triaged` and emitted as the webhook event `whistleblower_report.triaged`.
         """
         return cast(
             "WhistleblowerReport",
@@ -1688,7 +1688,7 @@ class AsyncWhistleblowerResource(AsyncResource):
 
         ``POST /v1/whistleblower/triage``
 
-        Sets severity, scope under the Directive, category and assignee, and moves the report from `acknowledged` to `triaged` (a triaged report may be triaged again). 409 from any other state (a `received` report is acknowledged first); 404 for a report this tenant does not have. Needs `whistleblower:write`; audited as `whistleblower_report.triaged`.
+        Sets severity, scope under the Directive, category and assignee (a triaged report may be triaged again; a `received` one is acknowledged first). The report is named by `reportId`; one of another tenant, or none, is 404 `not_found`. Allowed when the report's `status` is `acknowledged` or `triaged`; sets it to `triaged` and returns the updated report. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_report.triaged` and emitted as the webhook event `whistleblower_report.triaged`.
         """
         return cast(
             "WhistleblowerReport",
