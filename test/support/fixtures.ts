@@ -139,11 +139,6 @@ export async function createCall(t: TenantFixture, resource: Resource, ctx?: Set
   };
 }
 
-/** The body a new record is created with: the resource's fixture (or its example) for a fresh setup. */
-export async function createBody(t: TenantFixture, resource: Resource): Promise<unknown> {
-  return (await createCall(t, resource)).body;
-}
-
 /** The collection that lists a record (a nested collection's under the record's parent). */
 export const collectionOf = collectionPathFor;
 

@@ -50,48 +50,6 @@ export const procurementRfps = resource({
   },
 });
 
-// ---------------------------------------------------------------- bids
-
-/** The bids on an RFP: recorded while it is open, listed with their totals at its current weights. */
-export const procurementBids = resource({
-  rail: 'procurement',
-  path: 'bids',
-  parent: under(procurementRfps, { field: 'rfpId', createIn: ['open'], step: 'rfp' }),
-  name: 'bid',
-  label: { one: 'bid', many: 'bids' },
-  idPrefix: 'bid',
-  record: Bid,
-  get: false,
-  notes: { list: 'Each bid with its total at the RFP’s current weights.' },
-  create: {
-    body: CreateBidBody,
-    action: 'bid.submitted',
-    summary: 'Record a bid on an RFP',
-    description:
-      'Records a supplier’s bid with its score (0 to 10) on every criterion of the RFP and no other (422 naming `scores.<key>`); a supplier with a bid on the RFP already (names compared without case) is 409.',
-    eventSummary: 'A bid on an RFP was recorded.',
-    fixture: { supplierName: 'Acme Hosting {{unique}}', scores: { price: 8, quality: 6, delivery: 9 } },
-  },
-  setup: [
-    {
-      method: 'POST',
-      path: '/v1/procurement/rfp',
-      body: {
-        title: 'Managed hosting',
-        criteria: [
-          { key: 'price', name: 'Total cost', weight: 0.5 },
-          { key: 'quality', name: 'Quality', weight: 0.3 },
-          { key: 'delivery', name: 'Delivery', weight: 0.2 },
-        ],
-      },
-      as: 'rfp',
-    },
-    { method: 'POST', path: '/v1/procurement/rfp/{{rfp.id}}/open', body: {} },
-  ],
-});
-
-// ---------------------------------------------------------------- awards
-
 /** The calls that bring an award about: an RFP created, opened, bid on, evaluated and awarded (`as: 'award'`). */
 const AWARD_SETUP = [
   {
@@ -122,6 +80,34 @@ const AWARD_SETUP = [
     as: 'award',
   },
 ] as const;
+
+// ---------------------------------------------------------------- bids
+
+/** The bids on an RFP: recorded while it is open, listed with their totals at its current weights. */
+export const procurementBids = resource({
+  rail: 'procurement',
+  path: 'bids',
+  parent: under(procurementRfps, { field: 'rfpId', createIn: ['open'], step: 'rfp' }),
+  name: 'bid',
+  label: { one: 'bid', many: 'bids' },
+  idPrefix: 'bid',
+  record: Bid,
+  get: false,
+  notes: { list: 'Each bid with its total at the RFP’s current weights.' },
+  create: {
+    body: CreateBidBody,
+    action: 'bid.submitted',
+    summary: 'Record a bid on an RFP',
+    description:
+      'Records a supplier’s bid with its score (0 to 10) on every criterion of the RFP and no other (422 naming `scores.<key>`); a supplier with a bid on the RFP already (names compared without case) is 409.',
+    eventSummary: 'A bid on an RFP was recorded.',
+    fixture: { supplierName: 'Acme Hosting {{unique}}', scores: { price: 8, quality: 6 } },
+  },
+  // The RFP created and opened, as for an award.
+  setup: AWARD_SETUP.slice(0, 2),
+});
+
+// ---------------------------------------------------------------- awards
 
 /**
  * The awards' list. An award is made by `POST /rfp/:id/award` (a move of the RFP that answers with
