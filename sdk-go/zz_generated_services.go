@@ -9458,9 +9458,9 @@ func (s *WhistleblowerService) Close(ctx context.Context, id string, body *Close
 	return &out, nil
 }
 
-// ListMessages calls GET /v1/whistleblower/reports/{id}/messages: The thread with the reporter.
+// ListMessages calls GET /v1/whistleblower/reports/{id}/messages: List the messages of a report.
 //
-// Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.
+// The thread with the reporter: the organisation’s messages and feedback, and what the reporter wrote with the access code. Returns the messages of the report, oldest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `whistleblower:read`. A report of another tenant, or one that does not exist, is 404 `not_found`.
 func (s *WhistleblowerService) ListMessages(ctx context.Context, id string, params *WhistleblowerListMessagesParams, opts ...RequestOption) (*Page[WhistleblowerMessage], error) {
 	var out Page[WhistleblowerMessage]
 	path := "/v1/whistleblower/reports/" + url.PathEscape(id) + "/messages"
@@ -9484,7 +9484,7 @@ func (s *WhistleblowerService) ListMessagesAutoPaging(ctx context.Context, id st
 
 // SendMessage calls POST /v1/whistleblower/reports/{id}/messages: Write to the reporter.
 //
-// Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.
+// Adds a message to the report’s thread; the reporter reads it when following up with the access code. Returns 201 with the new message, id `wbm_<ULID>`. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_message.sent` in the same transaction, and emitted as the webhook event `whistleblower_message.sent`. Send an `Idempotency-Key` so that a retry does not create a second message. A report of another tenant, or one that does not exist, is 404 `not_found`.
 func (s *WhistleblowerService) SendMessage(ctx context.Context, id string, body *SendWhistleblowerMessageRequest, opts ...RequestOption) (*WhistleblowerMessage, error) {
 	var out WhistleblowerMessage
 	path := "/v1/whistleblower/reports/" + url.PathEscape(id) + "/messages"

@@ -9119,7 +9119,7 @@ export interface WhistleblowerApi {
   readonly getIntake: (args?: WhistleblowerGetIntakeArgs, options?: RequestOptions) => Promise<WhistleblowerGetIntakeResult>;
   readonly investigations: WhistleblowerInvestigationsApi;
   /**
-   * The thread with the reporter
+   * List the messages of a report
    *
    * `GET /v1/whistleblower/reports/{id}/messages` (operation `whistleblower.listMessages`).
    */

@@ -352,7 +352,10 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
         const parsed = (querySchema?.parse(query) ?? {}) as Json;
         const limit = typeof parsed.limit === 'number' ? parsed.limit : PAGE_LIMIT_DEFAULT;
         const where = (resource.spec.filterFields ?? {}) as Record<string, string | undefined>;
+        // Newest first, or oldest first where the resource reads like a thread.
+        const oldest = resource.spec.order === 'oldest';
         let items = ctx.store.records(kit.object);
+        if (oldest) items = [...items].reverse();
         if (nest) items = items.filter((row) => row[nest.field] === id);
         for (const key of Object.keys(resource.spec.filters ?? {})) {
           if (parsed[key] !== undefined) items = items.filter((row) => matchesFilter(row, where[key] ?? key, parsed[key]));
@@ -369,7 +372,7 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
               { field: 'cursor', issue: 'invalid_value' },
             ]);
           }
-          items = items.filter((row) => String(row.id) < after);
+          items = items.filter((row) => (oldest ? String(row.id) > after : String(row.id) < after));
         }
         const page = items.slice(0, limit);
         const last = page[page.length - 1];

@@ -8008,14 +8008,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The thread with the reporter
-         * @description Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.
+         * List the messages of a report
+         * @description The thread with the reporter: the organisation’s messages and feedback, and what the reporter wrote with the access code. Returns the messages of the report, oldest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `whistleblower:read`. A report of another tenant, or one that does not exist, is 404 `not_found`.
          */
         get: operations["whistleblower.listMessages"];
         put?: never;
         /**
          * Write to the reporter
-         * @description Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.
+         * @description Adds a message to the report’s thread; the reporter reads it when following up with the access code. Returns 201 with the new message, id `wbm_<ULID>`. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_message.sent` in the same transaction, and emitted as the webhook event `whistleblower_message.sent`. Send an `Idempotency-Key` so that a retry does not create a second message. A report of another tenant, or one that does not exist, is 404 `not_found`.
          */
         post: operations["whistleblower.sendMessage"];
         delete?: never;
@@ -66313,7 +66313,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Identifier with prefix `wbr_`.
+                 * @description Id of the report (`wbr_` prefix).
                  * @example wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
                  */
                 id: string;
@@ -66362,7 +66362,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Identifier with prefix `wbr_`.
+                 * @description Id of the report (`wbr_` prefix).
                  * @example wbr_01JD3Z8W2M6Q4X9V7K5T1B0N3R
                  */
                 id: string;

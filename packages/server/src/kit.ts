@@ -364,6 +364,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       };
       const page = await keysetList(delegateOf(client, store.model), query, {
         render: (row: Row) => row,
+        ...(spec.order === 'oldest' ? { order: 'asc' as const } : {}),
         filters,
         filterWhere: store.filterWhere as Record<string, (v: string) => Where>,
         where,

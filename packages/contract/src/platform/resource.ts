@@ -141,6 +141,8 @@ export interface ResourceSpec<
   readonly statusField?: keyof z.infer<Rec> & string;
   /** Equality filters of the list, by query key. */
   readonly filters?: Filters;
+  /** The list's order: `newest` first (the default), or `oldest` first (a thread read from its start). */
+  readonly order?: 'newest' | 'oldest';
   /**
    * Where a filter's value is found in the record when it is not the field of the same name:
    * a dotted path (`subject.type`), or `controlIds[]` for "the array contains the value".
@@ -419,7 +421,7 @@ export function resource<
   const listDescription = () =>
     [
       spec.notes?.list ?? '',
-      `Returns the ${parent ? `${spec.label.many}${ofParent}` : `tenant's ${spec.label.many}`}, newest first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page.`,
+      `Returns the ${parent ? `${spec.label.many}${ofParent}` : `tenant's ${spec.label.many}`}, ${spec.order ?? 'newest'} first, as \`{ data, cursor }\`: pass \`limit\` (1 to ${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT}) and the \`cursor\` of the previous page; \`cursor\` is null on the last page.`,
       filterKeys.length > 0
         ? `Filters, combined with AND: ${filterKeys.map((k) => `\`${k}\` (${spec.label.many} ${filterField(k).text} the value)`).join(', ')}.`
         : '',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { get, policyOf, post, put } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
-import { railRouter, resource } from '../../platform/resource.ts';
+import { railRouter, resource, under } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { Category, INVESTIGATION_STATUSES, IntakeSlug, PROTECTION_STATUSES, ReportId, ReportStatus } from './fields.ts';
@@ -103,7 +103,44 @@ export const whistleblowerReports = resource({
 });
 
 const { read, write } = policyOf('whistleblower');
-const ByReport = { pathParams: z.object({ id: ReportId }) };
+
+// ---------------------------------------------------------------- the thread with the reporter
+
+/** A report's thread: read from its start, written to by the organisation here and by the reporter with the access code. */
+export const whistleblowerMessages = resource({
+  rail: 'whistleblower',
+  path: 'messages',
+  parent: under(whistleblowerReports, { field: 'reportId', step: 'report' }),
+  name: 'message',
+  label: { one: 'message', many: 'messages' },
+  idPrefix: 'wbm',
+  record: WhistleblowerMessage,
+  order: 'oldest',
+  get: false,
+  notes: {
+    list: 'The thread with the reporter: the organisation’s messages and feedback, and what the reporter wrote with the access code.',
+  },
+  create: {
+    body: SendWhistleblowerMessageBody,
+    action: 'whistleblower_message.sent',
+    summary: 'Write to the reporter',
+    description: 'Adds a message to the report’s thread; the reporter reads it when following up with the access code.',
+    eventSummary: 'The organisation wrote to a reporter.',
+  },
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/whistleblower/reports',
+      body: {
+        category: 'privacy_data_protection',
+        description: 'Customer data is exported to a personal cloud drive.',
+        channel: 'email',
+        receivedAt: '2026-11-02T08:00:00.000Z',
+      },
+      as: 'report',
+    },
+  ],
+});
 
 // ---------------------------------------------------------------- investigations
 
@@ -241,19 +278,8 @@ export const whistleblowerRouter = railRouter('whistleblower', {
   triage,
   feedback,
   close,
-  listMessages: get('/reports/:id/messages', { ...ByReport, query: PaginationQuery }, listOf(WhistleblowerMessage), read).doc(
-    'The thread with the reporter',
-    'Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.',
-  ),
-  sendMessage: post(
-    '/reports/:id/messages',
-    { ...ByReport, body: SendWhistleblowerMessageBody },
-    { 201: WhistleblowerMessage },
-    write('whistleblower_message.sent'),
-  ).doc(
-    'Write to the reporter',
-    'Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.',
-  ),
+  listMessages: whistleblowerMessages.routes.list,
+  sendMessage: whistleblowerMessages.routes.create,
   concludeInvestigation,
   reviewProtection,
   getIntake: get('/intake', {}, WhistleblowerIntake, read).doc(
@@ -293,7 +319,7 @@ export const whistleblowerEvents: ReturnType<typeof eventType>[] = [
   ...whistleblowerReports.events,
   ...whistleblowerInvestigations.events,
   ...whistleblowerProtections.events,
-  eventType('whistleblower_message.sent', 'The organisation wrote to a reporter.', WhistleblowerMessage),
+  ...whistleblowerMessages.events,
   eventType('whistleblower_message.received', 'A reporter wrote to the organisation with the access code.', WhistleblowerMessage),
   eventType('whistleblower_intake.updated', 'The public intake settings changed.', WhistleblowerIntake),
 ];

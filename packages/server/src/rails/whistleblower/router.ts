@@ -1,4 +1,10 @@
-import { contract, whistleblowerInvestigations, whistleblowerProtections, whistleblowerReports } from '@svc/contract';
+import {
+  contract,
+  whistleblowerInvestigations,
+  whistleblowerMessages,
+  whistleblowerProtections,
+  whistleblowerReports,
+} from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { ctxOf } from '../../http/context.ts';
 import { serveResource } from '../../kit.ts';
@@ -10,6 +16,7 @@ export function whistleblowerHandlers({ db }: RailDeps) {
   const { feedback, close, triage, ...reports } = serveResource(db, whistleblowerReports, wb.reportStore);
   const { conclude, ...investigations } = serveResource(db, whistleblowerInvestigations, wb.investigationStore);
   const { review, ...protections } = serveResource(db, whistleblowerProtections, wb.protectionStore);
+  const messages = serveResource(db, whistleblowerMessages, wb.messageStore);
   return initServer().router(contract.whistleblower, {
     reports,
     investigations,
@@ -18,11 +25,9 @@ export function whistleblowerHandlers({ db }: RailDeps) {
     triage,
     feedback,
     close,
-    listMessages: async ({ params, query, res }) => ({
-      status: 200,
-      body: await wb.listMessages(prisma, tenantOf(res).tenantId, params.id, query),
-    }),
-    sendMessage: async ({ params, body, res }) => ({ status: 201, body: await wb.sendMessage(prisma, actor(res), params.id, body.body) }),
+    // The thread is a collection under a report: `/reports/:id/messages`.
+    listMessages: messages.list,
+    sendMessage: messages.create,
     concludeInvestigation: conclude,
     reviewProtection: review,
     getIntake: async ({ res }) => ({ status: 200, body: await wb.getIntake(prisma, tenantOf(res).tenantId) }),

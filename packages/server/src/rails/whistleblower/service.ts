@@ -14,6 +14,7 @@ import {
   type WhistleblowerReport,
   type WhistleblowerReporterView,
   type whistleblowerInvestigations,
+  type whistleblowerMessages,
   type whistleblowerProtections,
   type whistleblowerReports,
 } from '@svc/contract';
@@ -21,7 +22,7 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import { ApiError, invalid, stateConflict } from '../../errors.ts';
 import type {
   WhistleblowerIntake as IntakeRow,
   WhistleblowerMessage as MessageRow,
@@ -292,14 +293,6 @@ const FEEDBACK_FROM = ['acknowledged', 'triaged', 'investigating', 'closed'] as 
 const feedbackMoment = (body: z.infer<typeof FeedbackWhistleblowerReportBody>, now: Date): Date =>
   body.givenAt ? new Date(body.givenAt) : now;
 
-type Db = ReturnType<typeof scopeToTenant<Tx>>;
-
-async function reportOf(db: Db, id: string): Promise<ReportRow> {
-  const row = await db.whistleblowerReport.findFirst({ where: { id } });
-  if (!row) throw notFound('Report', id);
-  return row;
-}
-
 export async function triageQueue(prisma: Prisma, tenantId: string, query: PageQuery & { status?: string }) {
   return keysetList(scopeToTenant(prisma, tenantId).whistleblowerReport, query, {
     where: { status: { in: ['received', 'acknowledged'] } },
@@ -324,31 +317,13 @@ function writeMessage(
   return client.whistleblowerMessage.create({ data: { id: newId('wbm'), ...message } });
 }
 
-export async function listMessages(prisma: Prisma, tenantId: string, id: string, query: PageQuery) {
-  const db = scopeToTenant(prisma, tenantId);
-  await reportOf(db, id);
-  return keysetList(db.whistleblowerMessage, query, {
-    where: { reportId: id },
-    order: 'asc',
-    render: renderMessage,
-  });
-}
-
-export async function sendMessage(prisma: Prisma, who: Actor, id: string, text: string): Promise<z.infer<typeof WhistleblowerMessage>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    await reportOf(db, id);
-    const row = await writeMessage(db, {
-      tenantId: who.tenantId,
-      reportId: id,
-      from: 'organisation',
-      kind: 'message',
-      body: text,
-      createdBy: who.actor,
-    });
-    return recorded(tx, who, renderMessage(row), { action: 'whistleblower_message.sent', data: { reportId: id } });
-  });
-}
+/** The organisation's messages to the reporter: the kit finds the report (404) and writes under it. */
+export const messageStore: Store<typeof whistleblowerMessages> = {
+  model: 'whistleblowerMessage',
+  parent: { model: 'whistleblowerReport' },
+  create: async ({ who, body }) => ({ from: 'organisation', kind: 'message', body: body.body, createdBy: who.actor }),
+  auditData: (m) => ({ reportId: m.reportId }),
+};
 
 // ---------------------------------------------------------------- investigations
 

@@ -682,11 +682,11 @@ class WhistleblowerResource(Resource):
         timeout: float | None = None,
     ) -> Page[WhistleblowerMessage]:
         """
-        The thread with the reporter
+        List the messages of a report
 
         ``GET /v1/whistleblower/reports/{id}/messages``
 
-        Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.
+        The thread with the reporter: the organisation’s messages and feedback, and what the reporter wrote with the access code. Returns the messages of the report, oldest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `whistleblower:read`. A report of another tenant, or one that does not exist, is 404 `not_found`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -747,7 +747,7 @@ class WhistleblowerResource(Resource):
 
         ``POST /v1/whistleblower/reports/{id}/messages``
 
-        Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.
+        Adds a message to the report’s thread; the reporter reads it when following up with the access code. Returns 201 with the new message, id `wbm_<ULID>`. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_message.sent` in the same transaction, and emitted as the webhook event `whistleblower_message.sent`. Send an `Idempotency-Key` so that a retry does not create a second message. A report of another tenant, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WhistleblowerMessage",
@@ -1532,11 +1532,11 @@ class AsyncWhistleblowerResource(AsyncResource):
         timeout: float | None = None,
     ) -> AsyncPage[WhistleblowerMessage]:
         """
-        The thread with the reporter
+        List the messages of a report
 
         ``GET /v1/whistleblower/reports/{id}/messages``
 
-        Messages of the report’s thread, oldest first, as `{ data, cursor }`. Needs `whistleblower:read`.
+        The thread with the reporter: the organisation’s messages and feedback, and what the reporter wrote with the access code. Returns the messages of the report, oldest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Needs `whistleblower:read`. A report of another tenant, or one that does not exist, is 404 `not_found`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -1597,7 +1597,7 @@ class AsyncWhistleblowerResource(AsyncResource):
 
         ``POST /v1/whistleblower/reports/{id}/messages``
 
-        Adds a message to the report’s thread; the reporter reads it when following up with the access code. Needs `whistleblower:write`; audited as `whistleblower_message.sent`.
+        Adds a message to the report’s thread; the reporter reads it when following up with the access code. Returns 201 with the new message, id `wbm_<ULID>`. Needs `whistleblower:write`; recorded in the audit trail as `whistleblower_message.sent` in the same transaction, and emitted as the webhook event `whistleblower_message.sent`. Send an `Idempotency-Key` so that a retry does not create a second message. A report of another tenant, or one that does not exist, is 404 `not_found`.
         """
         return cast(
             "WhistleblowerMessage",
