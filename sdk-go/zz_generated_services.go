@@ -6621,9 +6621,9 @@ func (s *MarketplaceListingsService) Withdraw(ctx context.Context, id string, bo
 	return &out, nil
 }
 
-// List calls GET /v1/marketplace/engagements: List my engagements.
+// List calls GET /v1/marketplace/engagements: List engagements.
 //
-// Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.
+// Engagements the calling tenant made as a client. Returns the tenant's engagements, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (engagements whose `status` equals the value). Needs `marketplace:read`.
 func (s *MarketplaceEngagementsService) List(ctx context.Context, params *MarketplaceEngagementsListParams, opts ...RequestOption) (*Page[MarketplaceEngagement], error) {
 	var out Page[MarketplaceEngagement]
 	if err := s.client.call(ctx, "GET", "/v1/marketplace/engagements", params.encode(), nil, &out, opts); err != nil {
@@ -6646,7 +6646,7 @@ func (s *MarketplaceEngagementsService) ListAutoPaging(ctx context.Context, para
 
 // Create calls POST /v1/marketplace/engagements: Engage a firm from a listing.
 //
-// Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.
+// Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. One active engagement per firm: 409 `conflict` naming the running one, also for two sent at once. Returns 201 with the new engagement, id `meg_<ULID>`. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.created` in the same transaction, and emitted as the webhook event `marketplace_engagement.created`. Send an `Idempotency-Key` so that a retry does not create a second engagement.
 func (s *MarketplaceEngagementsService) Create(ctx context.Context, body *CreateMarketplaceEngagementRequest, opts ...RequestOption) (*MarketplaceEngagement, error) {
 	var out MarketplaceEngagement
 	var payload any
@@ -6663,7 +6663,7 @@ func (s *MarketplaceEngagementsService) Create(ctx context.Context, body *Create
 
 // End calls POST /v1/marketplace/engagements/end: End an engagement.
 //
-// Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.
+// The firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `ended` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.ended` and emitted as the webhook event `marketplace_engagement.ended`.
 func (s *MarketplaceEngagementsService) End(ctx context.Context, body *EndMarketplaceEngagementRequest, opts ...RequestOption) (*MarketplaceEngagement, error) {
 	var out MarketplaceEngagement
 	var payload any
@@ -6680,7 +6680,7 @@ func (s *MarketplaceEngagementsService) End(ctx context.Context, body *EndMarket
 
 // Revoke calls POST /v1/marketplace/engagements/revoke: Revoke a firm's access.
 //
-// Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.
+// For a client who withdraws the grant before the work is done: the firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `revoked` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.revoked` and emitted as the webhook event `marketplace_engagement.revoked`.
 func (s *MarketplaceEngagementsService) Revoke(ctx context.Context, body *EndMarketplaceEngagementRequest, opts ...RequestOption) (*MarketplaceEngagement, error) {
 	var out MarketplaceEngagement
 	var payload any

@@ -223,6 +223,17 @@ describe('marketplace: engagements and reviews', () => {
     expect(twice.message).toContain('ended');
     expect((await collectPages<{ id: string }>(client, '/v1/marketplace/engagements?status=active')).map((x) => x.id)).toEqual([]);
   });
+
+  it('makes one active engagement of a firm when several are sent at once', async () => {
+    const { listings } = await firm('Race Firm', [['eu-ai-act']]);
+    const client = await tenantOf('starter');
+    const sent = await Promise.all(
+      Array.from({ length: 4 }, () => client.call('POST', '/v1/marketplace/engagements', { body: { listingId: listings[0].id } })),
+    );
+    expect(sent.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const r of sent.filter((x) => x.status === 409)) expectEnvelope(r, 409, 'conflict');
+    expect(await collectPages(client, '/v1/marketplace/engagements?status=active')).toHaveLength(1);
+  });
 });
 
 describe('marketplace: matching', () => {

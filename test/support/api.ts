@@ -42,6 +42,8 @@ export interface TenantFixture {
   key(role: Role, scopes?: string[]): Promise<string>;
   /** A further key of this tenant that acts for a person of its stakeholders rail (`usr_`). */
   personKey(personId: string, role?: Role): Promise<string>;
+  /** Another tenant of the same server on `tier`, made on first use: the other party of a setup step with `tenant: 'peer'`. */
+  peer(tier: Tier): Promise<TenantFixture>;
 }
 
 export interface TenantOptions {
@@ -72,6 +74,7 @@ export async function createTenant(ts: TestServer, opts: TenantOptions = {}): Pr
   if (res.status !== 201) throw new Error(`tenant create failed: ${res.status} ${JSON.stringify(res.body)}`);
   const tenantId: string = res.body.tenant.id;
   const token: string = res.body.apiKey.token;
+  const peers = new Map<Tier, Promise<TenantFixture>>();
   return {
     tenantId,
     token,
@@ -89,6 +92,11 @@ export async function createTenant(ts: TestServer, opts: TenantOptions = {}): Pr
       const k = await call(ts.url, 'POST', '/v1/operator/keys', { token: ts.operatorToken, body: { tenantId, role, personId } });
       if (k.status !== 201) throw new Error(`key create failed: ${k.status} ${JSON.stringify(k.body)}`);
       return k.body.token as string;
+    },
+    peer: (peerTier) => {
+      const made = peers.get(peerTier) ?? createTenant(ts, { tier: peerTier });
+      peers.set(peerTier, made);
+      return made;
     },
   };
 }

@@ -96,9 +96,12 @@ export function fillPathOf(path: string, ctx: SetupContext): string {
  */
 export async function runSetup(t: TenantFixture, resource: Resource, until?: string): Promise<SetupContext> {
   const ctx: SetupContext = { named: {}, unique: freshToken() };
+  const peerSteps = (resource.spec.setup ?? []).filter((s) => s.tenant === 'peer');
+  const peerTier = peerSteps.length > 0 ? tierFor(peerSteps.map((s) => railForPath(s.path)?.id ?? resource.spec.rail)) : undefined;
   for (const step of resource.spec.setup ?? []) {
     const path = fillPathOf(step.path, ctx);
-    const res = await t.call(step.method, path, { body: fill(step.body, ctx) });
+    const by = step.tenant === 'peer' && peerTier ? await t.peer(peerTier) : t;
+    const res = await by.call(step.method, path, { body: fill(step.body, ctx) });
     if (res.status >= 300) throw new Error(`setup ${step.method} ${path} of ${resource.object}: ${res.status} ${JSON.stringify(res.body)}`);
     if (step.as) ctx.named[step.as] = res.body as Json;
     if (until !== undefined && step.as === until) return ctx;
@@ -296,6 +299,8 @@ export interface FilledPath {
 export function railsOfResource(resource: Resource): Set<string> {
   const rails = new Set<string>([resource.spec.rail]);
   for (const step of resource.spec.setup ?? []) {
+    // Another tenant's steps need nothing of this one's tier.
+    if (step.tenant === 'peer') continue;
     const rail = railForPath(step.path);
     if (rail) rails.add(rail.id);
   }

@@ -6705,7 +6705,7 @@ export interface MarketplaceEngagementsApi {
    */
   readonly end: (args: MarketplaceEngagementsEndArgs, options?: RequestOptions) => Promise<MarketplaceEngagementsEndResult>;
   /**
-   * List my engagements
+   * List engagements
    *
    * `GET /v1/marketplace/engagements` (operation `marketplace.engagements.list`).
    */

@@ -5260,14 +5260,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List my engagements
-         * @description Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.
+         * List engagements
+         * @description Engagements the calling tenant made as a client. Returns the tenant's engagements, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (engagements whose `status` equals the value). Needs `marketplace:read`.
          */
         get: operations["marketplace.engagements.list"];
         put?: never;
         /**
          * Engage a firm from a listing
-         * @description Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.
+         * @description Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. One active engagement per firm: 409 `conflict` naming the running one, also for two sent at once. Returns 201 with the new engagement, id `meg_<ULID>`. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.created` in the same transaction, and emitted as the webhook event `marketplace_engagement.created`. Send an `Idempotency-Key` so that a retry does not create a second engagement.
          */
         post: operations["marketplace.engagements.create"];
         delete?: never;
@@ -5287,7 +5287,7 @@ export interface paths {
         put?: never;
         /**
          * End an engagement
-         * @description Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.
+         * @description The firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `ended` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.ended` and emitted as the webhook event `marketplace_engagement.ended`.
          */
         post: operations["marketplace.engagements.end"];
         delete?: never;
@@ -5307,7 +5307,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a firm's access
-         * @description Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.
+         * @description For a client who withdraws the grant before the work is done: the firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `revoked` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.revoked` and emitted as the webhook event `marketplace_engagement.revoked`.
          */
         post: operations["marketplace.engagements.revoke"];
         delete?: never;

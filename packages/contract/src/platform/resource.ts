@@ -153,9 +153,16 @@ export interface ResourceSpec<
    * controls it cites, ...); for a resource without `create`, the calls that bring records into
    * being. Documentation, and the fixtures of the conformance suite. A step named `as` lends its
    * response's fields to later steps (their bodies and paths: `/rfp/{{rfp.id}}/open`) and to
-   * `create.fixture` (`{{<as>.<field>}}`).
+   * `create.fixture` (`{{<as>.<field>}}`). A step with `tenant: 'peer'` is made by another tenant
+   * of the platform (the firm whose published listing the tenant engages).
    */
-  readonly setup?: readonly { readonly method: 'POST'; readonly path: string; readonly body: unknown; readonly as?: string }[];
+  readonly setup?: readonly {
+    readonly method: 'POST';
+    readonly path: string;
+    readonly body: unknown;
+    readonly as?: string;
+    readonly tenant?: 'peer';
+  }[];
   readonly create?: {
     readonly body: Body & z.ZodType;
     /** The create's path under the rail's base path when it is not the collection's (`schedule`). */

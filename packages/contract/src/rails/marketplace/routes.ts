@@ -18,6 +18,7 @@ import {
   MarketplacePublishedListing,
   MarketplaceReview,
   MarketplaceSpecialist,
+  OFFER_EXAMPLE,
 } from './schemas.ts';
 
 /** The marketplace rail's resources and hand-declared routes, its router and the event types it emits. */
@@ -63,6 +64,69 @@ export const marketplaceListings = resource({
   },
 });
 
+// ---------------------------------------------------------------- engagements (the client's)
+
+/** A firm engaged by the tenant as its client: the grant the firm's posture reads rest on. */
+export const marketplaceEngagements = resource({
+  rail: 'marketplace',
+  path: 'engagements',
+  // Engagements are made through listings; the catalogue names no sub-resource of their own.
+  subResource: 'listings',
+  name: 'engagement',
+  label: { one: 'engagement', many: 'engagements' },
+  idPrefix: 'meg',
+  record: MarketplaceEngagement,
+  statusField: 'status',
+  filters: { status: EngagementStatus.optional().meta({ description: 'Only engagements in this state.' }) },
+  get: false,
+  notes: { list: 'Engagements the calling tenant made as a client.' },
+  // The firm is another tenant's: it registers, lists its offer and publishes it.
+  setup: [
+    {
+      method: 'POST',
+      path: '/v1/specialists/firms',
+      body: { name: FIRM_NAME, description: 'EU AI Act and GDPR readiness for AI providers.', jurisdictions: ['EU', 'UK'] },
+      as: 'firm',
+      tenant: 'peer',
+    },
+    { method: 'POST', path: '/v1/marketplace/listings', body: { ...OFFER_EXAMPLE, firmId: '{{firm.id}}' }, as: 'listing', tenant: 'peer' },
+    { method: 'POST', path: '/v1/marketplace/listings/{{listing.id}}/publish', body: {}, tenant: 'peer' },
+  ],
+  create: {
+    body: CreateMarketplaceEngagementBody,
+    action: 'marketplace_engagement.created',
+    summary: 'Engage a firm from a listing',
+    description:
+      "Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. One active engagement per firm: 409 `conflict` naming the running one, also for two sent at once.",
+    eventSummary: 'A client engaged a firm; the firm reads its posture from now on.',
+    fixture: { listingId: '{{listing.id}}' },
+  },
+  transitions: {
+    end: {
+      from: ['active'],
+      to: 'ended',
+      idField: 'engagementId',
+      path: 'engagements/end',
+      body: EndMarketplaceEngagementBody,
+      action: 'marketplace_engagement.ended',
+      summary: 'End an engagement',
+      description: 'The firm loses access at once.',
+      eventSummary: 'A client ended an engagement; the firm lost access.',
+    },
+    revoke: {
+      from: ['active'],
+      to: 'revoked',
+      idField: 'engagementId',
+      path: 'engagements/revoke',
+      body: EndMarketplaceEngagementBody,
+      action: 'marketplace_engagement.revoked',
+      summary: "Revoke a firm's access",
+      description: 'For a client who withdraws the grant before the work is done: the firm loses access at once.',
+      eventSummary: "A client revoked a firm's access.",
+    },
+  },
+});
+
 // ---------------------------------------------------------------- router
 
 const { read, write } = policyOf('marketplace');
@@ -101,37 +165,10 @@ export const marketplaceRouter = railRouter('marketplace', {
   ),
   listings: marketplaceListings.routes,
   engagements: {
-    list: get(
-      '/engagements',
-      { query: PaginationQuery.extend({ status: EngagementStatus.optional().meta({ description: 'Only engagements in this state.' }) }) },
-      listOf(MarketplaceEngagement),
-      meta({ ...read, source: { object: 'svc.marketplace.engagement' } }),
-    ).doc(
-      'List my engagements',
-      'Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.',
-    ),
-    create: post(
-      '/engagements',
-      { body: CreateMarketplaceEngagementBody },
-      { 201: MarketplaceEngagement },
-      write('marketplace_engagement.created'),
-    ).doc(
-      'Engage a firm from a listing',
-      "Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.",
-    ),
-    end: post('/engagements/end', { body: EndMarketplaceEngagementBody }, MarketplaceEngagement, write('marketplace_engagement.ended')).doc(
-      'End an engagement',
-      'Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.',
-    ),
-    revoke: post(
-      '/engagements/revoke',
-      { body: EndMarketplaceEngagementBody },
-      MarketplaceEngagement,
-      write('marketplace_engagement.revoked'),
-    ).doc(
-      "Revoke a firm's access",
-      'Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.',
-    ),
+    list: marketplaceEngagements.routes.list,
+    create: marketplaceEngagements.routes.create,
+    end: marketplaceEngagements.routes.end,
+    revoke: marketplaceEngagements.routes.revoke,
   },
   reviews: {
     list: get(
@@ -171,8 +208,6 @@ export const marketplaceRouter = railRouter('marketplace', {
 /** Event types the marketplace rail emits. */
 export const marketplaceEvents: ReturnType<typeof eventType>[] = [
   ...marketplaceListings.events,
-  eventType('marketplace_engagement.created', 'A client engaged a firm; the firm reads its posture from now on.', MarketplaceEngagement),
-  eventType('marketplace_engagement.ended', 'A client ended an engagement; the firm lost access.', MarketplaceEngagement),
-  eventType('marketplace_engagement.revoked', "A client revoked a firm's access.", MarketplaceEngagement),
+  ...marketplaceEngagements.events,
   eventType('marketplace_review.created', 'A client reviewed an engagement.', MarketplaceReview),
 ];

@@ -43,7 +43,7 @@ const priceBand = () => ({
 });
 
 /** The offer of the example listing, as its firm creates it. */
-const OFFER_EXAMPLE = {
+export const OFFER_EXAMPLE = {
   title: 'EU AI Act readiness sprint',
   description: 'Six-week gap assessment and remediation plan for high-risk AI systems.',
   services: ['gap assessment', 'remediation plan'],

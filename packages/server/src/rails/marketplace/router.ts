@@ -1,11 +1,11 @@
-import { contract, marketplaceListings, tierAdmits } from '@svc/contract';
+import { contract, marketplaceEngagements, marketplaceListings, tierAdmits } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import type { Response } from 'express';
 import { ApiError } from '../../errors.ts';
 import { serveResource } from '../../kit.ts';
 import { actor, type RailDeps, tenantOf } from '../deps.ts';
 import * as marketplace from './service.ts';
-import { listingStore } from './service.ts';
+import { engagementStore, listingStore } from './service.ts';
 
 /** Only specialist firms offer: creating a listing needs the specialist tier (or enterprise, above it). */
 function requireFirmTier(res: Response): void {
@@ -22,6 +22,7 @@ function requireFirmTier(res: Response): void {
 export function marketplaceHandlers({ db }: RailDeps) {
   const { prisma } = db;
   const listings = serveResource(db, marketplaceListings, listingStore);
+  const engagements = serveResource(db, marketplaceEngagements, engagementStore);
   return initServer().router(contract.marketplace, {
     specialists: async ({ query }) => ({ status: 200, body: await marketplace.listedSpecialists(prisma, query) }),
     publishedListings: async ({ query }) => ({ status: 200, body: await marketplace.publishedListings(prisma, query) }),
@@ -32,12 +33,7 @@ export function marketplaceHandlers({ db }: RailDeps) {
         return listings.create(args);
       },
     },
-    engagements: {
-      list: async ({ query, res }) => ({ status: 200, body: await marketplace.listEngagements(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await marketplace.engage(prisma, actor(res), body.listingId) }),
-      end: async ({ body, res }) => ({ status: 200, body: await marketplace.closeEngagement(prisma, actor(res), 'end', body) }),
-      revoke: async ({ body, res }) => ({ status: 200, body: await marketplace.closeEngagement(prisma, actor(res), 'revoke', body) }),
-    },
+    engagements,
     reviews: {
       list: async ({ query }) => ({ status: 200, body: await marketplace.listReviews(prisma, query) }),
       create: async ({ body, res }) => ({ status: 201, body: await marketplace.createReview(prisma, actor(res), body) }),

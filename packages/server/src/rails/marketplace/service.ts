@@ -1,16 +1,16 @@
 import {
-  type MarketplaceEngagement,
   type MarketplaceMatching,
   type MarketplacePublishedListing,
   MarketplaceReview,
   type MarketplaceSpecialist,
+  type marketplaceEngagements,
   type marketplaceListings,
 } from '@svc/contract';
 import type { z } from 'zod';
-import type { Prisma, Tx } from '../../db/client.ts';
+import type { Prisma } from '../../db/client.ts';
 import { decodeCursor, encodeCursor, keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound, stateConflict } from '../../errors.ts';
+import { ApiError, invalid, notFound } from '../../errors.ts';
 import type {
   SpecialistConsultant as ConsultantRow,
   MarketplaceEngagement as EngagementRow,
@@ -18,9 +18,9 @@ import type {
   MarketplaceReview as ReviewRow,
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
-import type { Store } from '../../kit.ts';
+import type { RenderContext, Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { isUniqueViolation, type Page, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { isUniqueViolation, lockKey, type Page, type PageQuery, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { firmOf, isExpired, requireFrameworks } from '../specialists/service.ts';
 
@@ -188,107 +188,52 @@ export async function listedSpecialists(
 
 // ---------------------------------------------------------------- engagements
 
-type Engagement = z.infer<typeof MarketplaceEngagement>;
-
-async function renderEngagements(prisma: Tx, rows: EngagementRow[]): Promise<Engagement[]> {
-  const firmIds = [...new Set(rows.map((r) => r.firmId))];
-  const firms = firmIds.length
-    ? await prisma.specialistFirm.findMany({ where: { id: { in: firmIds } }, select: { id: true, name: true } })
-    : [];
-  const names = new Map(firms.map((f) => [f.id, f.name]));
-  return rows.map((r) => ({
-    object: 'svc.marketplace.engagement',
-    id: r.id,
-    listingId: r.listingId,
-    firmId: r.firmId,
-    firmName: names.get(r.firmId) ?? '',
-    shareRateBps: r.shareRateBps,
-    status: r.status as Engagement['status'],
-    endedAt: isoOrNull(r.endedAt),
-    ...stampsOf(r),
-  }));
-}
-
-/** Renders one engagement and records its change (audit event, event-index row, webhook event) in the transaction. */
-async function recordEngagement(tx: Tx, who: Actor, action: string, row: EngagementRow, data: Record<string, unknown>) {
-  const [out] = (await renderEngagements(tx, [row])) as [Engagement];
-  return recorded(tx, who, out, { action, data });
-}
-
-export async function listEngagements(prisma: Prisma, tenantId: string, query: PageQuery & { status?: string }): Promise<Page<Engagement>> {
-  const page = await keysetList(scopeToTenant(prisma, tenantId).marketplaceEngagement, query, {
-    filters: ['status'],
-    render: (r: EngagementRow) => r,
-  });
-  return { data: await renderEngagements(prisma, page.data), cursor: page.cursor };
-}
+const runningEngagement = (running: { id: string }, firmId: string) =>
+  new ApiError('conflict', `The tenant already has an active engagement (${running.id}) with firm ${firmId}.`, [
+    { field: 'listingId', issue: 'invalid_value', message: `active engagement ${running.id}` },
+  ]);
 
 /**
  * The client engages the firm of a published listing of another tenant: the engagement row (the
- * client's) names the firm's tenant, which is the grant the specialists rail reads.
+ * client's) names the firm's tenant, which is the grant the specialists rail reads. One active
+ * engagement per firm: the check holds until the commit under a lock on the client and the firm.
  */
-export async function engage(prisma: Prisma, who: Actor, listingId: string): Promise<Engagement> {
-  const listing = await prisma.marketplaceListing.findUnique({ where: { id: listingId } });
-  if (listing?.status !== 'published') throw notFound('Published listing', listingId);
-  if (listing.tenantId === who.tenantId) throw invalid('listingId', 'A tenant cannot engage its own firm.');
-  const db = scopeToTenant(prisma, who.tenantId);
-  const running = await db.marketplaceEngagement.findFirst({ where: { firmId: listing.firmId, status: 'active' } });
-  if (running) {
-    throw new ApiError('conflict', `The tenant already has an active engagement (${running.id}) with firm ${listing.firmId}.`, [
-      { field: 'listingId', issue: 'invalid_value', message: `active engagement ${running.id}` },
-    ]);
-  }
-  return prisma.$transaction(async (tx) => {
-    const now = new Date();
-    const row = await tx.marketplaceEngagement.create({
-      data: {
-        id: newId('meg'),
-        tenantId: who.tenantId,
-        listingId: listing.id,
-        firmId: listing.firmId,
-        firmTenantId: listing.tenantId,
-        shareRateBps: listing.revenueShareBps,
-        status: 'active',
-        createdBy: who.actor,
-        createdAt: now,
-        updatedAt: now,
-      },
+export const engagementStore: Store<typeof marketplaceEngagements> = {
+  model: 'marketplaceEngagement',
+  // The firm's name, from another tenant's row: public, as the published listings show it.
+  related: async ({ db, rows }) => {
+    const ids = [...new Set((rows as readonly EngagementRow[]).map((r) => r.firmId))];
+    const firms = await db.$queryRawUnsafe<{ id: string; name: string }[]>(
+      'SELECT "id", "name" FROM "specialist_firms" WHERE "id" = ANY($1::text[])',
+      ids,
+    );
+    return new Map(firms.map((f) => [f.id, f.name]));
+  },
+  computed: { firmName: (r: EngagementRow, { related }: RenderContext<unknown, Map<string, string>>) => related.get(r.firmId) ?? '' },
+  create: async ({ who }) => ({ status: 'active', createdBy: who.actor }),
+  prepare: async ({ tx, who, body, data }) => {
+    const listing = await tx.marketplaceListing.findUnique({ where: { id: body.listingId } });
+    if (listing?.status !== 'published') throw notFound('Published listing', body.listingId);
+    if (listing.tenantId === who.tenantId) throw invalid('listingId', 'A tenant cannot engage its own firm.');
+    await lockKey(tx, `marketplace-engagement:${who.tenantId}:${listing.firmId}`);
+    const running = await scopeToTenant(tx, who.tenantId).marketplaceEngagement.findFirst({
+      where: { firmId: listing.firmId, status: 'active' },
+      select: { id: true },
     });
-    return recordEngagement(tx, who, 'marketplace_engagement.created', row, {
-      listingId: row.listingId,
-      firmId: row.firmId,
-      shareRateBps: row.shareRateBps,
+    if (running) throw runningEngagement(running, listing.firmId);
+    Object.assign(data, {
+      listingId: listing.id,
+      firmId: listing.firmId,
+      firmTenantId: listing.tenantId,
+      shareRateBps: listing.revenueShareBps,
     });
-  });
-}
-
-const ENGAGEMENT_TRANSITIONS = {
-  end: { from: ['active'], to: 'ended', action: 'marketplace_engagement.ended' },
-  revoke: { from: ['active'], to: 'revoked', action: 'marketplace_engagement.revoked' },
-} as const;
-
-/** Ends or revokes an active engagement of the calling client; 409 naming the state otherwise. */
-export async function closeEngagement(
-  prisma: Prisma,
-  who: Actor,
-  verb: keyof typeof ENGAGEMENT_TRANSITIONS,
-  body: { engagementId: string; reason?: string | undefined },
-): Promise<Engagement> {
-  const t = ENGAGEMENT_TRANSITIONS[verb];
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const current = await db.marketplaceEngagement.findFirst({ where: { id: body.engagementId } });
-    if (!current) throw notFound('Engagement', body.engagementId);
-    const now = new Date();
-    const updated = await db.marketplaceEngagement.updateMany({
-      where: { id: current.id, status: { in: [...t.from] } },
-      data: { status: t.to, endedAt: now, updatedAt: now },
-    });
-    if (updated.count === 0) throw stateConflict('Engagement', current.id, current.status, verb, t.from);
-    const row = (await db.marketplaceEngagement.findFirst({ where: { id: current.id } })) as EngagementRow;
-    return recordEngagement(tx, who, t.action, row, { from: current.status, to: t.to, ...(body.reason ? { reason: body.reason } : {}) });
-  });
-}
+  },
+  auditData: (e) => ({ listingId: e.listingId, firmId: e.firmId, shareRateBps: e.shareRateBps }),
+  transitions: {
+    end: (_row: EngagementRow) => ({ endedAt: new Date() }),
+    revoke: (_row: EngagementRow) => ({ endedAt: new Date() }),
+  },
+};
 
 // ---------------------------------------------------------------- reviews
 

@@ -43,7 +43,7 @@ class MarketplaceEngagementsResource(Resource):
 
         ``POST /v1/marketplace/engagements``
 
-        Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.
+        Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. One active engagement per firm: 409 `conflict` naming the running one, also for two sent at once. Returns 201 with the new engagement, id `meg_<ULID>`. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.created` in the same transaction, and emitted as the webhook event `marketplace_engagement.created`. Send an `Idempotency-Key` so that a retry does not create a second engagement.
         """
         return cast(
             "MarketplaceEngagement",
@@ -73,7 +73,7 @@ class MarketplaceEngagementsResource(Resource):
 
         ``POST /v1/marketplace/engagements/end``
 
-        Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.
+        The firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `ended` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.ended` and emitted as the webhook event `marketplace_engagement.ended`.
         """
         return cast(
             "MarketplaceEngagement",
@@ -101,11 +101,11 @@ class MarketplaceEngagementsResource(Resource):
         timeout: float | None = None,
     ) -> Page[MarketplaceEngagement]:
         """
-        List my engagements
+        List engagements
 
         ``GET /v1/marketplace/engagements``
 
-        Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.
+        Engagements the calling tenant made as a client. Returns the tenant's engagements, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (engagements whose `status` equals the value). Needs `marketplace:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -134,7 +134,7 @@ class MarketplaceEngagementsResource(Resource):
 
         ``POST /v1/marketplace/engagements/revoke``
 
-        Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.
+        For a client who withdraws the grant before the work is done: the firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `revoked` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.revoked` and emitted as the webhook event `marketplace_engagement.revoked`.
         """
         return cast(
             "MarketplaceEngagement",
@@ -497,7 +497,7 @@ class AsyncMarketplaceEngagementsResource(AsyncResource):
 
         ``POST /v1/marketplace/engagements``
 
-        Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. Audited (`marketplace_engagement.created`). Needs `marketplace:write`.
+        Engages the listing's firm: from now on the firm reads this tenant's posture score and open-findings count in its `GET /v1/specialists/client-engagements`, and nothing else. The listing must be published and of another tenant's firm. One active engagement per firm: 409 `conflict` naming the running one, also for two sent at once. Returns 201 with the new engagement, id `meg_<ULID>`. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.created` in the same transaction, and emitted as the webhook event `marketplace_engagement.created`. Send an `Idempotency-Key` so that a retry does not create a second engagement.
         """
         return cast(
             "MarketplaceEngagement",
@@ -527,7 +527,7 @@ class AsyncMarketplaceEngagementsResource(AsyncResource):
 
         ``POST /v1/marketplace/engagements/end``
 
-        Ends an `active` engagement (409 `conflict` naming the state otherwise): the firm loses access at once. Audited (`marketplace_engagement.ended`). Needs `marketplace:write`.
+        The firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `ended` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.ended` and emitted as the webhook event `marketplace_engagement.ended`.
         """
         return cast(
             "MarketplaceEngagement",
@@ -555,11 +555,11 @@ class AsyncMarketplaceEngagementsResource(AsyncResource):
         timeout: float | None = None,
     ) -> AsyncPage[MarketplaceEngagement]:
         """
-        List my engagements
+        List engagements
 
         ``GET /v1/marketplace/engagements``
 
-        Engagements the calling tenant made as a client, newest first, optionally by status. Needs `marketplace:read`.
+        Engagements the calling tenant made as a client. Returns the tenant's engagements, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (engagements whose `status` equals the value). Needs `marketplace:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -588,7 +588,7 @@ class AsyncMarketplaceEngagementsResource(AsyncResource):
 
         ``POST /v1/marketplace/engagements/revoke``
 
-        Revokes an `active` engagement (409 `conflict` naming the state otherwise), for a client who withdraws the grant before the work is done: the firm loses access at once. Audited (`marketplace_engagement.revoked`). Needs `marketplace:write`.
+        For a client who withdraws the grant before the work is done: the firm loses access at once. The engagement is named by `engagementId`; one of another tenant, or none, is 404 `not_found`. Allowed when the engagement's `status` is `active`; sets it to `revoked` and returns the updated engagement. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `marketplace:write`; recorded in the audit trail as `marketplace_engagement.revoked` and emitted as the webhook event `marketplace_engagement.revoked`.
         """
         return cast(
             "MarketplaceEngagement",
