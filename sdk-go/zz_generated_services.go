@@ -6957,9 +6957,9 @@ func (s *SpecialistsService) ClientEngagementsAutoPaging(ctx context.Context, pa
 	})
 }
 
-// List calls GET /v1/specialists/billing-share/fees: List recorded fees.
+// List calls GET /v1/specialists/billing-share/fees: List fees.
 //
-// Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.
+// Fees the tenant recorded for the engagements of its firms. Returns the tenant's fees, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `engagementId` (fees whose `engagementId` equals the value), `period` (fees whose `period` equals the value). Needs `specialists:read`.
 func (s *SpecialistsFeesService) List(ctx context.Context, params *SpecialistsFeesListParams, opts ...RequestOption) (*Page[SpecialistFee], error) {
 	var out Page[SpecialistFee]
 	if err := s.client.call(ctx, "GET", "/v1/specialists/billing-share/fees", params.encode(), nil, &out, opts); err != nil {
@@ -6982,7 +6982,7 @@ func (s *SpecialistsFeesService) ListAutoPaging(ctx context.Context, params *Spe
 
 // Create calls POST /v1/specialists/billing-share/fees: Record a fee of an engagement.
 //
-// Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.
+// Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Returns 201 with the new fee, id `sbs_<ULID>`. Needs `specialists:write`; recorded in the audit trail as `specialist_fee.recorded` in the same transaction, and emitted as the webhook event `specialist_fee.recorded`. Send an `Idempotency-Key` so that a retry does not create a second fee.
 func (s *SpecialistsFeesService) Create(ctx context.Context, body *CreateSpecialistFeeRequest, opts ...RequestOption) (*SpecialistFee, error) {
 	var out SpecialistFee
 	var payload any

@@ -8265,7 +8265,7 @@ export interface SpecialistsFeesApi {
    */
   readonly create: (args: SpecialistsFeesCreateArgs, options?: RequestOptions) => Promise<SpecialistsFeesCreateResult>;
   /**
-   * List recorded fees
+   * List fees
    *
    * `GET /v1/specialists/billing-share/fees` (operation `specialists.fees.list`).
    */

@@ -5560,14 +5560,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List recorded fees
-         * @description Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.
+         * List fees
+         * @description Fees the tenant recorded for the engagements of its firms. Returns the tenant's fees, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `engagementId` (fees whose `engagementId` equals the value), `period` (fees whose `period` equals the value). Needs `specialists:read`.
          */
         get: operations["specialists.fees.list"];
         put?: never;
         /**
          * Record a fee of an engagement
-         * @description Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.
+         * @description Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Returns 201 with the new fee, id `sbs_<ULID>`. Needs `specialists:write`; recorded in the audit trail as `specialist_fee.recorded` in the same transaction, and emitted as the webhook event `specialist_fee.recorded`. Send an `Idempotency-Key` so that a retry does not create a second fee.
          */
         post: operations["specialists.fees.create"];
         delete?: never;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { get, policyOf, post } from '../../platform/declare.ts';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
-import { eventType } from '../../platform/webhook-events.ts';
+import type { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
 import { CONSULTANT_STATUSES, EngagementId, FIRM_EXAMPLE } from './fields.ts';
 import {
@@ -103,9 +102,61 @@ export const specialistCertifications = resource({
   },
 });
 
+// ---------------------------------------------------------------- fees
+
+/** Fees a firm bills the clients that engaged it; the billing share is computed from them. */
+export const specialistFees = resource({
+  rail: 'specialists',
+  path: 'billing-share/fees',
+  name: 'fee',
+  label: { one: 'fee', many: 'fees' },
+  idPrefix: 'sbs',
+  record: SpecialistFee,
+  get: false,
+  filters: {
+    engagementId: EngagementId.optional().meta({ description: 'Only fees of this engagement.' }),
+    period: BillingPeriod.optional().meta({ description: 'Only fees of this billing period.' }),
+  },
+  notes: { list: 'Fees the tenant recorded for the engagements of its firms.' },
+  // The firm lists and publishes an offer; a client (another tenant) engages it.
+  setup: [
+    { method: 'POST', path: '/v1/specialists/firms', body: FIRM_EXAMPLE, as: 'firm' },
+    {
+      method: 'POST',
+      path: '/v1/marketplace/listings',
+      body: {
+        firmId: '{{firm.id}}',
+        title: 'EU AI Act readiness',
+        services: ['gap assessment'],
+        frameworks: ['eu-ai-act'],
+        priceMinEur: 10_000,
+        priceMaxEur: 20_000,
+      },
+      as: 'listing',
+    },
+    { method: 'POST', path: '/v1/marketplace/listings/{{listing.id}}/publish', body: {} },
+    { method: 'POST', path: '/v1/marketplace/engagements', body: { listingId: '{{listing.id}}' }, as: 'engagement', tenant: 'peer' },
+  ],
+  create: {
+    body: CreateSpecialistFeeBody,
+    action: 'specialist_fee.recorded',
+    summary: 'Record a fee of an engagement',
+    description:
+      'Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s.',
+    eventSummary: 'A firm recorded a fee of an engagement.',
+    fixture: {
+      engagementId: '{{engagement.id}}',
+      period: '2026-11',
+      amountCents: 1_200_000,
+      currency: 'EUR',
+      description: 'Gap assessment',
+    },
+  },
+});
+
 // ---------------------------------------------------------------- router
 
-const { read, write } = policyOf('specialists');
+const { read } = policyOf('specialists');
 
 export const specialistsRouter = railRouter('specialists', {
   firms: specialistFirms.routes,
@@ -125,24 +176,8 @@ export const specialistsRouter = railRouter('specialists', {
     "One item per active engagement a client tenant made with one of the tenant's firms in the marketplace, newest first, as `{ data, cursor }`. `score` and `openFindings` are computed at request time from that client's activated frameworks, unexpired evidence and open self-audit findings; an engagement the client ended or revoked disappears at once. Needs `specialists:read`.",
   ),
   fees: {
-    list: get(
-      '/billing-share/fees',
-      {
-        query: PaginationQuery.extend({
-          engagementId: EngagementId.optional().meta({ description: 'Only fees of this engagement.' }),
-          period: BillingPeriod.optional().meta({ description: 'Only fees of this billing period.' }),
-        }),
-      },
-      listOf(SpecialistFee),
-      meta({ ...read, source: { object: 'svc.specialists.fee' } }),
-    ).doc(
-      'List recorded fees',
-      'Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.',
-    ),
-    create: post('/billing-share/fees', { body: CreateSpecialistFeeBody }, { 201: SpecialistFee }, write('specialist_fee.recorded')).doc(
-      'Record a fee of an engagement',
-      'Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.',
-    ),
+    list: specialistFees.routes.list,
+    create: specialistFees.routes.create,
   },
   billingShare: get(
     '/billing-share',
@@ -160,5 +195,5 @@ export const specialistsEvents: ReturnType<typeof eventType>[] = [
   ...specialistFirms.events,
   ...specialistConsultants.events,
   ...specialistCertifications.events,
-  eventType('specialist_fee.recorded', 'A firm recorded a fee of an engagement.', SpecialistFee),
+  ...specialistFees.events,
 ];

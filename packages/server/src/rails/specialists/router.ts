@@ -1,7 +1,7 @@
-import { contract, specialistCertifications, specialistConsultants, specialistFirms } from '@svc/contract';
+import { contract, specialistCertifications, specialistConsultants, specialistFees, specialistFirms } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { type RailDeps, tenantOf } from '../deps.ts';
 import * as specialists from './service.ts';
 
 /**
@@ -10,6 +10,7 @@ import * as specialists from './service.ts';
  */
 export function specialistsHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const fees = serveResource(db, specialistFees, specialists.feeStore);
   return initServer().router(contract.specialists, {
     firms: serveResource(db, specialistFirms, specialists.firmStore),
     consultants: serveResource(db, specialistConsultants, specialists.consultantStore),
@@ -19,8 +20,8 @@ export function specialistsHandlers({ db }: RailDeps) {
       body: await specialists.clientEngagements(prisma, tenantOf(res).tenantId, query),
     }),
     fees: {
-      list: async ({ query, res }) => ({ status: 200, body: await specialists.listFees(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await specialists.recordFee(prisma, actor(res), body) }),
+      list: fees.list,
+      create: fees.create,
     },
     billingShare: async ({ query, res }) => ({
       status: 200,

@@ -1,10 +1,10 @@
-import {
-  type SpecialistBillingShare,
-  type SpecialistClientEngagement,
-  SpecialistFee,
-  type specialistCertifications,
-  type specialistConsultants,
-  type specialistFirms,
+import type {
+  SpecialistBillingShare,
+  SpecialistClientEngagement,
+  specialistCertifications,
+  specialistConsultants,
+  specialistFees,
+  specialistFirms,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -15,14 +15,10 @@ import type {
   SpecialistCertification as CertificationRow,
   SpecialistConsultant as ConsultantRow,
   MarketplaceEngagement as EngagementRow,
-  SpecialistFee as FeeRow,
   SpecialistFirm as FirmRow,
 } from '../../generated/prisma/client.ts';
-import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import type { Actor } from '../../platform/ledger/changes.ts';
-import { recorded } from '../../platform/records.ts';
-import { iso, rendererOf } from '../../platform/render.ts';
+import { iso } from '../../platform/render.ts';
 import { posture } from '../trust/service.ts';
 
 /**
@@ -192,48 +188,27 @@ export async function clientEngagements(
 
 // ---------------------------------------------------------------- fees and the billing share
 
-const renderFee = rendererOf<FeeRow>()(SpecialistFee, {});
-
-export async function listFees(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; engagementId?: string; period?: string },
-): Promise<{ data: z.infer<typeof SpecialistFee>[]; cursor: string | null }> {
-  return keysetList(scopeToTenant(prisma, tenantId).specialistFee, query, { render: renderFee, filters: ['engagementId', 'period'] });
-}
-
-/** An engagement a client made with one of the firm tenant's firms; 404 otherwise. */
-async function engagementOfFirm(prisma: Tx, firmTenantId: string, id: string): Promise<EngagementRow> {
-  const e = await prisma.marketplaceEngagement.findFirst({ where: { id, firmTenantId } });
-  if (!e) throw new ApiError('not_found', `Engagement ${id} was not found among the engagements of this tenant's firms.`);
-  return e;
-}
-
-export async function recordFee(
-  prisma: Prisma,
-  who: Actor,
-  body: { engagementId: string; period: string; amountCents: number; currency: string; description?: string | undefined },
-): Promise<z.infer<typeof SpecialistFee>> {
-  await engagementOfFirm(prisma, who.tenantId, body.engagementId);
-  return prisma.$transaction(async (tx) => {
-    const row = await tx.specialistFee.create({
-      data: {
-        id: newId('sbs'),
-        tenantId: who.tenantId,
-        engagementId: body.engagementId,
-        period: body.period,
-        amountCents: body.amountCents,
-        currency: body.currency.toUpperCase(),
-        description: body.description ?? null,
-        createdBy: who.actor,
-        createdAt: new Date(),
-      },
+/** A fee of an engagement a client made with one of the firm tenant's firms; 404 for any other engagement. */
+export const feeStore: Store<typeof specialistFees> = {
+  model: 'specialistFee',
+  create: async ({ shared, who, body }) => {
+    // The engagement is the client's row; the firm's tenant is named in it.
+    const e = await shared.marketplaceEngagement.findFirst({
+      where: { id: body.engagementId, firmTenantId: who.tenantId },
+      select: { id: true },
     });
-    const out = renderFee(row);
-    const data = { engagementId: out.engagementId, period: out.period, amountCents: out.amountCents, currency: out.currency };
-    return recorded(tx, who, out, { action: 'specialist_fee.recorded', data });
-  });
-}
+    if (!e) throw new ApiError('not_found', `Engagement ${body.engagementId} was not found among the engagements of this tenant's firms.`);
+    return {
+      engagementId: body.engagementId,
+      period: body.period,
+      amountCents: body.amountCents,
+      currency: body.currency.toUpperCase(),
+      description: body.description ?? null,
+      createdBy: who.actor,
+    };
+  },
+  auditData: (f) => ({ engagementId: f.engagementId, period: f.period, amountCents: f.amountCents, currency: f.currency }),
+};
 
 /** A fee's share at a rate in basis points, rounded half up to the cent. */
 export const shareOf = (amountCents: number, rateBps: number) => Math.round((amountCents * rateBps) / 10_000);

@@ -296,7 +296,7 @@ class SpecialistsFeesResource(Resource):
 
         ``POST /v1/specialists/billing-share/fees``
 
-        Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.
+        Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Returns 201 with the new fee, id `sbs_<ULID>`. Needs `specialists:write`; recorded in the audit trail as `specialist_fee.recorded` in the same transaction, and emitted as the webhook event `specialist_fee.recorded`. Send an `Idempotency-Key` so that a retry does not create a second fee.
         """
         return cast(
             "SpecialistFee",
@@ -325,11 +325,11 @@ class SpecialistsFeesResource(Resource):
         timeout: float | None = None,
     ) -> Page[SpecialistFee]:
         """
-        List recorded fees
+        List fees
 
         ``GET /v1/specialists/billing-share/fees``
 
-        Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.
+        Fees the tenant recorded for the engagements of its firms. Returns the tenant's fees, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `engagementId` (fees whose `engagementId` equals the value), `period` (fees whose `period` equals the value). Needs `specialists:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -781,7 +781,7 @@ class AsyncSpecialistsFeesResource(AsyncResource):
 
         ``POST /v1/specialists/billing-share/fees``
 
-        Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Audited (`specialist_fee.recorded`). Needs `specialists:write`.
+        Records a fee billed to the client of an engagement with one of the tenant’s firms, for a billing period; the billing share is computed from these. 404 `not_found` for an engagement that is not the firm’s. Returns 201 with the new fee, id `sbs_<ULID>`. Needs `specialists:write`; recorded in the audit trail as `specialist_fee.recorded` in the same transaction, and emitted as the webhook event `specialist_fee.recorded`. Send an `Idempotency-Key` so that a retry does not create a second fee.
         """
         return cast(
             "SpecialistFee",
@@ -810,11 +810,11 @@ class AsyncSpecialistsFeesResource(AsyncResource):
         timeout: float | None = None,
     ) -> AsyncPage[SpecialistFee]:
         """
-        List recorded fees
+        List fees
 
         ``GET /v1/specialists/billing-share/fees``
 
-        Fees the tenant recorded for its engagements, newest first, optionally by engagement or period. Needs `specialists:read`.
+        Fees the tenant recorded for the engagements of its firms. Returns the tenant's fees, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `engagementId` (fees whose `engagementId` equals the value), `period` (fees whose `period` equals the value). Needs `specialists:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
