@@ -4335,7 +4335,7 @@ func (s *NotificationsSlackService) Create(ctx context.Context, body *CreateNoti
 
 // Get calls GET /v1/notifications/slack/{id}: Get a Slack channel.
 //
-// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
 func (s *NotificationsSlackService) Get(ctx context.Context, id string, opts ...RequestOption) (*NotificationSlackChannel, error) {
 	var out NotificationSlackChannel
 	path := "/v1/notifications/slack/" + url.PathEscape(id)
@@ -4443,7 +4443,7 @@ func (s *NotificationsTeamsService) Create(ctx context.Context, body *CreateNoti
 
 // Get calls GET /v1/notifications/teams/{id}: Get a Teams channel.
 //
-// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
 func (s *NotificationsTeamsService) Get(ctx context.Context, id string, opts ...RequestOption) (*NotificationTeamsChannel, error) {
 	var out NotificationTeamsChannel
 	path := "/v1/notifications/teams/" + url.PathEscape(id)
@@ -4551,7 +4551,7 @@ func (s *NotificationsEmailService) Create(ctx context.Context, body *CreateNoti
 
 // Get calls GET /v1/notifications/email/{id}: Get an email channel.
 //
-// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+// Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
 func (s *NotificationsEmailService) Get(ctx context.Context, id string, opts ...RequestOption) (*NotificationEmailChannel, error) {
 	var out NotificationEmailChannel
 	path := "/v1/notifications/email/" + url.PathEscape(id)
@@ -8704,7 +8704,7 @@ func (s *PublicDisclosureTransparencyService) Withdraw(ctx context.Context, id s
 
 // List calls GET /v1/public-disclosure/art-50: List Art. 50 disclosure versions.
 //
-// Every generated Art. 50 disclosure version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+// Returns the tenant's Art. 50 disclosure versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 50 disclosure versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 func (s *PublicDisclosureArt50Service) List(ctx context.Context, params *PublicDisclosureArt50ListParams, opts ...RequestOption) (*Page[PublicDisclosureDocument], error) {
 	var out Page[PublicDisclosureDocument]
 	if err := s.client.call(ctx, "GET", "/v1/public-disclosure/art-50", params.encode(), nil, &out, opts); err != nil {
@@ -8727,7 +8727,7 @@ func (s *PublicDisclosureArt50Service) ListAutoPaging(ctx context.Context, param
 
 // Generate calls POST /v1/public-disclosure/art-50: Generate a Art. 50 disclosure.
 //
-// Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+// Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 50 disclosure version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 50 disclosure version.
 func (s *PublicDisclosureArt50Service) Generate(ctx context.Context, body *GeneratePublicDisclosureDocumentRequest, opts ...RequestOption) (*PublicDisclosureDocument, error) {
 	var out PublicDisclosureDocument
 	var payload any
@@ -8742,9 +8742,9 @@ func (s *PublicDisclosureArt50Service) Generate(ctx context.Context, body *Gener
 	return &out, nil
 }
 
-// Get calls GET /v1/public-disclosure/art-50/{id}: Get a Art. 50 disclosure version.
+// Get calls GET /v1/public-disclosure/art-50/{id}: Get an Art. 50 disclosure version.
 //
-// One Art. 50 disclosure version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+// Returns the Art. 50 disclosure version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 50 disclosure version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
 func (s *PublicDisclosureArt50Service) Get(ctx context.Context, id string, opts ...RequestOption) (*PublicDisclosureDocument, error) {
 	var out PublicDisclosureDocument
 	path := "/v1/public-disclosure/art-50/" + url.PathEscape(id)
@@ -8756,7 +8756,7 @@ func (s *PublicDisclosureArt50Service) Get(ctx context.Context, id string, opts 
 
 // List calls GET /v1/public-disclosure/art-53-gpai: List Art. 53 GPAI documentation versions.
 //
-// Every generated Art. 53 GPAI documentation version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+// Returns the tenant's Art. 53 GPAI documentation versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 53 GPAI documentation versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 func (s *PublicDisclosureArt53GpaiService) List(ctx context.Context, params *PublicDisclosureArt53GpaiListParams, opts ...RequestOption) (*Page[PublicDisclosureDocument], error) {
 	var out Page[PublicDisclosureDocument]
 	if err := s.client.call(ctx, "GET", "/v1/public-disclosure/art-53-gpai", params.encode(), nil, &out, opts); err != nil {
@@ -8779,7 +8779,7 @@ func (s *PublicDisclosureArt53GpaiService) ListAutoPaging(ctx context.Context, p
 
 // Generate calls POST /v1/public-disclosure/art-53-gpai: Generate a Art. 53 GPAI documentation.
 //
-// Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+// Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 53 GPAI documentation version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 53 GPAI documentation version.
 func (s *PublicDisclosureArt53GpaiService) Generate(ctx context.Context, body *GeneratePublicDisclosureDocumentRequest, opts ...RequestOption) (*PublicDisclosureDocument, error) {
 	var out PublicDisclosureDocument
 	var payload any
@@ -8794,9 +8794,9 @@ func (s *PublicDisclosureArt53GpaiService) Generate(ctx context.Context, body *G
 	return &out, nil
 }
 
-// Get calls GET /v1/public-disclosure/art-53-gpai/{id}: Get a Art. 53 GPAI documentation version.
+// Get calls GET /v1/public-disclosure/art-53-gpai/{id}: Get an Art. 53 GPAI documentation version.
 //
-// One Art. 53 GPAI documentation version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+// Returns the Art. 53 GPAI documentation version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 53 GPAI documentation version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
 func (s *PublicDisclosureArt53GpaiService) Get(ctx context.Context, id string, opts ...RequestOption) (*PublicDisclosureDocument, error) {
 	var out PublicDisclosureDocument
 	path := "/v1/public-disclosure/art-53-gpai/" + url.PathEscape(id)
@@ -8808,7 +8808,7 @@ func (s *PublicDisclosureArt53GpaiService) Get(ctx context.Context, id string, o
 
 // List calls GET /v1/public-disclosure/model-card: List model card versions.
 //
-// Every generated model card version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+// Returns the tenant's model card versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (model card versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 func (s *PublicDisclosureModelCardService) List(ctx context.Context, params *PublicDisclosureModelCardListParams, opts ...RequestOption) (*Page[PublicDisclosureDocument], error) {
 	var out Page[PublicDisclosureDocument]
 	if err := s.client.call(ctx, "GET", "/v1/public-disclosure/model-card", params.encode(), nil, &out, opts); err != nil {
@@ -8831,7 +8831,7 @@ func (s *PublicDisclosureModelCardService) ListAutoPaging(ctx context.Context, p
 
 // Generate calls POST /v1/public-disclosure/model-card: Generate a model card.
 //
-// Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+// Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new model card version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second model card version.
 func (s *PublicDisclosureModelCardService) Generate(ctx context.Context, body *GeneratePublicDisclosureDocumentRequest, opts ...RequestOption) (*PublicDisclosureDocument, error) {
 	var out PublicDisclosureDocument
 	var payload any
@@ -8848,7 +8848,7 @@ func (s *PublicDisclosureModelCardService) Generate(ctx context.Context, body *G
 
 // Get calls GET /v1/public-disclosure/model-card/{id}: Get a model card version.
 //
-// One model card version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+// Returns the model card version with this `pdd_` id. Needs `public_disclosure:read`. A model card version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
 func (s *PublicDisclosureModelCardService) Get(ctx context.Context, id string, opts ...RequestOption) (*PublicDisclosureDocument, error) {
 	var out PublicDisclosureDocument
 	path := "/v1/public-disclosure/model-card/" + url.PathEscape(id)

@@ -8,7 +8,7 @@ import {
   type RailId,
   type Resource,
   railForPath,
-  resourceByObject,
+  resourceOfMeta,
   TIERS,
   type Tier,
   tierAdmits,
@@ -249,7 +249,7 @@ export async function fillPath(ts: TestServer, owner: TenantFixture, { route, me
   let record: Json | undefined;
   for (const [name, schema] of Object.entries(paramSchemas(route))) {
     let value: string | undefined;
-    const declared = meta.resource ? resourceByObject(meta.resource.object) : undefined;
+    const declared = meta.resource ? resourceOfMeta(meta.resource) : undefined;
     const example = exampleOf(schema);
     const prefix = typeof example === 'string' ? PREFIXED.exec(example)?.[1] : undefined;
     if (declared?.spec.parent && name === 'id') {
@@ -317,7 +317,7 @@ export function railsOfRoute({ route, meta }: FlatRoute): Set<string> {
     for (const r of more) rails.add(r);
   };
   for (const [name, schema] of Object.entries(paramSchemas(route))) {
-    const declared = meta.resource ? resourceByObject(meta.resource.object) : undefined;
+    const declared = meta.resource ? resourceOfMeta(meta.resource) : undefined;
     const example = exampleOf(schema);
     const prefix = typeof example === 'string' ? PREFIXED.exec(example)?.[1] : undefined;
     if (declared && name === 'id') add(railsOfResource(declared));

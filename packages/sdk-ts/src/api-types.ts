@@ -7451,7 +7451,7 @@ export interface PublicDisclosureArt50Api {
    */
   readonly generate: (args: PublicDisclosureArt50GenerateArgs, options?: RequestOptions) => Promise<PublicDisclosureArt50GenerateResult>;
   /**
-   * Get a Art. 50 disclosure version
+   * Get an Art. 50 disclosure version
    *
    * `GET /v1/public-disclosure/art-50/{id}` (operation `public_disclosure.art50.get`).
    */
@@ -7476,7 +7476,7 @@ export interface PublicDisclosureArt53GpaiApi {
     options?: RequestOptions,
   ) => Promise<PublicDisclosureArt53GpaiGenerateResult>;
   /**
-   * Get a Art. 53 GPAI documentation version
+   * Get an Art. 53 GPAI documentation version
    *
    * `GET /v1/public-disclosure/art-53-gpai/{id}` (operation `public_disclosure.art53Gpai.get`).
    */

@@ -37,6 +37,7 @@ import {
   progress,
   type QuestionDef,
   type RouteMeta,
+  resourceOfMeta,
 } from '@svc/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { type DefaultBodyType, type HttpHandler, HttpResponse, type HttpResponseResolver, http, type PathParams } from 'msw';
@@ -238,7 +239,7 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
   const bodySchema = route.method !== 'GET' && 'body' in route ? asZod(route.body) : undefined;
   const verb = route.method.toLowerCase() as Verb;
   const kit = meta?.resource;
-  const resource = kit ? declaredResources().find((r) => r.object === kit.object) : undefined;
+  const resource = kit ? resourceOfMeta(kit) : undefined;
   const paramExamples: Record<string, unknown> = {};
   if (paramsSchema instanceof z.ZodObject)
     for (const [key, field] of Object.entries(paramsSchema.shape as Record<string, z.ZodType>)) paramExamples[key] = exampleOf(field);
@@ -309,7 +310,10 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
     const step = ctx.name.slice(ctx.name.lastIndexOf('.') + 1);
 
     if (kit && resource) {
-      const rows = ctx.table(kit.object);
+      const table = ctx.table(kit.object);
+      // Variants of one record type (the public-disclosure documents) share a table: the rows of this kind.
+      const variant = resource.spec.variant;
+      const rows = variant ? table.filter((row) => row[variant.field] === variant.value) : table;
       // A change named in its body (`reportId` of `POST /triage`) reads the id there.
       const named = kit.idField && isRecord(body) ? body[kit.idField] : params.id;
       const id = typeof named === 'string' ? named : undefined;
@@ -345,7 +349,8 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
           const refused = workflow.init(work(kit.object, record), body);
           if (refused) return refused;
         }
-        rows.push(record);
+        if (variant) record[variant.field] = variant.value;
+        table.push(record);
         return json(record);
       }
       if (kit.op === 'list') {
@@ -355,6 +360,7 @@ function handlerFor(ctx: HandlerContext): HttpHandler {
         // Newest first, or oldest first where the resource reads like a thread.
         const oldest = resource.spec.order === 'oldest';
         let items = ctx.store.records(kit.object);
+        if (variant) items = items.filter((row) => row[variant.field] === variant.value);
         if (oldest) items = [...items].reverse();
         if (nest) items = items.filter((row) => row[nest.field] === id);
         for (const key of Object.keys(resource.spec.filters ?? {})) {
@@ -612,13 +618,18 @@ export function createHandlers(options: MockHandlerOptions = {}): MockHandlerSet
     const example = res ? exampleOf(res.spec.record) : undefined;
     if (res && isRecord(example)) {
       const base = typeof example.createdAt === 'string' ? Date.parse(example.createdAt) : Date.UTC(2026, 10, 22, 9, 30);
-      for (let i = seedCount - 1; i >= 0; i--) {
-        const at = base - i * 3_600_000;
-        const stamp = new Date(at).toISOString();
-        const row: Json = { ...example, id: `${res.spec.idPrefix}_${encodeTime(at)}${randomPart()}` };
-        if ('createdAt' in row) row.createdAt = stamp;
-        if ('updatedAt' in row) row.updatedAt = stamp;
-        rows.push(row);
+      // Variants sharing the record type (the document kinds) are seeded each with its own rows.
+      const kinds = declaredResources().flatMap((r) => (r.object === object && r.spec.variant ? [r.spec.variant] : []));
+      for (const kind of kinds.length > 1 ? kinds : [undefined]) {
+        for (let i = seedCount - 1; i >= 0; i--) {
+          const at = base - i * 3_600_000;
+          const stamp = new Date(at).toISOString();
+          const row: Json = { ...example, id: `${res.spec.idPrefix}_${encodeTime(at)}${randomPart()}` };
+          if (kind) row[kind.field] = kind.value;
+          if ('createdAt' in row) row.createdAt = stamp;
+          if ('updatedAt' in row) row.updatedAt = stamp;
+          rows.push(row);
+        }
       }
     }
     tables.set(object, rows);

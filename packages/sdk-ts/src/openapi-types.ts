@@ -3013,7 +3013,7 @@ export interface paths {
         };
         /**
          * Get a Slack channel
-         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
          */
         get: operations["notifications.slack.get"];
         put?: never;
@@ -3117,7 +3117,7 @@ export interface paths {
         };
         /**
          * Get a Teams channel
-         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
          */
         get: operations["notifications.teams.get"];
         put?: never;
@@ -3221,7 +3221,7 @@ export interface paths {
         };
         /**
          * Get an email channel
-         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+         * @description Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
          */
         get: operations["notifications.email.get"];
         put?: never;
@@ -7305,13 +7305,13 @@ export interface paths {
         };
         /**
          * List Art. 50 disclosure versions
-         * @description Every generated Art. 50 disclosure version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+         * @description Returns the tenant's Art. 50 disclosure versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 50 disclosure versions whose `systemId` equals the value). Needs `public_disclosure:read`.
          */
         get: operations["public_disclosure.art50.list"];
         put?: never;
         /**
          * Generate a Art. 50 disclosure
-         * @description Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+         * @description Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 50 disclosure version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 50 disclosure version.
          */
         post: operations["public_disclosure.art50.generate"];
         delete?: never;
@@ -7328,8 +7328,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a Art. 50 disclosure version
-         * @description One Art. 50 disclosure version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+         * Get an Art. 50 disclosure version
+         * @description Returns the Art. 50 disclosure version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 50 disclosure version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
          */
         get: operations["public_disclosure.art50.get"];
         put?: never;
@@ -7349,13 +7349,13 @@ export interface paths {
         };
         /**
          * List Art. 53 GPAI documentation versions
-         * @description Every generated Art. 53 GPAI documentation version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+         * @description Returns the tenant's Art. 53 GPAI documentation versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 53 GPAI documentation versions whose `systemId` equals the value). Needs `public_disclosure:read`.
          */
         get: operations["public_disclosure.art53Gpai.list"];
         put?: never;
         /**
          * Generate a Art. 53 GPAI documentation
-         * @description Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+         * @description Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 53 GPAI documentation version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 53 GPAI documentation version.
          */
         post: operations["public_disclosure.art53Gpai.generate"];
         delete?: never;
@@ -7372,8 +7372,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a Art. 53 GPAI documentation version
-         * @description One Art. 53 GPAI documentation version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+         * Get an Art. 53 GPAI documentation version
+         * @description Returns the Art. 53 GPAI documentation version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 53 GPAI documentation version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
          */
         get: operations["public_disclosure.art53Gpai.get"];
         put?: never;
@@ -7393,13 +7393,13 @@ export interface paths {
         };
         /**
          * List model card versions
-         * @description Every generated model card version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+         * @description Returns the tenant's model card versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (model card versions whose `systemId` equals the value). Needs `public_disclosure:read`.
          */
         get: operations["public_disclosure.modelCard.list"];
         put?: never;
         /**
          * Generate a model card
-         * @description Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+         * @description Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new model card version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second model card version.
          */
         post: operations["public_disclosure.modelCard.generate"];
         delete?: never;
@@ -7417,7 +7417,7 @@ export interface paths {
         };
         /**
          * Get a model card version
-         * @description One model card version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+         * @description Returns the model card version with this `pdd_` id. Needs `public_disclosure:read`. A model card version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
          */
         get: operations["public_disclosure.modelCard.get"];
         put?: never;

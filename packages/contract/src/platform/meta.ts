@@ -49,6 +49,8 @@ export interface ResourceMeta {
   readonly statusField?: string;
   /** A change whose record is named by this body field rather than the path (`reportId` of `POST /triage`). */
   readonly idField?: string;
+  /** A variant's value of its family's field (`slack`, `art-50`): which of the resources sharing a table the route serves. */
+  readonly variant?: string;
 }
 
 export function meta<const M extends RouteMeta>(m: M): M {

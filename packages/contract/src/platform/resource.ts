@@ -128,7 +128,9 @@ export interface ResourceSpec<
    * email channels are the rows whose `kind` is `slack`, `teams` or `email`. The variants share
    * the id prefix (claimed by their family, `svc.<rail>.<family>`) and the event types their
    * changes emit, which the rail registers once for the family (their data any variant's record);
-   * an id of another variant is 404 on this one's routes.
+   * an id of another variant is 404 on this one's routes. Variants may also share one record type
+   * (the same `name`, so one object): the Art. 50, Art. 53 and model-card documents are each a
+   * `svc.public_disclosure.document`, told apart by its `kind`.
    */
   readonly variant?: { readonly family: string; readonly field: string; readonly value: string };
   /** Singular name: object `svc.<rail>.<name>`, actions `<name>.<verb>`. */
@@ -306,9 +308,19 @@ export function declaredResources(): readonly Resource[] {
   return RESOURCES;
 }
 
-/** The resource whose object is `svc.<rail>.<name>`. */
-export function resourceByObject(object: string): Resource | undefined {
-  return RESOURCES.find((r) => r.object === object);
+/**
+ * The resource whose object is `svc.<rail>.<name>`. Of variants sharing one object (the
+ * public-disclosure documents), the one `record` is a row of, when given.
+ */
+export function resourceByObject(object: string, record?: Readonly<Record<string, unknown>>): Resource | undefined {
+  const all = RESOURCES.filter((r) => r.object === object);
+  if (all.length < 2 || !record) return all[0];
+  return all.find((r) => r.spec.variant && record[r.spec.variant.field] === r.spec.variant.value) ?? all[0];
+}
+
+/** The resource a kit route serves, from its metadata (of variants sharing an object, its variant). */
+export function resourceOfMeta(meta: ResourceMeta): Resource | undefined {
+  return RESOURCES.find((r) => r.object === meta.object && r.spec.variant?.value === meta.variant);
 }
 
 const IRREGULAR: Readonly<Record<string, string>> = { submit: 'submitted', run: 'ran', sign_off: 'signed_off', cancel: 'canceled' };
@@ -376,6 +388,7 @@ export function resource<
     object,
     idPrefix: spec.idPrefix,
     op,
+    ...(spec.variant ? { variant: spec.variant.value } : {}),
     ...extra,
   });
   const read = (op: 'list' | 'get'): Meta => ({ ...base, permission: `${area}:read`, mutating: false, resource: resMeta(op) });
@@ -485,7 +498,7 @@ export function resource<
       pathParams: idParams,
       responses: { 200: spec.record },
       summary: `Get ${withArticle(spec.label.one)}`,
-      description: `${spec.notes?.get ? `${spec.notes.get} ` : ''}Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. ${capitalise(withArticle(spec.label.one))} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.`,
+      description: `${spec.notes?.get ? `${spec.notes.get} ` : ''}Returns the ${spec.label.one} with this \`${spec.idPrefix}_\` id. Needs \`${area}:read\`. ${capitalise(withArticle(spec.label.one))} of another tenant, or one that does not exist, is 404 \`not_found\`: ids of other tenants are not disclosed.${spec.variant ? ` So is the id of another \`${spec.variant.field}\` of the family.` : ''}`,
       metadata: read('get'),
     };
   }

@@ -43,7 +43,7 @@ export function sourceRoutes(): ReadonlyMap<string, SourceRoute> {
  * route shows.
  */
 export function sourcePathOf(object: string, id: string, record: Readonly<Record<string, unknown>>): string | undefined {
-  const declared = resourceByObject(object);
+  const declared = resourceByObject(object, record);
   // A resource without a get route (labels, training records) is shown by its list.
   if (declared) {
     if (declared.spec.get !== false) return `${declared.collectionPath}/${id}`;

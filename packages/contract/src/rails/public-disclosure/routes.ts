@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { get, policyOf, post, put } from '../../platform/declare.ts';
+import { get, policyOf, put } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery } from '../../shared/common.ts';
-import { DocumentId, NOTICE_STATUSES, SystemId } from './fields.ts';
+import { NOTICE_STATUSES, SystemId } from './fields.ts';
 import {
   DisclosureDocument,
   GenerateDisclosureDocumentBody,
@@ -65,39 +65,48 @@ const DOC_WORDS = {
   },
 } as const;
 
-function documentRoutes<const K extends keyof typeof DOC_WORDS>(kind: K) {
+/**
+ * The documents of one kind: the rows of the documents' table whose `kind` is `kind` (a variant of
+ * the `document` family, one record type), each generation the next version of its
+ * system's document of that kind.
+ */
+function documentResource<const K extends keyof typeof DOC_WORDS>(kind: K) {
   const w = DOC_WORDS[kind];
-  return {
-    list: get(
-      `/${kind}`,
-      { query: PaginationQuery.extend({ systemId: SystemId.optional().meta({ description: 'Only versions of this system.' }) }) },
-      listOf(DisclosureDocument),
-      read,
-    ).doc(
-      `List ${w.label} versions`,
-      `Every generated ${w.label} version, newest first, as \`{ data, cursor }\`. Needs \`public_disclosure:read\`.`,
-    ),
-    generate: post(
-      `/${kind}`,
-      { body: GenerateDisclosureDocumentBody },
-      { 201: DisclosureDocument },
-      write('disclosure_document.generated'),
-    ).doc(
-      `Generate a ${w.label}`,
-      `Generates the next version of ${w.what}, stored immutably with the SHA-256 of its canonical content and its sources. Needs \`public_disclosure:write\`; audited as \`disclosure_document.generated\`. Send an \`Idempotency-Key\` so that a retry does not make a second version.`,
-    ),
-    get: get(`/${kind}/:id`, { pathParams: z.object({ id: DocumentId }) }, DisclosureDocument, read).doc(
-      `Get a ${w.label} version`,
-      `One ${w.label} version. 404 for an id of another kind or tenant. Needs \`public_disclosure:read\`.`,
-    ),
-  };
+  return resource({
+    rail: 'public_disclosure',
+    path: kind,
+    variant: { family: 'document', field: 'kind', value: kind },
+    name: 'document',
+    label: { one: `${w.label} version`, many: `${w.label} versions` },
+    idPrefix: 'pdd',
+    record: DisclosureDocument,
+    filters: { systemId: SystemId.optional().meta({ description: 'Only versions of this system.' }) },
+    create: {
+      body: GenerateDisclosureDocumentBody,
+      action: 'disclosure_document.generated',
+      summary: `Generate a ${w.label}`,
+      description: `Generates the next version of ${w.what}, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn.`,
+      eventSummary: 'An Art. 50, Art. 53 GPAI or model-card version was generated.',
+    },
+  });
 }
+
+export const art50Documents = documentResource('art-50');
+export const art53GpaiDocuments = documentResource('art-53-gpai');
+export const modelCards = documentResource('model-card');
+
+/** A document kind's routes under the names of its SDK methods (`generate` creates). */
+const documentRoutes = ({ routes }: typeof art50Documents | typeof art53GpaiDocuments | typeof modelCards) => ({
+  list: routes.list,
+  generate: routes.create,
+  get: routes.get,
+});
 
 export const publicDisclosureRouter = railRouter('public_disclosure', {
   transparency: transparencyNotices.routes,
-  art50: documentRoutes('art-50'),
-  art53Gpai: documentRoutes('art-53-gpai'),
-  modelCard: documentRoutes('model-card'),
+  art50: documentRoutes(art50Documents),
+  art53Gpai: documentRoutes(art53GpaiDocuments),
+  modelCard: documentRoutes(modelCards),
   listSystems: get('/systems', { query: PaginationQuery }, listOf(SystemProfile), read).doc(
     'List system profiles',
     'The declared AI-system profiles, by systemId, as `{ data, cursor }`. Needs `public_disclosure:read`.',
@@ -115,6 +124,7 @@ export const publicDisclosureRouter = railRouter('public_disclosure', {
 /** Event types the public_disclosure rail emits. */
 export const publicDisclosureEvents: ReturnType<typeof eventType>[] = [
   ...transparencyNotices.events,
-  eventType('disclosure_document.generated', 'An Art. 50, Art. 53 GPAI or model-card version was generated.', DisclosureDocument),
+  // The document kinds share their event type, registered once.
+  ...art50Documents.events,
   eventType('system_profile.declared', 'An AI-system profile for public disclosure was declared or changed.', SystemProfile),
 ];

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   type Art50Duty,
-  DisclosureDocument,
+  type art50Documents,
+  type art53GpaiDocuments,
   type DisclosureSection,
   type DisclosureSource,
+  type modelCards,
   type PutSystemProfileBody,
   SystemProfile,
   type transparencyNotices,
@@ -12,13 +14,12 @@ import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
 import { keysetList } from '../../db/pagination.ts';
 import { scopeToTenant } from '../../db/tenant-scope.ts';
-import { ApiError, invalid, notFound } from '../../errors.ts';
+import { ApiError, invalid } from '../../errors.ts';
 import type {
   DisclosureDocument as DocumentRow,
   TransparencyNotice as NoticeRow,
   PublicDisclosureProfile as ProfileRow,
 } from '../../generated/prisma/client.ts';
-import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { lockKey, type PageQuery, recorded } from '../../platform/records.ts';
@@ -697,57 +698,40 @@ export const noticeStore: Store<typeof transparencyNotices> = {
 
 // ---------------------------------------------------------------- documents (art-50, art-53-gpai, model-card)
 
-export const renderDocument = rendererOf<DocumentRow>()(DisclosureDocument, {
-  duties: (r) => r.duties as Duty[],
-  changed: (r) => r.previousSha256 !== r.sha256,
-  sections: (r) => r.sections as Section[],
-  sources: (r) => r.sources as Source[],
-});
+type DocumentResource = typeof art50Documents | typeof art53GpaiDocuments | typeof modelCards;
 
-export async function generateDocument(prisma: Prisma, who: Actor, kind: DocKind, systemId: string) {
-  const inputs = await gather(prisma, who.tenantId, systemId);
-  const built = build(kind, inputs);
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    await lockSystemVersions(tx, who.tenantId, kind, systemId);
-    const last = await db.disclosureDocument.findFirst({
-      where: { kind, systemId },
+/**
+ * The documents of one kind, generated from the system's records: the next version of its kind
+ * and system, numbered in the write's transaction after the system's lock.
+ */
+export const documentStore = (kind: DocKind): Store<DocumentResource> => ({
+  model: 'disclosureDocument',
+  computed: {
+    duties: (r: DocumentRow) => r.duties as Duty[],
+    changed: (r: DocumentRow) => r.previousSha256 !== r.sha256,
+    sections: (r: DocumentRow) => r.sections as Section[],
+    sources: (r: DocumentRow) => r.sources as Source[],
+  },
+  create: async ({ db, who, body }) => {
+    const built = build(kind, await gather(db, who.tenantId, body.systemId));
+    return {
+      systemId: body.systemId,
+      sha256: built.sha256,
+      duties: built.duties,
+      sections: built.sections,
+      missing: built.missing,
+      sources: built.sources,
+      createdBy: who.actor,
+    };
+  },
+  prepare: async ({ tx, who, body, data }) => {
+    await lockSystemVersions(tx, who.tenantId, kind, body.systemId);
+    const last = await scopeToTenant(tx, who.tenantId).disclosureDocument.findFirst({
+      where: { kind, systemId: body.systemId },
       orderBy: { version: 'desc' },
       select: { version: true, sha256: true },
     });
-    const row = await db.disclosureDocument.create({
-      data: {
-        id: newId('pdd'),
-        tenantId: who.tenantId,
-        kind,
-        systemId,
-        ...nextVersion(last),
-        sha256: built.sha256,
-        duties: built.duties,
-        sections: built.sections,
-        missing: built.missing,
-        sources: built.sources,
-        createdBy: who.actor,
-      },
-    });
-    const out = renderDocument(row);
-    return recorded(tx, who, out, {
-      action: 'disclosure_document.generated',
-      data: { kind, systemId, version: out.version, sha256: out.sha256 },
-    });
-  });
-}
-
-export async function getDocument(prisma: Prisma, tenantId: string, kind: DocKind, id: string) {
-  const row = await scopeToTenant(prisma, tenantId).disclosureDocument.findFirst({ where: { id, kind } });
-  if (!row) throw notFound(`${kind} document`, id);
-  return renderDocument(row);
-}
-
-export async function listDocuments(prisma: Prisma, tenantId: string, kind: DocKind, query: PageQuery & { systemId?: string }) {
-  return keysetList(scopeToTenant(prisma, tenantId).disclosureDocument, query, {
-    where: { kind },
-    filters: ['systemId'],
-    render: renderDocument,
-  });
-}
+    Object.assign(data, nextVersion(last));
+  },
+  auditData: (d) => ({ kind: d.kind, systemId: d.systemId, version: d.version, sha256: d.sha256 }),
+});

@@ -204,7 +204,7 @@ class NotificationsEmailResource(Resource):
 
         ``GET /v1/notifications/email/{id}``
 
-        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "NotificationEmailChannel",
@@ -582,7 +582,7 @@ class NotificationsSlackResource(Resource):
 
         ``GET /v1/notifications/slack/{id}``
 
-        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "NotificationSlackChannel",
@@ -960,7 +960,7 @@ class NotificationsTeamsResource(Resource):
 
         ``GET /v1/notifications/teams/{id}``
 
-        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "NotificationTeamsChannel",
@@ -1222,7 +1222,7 @@ class AsyncNotificationsEmailResource(AsyncResource):
 
         ``GET /v1/notifications/email/{id}``
 
-        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the email channel with this `nch_` id. Needs `notifications:read`. An email channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "NotificationEmailChannel",
@@ -1600,7 +1600,7 @@ class AsyncNotificationsSlackResource(AsyncResource):
 
         ``GET /v1/notifications/slack/{id}``
 
-        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Slack channel with this `nch_` id. Needs `notifications:read`. A Slack channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "NotificationSlackChannel",
@@ -1978,7 +1978,7 @@ class AsyncNotificationsTeamsResource(AsyncResource):
 
         ``GET /v1/notifications/teams/{id}``
 
-        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
+        Channels of every kind share the `nch_` prefix: the id of a channel of another kind is 404 here. Returns the Teams channel with this `nch_` id. Needs `notifications:read`. A Teams channel of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "NotificationTeamsChannel",

@@ -39,7 +39,7 @@ class PublicDisclosureArt50Resource(Resource):
 
         ``POST /v1/public-disclosure/art-50``
 
-        Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+        Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 50 disclosure version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 50 disclosure version.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -65,11 +65,11 @@ class PublicDisclosureArt50Resource(Resource):
         timeout: float | None = None,
     ) -> PublicDisclosureDocument:
         """
-        Get a Art. 50 disclosure version
+        Get an Art. 50 disclosure version
 
         ``GET /v1/public-disclosure/art-50/{id}``
 
-        One Art. 50 disclosure version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+        Returns the Art. 50 disclosure version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 50 disclosure version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -101,7 +101,7 @@ class PublicDisclosureArt50Resource(Resource):
 
         ``GET /v1/public-disclosure/art-50``
 
-        Every generated Art. 50 disclosure version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        Returns the tenant's Art. 50 disclosure versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 50 disclosure versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -134,7 +134,7 @@ class PublicDisclosureArt53GpaiResource(Resource):
 
         ``POST /v1/public-disclosure/art-53-gpai``
 
-        Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+        Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 53 GPAI documentation version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 53 GPAI documentation version.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -160,11 +160,11 @@ class PublicDisclosureArt53GpaiResource(Resource):
         timeout: float | None = None,
     ) -> PublicDisclosureDocument:
         """
-        Get a Art. 53 GPAI documentation version
+        Get an Art. 53 GPAI documentation version
 
         ``GET /v1/public-disclosure/art-53-gpai/{id}``
 
-        One Art. 53 GPAI documentation version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+        Returns the Art. 53 GPAI documentation version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 53 GPAI documentation version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -196,7 +196,7 @@ class PublicDisclosureArt53GpaiResource(Resource):
 
         ``GET /v1/public-disclosure/art-53-gpai``
 
-        Every generated Art. 53 GPAI documentation version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        Returns the tenant's Art. 53 GPAI documentation versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 53 GPAI documentation versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -229,7 +229,7 @@ class PublicDisclosureModelCardResource(Resource):
 
         ``POST /v1/public-disclosure/model-card``
 
-        Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+        Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new model card version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second model card version.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -259,7 +259,7 @@ class PublicDisclosureModelCardResource(Resource):
 
         ``GET /v1/public-disclosure/model-card/{id}``
 
-        One model card version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+        Returns the model card version with this `pdd_` id. Needs `public_disclosure:read`. A model card version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -291,7 +291,7 @@ class PublicDisclosureModelCardResource(Resource):
 
         ``GET /v1/public-disclosure/model-card``
 
-        Every generated model card version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        Returns the tenant's model card versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (model card versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -584,7 +584,7 @@ class AsyncPublicDisclosureArt50Resource(AsyncResource):
 
         ``POST /v1/public-disclosure/art-50``
 
-        Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+        Generates the next version of which transparency duties of Art. 50(1)-(4) apply from the system profile and the text each requires, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 50 disclosure version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 50 disclosure version.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -610,11 +610,11 @@ class AsyncPublicDisclosureArt50Resource(AsyncResource):
         timeout: float | None = None,
     ) -> PublicDisclosureDocument:
         """
-        Get a Art. 50 disclosure version
+        Get an Art. 50 disclosure version
 
         ``GET /v1/public-disclosure/art-50/{id}``
 
-        One Art. 50 disclosure version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+        Returns the Art. 50 disclosure version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 50 disclosure version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -646,7 +646,7 @@ class AsyncPublicDisclosureArt50Resource(AsyncResource):
 
         ``GET /v1/public-disclosure/art-50``
 
-        Every generated Art. 50 disclosure version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        Returns the tenant's Art. 50 disclosure versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 50 disclosure versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -679,7 +679,7 @@ class AsyncPublicDisclosureArt53GpaiResource(AsyncResource):
 
         ``POST /v1/public-disclosure/art-53-gpai``
 
-        Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+        Generates the next version of the Art. 53(1)(a)-(d) documentation of a general-purpose AI model, its Annex XI and XII items filled from the records and the missing ones listed, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new Art. 53 GPAI documentation version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second Art. 53 GPAI documentation version.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -705,11 +705,11 @@ class AsyncPublicDisclosureArt53GpaiResource(AsyncResource):
         timeout: float | None = None,
     ) -> PublicDisclosureDocument:
         """
-        Get a Art. 53 GPAI documentation version
+        Get an Art. 53 GPAI documentation version
 
         ``GET /v1/public-disclosure/art-53-gpai/{id}``
 
-        One Art. 53 GPAI documentation version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+        Returns the Art. 53 GPAI documentation version with this `pdd_` id. Needs `public_disclosure:read`. An Art. 53 GPAI documentation version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -741,7 +741,7 @@ class AsyncPublicDisclosureArt53GpaiResource(AsyncResource):
 
         ``GET /v1/public-disclosure/art-53-gpai``
 
-        Every generated Art. 53 GPAI documentation version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        Returns the tenant's Art. 53 GPAI documentation versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (Art. 53 GPAI documentation versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -774,7 +774,7 @@ class AsyncPublicDisclosureModelCardResource(AsyncResource):
 
         ``POST /v1/public-disclosure/model-card``
 
-        Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Needs `public_disclosure:write`; audited as `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not make a second version.
+        Generates the next version of a model card (intended use, model, evaluation, risks, limitations, evidence) from the records, stored immutably with the SHA-256 of its canonical content and its sources. Versions generated at once are numbered in turn. Returns 201 with the new model card version, id `pdd_<ULID>`. Needs `public_disclosure:write`; recorded in the audit trail as `disclosure_document.generated` in the same transaction, and emitted as the webhook event `disclosure_document.generated`. Send an `Idempotency-Key` so that a retry does not create a second model card version.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -804,7 +804,7 @@ class AsyncPublicDisclosureModelCardResource(AsyncResource):
 
         ``GET /v1/public-disclosure/model-card/{id}``
 
-        One model card version. 404 for an id of another kind or tenant. Needs `public_disclosure:read`.
+        Returns the model card version with this `pdd_` id. Needs `public_disclosure:read`. A model card version of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed. So is the id of another `kind` of the family.
         """
         return cast(
             "PublicDisclosureDocument",
@@ -836,7 +836,7 @@ class AsyncPublicDisclosureModelCardResource(AsyncResource):
 
         ``GET /v1/public-disclosure/model-card``
 
-        Every generated model card version, newest first, as `{ data, cursor }`. Needs `public_disclosure:read`.
+        Returns the tenant's model card versions, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `systemId` (model card versions whose `systemId` equals the value). Needs `public_disclosure:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
