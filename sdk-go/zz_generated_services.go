@@ -11139,7 +11139,7 @@ func (s *AuditEngineService) Run(ctx context.Context, body *StartAuditRunRequest
 
 // List calls GET /v1/audit-engine/runs: List audit runs.
 //
-// The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.
+// Returns the tenant's audit runs, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (audit runs whose `status` equals the value), `framework` (audit runs whose `framework` equals the value), `scheduleId` (audit runs whose `scheduleId` equals the value). Needs `audit_engine:read`.
 func (s *AuditEngineRunsService) List(ctx context.Context, params *AuditEngineRunsListParams, opts ...RequestOption) (*Page[AuditRun], error) {
 	var out Page[AuditRun]
 	if err := s.client.call(ctx, "GET", "/v1/audit-engine/runs", params.encode(), nil, &out, opts); err != nil {
@@ -11162,7 +11162,7 @@ func (s *AuditEngineRunsService) ListAutoPaging(ctx context.Context, params *Aud
 
 // Get calls GET /v1/audit-engine/runs/{id}: Get an audit run.
 //
-// One run with its status, counts and pinned content; another tenant’s is 404.
+// One run with its status, counts and pinned content. Returns the audit run with this `aer_` id. Needs `audit_engine:read`. An audit run of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
 func (s *AuditEngineRunsService) Get(ctx context.Context, id string, opts ...RequestOption) (*AuditRun, error) {
 	var out AuditRun
 	path := "/v1/audit-engine/runs/" + url.PathEscape(id)

@@ -9801,7 +9801,7 @@ export interface paths {
         };
         /**
          * List audit runs
-         * @description The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.
+         * @description Returns the tenant's audit runs, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (audit runs whose `status` equals the value), `framework` (audit runs whose `framework` equals the value), `scheduleId` (audit runs whose `scheduleId` equals the value). Needs `audit_engine:read`.
          */
         get: operations["audit_engine.runs.list"];
         put?: never;
@@ -9821,7 +9821,7 @@ export interface paths {
         };
         /**
          * Get an audit run
-         * @description One run with its status, counts and pinned content; another tenant’s is 404.
+         * @description One run with its status, counts and pinned content. Returns the audit run with this `aer_` id. Needs `audit_engine:read`. An audit run of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
          */
         get: operations["audit_engine.runs.get"];
         put?: never;

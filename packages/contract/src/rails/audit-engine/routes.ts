@@ -71,6 +71,31 @@ export const auditSchedules = resource({
   },
 });
 
+// ---------------------------------------------------------------- runs
+
+/** Runs are started by `POST /run` (202, evaluated in the background) or by a schedule; the kit lists and gets them. */
+export const auditRuns = resource({
+  rail: 'audit_engine',
+  path: 'runs',
+  // The catalogue names the start (`run`); the runs it makes are listed beside it.
+  subResource: 'run',
+  name: 'run',
+  label: { one: 'audit run', many: 'audit runs' },
+  idPrefix: 'aer',
+  record: AuditRun,
+  statusField: 'status',
+  filters: {
+    status: RunStatus.optional().meta({ description: 'Only runs in this status.' }),
+    framework: z.string().max(64).optional().meta({ description: 'Only runs of this framework.' }),
+    scheduleId: ScheduleId.optional().meta({ description: 'Only runs started by this schedule.' }),
+  },
+  notes: { get: 'One run with its status, counts and pinned content.' },
+  setup: [
+    { method: 'POST', path: '/v1/frameworks/eu-ai-act/activate', body: {} },
+    { method: 'POST', path: '/v1/audit-engine/run', body: { framework: 'eu-ai-act', scope: 'all' } },
+  ],
+});
+
 // ---------------------------------------------------------------- router
 
 const { read, write, changes } = policyOf('audit_engine');
@@ -82,27 +107,7 @@ export const auditEngineRouter = railRouter('audit_engine', {
     'Start an audit run',
     'Starts a run of an activated framework over a scope and answers 202 at once: the run pins the framework version the tenant activated, the tenant’s taxonomy bundle hash and the rule set, and a background job evaluates every control in scope (evidence present, evidence fresh, linked obligations met, attestations current), writes one finding per failed check and completes the run. A framework the tenant has not activated, an unknown framework or a scope that selects no control: 422 naming the field. Needs `audit_engine:write`; audited and emitted as `audit.run_started`, then `audit.run_completed` and one `audit.finding_opened` per finding.',
   ),
-  runs: {
-    list: get(
-      '/runs',
-      {
-        query: PaginationQuery.extend({
-          status: RunStatus.optional().meta({ description: 'Only runs in this status.' }),
-          framework: z.string().max(64).optional().meta({ description: 'Only runs of this framework.' }),
-          scheduleId: ScheduleId.optional().meta({ description: 'Only runs started by this schedule.' }),
-        }),
-      },
-      listOf(AuditRun),
-      read,
-    ).doc(
-      'List audit runs',
-      'The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.',
-    ),
-    get: get('/runs/:id', { pathParams: IdOf(RunId) }, AuditRun, read).doc(
-      'Get an audit run',
-      'One run with its status, counts and pinned content; another tenant’s is 404.',
-    ),
-  },
+  runs: auditRuns.routes,
   findings: {
     list: get(
       '/findings',

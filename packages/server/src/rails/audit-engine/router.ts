@@ -1,4 +1,4 @@
-import { auditSchedules, contract } from '@svc/contract';
+import { auditRuns, auditSchedules, contract } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
 import { actor, personActor, type RailDeps, tenantOf } from '../deps.ts';
@@ -9,10 +9,7 @@ export function auditEngineHandlers({ db }: RailDeps) {
   return initServer().router(contract.audit_engine, {
     schedules: serveResource(db, auditSchedules, ae.scheduleStore),
     run: async ({ body, res }) => ({ status: 202, body: await ae.startRun(prisma, actor(res), body) }),
-    runs: {
-      list: async ({ query, res }) => ({ status: 200, body: await ae.listRuns(prisma, tenantOf(res).tenantId, query) }),
-      get: async ({ params, res }) => ({ status: 200, body: await ae.getRun(prisma, tenantOf(res).tenantId, params.id) }),
-    },
+    runs: serveResource(db, auditRuns, ae.runStore),
     findings: {
       list: async ({ query, res }) => ({ status: 200, body: await ae.listFindings(prisma, tenantOf(res).tenantId, query) }),
       get: async ({ params, res }) => ({ status: 200, body: await ae.getFinding(prisma, tenantOf(res).tenantId, params.id) }),

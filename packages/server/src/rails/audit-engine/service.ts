@@ -6,6 +6,7 @@ import {
   type AuditRunAccepted,
   type AuditRunReplay,
   type AuditSignOff,
+  type auditRuns,
   type auditSchedules,
   type ResolveAuditFindingBody,
   type SignOffAuditRunBody,
@@ -63,11 +64,14 @@ const conflict = (message: string, field: string, current: string) =>
 
 // ---------------------------------------------------------------- rendering
 
-export const renderRun = rendererOf<RunRow>()(AuditRun, {
-  bundleVersions: (r) => r.bundleVersions as Record<string, string>,
-  ruleSet: (r) => ({ id: r.ruleSetId, version: r.ruleSetVersion, hash: r.ruleSetHash }),
-  counts: (r) => (r.counts ?? null) as Out<typeof AuditRun>['counts'],
-});
+/** A run's fields computed from its columns: the pinned rule set and the counts (the kit's and the hand routes'). */
+const RUN_COMPUTED = {
+  bundleVersions: (r: RunRow) => r.bundleVersions as Record<string, string>,
+  ruleSet: (r: RunRow) => ({ id: r.ruleSetId, version: r.ruleSetVersion, hash: r.ruleSetHash }),
+  counts: (r: RunRow) => (r.counts ?? null) as Out<typeof AuditRun>['counts'],
+};
+
+export const renderRun = rendererOf<RunRow>()(AuditRun, RUN_COMPUTED);
 
 export const renderFinding = rendererOf<FindingRow>()(AuditFinding, {
   check: (r) => r.kind as Check,
@@ -495,22 +499,10 @@ export async function scheduleTick(prisma: Prisma, tenantId: string, scheduleId:
 
 // ---------------------------------------------------------------- reads
 
-export function listRuns(
-  prisma: Prisma,
-  tenantId: string,
-  query: { limit: number; cursor?: string; status?: string; framework?: string; scheduleId?: string },
-) {
-  return keysetList(scopeToTenant(prisma, tenantId).auditRun, query, {
-    filters: ['status', 'framework', 'scheduleId'],
-    render: (r) => renderRun(r as unknown as RunRow),
-  });
-}
+/** Runs as the kit lists and gets them. */
+export const runStore: Store<typeof auditRuns> = { model: 'auditRun', computed: RUN_COMPUTED };
 
 const runRow = (db: Tx, id: string): Promise<RunRow> => orNotFound(db.auditRun.findFirst({ where: { id } }), 'Audit run', id);
-
-export async function getRun(prisma: Prisma, tenantId: string, id: string) {
-  return renderRun(await runRow(scopeToTenant(prisma, tenantId), id));
-}
 
 export function listFindings(
   prisma: Prisma,

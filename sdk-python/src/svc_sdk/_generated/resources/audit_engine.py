@@ -145,7 +145,7 @@ class AuditEngineRunsResource(Resource):
 
         ``GET /v1/audit-engine/runs/{id}``
 
-        One run with its status, counts and pinned content; another tenant’s is 404.
+        One run with its status, counts and pinned content. Returns the audit run with this `aer_` id. Needs `audit_engine:read`. An audit run of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "AuditRun",
@@ -179,7 +179,7 @@ class AuditEngineRunsResource(Resource):
 
         ``GET /v1/audit-engine/runs``
 
-        The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.
+        Returns the tenant's audit runs, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (audit runs whose `status` equals the value), `framework` (audit runs whose `framework` equals the value), `scheduleId` (audit runs whose `scheduleId` equals the value). Needs `audit_engine:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
@@ -629,7 +629,7 @@ class AsyncAuditEngineRunsResource(AsyncResource):
 
         ``GET /v1/audit-engine/runs/{id}``
 
-        One run with its status, counts and pinned content; another tenant’s is 404.
+        One run with its status, counts and pinned content. Returns the audit run with this `aer_` id. Needs `audit_engine:read`. An audit run of another tenant, or one that does not exist, is 404 `not_found`: ids of other tenants are not disclosed.
         """
         return cast(
             "AuditRun",
@@ -663,7 +663,7 @@ class AsyncAuditEngineRunsResource(AsyncResource):
 
         ``GET /v1/audit-engine/runs``
 
-        The tenant’s runs, newest first, cursor-paginated, filtered by status, framework and schedule. Needs `audit_engine:read`.
+        Returns the tenant's audit runs, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `status` (audit runs whose `status` equals the value), `framework` (audit runs whose `framework` equals the value), `scheduleId` (audit runs whose `scheduleId` equals the value). Needs `audit_engine:read`.
 
         Returns one page; ``auto_paging_iter()`` walks every item of every page.
         """
