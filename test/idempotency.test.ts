@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, expectEnvelope, type TenantFixture } from './support/api.ts';
+import { allRoutes, exampleBody, fillPath, railsOfRoute, tierFor } from './support/fixtures.ts';
 import { startTestServer, type TestServer } from './support/server.ts';
 
 let ts: TestServer;
@@ -132,5 +133,21 @@ describe('Idempotency-Key', () => {
     const second = await t.call('POST', '/v1/compliance/assessments', { body, headers: { 'idempotency-key': key } });
     expect(second.status).toBe(201);
     expect(second.body.id).not.toBe(first.body.id);
+  });
+});
+
+describe('PUT is idempotent, also at once', () => {
+  // A PUT replaces: sent three times at once (a client's retries racing) by a new tenant, the
+  // three answer alike (a refusal such as a slug another tenant holds refuses all three), never
+  // a 409 for the row one of the others created meanwhile, nor a 500.
+  const puts = allRoutes.filter((r) => r.route.method === 'PUT');
+  it.each(puts.map((r) => [r.name, r] as const))('%s', async (_name, r) => {
+    const owner = await createTenant(ts, { tier: tierFor(railsOfRoute(r)) });
+    const { path } = await fillPath(ts, owner, r);
+    const sent = exampleBody(r.route);
+    const answers = await Promise.all([1, 2, 3].map(() => owner.call('PUT', path, { body: sent })));
+    const statuses = answers.map((a) => a.status);
+    expect(new Set(statuses).size, `${path}: ${statuses.join(', ')} ${JSON.stringify(answers.find((a) => a.status >= 300)?.body)}`).toBe(1);
+    expect(statuses[0]).toBeLessThan(500);
   });
 });

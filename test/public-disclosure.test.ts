@@ -321,6 +321,17 @@ describe('public disclosure: profiles, tenancy, tiers, validation', () => {
     expect(expectEnvelope(role, 422, 'validation_failed').details?.[0]?.field).toBe('role');
   });
 
+  it('a profile declared several times at once is created once and replaced by the others', async () => {
+    const id = sys();
+    const names = ['Assistant A', 'Assistant B', 'Assistant C'];
+    const sent = await Promise.all(names.map((name) => t.call('PUT', `${base}/systems/${id}`, { body: { ...chatbot, name } })));
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200]);
+    const got = (await t.call('GET', `${base}/systems/${id}`)).body;
+    expect(names).toContain(got.name);
+    const trail = (await t.call('POST', '/v1/audit-trail/query', { body: { resourceId: id, limit: 200 } })).body.data;
+    expect(trail.map((e: { data: { replaced: boolean } }) => e.data.replaced).sort()).toEqual([false, true, true]);
+  });
+
   it('another tenant gets 404 and never sees the versions; a tier below enterprise gets 403', async () => {
     const id = sys();
     const doc = await generate('art-50', id);

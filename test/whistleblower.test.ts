@@ -239,6 +239,25 @@ describe('whistleblower: anonymous intake and follow-up with the access code', (
     expect(everything).not.toContain('jana');
   });
 
+  it('an intake set several times at once is one row; a slug two tenants claim at once goes to one of them', async () => {
+    const mine = await createTenant(ts, { tier: 'enterprise' });
+    const theirs = await createTenant(ts, { tier: 'enterprise' });
+    const own = `own-${unique()}`;
+    const sent = await Promise.all(
+      [true, false, true].map((enabled) => mine.call('PUT', '/v1/whistleblower/intake', { body: { slug: own, enabled } })),
+    );
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await mine.call('GET', '/v1/whistleblower/intake')).body.slug).toBe(own);
+    const contested = `contested-${unique()}`;
+    const claims = await Promise.all(
+      [mine, theirs].map((who) => who.call('PUT', '/v1/whistleblower/intake', { body: { slug: contested, enabled: true } })),
+    );
+    expect(claims.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(expectEnvelope(claims.find((r) => r.status === 409) as (typeof claims)[number], 409, 'conflict').message).toContain(
+      'taken by another tenant',
+    );
+  });
+
   it('an unknown, disabled or other tier slug is the same 404; the slug is unique across tenants; bad input is 422', async () => {
     const missing = await anon('POST', `/v1/whistleblower/intake/nobody-${unique()}`, { category: 'other', description: 'x' });
     const env = expectEnvelope(missing, 404, 'not_found');

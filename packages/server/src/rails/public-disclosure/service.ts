@@ -75,6 +75,8 @@ export async function putProfile(
   await checkIds(scoped, 'redTeamTargetIds', 'redTeamTarget', body.redTeamTargetIds);
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    // Declarations of one system queue here: the first creates the profile, the next replace it.
+    await lockKey(tx, `svc.public_disclosure.system_profile:${who.tenantId}:${systemId}`);
     const existing = await db.publicDisclosureProfile.findFirst({ where: { systemId } });
     const now = new Date();
     const data = {

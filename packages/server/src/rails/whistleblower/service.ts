@@ -33,7 +33,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { checkMoment, pastMoment } from '../../platform/moments.ts';
-import { lockRecord, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { lockKey, lockRecord, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 
@@ -427,10 +427,17 @@ const slugTaken = (slug: string) =>
     { field: 'slug', issue: 'invalid_value', message: 'taken' },
   ]);
 
+/**
+ * Sets the tenant's intake. Settings of one tenant queue on its lock (the first creates the row,
+ * the next update it), then claims of one slug on the slug's, so a slug another tenant takes
+ * meanwhile is refused with its own 409 (locks always taken in that order).
+ */
 export async function setIntake(prisma: Prisma, who: Actor, body: z.infer<typeof SetWhistleblowerIntakeBody>) {
-  const holder = await prisma.whistleblowerIntake.findUnique({ where: { slug: body.slug }, select: { tenantId: true } });
-  if (holder && holder.tenantId !== who.tenantId) throw slugTaken(body.slug);
   return prisma.$transaction(async (tx) => {
+    await lockKey(tx, `svc.whistleblower.intake:${who.tenantId}`);
+    await lockKey(tx, `svc.whistleblower.intake_slug:${body.slug}`);
+    const holder = await tx.whistleblowerIntake.findUnique({ where: { slug: body.slug }, select: { tenantId: true } });
+    if (holder && holder.tenantId !== who.tenantId) throw slugTaken(body.slug);
     const db = scopeToTenant(tx, who.tenantId);
     const existing = await db.whistleblowerIntake.findFirst({});
     const now = new Date();
