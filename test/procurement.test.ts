@@ -99,6 +99,30 @@ describe('RFPs', () => {
     expect(expectEnvelope(weights, 409, 'conflict').message).toContain('cancelled');
   });
 
+  it('weights changed several times at once are each applied in turn, none refused', async () => {
+    const r = await rfp();
+    const sets = [
+      [0.6, 0.2, 0.2],
+      [0.2, 0.6, 0.2],
+      [0.2, 0.2, 0.6],
+    ];
+    const sent = await Promise.all(
+      sets.map(([price, quality, delivery]) =>
+        t.call('PATCH', `/v1/procurement/rfp/${r.id}/weights`, {
+          body: {
+            criteria: [
+              { key: 'price', weight: price },
+              { key: 'quality', weight: quality },
+              { key: 'delivery', weight: delivery },
+            ],
+          },
+        }),
+      ),
+    );
+    expect(sent.map((x) => x.status)).toEqual([200, 200, 200]);
+    expect((await t.call('GET', `/v1/procurement/rfp/${r.id}`)).body.weightsVersion).toBe(r.weightsVersion + 3);
+  });
+
   it('a bid scores every criterion (0 to 10) and no other; one bid per supplier', async () => {
     const r = await rfp();
     await move(r.id, 'open');

@@ -187,6 +187,9 @@ export async function updateWeights(
 ): Promise<ScoringOut> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    // Changes of the weights (and the award) queue on the RFP's row: each replaces the weights
+    // the previous one committed, where a change made meanwhile used to refuse this one.
+    await lockRecord(tx, 'procurement_rfps', who.tenantId, id);
     const rfp = await findRfp(tx, who.tenantId, id);
     if (!NOT_FINAL.includes(rfp.status)) throw rfpConflict(rfp, 'changing the weights', NOT_FINAL);
     const criteria = criteriaOf(rfp);
@@ -208,11 +211,10 @@ export async function updateWeights(
     }
     const next = criteria.map((c) => ({ ...c, weight: given.get(c.key) as number }));
     const now = new Date();
-    const moved = await db.procurementRfp.updateMany({
-      where: { id, weightsVersion: rfp.weightsVersion, status: { in: NOT_FINAL } },
+    await db.procurementRfp.updateMany({
+      where: { id },
       data: { criteria: next, weightsVersion: rfp.weightsVersion + 1, updatedAt: now },
     });
-    if (moved.count === 0) throw new ApiError('conflict', `RFP ${id} changed meanwhile; read it again and retry.`);
     const saved = await findRfp(tx, who.tenantId, id);
     await recorded(tx, who, renderRfp(saved), {
       action: 'rfp.weights_changed',
@@ -282,6 +284,8 @@ export const bidStore: Store<typeof procurementBids> = {
 export async function award(prisma: Prisma, who: Actor, rfpId: string, body: z.infer<typeof CreateAwardBody>): Promise<AwardOut> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    // The ranking the award keeps is the one of the weights it read: a change of the weights waits.
+    await lockRecord(tx, 'procurement_rfps', who.tenantId, rfpId);
     const rfp = await findRfp(tx, who.tenantId, rfpId);
     if (rfp.status !== 'evaluating') throw rfpConflict(rfp, 'award', ['evaluating']);
     const bids = await bidsOf(tx, who.tenantId, rfpId);
