@@ -6328,7 +6328,7 @@ func (s *PolicyAuthoringAttestService) Coverage(ctx context.Context, id string, 
 
 // Retire calls POST /v1/policies/retire: Retire a policy.
 //
-// Moves a `published` policy to `retired`: it no longer covers its controls and takes no attestations. From any other state: 409 `conflict` naming it, and nothing changes. Needs `policy_authoring:write`; audited as `policy.retired` (with the optional `reason`).
+// It no longer covers its controls and takes no attestations. The policy is named by `policyId`; one of another tenant, or none, is 404 `not_found`. Allowed when the policy's `status` is `published`; sets it to `retired` and returns the updated policy. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `policy_authoring:write`; recorded in the audit trail as `policy.retired` and emitted as the webhook event `policy.retired`.
 func (s *PolicyAuthoringService) Retire(ctx context.Context, body *RetirePolicyRequest, opts ...RequestOption) (*Policy, error) {
 	var out Policy
 	var payload any
@@ -6431,7 +6431,7 @@ func (s *TrainingRecordsRecordsService) ListAutoPaging(ctx context.Context, para
 
 // Create calls POST /v1/training-records/records: Record a completion.
 //
-// Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.
+// Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Also audited and emitted as `training.certificate_issued`. Returns 201 with the new completion record, id `trc_<ULID>`. Needs `training_records:write`; recorded in the audit trail as `training.completed` in the same transaction, and emitted as the webhook event `training.completed`. Send an `Idempotency-Key` so that a retry does not create a second completion record.
 func (s *TrainingRecordsRecordsService) Create(ctx context.Context, body *CreateTrainingRecordRequest, opts ...RequestOption) (*TrainingRecord, error) {
 	var out TrainingRecord
 	var payload any

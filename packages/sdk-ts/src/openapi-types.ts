@@ -4971,7 +4971,7 @@ export interface paths {
         put?: never;
         /**
          * Retire a policy
-         * @description Moves a `published` policy to `retired`: it no longer covers its controls and takes no attestations. From any other state: 409 `conflict` naming it, and nothing changes. Needs `policy_authoring:write`; audited as `policy.retired` (with the optional `reason`).
+         * @description It no longer covers its controls and takes no attestations. The policy is named by `policyId`; one of another tenant, or none, is 404 `not_found`. Allowed when the policy's `status` is `published`; sets it to `retired` and returns the updated policy. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `policy_authoring:write`; recorded in the audit trail as `policy.retired` and emitted as the webhook event `policy.retired`.
          */
         post: operations["policy_authoring.retire"];
         delete?: never;
@@ -5059,7 +5059,7 @@ export interface paths {
         put?: never;
         /**
          * Record a completion
-         * @description Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.
+         * @description Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Also audited and emitted as `training.certificate_issued`. Returns 201 with the new completion record, id `trc_<ULID>`. Needs `training_records:write`; recorded in the audit trail as `training.completed` in the same transaction, and emitted as the webhook event `training.completed`. Send an `Idempotency-Key` so that a retry does not create a second completion record.
          */
         post: operations["training_records.records.create"];
         delete?: never;

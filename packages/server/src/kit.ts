@@ -98,6 +98,11 @@ export interface Store<R extends Resource> {
   /** The audit event's `data` of a create; the record's id only when absent. */
   readonly auditData?: (record: z.infer<R['spec']['record']>) => Record<string, unknown>;
   /**
+   * The create's webhook event data when its registered type says more than the record (a
+   * completion's `principal`, the person it is about); the record when absent.
+   */
+  readonly eventData?: (record: z.infer<R['spec']['record']>) => Record<string, unknown>;
+  /**
    * In the create's transaction, before the row is written: what must be read there to hold until
    * the commit (a parent row, locked), the row's fields computed from it (set on `data`), and
    * effects on other records that the row depends on. Returns what the audit event says besides
@@ -430,7 +435,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
               resourceType: resource.object,
               resourceId: id,
               data: { ...(store.auditData?.(record as never) ?? {}), ...(prepared || {}) },
-              resource: record,
+              resource: store.eventData ? store.eventData(record as never) : record,
             };
           },
         },

@@ -10,6 +10,7 @@ import {
   AddPolicyVersionBody,
   AttestPolicyBody,
   CreatePolicyBody,
+  POLICY_TRANSITIONS,
   Policy,
   PolicyAttestation,
   PolicyAttestationCoverage,
@@ -39,8 +40,8 @@ const VersionNumber = z
 
 /**
  * The policies, from the kit: a policy is drafted at `POST /draft` and read at `/draft` whatever its
- * state. Its changes (a version, the publication walk, retirement) stay routes of their own: each
- * names the policy in its body rather than in the path, and most record another record with it.
+ * state, and retired at `POST /retire` (the policy named in the body). Its other changes (a
+ * version, the publication walk) stay routes of their own: each records another record with it.
  * The create emits `policy.drafted`, a type the specification names and the planned ones register:
  * the resource's events are left out of policyAuthoringEvents, as the registry refuses a type twice.
  */
@@ -51,6 +52,7 @@ export const policyDrafts = resource({
   label: { one: 'policy', many: 'policies' },
   idPrefix: 'pol',
   record: Policy,
+  statusField: 'status',
   filters: {
     status: PolicyStatus.optional().meta({ description: 'Only policies in this state.' }),
     controlId: ControlRef.optional().meta({ description: 'Only policies that list this control.', examples: ['AIA-RMS-01'] }),
@@ -63,6 +65,19 @@ export const policyDrafts = resource({
     description:
       'Creates a `draft` policy with its text as version 1 (`currentVersion: 1`). Every control id must be a control of a shipped dictionary (422 naming the first unknown one); `ownerId` a person of the tenant.',
     eventSummary: 'A policy draft was created.',
+  },
+  transitions: {
+    // The specification names the policy in the body: `POST /retire` with `policyId`.
+    retire: {
+      from: POLICY_TRANSITIONS.retire.from,
+      to: POLICY_TRANSITIONS.retire.to,
+      idField: 'policyId',
+      path: 'retire',
+      body: RetirePolicyBody,
+      action: 'policy.retired',
+      summary: 'Retire a policy',
+      description: 'It no longer covers its controls and takes no attestations.',
+    },
   },
   notes: {
     list: 'Lists policies in every state (each starts as a draft).',
@@ -122,8 +137,11 @@ const policyParams = z.object({ id: PolicyId });
 const ByPolicy = { pathParams: policyParams };
 const NOT_FOUND = 'A policy of another tenant, or one that does not exist, is 404 `not_found`.';
 
+/** Retirement sits at the rail's `POST /retire`, beside the drafts' routes (the SDK's `policies.retire`). */
+const { retire: retirePolicy, ...draftRoutes } = policyDrafts.routes;
+
 export const policyAuthoringRouter = railRouter('policy_authoring', {
-  drafts: policyDrafts.routes,
+  drafts: draftRoutes,
   // A version is a record under its policy (`/version/:id/:number`), and adding one moves the
   // policy back to draft, which its audit event records (`from`, `to`): declared by hand.
   versions: {
@@ -239,10 +257,7 @@ export const policyAuthoringRouter = railRouter('policy_authoring', {
       `Who among the active people (optionally of the given roles) has attested the policy's published version and who has not, with counts and share. A new published version starts from nobody. A never-published policy counts everybody as pending with \`version\` null. Computed at request time. Needs \`policy_authoring:read\`. ${NOT_FOUND}`,
     ),
   },
-  retire: post('/retire', { body: RetirePolicyBody }, Policy, write('policy.retired')).doc(
-    'Retire a policy',
-    'Moves a `published` policy to `retired`: it no longer covers its controls and takes no attestations. From any other state: 409 `conflict` naming it, and nothing changes. Needs `policy_authoring:write`; audited as `policy.retired` (with the optional `reason`).',
-  ),
+  retire: retirePolicy,
   gapFill: get(
     '/gap-fill',
     {

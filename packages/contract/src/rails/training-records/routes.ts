@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { get, policyOf, post } from '../../platform/declare.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { meta } from '../../platform/meta.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
 import { listOf, PaginationQuery, Timestamp, UserId } from '../../shared/common.ts';
@@ -37,9 +37,9 @@ export const trainingModules = resource({
 // ---------------------------------------------------------------- records and certificates
 
 /**
- * The completion records' list, from the kit. The create stays a route of its own: it issues the
- * signed certificate with the record and emits `training.completed` with the person as `principal`
- * and `training.certificate_issued`, payloads the kit's create (the record as the event) cannot carry.
+ * The completion records, from the kit. The create issues the signed certificate with the record
+ * and emits `training.completed` (the record with the person as `principal`, the store's event
+ * data) and `training.certificate_issued`; both types are registered with the planned ones.
  */
 export const trainingRecords = resource({
   rail: 'training_records',
@@ -67,23 +67,26 @@ export const trainingRecords = resource({
       body: { title: 'AI literacy basics', requiredForRoleIds: ['{{role.id}}'], validityDays: 365 },
       as: 'module',
     },
-    { method: 'POST', path: '/v1/training-records/records', body: { moduleId: '{{module.id}}', userId: '{{user.id}}', score: 92 } },
   ],
+  create: {
+    body: CreateTrainingRecordBody,
+    action: 'training.completed',
+    summary: 'Record a completion',
+    description:
+      "Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Also audited and emitted as `training.certificate_issued`.",
+    fixture: { moduleId: '{{module.id}}', userId: '{{user.id}}', score: 92 },
+  },
 });
 
 // ---------------------------------------------------------------- router
 
-const { read, write } = policyOf('training_records');
+const { read } = policyOf('training_records');
 
 export const trainingRecordsRouter = railRouter('training_records', {
   modules: trainingModules.routes,
   records: {
-    // The list is the kit's; the create stays hand-written (see trainingRecords).
     list: trainingRecords.routes.list,
-    create: post('/records', { body: CreateTrainingRecordBody }, { 201: TrainingRecord }, write('training.completed')).doc(
-      'Record a completion',
-      "Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.",
-    ),
+    create: trainingRecords.routes.create,
   },
   coverage: get(
     '/coverage',

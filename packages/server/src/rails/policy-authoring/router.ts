@@ -6,8 +6,9 @@ import * as policies from './service.ts';
 
 export function policyAuthoringHandlers({ db }: RailDeps) {
   const { prisma } = db;
+  const { retire, ...drafts } = serveResource(db, policyDrafts, policies.policyStore);
   return initServer().router(contract.policy_authoring, {
-    drafts: serveResource(db, policyDrafts, policies.policyStore),
+    drafts,
     versions: {
       add: async ({ body, res }) => ({ status: 201, body: await policies.addVersion(prisma, actor(res), body) }),
       list: async ({ params, query, res }) => ({
@@ -37,7 +38,7 @@ export function policyAuthoringHandlers({ db }: RailDeps) {
         body: await policies.attestationCoverage(prisma, tenantOf(res).tenantId, params.id, query.roleIds),
       }),
     },
-    retire: async ({ body, res }) => ({ status: 200, body: await policies.retire(prisma, actor(res), body) }),
+    retire,
     gapFill: async ({ query, res }) => ({ status: 200, body: await policies.gapFill(prisma, tenantOf(res).tenantId, query) }),
   });
 }

@@ -15,7 +15,6 @@ import {
   type PublishPolicyBody,
   type policyDrafts,
   type policyPublications,
-  type RetirePolicyBody,
 } from '@svc/contract';
 import type { z } from 'zod';
 import type { Prisma, Tx } from '../../db/client.ts';
@@ -119,6 +118,8 @@ async function unknownControls(prisma: Tx, wanted: readonly string[]): Promise<s
  */
 export const policyStore: Store<typeof policyDrafts> = {
   model: 'policy',
+  // A retired policy no longer covers its controls (coverage reads `published` ones only).
+  transitions: { retire: () => ({ retiredAt: new Date() }) },
   filterWhere: { controlId: (v) => ({ controlIds: { has: v } }) },
   create: async ({ db, shared, who, body }) => {
     const dup = body.controlIds.findIndex((c, i) => body.controlIds.indexOf(c) !== i);
@@ -531,22 +532,6 @@ export async function attestationCoverage(
     pendingPeople,
     computedAt: iso(new Date()),
   };
-}
-
-// ---------------------------------------------------------------- retire
-
-export async function retire(prisma: Prisma, who: Actor, body: z.infer<typeof RetirePolicyBody>): Promise<z.infer<typeof Policy>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const policy = await policyFor(db, body.policyId, 'retire');
-    const now = new Date();
-    await movePolicy(db, policy, 'retire', now, { retiredAt: now });
-    const out = renderPolicy(await findPolicy(db, policy.id));
-    return recorded(tx, who, out, {
-      action: 'policy.retired',
-      data: { from: policy.status, to: out.status, ...(body.reason ? { reason: body.reason } : {}) },
-    });
-  });
 }
 
 // ---------------------------------------------------------------- gap-fill

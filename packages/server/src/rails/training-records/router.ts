@@ -1,18 +1,17 @@
 import { contract, trainingModules, trainingRecords } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { actor, type RailDeps, tenantOf } from '../deps.ts';
+import { type RailDeps, tenantOf } from '../deps.ts';
 import * as training from './service.ts';
 
 export function trainingRecordsHandlers({ db }: RailDeps) {
   const { prisma } = db;
-  // The records' create signs the certificate and emits its own payloads: hand-written beside the kit's list.
   const records = serveResource(db, trainingRecords, training.recordStore);
   return initServer().router(contract.training_records, {
     modules: serveResource(db, trainingModules, training.moduleStore),
     records: {
       list: records.list,
-      create: async ({ body, res }) => ({ status: 201, body: await training.createRecord(prisma, actor(res), body) }),
+      create: records.create,
     },
     coverage: async ({ query, res }) => ({ status: 200, body: await training.coverage(prisma, tenantOf(res).tenantId, query) }),
     certificates: {

@@ -1,6 +1,5 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import {
-  type CreateTrainingRecordBody,
   TrainingCertificate,
   type TrainingCertificateVerification,
   type TrainingCoverage,
@@ -17,7 +16,6 @@ import { invalid } from '../../errors.ts';
 import type { TrainingModule as ModuleRow, TrainingRecord as RecordRow } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import type { Actor } from '../../platform/ledger/changes.ts';
 import { activeSigner } from '../../platform/ledger/signing.ts';
 import { pastMoment } from '../../platform/moments.ts';
 import { createdOf, type Page, type PageQuery, recorded } from '../../platform/records.ts';
@@ -108,25 +106,26 @@ const renderCertificate = rendererOf<RecordRow>()(TrainingCertificate, {
   issuedAt: (r) => iso(r.createdAt),
 });
 
-/** Records a completion and issues its signed certificate, in one transaction with the audit event. */
-export async function createRecord(
-  prisma: Prisma,
-  who: Actor,
-  body: z.infer<typeof CreateTrainingRecordBody>,
-): Promise<z.infer<typeof TrainingRecord>> {
-  const now = new Date();
-  const completedAt = pastMoment('completedAt', body.completedAt, now);
-  const db = scopeToTenant(prisma, who.tenantId);
-  const [module, user] = await Promise.all([
-    db.trainingModule.findFirst({ where: { id: body.moduleId } }),
-    db.stakeholderUser.findFirst({ where: { id: body.userId } }),
-  ]);
-  if (!module) throw invalid('moduleId', `Training module ${body.moduleId} does not exist in this tenant.`);
-  if (!user) throw invalid('userId', `Person ${body.userId} does not exist in this tenant.`);
-  return prisma.$transaction(async (tx) => {
-    const base = {
-      id: newId('trc'),
-      tenantId: who.tenantId,
+/** The person a completion is about, as its registered events carry them (`principal`). */
+const principalOf = (r: z.infer<typeof TrainingRecord>) => ({ principal: r.userId, ...(r.score === null ? { score: undefined } : {}) });
+
+/**
+ * Completion records: the create checks the module and the person, and in its transaction issues
+ * the certificate, signed with the audit signing key over the record as it is stored, then
+ * records `training.certificate_issued` beside the kit's `training.completed`.
+ */
+export const recordStore: Store<typeof trainingRecords> = {
+  model: 'trainingRecord',
+  render: (r: RecordRow) => renderRecord(r),
+  create: async ({ db, who, body }) => {
+    const completedAt = pastMoment('completedAt', body.completedAt, new Date());
+    const [module, user] = await Promise.all([
+      db.trainingModule.findFirst({ where: { id: body.moduleId } }),
+      db.stakeholderUser.findFirst({ where: { id: body.userId } }),
+    ]);
+    if (!module) throw invalid('moduleId', `Training module ${body.moduleId} does not exist in this tenant.`);
+    if (!user) throw invalid('userId', `Person ${body.userId} does not exist in this tenant.`);
+    return {
       moduleId: module.id,
       moduleTitle: module.title,
       userId: user.id,
@@ -135,49 +134,30 @@ export async function createRecord(
       score: body.score ?? null,
       expiresAt: module.validityDays ? new Date(completedAt.getTime() + module.validityDays * DAY_MS) : null,
       certificateId: newId('tcf'),
-      createdAt: now,
+      createdBy: who.actor,
     };
-    const code = certificateHash(base);
+  },
+  prepare: async ({ tx, who, id, data, now }) => {
+    const row = { ...(data as Omit<RecordRow, 'id' | 'tenantId' | 'createdAt'>), id, tenantId: who.tenantId, createdAt: now };
+    const code = certificateHash(row);
     const signer = await activeSigner(tx);
-    const row = await tx.trainingRecord.create({
-      data: {
-        ...base,
-        certificateHash: code,
-        certificateKeyId: signer.keyId,
-        certificateSignature: signer.sign(code),
-        createdBy: who.actor,
-      },
-    });
-    const out = renderRecord(row);
-    const principal = { principal: out.userId, ...(out.score === null ? { score: undefined } : {}) };
-    // The data of the registered `training.completed` type: the record, with `principal`.
+    Object.assign(data, { createdAt: now, certificateHash: code, certificateKeyId: signer.keyId, certificateSignature: signer.sign(code) });
+  },
+  auditData: (r) => ({ moduleId: r.moduleId, userId: r.userId, completedAt: r.completedAt, certificateId: r.certificateId }),
+  eventData: (r) => ({ ...r, ...principalOf(r) }),
+  afterCreate: async ({ tx, who, record }) => {
+    const row = await scopeToTenant(tx, who.tenantId).trainingRecord.findFirst({ where: { id: record.id } });
+    const certificate = renderCertificate(row as RecordRow);
     await recorded(
       tx,
       who,
-      { ...out, ...principal },
-      {
-        action: 'training.completed',
-        data: { moduleId: out.moduleId, userId: out.userId, completedAt: out.completedAt, certificateId: out.certificateId },
-      },
-    );
-    const certificate = renderCertificate(row);
-    await recorded(
-      tx,
-      who,
-      { ...certificate, certificateId: certificate.id, ...principal },
+      { ...certificate, certificateId: certificate.id, ...principalOf(record) },
       {
         action: 'training.certificate_issued',
-        data: { recordId: out.id, verificationCode: certificate.verificationCode, keyId: certificate.keyId },
+        data: { recordId: record.id, verificationCode: certificate.verificationCode, keyId: certificate.keyId },
       },
     );
-    return out;
-  });
-}
-
-/** The completion records' list (the kit's); the create above stays hand-written. */
-export const recordStore: Store<typeof trainingRecords> = {
-  model: 'trainingRecord',
-  render: (r: RecordRow) => renderRecord(r),
+  },
 };
 
 export async function listCertificates(

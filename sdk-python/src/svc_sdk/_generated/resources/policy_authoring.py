@@ -531,7 +531,7 @@ class PolicyAuthoringResource(Resource):
 
         ``POST /v1/policies/retire``
 
-        Moves a `published` policy to `retired`: it no longer covers its controls and takes no attestations. From any other state: 409 `conflict` naming it, and nothing changes. Needs `policy_authoring:write`; audited as `policy.retired` (with the optional `reason`).
+        It no longer covers its controls and takes no attestations. The policy is named by `policyId`; one of another tenant, or none, is 404 `not_found`. Allowed when the policy's `status` is `published`; sets it to `retired` and returns the updated policy. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `policy_authoring:write`; recorded in the audit trail as `policy.retired` and emitted as the webhook event `policy.retired`.
         """
         return cast(
             "Policy",
@@ -1051,7 +1051,7 @@ class AsyncPolicyAuthoringResource(AsyncResource):
 
         ``POST /v1/policies/retire``
 
-        Moves a `published` policy to `retired`: it no longer covers its controls and takes no attestations. From any other state: 409 `conflict` naming it, and nothing changes. Needs `policy_authoring:write`; audited as `policy.retired` (with the optional `reason`).
+        It no longer covers its controls and takes no attestations. The policy is named by `policyId`; one of another tenant, or none, is 404 `not_found`. Allowed when the policy's `status` is `published`; sets it to `retired` and returns the updated policy. From any other state: 409 `conflict` naming the current state, and nothing changes. Needs `policy_authoring:write`; recorded in the audit trail as `policy.retired` and emitted as the webhook event `policy.retired`.
         """
         return cast(
             "Policy",

@@ -200,7 +200,7 @@ class TrainingRecordsRecordsResource(Resource):
 
         ``POST /v1/training-records/records``
 
-        Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.
+        Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Also audited and emitted as `training.certificate_issued`. Returns 201 with the new completion record, id `trc_<ULID>`. Needs `training_records:write`; recorded in the audit trail as `training.completed` in the same transaction, and emitted as the webhook event `training.completed`. Send an `Idempotency-Key` so that a retry does not create a second completion record.
         """
         return cast(
             "TrainingRecord",
@@ -469,7 +469,7 @@ class AsyncTrainingRecordsRecordsResource(AsyncResource):
 
         ``POST /v1/training-records/records``
 
-        Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Returns 201, id `trc_<ULID>`. Needs `training_records:write`; audited as `training.completed` and `training.certificate_issued`, and emitted as the webhook events of those names. Send an `Idempotency-Key` so that a retry does not record the completion twice.
+        Records that a person completed a module (now when `completedAt` is absent; a future time is 422) and issues its certificate, signed with the audit signing key. The module and the person must be the tenant's (422 naming the field otherwise). `expiresAt` follows from the module's `validityDays`. Also audited and emitted as `training.certificate_issued`. Returns 201 with the new completion record, id `trc_<ULID>`. Needs `training_records:write`; recorded in the audit trail as `training.completed` in the same transaction, and emitted as the webhook event `training.completed`. Send an `Idempotency-Key` so that a retry does not create a second completion record.
         """
         return cast(
             "TrainingRecord",
