@@ -106,6 +106,14 @@ const { read, write } = policyOf('whistleblower');
 
 // ---------------------------------------------------------------- the thread with the reporter
 
+/** A report recorded from another channel, the first step of the walking suites' setups. */
+const RECEIVED_REPORT = {
+  category: 'privacy_data_protection',
+  description: 'Customer data is exported to a personal cloud drive.',
+  channel: 'email',
+  receivedAt: '2026-11-02T08:00:00.000Z',
+} as const;
+
 /** A report's thread: read from its start, written to by the organisation here and by the reporter with the access code. */
 export const whistleblowerMessages = resource({
   rail: 'whistleblower',
@@ -127,19 +135,7 @@ export const whistleblowerMessages = resource({
     description: 'Adds a message to the report’s thread; the reporter reads it when following up with the access code.',
     eventSummary: 'The organisation wrote to a reporter.',
   },
-  setup: [
-    {
-      method: 'POST',
-      path: '/v1/whistleblower/reports',
-      body: {
-        category: 'privacy_data_protection',
-        description: 'Customer data is exported to a personal cloud drive.',
-        channel: 'email',
-        receivedAt: '2026-11-02T08:00:00.000Z',
-      },
-      as: 'report',
-    },
-  ],
+  setup: [{ method: 'POST', path: '/v1/whistleblower/reports', body: RECEIVED_REPORT, as: 'report' }],
 });
 
 // ---------------------------------------------------------------- investigations
@@ -149,13 +145,7 @@ const triagedReportSetup = [
   {
     method: 'POST',
     path: '/v1/whistleblower/reports',
-    body: {
-      category: 'privacy_data_protection',
-      description: 'Customer data is exported to a personal cloud drive.',
-      channel: 'email',
-      receivedAt: '2026-11-02T08:00:00.000Z',
-      acknowledgedAt: '2026-11-03T08:00:00.000Z',
-    },
+    body: { ...RECEIVED_REPORT, acknowledgedAt: '2026-11-03T08:00:00.000Z' },
     as: 'received',
   },
   {
