@@ -150,6 +150,23 @@ describe('POST /inbound/{tenantId} (svc-signature)', () => {
     expect(await metric('svc', 'stale_timestamp')).toBeGreaterThanOrEqual(2);
   });
 
+  it('rotations at once are made in turn: of the secrets they return, the last two work', async () => {
+    const u = await createTenant(ts);
+    const works = async (secret: string) => {
+      const body = JSON.stringify({ id: `ext_${randomUUID()}`, type: 'incident.reported', data: {} });
+      return (await post(`/inbound/${u.tenantId}`, body, signed(body, now(), secret))).status === 200;
+    };
+    // The first issue at once, then rotations of an existing secret at once.
+    for (let round = 0; round < 2; round++) {
+      const sent = await Promise.all(
+        [1, 2, 3].map(() => u.call('POST', '/v1/webhook-inbound-secrets/svc', { body: { overlapSeconds: 600 } })),
+      );
+      expect(sent.map((r) => r.status)).toEqual([201, 201, 201]);
+      const working = await Promise.all(sent.map((r) => works(r.body.secret as string)));
+      expect(working.filter(Boolean)).toHaveLength(2);
+    }
+  });
+
   it('a rotated inbound secret: the previous one keeps working during the overlap', async () => {
     const old = secrets.svc as string;
     const rotated = await t.call('POST', '/v1/webhook-inbound-secrets/svc', { body: { overlapSeconds: 600 } });

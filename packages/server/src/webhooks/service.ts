@@ -24,6 +24,7 @@ import type {
 import { newId } from '../ids.ts';
 import { recordChange } from '../platform/ledger/changes.ts';
 import { orNotFound } from '../platform/queries.ts';
+import { lockKey } from '../platform/records.ts';
 import { isoOrNull } from '../platform/render.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
@@ -223,6 +224,9 @@ export async function rotateInboundSecret(
   const overlap = overlapSeconds ?? config.rotationOverlapSeconds;
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    // Rotations of one provider's secret queue here: each keeps the one before it as the previous
+    // secret, where two at once both kept the same old one and lost the secret the other returned.
+    await lockKey(tx, `svc.webhooks.inbound_secret:${who.tenantId}:${provider}`);
     const current = await db.webhookInboundSecret.findFirst({ where: { provider } });
     const secret = provider === 'azure-event-grid' ? newWebhookSecret().slice(6) : newWebhookSecret();
     const now = new Date();
