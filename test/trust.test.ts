@@ -216,6 +216,18 @@ describe('trust: publishing and the public page', () => {
     expectEnvelope(await call(ts.url, 'GET', `/v1/trust/public/${slug}`), 404, 'not_found');
   });
 
+  it('publishes sent at once by one tenant all succeed; a slug two tenants claim at once goes to one of them', async () => {
+    const a = await createTenant(ts);
+    const b = await createTenant(ts);
+    const own = slugOf();
+    const sent = await Promise.all([1, 2, 3].map(() => a.call('POST', '/v1/trust/publish', { body: { slug: own } })));
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200]);
+    const contested = slugOf();
+    const claims = await Promise.all([a, b].map((who) => who.call('POST', '/v1/trust/publish', { body: { slug: contested } })));
+    expect(claims.map((r) => r.status).sort()).toEqual([200, 409]);
+    expectEnvelope(claims.find((r) => r.status === 409) as (typeof claims)[number], 409, 'conflict');
+  });
+
   it('a slug is unique across tenants (409), and the publish is audited', async () => {
     const a = await createTenant(ts);
     const b = await createTenant(ts);
