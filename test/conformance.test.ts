@@ -269,8 +269,9 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
     });
 
     it('the same create sent twice at once: each is created or refused in the envelope, never a 500', async () => {
-      const { path, body } = await createCall(t, r);
-      const both = await Promise.all([t.call('POST', path, { body }), t.call('POST', path, { body })]);
+      const { path, body, token } = await createCall(t, r);
+      const as = token ? { token } : {};
+      const both = await Promise.all([t.call('POST', path, { body, ...as }), t.call('POST', path, { body, ...as })]);
       for (const res of both) {
         if (res.status === 201) expect(spec.record.safeParse(res.body).success).toBe(true);
         else expectEnvelope(res, res.status, res.status === 422 ? 'validation_failed' : 'conflict');
@@ -284,12 +285,13 @@ describe.each(resources.map((r) => [r.object, r] as const))('%s', (_object, r) =
 
     it('an Idempotency-Key replay returns the same response and creates nothing', async () => {
       const key = `conf-${r.object}-${Date.now()}`;
-      const { path, body } = await createCall(t, r);
-      const first = await t.call('POST', path, { body, headers: { 'idempotency-key': key } });
+      const { path, body, token } = await createCall(t, r);
+      const as = token ? { token } : {};
+      const first = await t.call('POST', path, { body, ...as, headers: { 'idempotency-key': key } });
       expect(first.status).toBe(201);
       const collection = collectionOf(r, first.body);
       const before = (await listAll(t, collection, '', 200)).length;
-      const again = await t.call('POST', path, { body, headers: { 'idempotency-key': key } });
+      const again = await t.call('POST', path, { body, ...as, headers: { 'idempotency-key': key } });
       expect(again.status).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(again.body).toEqual(first.body);

@@ -476,6 +476,16 @@ describe('risk_register: sign-off by the accountable owner', () => {
     expect((await collectPages(t, `/v1/risk-register/sign-off?riskId=${r.id}`)).length).toBe(2);
   });
 
+  it('two sign-offs at once make one; the other finds the risk accepted', async () => {
+    const t = await growth();
+    const person = await addPerson(t);
+    const r = await addRisk(t, { ownerId: person });
+    const both = await Promise.all([1, 2].map(() => signOff(t, { riskId: r.id, signerId: person })));
+    expect(both.map((x) => x.status).sort()).toEqual([201, 409]);
+    expect(expectEnvelope(both.find((x) => x.status === 409) as (typeof both)[number], 409, 'conflict').message).toContain('accepted');
+    expect((await t.call('GET', `/v1/risk-register/sign-off?riskId=${r.id}`)).body.data).toHaveLength(1);
+  });
+
   it('needs an owner, an active one, the approve permission, and a risk that is not closed', async () => {
     const t = await growth();
     const person = await addPerson(t);

@@ -132,13 +132,20 @@ export function collectionUnder(resource: Resource, ctx: SetupContext): string {
  * How a new record is created: its path (a nested collection's under the parent of the setup) and
  * the resource's fixture (or its example), after a fresh setup unless `ctx` is one already run.
  */
-export async function createCall(t: TenantFixture, resource: Resource, ctx?: SetupContext): Promise<{ path: string; body: unknown }> {
+export async function createCall(
+  t: TenantFixture,
+  resource: Resource,
+  ctx?: SetupContext,
+): Promise<{ path: string; body: unknown; token?: string }> {
   const setup = ctx ?? (await runSetup(t, resource));
   const parentId = parentIdOf(resource, setup);
   const path = parentId === undefined ? resource.createPath : resource.createPath.replace(':id', encodeURIComponent(parentId));
+  // A create made by a person (a sign-off) is sent with a key bound to the person the setup made.
+  const person = resource.spec.create?.person;
   return {
     path,
     body: fill(resource.spec.create?.fixture ?? exampleOf(resource.spec.create?.body), ctx ? { ...setup, unique: freshToken() } : setup),
+    ...(person ? { token: await t.personKey(String(fill(person.fixture, setup))) } : {}),
   };
 }
 
@@ -177,8 +184,8 @@ export async function makeRecord(
   ctx?: SetupContext,
 ): Promise<Json> {
   if (resource.spec.create) {
-    const { path, body } = await createCall(t, resource, ctx);
-    const res = await t.call('POST', path, { body, headers });
+    const { path, body, token } = await createCall(t, resource, ctx);
+    const res = await t.call('POST', path, { body, headers, ...(token ? { token } : {}) });
     if (res.status !== 201) throw new Error(`create ${resource.object} from its fixture: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as Json;
   }

@@ -4589,13 +4589,13 @@ export interface paths {
         };
         /**
          * List sign-offs
-         * @description Sign-offs of residual risks, newest first, as `{ data, cursor }`; `riskId` keeps one risk's. Needs `risk_register:read`.
+         * @description Sign-offs of residual risks. Returns the tenant's sign-offs, newest first, as `{ data, cursor }`: pass `limit` (1 to 200, default 50) and the `cursor` of the previous page; `cursor` is null on the last page. Filters, combined with AND: `riskId` (sign-offs whose `riskId` equals the value). Needs `risk_register:read`.
          */
         get: operations["risk_register.signOff.list"];
         put?: never;
         /**
          * Sign off a risk's residual as its accountable owner
-         * @description Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer is the person the API key is bound to (`personId` of the key): a service key bound to no person, or a body `signerId` naming someone else, is 403 `forbidden`; the audit event's actor is that person, with the key in `data.credentialId`. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.
+         * @description Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict` (also for two sign-offs at once: the second finds the risk accepted). The person acting is the one the API key is bound to (`personId` of the key): a service key bound to no person, or a body `signerId` naming someone else, is 403 `forbidden`; the audit event's actor is that person, with the key in `data.credentialId`. Returns 201 with the new sign-off, id `rso_<ULID>`. Needs `risk_register:approve`; recorded in the audit trail as `risk.signed_off` in the same transaction, and emitted as the webhook event `risk.signed_off`. Send an `Idempotency-Key` so that a retry does not create a second sign-off.
          */
         post: operations["risk_register.signOff.create"];
         delete?: never;

@@ -10,7 +10,7 @@ import { ApiError, stateConflict } from './errors.ts';
 import { ctxOf, type TenantPrincipal } from './http/context.ts';
 import { idempotencyCompletion, idempotencyStored } from './http/idempotency.ts';
 import { newId } from './ids.ts';
-import type { PersonActor } from './platform/acting-person.ts';
+import { type ActingPerson, actingPerson, type PersonActor, personAsActor } from './platform/acting-person.ts';
 import { type Actor, type ChangeOptions, HEAD_PARAMS, recordChange, recordRowChange } from './platform/ledger/changes.ts';
 import { iso } from './platform/render.ts';
 import { actor, personActor, tenantOf } from './rails/deps.ts';
@@ -146,6 +146,8 @@ export interface PrepareContext<Body> {
   id: string;
   /** A nested collection's parent, locked: the row as it stands until the commit. */
   parent: Row | undefined;
+  /** For a create made by a person (`create.person`): that person, the one the key is bound to. */
+  person: ActingPerson | undefined;
   data: Where;
   now: Date;
 }
@@ -393,6 +395,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
     if (!build) throw new Error(`${resource.object}: the store has no create for a declared create route`);
     const after = store.afterCreate;
     const prepare = store.prepare;
+    const personal = spec.create.person;
     /**
      * The row's INSERT rides in the change's first statement, the stored idempotent response (with
      * `res`) in its second: with BEGIN and COMMIT, four round trips for the whole create.
@@ -413,7 +416,12 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
       const parent = nested ? await nested.lock(sql, tx, who, caller, String(parentId)) : undefined;
       if (nested && parent) data[nested.field] = parent.id;
       if (variant) data[variant.field] = variant.value;
-      const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, parent, data, now }) : undefined;
+      // A create made by a person: the one the key is bound to, the body naming no one else.
+      const person =
+        tx && personal
+          ? await actingPerson(tx, who, personal.field, (body as Where)[personal.field] as string | undefined, personal.act)
+          : undefined;
+      const prepared = tx && prepare ? await prepare({ tx, who, body: body as never, id, parent, person, data, now }) : undefined;
       for (const f of stamps) data[f] ??= now;
       let record: Record<string, unknown> & { id: string } = { id };
       await recordRowChange(
@@ -430,11 +438,12 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
                 ? ((await renderAll(scopeToTenant(tx, who.tenantId), [inserted], parent))[0] as typeof record)
                 : render(inserted, { parent });
             return {
-              ...writerOf(who),
+              // The trail names the person who acted; the key they used goes with it.
+              ...(person ? personAsActor(who, person.id) : writerOf(who)),
               action,
               resourceType: resource.object,
               resourceId: id,
-              data: { ...(store.auditData?.(record as never) ?? {}), ...(prepared || {}) },
+              data: { ...(store.auditData?.(record as never) ?? {}), ...(prepared || {}), ...(person ? { credentialId: who.actor } : {}) },
               resource: store.eventData ? store.eventData(record as never) : record,
             };
           },
@@ -457,7 +466,7 @@ function buildHandlers<R extends Resource>(database: Database, resource: R, stor
         id,
         parentId,
       });
-      if (after || prepare || related || nested?.admits) {
+      if (after || prepare || related || nested?.admits || personal) {
         // With steps that read and write through Prisma, the write runs in Prisma's transaction,
         // which completes the idempotent response with the record it returns (db/response-completion.ts).
         const caller = tenantOf(res);

@@ -185,6 +185,14 @@ export interface ResourceSpec<
      * step's response) in its strings. The example itself stays what a client would send.
      */
     readonly fixture?: unknown;
+    /**
+     * A create made by a person, not by a key: the person the API key is bound to (`personId` of
+     * the key) acts, and the audit event names them, with the key in `data.credentialId`. A
+     * service key, or a body `field` naming someone else, is 403. `act` words the refusal ("sign
+     * a risk off"); `fixture` names the person the walking suites' key acts for (`{{owner.id}}`,
+     * a field of a setup step's response).
+     */
+    readonly person?: { readonly field: string; readonly act: string; readonly fixture: string };
   };
   readonly transitions?: T;
   /** Permission area (`compliance` in `compliance:read`); the rail id when absent. */
@@ -466,6 +474,10 @@ export function resource<
     const action = spec.create.action ?? `${spec.name}.created`;
     actions.create = action;
     const eventType = spec.create.event ?? action;
+    const person = spec.create.person;
+    const personal = person
+      ? `The person acting is the one the API key is bound to (\`personId\` of the key): a service key bound to no person, or a body \`${person.field}\` naming someone else, is 403 \`forbidden\`; the audit event's actor is that person, with the key in \`data.credentialId\`. `
+      : '';
     event(eventType, spec.create.eventSummary ?? `${capitalise(withArticle(spec.label.one))} was created.`);
     if (spec.create.event && spec.create.event !== action) ACTION_ALIASES[action] = spec.create.event;
     const createIn = parent?.createIn;
@@ -479,7 +491,7 @@ export function resource<
       body: spec.create.body,
       responses: { 201: spec.record },
       summary: spec.create.summary,
-      description: `${spec.create.description ? `${spec.create.description} ` : ''}Returns 201 with the new ${spec.label.one}, id \`${spec.idPrefix}_<ULID>\`. Needs \`${area}:${spec.create.grant ?? 'write'}\`; recorded in the audit trail as \`${action}\` in the same transaction, and emitted as the webhook event \`${eventType}\`. Send an \`Idempotency-Key\` so that a retry does not create a second ${spec.label.one}.${allowedIn}${parentMissing}`,
+      description: `${spec.create.description ? `${spec.create.description} ` : ''}${personal}Returns 201 with the new ${spec.label.one}, id \`${spec.idPrefix}_<ULID>\`. Needs \`${area}:${spec.create.grant ?? 'write'}\`; recorded in the audit trail as \`${action}\` in the same transaction, and emitted as the webhook event \`${eventType}\`. Send an \`Idempotency-Key\` so that a retry does not create a second ${spec.label.one}.${allowedIn}${parentMissing}`,
       metadata: {
         ...base,
         permission: `${area}:${spec.create.grant ?? 'write'}`,

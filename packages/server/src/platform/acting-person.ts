@@ -12,19 +12,21 @@ export interface PersonActor extends Actor {
   personId: string | null;
 }
 
+/** The person a request acts as, as `actingPerson` finds them. */
+export interface ActingPerson {
+  id: string;
+  status: string;
+  name: string;
+  email: string;
+}
+
 /**
  * The person a request acts as. `named` is the body's optional person field (kept for
  * compatibility): absent means the credential's person; a person of the tenant other than the
  * credential's is 403 `forbidden`; an id that is no person of the tenant stays 422 at `field`.
  * A service key (bound to nobody) may not act as a person: 403.
  */
-export async function actingPerson(
-  tx: Tx,
-  who: PersonActor,
-  field: string,
-  named: string | undefined,
-  act: string,
-): Promise<{ id: string; status: string; name: string; email: string }> {
+export async function actingPerson(tx: Tx, who: PersonActor, field: string, named: string | undefined, act: string): Promise<ActingPerson> {
   const people = scopeToTenant(tx, who.tenantId).stakeholderUser;
   if (named !== undefined) {
     const found = await people.findFirst({ where: { id: named }, select: { id: true } });

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { get, policyOf, post } from '../../platform/declare.ts';
-import { meta } from '../../platform/meta.ts';
+import { get, policyOf } from '../../platform/declare.ts';
 import { railRouter, resource } from '../../platform/resource.ts';
-import { eventType } from '../../platform/webhook-events.ts';
 import { listOf, PaginationQuery, UserId } from '../../shared/common.ts';
 import {
   CreateRiskBody,
@@ -138,9 +136,48 @@ export const riskReviews = resource({
   },
 });
 
+/** The accountable owner's acceptance of a risk's residual, made with the owner's own key. */
+export const riskSignOffs = resource({
+  rail: 'risk_register',
+  path: 'sign-off',
+  name: 'sign_off',
+  label: { one: 'sign-off', many: 'sign-offs' },
+  idPrefix: 'rso',
+  record: RiskSignOff,
+  get: false,
+  filters: { riskId: RiskId.optional().meta({ description: 'Only sign-offs of this risk.' }) },
+  notes: { list: 'Sign-offs of residual risks.' },
+  setup: [
+    { method: 'POST', path: '/v1/stakeholders/users', body: { name: 'Risk Owner', email: 'owner.{{unique}}@example.com' }, as: 'owner' },
+    {
+      method: 'POST',
+      path: '/v1/risk-register/risks',
+      body: {
+        title: 'Vendor outage halts loan decisions',
+        domain: 'third-party',
+        inherentLikelihood: 3,
+        inherentImpact: 4,
+        ownerId: '{{owner.id}}',
+      },
+      as: 'risk',
+    },
+  ],
+  create: {
+    body: CreateRiskSignOffBody,
+    action: 'risk.signed_off',
+    grant: 'approve',
+    person: { field: 'signerId', act: 'sign a risk off', fixture: '{{owner.id}}' },
+    fixture: { riskId: '{{risk.id}}', statement: 'Residual risk accepted until the next model release.' },
+    summary: "Sign off a risk's residual as its accountable owner",
+    description:
+      "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict` (also for two sign-offs at once: the second finds the risk accepted).",
+    eventSummary: "A risk's accountable owner accepted its residual.",
+  },
+});
+
 // ---------------------------------------------------------------- router
 
-const { read, changes } = policyOf('risk_register');
+const { read } = policyOf('risk_register');
 const RiskParams = z.object({ riskId: RiskId });
 const includeClosed = z
   .enum(['true', 'false'])
@@ -208,31 +245,10 @@ export const riskRegisterRouter = railRouter('risk_register', {
     ),
   },
   signOff: {
-    list: get(
-      '/sign-off',
-      { query: PaginationQuery.extend({ riskId: RiskId.optional().meta({ description: 'Only sign-offs of this risk.' }) }) },
-      listOf(RiskSignOff),
-      meta({ ...read, source: { object: 'svc.risk_register.sign_off' } }),
-    ).doc(
-      'List sign-offs',
-      "Sign-offs of residual risks, newest first, as `{ data, cursor }`; `riskId` keeps one risk's. Needs `risk_register:read`.",
-    ),
-    create: post(
-      '/sign-off',
-      { body: CreateRiskSignOffBody },
-      { 201: RiskSignOff },
-      changes('risk_register:approve', 'risk.signed_off'),
-    ).doc(
-      "Sign off a risk's residual as its accountable owner",
-      "Records that the risk's accountable owner accepts its current residual: who, when and which residual (likelihood, impact, score, rating) with the treatments in place. The risk becomes `accepted` and its planned `accept` treatments are implemented. The signer is the person the API key is bound to (`personId` of the key): a service key bound to no person, or a body `signerId` naming someone else, is 403 `forbidden`; the audit event's actor is that person, with the key in `data.credentialId`. The signer must be the risk's `ownerId`: anyone else is 403 `forbidden`; a risk with no owner, an inactive owner, or a risk already `accepted` or `closed` is 409 `conflict`. Needs `risk_register:approve` (owners and admins); audited as `risk.signed_off` and emitted as the webhook event `risk.signed_off`.",
-    ),
+    list: riskSignOffs.routes.list,
+    create: riskSignOffs.routes.create,
   },
 });
 
 /** Event types the risk_register rail emits. */
-export const riskRegisterEvents = [
-  ...riskRegisterRisks.events,
-  ...riskTreatments.events,
-  ...riskReviews.events,
-  eventType('risk.signed_off', "A risk's accountable owner accepted its residual.", RiskSignOff),
-];
+export const riskRegisterEvents = [...riskRegisterRisks.events, ...riskTreatments.events, ...riskReviews.events, ...riskSignOffs.events];

@@ -1,12 +1,14 @@
-import { contract, riskRegisterRisks, riskReviews, riskTreatments } from '@svc/contract';
+import { contract, riskRegisterRisks, riskReviews, riskSignOffs, riskTreatments } from '@svc/contract';
 import { initServer } from '@ts-rest/express';
 import { serveResource } from '../../kit.ts';
-import { personActor, type RailDeps, tenantOf } from '../deps.ts';
+import { type RailDeps, tenantOf } from '../deps.ts';
 import * as register from './service.ts';
 
 export function riskRegisterHandlers({ db }: RailDeps) {
   const { prisma } = db;
   const reviews = serveResource(db, riskReviews, register.reviewStore);
+  // A sign-off is made with the owner's own key: the kit finds the person it acts for.
+  const signOffs = serveResource(db, riskSignOffs, register.signOffStore);
   return initServer().router(contract.risk_register, {
     risks: serveResource(db, riskRegisterRisks, register.riskStore),
     // Implementing recomputes the risk's residual in the same transaction (the store's implement step).
@@ -25,8 +27,8 @@ export function riskRegisterHandlers({ db }: RailDeps) {
       due: async ({ query, res }) => ({ status: 200, body: await register.reviewsDue(prisma, tenantOf(res).tenantId, query) }),
     },
     signOff: {
-      list: async ({ query, res }) => ({ status: 200, body: await register.listSignOffs(prisma, tenantOf(res).tenantId, query) }),
-      create: async ({ body, res }) => ({ status: 201, body: await register.signOff(prisma, personActor(res), body) }),
+      list: signOffs.list,
+      create: signOffs.create,
     },
   });
 }

@@ -1,6 +1,5 @@
 import {
   type CreateRiskBody,
-  type CreateRiskSignOffBody,
   Risk,
   type RiskHeatmap,
   RiskReview,
@@ -12,6 +11,7 @@ import {
   riskRatingOf,
   type riskRegisterRisks,
   type riskReviews,
+  type riskSignOffs,
   type riskTreatments,
 } from '@svc/contract';
 import type { z } from 'zod';
@@ -28,10 +28,10 @@ import type {
 } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
-import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
+import type { ActingPerson } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { pastMoment } from '../../platform/moments.ts';
-import { lockRecord, type Page, type PageQuery, recorded } from '../../platform/records.ts';
+import { lockRecord, type Page, type PageQuery } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 /**
@@ -476,29 +476,23 @@ export async function reviewsDue(
 
 // ---------------------------------------------------------------- sign-off
 
-export async function listSignOffs(
-  prisma: Prisma,
-  tenantId: string,
-  query: PageQuery & { riskId?: string },
-): Promise<Page<z.infer<typeof RiskSignOff>>> {
-  return keysetList(scopeToTenant(prisma, tenantId).riskSignOff, query, { filters: ['riskId'], render: renderSignOff });
-}
-
 /**
  * The accountable owner accepts the risk's current residual: the sign-off records who, when and
  * which residual with the treatments in place; planned accept treatments become implemented and
- * the risk `accepted`.
+ * the risk `accepted`. The kit finds the person the key acts for; the risk is locked, so two
+ * sign-offs at once make one (the second finds the risk accepted).
  */
-export async function signOff(
-  prisma: Prisma,
-  who: PersonActor,
-  body: z.infer<typeof CreateRiskSignOffBody>,
-): Promise<z.infer<typeof RiskSignOff>> {
-  return prisma.$transaction(async (tx) => {
-    const db = scopeToTenant(tx, who.tenantId);
-    const risk = await findRisk(tx, who.tenantId, body.riskId);
-    // The signer is the credential's person; the body may only repeat it.
-    const signerId = (await actingPerson(tx, who, 'signerId', body.signerId, 'sign a risk off')).id;
+export const signOffStore: Store<typeof riskSignOffs> = {
+  model: 'riskSignOff',
+  render: (r: SignOffRow) => renderSignOff(r),
+  create: async ({ db, who, body }) => {
+    // Another tenant's risk is 404 before anything is said of the person.
+    if (!(await db.riskRegisterRisk.findFirst({ where: { id: body.riskId }, select: { id: true } }))) throw riskNotFound(body.riskId);
+    return { riskId: body.riskId, statement: body.statement ?? null, createdBy: who.actor };
+  },
+  prepare: async ({ tx, who, person, data, now }) => {
+    const signerId = (person as ActingPerson).id;
+    const risk = await lockRisk(tx, who.tenantId, String(data.riskId));
     const refuse = (message: string) =>
       new ApiError('conflict', message, [{ field: 'riskId', issue: 'invalid_value', message: `current state: ${risk.status}` }]);
     if (risk.status === 'closed' || risk.status === 'accepted') {
@@ -506,9 +500,7 @@ export async function signOff(
         `Risk ${risk.id} is ${risk.status}; a sign-off is allowed from open or treated${risk.status === 'accepted' ? ' (it is already signed off at its current residual)' : ''}.`,
       );
     }
-    if (!risk.ownerId) {
-      throw refuse(`Risk ${risk.id} has no accountable owner (ownerId); only an accountable owner can sign a risk off.`);
-    }
+    if (!risk.ownerId) throw refuse(`Risk ${risk.id} has no accountable owner (ownerId); only an accountable owner can sign a risk off.`);
     if (risk.ownerId !== signerId) {
       throw new ApiError(
         'forbidden',
@@ -516,13 +508,12 @@ export async function signOff(
         [{ field: 'signerId', issue: 'not_accountable_owner', message: `the owner is ${risk.ownerId}` }],
       );
     }
-    const owner = await db.stakeholderUser.findFirst({ where: { id: risk.ownerId }, select: { status: true } });
-    if (owner?.status !== 'active') {
+    if ((person as ActingPerson).status !== 'active') {
       throw refuse(
-        `The accountable owner ${risk.ownerId} of risk ${risk.id} is ${owner?.status ?? 'gone'}; an inactive person cannot sign off.`,
+        `The accountable owner ${risk.ownerId} of risk ${risk.id} is ${(person as ActingPerson).status}; an inactive person cannot sign off.`,
       );
     }
-    const now = new Date();
+    const db = scopeToTenant(tx, who.tenantId);
     await db.riskTreatment.updateMany({
       where: { riskId: risk.id, type: 'accept', status: 'planned' },
       data: { status: 'implemented', implementedAt: now, updatedAt: now },
@@ -530,32 +521,13 @@ export async function signOff(
     const implemented = await db.riskTreatment.findMany({ where: { riskId: risk.id, status: 'implemented' } });
     const after = residualOf(risk.inherentLikelihood, risk.inherentImpact, implemented);
     await writeResidual(tx, who.tenantId, risk.id, after.likelihood, after.impact, 'accepted', now);
-    const row = await tx.riskSignOff.create({
-      data: {
-        id: newId('rso'),
-        tenantId: who.tenantId,
-        riskId: risk.id,
-        signerId,
-        statement: body.statement ?? null,
-        residualLikelihood: after.likelihood,
-        residualImpact: after.impact,
-        treatmentIds: [...implemented].sort(byImplementation).map((t) => t.id),
-        createdBy: who.actor,
-        createdAt: now,
-      },
+    Object.assign(data, {
+      signerId,
+      residualLikelihood: after.likelihood,
+      residualImpact: after.impact,
+      treatmentIds: [...implemented].sort(byImplementation).map((t) => t.id),
     });
-    const out = renderSignOff(row);
-    // The trail names the person who signed; the key they used goes with it.
-    return recorded(tx, personAsActor(who, signerId), out, {
-      action: 'risk.signed_off',
-      data: {
-        riskId: risk.id,
-        signerId: out.signerId,
-        from: risk.status,
-        to: 'accepted',
-        residualScore: out.residualScore,
-        credentialId: who.actor,
-      },
-    });
-  });
-}
+    return { from: risk.status, to: 'accepted' };
+  },
+  auditData: (s) => ({ riskId: s.riskId, signerId: s.signerId, residualScore: s.residualScore }),
+};
