@@ -282,6 +282,14 @@ describe('taxonomy: the bundle hash', () => {
     expect(await auditActions(fresh)).toEqual(['taxonomy.bundle_repinned']);
   });
 
+  it('re-pins at once: the first moves the pin, the others find it there', async () => {
+    const fresh = await createTenant(ts);
+    const sent = await Promise.all([1, 2, 3].map(() => fresh.call('POST', '/v1/taxonomy/bundle-hash/repin', { body: {} })));
+    expect(sent.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(sent.map((r) => r.body.changed).sort()).toEqual([false, false, true]);
+    expect(await auditActions(fresh)).toEqual(['taxonomy.bundle_repinned']);
+  });
+
   it('is the same in another process over the same content', async () => {
     const ts2 = await startTestServer();
     try {

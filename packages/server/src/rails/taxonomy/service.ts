@@ -27,7 +27,7 @@ import { ApiError } from '../../errors.ts';
 import type { FrameworkClause, FrameworkControl, TaxonomyPin } from '../../generated/prisma/client.ts';
 import { newId } from '../../ids.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
-import { isUniqueViolation } from '../../platform/records.ts';
+import { isUniqueViolation, lockKey } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
 import { resolveVersion } from '../frameworks/service.ts';
 
@@ -444,9 +444,9 @@ function renderRepin(pin: TaxonomyPin, previousHash: string | null, changed: boo
   } satisfies Out<typeof BundleRepin>;
 }
 
-/** Adds a pin of `bundle` after `previous` in one transaction with its audit event. */
+/** Adds a pin of `bundle` after `previous`, with its audit event, in the transaction `tx`. */
 async function addPin(
-  prisma: Prisma,
+  tx: Tx,
   who: Actor,
   bundle: Bundle,
   previous: TaxonomyPin | null,
@@ -454,36 +454,34 @@ async function addPin(
   reason: string | undefined,
 ): Promise<TaxonomyPin> {
   const changes = changesBetween((previous?.components ?? {}) as Components, bundle.components);
-  return prisma.$transaction(async (tx) => {
-    const pin = await scopeToTenant(tx, who.tenantId).taxonomyPin.create({
-      data: {
-        id: newId('txp'),
-        tenantId: who.tenantId,
-        seq: (previous?.seq ?? 0) + 1,
-        hash: bundle.hash,
-        versions: bundle.versions,
-        components: bundle.components,
-        previousHash: previous?.hash ?? null,
-        pinnedBy: who.actor,
-        reason: reason ?? null,
-      },
-    });
-    await recordChange(tx, {
-      ...who,
-      action,
-      resourceType: 'svc.taxonomy.bundle_hash',
-      resourceId: pin.id,
-      data: {
-        previousHash: previous?.hash ?? null,
-        hash: bundle.hash,
-        versions: bundle.versions,
-        changes,
-        ...(reason ? { reason } : {}),
-      },
-      resource: renderRepin(pin, previous?.hash ?? null, true, changes),
-    });
-    return pin;
+  const pin = await scopeToTenant(tx, who.tenantId).taxonomyPin.create({
+    data: {
+      id: newId('txp'),
+      tenantId: who.tenantId,
+      seq: (previous?.seq ?? 0) + 1,
+      hash: bundle.hash,
+      versions: bundle.versions,
+      components: bundle.components,
+      previousHash: previous?.hash ?? null,
+      pinnedBy: who.actor,
+      reason: reason ?? null,
+    },
   });
+  await recordChange(tx, {
+    ...who,
+    action,
+    resourceType: 'svc.taxonomy.bundle_hash',
+    resourceId: pin.id,
+    data: {
+      previousHash: previous?.hash ?? null,
+      hash: bundle.hash,
+      versions: bundle.versions,
+      changes,
+      ...(reason ? { reason } : {}),
+    },
+    resource: renderRepin(pin, previous?.hash ?? null, true, changes),
+  });
+  return pin;
 }
 
 /** The tenant's pinned bundle beside the current one; the first read pins the current bundle. */
@@ -492,7 +490,7 @@ export async function getBundleHash(prisma: Prisma, who: Actor): Promise<Out<typ
   let pin = await latestPin(prisma, who.tenantId);
   if (!pin) {
     try {
-      pin = await addPin(prisma, who, current, null, 'taxonomy.bundle_pinned', undefined);
+      pin = await prisma.$transaction((tx) => addPin(tx, who, current, null, 'taxonomy.bundle_pinned', undefined));
     } catch (err) {
       // A concurrent first read pinned first: serve its pin.
       if (!isUniqueViolation(err)) throw err;
@@ -526,13 +524,12 @@ export async function repin(
       { field: 'expectedHash', issue: 'invalid_value' },
     ]);
   }
-  const previous = await latestPin(prisma, who.tenantId);
-  if (previous && previous.hash === current.hash) return renderRepin(previous, previous.hash, false, []);
-  try {
-    const pin = await addPin(prisma, who, current, previous, 'taxonomy.bundle_repinned', body?.reason);
+  // Re-pins of one tenant queue here: the first moves the pin, the next find it there (a no-op).
+  return prisma.$transaction(async (tx) => {
+    await lockKey(tx, `svc.taxonomy.pin:${who.tenantId}`);
+    const previous = await latestPin(tx, who.tenantId);
+    if (previous && previous.hash === current.hash) return renderRepin(previous, previous.hash, false, []);
+    const pin = await addPin(tx, who, current, previous, 'taxonomy.bundle_repinned', body?.reason);
     return renderRepin(pin, previous?.hash ?? null, true, changesBetween((previous?.components ?? {}) as Components, current.components));
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError('conflict', 'The pin moved during the call (a concurrent re-pin); read it again.');
-    throw err;
-  }
+  });
 }
