@@ -68,6 +68,16 @@ async function delegate(
 }
 
 describe('governance: tier', () => {
+  it('two decisions at once on one step: one is taken, the other finds the approval decided', async () => {
+    const t = await createTenant(ts);
+    const ana = await person(t, 'Ana');
+    const a = await open(t, await chain(t, [ana]));
+    const both = await Promise.all([decide(t, a.id, 'approve', ana), decide(t, a.id, 'reject', ana)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const refused = expectEnvelope(both.find((r) => r.status === 409) as (typeof both)[number], 409, 'conflict');
+    expect(refused.message).toContain((both.find((r) => r.status === 200)?.body as { status: string }).status);
+  });
+
   it('is closed to starter tenants (403) and open from growth', async () => {
     const starter = await createTenant(ts, { tier: 'starter', rateLimitPerSecond: 100_000 });
     const denied = await starter.call('GET', '/v1/governance/raci');

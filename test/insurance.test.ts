@@ -286,6 +286,33 @@ describe('coverage', () => {
 });
 
 describe('quotes', () => {
+  it('two acceptances at once: one policy; the other finds the request accepted', async () => {
+    const q = await t.call('POST', `${I}/quotes`, {
+      body: {
+        line: 'cyber',
+        currency: 'EUR',
+        requestedLimit: 1_000_000,
+        perils: ['data_breach'],
+        periodStart: '2027-01-01T00:00:00.000Z',
+        periodEnd: '2028-01-01T00:00:00.000Z',
+      },
+    });
+    const id = q.body.id as string;
+    for (const insurer of ['Alpha', 'Beta']) {
+      const o = await t.call('POST', `${I}/quotes/${id}/offers`, {
+        body: { insurer, premium: 20_000, limit: 1_000_000, retention: 10_000 },
+      });
+      expect(o.status).toBe(200);
+    }
+    const both = await Promise.all(
+      ['Alpha', 'Beta'].map((insurer, i) =>
+        t.call('POST', `${I}/quotes/${id}/accept`, { body: { insurer, policyNumber: `CY-RACE-${i}` } }),
+      ),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(expectEnvelope(both.find((r) => r.status === 409) as (typeof both)[number], 409, 'conflict').message).toContain('accepted');
+  });
+
   it('offers ranked by premium per unit of limit; accepting one creates the policy', async () => {
     const q = await t.call('POST', `${I}/quotes`, {
       body: {

@@ -30,7 +30,7 @@ import type { Store } from '../../kit.ts';
 import { actingPerson, type PersonActor, personAsActor } from '../../platform/acting-person.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { appendVersion } from '../../platform/ledger/versioned.ts';
-import { recorded } from '../../platform/records.ts';
+import { lockRecord, recorded } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { computeRaci, loadRaciInput, requireActivePerson } from '../stakeholders/service.ts';
 import { canonicalHash } from '../workflows-registry/service.ts';
@@ -115,6 +115,8 @@ export async function decideApproval(
 ): Promise<Approval> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    // Decisions on one approval queue on its row: the second sees the step the first moved it to.
+    await lockRecord(tx, 'governance_approvals', who.tenantId, id);
     const row = await db.governanceApproval.findFirst({ where: { id } });
     if (!row) throw notFound('Approval', id);
     if (row.status !== 'pending') throw stateConflict('Approval', id, row.status, verb, ['pending']);

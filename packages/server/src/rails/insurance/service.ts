@@ -26,7 +26,7 @@ import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { checkMoment } from '../../platform/moments.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { recorded, stampsOf } from '../../platform/records.ts';
+import { lockRecord, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 
 const num = (v: bigint | number | string | null | undefined) => (v === null || v === undefined ? null : Number(v));
@@ -434,6 +434,8 @@ export async function acceptOffer(
 ): Promise<PolicyOut> {
   return prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    // Acceptances and offers of one request queue on its row: a second acceptance finds it accepted.
+    await lockRecord(tx, 'insurance_quotes', who.tenantId, id);
     const row = await openQuote(db, id, 'accepting an offer');
     const offers = offersOf(row);
     const offer = offers.find((o) => o.insurer.toLowerCase() === body.insurer.toLowerCase());
