@@ -75,7 +75,8 @@ describe('governance: tier', () => {
     const both = await Promise.all([decide(t, a.id, 'approve', ana), decide(t, a.id, 'reject', ana)]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
     const refused = expectEnvelope(both.find((r) => r.status === 409) as (typeof both)[number], 409, 'conflict');
-    expect(refused.message).toContain((both.find((r) => r.status === 200)?.body as { status: string }).status);
+    const taken = both.find((r) => r.status === 200) as (typeof both)[number];
+    expect(refused.message).toContain(taken.body.status);
   });
 
   it('is closed to starter tenants (403) and open from growth', async () => {
