@@ -101,3 +101,24 @@ export async function lockKey(tx: Tx, key: string): Promise<void> {
   // `SELECT 1 ... FROM` a void function: the driver adapter cannot read a column of type void.
   await tx.$queryRawUnsafe('SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended($1, 0))', key);
 }
+
+/**
+ * For a record a tenant has one of, under a slug unique across tenants (a trust page, a
+ * whistleblowing intake): queues the tenant's writers on the tenant's lock of `scope`, then the
+ * claims of `slug` on the slug's (always in that order, so no two writers wait on each other),
+ * and refuses with `taken()` a slug another tenant holds. The caller then reads and writes its own
+ * record, which nothing else changes until the commit.
+ */
+export async function claimSlug(
+  tx: Tx,
+  scope: string,
+  who: { tenantId: string },
+  slug: string,
+  holderOf: (slug: string) => Promise<{ tenantId: string } | null>,
+  taken: () => Error,
+): Promise<void> {
+  await lockKey(tx, `${scope}:${who.tenantId}`);
+  await lockKey(tx, `${scope}_slug:${slug}`);
+  const holder = await holderOf(slug);
+  if (holder && holder.tenantId !== who.tenantId) throw taken();
+}

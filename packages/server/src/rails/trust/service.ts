@@ -27,7 +27,7 @@ import type {
 import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
-import { isUniqueViolation, lockKey, recorded } from '../../platform/records.ts';
+import { claimSlug, isUniqueViolation, recorded } from '../../platform/records.ts';
 import { iso, rendererOf } from '../../platform/render.ts';
 import { type ApprovedGap, controlRating, latestApprovedGaps } from '../compliance/gap-status.ts';
 
@@ -260,19 +260,16 @@ export async function status(prisma: Prisma, tenantId: string): Promise<z.infer<
 const slugTaken = (slug: string) =>
   new ApiError('conflict', `The slug ${slug} is taken by another tenant.`, [{ field: 'slug', issue: 'invalid_value', message: 'taken' }]);
 
-/** Publishes (or re-publishes under another slug) the tenant's page; 409 when another tenant holds the slug. */
 /**
- * Publishes the tenant's page at `slug`. Publications of one tenant queue on its lock (the first
- * creates the page, the next update it), then claims of one slug on the slug's (always in that
- * order), so a slug another tenant takes meanwhile is refused as taken.
+ * Publishes (or re-publishes under another slug) the tenant's page. Publications of one tenant
+ * queue (the first creates the page, the next update it), and a slug another tenant holds, or
+ * takes meanwhile, is 409 (claimSlug).
  */
 export async function publish(prisma: Prisma, who: Actor, slug: string): Promise<z.infer<typeof TrustStatus>> {
   try {
     return await prisma.$transaction(async (tx) => {
-      await lockKey(tx, `svc.trust.page:${who.tenantId}`);
-      await lockKey(tx, `svc.trust.page_slug:${slug}`);
-      const holder = await tx.trustPage.findUnique({ where: { slug }, select: { tenantId: true } });
-      if (holder && holder.tenantId !== who.tenantId) throw slugTaken(slug);
+      const holderOf = (s: string) => tx.trustPage.findUnique({ where: { slug: s }, select: { tenantId: true } });
+      await claimSlug(tx, 'svc.trust.page', who, slug, holderOf, () => slugTaken(slug));
       const db = scopeToTenant(tx, who.tenantId);
       const now = new Date();
       const existing = await db.trustPage.findFirst({});

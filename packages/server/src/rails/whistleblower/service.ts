@@ -33,7 +33,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import type { Actor } from '../../platform/ledger/changes.ts';
 import { checkMoment, pastMoment } from '../../platform/moments.ts';
-import { lockKey, lockRecord, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
+import { claimSlug, lockRecord, type PageQuery, recorded, stampsOf } from '../../platform/records.ts';
 import { iso, isoOrNull, rendererOf } from '../../platform/render.ts';
 import { sealSecret } from '../../webhooks/secret-box.ts';
 
@@ -428,16 +428,13 @@ const slugTaken = (slug: string) =>
   ]);
 
 /**
- * Sets the tenant's intake. Settings of one tenant queue on its lock (the first creates the row,
- * the next update it), then claims of one slug on the slug's, so a slug another tenant takes
- * meanwhile is refused with its own 409 (locks always taken in that order).
+ * Sets the tenant's intake. Settings of one tenant queue (the first creates the row, the next
+ * update it), and a slug another tenant holds, or takes meanwhile, is refused (claimSlug).
  */
 export async function setIntake(prisma: Prisma, who: Actor, body: z.infer<typeof SetWhistleblowerIntakeBody>) {
   return prisma.$transaction(async (tx) => {
-    await lockKey(tx, `svc.whistleblower.intake:${who.tenantId}`);
-    await lockKey(tx, `svc.whistleblower.intake_slug:${body.slug}`);
-    const holder = await tx.whistleblowerIntake.findUnique({ where: { slug: body.slug }, select: { tenantId: true } });
-    if (holder && holder.tenantId !== who.tenantId) throw slugTaken(body.slug);
+    const holderOf = (slug: string) => tx.whistleblowerIntake.findUnique({ where: { slug }, select: { tenantId: true } });
+    await claimSlug(tx, 'svc.whistleblower.intake', who, body.slug, holderOf, () => slugTaken(body.slug));
     const db = scopeToTenant(tx, who.tenantId);
     const existing = await db.whistleblowerIntake.findFirst({});
     const now = new Date();
