@@ -294,6 +294,15 @@ describe('runs: results, robustness, findings and regression', () => {
     );
   });
 
+  it('two executions at once: one runs the probes, the other is told the state it finds', async () => {
+    const target = (await t.call('POST', `${BASE}/targets`, { body: targetBody() })).body;
+    const q = await queue(target.id, ['bias']);
+    const both = await Promise.all([1, 2].map(() => t.call('POST', `${BASE}/runs/${q.id}/execute`, { body: {} })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const refused = expectEnvelope(both.find((r) => r.status === 409) as (typeof both)[number], 409, 'conflict');
+    expect(refused.message).not.toContain('is queued');
+  });
+
   it('another tenant gets 404 on runs, results and robustness', async () => {
     const target = (await t.call('POST', `${BASE}/targets`, { body: targetBody() })).body;
     mode = 1;

@@ -21,7 +21,7 @@ import { newId } from '../../ids.ts';
 import type { Store } from '../../kit.ts';
 import { type Actor, recordChange } from '../../platform/ledger/changes.ts';
 import { orNotFound } from '../../platform/queries.ts';
-import { recorded } from '../../platform/records.ts';
+import { lockRecord, recorded } from '../../platform/records.ts';
 import { rendererOf } from '../../platform/render.ts';
 import { openSecret, sealSecret } from '../../webhooks/secret-box.ts';
 import { checkTargetUrl, guardedLookup, isPrivateAddress } from '../../webhooks/targets.ts';
@@ -319,9 +319,11 @@ export const renderResult = rendererOf<ResultRow>()(RedTeamResult, { passed: (r)
 export async function executeRun(prisma: Prisma, who: Actor, id: string, allowPrivate: boolean): Promise<Run> {
   const canary = `CANARY-${randomBytes(6).toString('hex').toUpperCase()}`;
   const version = corpusVersion();
-  // 1. queued -> running, conditionally: of two concurrent executions one is a 409.
+  // 1. queued -> running, under the run's row lock: of two concurrent executions one is a 409
+  // naming the state the other moved it to.
   const started = await prisma.$transaction(async (tx) => {
     const db = scopeToTenant(tx, who.tenantId);
+    await lockRecord(tx, 'red_team_runs', who.tenantId, id);
     const row = await runRow(db, id);
     const conflict = () => stateConflict('Run', id, row.status, 'execute', ['queued']);
     if (row.status !== 'queued') throw conflict();
