@@ -151,3 +151,52 @@ describe('PUT is idempotent, also at once', () => {
     expect(statuses[0]).toBeLessThan(500);
   });
 });
+
+describe('hand-written writes sent at once', () => {
+  /**
+   * Routes whose calls one after the other answer differently (the first makes a change or a run,
+   * the next find it made): sent three times at once they must answer the same, in some order.
+   */
+  const IN_TURN: Readonly<Record<string, { statuses: readonly number[] | readonly (readonly number[])[]; why: string }>> = {
+    'frameworks.activate': { statuses: [200, 200, 201], why: '201 for the activation, 200 for "already active"' },
+    'reconciliation.run': {
+      // A run that began before the others (or ended before they came) lets them run in turn.
+      statuses: [
+        [200, 409, 409],
+        [200, 200, 409],
+        [200, 200, 200],
+      ],
+      why: 'one run at a time: 409 "in progress; retry shortly" while one runs',
+    },
+    'onboarding.kickoff': { statuses: [201, 409, 409], why: 'one onboarding in progress at a time' },
+    'trust.ndaRequests.accept': { statuses: [200, 409, 409], why: 'accepted once, then 409 naming the state' },
+    'metadata.label.remove': { statuses: [200, 404, 404], why: 'removed once, then 404' },
+    'webhooks.deleteSubscription': { statuses: [200, 404, 404], why: 'deleted once, then 404' },
+    'workspace.archive': { statuses: [200, 409, 409], why: 'archived once, then 409 naming the state' },
+    'workspace.principals.revoke': { statuses: [200, 409, 409], why: 'revoked once, then 409 naming the state' },
+    'red_team.executeRun': { statuses: [200, 409, 409], why: 'executed once, then 409 naming the state' },
+  };
+  // Every write declared by hand and called with a tenant's key, three times at once for a new
+  // tenant: never a 500; the same answer three times, or for the routes above the answers calls
+  // one after the other give (never three successes of a change that can be made once).
+  const writes = allRoutes.filter((r) => r.route.method !== 'GET' && !r.meta.resource && r.meta.auth === 'tenant');
+  it.each(writes.map((r) => [r.name, r] as const))('%s', async (name, r) => {
+    const owner = await createTenant(ts, { tier: tierFor(railsOfRoute(r)) });
+    const { path } = await fillPath(ts, owner, r);
+    const sent = exampleBody(r.route);
+    const answers = await Promise.all([1, 2, 3].map(() => owner.call(r.route.method, path, { body: sent })));
+    const statuses = answers.map((a) => a.status);
+    const why = `${path}: ${statuses.join(', ')} ${JSON.stringify(answers.find((a) => a.status >= 300)?.body)}`;
+    expect(Math.max(...statuses), why).toBeLessThan(500);
+    const inTurn = IN_TURN[name];
+    if (inTurn) {
+      const allowed = (Array.isArray(inTurn.statuses[0]) ? inTurn.statuses : [inTurn.statuses]) as readonly (readonly number[])[];
+      expect(allowed, `${why} (${inTurn.why})`).toContainEqual([...statuses].sort());
+    } else expect(new Set(statuses).size, why).toBe(1);
+  });
+
+  it('lists only routes that exist', () => {
+    const names = new Set(allRoutes.map((r) => r.name));
+    expect(Object.keys(IN_TURN).filter((n) => !names.has(n))).toEqual([]);
+  });
+});

@@ -205,6 +205,17 @@ describe('subscriptions', () => {
     expectEnvelope(await t.call('GET', `/v1/webhook-subscriptions/${sub.id}`), 404, 'not_found');
   });
 
+  it('a subscription deleted three times at once is deleted once: one 200, two 404, one audit event', async () => {
+    const t = await createTenant(ts);
+    const sub = (await t.call('POST', '/v1/webhook-subscriptions', { body: { url: 'https://hooks.example.com/race', eventTypes: ['*'] } }))
+      .body;
+    const sent = await Promise.all([1, 2, 3].map(() => t.call('DELETE', `/v1/webhook-subscriptions/${sub.id}`)));
+    expect(sent.map((r) => r.status).sort()).toEqual([200, 404, 404]);
+    const trail = (await t.call('POST', '/v1/audit-trail/query', { body: { action: 'webhook_subscription.deleted', limit: 200 } })).body
+      .data;
+    expect(trail.filter((e: { resourceId: string }) => e.resourceId === sub.id)).toHaveLength(1);
+  });
+
   it('refuses unknown event types and categories (422)', async () => {
     const t = await createTenant(ts);
     for (const eventTypes of [['assessment.exploded'], ['nothing.*'], []]) {

@@ -24,7 +24,7 @@ import type {
 import { newId } from '../ids.ts';
 import { recordChange } from '../platform/ledger/changes.ts';
 import { orNotFound } from '../platform/queries.ts';
-import { lockKey } from '../platform/records.ts';
+import { lockKey, lockRecord } from '../platform/records.ts';
 import { isoOrNull } from '../platform/render.ts';
 import type { WebhookConfig } from './config.ts';
 import { outboxSignal } from './outbox.ts';
@@ -156,6 +156,9 @@ export async function rotateSecret(prisma: Prisma, config: WebhookConfig, who: A
 /** Deletes the subscription and the deliveries still waiting for it; delivered history goes with it. */
 export async function deleteSubscription(prisma: Prisma, who: Actor, id: string) {
   return prisma.$transaction(async (tx) => {
+    // Deletions at once queue on the row: the first deletes it, the others find none (404),
+    // where each used to answer 200 and record a deletion of its own.
+    await lockRecord(tx, 'webhook_subscriptions', who.tenantId, id);
     const row = await findOwn(tx, who.tenantId, id);
     const db = scopeToTenant(tx, who.tenantId);
     const deliveries = await db.webhookDelivery.findMany({ where: { subscriptionId: id }, select: { id: true } });
