@@ -186,9 +186,9 @@ export async function decideApproval(
       comment: body.comment ?? null,
       at: iso(now),
     };
-    // Conditional on the step read: a concurrent decision makes this one a conflict.
-    const updated = await db.governanceApproval.updateMany({
-      where: { id, status: 'pending', currentStep: step },
+    // The row is locked since it was read: the step read is the one decided.
+    await db.governanceApproval.updateMany({
+      where: { id },
       data: {
         status,
         currentStep: status === 'pending' ? step + 1 : step,
@@ -196,7 +196,6 @@ export async function decideApproval(
         updatedAt: now,
       },
     });
-    if (updated.count === 0) throw new ApiError('conflict', `Approval ${id} changed meanwhile; read it again.`);
     const action =
       verb === 'reject'
         ? GOVERNANCE_APPROVAL_ACTIONS.rejected

@@ -392,14 +392,10 @@ async function openQuote(db: Tx, id: string, verb: string): Promise<QuoteRow> {
   return row;
 }
 
-/** Writes the quote only if it was not changed since it was read, else 409 to retry. */
+/** Writes the quote read under its row lock (acceptOffer), moving `updatedAt` forward. */
 async function saveQuote(db: Tx, row: QuoteRow, data: Record<string, unknown>): Promise<QuoteRow> {
   const updatedAt = new Date(Math.max(Date.now(), new Date(row.updatedAt).getTime() + 1));
-  const { count } = await db.insuranceQuote.updateMany({
-    where: { id: row.id, updatedAt: row.updatedAt, status: 'open' },
-    data: { ...data, updatedAt },
-  });
-  if (count === 0) throw new ApiError('conflict', `Quote request ${row.id} changed meanwhile; read it again and retry.`);
+  await db.insuranceQuote.updateMany({ where: { id: row.id }, data: { ...data, updatedAt } });
   return findQuote(db, row.id);
 }
 

@@ -6,7 +6,6 @@ import {
   type RiskReviewDue,
   type RiskScore,
   type RiskScoreHistory,
-  RiskSignOff,
   type RiskTreatment,
   riskRatingOf,
   type riskRegisterRisks,
@@ -110,13 +109,6 @@ export const renderRisk = rendererOf<RiskRow>()(Risk, {
 });
 
 const renderReview = rendererOf<ReviewRow>()(RiskReview, {});
-
-const renderSignOff = rendererOf<SignOffRow>()(RiskSignOff, {
-  residualScore: (s) => point(s.residualLikelihood, s.residualImpact).score,
-  residualRating: (s) => point(s.residualLikelihood, s.residualImpact).rating,
-  treatmentIds: (s) => s.treatmentIds ?? [],
-  signedAt: (s) => iso(s.createdAt),
-});
 
 // ---------------------------------------------------------------- lookups
 
@@ -484,7 +476,12 @@ export async function reviewsDue(
  */
 export const signOffStore: Store<typeof riskSignOffs> = {
   model: 'riskSignOff',
-  render: (r: SignOffRow) => renderSignOff(r),
+  computed: {
+    residualScore: (s: SignOffRow) => point(s.residualLikelihood, s.residualImpact).score,
+    residualRating: (s: SignOffRow) => point(s.residualLikelihood, s.residualImpact).rating,
+    treatmentIds: (s: SignOffRow) => s.treatmentIds ?? [],
+    signedAt: (s: SignOffRow) => iso(s.createdAt),
+  },
   create: async ({ db, who, body }) => {
     // Another tenant's risk is 404 before anything is said of the person.
     if (!(await db.riskRegisterRisk.findFirst({ where: { id: body.riskId }, select: { id: true } }))) throw riskNotFound(body.riskId);
